@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything errdex needs on a fresh Debian 12 machine. Idempotent:
+# when every package is present it only checks, which takes about a second.
+# Called by `make build`, `make run` and `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Build and run: compilers, libraries (see docs in architecture.md).
+apt_build=(build-essential cmake ninja-build ccache pkg-config git
+           libgit2-dev libre2-dev libsqlite3-dev nlohmann-json3-dev
+           libcli11-dev libboost-dev libgtest-dev libbenchmark-dev
+           python3 clang libclang-rt-14-dev)
+# Tests and benchmarks only.
+apt_test=(hyperfine libhyperscan-dev)
+
+missing=()
+for p in "${apt_build[@]}" "${apt_test[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# The machine may carry its own Node.js; Debian's is only the fallback.
+command -v npm >/dev/null || missing+=(nodejs npm)
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# tree-sitter runtime and grammar C sources, pinned by package-lock.json.
+# --ignore-scripts: we compile the C sources ourselves; no native node build.
+stamp=node_modules/.errdex-lock
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "deps: npm ci"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi

@@ -1,0 +1,52 @@
+#pragma once
+// The error record of docs (record-format.md, schema version 2): one per
+// throw site. Plain data; JSON in and out through record_json.h.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace errdex::model {
+
+struct ErrorRecord {
+  std::string id;
+  std::string repo;
+  std::string slug;
+  std::optional<std::string> error_code;
+  std::string error_message;
+  std::string message_pattern;
+  std::string error_type;
+  std::string error_class;
+  std::optional<int> http_status;
+  std::string severity;
+  std::string file_path;
+  int line_number = 0;
+  std::string source_code;
+  int source_code_start = 0;
+  int source_code_end = 0;
+  std::string github_url;
+  std::string documentation;
+  std::string trigger_scenarios;
+  std::string common_situations;
+  std::vector<std::string> solutions;
+  std::string example_fix;
+  std::string handling_strategy;
+  std::optional<std::string> validation_code;
+  std::optional<std::string> type_guard;
+  std::optional<std::string> try_catch_pattern;
+  std::vector<std::string> prevention_tips;
+  std::vector<std::string> tags;
+  std::optional<std::string> background_tag;
+  std::string analyzed_sha;
+  std::string analyzed_at;
+  int schema_version = 2;
+
+  bool operator==(const ErrorRecord&) const = default;
+};
+
+// One line of a dataset file: {"record": {...}, "datasetVersion": "..."}.
+struct DatasetLine {
+  ErrorRecord record;
+  std::string dataset_version;
+};
+
+}  // namespace errdex::model

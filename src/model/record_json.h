@@ -1,0 +1,23 @@
+#pragma once
+// JSON for records and dataset lines, in the field order of the seed so that
+// an imported line exports byte for byte the same.
+#include <string>
+#include <string_view>
+
+#include "model/error_record.h"
+#include "util/expected.h"
+
+namespace errdex::model {
+
+// Compact JSON of the record, keys in record-format.md order.
+std::string to_json(const ErrorRecord& r);
+// `{"record":…,"datasetVersion":…}` on one line, no trailing newline.
+std::string to_json(const DatasetLine& line);
+
+// Parses a record object. Unknown fields are ignored; a missing required
+// field, a wrong type or invalid JSON is an error naming the field.
+Expected<ErrorRecord> record_from_json(std::string_view json);
+// Parses one dataset line.
+Expected<DatasetLine> dataset_line_from_json(std::string_view json);
+
+}  // namespace errdex::model

@@ -1,0 +1,97 @@
+#pragma once
+// What a language frontend finds at one raise/throw/warn/assert: plain facts
+// read off the code, with no interpretation. The analyst turns them into an
+// ErrorRecord.
+#include <string>
+#include <vector>
+
+namespace errdex::model {
+
+// One piece of a message template: constant text, or an interpolated
+// expression kept as its source text.
+struct TemplatePart {
+  bool literal = true;
+  // Literal: the decoded text. Interpolation: the expression's source text,
+  // e.g. "len(num_heads)".
+  std::string text;
+  // Interpolation only: how it is shown in the brace form of errorMessage,
+  // e.g. "values", "x!r", "width:>10". Empty means `text`.
+  std::string display;
+  // Interpolation only: a printf conversion ('d', 'i', 'f', 'x', ...) when
+  // the template was %-style; 0 otherwise. Narrows the regex group.
+  char printf_conv = 0;
+};
+
+struct MessageTemplate {
+  // How the message was written: "none" (no message), "string", "fstring",
+  // "concat", "percent", "format", "variable" (a name assigned earlier in
+  // the function), "expression" (anything else: the message is opaque).
+  std::string style = "none";
+  std::vector<TemplatePart> parts;
+  // True when every literal part came from string literals in the source
+  // (as opposed to an opaque expression that became one interpolation).
+  bool from_literals = false;
+};
+
+// A condition that leads to the site, innermost first.
+struct Guard {
+  // "if", "elif", "else", "while", "except", "assert", "match".
+  std::string kind;
+  // Source text of the condition ("len(head_dim) != len(self.layers)"), or
+  // of the caught exceptions for "except" ("(KeyError, IndexError)").
+  // For "else", the condition of the branch that was not taken; for "elif",
+  // its own condition (earlier conditions are separate "else" guards).
+  std::string condition;
+  // Identifiers and dotted names the condition reads, in order of first use.
+  std::vector<std::string> names;
+  int line = 0;
+};
+
+struct ThrowSite {
+  // "raise", "warn", "assert".
+  std::string kind = "raise";
+  // The class as written: "ValueError", "errors.InvalidArgument". For a
+  // bare `raise` (re-raise) the caught class when known, else "".
+  std::string error_class;
+  // True for `raise` with no expression (re-raise of the active exception).
+  bool reraise = false;
+  MessageTemplate message;
+  // Source text of the full raised expression, e.g. `ValueError(f"...")`.
+  std::string raised_text;
+  // Source text of the arguments of the exception call, one per argument.
+  std::vector<std::string> args;
+  // `raise X from cause`: the cause's source text, else "".
+  std::string cause;
+  // 1-based line of the statement, and its last line.
+  int line = 0;
+  int end_line = 0;
+  std::vector<Guard> guards;
+  // Enclosing function ("" at module level), its parameter list source text
+  // ("self, num_heads, head_dim"), decorators, and docstring (decoded).
+  std::string function;
+  std::string function_params;
+  std::vector<std::string> decorators;
+  std::string function_doc;
+  int function_line = 0;
+  // Enclosing class ("" if none), its bases source text, its docstring.
+  std::string class_name;
+  std::string class_bases;
+  std::string class_doc;
+};
+
+// A class defined in the file, for resolving custom exceptions to bases.
+struct ClassDef {
+  std::string name;
+  std::vector<std::string> bases;
+  int line = 0;
+};
+
+// Everything a frontend learns from one file.
+struct FileFacts {
+  std::vector<ThrowSite> sites;
+  std::vector<ClassDef> classes;
+  // True when the parser met syntax errors; sites outside them still count.
+  bool had_syntax_errors = false;
+};
+
+}  // namespace errdex::model

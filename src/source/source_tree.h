@@ -1,0 +1,57 @@
+#pragma once
+// A tree of files at one revision: a plain directory, or a commit of a git
+// repository read through libgit2 without a checkout. Decides which files are
+// worth scanning and says why it skipped the others.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/expected.h"
+
+namespace errdex::source {
+
+struct Skip {
+  std::string path;    // relative to the tree root
+  std::string reason;  // "binary", "invalid-utf8", "too-large", "dependency-dir", "symlink-loop", "not-regular", "unreadable: …"
+};
+
+struct Entry {
+  std::string path;  // relative to the tree root, '/'-separated
+  std::uint64_t size = 0;
+};
+
+struct Options {
+  // Files larger than this are skipped as "too-large".
+  std::uint64_t max_file_size = 8 * 1024 * 1024;
+  // File name suffixes to list (".py").
+  std::vector<std::string> extensions = {".py"};
+};
+
+class SourceTree {
+ public:
+  virtual ~SourceTree() = default;
+  // The 40-hex commit the tree belongs to; "" for a directory outside git.
+  virtual const std::string& sha() const = 0;
+  // True when a work tree differs from its HEAD commit.
+  virtual bool dirty() const = 0;
+  // The files to scan, sorted by path. Call once.
+  virtual std::vector<Entry> list(std::vector<Skip>& skipped) = 0;
+  // Reads one listed file. Thread-safe. An error is a reason to skip it.
+  virtual Expected<std::string> read(const Entry& e) const = 0;
+};
+
+// Opens `path`. With `rev`, `path` must be inside a git repository and the
+// tree is that revision's (sha, tag or branch); `subdir` then restricts it to
+// a folder of the repository. Without `rev`, `path` is read from disk, and
+// its sha is HEAD of the enclosing repository if there is one.
+Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path,
+                                                const std::optional<std::string>& rev,
+                                                const Options& options);
+
+// Checks the content of a read file: an empty optional when it can be
+// scanned, else the skip reason ("binary", "invalid-utf8", "too-large").
+std::optional<std::string> content_problem(const std::string& content, const Options& options);
+
+}  // namespace errdex::source

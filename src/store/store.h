@@ -1,0 +1,59 @@
+#pragma once
+// Where records live, by repository and revision. One interface, backends
+// chosen by URL (`sqlite:path`; PostgreSQL later). Readers see a whole
+// dataset or the one before it, never a mix.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/error_record.h"
+#include "util/expected.h"
+
+namespace errdex::store {
+
+// All records of one repository at one revision.
+struct Dataset {
+  std::string repo;
+  std::string sha;
+  std::string dataset_version;  // ISO time
+  std::vector<model::ErrorRecord> records;
+};
+
+struct RepoSummary {
+  std::string repo;
+  std::string sha;
+  std::string dataset_version;
+  std::int64_t records = 0;
+};
+
+struct SearchHit {
+  model::ErrorRecord record;
+  double rank = 0;  // lower is better (FTS5 bm25)
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  // Replaces the dataset of (repo, sha) in one transaction and makes it the
+  // repository's current one. On failure nothing changes.
+  virtual Status ingest(const Dataset& dataset) = 0;
+  // The record with this id in its repository's current dataset.
+  virtual Expected<std::optional<model::DatasetLine>> get(std::string_view id) = 0;
+  // Current records, of one repository or all, ordered by repo, path, line.
+  virtual Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) = 0;
+  // Full-text search over message, documentation and tags of current
+  // records. `text` is user input: it is quoted, never parsed as FTS syntax.
+  virtual Expected<std::vector<SearchHit>> search(std::string_view text,
+                                                  const std::optional<std::string>& repo,
+                                                  int limit) = 0;
+  // Repositories with their current dataset.
+  virtual Expected<std::vector<RepoSummary>> repos() = 0;
+};
+
+// Opens a store from a URL: "sqlite:path" (created if missing).
+Expected<std::unique_ptr<Store>> open_store(const std::string& url);
+
+}  // namespace errdex::store

@@ -1,0 +1,23 @@
+#pragma once
+// Small text helpers shared by every stage. Pure functions, thread-safe.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::util {
+
+// 64-bit FNV-1a; stable across platforms and releases (ids depend on it).
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed = 0xcbf29ce484222325ULL);
+// 16 lowercase hex digits.
+std::string hex64(std::uint64_t v);
+// True when `s` is valid UTF-8 (no overlongs, no surrogates).
+bool is_valid_utf8(std::string_view s);
+// Splits on '\n'; a trailing '\r' is kept (sourceCode is verbatim).
+std::vector<std::string_view> split_lines(std::string_view s);
+// Current UTC time as ISO 8601 with milliseconds: 2026-08-14T18:24:08.354Z.
+std::string iso_now_ms();
+std::string to_lower_ascii(std::string_view s);
+std::string_view trim(std::string_view s);
+
+}  // namespace errdex::util
