@@ -19,7 +19,7 @@ struct FileContext {
   std::string_view source;  // the whole file
 };
 
-// One record per site, in order. Sites with identical class and template in
+// One record per site, in line order. Sites with identical class and template in
 // one file get ordinals 0, 1, ... in line order, which keeps ids stable when
 // lines move.
 std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx,

@@ -34,6 +34,9 @@ class SourceTree {
   virtual ~SourceTree() = default;
   // The 40-hex commit the tree belongs to; "" for a directory outside git.
   virtual const std::string& sha() const = 0;
+  // Where the tree's root sits inside its git repository ("" for the top,
+  // or outside git), '/'-separated: the default for --prefix.
+  virtual const std::string& repo_path() const = 0;
   // True when a work tree differs from its HEAD commit.
   virtual bool dirty() const = 0;
   // The files to scan, sorted by path. Call once.

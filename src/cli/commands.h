@@ -1,0 +1,30 @@
+#pragma once
+// One function per `errdex` subcommand. Each returns the process exit code:
+// 0 ok (found), 1 not found, 2 error. Errors are printed to stderr.
+#include <optional>
+#include <string>
+
+namespace errdex::cli {
+
+struct ScanArgs {
+  std::string path;
+  std::optional<std::string> rev;
+  std::optional<std::string> repo;
+  std::optional<std::string> prefix;
+  std::optional<std::string> sha;
+  std::string db;
+  int jobs = 0;
+  bool json = false;
+  bool quiet = false;
+};
+int run_scan(const ScanArgs& a);
+
+int run_show(const std::string& db, const std::string& id, bool json);
+int run_list(const std::string& db, const std::optional<std::string>& repo, bool json);
+int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo, int limit,
+               bool json);
+int run_export(const std::string& db, const std::optional<std::string>& repo);
+int run_import(const std::string& db, const std::string& file, bool json);
+int run_stats(const std::string& db, bool json);
+
+}  // namespace errdex::cli

@@ -1,0 +1,98 @@
+// errdex: the command line. Parsing only; each subcommand's work is in its
+// run_* function, called after its arguments are validated.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/store_url.h"
+
+int main(int argc, char** argv) {
+  using namespace errdex::cli;
+  CLI::App app{"errdex: turns source repositories into an error knowledge base.\n"
+               "Exit codes: 0 ok/found, 1 not found, 2 error."};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+  std::string db = default_db();
+  bool json = false;
+  auto add_db = [&](CLI::App* c) {
+    c->add_option("--db", db, "Store URL (sqlite:PATH); default $ERRDEX_DB or sqlite:data/errdex.db");
+  };
+  auto add_json = [&](CLI::App* c) { c->add_flag("--json", json, "Print data as JSON"); };
+
+  ScanArgs scan;
+  auto* c_scan = app.add_subcommand("scan", "Scan a directory or a git revision into records");
+  c_scan->add_option("path", scan.path, "Directory to scan (a work tree, a folder in one, or any folder)")->required();
+  c_scan->add_option("--rev", scan.rev, "Git revision to read without checkout (sha, tag or branch)");
+  c_scan->add_option("--repo", scan.repo, "owner/name for ids and GitHub links (default local/<folder>)");
+  c_scan->add_option("--prefix", scan.prefix, "Where the scanned folder sits in the repository, e.g. Lib");
+  c_scan->add_option("--sha", scan.sha, "analyzedSha for a folder outside git (40 hex)");
+  c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
+  c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
+  add_db(c_scan);
+  add_json(c_scan);
+
+  std::string id;
+  auto* c_show = app.add_subcommand("show", "Show one record");
+  c_show->add_option("id", id, "Record id (16 hex)")->required();
+  add_db(c_show);
+  add_json(c_show);
+
+  std::optional<std::string> repo;
+  auto* c_list = app.add_subcommand("list", "List current records");
+  c_list->add_option("--repo", repo, "Only this owner/name");
+  add_db(c_list);
+  add_json(c_list);
+
+  std::string text;
+  int limit = 20;
+  auto* c_search = app.add_subcommand("search", "Full-text search over messages, documentation and tags");
+  c_search->add_option("text", text, "Words to look for")->required();
+  c_search->add_option("--repo", repo, "Only this owner/name");
+  c_search->add_option("--limit", limit, "Most hits to show")->check(CLI::Range(1, 10000));
+  add_db(c_search);
+  add_json(c_search);
+
+  auto* c_export = app.add_subcommand("export", "Write the dataset as JSON Lines to stdout");
+  c_export->add_option("--repo", repo, "Only this owner/name");
+  add_db(c_export);
+
+  std::string file;
+  auto* c_import = app.add_subcommand("import", "Read a dataset JSON Lines file ('-' for stdin)");
+  c_import->add_option("file", file, "Dataset file")->required();
+  add_db(c_import);
+  add_json(c_import);
+
+  auto* c_stats = app.add_subcommand("stats", "Counts per repository and field coverage");
+  add_db(c_stats);
+  add_json(c_stats);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  try {
+    if (*c_scan) {
+      scan.db = db;
+      scan.json = json;
+      return run_scan(scan);
+    }
+    if (*c_show) return run_show(db, id, json);
+    if (*c_list) return run_list(db, repo, json);
+    if (*c_search) return run_search(db, text, repo, limit, json);
+    if (*c_export) return run_export(db, repo);
+    if (*c_import) return run_import(db, file, json);
+    if (*c_stats) return run_stats(db, json);
+  } catch (const std::exception& e) {
+    std::cerr << "errdex: internal error: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,248 @@
+// The read side of the CLI: show, list, search, export, stats; and import.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/store_url.h"
+#include "model/record_json.h"
+
+namespace errdex::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+void print_record(const model::DatasetLine& l) {
+  const auto& r = l.record;
+  std::printf("%s · %s · %s\n", r.repo.c_str(), r.severity.c_str(), r.error_class.c_str());
+  std::printf("id        %s\n", r.id.c_str());
+  std::printf("message   %s\n", r.error_message.c_str());
+  std::printf("pattern   %s\n", r.message_pattern.c_str());
+  std::printf("thrown at %s:%d\n", r.file_path.c_str(), r.line_number);
+  std::printf("github    %s\n", r.github_url.c_str());
+  std::printf("type      %s   strategy %s\n", r.error_type.c_str(), r.handling_strategy.c_str());
+  std::printf("\nWhat it means\n  %s\n", r.documentation.c_str());
+  std::printf("\nWhen it happens\n  %s\n  %s\n", r.trigger_scenarios.c_str(), r.common_situations.c_str());
+  std::printf("\nSolutions\n");
+  for (const auto& s : r.solutions) std::printf("  - %s\n", s.c_str());
+  std::printf("\nSource (%d-%d)\n", r.source_code_start, r.source_code_end);
+  int line = r.source_code_start;
+  std::size_t start = 0;
+  while (start <= r.source_code.size()) {
+    auto nl = r.source_code.find('\n', start);
+    std::string text = r.source_code.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    std::printf("%s%5d  %s\n", line == r.line_number ? ">" : " ", line, text.c_str());
+    ++line;
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+}
+
+void print_summary_line(const model::ErrorRecord& r) {
+  std::printf("%s  %s:%d  %s: %s\n", r.id.c_str(), r.file_path.c_str(), r.line_number, r.error_class.c_str(),
+              r.error_message.c_str());
+}
+
+json as_json(const model::ErrorRecord& r) { return json::parse(model::to_json(r)); }
+
+}  // namespace
+
+int run_show(const std::string& db, const std::string& id, bool as_json_out) {
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex show: " << st.error() << "\n";
+    return 2;
+  }
+  auto got = (*st)->get(id);
+  if (!got) {
+    std::cerr << "errdex show: " << got.error() << "\n";
+    return 2;
+  }
+  if (!*got) {
+    std::cerr << "errdex show: no record with id " << id << "\n";
+    return 1;
+  }
+  if (as_json_out) std::cout << model::to_json(**got) << "\n";
+  else print_record(**got);
+  return 0;
+}
+
+int run_list(const std::string& db, const std::optional<std::string>& repo, bool as_json_out) {
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex list: " << st.error() << "\n";
+    return 2;
+  }
+  auto lines = (*st)->list(repo);
+  if (!lines) {
+    std::cerr << "errdex list: " << lines.error() << "\n";
+    return 2;
+  }
+  if (as_json_out) {
+    json arr = json::array();
+    for (const auto& l : *lines) arr.push_back(as_json(l.record));
+    std::cout << dump(arr) << "\n";
+  } else {
+    for (const auto& l : *lines) print_summary_line(l.record);
+  }
+  return lines->empty() ? 1 : 0;
+}
+
+int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo, int limit,
+               bool as_json_out) {
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex search: " << st.error() << "\n";
+    return 2;
+  }
+  auto hits = (*st)->search(text, repo, limit);
+  if (!hits) {
+    std::cerr << "errdex search: " << hits.error() << "\n";
+    return 2;
+  }
+  if (as_json_out) {
+    json arr = json::array();
+    for (const auto& h : *hits) arr.push_back({{"rank", h.rank}, {"record", as_json(h.record)}});
+    std::cout << dump(arr) << "\n";
+  } else {
+    for (const auto& h : *hits) print_summary_line(h.record);
+  }
+  return hits->empty() ? 1 : 0;
+}
+
+int run_export(const std::string& db, const std::optional<std::string>& repo) {
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex export: " << st.error() << "\n";
+    return 2;
+  }
+  auto lines = (*st)->list(repo);
+  if (!lines) {
+    std::cerr << "errdex export: " << lines.error() << "\n";
+    return 2;
+  }
+  for (const auto& l : *lines) std::cout << model::to_json(l) << "\n";
+  std::cout.flush();
+  return lines->empty() ? 1 : 0;
+}
+
+int run_import(const std::string& db, const std::string& file, bool as_json_out) {
+  std::ifstream in_file;
+  std::istream* in = &std::cin;
+  if (file != "-") {
+    in_file.open(file, std::ios::binary);
+    if (!in_file) {
+      std::cerr << "errdex import: cannot open " << file << "\n";
+      return 2;
+    }
+    in = &in_file;
+  }
+  // Lines are grouped into datasets by (repo, analyzedSha); a bad line is
+  // reported with its number and the good ones are still imported.
+  std::map<std::pair<std::string, std::string>, store::Dataset> groups;
+  std::vector<std::string> errors;
+  std::string line;
+  std::size_t n = 0, good = 0;
+  while (std::getline(*in, line)) {
+    ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    auto parsed = model::dataset_line_from_json(line);
+    if (!parsed) {
+      errors.push_back(file + ":" + std::to_string(n) + ": " + parsed.error());
+      continue;
+    }
+    ++good;
+    auto& ds = groups[{parsed->record.repo, parsed->record.analyzed_sha}];
+    ds.repo = parsed->record.repo;
+    ds.sha = parsed->record.analyzed_sha;
+    ds.dataset_version = std::max(ds.dataset_version, parsed->dataset_version);
+    ds.records.push_back(std::move(parsed->record));
+  }
+  for (const auto& e : errors) std::cerr << "errdex import: " << e << "\n";
+  if (!groups.empty()) {
+    auto st = open_store_for_write(db);
+    if (!st) {
+      std::cerr << "errdex import: " << st.error() << "\n";
+      return 2;
+    }
+    for (const auto& [key, ds] : groups) {
+      if (auto s = (*st)->ingest(ds); !s) {
+        std::cerr << "errdex import: storing " << ds.repo << "@" << ds.sha << " failed: " << s.error() << "\n";
+        return 2;
+      }
+    }
+  }
+  if (as_json_out) {
+    std::cout << dump({{"lines", n}, {"imported", good}, {"errors", errors}, {"datasets", groups.size()}}) << "\n";
+  } else {
+    std::printf("imported %zu records in %zu datasets%s\n", good, groups.size(),
+                errors.empty() ? "" : (", " + std::to_string(errors.size()) + " bad lines").c_str());
+  }
+  return errors.empty() ? 0 : 2;
+}
+
+int run_stats(const std::string& db, bool as_json_out) {
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex stats: " << st.error() << "\n";
+    return 2;
+  }
+  auto repos = (*st)->repos();
+  auto lines = (*st)->list(std::nullopt);
+  if (!repos || !lines) {
+    std::cerr << "errdex stats: " << (!repos ? repos.error() : lines.error()) << "\n";
+    return 2;
+  }
+  // Coverage: the share of records in which each optional field is filled.
+  std::map<std::string, std::size_t> filled;
+  std::map<std::string, std::size_t> by_type, by_severity;
+  for (const auto& l : *lines) {
+    const auto& r = l.record;
+    filled["documentation"] += !r.documentation.empty();
+    filled["triggerScenarios"] += !r.trigger_scenarios.empty();
+    filled["commonSituations"] += !r.common_situations.empty();
+    filled["solutions"] += !r.solutions.empty();
+    filled["exampleFix"] += !r.example_fix.empty();
+    filled["validationCode"] += r.validation_code.has_value();
+    filled["typeGuard"] += r.type_guard.has_value();
+    filled["tryCatchPattern"] += r.try_catch_pattern.has_value();
+    filled["preventionTips"] += !r.prevention_tips.empty();
+    filled["errorCode"] += r.error_code.has_value();
+    filled["httpStatus"] += r.http_status.has_value();
+    by_type[r.error_type]++;
+    by_severity[r.severity]++;
+  }
+  double total = static_cast<double>(lines->size());
+  if (as_json_out) {
+    json j;
+    j["records"] = lines->size();
+    j["repos"] = json::array();
+    for (const auto& r : *repos)
+      j["repos"].push_back({{"repo", r.repo}, {"sha", r.sha}, {"datasetVersion", r.dataset_version}, {"records", r.records}});
+    for (const auto& [k, v] : filled) j["coverage"][k] = total > 0 ? v / total : 0.0;
+    j["errorType"] = by_type;
+    j["severity"] = by_severity;
+    std::cout << dump(j) << "\n";
+  } else {
+    std::printf("%zu records in %zu repositories\n", lines->size(), repos->size());
+    for (const auto& r : *repos)
+      std::printf("  %-40s %s  %lld records  (dataset %s)\n", r.repo.c_str(), r.sha.substr(0, 10).c_str(),
+                  static_cast<long long>(r.records), r.dataset_version.c_str());
+    std::printf("field coverage:\n");
+    for (const auto& [k, v] : filled) std::printf("  %-18s %6.1f %%\n", k.c_str(), total > 0 ? 100.0 * v / total : 0.0);
+    std::printf("by type:");
+    for (const auto& [k, v] : by_type) std::printf(" %s %zu", k.c_str(), v);
+    std::printf("\nby severity:");
+    for (const auto& [k, v] : by_severity) std::printf(" %s %zu", k.c_str(), v);
+    std::printf("\n");
+  }
+  return lines->empty() ? 1 : 0;
+}
+
+}  // namespace errdex::cli

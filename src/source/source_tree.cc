@@ -1,0 +1,337 @@
+#include "source/source_tree.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "util/text.h"
+
+namespace errdex::source {
+namespace {
+
+// Folders that hold other projects' code (dependencies, environments) or
+// tool state, never the repository's own throw sites.
+bool is_dependency_dir(std::string_view name) {
+  static const std::set<std::string_view> k_names = {
+      ".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packages", "__pycache__",
+      ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"};
+  return k_names.count(name) > 0;
+}
+
+bool has_extension(std::string_view name, const Options& o) {
+  for (const auto& ext : o.extensions)
+    if (name.size() >= ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
+  return false;
+}
+
+std::string git_error_text(const char* what) {
+  const git_error* e = git_error_last();
+  return std::string(what) + ": " + (e && e->message ? e->message : "unknown libgit2 error");
+}
+
+struct GitLib {
+  GitLib() { git_libgit2_init(); }
+  ~GitLib() { git_libgit2_shutdown(); }
+};
+void ensure_git() { static GitLib lib; }
+
+struct RepoHandle {
+  git_repository* repo = nullptr;
+  ~RepoHandle() {
+    if (repo) git_repository_free(repo);
+  }
+};
+
+// HEAD's sha and whether tracked files under `pathspec` differ from it.
+void head_state(git_repository* repo, const std::string& pathspec, std::string& sha, bool& dirty) {
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, repo, "HEAD") != 0) return;
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, &oid);
+  sha = hex;
+  git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+  opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  char* spec = const_cast<char*>(pathspec.c_str());
+  if (!pathspec.empty()) {
+    opts.pathspec.strings = &spec;
+    opts.pathspec.count = 1;
+  }
+  git_status_list* list = nullptr;
+  if (git_status_list_new(&list, repo, &opts) == 0) {
+    dirty = git_status_list_entrycount(list) > 0;
+    git_status_list_free(list);
+  }
+}
+
+class DirectoryTree final : public SourceTree {
+ public:
+  DirectoryTree(std::filesystem::path root, Options options, std::string sha, bool dirty, std::string repo_path)
+      : m_root(std::move(root)), m_options(std::move(options)), m_sha(std::move(sha)), m_dirty(dirty),
+        m_repo_path(std::move(repo_path)) {}
+
+  const std::string& sha() const override { return m_sha; }
+  const std::string& repo_path() const override { return m_repo_path; }
+  bool dirty() const override { return m_dirty; }
+
+  std::vector<Entry> list(std::vector<Skip>& skipped) override {
+    std::vector<Entry> out;
+    // Iterative walk; directories are identified by (device, inode) so a
+    // symlink cycle is seen the second time round and never followed.
+    std::set<std::pair<dev_t, ino_t>> seen;
+    struct stat st {};
+    if (::stat(m_root.c_str(), &st) == 0) seen.insert({st.st_dev, st.st_ino});
+    std::vector<std::string> stack{""};
+    while (!stack.empty()) {
+      std::string rel = std::move(stack.back());
+      stack.pop_back();
+      std::string abs = rel.empty() ? m_root.string() : (m_root / rel).string();
+      DIR* d = ::opendir(abs.c_str());
+      if (!d) {
+        skipped.push_back({rel, std::string("unreadable: ") + std::strerror(errno)});
+        continue;
+      }
+      while (dirent* de = ::readdir(d)) {
+        std::string_view name = de->d_name;
+        if (name == "." || name == "..") continue;
+        std::string child_rel = rel.empty() ? std::string(name) : rel + "/" + std::string(name);
+        std::string child_abs = abs + "/" + std::string(name);
+        struct stat lst {};
+        if (::lstat(child_abs.c_str(), &lst) != 0) {
+          skipped.push_back({child_rel, std::string("unreadable: ") + std::strerror(errno)});
+          continue;
+        }
+        bool is_link = S_ISLNK(lst.st_mode);
+        struct stat tst = lst;
+        if (is_link && ::stat(child_abs.c_str(), &tst) != 0) {
+          skipped.push_back({child_rel, errno == ELOOP ? "symlink-loop" : "broken-symlink"});
+          continue;
+        }
+        if (S_ISDIR(tst.st_mode)) {
+          if (is_dependency_dir(name) || ::access((child_abs + "/pyvenv.cfg").c_str(), F_OK) == 0) {
+            skipped.push_back({child_rel, "dependency-dir"});
+            continue;
+          }
+          if (!seen.insert({tst.st_dev, tst.st_ino}).second) {
+            skipped.push_back({child_rel, is_link ? "symlink-loop" : "already-visited"});
+            continue;
+          }
+          stack.push_back(std::move(child_rel));
+          continue;
+        }
+        if (!has_extension(name, m_options)) continue;
+        if (!S_ISREG(tst.st_mode)) {
+          skipped.push_back({child_rel, "not-regular"});
+          continue;
+        }
+        if (static_cast<std::uint64_t>(tst.st_size) > m_options.max_file_size) {
+          skipped.push_back({child_rel, "too-large"});
+          continue;
+        }
+        out.push_back({child_rel, static_cast<std::uint64_t>(tst.st_size)});
+      }
+      ::closedir(d);
+    }
+    std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+    return out;
+  }
+
+  Expected<std::string> read(const Entry& e) const override {
+    std::string abs = (m_root / e.path).string();
+    // O_NONBLOCK: if the file was swapped for a FIFO after listing, open
+    // must not wait for a writer.
+    int fd = ::open(abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return Error{std::string("unreadable: ") + std::strerror(errno)};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return Error{"not-regular"};
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > m_options.max_file_size) {
+      ::close(fd);
+      return Error{"too-large"};
+    }
+    std::string data(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < data.size()) {
+      ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    data.resize(got);
+    return data;
+  }
+
+ private:
+  std::filesystem::path m_root;
+  Options m_options;
+  std::string m_sha;
+  bool m_dirty;
+  std::string m_repo_path;
+};
+
+class GitTree final : public SourceTree {
+ public:
+  GitTree(git_repository* repo, git_tree* tree, std::string sha, Options options, std::string repo_path)
+      : m_repo(repo), m_tree(tree), m_sha(std::move(sha)), m_options(std::move(options)),
+        m_repo_path(std::move(repo_path)) {}
+  ~GitTree() override {
+    git_tree_free(m_tree);
+    git_repository_free(m_repo);
+  }
+
+  const std::string& sha() const override { return m_sha; }
+  const std::string& repo_path() const override { return m_repo_path; }
+  bool dirty() const override { return false; }
+
+  std::vector<Entry> list(std::vector<Skip>& skipped) override {
+    struct Walk {
+      GitTree* self;
+      std::vector<Entry>* out;
+      std::vector<Skip>* skipped;
+    } w{this, nullptr, &skipped};
+    std::vector<Entry> out;
+    w.out = &out;
+    git_tree_walk(
+        m_tree, GIT_TREEWALK_PRE,
+        [](const char* root, const git_tree_entry* entry, void* payload) -> int {
+          auto* w = static_cast<Walk*>(payload);
+          std::string_view name = git_tree_entry_name(entry);
+          std::string path = std::string(root) + std::string(name);
+          git_filemode_t mode = git_tree_entry_filemode(entry);
+          if (mode == GIT_FILEMODE_TREE) {
+            if (is_dependency_dir(name)) {
+              w->skipped->push_back({path, "dependency-dir"});
+              return 1;  // skip this subtree
+            }
+            return 0;
+          }
+          if (!has_extension(name, w->self->m_options)) return 0;
+          if (mode == GIT_FILEMODE_LINK) {
+            w->skipped->push_back({path, "symlink"});
+            return 0;
+          }
+          if (mode == GIT_FILEMODE_COMMIT) {
+            w->skipped->push_back({path, "submodule"});
+            return 0;
+          }
+          w->self->m_oids.emplace(path, *git_tree_entry_id(entry));
+          w->out->push_back({path, 0});
+          return 0;
+        },
+        &w);
+    std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+    return out;
+  }
+
+  Expected<std::string> read(const Entry& e) const override {
+    auto it = m_oids.find(e.path);
+    if (it == m_oids.end()) return Error{"not listed"};
+    // A git_repository must not be used by two threads at once.
+    std::lock_guard<std::mutex> lock(m_mutex);
+    git_blob* blob = nullptr;
+    if (git_blob_lookup(&blob, m_repo, &it->second) != 0) return Error{git_error_text("unreadable")};
+    auto size = static_cast<std::uint64_t>(git_blob_rawsize(blob));
+    if (size > m_options.max_file_size) {
+      git_blob_free(blob);
+      return Error{"too-large"};
+    }
+    std::string data(static_cast<const char*>(git_blob_rawcontent(blob)), static_cast<std::size_t>(size));
+    git_blob_free(blob);
+    return data;
+  }
+
+ private:
+  git_repository* m_repo;
+  git_tree* m_tree;
+  std::string m_sha;
+  Options m_options;
+  std::string m_repo_path;
+  std::unordered_map<std::string, git_oid> m_oids;
+  mutable std::mutex m_mutex;
+};
+
+}  // namespace
+
+std::optional<std::string> content_problem(const std::string& content, const Options& options) {
+  if (content.size() > options.max_file_size) return "too-large";
+  // Git's rule of thumb: a NUL byte in the first 8000 bytes means binary.
+  if (std::memchr(content.data(), '\0', std::min<std::size_t>(content.size(), 8000))) return "binary";
+  if (!util::is_valid_utf8(content)) return "invalid-utf8";
+  return std::nullopt;
+}
+
+Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const std::optional<std::string>& rev,
+                                                const Options& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path abs = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec || !fs::exists(abs, ec)) return Error{"no such directory: " + path};
+  if (!fs::is_directory(abs, ec)) return Error{"not a directory: " + path};
+  ensure_git();
+
+  RepoHandle h;
+  bool in_git = git_repository_open_ext(&h.repo, abs.c_str(), 0, nullptr) == 0;
+  std::string rel;  // the scanned folder inside the repository
+  if (in_git && git_repository_workdir(h.repo)) {
+    fs::path wd = fs::weakly_canonical(git_repository_workdir(h.repo), ec);
+    rel = fs::relative(abs, wd, ec).generic_string();
+    if (rel == ".") rel.clear();
+  }
+
+  if (!rev) {
+    std::string sha;
+    bool dirty = false;
+    if (in_git) head_state(h.repo, rel, sha, dirty);
+    return std::unique_ptr<SourceTree>(new DirectoryTree(abs, options, sha, dirty, rel));
+  }
+  if (!in_git) return Error{"--rev needs a git repository, and " + path + " is not in one"};
+  git_object* obj = nullptr;
+  if (git_revparse_single(&obj, h.repo, rev->c_str()) != 0)
+    return Error{git_error_text(("unknown revision '" + *rev + "'").c_str())};
+  git_commit* commit = nullptr;
+  int rc = git_object_peel(reinterpret_cast<git_object**>(&commit), obj, GIT_OBJECT_COMMIT);
+  git_object_free(obj);
+  if (rc != 0) return Error{git_error_text(("'" + *rev + "' is not a commit").c_str())};
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, git_commit_id(commit));
+  git_tree* root = nullptr;
+  rc = git_commit_tree(&root, commit);
+  git_commit_free(commit);
+  if (rc != 0) return Error{git_error_text("cannot read the commit's tree")};
+  git_tree* tree = root;
+  if (!rel.empty()) {
+    git_tree_entry* te = nullptr;
+    if (git_tree_entry_bypath(&te, root, rel.c_str()) != 0) {
+      git_tree_free(root);
+      return Error{"'" + rel + "' does not exist at revision " + *rev};
+    }
+    git_object* sub = nullptr;
+    rc = git_tree_entry_to_object(&sub, h.repo, te);
+    git_tree_entry_free(te);
+    git_tree_free(root);
+    if (rc != 0 || git_object_type(sub) != GIT_OBJECT_TREE) {
+      git_object_free(sub);
+      return Error{"'" + rel + "' is not a folder at revision " + *rev};
+    }
+    tree = reinterpret_cast<git_tree*>(sub);
+  }
+  git_repository* repo = h.repo;
+  h.repo = nullptr;
+  return std::unique_ptr<SourceTree>(new GitTree(repo, tree, hex, options, rel));
+}
+
+}  // namespace errdex::source
