@@ -1,0 +1,275 @@
+#include "model/record_json.h"
+
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace errdex::model {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+// Deeper input is rejected before nlohmann sees it: a record is at most three
+// levels deep, and a bound keeps hostile input from costing stack or memory.
+constexpr int k_max_depth = 64;
+
+// Raw UTF-8 out (ensure_ascii off) as the published dataset has it; invalid
+// bytes become U+FFFD instead of throwing.
+std::string dump(const OrderedJson& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+OrderedJson optional_string(const std::optional<std::string>& s) {
+  return s ? OrderedJson(*s) : OrderedJson(nullptr);
+}
+
+OrderedJson record_object(const ErrorRecord& r) {
+  OrderedJson j = OrderedJson::object();
+  j["id"] = r.id;
+  j["repo"] = r.repo;
+  j["slug"] = r.slug;
+  j["errorCode"] = optional_string(r.error_code);
+  j["errorMessage"] = r.error_message;
+  j["messagePattern"] = r.message_pattern;
+  j["errorType"] = r.error_type;
+  j["errorClass"] = r.error_class;
+  j["httpStatus"] = r.http_status ? OrderedJson(*r.http_status) : OrderedJson(nullptr);
+  j["severity"] = r.severity;
+  j["filePath"] = r.file_path;
+  j["lineNumber"] = r.line_number;
+  j["sourceCode"] = r.source_code;
+  j["sourceCodeStart"] = r.source_code_start;
+  j["sourceCodeEnd"] = r.source_code_end;
+  j["githubUrl"] = r.github_url;
+  j["documentation"] = r.documentation;
+  j["triggerScenarios"] = r.trigger_scenarios;
+  j["commonSituations"] = r.common_situations;
+  j["solutions"] = r.solutions;
+  j["exampleFix"] = r.example_fix;
+  j["handlingStrategy"] = r.handling_strategy;
+  j["validationCode"] = optional_string(r.validation_code);
+  j["typeGuard"] = optional_string(r.type_guard);
+  j["tryCatchPattern"] = optional_string(r.try_catch_pattern);
+  j["preventionTips"] = r.prevention_tips;
+  j["tags"] = r.tags;
+  j["backgroundTag"] = optional_string(r.background_tag);
+  j["analyzedSha"] = r.analyzed_sha;
+  j["analyzedAt"] = r.analyzed_at;
+  j["schemaVersion"] = r.schema_version;
+  return j;
+}
+
+// Rejects nesting deeper than k_max_depth without building anything.
+bool depth_ok(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') {
+      if (++depth > k_max_depth) return false;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+Expected<Json> parse_text(std::string_view text) {
+  if (!depth_ok(text)) return Error{"invalid JSON: nested deeper than " + std::to_string(k_max_depth)};
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const Json::exception& e) {
+    return Error{std::string("invalid JSON: ") + e.what()};
+  }
+}
+
+const char* type_name(const Json& v) { return v.type_name(); }
+
+// Reads fields of one object, remembering the first problem. The first error
+// wins so that the message names the field the caller has to fix.
+class FieldReader {
+ public:
+  FieldReader(const Json& object, std::string prefix) : m_obj(object), m_prefix(std::move(prefix)) {}
+
+  std::string string(const char* key) {
+    const Json* v = find(key);
+    if (!v) return {};
+    if (!v->is_string()) return wrong(key, "a string", *v), std::string();
+    return v->get<std::string>();
+  }
+
+  // Absent or null → nullopt.
+  std::optional<std::string> optional_string(const char* key) {
+    auto it = m_obj.find(key);
+    if (it == m_obj.end() || it->is_null()) return std::nullopt;
+    if (!it->is_string()) return wrong(key, "a string or null", *it), std::nullopt;
+    return it->get<std::string>();
+  }
+
+  int integer(const char* key) {
+    const Json* v = find(key);
+    if (!v) return 0;
+    return to_int(key, *v, "an integer");
+  }
+
+  std::optional<int> optional_integer(const char* key) {
+    auto it = m_obj.find(key);
+    if (it == m_obj.end() || it->is_null()) return std::nullopt;
+    return to_int(key, *it, "an integer or null");
+  }
+
+  std::vector<std::string> strings(const char* key) {
+    std::vector<std::string> out;
+    const Json* v = find(key);
+    if (!v) return out;
+    if (!v->is_array()) return wrong(key, "an array of strings", *v), out;
+    out.reserve(v->size());
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const Json& item = (*v)[i];
+      if (!item.is_string()) {
+        fail("field \"" + m_prefix + key + "[" + std::to_string(i) + "]\" must be a string, got " +
+             type_name(item));
+        return {};
+      }
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+
+  void fail(std::string message) {
+    if (m_error.empty()) m_error = std::move(message);
+  }
+  const std::string& error() const { return m_error; }
+
+ private:
+  const Json* find(const char* key) {
+    auto it = m_obj.find(key);
+    if (it == m_obj.end()) {
+      fail("missing field \"" + m_prefix + key + "\"");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  void wrong(const char* key, const char* expected, const Json& got) {
+    fail("field \"" + m_prefix + key + "\" must be " + expected + ", got " + type_name(got));
+  }
+
+  int to_int(const char* key, const Json& v, const char* expected) {
+    if (v.is_number_unsigned()) {
+      auto u = v.get<std::uint64_t>();
+      if (u <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return static_cast<int>(u);
+    } else if (v.is_number_integer()) {
+      auto s = v.get<std::int64_t>();
+      if (s >= std::numeric_limits<int>::min() && s <= std::numeric_limits<int>::max())
+        return static_cast<int>(s);
+    } else {
+      wrong(key, expected, v);
+      return 0;
+    }
+    fail("field \"" + m_prefix + key + "\" is out of range");
+    return 0;
+  }
+
+  const Json& m_obj;
+  std::string m_prefix;
+  std::string m_error;
+};
+
+bool is_record_id(std::string_view id) {
+  if (id.size() != 16) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix) {
+  if (!j.is_object()) {
+    std::string what = prefix.empty() ? "record" : "field \"" + prefix.substr(0, prefix.size() - 1) + "\"";
+    return Error{what + " must be an object, got " + type_name(j)};
+  }
+  FieldReader f(j, prefix);
+  ErrorRecord r;
+  r.id = f.string("id");
+  r.repo = f.string("repo");
+  r.slug = f.string("slug");
+  r.error_code = f.optional_string("errorCode");
+  r.error_message = f.string("errorMessage");
+  r.message_pattern = f.string("messagePattern");
+  r.error_type = f.string("errorType");
+  r.error_class = f.string("errorClass");
+  r.http_status = f.optional_integer("httpStatus");
+  r.severity = f.string("severity");
+  r.file_path = f.string("filePath");
+  r.line_number = f.integer("lineNumber");
+  r.source_code = f.string("sourceCode");
+  r.source_code_start = f.integer("sourceCodeStart");
+  r.source_code_end = f.integer("sourceCodeEnd");
+  r.github_url = f.string("githubUrl");
+  r.documentation = f.string("documentation");
+  r.trigger_scenarios = f.string("triggerScenarios");
+  r.common_situations = f.string("commonSituations");
+  r.solutions = f.strings("solutions");
+  r.example_fix = f.string("exampleFix");
+  r.handling_strategy = f.string("handlingStrategy");
+  r.validation_code = f.optional_string("validationCode");
+  r.type_guard = f.optional_string("typeGuard");
+  r.try_catch_pattern = f.optional_string("tryCatchPattern");
+  r.prevention_tips = f.strings("preventionTips");
+  r.tags = f.strings("tags");
+  r.background_tag = f.optional_string("backgroundTag");
+  r.analyzed_sha = f.string("analyzedSha");
+  r.analyzed_at = f.string("analyzedAt");
+  r.schema_version = f.integer("schemaVersion");
+  if (f.error().empty() && !is_record_id(r.id))
+    f.fail("field \"" + prefix + "id\" must be 16 lowercase hex digits, got " +
+           dump(OrderedJson(r.id.substr(0, 40))));
+  if (!f.error().empty()) return Error{f.error()};
+  return r;
+}
+
+}  // namespace
+
+std::string to_json(const ErrorRecord& r) { return dump(record_object(r)); }
+
+std::string to_json(const DatasetLine& line) {
+  // Assembled by hand so the record part is exactly to_json(record), which is
+  // what the store keeps and exports.
+  std::string out = "{\"record\":";
+  out += to_json(line.record);
+  out += ",\"datasetVersion\":";
+  out += dump(OrderedJson(line.dataset_version));
+  out += '}';
+  return out;
+}
+
+Expected<ErrorRecord> record_from_json(std::string_view json) {
+  auto parsed = parse_text(json);
+  if (!parsed) return Error{parsed.error()};
+  return record_from_value(*parsed, "");
+}
+
+Expected<DatasetLine> dataset_line_from_json(std::string_view json) {
+  auto parsed = parse_text(json);
+  if (!parsed) return Error{parsed.error()};
+  const Json& j = *parsed;
+  if (!j.is_object()) return Error{std::string("dataset line must be an object, got ") + type_name(j)};
+  auto rec = j.find("record");
+  if (rec == j.end()) return Error{"missing field \"record\""};
+  auto record = record_from_value(*rec, "record.");
+  if (!record) return Error{record.error()};
+  FieldReader f(j, "");
+  DatasetLine line{std::move(*record), f.string("datasetVersion")};
+  if (!f.error().empty()) return Error{f.error()};
+  return line;
+}
+
+}  // namespace errdex::model
