@@ -1,0 +1,201 @@
+// The real binary over small repositories made in a temp dir.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/process.h"
+
+namespace errdex {
+namespace {
+
+using nlohmann::json;
+using testing::errdex_cmd;
+using testing::run;
+using testing::RunResult;
+using testing::shell_quote;
+using testing::TempDir;
+using testing::write_file;
+
+const char* k_module = R"(import warnings
+
+
+class Cache:
+    """A cache of layers."""
+
+    def resize(self, n):
+        """Resizes the cache to n layers."""
+        if n < 0:
+            raise ValueError(f"n must be non-negative, got {n}")
+        if not isinstance(n, int):
+            raise TypeError("n must be an int, got %s" % type(n).__name__)
+        warnings.warn("resize is deprecated", DeprecationWarning)
+        return n
+)";
+
+std::vector<json> export_records(const std::string& db) {
+  auto r = run(errdex_cmd() + " export --db " + shell_quote(db));
+  std::vector<json> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line)["record"]);
+  return out;
+}
+
+std::string git(const TempDir& d, const std::string& args) {
+  auto r = run("cd " + shell_quote(d.str()) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main " + args);
+  EXPECT_EQ(r.code, 0) << args << "\n" << r.err;
+  return r.out;
+}
+
+TEST(Cli, ScansAGitRevisionWithoutCheckoutAndIdsSurviveLineMoves) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "pkg/cache.py", k_module);
+  git(repo, "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git tag v1");
+  std::string sha1 = git(repo, "rev-parse HEAD");
+  sha1.pop_back();
+  // A second commit moves every site down by three lines.
+  write_file(repo / "pkg/cache.py", std::string("# a\n# b\n# c\n") + k_module);
+  git(repo, "commit -qam two");
+
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev v1 --repo acme/cache --db " +
+               shell_quote(db) + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = json::parse(r.out);
+  EXPECT_EQ(summary["sha"], sha1);
+  EXPECT_EQ(summary["records"], 3);
+  auto v1 = export_records(db);
+  ASSERT_EQ(v1.size(), 3u);
+  EXPECT_EQ(v1[0]["filePath"], "pkg/cache.py");
+  EXPECT_EQ(v1[0]["lineNumber"], 10);
+  EXPECT_EQ(v1[0]["errorMessage"], "n must be non-negative, got {n}");
+  EXPECT_EQ(v1[0]["analyzedSha"], sha1);
+  EXPECT_EQ(v1[0]["githubUrl"], "https://github.com/acme/cache/blob/" + sha1 + "/pkg/cache.py#L1-L15");
+  EXPECT_EQ(v1[2]["severity"], "warning");
+  EXPECT_EQ(v1[2]["errorClass"], "DeprecationWarning");
+
+  // HEAD, read from the work tree: same ids, lines moved by three.
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --db " + shell_quote(db) + " -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto v2 = export_records(db);
+  ASSERT_EQ(v2.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(v2[i]["id"], v1[i]["id"]);
+    EXPECT_EQ(v2[i]["lineNumber"].get<int>(), v1[i]["lineNumber"].get<int>() + 3);
+  }
+
+  // A dirty work tree is said so.
+  write_file(repo / "pkg/cache.py", std::string("# dirty\n") + k_module);
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --db " + shell_quote(db) + " -q");
+  EXPECT_NE(r.out.find("uncommitted"), std::string::npos) << r.out;
+
+  // Subfolder of a repository: paths stay relative to the repository root.
+  r = run(errdex_cmd() + " scan " + shell_quote((repo / "pkg").string()) + " --rev v1 --repo acme/cache --db " +
+          shell_quote(db) + " -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(export_records(db)[0]["filePath"], "pkg/cache.py");
+
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev no-such-tag --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no-such-tag"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ShowListSearchExportImportAndExitCodes) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "cache.py", k_module);
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --prefix src/acme --db " +
+               shell_quote(db) + " -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto recs = export_records(db);
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[0]["filePath"], "src/acme/cache.py");
+  std::string id = recs[0]["id"];
+
+  r = run(errdex_cmd() + " show " + id + " --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("n must be non-negative"), std::string::npos);
+  r = run(errdex_cmd() + " show " + id + " --json --db " + shell_quote(db));
+  EXPECT_EQ(json::parse(r.out)["record"]["id"], id);
+  r = run(errdex_cmd() + " show 0123456789abcdef --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  r = run(errdex_cmd() + " list --repo acme/cache --json --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(json::parse(r.out).size(), 3u);
+  r = run(errdex_cmd() + " list --repo nobody/none --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  r = run(errdex_cmd() + " search non-negative --json --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)[0]["record"]["id"], id);
+  r = run(errdex_cmd() + " search " + shell_quote("\"NEAR( * -') OR") + " --db " + shell_quote(db));
+  EXPECT_LE(r.code, 1) << r.err;
+  r = run(errdex_cmd() + " stats --json --db " + shell_quote(db));
+  EXPECT_EQ(json::parse(r.out)["records"], 3);
+
+  // Export, import into a new store, export again: the same bytes.
+  auto first = run(errdex_cmd() + " export --db " + shell_quote(db));
+  write_file(data / "dump.jsonl", first.out);
+  std::string db2 = "sqlite:" + (data / "f.db").string();
+  r = run(errdex_cmd() + " import " + shell_quote((data / "dump.jsonl").string()) + " --db " + shell_quote(db2));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(run(errdex_cmd() + " export --db " + shell_quote(db2)).out, first.out);
+
+  // Bad lines are reported with their number; good lines still land.
+  write_file(data / "bad.jsonl", first.out + "{not json\n{\"record\":{}}\n");
+  std::string db3 = "sqlite:" + (data / "g.db").string();
+  r = run(errdex_cmd() + " import " + shell_quote((data / "bad.jsonl").string()) + " --db " + shell_quote(db3));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
+  EXPECT_EQ(export_records(db3).size(), 3u);
+
+  EXPECT_EQ(run(errdex_cmd() + " show " + id + " --db sqlite:" + shell_quote((data / "missing.db").string())).code, 2);
+  EXPECT_EQ(run(errdex_cmd() + " frobnicate").code, 2);
+  EXPECT_EQ(run(errdex_cmd() + " scan /no/such/dir --db " + shell_quote(db)).code, 2);
+  EXPECT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo not-a-repo --db " + shell_quote(db)).code, 2);
+  for (std::string cmd : {"", "scan", "show", "list", "search", "export", "import", "stats"}) {
+    r = run(errdex_cmd() + " " + cmd + " --help");
+    EXPECT_EQ(r.code, 0) << cmd;
+    EXPECT_NE(r.out.find("--help"), std::string::npos) << cmd;
+  }
+}
+
+TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "good.py", "def f(x):\n    if x:\n        raise ValueError('good one')\n");
+  write_file(repo / "binary.py", std::string("raise\0\x01\x02\xff", 9) + std::string(100, '\0'));
+  write_file(repo / "latin1.py", "raise ValueError('caf\xe9')\n");
+  write_file(repo / "huge.py", "x = '" + std::string(20 * 1024 * 1024, 'a') + "'\n");
+  write_file(repo / "deep.py", "x = " + std::string(5000, '(') + "1" + std::string(5000, ')') +
+                                   "\nraise ValueError('after the deep line')\n");
+  write_file(repo / "broken.py", "def f(:\n    raise KeyError('still found')\n");
+  std::filesystem::create_directories(repo / "loop");
+  std::filesystem::create_directory_symlink("..", repo / "loop" / "back");
+  ASSERT_EQ(::mkfifo((repo / "pipe.py").c_str(), 0644), 0);
+  write_file(repo / "node_modules/dep/x.py", "raise ValueError('vendored')\n");
+  write_file(repo / ".venv/lib/y.py", "raise ValueError('venv')\n");
+
+  auto r = run("timeout 120 " + errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/hostile --json --db " +
+               shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = json::parse(r.out);
+  std::map<std::string, std::string> skips;
+  for (const auto& s : summary["skipped"]) skips[s["path"]] = s["reason"];
+  EXPECT_EQ(skips["binary.py"], "binary");
+  EXPECT_EQ(skips["latin1.py"], "invalid-utf8");
+  EXPECT_EQ(skips["huge.py"], "too-large");
+  EXPECT_EQ(skips["pipe.py"], "not-regular");
+  EXPECT_EQ(skips["loop/back"], "symlink-loop");
+  EXPECT_EQ(skips["node_modules"], "dependency-dir");
+  EXPECT_EQ(skips[".venv"], "dependency-dir");
+
+  std::set<std::string> messages;
+  for (const auto& rec : export_records(db)) messages.insert(rec["errorMessage"].get<std::string>());
+  EXPECT_TRUE(messages.count("good one"));
+  EXPECT_TRUE(messages.count("after the deep line"));
+  EXPECT_TRUE(messages.count("still found"));
+  EXPECT_FALSE(messages.count("vendored"));
+}
+
+}  // namespace
+}  // namespace errdex

@@ -1,0 +1,124 @@
+#include "source/source_tree.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <set>
+
+#include "support/process.h"
+
+namespace errdex::source {
+namespace {
+
+using testing::run;
+using testing::shell_quote;
+using testing::TempDir;
+using testing::write_file;
+
+std::vector<std::string> paths(const std::vector<Entry>& es) {
+  std::vector<std::string> out;
+  for (const auto& e : es) out.push_back(e.path);
+  return out;
+}
+
+TEST(SourceTree, DirectoryListsPythonFilesSortedAndSkipsDependencyDirs) {
+  TempDir d;
+  write_file(d / "b.py", "x = 1\n");
+  write_file(d / "a/c.py", "y = 2\n");
+  write_file(d / "a/notes.txt", "not python\n");
+  write_file(d / "node_modules/m/x.py", "");
+  write_file(d / "env/pyvenv.cfg", "home = /usr\n");
+  write_file(d / "env/lib/z.py", "");
+  auto t = open_tree(d.str(), std::nullopt, {});
+  ASSERT_TRUE(t) << t.error();
+  std::vector<Skip> skipped;
+  auto es = (*t)->list(skipped);
+  EXPECT_EQ(paths(es), (std::vector<std::string>{"a/c.py", "b.py"}));
+  EXPECT_EQ((*t)->sha(), "");
+  std::set<std::string> reasons;
+  for (const auto& s : skipped) reasons.insert(s.path + "=" + s.reason);
+  EXPECT_TRUE(reasons.count("node_modules=dependency-dir"));
+  EXPECT_TRUE(reasons.count("env=dependency-dir"));
+  auto content = (*t)->read(es[1]);
+  ASSERT_TRUE(content);
+  EXPECT_EQ(*content, "x = 1\n");
+}
+
+TEST(SourceTree, SymlinkLoopEndsAndFifoIsNeverOpened) {
+  TempDir d;
+  write_file(d / "a/x.py", "");
+  std::filesystem::create_directory_symlink("../a", d / "a/self");
+  std::filesystem::create_directory_symlink("a", d / "alias");  // same dir twice: listed once
+  ASSERT_EQ(::mkfifo((d / "f.py").c_str(), 0644), 0);
+  auto t = open_tree(d.str(), std::nullopt, {});
+  ASSERT_TRUE(t);
+  std::vector<Skip> skipped;
+  auto es = (*t)->list(skipped);
+  EXPECT_EQ(es.size(), 1u);
+  bool fifo_skipped = false;
+  for (const auto& s : skipped) fifo_skipped |= s.path == "f.py" && s.reason == "not-regular";
+  EXPECT_TRUE(fifo_skipped);
+}
+
+TEST(SourceTree, ContentProblems) {
+  Options o;
+  o.max_file_size = 100;
+  EXPECT_EQ(content_problem("x = 1\n", o), std::nullopt);
+  EXPECT_EQ(content_problem(std::string("a\0b", 3), o), "binary");
+  EXPECT_EQ(content_problem("caf\xe9\n", o), "invalid-utf8");
+  EXPECT_EQ(content_problem("\xed\xa0\x80", o), "invalid-utf8");  // a UTF-16 surrogate
+  EXPECT_EQ(content_problem(std::string(101, 'a'), o), "too-large");
+  EXPECT_EQ(content_problem("caf\xc3\xa9 \xe2\x80\x94\n", o), std::nullopt);
+}
+
+TEST(SourceTree, GitRevisionIsReadWithoutCheckout) {
+  TempDir d;
+  auto git = [&](const std::string& args) {
+    auto r = run("cd " + shell_quote(d.str()) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main " + args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  write_file(d / "lib/m.py", "raise ValueError('v1')\n");
+  write_file(d / "top.py", "");
+  git("init -q");
+  git("add -A");
+  git("commit -qm one");
+  std::string sha1 = git("rev-parse HEAD");
+  sha1.pop_back();
+  write_file(d / "lib/m.py", "raise ValueError('v2')\n");
+  git("commit -qam two");
+
+  auto t = open_tree(d.str(), std::string(sha1.substr(0, 8)), {});
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ((*t)->sha(), sha1);
+  std::vector<Skip> skipped;
+  auto es = (*t)->list(skipped);
+  ASSERT_EQ(paths(es), (std::vector<std::string>{"lib/m.py", "top.py"}));
+  EXPECT_EQ(*(*t)->read(es[0]), "raise ValueError('v1')\n");
+
+  // A subfolder at a revision: paths relative to it, repo_path says where.
+  auto sub = open_tree((d / "lib").string(), std::string("HEAD"), {});
+  ASSERT_TRUE(sub) << sub.error();
+  EXPECT_EQ((*sub)->repo_path(), "lib");
+  es = (*sub)->list(skipped);
+  ASSERT_EQ(paths(es), (std::vector<std::string>{"m.py"}));
+  EXPECT_EQ(*(*sub)->read(es[0]), "raise ValueError('v2')\n");
+
+  // The work tree: HEAD's sha; dirty once a tracked file changes.
+  auto wt = open_tree(d.str(), std::nullopt, {});
+  ASSERT_TRUE(wt);
+  EXPECT_FALSE((*wt)->dirty());
+  write_file(d / "top.py", "x = 1\n");
+  wt = open_tree(d.str(), std::nullopt, {});
+  EXPECT_TRUE((*wt)->dirty());
+
+  EXPECT_FALSE(open_tree(d.str(), std::string("nope"), {}));
+  EXPECT_FALSE(open_tree((d / "missing").string(), std::nullopt, {}));
+  TempDir plain;
+  auto not_git = open_tree(plain.str(), std::string("HEAD"), {});
+  ASSERT_FALSE(not_git);
+  EXPECT_NE(not_git.error().find("not in one"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace errdex::source

@@ -1,0 +1,90 @@
+#pragma once
+// Test helpers: run a shell command and capture its output, make temp dirs
+// and files. Header-only so every test program can use it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace errdex::testing {
+
+struct RunResult {
+  int code = -1;
+  std::string out;  // stdout only; stderr goes to `err`
+  std::string err;
+};
+
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+// A fresh directory under $TMPDIR, removed by the destructor.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "errdex-test-XXXXXX").string();
+    char* p = ::mkdtemp(tmpl.data());
+    if (!p) std::abort();
+    m_path = p;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+  }
+  const std::filesystem::path& path() const { return m_path; }
+  std::string str() const { return m_path.string(); }
+  std::filesystem::path operator/(const std::string& rel) const { return m_path / rel; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& data) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << data;
+}
+
+// Runs `cmd` with /bin/sh; stdout and stderr are captured through files so
+// large outputs cannot deadlock.
+inline RunResult run(const std::string& cmd) {
+  TempDir tmp;
+  auto out = tmp / "out", err = tmp / "err";
+  std::string full = "(" + cmd + ") >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+  int status = std::system(full.c_str());
+  RunResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+inline std::string errdex_cmd() { return shell_quote(ERRDEX_BINARY); }
+
+// The standard library of the python3 on PATH (sysconfig's stdlib path).
+inline std::string python_stdlib() {
+  auto r = run("python3 -c 'import sysconfig; print(sysconfig.get_paths()[\"stdlib\"])'");
+  std::string s = r.out;
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+}  // namespace errdex::testing
