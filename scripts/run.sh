@@ -8,7 +8,7 @@ db=${2:-data/errdex.db}
 stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 version=$(python3 -c 'import platform; print(platform.python_version())')
 echo "errdex: indexing the Python $version standard library at $stdlib"
-"$errdex" scan "$stdlib" --repo python/cpython --prefix Lib --db "sqlite:$db"
+"$errdex" scan "$stdlib" --repo python/cpython --prefix Lib --ref "v$version" --db "sqlite:$db"
 "$errdex" stats --db "sqlite:$db"
 echo
 echo "A few records:"

@@ -68,7 +68,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.source_code = std::move(code);
     r.analyzed_sha = ctx.sha;
     r.analyzed_at = ctx.analyzed_at;
-    r.github_url = "https://github.com/" + ctx.repo + "/blob/" + ctx.sha + "/" + ctx.file_path + "#L" +
+    r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" + ctx.file_path + "#L" +
                    std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
     write_static_prose(s, r);
     out.push_back(std::move(r));

@@ -15,6 +15,7 @@ struct FileContext {
   std::string repo;         // owner/name
   std::string file_path;    // from the repository root (prefix applied)
   std::string sha;          // analyzedSha
+  std::string link_ref;     // what githubUrl pins to: sha, or a tag when the sha is unknown
   std::string analyzed_at;  // ISO time with ms
   std::string_view source;  // the whole file
 };

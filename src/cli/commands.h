@@ -12,6 +12,7 @@ struct ScanArgs {
   std::optional<std::string> repo;
   std::optional<std::string> prefix;
   std::optional<std::string> sha;
+  std::optional<std::string> ref;
   std::string db;
   int jobs = 0;
   bool json = false;

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   c_scan->add_option("--repo", scan.repo, "owner/name for ids and GitHub links (default local/<folder>)");
   c_scan->add_option("--prefix", scan.prefix, "Where the scanned folder sits in the repository, e.g. Lib");
   c_scan->add_option("--sha", scan.sha, "analyzedSha for a folder outside git (40 hex)");
+  c_scan->add_option("--ref", scan.ref,
+                     "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
   add_db(c_scan);

@@ -69,7 +69,13 @@ int run_scan(const ScanArgs& a) {
   std::vector<source::Entry> entries = (*tree)->list(skipped);
 
   std::string sha = a.sha ? *a.sha : (*tree)->sha();
-  if (sha.empty()) sha = std::string(40, '0');  // not in git and no --sha: say "unknown" in the only form allowed
+  std::string link_ref = sha;
+  if (sha.empty()) {
+    // Not in git and no --sha: forty zeros say "unknown" in the only form
+    // the field allows; links then pin to --ref if given.
+    sha = std::string(40, '0');
+    link_ref = a.ref.value_or(sha);
+  }
   std::string repo = a.repo ? *a.repo : "local/" + std::filesystem::absolute(a.path).lexically_normal().filename().string();
   if (!a.repo && repo == "local/") repo = "local/root";
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
@@ -94,7 +100,7 @@ int run_scan(const ScanArgs& a) {
       } else if (scan::may_have_sites(*content)) {
         ++parsed;
         model::FileFacts facts = scan::scan_python(*content);
-        analyze::FileContext ctx{repo, join_path(prefix, e.path), sha, analyzed_at, *content};
+        analyze::FileContext ctx{repo, join_path(prefix, e.path), sha, link_ref, analyzed_at, *content};
         per_file[i] = analyze::analyze_file(ctx, facts.sites);
       }
       progress.tick();

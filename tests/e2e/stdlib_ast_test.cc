@@ -59,7 +59,7 @@ TEST(StdlibAgainstAst, RaiseSitesAndTemplatesAgree) {
     auto content = (*tree)->read(e);
     if (!content || source::content_problem(*content, {})) continue;
     auto facts = scan::scan_python(*content);
-    analyze::FileContext ctx{"python/cpython", e.path, std::string(40, '0'), "2026-01-01T00:00:00.000Z", *content};
+    analyze::FileContext ctx{"python/cpython", e.path, std::string(40, '0'), "", "2026-01-01T00:00:00.000Z", *content};
     auto records = analyze::analyze_file(ctx, facts.sites);
     for (std::size_t i = 0; i < facts.sites.size(); ++i) {
       if (facts.sites[i].kind != "raise") continue;
