@@ -1,0 +1,356 @@
+#include "scan/python_text.h"
+
+#include <cstdint>
+
+namespace errdex::scan::python {
+namespace {
+
+void append_utf8(std::uint32_t cp, std::string& out) {
+  if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) cp = 0xFFFD;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return 1;
+  std::size_t n;
+  std::uint32_t cp;
+  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
+  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
+  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+void append_sanitized(std::string_view s, std::string& out) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      append_utf8(0xFFFD, out);
+      ++i;
+    } else {
+      out.append(s.data() + i, n);
+      i += n;
+    }
+  }
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Reads exactly `n` hex digits at s[i]; nullopt when there are fewer.
+std::optional<std::uint32_t> read_hex(std::string_view s, std::size_t i, std::size_t n) {
+  if (i + n > s.size()) return std::nullopt;
+  std::uint32_t v = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    int h = hex_value(s[i + k]);
+    if (h < 0) return std::nullopt;
+    v = v * 16 + static_cast<std::uint32_t>(h);
+  }
+  return v;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+StringPrefix parse_prefix(std::string_view start_token) {
+  StringPrefix p;
+  for (char c : start_token) {
+    switch (c) {
+      case 'r': case 'R': p.raw = true; break;
+      case 'f': case 'F': p.fstring = true; break;
+      case 'b': case 'B': p.bytes = true; break;
+      default: break;
+    }
+    if (c == '"' || c == '\'') break;
+  }
+  return p;
+}
+
+void decode_literal(std::string_view body, const StringPrefix& prefix, std::string& out) {
+  std::string tmp;
+  tmp.reserve(body.size());
+  std::size_t i = 0;
+  const std::size_t n = body.size();
+  while (i < n) {
+    char c = body[i];
+    if (c == '\r') {  // universal newlines: "\r\n" and "\r" read as "\n"
+      tmp += '\n';
+      i += (i + 1 < n && body[i + 1] == '\n') ? 2 : 1;
+      continue;
+    }
+    if (prefix.fstring && (c == '{' || c == '}') && i + 1 < n && body[i + 1] == c) {
+      tmp += c;
+      i += 2;
+      continue;
+    }
+    if (c != '\\' || prefix.raw || i + 1 >= n) {
+      tmp += c;
+      ++i;
+      continue;
+    }
+    char e = body[i + 1];
+    i += 2;
+    switch (e) {
+      case '\n': break;  // line continuation
+      case '\r':
+        if (i < n && body[i] == '\n') ++i;
+        break;
+      case '\\': tmp += '\\'; break;
+      case '\'': tmp += '\''; break;
+      case '"': tmp += '"'; break;
+      case 'a': tmp += '\a'; break;
+      case 'b': tmp += '\b'; break;
+      case 'f': tmp += '\f'; break;
+      case 'n': tmp += '\n'; break;
+      case 'r': tmp += '\r'; break;
+      case 't': tmp += '\t'; break;
+      case 'v': tmp += '\v'; break;
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        std::uint32_t v = static_cast<std::uint32_t>(e - '0');
+        for (int k = 0; k < 2 && i < n && body[i] >= '0' && body[i] <= '7'; ++k, ++i)
+          v = v * 8 + static_cast<std::uint32_t>(body[i] - '0');
+        append_utf8(v, tmp);
+        break;
+      }
+      case 'x':
+        if (auto v = read_hex(body, i, 2)) {
+          append_utf8(*v, tmp);
+          i += 2;
+        } else {
+          tmp += "\\x";
+        }
+        break;
+      case 'u':
+      case 'U': {
+        std::size_t len = e == 'u' ? 4 : 8;
+        auto v = prefix.bytes ? std::nullopt : read_hex(body, i, len);
+        if (v) {
+          append_utf8(*v, tmp);
+          i += len;
+        } else {
+          tmp += '\\';
+          tmp += e;
+        }
+        break;
+      }
+      default:  // unknown escapes (and \N{...}) stay as written
+        tmp += '\\';
+        tmp += e;
+        break;
+    }
+  }
+  append_sanitized(tmp, out);
+}
+
+std::string collapse_ws(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending = false;
+  for (char c : s) {
+    if (is_space(c)) {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending) out += ' ';
+    pending = false;
+    out += c;
+  }
+  return out;
+}
+
+std::optional<std::vector<PrintfPiece>> parse_printf(std::string_view fmt) {
+  std::vector<PrintfPiece> out;
+  auto literal = [&](std::string_view t) {
+    if (out.empty() || !out.back().literal) out.push_back(PrintfPiece{});
+    out.back().text += t;
+  };
+  std::size_t i = 0;
+  const std::size_t n = fmt.size();
+  while (i < n) {
+    std::size_t pct = fmt.find('%', i);
+    if (pct == std::string_view::npos) {
+      literal(fmt.substr(i));
+      break;
+    }
+    if (pct > i) literal(fmt.substr(i, pct - i));
+    i = pct + 1;
+    if (i >= n) return std::nullopt;
+    PrintfPiece p;
+    p.literal = false;
+    if (fmt[i] == '(') {
+      int depth = 1;
+      std::size_t j = i + 1;
+      while (j < n && depth > 0) {
+        if (fmt[j] == '(') ++depth;
+        else if (fmt[j] == ')') --depth;
+        ++j;
+      }
+      if (depth != 0) return std::nullopt;
+      p.key = std::string(fmt.substr(i + 1, j - i - 2));
+      i = j;
+    }
+    bool flags = false, width = false;
+    while (i < n && (fmt[i] == '#' || fmt[i] == '0' || fmt[i] == '-' || fmt[i] == ' ' || fmt[i] == '+')) {
+      flags = true;
+      ++i;
+    }
+    if (i < n && fmt[i] == '*') {
+      ++p.star_args;
+      width = true;
+      ++i;
+    } else {
+      while (i < n && is_digit(fmt[i])) {
+        width = true;
+        ++i;
+      }
+    }
+    if (i < n && fmt[i] == '.') {
+      ++i;
+      if (i < n && fmt[i] == '*') {
+        ++p.star_args;
+        ++i;
+      } else {
+        while (i < n && is_digit(fmt[i])) ++i;
+      }
+    }
+    while (i < n && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L')) ++i;
+    if (i >= n) return std::nullopt;
+    char conv = fmt[i++];
+    if (conv == '%' && p.key.empty() && p.star_args == 0) {
+      literal("%");
+      continue;
+    }
+    if (std::string_view("diouxXeEfFgGcrsa").find(conv) == std::string_view::npos) return std::nullopt;
+    p.conv = conv == 'i' || conv == 'u' ? 'd' : conv;
+    p.plain = !flags && !width;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::optional<std::vector<FormatPiece>> parse_format(std::string_view fmt) {
+  std::vector<FormatPiece> out;
+  auto literal = [&](std::string_view t) {
+    if (out.empty() || !out.back().literal) out.push_back(FormatPiece{});
+    out.back().text += t;
+  };
+  std::size_t i = 0;
+  const std::size_t n = fmt.size();
+  while (i < n) {
+    char c = fmt[i];
+    if (c == '}') {
+      if (i + 1 < n && fmt[i + 1] == '}') {
+        literal("}");
+        i += 2;
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (c != '{') {
+      std::size_t j = fmt.find_first_of("{}", i);
+      if (j == std::string_view::npos) j = n;
+      literal(fmt.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (i + 1 < n && fmt[i + 1] == '{') {
+      literal("{");
+      i += 2;
+      continue;
+    }
+    // A replacement field; nested fields may occur only in the spec.
+    std::size_t j = i + 1;
+    int depth = 1;
+    while (j < n) {
+      if (fmt[j] == '{') ++depth;
+      else if (fmt[j] == '}' && --depth == 0) break;
+      ++j;
+    }
+    if (j >= n) return std::nullopt;
+    std::string_view field = fmt.substr(i + 1, j - i - 1);
+    i = j + 1;
+    std::size_t k = 0;
+    bool bracket = false;
+    while (k < field.size()) {
+      char f = field[k];
+      if (bracket) {
+        if (f == ']') bracket = false;
+      } else if (f == '[') {
+        bracket = true;
+      } else if (f == '!' || f == ':') {
+        break;
+      } else if (f == '{' || f == '}') {
+        return std::nullopt;
+      }
+      ++k;
+    }
+    FormatPiece p;
+    p.literal = false;
+    std::string_view name = field.substr(0, k);
+    std::size_t cut = name.find_first_of(".[");
+    if (cut == std::string_view::npos) cut = name.size();
+    p.arg = std::string(name.substr(0, cut));
+    p.rest = std::string(name.substr(cut));
+    if (k < field.size() && field[k] == '!') {
+      if (k + 1 >= field.size()) return std::nullopt;
+      char conv = field[k + 1];
+      if (conv != 'r' && conv != 's' && conv != 'a') return std::nullopt;
+      p.conversion = std::string(1, conv);
+      k += 2;
+      if (k < field.size() && field[k] != ':') return std::nullopt;
+    }
+    if (k < field.size()) p.spec = std::string(field.substr(k + 1));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+char spec_conversion(std::string_view spec) {
+  if (spec.empty()) return 0;
+  char conv = spec.back();
+  std::string_view head = spec.substr(0, spec.size() - 1);
+  bool integer = conv == 'd' || conv == 'x' || conv == 'X' || conv == 'o';
+  bool floating = std::string_view("fFeEgG").find(conv) != std::string_view::npos;
+  if (!integer && !floating) return 0;
+  if (head.empty()) return conv;
+  if (integer || head[0] != '.' || head.size() < 2) return 0;
+  for (char c : head.substr(1))
+    if (!is_digit(c)) return 0;
+  return conv;
+}
+
+}  // namespace errdex::scan::python

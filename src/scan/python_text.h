@@ -1,0 +1,61 @@
+#pragma once
+// Internal to the scan stage: Python string-literal and format-string
+// grammar, independent of the parser. Pure functions.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::scan::python {
+
+// What the prefix of a string literal (`rb`, `F`, `u`, ...) says.
+struct StringPrefix {
+  bool raw = false;
+  bool fstring = false;
+  bool bytes = false;
+};
+// `start_token` is the string_start token, e.g. `rf"""`.
+StringPrefix parse_prefix(std::string_view start_token);
+
+// Appends the value of literal text `body` (the characters between the
+// quotes, or between interpolations) to `out`. Escapes are decoded unless
+// `raw`; `{{`/`}}` become single braces when `fstring`; line endings become
+// "\n" as Python's universal newlines do. Invalid UTF-8 and lone surrogates
+// are replaced by U+FFFD so the result is always valid UTF-8.
+void decode_literal(std::string_view body, const StringPrefix& prefix, std::string& out);
+
+// Whitespace runs (including newlines) become one space; ends trimmed.
+std::string collapse_ws(std::string_view s);
+
+// A %-format string split into literal text and conversions.
+struct PrintfPiece {
+  bool literal = true;
+  std::string text;       // literal: the text, with `%%` already turned into `%`
+  std::string key;        // conversion: the mapping key of `%(key)s`, else ""
+  int star_args = 0;      // conversion: arguments consumed by `*` width/precision
+  char conv = 0;          // conversion: 's', 'd', 'f', ...
+  bool plain = false;     // conversion: no flags and no width (output unpadded)
+};
+// nullopt when `fmt` is not a valid %-format (Python would raise).
+std::optional<std::vector<PrintfPiece>> parse_printf(std::string_view fmt);
+
+// A str.format() template split into literal text and replacement fields.
+struct FormatPiece {
+  bool literal = true;
+  std::string text;  // literal: with `{{`/`}}` turned into single braces
+  // Field: `arg` is the argument name or index as written ("" for `{}`),
+  // `rest` the attribute/index suffix (".name", "[0]"), `conversion` the
+  // letter after '!', `spec` the text after ':'.
+  std::string arg;
+  std::string rest;
+  std::string conversion;
+  std::string spec;
+};
+// nullopt when `fmt` is not a valid format string (Python would raise).
+std::optional<std::vector<FormatPiece>> parse_format(std::string_view fmt);
+
+// The printf-like conversion a format spec pins down (".2f" → 'f', "d" →
+// 'd'), or 0 when the spec may pad, align or group the output.
+char spec_conversion(std::string_view spec);
+
+}  // namespace errdex::scan::python
