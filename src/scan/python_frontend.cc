@@ -131,6 +131,13 @@ class ThreadParser {
   TSParser* m_parser;
 };
 
+// Null-safe accessors: tree-sitter dereferences null nodes, and fields
+// are missing wherever the parser recovered from a syntax error.
+std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+std::uint32_t start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+std::uint32_t end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+
 bool is_dotted_name(std::string_view t) {
   if (t.empty() || (t[0] >= '0' && t[0] <= '9') || t[0] == '.') return false;
   for (char c : t) {
@@ -208,7 +215,7 @@ class FileScanner {
   }
   std::string_view text(TSNode n) const {
     if (ts_node_is_null(n)) return {};
-    std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    std::uint32_t b = start_byte(n), e = end_byte(n);
     if (b > m_src.size() || e > m_src.size() || e < b) return {};
     return m_src.substr(b, e - b);
   }
@@ -216,12 +223,18 @@ class FileScanner {
     if (b > m_src.size() || e > m_src.size() || e < b) return {};
     return m_src.substr(b, e - b);
   }
-  static int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
-  static int end_line_of(TSNode n) { return static_cast<int>(ts_node_end_point(n).row) + 1; }
-  TSNode child(TSNode n, TSFieldId f) const { return ts_node_child_by_field_id(n, f); }
+  static int line_of(TSNode n) {
+    return ts_node_is_null(n) ? 0 : static_cast<int>(ts_node_start_point(n).row) + 1;
+  }
+  static int end_line_of(TSNode n) {
+    return ts_node_is_null(n) ? 0 : static_cast<int>(ts_node_end_point(n).row) + 1;
+  }
+  TSNode child(TSNode n, TSFieldId f) const {
+    return ts_node_is_null(n) ? TSNode{} : ts_node_child_by_field_id(n, f);
+  }
   // First named child that is not a comment, or null.
   TSNode first_named(TSNode n) const {
-    std::uint32_t c = ts_node_named_child_count(n);
+    std::uint32_t c = named_count(n);
     for (std::uint32_t i = 0; i < c; ++i) {
       TSNode ch = ts_node_named_child(n, i);
       if (kind(ch) != Kind::Comment) return ch;
@@ -231,13 +244,13 @@ class FileScanner {
   TSNode unwrap_parens(TSNode n) const {
     while (kind(n) == Kind::Paren) {
       TSNode inner = first_named(n);
-      if (ts_node_is_null(inner) || ts_node_named_child_count(n) != 1) break;
+      if (ts_node_is_null(inner) || named_count(n) != 1) break;
       n = inner;
     }
     return n;
   }
   bool subtree_has_keyword(TSNode n) const {
-    std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    std::uint32_t b = start_byte(n), e = end_byte(n);
     auto it = std::lower_bound(m_keywords.begin(), m_keywords.end(), b);
     return it != m_keywords.end() && *it < e;
   }
@@ -338,7 +351,7 @@ void FileScanner::visit_class(TSNode n) {
   c.name = std::string(text(child(n, m_g.f_name)));
   c.line = line_of(n);
   TSNode sup = child(n, m_g.f_superclasses);
-  std::uint32_t count = ts_node_named_child_count(sup);
+  std::uint32_t count = named_count(sup);
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode b = ts_node_named_child(sup, i);
     Kind bk = kind(b);
@@ -350,7 +363,7 @@ void FileScanner::visit_class(TSNode n) {
 
 std::string FileScanner::caught_text(TSNode clause) const {
   TSNode first{}, last{};
-  std::uint32_t count = ts_node_named_child_count(clause);
+  std::uint32_t count = named_count(clause);
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode ch = ts_node_named_child(clause, i);
     Kind ck = kind(ch);
@@ -363,7 +376,7 @@ std::string FileScanner::caught_text(TSNode clause) const {
     TSNode inner = first_named(first);
     if (!ts_node_is_null(inner)) return python::collapse_ws(text(inner));
   }
-  return python::collapse_ws(span(ts_node_start_byte(first), ts_node_end_byte(last)));
+  return python::collapse_ws(span(start_byte(first), end_byte(last)));
 }
 
 std::vector<std::string> FileScanner::read_names(TSNode n) const {
@@ -421,15 +434,15 @@ Guard FileScanner::make_guard(const char* k, TSNode cond) const {
 std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
   std::vector<Guard> out;
   auto inside = [&](TSNode block) {
-    return !ts_node_is_null(block) && site_byte >= ts_node_start_byte(block) &&
-           site_byte < ts_node_end_byte(block);
+    return !ts_node_is_null(block) && site_byte >= start_byte(block) &&
+           site_byte < end_byte(block);
   };
   // Else guards for the branches of `if_node` that come before `stop`,
   // innermost (latest) first.
   auto earlier_branches = [&](TSNode if_node, TSNode stop) {
     std::vector<Guard> prior;
     prior.push_back(make_guard("else", child(if_node, m_g.f_condition)));
-    std::uint32_t count = ts_node_named_child_count(if_node);
+    std::uint32_t count = named_count(if_node);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode ch = ts_node_named_child(if_node, i);
       if (ts_node_eq(ch, stop)) break;
@@ -470,7 +483,7 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
         g.kind = "except";
         g.condition = caught_text(c.node);
         g.line = line_of(c.node);
-        std::uint32_t count = ts_node_named_child_count(c.node);
+        std::uint32_t count = named_count(c.node);
         for (std::uint32_t k = 0; k < count; ++k) {
           TSNode ch = ts_node_named_child(c.node, k);
           Kind ck = kind(ch);
@@ -488,7 +501,7 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
         g.kind = "match";
         g.line = line_of(c.node);
         TSNode body = child(c.node, m_g.f_consequence);
-        std::uint32_t b = ts_node_start_byte(c.node), e = ts_node_start_byte(body);
+        std::uint32_t b = start_byte(c.node), e = start_byte(body);
         auto header = span(b, e);
         if (header.substr(0, 4) == "case") header.remove_prefix(4);
         while (!header.empty() && (header.back() == ':' || header.back() == ' ' || header.back() == '\n'))
@@ -511,7 +524,7 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
 
 std::string FileScanner::docstring(TSNode body) const {
   TSNode first = first_named(body);
-  if (kind(first) != Kind::ExprStatement || ts_node_named_child_count(first) != 1) return {};
+  if (kind(first) != Kind::ExprStatement || named_count(first) != 1) return {};
   TSNode s = ts_node_named_child(first, 0);
   std::vector<TemplatePart> parts;
   bool is_f = false;
@@ -531,7 +544,7 @@ FileScanner::FunctionInfo FileScanner::function_info(std::size_t i) const {
   f.doc = docstring(child(c.node, m_g.f_body));
   if (i > 0 && m_ctx[i - 1].kind == Kind::DecoratedDef && m_ctx[i - 1].depth + 1 == c.depth) {
     TSNode d = m_ctx[i - 1].node;
-    std::uint32_t count = ts_node_named_child_count(d);
+    std::uint32_t count = named_count(d);
     for (std::uint32_t k = 0; k < count; ++k) {
       TSNode ch = ts_node_named_child(d, k);
       if (kind(ch) != Kind::Decorator) continue;
@@ -580,11 +593,11 @@ void FileScanner::emit_raise(TSNode n) {
   site.kind = "raise";
   site.line = line_of(n);
   site.end_line = end_line_of(n);
-  std::uint32_t at = ts_node_start_byte(n);
+  std::uint32_t at = start_byte(n);
   TSNode cause = child(n, m_g.f_cause);
   site.cause = expr_text(text(cause));
   TSNode expr{};
-  std::uint32_t count = ts_node_named_child_count(n);
+  std::uint32_t count = named_count(n);
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode ch = ts_node_named_child(n, i);
     if (kind(ch) == Kind::Comment || (!ts_node_is_null(cause) && ts_node_eq(ch, cause))) continue;
@@ -609,7 +622,7 @@ void FileScanner::emit_raise(TSNode n) {
       TSNode first{};
       TSNode keyword_msg{};
       if (kind(args) == Kind::ArgumentList) {
-        std::uint32_t na = ts_node_named_child_count(args);
+        std::uint32_t na = named_count(args);
         for (std::uint32_t i = 0; i < na; ++i) {
           TSNode a = ts_node_named_child(args, i);
           Kind ak = kind(a);
@@ -643,9 +656,9 @@ void FileScanner::emit_assert(TSNode n) {
   site.line = line_of(n);
   site.end_line = end_line_of(n);
   site.raised_text = std::string(text(n));
-  std::uint32_t at = ts_node_start_byte(n);
+  std::uint32_t at = start_byte(n);
   TSNode cond{}, msg{};
-  std::uint32_t count = ts_node_named_child_count(n);
+  std::uint32_t count = named_count(n);
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode ch = ts_node_named_child(n, i);
     if (kind(ch) == Kind::Comment) continue;
@@ -676,7 +689,7 @@ bool FileScanner::emit_warn(TSNode call) {
   site.raised_text = std::string(text(call));
   TSNode msg{}, category{};
   int positional = 0;
-  std::uint32_t na = ts_node_named_child_count(args);
+  std::uint32_t na = named_count(args);
   for (std::uint32_t i = 0; i < na; ++i) {
     TSNode a = ts_node_named_child(args, i);
     Kind ak = kind(a);
@@ -693,7 +706,7 @@ bool FileScanner::emit_warn(TSNode call) {
     }
   }
   site.error_class = ts_node_is_null(category) ? "UserWarning" : python::collapse_ws(text(category));
-  std::uint32_t at = ts_node_start_byte(stmt);
+  std::uint32_t at = start_byte(stmt);
   site.message = message_from(msg, at);
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
@@ -714,46 +727,46 @@ MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t site_byte) 
 }
 
 bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const {
-  std::uint32_t count = ts_node_child_count(n);
+  std::uint32_t count = child_count(n);
   if (count == 0) return false;
   TSNode start = ts_node_child(n, 0);
   if (kind(start) != Kind::StringStart) return false;
   python::StringPrefix prefix = python::parse_prefix(text(start));
   if (prefix.fstring) is_f = true;
-  std::uint32_t pos = ts_node_end_byte(start);
-  std::uint32_t end = ts_node_end_byte(n);
+  std::uint32_t pos = end_byte(start);
+  std::uint32_t end = end_byte(n);
   std::string lit;
   for (std::uint32_t i = 1; i < count; ++i) {
     TSNode ch = ts_node_child(n, i);
     Kind ck = kind(ch);
     if (ck == Kind::StringEnd) {
-      end = ts_node_start_byte(ch);
+      end = start_byte(ch);
       break;
     }
     if (ck != Kind::Interpolation) continue;
     is_f = true;
     lit.clear();
-    python::decode_literal(span(pos, ts_node_start_byte(ch)), prefix, lit);
+    python::decode_literal(span(pos, start_byte(ch)), prefix, lit);
     append_literal(parts, lit);
-    pos = ts_node_end_byte(ch);
+    pos = end_byte(ch);
     TSNode expr = child(ch, m_g.f_expression);
     std::string etext = expr_text(text(expr));
     auto conv = text(child(ch, m_g.f_type_conversion));
     auto spec = text(child(ch, m_g.f_format_specifier));
     bool self_doc = false;
     std::uint32_t eq_end = 0;
-    std::uint32_t nc = ts_node_child_count(ch);
+    std::uint32_t nc = child_count(ch);
     for (std::uint32_t k = 0; k < nc; ++k) {
       TSNode t = ts_node_child(ch, k);
       if (!ts_node_is_named(t) && text(t) == "=") {
         self_doc = true;
-        eq_end = ts_node_end_byte(t);
+        eq_end = end_byte(t);
       }
     }
     std::string display = etext;
     if (self_doc) {
       // `{x=}` prints the expression text as written, then its repr.
-      append_literal(parts, span(ts_node_start_byte(ch) + 1, eq_end));
+      append_literal(parts, span(start_byte(ch) + 1, eq_end));
       display += !conv.empty() ? std::string(conv) : !spec.empty() ? std::string(spec) : std::string("!r");
     } else {
       display += conv;
@@ -774,7 +787,7 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool
   Kind k = kind(n);
   if (k == Kind::String) return string_parts(n, parts, is_f);
   if (k != Kind::ConcatString) return false;
-  std::uint32_t count = ts_node_named_child_count(n);
+  std::uint32_t count = named_count(n);
   bool any = false;
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode s = ts_node_named_child(n, i);
@@ -865,13 +878,13 @@ std::optional<MessageTemplate> FileScanner::build_percent(TSNode n, std::uint32_
   std::vector<TSNode> values;
   std::unordered_map<std::string, TSNode> by_key;
   if (rk == Kind::Tuple) {
-    std::uint32_t count = ts_node_named_child_count(right);
+    std::uint32_t count = named_count(right);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode v = ts_node_named_child(right, i);
       if (kind(v) != Kind::Comment) values.push_back(v);
     }
   } else if (rk == Kind::Dictionary) {
-    std::uint32_t count = ts_node_named_child_count(right);
+    std::uint32_t count = named_count(right);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode p = ts_node_named_child(right, i);
       if (kind(p) != Kind::Pair) continue;
@@ -929,7 +942,7 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
   if (kind(args) != Kind::ArgumentList) return std::nullopt;
   std::vector<TSNode> positional;
   std::unordered_map<std::string, TSNode> keyword;
-  std::uint32_t count = ts_node_named_child_count(args);
+  std::uint32_t count = named_count(args);
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode a = ts_node_named_child(args, i);
     Kind ak = kind(a);
@@ -975,11 +988,11 @@ std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name
   std::uint32_t d = 0;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cur);
-    bool descend = ts_node_start_byte(node) < site_byte;
+    bool descend = start_byte(node) < site_byte;
     Kind k = kind(node);
     if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
       descend = false;
-    if (descend && (k == Kind::Assignment || k == Kind::AugAssignment) && ts_node_end_byte(node) <= site_byte) {
+    if (descend && (k == Kind::Assignment || k == Kind::AugAssignment) && end_byte(node) <= site_byte) {
       TSNode left = child(node, m_g.f_left);
       TSNode right = child(node, m_g.f_right);
       if (kind(left) == Kind::Identifier && text(left) == name && !ts_node_is_null(right)) {
