@@ -1,0 +1,481 @@
+#include "store/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <string_view>
+#include <utility>
+
+#include "model/record_json.h"
+#include "util/text.h"
+
+namespace errdex::store::sqlite {
+namespace {
+
+// Version 1: meta, datasets, repos, records, records_fts.
+constexpr int k_schema_version = 1;
+// A writer holds the lock for the length of one ingest; a second writer
+// (another process importing) waits this long before giving up.
+constexpr int k_busy_timeout_ms = 30000;
+// Longer queries are pasted documents, not searches; the tail adds nothing.
+constexpr std::size_t k_max_query_words = 32;
+// Column weights for bm25 in records_fts column order: a hit in the message
+// or class says more than one in the prose.
+constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
+
+constexpr const char* k_schema = R"sql(
+CREATE TABLE datasets(
+  id INTEGER PRIMARY KEY,
+  repo TEXT NOT NULL,
+  sha TEXT NOT NULL,
+  dataset_version TEXT NOT NULL,
+  ingested_at TEXT NOT NULL,
+  record_count INTEGER NOT NULL,
+  UNIQUE(repo, sha)
+);
+-- The current dataset of each repository. Deferred so that one ingest can
+-- drop and replace the dataset a row points to before repointing it.
+CREATE TABLE repos(
+  repo TEXT PRIMARY KEY,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED
+);
+-- json is to_json(record) exactly, so export is byte-exact; the other
+-- columns are copies for ordering and lookup.
+CREATE TABLE records(
+  seq INTEGER PRIMARY KEY,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  file_path TEXT NOT NULL,
+  line_number INTEGER NOT NULL,
+  error_class TEXT NOT NULL,
+  error_message TEXT NOT NULL,
+  json TEXT NOT NULL,
+  UNIQUE(dataset_id, id)
+);
+CREATE INDEX records_by_id ON records(id);
+CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
+-- Holds the current records only (rowid = records.seq); ingest keeps it so.
+CREATE VIRTUAL TABLE records_fts USING fts5(
+  error_message, error_class, tags, documentation,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+)sql";
+
+Error db_error(sqlite3* db, std::string_view what) {
+  return Error{"sqlite: " + std::string(what) + ": " + sqlite3_errmsg(db)};
+}
+
+class Statement {
+ public:
+  Statement() = default;
+  explicit Statement(sqlite3_stmt* stmt) : m_stmt(stmt) {}
+  Statement(Statement&& other) noexcept : m_stmt(std::exchange(other.m_stmt, nullptr)) {}
+  Statement& operator=(Statement&& other) noexcept {
+    std::swap(m_stmt, other.m_stmt);
+    return *this;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(m_stmt); }
+
+  sqlite3_stmt* get() const { return m_stmt; }
+
+ private:
+  sqlite3_stmt* m_stmt = nullptr;
+};
+
+// Binds and steps a prepared statement; resets it when the scope ends so the
+// statement releases its read snapshot and can be reused.
+class Run {
+ public:
+  explicit Run(const Statement& s) : m_stmt(s.get()) {}
+  ~Run() {
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+  }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  Run& text(int i, std::string_view v) {
+    if (m_rc == SQLITE_OK)
+      m_rc = sqlite3_bind_text64(m_stmt, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    return *this;
+  }
+  Run& text_or_null(int i, const std::optional<std::string>& v) {
+    if (!v) {
+      if (m_rc == SQLITE_OK) m_rc = sqlite3_bind_null(m_stmt, i);
+      return *this;
+    }
+    return text(i, *v);
+  }
+  Run& integer(int i, std::int64_t v) {
+    if (m_rc == SQLITE_OK) m_rc = sqlite3_bind_int64(m_stmt, i, v);
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code (bind errors included).
+  int step() {
+    if (m_rc != SQLITE_OK) return m_rc;
+    return sqlite3_step(m_stmt);
+  }
+  std::string_view column_text(int i) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, i));
+    int n = sqlite3_column_bytes(m_stmt, i);
+    return p ? std::string_view(p, static_cast<std::size_t>(n)) : std::string_view();
+  }
+  std::int64_t column_int(int i) const { return sqlite3_column_int64(m_stmt, i); }
+  double column_double(int i) const { return sqlite3_column_double(m_stmt, i); }
+
+ private:
+  sqlite3_stmt* m_stmt;
+  int m_rc = SQLITE_OK;
+};
+
+// Splits user text into words of ASCII letters and digits (bytes >= 0x80 are
+// kept inside words, so non-ASCII text survives) and quotes each as an FTS5
+// string. Nothing the user types can reach the FTS5 query parser as syntax.
+std::vector<std::string> quoted_words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    std::string q = "\"";
+    for (char c : word) {
+      if (c == '"') q += '"';
+      q += c;
+    }
+    q += '"';
+    out.push_back(std::move(q));
+    word.clear();
+  };
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    bool word_char = (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u >= 0x80;
+    if (word_char) {
+      word += c;
+      continue;
+    }
+    flush();
+    if (out.size() == k_max_query_words) return out;
+  }
+  flush();
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+bool is_record_id(std::string_view id) {
+  if (id.size() != 16) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+class SqliteStore final : public Store {
+ public:
+  explicit SqliteStore(sqlite3* db) : m_owner(db), m_db(db) {}
+
+  Status init();
+
+  Status ingest(const Dataset& dataset) override;
+  Expected<std::optional<model::DatasetLine>> get(std::string_view id) override;
+  Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) override;
+  Expected<std::vector<SearchHit>> search(std::string_view text, const std::optional<std::string>& repo,
+                                          int limit) override;
+  Expected<std::vector<RepoSummary>> repos() override;
+
+ private:
+  Status exec(const char* sql, std::string_view what) {
+    char* msg = nullptr;
+    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &msg) == SQLITE_OK) return ok();
+    std::string text = msg ? msg : sqlite3_errmsg(m_db);
+    sqlite3_free(msg);
+    return Error{"sqlite: " + std::string(what) + ": " + text};
+  }
+  Status prepare(Statement& s, const char* sql) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v3(m_db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
+      return db_error(m_db, std::string("prepare ") + sql);
+    s = Statement(stmt);
+    return ok();
+  }
+  void rollback() {
+    if (!sqlite3_get_autocommit(m_db)) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  Status migrate();
+  Status prepare_all();
+  Status ingest_locked(const Dataset& dataset);
+  Expected<std::vector<SearchHit>> run_search(const std::string& query, const std::optional<std::string>& repo,
+                                              int limit);
+
+  struct Closer {
+    void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+  };
+  // Declared before the statements so that it is destroyed after them.
+  std::unique_ptr<sqlite3, Closer> m_owner;
+  sqlite3* m_db;
+  Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
+  Statement m_insert_dataset, m_insert_record, m_insert_fts, m_set_current;
+  Statement m_get, m_list, m_search, m_repos;
+};
+
+Status SqliteStore::init() {
+  sqlite3_busy_timeout(m_db, k_busy_timeout_ms);
+  sqlite3_extended_result_codes(m_db, 1);
+  // WAL: readers keep their snapshot while a writer ingests, and a killed
+  // writer leaves only uncommitted frames that the next open ignores.
+  // synchronous=NORMAL is durable against process crashes; only a power loss
+  // may drop the last commits.
+  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                    "configure");
+      !s)
+    return s;
+  if (auto s = migrate(); !s) return s;
+  return prepare_all();
+}
+
+Status SqliteStore::migrate() {
+  // Immediate: two processes opening a fresh file must not both create it.
+  if (auto s = exec("BEGIN IMMEDIATE", "begin schema transaction"); !s) return s;
+  auto fail = [&](Status s) {
+    rollback();
+    return s;
+  };
+  if (auto s = exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)", "create meta");
+      !s)
+    return fail(s);
+  Statement version_stmt;
+  if (auto s = prepare(version_stmt, "SELECT value FROM meta WHERE key = 'schema_version'"); !s) return fail(s);
+  std::optional<std::string> version;
+  {
+    Run run(version_stmt);
+    int rc = run.step();
+    if (rc == SQLITE_ROW) version = std::string(run.column_text(0));
+    else if (rc != SQLITE_DONE) return fail(db_error(m_db, "read schema version"));
+  }
+  version_stmt = Statement();
+  if (!version) {
+    if (auto s = exec(k_schema, "create schema"); !s) return fail(s);
+    std::string set = "INSERT INTO meta(key, value) VALUES('schema_version', '" +
+                      std::to_string(k_schema_version) + "')";
+    if (auto s = exec(set.c_str(), "write schema version"); !s) return fail(s);
+  } else if (*version != std::to_string(k_schema_version)) {
+    // Later versions add their upgrade steps here; until then any other
+    // version is one this build cannot read.
+    return fail(Error{"store schema version " + *version + " is not supported (this errdex reads version " +
+                      std::to_string(k_schema_version) + ")"});
+  }
+  return exec("COMMIT", "commit schema");
+}
+
+Status SqliteStore::prepare_all() {
+  struct Item {
+    Statement* stmt;
+    const char* sql;
+  };
+  static const std::string search_sql = std::string("SELECT r.json, ") + k_rank +
+                                        " AS score FROM records_fts JOIN records r ON r.seq = records_fts.rowid"
+                                        " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
+                                        " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
+  const Item items[] = {
+      {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2"},
+      {&m_find_current, "SELECT dataset_id FROM repos WHERE repo = ?1"},
+      {&m_fts_delete, "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE dataset_id = ?1)"},
+      {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
+      {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
+      {&m_insert_dataset,
+       "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count) VALUES(?1, ?2, ?3, ?4, ?5)"},
+      {&m_insert_record,
+       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+      {&m_insert_fts,
+       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation) VALUES(?1, ?2, ?3, ?4, ?5)"},
+      {&m_set_current,
+       "INSERT INTO repos(repo, dataset_id) VALUES(?1, ?2)"
+       " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"},
+      {&m_get,
+       "SELECT r.json, d.dataset_version FROM records r"
+       " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id"
+       " WHERE r.id = ?1 ORDER BY p.repo LIMIT 1"},
+      {&m_list,
+       "SELECT r.json, d.dataset_version FROM repos p"
+       " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id"
+       " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
+      {&m_search, search_sql.c_str()},
+      {&m_repos,
+       "SELECT p.repo, d.sha, d.dataset_version, d.record_count FROM repos p"
+       " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
+  };
+  for (const auto& item : items)
+    if (auto s = prepare(*item.stmt, item.sql); !s) return s;
+  return ok();
+}
+
+Status SqliteStore::ingest(const Dataset& dataset) {
+  if (dataset.repo.empty()) return Error{"dataset has no repo"};
+  if (dataset.sha.empty()) return Error{"dataset of " + dataset.repo + " has no sha"};
+  for (const auto& r : dataset.records) {
+    if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
+    if (r.repo != dataset.repo)
+      return Error{"record " + r.id + " belongs to " + r.repo + ", not to dataset repo " + dataset.repo};
+    if (r.analyzed_sha != dataset.sha)
+      return Error{"record " + r.id + " was analyzed at " + r.analyzed_sha + ", not at dataset sha " + dataset.sha};
+  }
+  // Everything below commits together or not at all: a reader or a process
+  // opening after a crash sees the previous dataset or this one.
+  if (auto s = exec("BEGIN IMMEDIATE", "begin ingest"); !s) return s;
+  auto s = ingest_locked(dataset);
+  if (!s) {
+    rollback();
+    return s;
+  }
+  if (auto c = exec("COMMIT", "commit ingest"); !c) {
+    rollback();
+    return c;
+  }
+  return ok();
+}
+
+Status SqliteStore::ingest_locked(const Dataset& dataset) {
+  std::optional<std::int64_t> same, current;
+  {
+    Run run(m_find_same);
+    int rc = run.text(1, dataset.repo).text(2, dataset.sha).step();
+    if (rc == SQLITE_ROW) same = run.column_int(0);
+    else if (rc != SQLITE_DONE) return db_error(m_db, "find dataset");
+  }
+  {
+    Run run(m_find_current);
+    int rc = run.text(1, dataset.repo).step();
+    if (rc == SQLITE_ROW) current = run.column_int(0);
+    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
+  }
+  if (current) {
+    Run run(m_fts_delete);
+    if (run.integer(1, *current).step() != SQLITE_DONE) return db_error(m_db, "clear search index");
+  }
+  if (same) {
+    Run del_records(m_delete_records);
+    if (del_records.integer(1, *same).step() != SQLITE_DONE) return db_error(m_db, "delete old records");
+    Run del_dataset(m_delete_dataset);
+    if (del_dataset.integer(1, *same).step() != SQLITE_DONE) return db_error(m_db, "delete old dataset");
+  }
+  std::int64_t dataset_id;
+  {
+    Run run(m_insert_dataset);
+    run.text(1, dataset.repo).text(2, dataset.sha).text(3, dataset.dataset_version).text(4, util::iso_now_ms());
+    if (run.integer(5, static_cast<std::int64_t>(dataset.records.size())).step() != SQLITE_DONE)
+      return db_error(m_db, "insert dataset");
+    dataset_id = sqlite3_last_insert_rowid(m_db);
+  }
+  std::string tags;
+  for (const auto& r : dataset.records) {
+    std::int64_t seq;
+    {
+      Run run(m_insert_record);
+      run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
+      run.text(6, r.error_class).text(7, r.error_message).text(8, model::to_json(r));
+      int rc = run.step();
+      if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
+      if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
+      seq = sqlite3_last_insert_rowid(m_db);
+    }
+    tags.clear();
+    for (const auto& t : r.tags) {
+      if (!tags.empty()) tags += ' ';
+      tags += t;
+    }
+    Run run(m_insert_fts);
+    run.integer(1, seq).text(2, r.error_message).text(3, r.error_class).text(4, tags).text(5, r.documentation);
+    if (run.step() != SQLITE_DONE) return db_error(m_db, "index record " + r.id);
+  }
+  Run run(m_set_current);
+  if (run.text(1, dataset.repo).integer(2, dataset_id).step() != SQLITE_DONE)
+    return db_error(m_db, "set current dataset");
+  return ok();
+}
+
+Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id) {
+  Run run(m_get);
+  int rc = run.text(1, id).step();
+  if (rc == SQLITE_DONE) return std::optional<model::DatasetLine>();
+  if (rc != SQLITE_ROW) return db_error(m_db, "get record");
+  auto record = model::record_from_json(run.column_text(0));
+  if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
+  return std::optional<model::DatasetLine>(model::DatasetLine{std::move(*record), std::string(run.column_text(1))});
+}
+
+Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<std::string>& repo) {
+  std::vector<model::DatasetLine> out;
+  Run run(m_list);
+  run.text_or_null(1, repo);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW) {
+    auto record = model::record_from_json(run.column_text(0));
+    if (!record) return Error{"stored record is unreadable: " + record.error()};
+    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(1))});
+  }
+  if (rc != SQLITE_DONE) return db_error(m_db, "list records");
+  return out;
+}
+
+Expected<std::vector<SearchHit>> SqliteStore::run_search(const std::string& query,
+                                                         const std::optional<std::string>& repo, int limit) {
+  std::vector<SearchHit> out;
+  Run run(m_search);
+  run.text(1, query).text_or_null(2, repo).integer(3, limit);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW) {
+    auto record = model::record_from_json(run.column_text(0));
+    if (!record) return Error{"stored record is unreadable: " + record.error()};
+    out.push_back(SearchHit{std::move(*record), run.column_double(1)});
+  }
+  if (rc != SQLITE_DONE) return db_error(m_db, "search");
+  return out;
+}
+
+Expected<std::vector<SearchHit>> SqliteStore::search(std::string_view text, const std::optional<std::string>& repo,
+                                                     int limit) {
+  if (limit <= 0) return std::vector<SearchHit>();
+  auto words = quoted_words(text);
+  if (words.empty()) return std::vector<SearchHit>();
+  auto hits = run_search(join(words, " "), repo, limit);
+  if (!hits || !hits->empty() || words.size() == 1) return hits;
+  // No record has every word: rank those that have some.
+  return run_search(join(words, " OR "), repo, limit);
+}
+
+Expected<std::vector<RepoSummary>> SqliteStore::repos() {
+  std::vector<RepoSummary> out;
+  Run run(m_repos);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW)
+    out.push_back(RepoSummary{std::string(run.column_text(0)), std::string(run.column_text(1)),
+                              std::string(run.column_text(2)), run.column_int(3)});
+  if (rc != SQLITE_DONE) return db_error(m_db, "list repos");
+  return out;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Store>> open(const std::string& path) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    Error e{"sqlite: open " + path + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc))};
+    sqlite3_close(db);
+    return e;
+  }
+  auto store = std::make_unique<SqliteStore>(db);
+  if (auto s = store->init(); !s) return Error{s.error() + " (" + path + ")"};
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+}  // namespace errdex::store::sqlite

@@ -1,0 +1,530 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "model/record_json.h"
+#include "store/store.h"
+#include "util/text.h"
+
+namespace errdex::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string k_sha1 = std::string(40, 'a');
+const std::string k_sha2 = std::string(40, 'b');
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "errdex-store-XXXXXX").string();
+    char* made = mkdtemp(templ.data());
+    if (!made) ADD_FAILURE() << "mkdtemp failed";
+    m_path = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+ private:
+  fs::path m_path;
+};
+
+// A record of `repo` at `sha`; `n` picks its id, place and words, `salt`
+// lets two datasets of one repository hold different ids.
+model::ErrorRecord make_record(const std::string& repo, const std::string& sha, int n,
+                               const std::string& salt = "") {
+  model::ErrorRecord r;
+  r.id = util::hex64(util::fnv1a64(repo + "#" + std::to_string(n) + "#" + salt));
+  r.repo = repo;
+  r.slug = "value-n-is-invalid";
+  r.error_message = "value {n} is invalid in step " + std::to_string(n);
+  r.message_pattern = "value (.+?) is invalid in step " + std::to_string(n);
+  r.error_type = "validation";
+  r.error_class = n % 2 ? "ValueError" : "KeyError";
+  r.severity = "error";
+  r.file_path = "pkg/mod" + std::to_string(n % 7) + ".py";
+  r.line_number = 10 + n;
+  r.source_code = "if n < 0:\n    raise ValueError(f\"value {n} is invalid\")\n";
+  r.source_code_start = r.line_number - 1;
+  r.source_code_end = r.line_number;
+  r.github_url = "https://github.com/" + repo + "/blob/" + sha + "/" + r.file_path;
+  r.documentation = "Raised by step " + std::to_string(n) + " when the input is negative.";
+  r.trigger_scenarios = "Calling step(-1).";
+  r.common_situations = "Unchecked user input.";
+  r.solutions = {"Check n before calling"};
+  r.example_fix = "# before\nstep(-1)\n\n# after\nstep(1)";
+  r.handling_strategy = "validation";
+  r.tags = {"validation", n % 2 ? "valueerror" : "keyerror"};
+  r.analyzed_sha = sha;
+  r.analyzed_at = "2026-01-02T03:04:05.006Z";
+  return r;
+}
+
+Dataset make_dataset(const std::string& repo, const std::string& sha, int count, const std::string& salt = "",
+                     const std::string& version = "2026-01-02T03:04:05.000Z") {
+  Dataset d{repo, sha, version, {}};
+  d.records.reserve(count);
+  for (int i = 0; i < count; ++i) d.records.push_back(make_record(repo, sha, i, salt));
+  return d;
+}
+
+std::unique_ptr<Store> open_or_die(const std::string& path) {
+  auto s = open_store("sqlite:" + path);
+  if (!s) {
+    ADD_FAILURE() << s.error();
+    return nullptr;
+  }
+  return std::move(*s);
+}
+
+std::size_t count_current(Store& store, const std::string& repo) {
+  auto l = store.list(repo);
+  EXPECT_TRUE(l) << (l ? "" : l.error());
+  return l ? l->size() : 0;
+}
+
+TEST(OpenStore, ChoosesBackendByUrl) {
+  auto unknown = open_store("mysql://x");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().find("unknown store URL"), std::string::npos);
+  auto pg = open_store("postgresql://localhost/errdex");
+  ASSERT_FALSE(pg);
+  EXPECT_EQ(pg.error(), "PostgreSQL backend not built");
+  EXPECT_FALSE(open_store("sqlite:"));
+  auto missing_dir = open_store("sqlite:/nonexistent-dir-errdex/x.db");
+  ASSERT_FALSE(missing_dir);
+  EXPECT_NE(missing_dir.error().find("sqlite"), std::string::npos);
+  EXPECT_TRUE(open_store("sqlite::memory:"));
+}
+
+TEST(SqliteStore, IngestGetListRepos) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(store->ingest(make_dataset("zeta/z", k_sha1, 3, "", "2026-05-05T00:00:00.000Z")));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha2, 10, "", "2026-06-06T00:00:00.000Z")));
+
+  auto r = make_record("zeta/z", k_sha1, 2);
+  auto got = store->get(r.id);
+  ASSERT_TRUE(got) << got.error();
+  ASSERT_TRUE(got->has_value());
+  EXPECT_EQ((*got)->record, r);
+  EXPECT_EQ((*got)->dataset_version, "2026-05-05T00:00:00.000Z");
+
+  auto none = store->get("0123456789abcdef");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_value());
+  auto hostile = store->get("'; DROP TABLE records; --");
+  ASSERT_TRUE(hostile);
+  EXPECT_FALSE(hostile->has_value());
+
+  auto all = store->list(std::nullopt);
+  ASSERT_TRUE(all) << all.error();
+  ASSERT_EQ(all->size(), 13u);
+  for (std::size_t i = 1; i < all->size(); ++i) {
+    const auto& a = (*all)[i - 1].record;
+    const auto& b = (*all)[i].record;
+    EXPECT_LE(std::tie(a.repo, a.file_path, a.line_number), std::tie(b.repo, b.file_path, b.line_number));
+  }
+  EXPECT_EQ(all->front().record.repo, "acme/a");
+  EXPECT_EQ(all->back().record.repo, "zeta/z");
+  EXPECT_EQ(count_current(*store, "zeta/z"), 3u);
+  EXPECT_EQ(count_current(*store, "nobody/none"), 0u);
+
+  auto repos = store->repos();
+  ASSERT_TRUE(repos) << repos.error();
+  ASSERT_EQ(repos->size(), 2u);
+  EXPECT_EQ((*repos)[0].repo, "acme/a");
+  EXPECT_EQ((*repos)[0].sha, k_sha2);
+  EXPECT_EQ((*repos)[0].dataset_version, "2026-06-06T00:00:00.000Z");
+  EXPECT_EQ((*repos)[0].records, 10);
+  EXPECT_EQ((*repos)[1].repo, "zeta/z");
+  EXPECT_EQ((*repos)[1].records, 3);
+}
+
+TEST(SqliteStore, ExportIsByteExact) {
+  std::ifstream in(std::string(ERRDEX_SOURCE_DIR) + "/tests/fixtures/dataset_lines.jsonl", std::ios::binary);
+  std::vector<std::string> lines;
+  Dataset d;
+  for (std::string line; std::getline(in, line);) {
+    auto parsed = model::dataset_line_from_json(line);
+    ASSERT_TRUE(parsed) << parsed.error();
+    d.repo = parsed->record.repo;
+    d.sha = parsed->record.analyzed_sha;
+    d.dataset_version = parsed->dataset_version;
+    d.records.push_back(parsed->record);
+    lines.push_back(line);
+  }
+  ASSERT_EQ(lines.size(), 2u);
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(d));
+  store.reset();
+  store = open_or_die(dir.file("s.db"));
+  auto all = store->list(d.repo);
+  ASSERT_TRUE(all);
+  ASSERT_EQ(all->size(), 2u);
+  // list orders by path: config/loader.py before net/server.py, as in the file.
+  EXPECT_EQ(model::to_json((*all)[0]), lines[0]);
+  EXPECT_EQ(model::to_json((*all)[1]), lines[1]);
+}
+
+TEST(SqliteStore, ReingestOfSameShaReplaces) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 5, "old")));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 2, "new", "2026-09-09T00:00:00.000Z")));
+  EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+  auto old_id = make_record("acme/a", k_sha1, 4, "old").id;
+  auto got = store->get(old_id);
+  ASSERT_TRUE(got);
+  EXPECT_FALSE(got->has_value());
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_EQ((*repos)[0].records, 2);
+  EXPECT_EQ((*repos)[0].dataset_version, "2026-09-09T00:00:00.000Z");
+  // The search index holds the new records only.
+  auto hits = store->search("step 4", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  for (const auto& h : *hits) EXPECT_NE(h.record.id, old_id);
+  auto hits1 = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits1);
+  EXPECT_EQ(hits1->size(), 2u);
+}
+
+TEST(SqliteStore, NewShaBecomesCurrent) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 4, "one")));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha2, 6, "two")));
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_EQ((*repos)[0].sha, k_sha2);
+  EXPECT_EQ((*repos)[0].records, 6);
+  EXPECT_EQ(count_current(*store, "acme/a"), 6u);
+  auto first = store->get(make_record("acme/a", k_sha1, 0, "one").id);
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(first->has_value());
+  auto hits = store->search("invalid", std::nullopt, 100);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 6u);
+
+  // Going back to the older revision makes it current again.
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 4, "one")));
+  EXPECT_EQ(count_current(*store, "acme/a"), 4u);
+  auto again = store->get(make_record("acme/a", k_sha1, 0, "one").id);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->has_value());
+}
+
+TEST(SqliteStore, SearchRanksAndFilters) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  Dataset a = make_dataset("acme/a", k_sha1, 3);
+  a.records[0].error_message = "batch size is not consistent across layers";
+  a.records[1].documentation = "Mentions the batch size only in passing, deep in the prose.";
+  a.records[2].error_message = "cache is empty";
+  a.records[2].tags = {"cache", "emptiness"};
+  ASSERT_TRUE(store->ingest(a));
+  Dataset b = make_dataset("other/b", k_sha1, 1);
+  b.records[0].error_message = "batch size mismatch";
+  ASSERT_TRUE(store->ingest(b));
+
+  auto hits = store->search("batch size", std::nullopt, 10);
+  ASSERT_TRUE(hits) << hits.error();
+  ASSERT_EQ(hits->size(), 3u);
+  EXPECT_EQ(hits->back().record.id, a.records[1].id);  // documentation-only hit ranks last
+  for (std::size_t i = 1; i < hits->size(); ++i) EXPECT_LE((*hits)[i - 1].rank, (*hits)[i].rank);
+
+  auto only_a = store->search("batch size", std::string("acme/a"), 10);
+  ASSERT_TRUE(only_a);
+  EXPECT_EQ(only_a->size(), 2u);
+  for (const auto& h : *only_a) EXPECT_EQ(h.record.repo, "acme/a");
+
+  auto limited = store->search("batch size", std::nullopt, 1);
+  ASSERT_TRUE(limited);
+  EXPECT_EQ(limited->size(), 1u);
+
+  // Tags and class are searched; a word no record has falls back to OR.
+  auto tag = store->search("emptiness", std::nullopt, 10);
+  ASSERT_TRUE(tag);
+  ASSERT_EQ(tag->size(), 1u);
+  EXPECT_EQ(tag->front().record.id, a.records[2].id);
+  auto fallback = store->search("emptiness zzzunknownword", std::nullopt, 10);
+  ASSERT_TRUE(fallback);
+  ASSERT_EQ(fallback->size(), 1u);
+  auto klass = store->search("KeyError", std::nullopt, 10);
+  ASSERT_TRUE(klass);
+  EXPECT_EQ(klass->size(), 3u);  // even-numbered records raise KeyError: 0 and 2 of acme/a, 0 of other/b
+  auto none = store->search("zzzunknownword", std::nullopt, 10);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
+TEST(SqliteStore, HostileSearchTextIsNeverSyntax) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 5)));
+  const std::string inputs[] = {"\"",        "*",         "NEAR(",         "-",        "'; DROP TABLE records; --",
+                                "a OR",      "AND",       "NOT invalid",   "\"\"\"",   "col:invalid",
+                                "^invalid",  "invalid*",  "(invalid",      "{x} + y",  "\xff\xfe\x80",
+                                "— “x” —",   "NEAR(a b)", "error_class:x", "   ",      ""};
+  for (const auto& q : inputs) {
+    auto r = store->search(q, std::nullopt, 10);
+    EXPECT_TRUE(r) << "query [" << q << "]: " << (r ? "" : r.error());
+  }
+  auto star = store->search("invalid*", std::nullopt, 10);
+  ASSERT_TRUE(star);
+  EXPECT_EQ(star->size(), 5u);  // "*" is a separator, not a prefix operator
+  auto not_op = store->search("NOT invalid", std::nullopt, 10);
+  ASSERT_TRUE(not_op);
+  EXPECT_EQ(not_op->size(), 5u);  // "NOT" is a word: AND finds nothing, OR finds "invalid"
+  auto empty = store->search("", std::nullopt, 10);
+  ASSERT_TRUE(empty);
+  EXPECT_TRUE(empty->empty());
+  EXPECT_EQ(count_current(*store, "acme/a"), 5u);
+}
+
+TEST(SqliteStore, FailedIngestChangesNothing) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3, "keep")));
+
+  Dataset dup = make_dataset("acme/a", k_sha2, 4, "dup");
+  dup.records[3].id = dup.records[1].id;
+  auto s = store->ingest(dup);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("duplicate record id " + dup.records[1].id), std::string::npos) << s.error();
+
+  Dataset wrong_repo = make_dataset("acme/a", k_sha2, 2);
+  wrong_repo.records[1].repo = "other/b";
+  EXPECT_FALSE(store->ingest(wrong_repo));
+  Dataset wrong_sha = make_dataset("acme/a", k_sha2, 2);
+  wrong_sha.records[0].analyzed_sha = k_sha1;
+  EXPECT_FALSE(store->ingest(wrong_sha));
+  Dataset bad_id = make_dataset("acme/a", k_sha2, 2);
+  bad_id.records[0].id = "XYZ";
+  EXPECT_FALSE(store->ingest(bad_id));
+  EXPECT_FALSE(store->ingest(Dataset{"", k_sha1, "v", {}}));
+
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_EQ((*repos)[0].sha, k_sha1);
+  EXPECT_EQ(count_current(*store, "acme/a"), 3u);
+  auto hits = store->search("invalid", std::nullopt, 100);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 3u);
+  // The store still accepts writes after the failures.
+  EXPECT_TRUE(store->ingest(make_dataset("acme/a", k_sha2, 2, "ok")));
+  EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+}
+
+TEST(SqliteStore, EmptyDatasetIsCurrentWithNoRecords) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3)));
+  ASSERT_TRUE(store->ingest(Dataset{"acme/a", k_sha2, "v", {}}));
+  EXPECT_EQ(count_current(*store, "acme/a"), 0u);
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_EQ((*repos)[0].records, 0);
+}
+
+TEST(SqliteStore, NewerSchemaVersionIsRefused) {
+  TempDir dir;
+  std::string path = dir.file("s.db");
+  ASSERT_TRUE(open_or_die(path));
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto s = open_store("sqlite:" + path);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("schema version 99"), std::string::npos) << s.error();
+}
+
+TEST(SqliteStore, TwoConnectionsShareTheFile) {
+  TempDir dir;
+  auto a = open_or_die(dir.file("s.db"));
+  auto b = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(a->ingest(make_dataset("acme/a", k_sha1, 3)));
+  EXPECT_EQ(count_current(*b, "acme/a"), 3u);
+  ASSERT_TRUE(b->ingest(make_dataset("acme/a", k_sha2, 5)));
+  EXPECT_EQ(count_current(*a, "acme/a"), 5u);
+}
+
+// A reader with its own connection must only ever see a complete dataset.
+TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
+  TempDir dir;
+  std::string path = dir.file("s.db");
+  const std::vector<int> sizes = {300, 1200, 2500, 800};
+  // The same sha twice: re-ingesting the current dataset deletes the rows a
+  // reader is looking at, the hardest case for isolation.
+  const std::vector<std::string> shas = {k_sha1, k_sha2, k_sha2, std::string(40, 'c')};
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store->ingest(make_dataset("acme/a", shas[0], sizes[0], "0")));
+  }
+  std::vector<Dataset> datasets;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    datasets.push_back(make_dataset("acme/a", shas[i], sizes[i], std::to_string(i)));
+
+  std::atomic<bool> done{false};
+  std::set<std::size_t> seen;
+  std::vector<std::string> bad;
+  int reads = 0;
+  std::thread reader([&] {
+    auto store = open_or_die(path);
+    if (!store) return;
+    while (!done.load()) {
+      auto l = store->list(std::string("acme/a"));
+      if (!l) {
+        bad.push_back("list failed: " + l.error());
+        continue;
+      }
+      std::size_t n = l->size();
+      seen.insert(n);
+      if (std::find(sizes.begin(), sizes.end(), static_cast<int>(n)) == sizes.end())
+        bad.push_back("list saw " + std::to_string(n));
+      // Every record of one read comes from one dataset.
+      for (const auto& line : *l)
+        if (line.record.analyzed_sha != l->front().record.analyzed_sha) {
+          bad.push_back("mixed shas");
+          break;
+        }
+      auto hits = store->search("invalid", std::string("acme/a"), 100000);
+      if (!hits) bad.push_back("search failed: " + hits.error());
+      else if (std::find(sizes.begin(), sizes.end(), static_cast<int>(hits->size())) == sizes.end())
+        bad.push_back("search saw " + std::to_string(hits->size()));
+      auto r = store->repos();
+      if (r && !r->empty() &&
+          std::find(sizes.begin(), sizes.end(), static_cast<int>(r->front().records)) == sizes.end())
+        bad.push_back("repos saw " + std::to_string(r->front().records));
+      ++reads;
+    }
+  });
+  {
+    auto writer = open_or_die(path);
+    ASSERT_TRUE(writer);
+    for (int round = 0; round < 32; ++round) {
+      auto s = writer->ingest(datasets[round % datasets.size()]);
+      EXPECT_TRUE(s) << s.error();
+    }
+  }
+  done = true;
+  reader.join();
+  EXPECT_TRUE(bad.empty()) << bad.size() << " bad reads, first: " << (bad.empty() ? "" : bad.front());
+  EXPECT_GT(reads, 0);
+  EXPECT_GE(seen.size(), 2u) << "the reader should have observed more than one dataset";
+}
+
+off_t file_size(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 ? st.st_size : 0;
+}
+
+// A writer killed in the middle of an ingest leaves the previous dataset. The
+// big dataset has the previous one's (repo, sha), so the ingest starts by
+// deleting the rows the test then expects to find.
+TEST(SqliteStore, SigkillDuringIngestKeepsPreviousDataset) {
+  TempDir dir;
+  std::string path = dir.file("kill.db");
+  constexpr int k_big = 200000;
+  Dataset previous = make_dataset("acme/a", k_sha1, 50, "prev");
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store->ingest(previous));
+  }
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(ready[0]);
+    Dataset big = make_dataset("acme/a", k_sha1, k_big, "big");
+    auto store = open_store("sqlite:" + path);
+    if (!store) _exit(2);
+    char c = 'x';
+    if (write(ready[1], &c, 1) != 1) _exit(3);
+    auto s = (*store)->ingest(big);
+    _exit(s ? 0 : 4);
+  }
+  close(ready[1]);
+  char c;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  close(ready[0]);
+  // Kill once uncommitted pages have spilled into the WAL: the transaction
+  // is then well under way but far from its commit.
+  std::string wal = path + "-wal";
+  auto start = std::chrono::steady_clock::now();
+  while (file_size(wal) < (8 << 20) && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  off_t wal_at_kill = file_size(wal);
+  kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "the child finished before it was killed; the test proves nothing (status " << status << ")";
+  EXPECT_GT(wal_at_kill, 0);
+
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store);
+    auto repos = store->repos();
+    ASSERT_TRUE(repos) << repos.error();
+    ASSERT_EQ(repos->size(), 1u);
+    EXPECT_EQ((*repos)[0].sha, k_sha1);
+    EXPECT_EQ((*repos)[0].records, 50);
+    EXPECT_EQ(count_current(*store, "acme/a"), 50u);
+    auto got = store->get(previous.records[7].id);
+    ASSERT_TRUE(got);
+    ASSERT_TRUE(got->has_value());
+    EXPECT_EQ((*got)->record, previous.records[7]);
+    auto hits = store->search("invalid", std::nullopt, 1000);
+    ASSERT_TRUE(hits);
+    EXPECT_EQ(hits->size(), 50u);
+
+    // Rerun to completion; it also bounds the cost of a large ingest.
+    Dataset big = make_dataset("acme/a", k_sha1, k_big, "big");
+    auto t0 = std::chrono::steady_clock::now();
+    auto s = store->ingest(big);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(s) << s.error();
+    std::printf("ingest of %d records: %.2f s\n", k_big, secs);
+    EXPECT_LT(secs, 120.0);
+  }
+  auto store = open_or_die(path);
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_EQ((*repos)[0].sha, k_sha1);
+  EXPECT_EQ((*repos)[0].records, k_big);
+  auto got = store->get(previous.records[7].id);
+  ASSERT_TRUE(got);
+  EXPECT_FALSE(got->has_value());
+}
+
+}  // namespace
+}  // namespace errdex::store
