@@ -29,6 +29,10 @@ using model::ThrowSite;
 constexpr int k_max_depth = 200;
 // tree-sitter addresses bytes with 32 bits.
 constexpr std::size_t k_max_source = 0xFFFFFFF0u;
+// tree-sitter-python's scanner overflows its 1 KiB state buffer (and trips
+// an assertion) once its indent stack holds ~380 levels. CPython rejects
+// more than 100 levels, so files beyond this are not Python: refuse them.
+constexpr std::size_t k_max_indent_levels = 250;
 
 enum class Kind : std::uint8_t {
   Other, Raise, Assert, Call, FunctionDef, ClassDef, DecoratedDef, Decorator,
@@ -735,7 +739,6 @@ bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool&
   if (prefix.fstring) is_f = true;
   std::uint32_t pos = end_byte(start);
   std::uint32_t end = end_byte(n);
-  std::string lit;
   for (std::uint32_t i = 1; i < count; ++i) {
     TSNode ch = ts_node_child(n, i);
     Kind ck = kind(ch);
@@ -745,9 +748,7 @@ bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool&
     }
     if (ck != Kind::Interpolation) continue;
     is_f = true;
-    lit.clear();
-    python::decode_literal(span(pos, start_byte(ch)), prefix, lit);
-    append_literal(parts, lit);
+    python::decode_literal(span(pos, start_byte(ch)), prefix, parts);
     pos = end_byte(ch);
     TSNode expr = child(ch, m_g.f_expression);
     std::string etext = expr_text(text(expr));
@@ -776,9 +777,7 @@ bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool&
     if (conv.empty() && spec.size() > 1) pc = python::spec_conversion(spec.substr(1));
     parts.push_back(interp(std::move(etext), std::move(display), pc));
   }
-  lit.clear();
-  python::decode_literal(span(pos, std::max(pos, end)), prefix, lit);
-  append_literal(parts, lit);
+  python::decode_literal(span(pos, std::max(pos, end)), prefix, parts);
   return true;
 }
 
@@ -1029,10 +1028,35 @@ std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name
   return t;
 }
 
+// An over-estimate of the scanner's indent stack depth: lines inside
+// brackets count too.
+bool too_deeply_indented(std::string_view src) {
+  std::vector<std::uint32_t> stack{0};
+  std::size_t i = 0;
+  while (i < src.size()) {
+    std::uint32_t width = 0;
+    while (i < src.size() && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) {
+      width = src[i] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+      ++i;
+    }
+    bool blank = i >= src.size() || src[i] == '\n' || src[i] == '\r' || src[i] == '#';
+    if (!blank) {
+      while (stack.back() > width) stack.pop_back();
+      if (width > stack.back()) {
+        stack.push_back(width);
+        if (stack.size() > k_max_indent_levels) return true;
+      }
+    }
+    std::size_t nl = src.find('\n', i);
+    i = nl == std::string_view::npos ? src.size() : nl + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 model::FileFacts scan_python(std::string_view source) {
-  if (source.size() > k_max_source) {
+  if (source.size() > k_max_source || too_deeply_indented(source)) {
     model::FileFacts facts;
     facts.had_syntax_errors = true;
     return facts;

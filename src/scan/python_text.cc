@@ -100,8 +100,15 @@ StringPrefix parse_prefix(std::string_view start_token) {
   return p;
 }
 
-void decode_literal(std::string_view body, const StringPrefix& prefix, std::string& out) {
+void decode_literal(std::string_view body, const StringPrefix& prefix,
+                    std::vector<model::TemplatePart>& parts) {
   std::string tmp;
+  auto flush = [&] {
+    if (tmp.empty()) return;
+    if (parts.empty() || !parts.back().literal) parts.push_back(model::TemplatePart{});
+    append_sanitized(tmp, parts.back().text);
+    tmp.clear();
+  };
   tmp.reserve(body.size());
   std::size_t i = 0;
   const std::size_t n = body.size();
@@ -167,13 +174,28 @@ void decode_literal(std::string_view body, const StringPrefix& prefix, std::stri
         }
         break;
       }
-      default:  // unknown escapes (and \N{...}) stay as written
+      case 'N': {
+        std::size_t close = body.find('}', i);
+        if (prefix.bytes || i >= n || body[i] != '{' || close == std::string_view::npos) {
+          tmp += "\\N";
+          break;
+        }
+        flush();
+        model::TemplatePart named;
+        named.literal = false;
+        append_sanitized(body.substr(i - 2, close + 1 - (i - 2)), named.text);
+        named.printf_conv = 'c';
+        parts.push_back(std::move(named));
+        i = close + 1;
+        break;
+      }
+      default:  // unknown escapes stay as written
         tmp += '\\';
         tmp += e;
         break;
     }
   }
-  append_sanitized(tmp, out);
+  flush();
 }
 
 std::string collapse_ws(std::string_view s) {

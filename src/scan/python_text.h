@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/throw_site.h"
+
 namespace errdex::scan::python {
 
 // What the prefix of a string literal (`rb`, `F`, `u`, ...) says.
@@ -18,11 +20,15 @@ struct StringPrefix {
 StringPrefix parse_prefix(std::string_view start_token);
 
 // Appends the value of literal text `body` (the characters between the
-// quotes, or between interpolations) to `out`. Escapes are decoded unless
-// `raw`; `{{`/`}}` become single braces when `fstring`; line endings become
-// "\n" as Python's universal newlines do. Invalid UTF-8 and lone surrogates
-// are replaced by U+FFFD so the result is always valid UTF-8.
-void decode_literal(std::string_view body, const StringPrefix& prefix, std::string& out);
+// quotes, or between interpolations) to `parts`, merging with a trailing
+// literal part. Escapes are decoded unless `raw`; `{{`/`}}` become single
+// braces when `fstring`; line endings become "\n" as Python's universal
+// newlines do. Invalid UTF-8 and lone surrogates are replaced by U+FFFD so
+// literal text is always valid UTF-8. `\N{NAME}` (no Unicode name table
+// here) becomes an interpolation of one character: text `\N{NAME}`,
+// printf_conv 'c'.
+void decode_literal(std::string_view body, const StringPrefix& prefix,
+                    std::vector<model::TemplatePart>& parts);
 
 // Whitespace runs (including newlines) become one space; ends trimmed.
 std::string collapse_ws(std::string_view s);

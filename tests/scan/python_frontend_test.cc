@@ -1,0 +1,406 @@
+#include "scan/python_frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+using model::FileFacts;
+using model::ThrowSite;
+
+// The only site of `src`; fails the test when there is not exactly one.
+ThrowSite only_site(const std::string& src) {
+  FileFacts f = scan_python(src);
+  EXPECT_EQ(f.sites.size(), 1u) << src;
+  return f.sites.empty() ? ThrowSite{} : f.sites.front();
+}
+
+std::string message(const ThrowSite& s) { return template_text(s.message); }
+
+TEST(PythonFrontend, PlainStringWithContext) {
+  const std::string src =
+      "import torch\n"
+      "class Cache(Base, metaclass=Meta):\n"
+      "    \"\"\"Holds layers.\"\"\"\n"
+      "    @torch.no_grad()\n"
+      "    @staticmethod\n"
+      "    def check(self, num_heads, head_dim: int = 3):\n"
+      "        '''Checks\\tshapes.'''\n"
+      "        if len(head_dim) != len(self.layers):\n"
+      "            raise ValueError(\"The batch size is not consistent across layers\")\n";
+  ThrowSite s = only_site(src);
+  EXPECT_EQ(s.kind, "raise");
+  EXPECT_EQ(s.error_class, "ValueError");
+  EXPECT_EQ(s.line, 9);
+  EXPECT_EQ(s.end_line, 9);
+  EXPECT_EQ(s.message.style, "string");
+  EXPECT_TRUE(s.message.from_literals);
+  EXPECT_EQ(message(s), "The batch size is not consistent across layers");
+  EXPECT_EQ(s.raised_text, "ValueError(\"The batch size is not consistent across layers\")");
+  ASSERT_EQ(s.guards.size(), 1u);
+  EXPECT_EQ(s.guards[0].kind, "if");
+  EXPECT_EQ(s.guards[0].condition, "len(head_dim) != len(self.layers)");
+  EXPECT_EQ(s.guards[0].names, (std::vector<std::string>{"len", "head_dim", "self.layers"}));
+  EXPECT_EQ(s.guards[0].line, 8);
+  EXPECT_EQ(s.function, "check");
+  EXPECT_EQ(s.function_params, "self, num_heads, head_dim: int = 3");
+  EXPECT_EQ(s.function_doc, "Checks\tshapes.");
+  EXPECT_EQ(s.function_line, 6);
+  EXPECT_EQ(s.decorators, (std::vector<std::string>{"torch.no_grad()", "staticmethod"}));
+  EXPECT_EQ(s.class_name, "Cache");
+  EXPECT_EQ(s.class_bases, "Base, metaclass=Meta");
+  EXPECT_EQ(s.class_doc, "Holds layers.");
+  FileFacts f = scan_python(src);
+  ASSERT_EQ(f.classes.size(), 1u);
+  EXPECT_EQ(f.classes[0].name, "Cache");
+  EXPECT_EQ(f.classes[0].bases, (std::vector<std::string>{"Base"}));
+  EXPECT_EQ(f.classes[0].line, 2);
+  EXPECT_FALSE(f.had_syntax_errors);
+}
+
+TEST(PythonFrontend, StringPrefixesAndEscapes) {
+  EXPECT_EQ(message(only_site(R"(raise E("a\tb\\c\'\"\x41\u00e9\N{DASH}"))")),
+            "a\tb\\c'\"A\xC3\xA9{\\N{DASH}}");
+  EXPECT_EQ(message(only_site(R"(raise E(r"\d+\n"))")), "\\d+\\n");
+  EXPECT_EQ(message(only_site(R"(raise E(u'x\n'))")), "x\n");
+  EXPECT_EQ(message(only_site(R"(raise E(R'\t'))")), "\\t");
+  EXPECT_EQ(message(only_site("raise E(\"\"\"line1\nline2 \\\nsame\"\"\")")), "line1\nline2 same");
+}
+
+TEST(PythonFrontend, FStringInterpolations) {
+  ThrowSite s = only_site(
+      "def f(x, y, w, n):\n"
+      "    raise ValueError(f\"got {x!r} and {y:>10} {{lit}} {y:{w}} {n=} {len(x)} {n:.2f}\")\n");
+  EXPECT_EQ(s.message.style, "fstring");
+  EXPECT_EQ(message(s), "got {x!r} and {y:>10} {lit} {y:{w}} n={n!r} {len(x)} {n:.2f}");
+  ASSERT_GE(s.message.parts.size(), 2u);
+  EXPECT_FALSE(s.message.parts[1].literal);
+  EXPECT_EQ(s.message.parts[1].text, "x");
+  EXPECT_EQ(s.message.parts[1].display, "x!r");
+  EXPECT_EQ(s.message.parts.back().printf_conv, 'f');
+  EXPECT_EQ(s.function_params, "x, y, w, n");
+}
+
+TEST(PythonFrontend, ImplicitConcatenationAcrossLines) {
+  ThrowSite s = only_site(
+      "def f(n):\n"
+      "    raise ValueError(\n"
+      "        \"first part, \"\n"
+      "        f\"count={n}, \"\n"
+      "        'end'\n"
+      "    )\n");
+  EXPECT_EQ(s.line, 2);
+  EXPECT_EQ(s.end_line, 6);
+  EXPECT_EQ(s.message.style, "fstring");
+  EXPECT_EQ(message(s), "first part, count={n}, end");
+}
+
+TEST(PythonFrontend, PlusConcatenation) {
+  ThrowSite s = only_site("raise TypeError(\"a\" + str(x) + 'b' + f'{y}')\n");
+  EXPECT_EQ(s.message.style, "concat");
+  ASSERT_EQ(s.message.parts.size(), 4u);
+  EXPECT_EQ(s.message.parts[1].text, "str(x)");
+  EXPECT_EQ(message(s), "a{str(x)}b{y}");
+  // Numbers added together are not a message template.
+  EXPECT_EQ(only_site("raise E(a + 1)\n").message.style, "expression");
+}
+
+TEST(PythonFrontend, PercentFormatting) {
+  ThrowSite tuple = only_site("raise E('%s has %d items (%.1f%%), %5d, %-3s' % (name, n, r, w, q))\n");
+  EXPECT_EQ(tuple.message.style, "percent");
+  EXPECT_EQ(message(tuple), "{name} has {n} items ({r}%), {w}, {q}");
+  ASSERT_EQ(tuple.message.parts.size(), 9u);
+  EXPECT_EQ(tuple.message.parts[2].printf_conv, 'd');
+  EXPECT_EQ(tuple.message.parts[4].printf_conv, 'f');
+  EXPECT_EQ(tuple.message.parts[6].printf_conv, 's') << "padded %5d must not narrow";
+  ThrowSite single = only_site("raise E('bad %r' % value)\n");
+  EXPECT_EQ(message(single), "bad {value}");
+  ThrowSite dict = only_site("raise E('%(name)s is %(age)d' % {'name': user.name, \"age\": a})\n");
+  EXPECT_EQ(message(dict), "{user.name} is {a}");
+  ThrowSite opaque = only_site("raise E('%(name)s' % mapping)\n");
+  EXPECT_EQ(message(opaque), "{name}");
+  ThrowSite many = only_site("raise E('%s and %s' % args)\n");
+  EXPECT_EQ(message(many), "{args[0]} and {args[1]}");
+}
+
+TEST(PythonFrontend, StrFormat) {
+  ThrowSite s = only_site("raise E('{} and {} {{x}} {key!r:>4} {0.attr}'.format(a, b, key=c))\n");
+  EXPECT_EQ(s.message.style, "format");
+  EXPECT_EQ(message(s), "{a} and {b} {x} {c!r:>4} {a.attr}");
+  ThrowSite numbered = only_site("raise E('{1}-{0}:{v:d}'.format(x, y, v=z))\n");
+  EXPECT_EQ(message(numbered), "{y}-{x}:{z:d}");
+  EXPECT_EQ(numbered.message.parts.back().printf_conv, 'd');
+}
+
+TEST(PythonFrontend, MessageVariable) {
+  ThrowSite s = only_site(
+      "def f(x):\n"
+      "    msg = 'unused'\n"
+      "    msg = f'bad {x}'\n"
+      "    if x:\n"
+      "        msg += ' (retry)'\n"
+      "    raise ValueError(msg)\n");
+  EXPECT_EQ(s.message.style, "variable");
+  EXPECT_TRUE(s.message.from_literals);
+  EXPECT_EQ(message(s), "bad {x} (retry)");
+  // An assignment after the raise or in another function does not count.
+  FileFacts f = scan_python(
+      "def g():\n"
+      "    msg = 'other'\n"
+      "def h():\n"
+      "    raise ValueError(msg)\n"
+      "    msg = 'late'\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].message.style, "expression");
+  EXPECT_FALSE(f.sites[0].message.from_literals);
+  EXPECT_EQ(message(f.sites[0]), "{msg}");
+}
+
+TEST(PythonFrontend, ExpressionAndNone) {
+  ThrowSite call = only_site("raise ValueError(make_message(x))\n");
+  EXPECT_EQ(call.message.style, "expression");
+  EXPECT_EQ(message(call), "{make_message(x)}");
+  ThrowSite bare = only_site("raise ValueError\n");
+  EXPECT_EQ(bare.message.style, "none");
+  EXPECT_TRUE(bare.message.parts.empty());
+  EXPECT_EQ(bare.error_class, "ValueError");
+  ThrowSite attr = only_site("raise self.error\n");
+  EXPECT_EQ(attr.error_class, "self.error");
+  ThrowSite mod = only_site("raise errors . InvalidArgument(\n  'x', code=3)\n");
+  EXPECT_EQ(mod.error_class, "errors . InvalidArgument");
+  EXPECT_EQ(mod.args, (std::vector<std::string>{"'x'", "code=3"}));
+  ThrowSite empty = only_site("raise KeyError()\n");
+  EXPECT_EQ(empty.message.style, "none");
+}
+
+TEST(PythonFrontend, RaiseFromAndBareReraise) {
+  FileFacts f = scan_python(
+      "def load(path):\n"
+      "    try:\n"
+      "        return open(path)\n"
+      "    except FileNotFoundError as e:\n"
+      "        raise ConfigError(f'missing {path}') from e\n"
+      "    except (KeyError, IndexError):\n"
+      "        raise\n"
+      "    except os.error:\n"
+      "        raise\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].cause, "e");
+  EXPECT_EQ(f.sites[0].error_class, "ConfigError");
+  ASSERT_EQ(f.sites[0].guards.size(), 1u);
+  EXPECT_EQ(f.sites[0].guards[0].kind, "except");
+  EXPECT_EQ(f.sites[0].guards[0].condition, "FileNotFoundError");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "");
+  EXPECT_EQ(f.sites[1].guards[0].condition, "(KeyError, IndexError)");
+  EXPECT_EQ(f.sites[1].guards[0].names, (std::vector<std::string>{"KeyError", "IndexError"}));
+  EXPECT_TRUE(f.sites[2].reraise);
+  EXPECT_EQ(f.sites[2].error_class, "os.error");
+  EXPECT_EQ(f.sites[2].line, 9);
+}
+
+TEST(PythonFrontend, Guards) {
+  FileFacts f = scan_python(
+      "def f(a, b, items):\n"
+      "    while a.busy:\n"
+      "        if a > 1:\n"
+      "            pass\n"
+      "        elif b(a) and not a.x.y:\n"
+      "            raise E('elif')\n"
+      "        elif a == 3:\n"
+      "            pass\n"
+      "        else:\n"
+      "            raise E('else')\n"
+      "    match a:\n"
+      "        case {'k': v} if v > b:\n"
+      "            raise E('case')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  const auto& g1 = f.sites[0].guards;
+  ASSERT_EQ(g1.size(), 3u);
+  EXPECT_EQ(g1[0].kind, "elif");
+  EXPECT_EQ(g1[0].condition, "b(a) and not a.x.y");
+  EXPECT_EQ(g1[0].names, (std::vector<std::string>{"b", "a", "a.x.y"}));
+  EXPECT_EQ(g1[1].kind, "else");
+  EXPECT_EQ(g1[1].condition, "a > 1");
+  EXPECT_EQ(g1[2].kind, "while");
+  EXPECT_EQ(g1[2].names, (std::vector<std::string>{"a.busy"}));
+  const auto& g2 = f.sites[1].guards;
+  ASSERT_EQ(g2.size(), 4u);
+  EXPECT_EQ(g2[0].kind, "else");
+  EXPECT_EQ(g2[0].condition, "a == 3");
+  EXPECT_EQ(g2[1].condition, "b(a) and not a.x.y");
+  EXPECT_EQ(g2[2].condition, "a > 1");
+  EXPECT_EQ(g2[3].kind, "while");
+  const auto& g3 = f.sites[2].guards;
+  ASSERT_EQ(g3.size(), 1u);
+  EXPECT_EQ(g3[0].kind, "match");
+  EXPECT_EQ(g3[0].condition, "{'k': v} if v > b");
+  EXPECT_EQ(g3[0].names, (std::vector<std::string>{"a", "v", "b"}));
+}
+
+TEST(PythonFrontend, GuardsStopAtFunctionBoundary) {
+  ThrowSite s = only_site(
+      "if TYPE_CHECKING:\n"
+      "    def f(x):\n"
+      "        raise E(x)\n");
+  EXPECT_TRUE(s.guards.empty());
+  EXPECT_EQ(s.message.style, "expression");
+}
+
+TEST(PythonFrontend, Warnings) {
+  FileFacts f = scan_python(
+      "import warnings\n"
+      "from warnings import warn\n"
+      "def old(x):\n"
+      "    warnings.warn(\n"
+      "        f'old is deprecated: {x}',\n"
+      "        DeprecationWarning, stacklevel=2)\n"
+      "    warn(message='plain', category=FutureWarning)\n"
+      "    warn('no category')\n"
+      "    logger.warn('not a warning')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].kind, "warn");
+  EXPECT_EQ(f.sites[0].error_class, "DeprecationWarning");
+  EXPECT_EQ(f.sites[0].line, 4);
+  EXPECT_EQ(f.sites[0].end_line, 6);
+  EXPECT_EQ(message(f.sites[0]), "old is deprecated: {x}");
+  EXPECT_EQ(f.sites[0].function, "old");
+  EXPECT_EQ(f.sites[1].error_class, "FutureWarning");
+  EXPECT_EQ(message(f.sites[1]), "plain");
+  EXPECT_EQ(f.sites[2].error_class, "UserWarning");
+}
+
+TEST(PythonFrontend, Asserts) {
+  FileFacts f = scan_python(
+      "def f(x):\n"
+      "    assert x > 0, f'x must be positive, got {x}'\n"
+      "    assert isinstance(x, int)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].kind, "assert");
+  EXPECT_EQ(f.sites[0].error_class, "AssertionError");
+  EXPECT_EQ(message(f.sites[0]), "x must be positive, got {x}");
+  ASSERT_EQ(f.sites[0].guards.size(), 1u);
+  EXPECT_EQ(f.sites[0].guards[0].kind, "assert");
+  EXPECT_EQ(f.sites[0].guards[0].condition, "x > 0");
+  EXPECT_EQ(f.sites[1].message.style, "none");
+  EXPECT_EQ(f.sites[1].guards[0].names, (std::vector<std::string>{"isinstance", "x", "int"}));
+}
+
+TEST(PythonFrontend, NestedDefinitions) {
+  FileFacts f = scan_python(
+      "class Outer:\n"
+      "    class Inner(Exception):\n"
+      "        def method(self):\n"
+      "            def helper(y):\n"
+      "                \"\"\"Helps.\"\"\"\n"
+      "                raise self.Inner(y)\n"
+      "            raise RuntimeError('method')\n"
+      "    def after(self):\n"
+      "        raise RuntimeError('after')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].function, "helper");
+  EXPECT_EQ(f.sites[0].function_doc, "Helps.");
+  EXPECT_EQ(f.sites[0].class_name, "Inner");
+  EXPECT_EQ(f.sites[0].class_bases, "Exception");
+  EXPECT_EQ(f.sites[1].function, "method");
+  EXPECT_EQ(f.sites[2].function, "after");
+  EXPECT_EQ(f.sites[2].class_name, "Outer");
+  ASSERT_EQ(f.classes.size(), 2u);
+  EXPECT_EQ(f.classes[1].name, "Inner");
+  EXPECT_EQ(f.classes[1].bases, (std::vector<std::string>{"Exception"}));
+}
+
+TEST(PythonFrontend, ClassesWithoutSitesAreListed) {
+  FileFacts f = scan_python("class A(B, C):\n    pass\nclass D:\n    x = 1\n");
+  EXPECT_TRUE(f.sites.empty());
+  ASSERT_EQ(f.classes.size(), 2u);
+  EXPECT_EQ(f.classes[0].bases, (std::vector<std::string>{"B", "C"}));
+  EXPECT_TRUE(f.classes[1].bases.empty());
+}
+
+TEST(PythonFrontend, SyntaxErrorStillFindsSites) {
+  FileFacts f = scan_python(
+      "def ok():\n"
+      "    raise ValueError('fine')\n"
+      "def broken(:\n"
+      "    x = = 2\n"
+      "def later():\n"
+      "    raise KeyError('later')\n");
+  EXPECT_TRUE(f.had_syntax_errors);
+  bool found = false;
+  for (const auto& s : f.sites) found |= s.error_class == "ValueError" && message(s) == "fine";
+  EXPECT_TRUE(found);
+}
+
+TEST(PythonFrontend, MayHaveSites) {
+  EXPECT_TRUE(may_have_sites("x = 1\nraise E"));
+  EXPECT_TRUE(may_have_sites("warnings.warn('x')"));
+  EXPECT_TRUE(may_have_sites("assert x"));
+  EXPECT_FALSE(may_have_sites("x = 1\nprint(x)\n"));
+}
+
+TEST(PythonFrontend, HostileDeepParentheses) {
+  std::string src = "raise ValueError(" + std::string(5000, '(') + "'x'" + std::string(5000, ')') + ")\n";
+  FileFacts f = scan_python(src);
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].error_class, "ValueError");
+  std::string plus = "raise E('a'";
+  for (int i = 0; i < 3000; ++i) plus += " + ('b'";
+  plus += std::string(3000, ')') + ")\n";
+  FileFacts g = scan_python(plus);
+  ASSERT_EQ(g.sites.size(), 1u);
+  EXPECT_FALSE(template_pattern(g.sites[0].message).empty());
+}
+
+TEST(PythonFrontend, DeepBlocks) {
+  std::string src;
+  for (int i = 0; i < 200; ++i) src += std::string(static_cast<std::size_t>(i), ' ') + "if x:\n";
+  src += std::string(200, ' ') + "raise E('deep')\n";
+  FileFacts f = scan_python(src);
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].guards.size(), 200u);
+}
+
+// Regression: tree-sitter-python's scanner overran its state buffer with
+// an odd number of open delimiters under ~400 indentation levels.
+TEST(PythonFrontend, HostileIndentationIsRefused) {
+  std::string src = "x = (\n";
+  for (int i = 0; i < 2000; ++i) src += std::string(static_cast<std::size_t>(i), ' ') + "if x:\n";
+  src += std::string(2000, ' ') + "raise E('deep')\n";
+  FileFacts f = scan_python(src);
+  EXPECT_TRUE(f.had_syntax_errors);
+  EXPECT_TRUE(f.sites.empty());
+}
+
+TEST(PythonFrontend, HostileBytes) {
+  std::string nul = std::string("raise E('a\0b')\n\0\0raise", 22);
+  FileFacts f = scan_python(nul);
+  EXPECT_GE(f.sites.size(), 1u);
+  std::mt19937 rng(1234);
+  for (int round = 0; round < 50; ++round) {
+    std::string junk(4096, '\0');
+    for (auto& c : junk) c = static_cast<char>(rng());
+    junk += "\nraise E(f'{x!r:{'\xff'}}' % y)\n";
+    FileFacts g = scan_python(junk);
+    for (const auto& s : g.sites) {
+      (void)template_text(s.message);
+      (void)template_pattern(s.message);
+    }
+  }
+}
+
+TEST(PythonFrontend, LargeFile) {
+  std::string src;
+  const std::string chunk = "def f(x):\n    if x:\n        raise ValueError(f'bad {x}')\n    return x\n";
+  while (src.size() < 20u * 1024 * 1024) src += chunk;
+  FileFacts f = scan_python(src);
+  EXPECT_EQ(f.sites.size(), src.size() / chunk.size());
+}
+
+}  // namespace
+}  // namespace errdex::scan
