@@ -231,8 +231,10 @@ Status SqliteStore::init() {
   // WAL: readers keep their snapshot while a writer ingests, and a killed
   // writer leaves only uncommitted frames that the next open ignores.
   // synchronous=NORMAL is durable against process crashes; only a power loss
-  // may drop the last commits.
-  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+  // may drop the last commits. A large ingest grows the WAL to the size of
+  // the dataset; journal_size_limit gives that space back after checkpoints.
+  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                    " PRAGMA journal_size_limit=67108864;",
                     "configure");
       !s)
     return s;
