@@ -34,6 +34,8 @@ struct SearchHit {
   double rank = 0;  // lower is better (FTS5 bm25)
 };
 
+// A Store is used by one thread at a time; threads and processes that share
+// a database each open their own Store on it.
 class Store {
  public:
   virtual ~Store() = default;
@@ -46,6 +48,8 @@ class Store {
   virtual Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) = 0;
   // Full-text search over message, documentation and tags of current
   // records. `text` is user input: it is quoted, never parsed as FTS syntax.
+  // Records with every word come first; if none has them all, records with
+  // any word. Empty text or limit <= 0 gives no hits.
   virtual Expected<std::vector<SearchHit>> search(std::string_view text,
                                                   const std::optional<std::string>& repo,
                                                   int limit) = 0;
