@@ -34,6 +34,8 @@ void escape_literal(const std::string& text, std::string& out) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
+      case '\f': out += "\\f"; break;
+      case '\v': out += "\\v"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           char buf[8];
