@@ -16,13 +16,31 @@ SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packa
              ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"}
 
 
+class Source:
+    """ast.get_source_segment without re-splitting the file on every call
+    (offsets are UTF-8 byte columns, as ast gives them)."""
+
+    def __init__(self, text):
+        self.lines = text.encode("utf-8").splitlines(keepends=True)
+
+    def segment(self, node):
+        if getattr(node, "end_lineno", None) is None:
+            return None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self.lines[first][node.col_offset:node.end_col_offset].decode("utf-8")
+        parts = [self.lines[first][node.col_offset:]] + self.lines[first + 1:last] + \
+                [self.lines[last][:node.end_col_offset]]
+        return b"".join(parts).decode("utf-8")
+
+
 def fstring_template(node, src):
     out = []
     for v in node.values:
         if isinstance(v, ast.Constant):
             out.append(v.value)
         elif isinstance(v, ast.FormattedValue):
-            text = ast.get_source_segment(src, v.value)
+            text = src.segment(v.value)
             if text is None:
                 return None
             if v.conversion != -1:
@@ -50,8 +68,9 @@ def sites(path, rel):
     with open(path, "rb") as f:
         data = f.read()
     try:
-        src = data.decode("utf-8")
-        tree = ast.parse(src, filename=rel)
+        text = data.decode("utf-8")
+        tree = ast.parse(text, filename=rel)
+        src = Source(text)
     except (SyntaxError, UnicodeDecodeError, ValueError) as e:
         print(json.dumps({"path": rel, "unparsable": type(e).__name__}))
         return
@@ -61,11 +80,16 @@ def sites(path, rel):
         cls, template = None, None
         exc = node.exc
         if isinstance(exc, ast.Call):
-            cls = ast.get_source_segment(src, exc.func)
+            cls = src.segment(exc.func)
             if exc.args:
                 template = literal_template(exc.args[0], src)
+                # Lone surrogates ("\udcff") have no UTF-8 form to compare.
+                try:
+                    template is None or template.encode("utf-8")
+                except UnicodeEncodeError:
+                    template = None
         elif exc is not None:
-            cls = ast.get_source_segment(src, exc)
+            cls = src.segment(exc)
         print(json.dumps({"path": rel, "line": node.lineno, "cls": cls, "template": template}))
 
 

@@ -70,7 +70,7 @@ TEST(Cli, ScansAGitRevisionWithoutCheckoutAndIdsSurviveLineMoves) {
   EXPECT_EQ(v1[0]["lineNumber"], 10);
   EXPECT_EQ(v1[0]["errorMessage"], "n must be non-negative, got {n}");
   EXPECT_EQ(v1[0]["analyzedSha"], sha1);
-  EXPECT_EQ(v1[0]["githubUrl"], "https://github.com/acme/cache/blob/" + sha1 + "/pkg/cache.py#L1-L15");
+  EXPECT_EQ(v1[0]["githubUrl"], "https://github.com/acme/cache/blob/" + sha1 + "/pkg/cache.py#L1-L14");
   EXPECT_EQ(v1[2]["severity"], "warning");
   EXPECT_EQ(v1[2]["errorClass"], "DeprecationWarning");
 
