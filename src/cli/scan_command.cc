@@ -142,13 +142,18 @@ int run_scan(const ScanArgs& a) {
     for (const auto& s : skipped) j["skipped"].push_back({{"path", s.path}, {"reason", s.reason}});
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", repo.c_str(), sha.substr(0, 10).c_str(),
+    std::string at = sha == std::string(40, '0') ? "an unknown commit (links pin to " + link_ref.substr(0, 40) + ")"
+                                                 : sha.substr(0, 10);
+    std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", repo.c_str(), at.c_str(),
                 dirty ? " (work tree has uncommitted changes)" : "", scanned, ds.records.size(), secs);
     if (!skipped.empty()) {
       std::printf("skipped %zu:", skipped.size());
       for (const auto& [reason, n] : by_reason) std::printf(" %s %d", reason.c_str(), n);
       std::printf("\n");
-      for (const auto& s : skipped) std::printf("  skip %s (%s)\n", s.path.c_str(), s.reason.c_str());
+      constexpr std::size_t k_listed = 20;  // --json lists them all
+      for (std::size_t i = 0; i < skipped.size() && i < k_listed; ++i)
+        std::printf("  skip %s (%s)\n", skipped[i].path.c_str(), skipped[i].reason.c_str());
+      if (skipped.size() > k_listed) std::printf("  ... %zu more (--json lists every one)\n", skipped.size() - k_listed);
     }
   }
   return 0;

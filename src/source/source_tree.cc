@@ -21,11 +21,12 @@ namespace errdex::source {
 namespace {
 
 // Folders that hold other projects' code (dependencies, environments) or
-// tool state, never the repository's own throw sites.
+// tool state, never the repository's own throw sites. A plain `venv` is
+// judged by its pyvenv.cfg instead: the standard library has a venv package.
 bool is_dependency_dir(std::string_view name) {
   static const std::set<std::string_view> k_names = {
-      ".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packages", "__pycache__",
-      ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"};
+      ".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packages",
+      ".venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"};
   return k_names.count(name) > 0;
 }
 
@@ -53,10 +54,31 @@ struct RepoHandle {
   }
 };
 
+// True when HEAD's tree holds `rel`: a folder inside a work tree that git
+// ignores or does not track (pyenv keeps whole Python installs inside its
+// own clone) is not that repository's code.
+bool tracked_at_head(git_repository* repo, const git_oid& head, const std::string& rel) {
+  if (rel.empty()) return true;
+  git_commit* commit = nullptr;
+  if (git_commit_lookup(&commit, repo, &head) != 0) return false;
+  git_tree* tree = nullptr;
+  bool found = false;
+  if (git_commit_tree(&tree, commit) == 0) {
+    git_tree_entry* e = nullptr;
+    found = git_tree_entry_bypath(&e, tree, rel.c_str()) == 0;
+    if (e) git_tree_entry_free(e);
+    git_tree_free(tree);
+  }
+  git_commit_free(commit);
+  return found;
+}
+
 // HEAD's sha and whether tracked files under `pathspec` differ from it.
-void head_state(git_repository* repo, const std::string& pathspec, std::string& sha, bool& dirty) {
+// False, with both left alone, when the folder is not tracked at HEAD.
+bool head_state(git_repository* repo, const std::string& pathspec, std::string& sha, bool& dirty) {
   git_oid oid;
-  if (git_reference_name_to_id(&oid, repo, "HEAD") != 0) return;
+  if (git_reference_name_to_id(&oid, repo, "HEAD") != 0) return false;
+  if (!tracked_at_head(repo, oid, pathspec)) return false;
   char hex[GIT_OID_HEXSZ + 1];
   git_oid_tostr(hex, sizeof hex, &oid);
   sha = hex;
@@ -73,6 +95,7 @@ void head_state(git_repository* repo, const std::string& pathspec, std::string& 
     dirty = git_status_list_entrycount(list) > 0;
     git_status_list_free(list);
   }
+  return true;
 }
 
 class DirectoryTree final : public SourceTree {
@@ -119,6 +142,7 @@ class DirectoryTree final : public SourceTree {
           continue;
         }
         if (S_ISDIR(tst.st_mode)) {
+          if (name == "__pycache__") continue;  // bytecode only: nothing to scan, nothing to report
           if (is_dependency_dir(name) || ::access((child_abs + "/pyvenv.cfg").c_str(), F_OK) == 0) {
             skipped.push_back({child_rel, "dependency-dir"});
             continue;
@@ -295,7 +319,7 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
   if (!rev) {
     std::string sha;
     bool dirty = false;
-    if (in_git) head_state(h.repo, rel, sha, dirty);
+    if (in_git && !head_state(h.repo, rel, sha, dirty)) rel.clear();
     return std::unique_ptr<SourceTree>(new DirectoryTree(abs, options, sha, dirty, rel));
   }
   if (!in_git) return Error{"--rev needs a git repository, and " + path + " is not in one"};

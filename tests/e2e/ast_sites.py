@@ -13,7 +13,7 @@ import os
 import sys
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packages", "__pycache__",
-             ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"}
+             ".venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"}
 
 
 class Source:

@@ -112,6 +112,16 @@ TEST(SourceTree, GitRevisionIsReadWithoutCheckout) {
   wt = open_tree(d.str(), std::nullopt, {});
   EXPECT_TRUE((*wt)->dirty());
 
+  // A folder that the repository ignores is not its code: no sha.
+  write_file(d / ".gitignore", "versions/\n");
+  write_file(d / "versions/lib/os.py", "raise OSError('x')\n");
+  git("add .gitignore");
+  git("commit -qm ignore");
+  auto ignored = open_tree((d / "versions/lib").string(), std::nullopt, {});
+  ASSERT_TRUE(ignored);
+  EXPECT_EQ((*ignored)->sha(), "");
+  EXPECT_EQ((*ignored)->repo_path(), "");
+
   EXPECT_FALSE(open_tree(d.str(), std::string("nope"), {}));
   EXPECT_FALSE(open_tree((d / "missing").string(), std::nullopt, {}));
   TempDir plain;
