@@ -1,0 +1,118 @@
+#pragma once
+// Explains a pasted error: one line (`ValueError: ...`), a Python traceback
+// (plain, chained, exception groups, pytest `E   ` lines, log prefixes) or
+// any text, answered with the throw sites that produce it, best first.
+//
+// A Matcher is built once from records and then only answers. After build
+// returns, match() may be called from any number of threads at once; the
+// Matcher is never modified again. It holds no reference to the records it
+// was built from (it copies what it needs).
+//
+// Candidates come from the templates' constant text (an inverted index of
+// constant tokens, one pass over the message), confirmed with RE2 (linear
+// time in the input: no input can make matching slow). Templates with no
+// constant text are reached only through traceback frames or the class.
+// When no pattern matches, a token-overlap full-text ranking over the
+// records' messages is the fallback (the matcher's own index, no store
+// needed at match time), and the result says so.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/error_record.h"
+
+namespace errdex::match {
+
+// Why a candidate ranks where it does. Several may hold at once.
+struct Reasons {
+  bool frame = false;     // a traceback frame's file (by path suffix) agrees
+  bool frame_line = false;  // ... and its line is the record's line
+  bool error_class = false;  // the exception's class agrees (last dotted name)
+  bool pattern = false;   // the record's messagePattern matched the message
+  bool fulltext = false;  // found only by full-text ranking (no pattern matched)
+};
+
+struct Candidate {
+  // Index into the records given to Matcher::build, and the record's id.
+  std::size_t index = 0;
+  std::string id;
+  // Higher is better; comparable only within one MatchResult.
+  double score = 0;
+  // Captured values, named after the interpolations of errorMessage in
+  // order (`{values}` -> "values"); empty when the pattern did not match.
+  std::vector<std::pair<std::string, std::string>> captures;
+  Reasons reasons;
+};
+
+// One exception of the pasted text as the parser read it.
+struct ParsedException {
+  std::string error_class;  // as printed, e.g. "json.decoder.JSONDecodeError"
+  std::string message;      // may span several lines
+};
+
+struct ParsedFrame {
+  std::string file;  // as printed
+  int line = 0;
+  std::string function;
+};
+
+struct MatchResult {
+  // Best first, at most `top` of them.
+  std::vector<Candidate> candidates;
+  // The exception being explained: the last of a chain (the one printed
+  // last), or the whole text when no "Class: message" line was found.
+  ParsedException exception;
+  // That exception's frames, outermost first (as printed).
+  std::vector<ParsedFrame> frames;
+  // Earlier exceptions of a chain ("During handling of the above
+  // exception..."), and exceptions inside a group, in the order printed.
+  std::vector<ParsedException> chained;
+  // True when the best score is shared by more than one candidate: every
+  // tied candidate is in `candidates` (even beyond `top`).
+  bool ambiguous = false;
+  // True when no pattern matched and candidates come from full-text ranking.
+  bool fulltext_fallback = false;
+};
+
+struct BuildStats {
+  std::size_t records = 0;
+  std::size_t patterns = 0;         // patterns compiled into the index
+  std::size_t bad_patterns = 0;     // patterns RE2 rejected (record kept for frames/class)
+  std::size_t match_anything = 0;   // no constant text: reached only via frames/class
+  std::size_t memory_bytes = 0;     // approximate size of the index
+};
+
+class Matcher {
+ public:
+  // Builds the index over every record's messagePattern, class and file.
+  // Never fails: a pattern RE2 rejects is counted in stats() and its record
+  // is still reachable through frames and class.
+  static Matcher build(const std::vector<model::ErrorRecord>& records);
+
+  Matcher(Matcher&&) noexcept;
+  Matcher& operator=(Matcher&&) noexcept;
+  ~Matcher();
+
+  // Explains `text`. Returns at most `top` candidates (top <= 0 means 1),
+  // more only when a tie at the best score must be shown whole. Any bytes
+  // are accepted; time is bounded by the input's length (inputs beyond a
+  // few MB are read only in their last part, where the exception is).
+  // Thread-safe.
+  MatchResult match(std::string_view text, int top = 5) const;
+
+  const BuildStats& stats() const;
+  std::size_t size() const;  // number of records
+  // The record behind a candidate's index (as copied at build).
+  const model::ErrorRecord& record(std::size_t index) const;
+
+ private:
+  struct Impl;
+  explicit Matcher(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace errdex::match
