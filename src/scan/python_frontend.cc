@@ -1,4 +1,5 @@
 #include "scan/python_frontend.h"
+#include "scan/python_outline.h"
 
 #include <tree_sitter/api.h>
 
@@ -1056,6 +1057,13 @@ bool too_deeply_indented(std::string_view src) {
 }  // namespace
 
 model::FileFacts scan_python(std::string_view source) {
+  if (source.size() <= k_max_source) {
+    if (auto outline = blank_unreachable(source)) return scan_python_whole(*outline);
+  }
+  return scan_python_whole(source);
+}
+
+model::FileFacts scan_python_whole(std::string_view source) {
   if (source.size() > k_max_source || too_deeply_indented(source)) {
     model::FileFacts facts;
     facts.had_syntax_errors = true;

@@ -11,7 +11,13 @@ namespace errdex::scan {
 // `source` (UTF-8 Python). Never throws on bad input: a file that does not
 // parse yields the sites tree-sitter could still recognise, with
 // had_syntax_errors set.
+// Statements that cannot hold a site are blanked before the parse (see
+// python_outline.h), which gives the same sites at a fraction of the cost;
+// classes defined inside functions without sites are not listed then.
 model::FileFacts scan_python(std::string_view source);
+// The same, parsing the whole file: the reference the fast path is tested
+// against.
+model::FileFacts scan_python_whole(std::string_view source);
 
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.

@@ -310,7 +310,10 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
   RepoHandle h;
   bool in_git = git_repository_open_ext(&h.repo, abs.c_str(), 0, nullptr) == 0;
   std::string rel;  // the scanned folder inside the repository
-  if (in_git && git_repository_workdir(h.repo)) {
+  // The git directory itself (a bare clone, or a mirror without a config
+  // that says bare) has no work tree to be inside of.
+  bool is_git_dir = in_git && fs::weakly_canonical(git_repository_path(h.repo), ec) == abs;
+  if (in_git && !is_git_dir && git_repository_workdir(h.repo)) {
     fs::path wd = fs::weakly_canonical(git_repository_workdir(h.repo), ec);
     rel = fs::relative(abs, wd, ec).generic_string();
     if (rel == ".") rel.clear();

@@ -112,6 +112,15 @@ TEST(SourceTree, GitRevisionIsReadWithoutCheckout) {
   wt = open_tree(d.str(), std::nullopt, {});
   EXPECT_TRUE((*wt)->dirty());
 
+  // A bare clone, opened at its git directory.
+  TempDir bare_parent;
+  auto cloned = run("git clone -q --bare " + shell_quote(d.str()) + " " + shell_quote((bare_parent / "b.git").string()));
+  ASSERT_EQ(cloned.code, 0) << cloned.err;
+  auto bare = open_tree((bare_parent / "b.git").string(), std::string("HEAD"), {});
+  ASSERT_TRUE(bare) << bare.error();
+  EXPECT_EQ((*bare)->repo_path(), "");
+  EXPECT_EQ(paths((*bare)->list(skipped)), (std::vector<std::string>{"lib/m.py", "top.py"}));
+
   // A folder that the repository ignores is not its code: no sha.
   write_file(d / ".gitignore", "versions/\n");
   write_file(d / "versions/lib/os.py", "raise OSError('x')\n");

@@ -1,0 +1,250 @@
+#include "scan/python_outline.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace errdex::scan {
+namespace {
+
+// One logical line: a statement head or a whole simple statement, possibly
+// spanning physical lines (brackets, triple-quoted strings, backslashes).
+struct Logical {
+  std::uint32_t first_line = 0;  // 0-based physical lines, inclusive
+  std::uint32_t last_line = 0;
+  std::uint32_t begin = 0;  // byte range in the source
+  std::uint32_t end = 0;
+  std::uint32_t indent = 0;  // columns, tabs to multiples of 8
+  std::uint32_t text = 0;    // byte offset of the first non-blank character
+};
+
+bool is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Splits `s` into logical lines, skipping blank and comment-only lines.
+// False when the source ends inside a string or bracket.
+bool logical_lines(std::string_view s, std::vector<Logical>& out, std::vector<std::uint32_t>& line_starts) {
+  const std::uint32_t n = static_cast<std::uint32_t>(s.size());
+  std::uint32_t i = 0, line = 0;
+  line_starts.push_back(0);
+  auto newline = [&](std::uint32_t at) {
+    ++line;
+    line_starts.push_back(at + 1);
+  };
+  while (i < n) {
+    // At the start of a physical line that starts a logical one.
+    std::uint32_t line_begin = i, indent = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f')) {
+      indent = s[i] == '\t' ? (indent / 8 + 1) * 8 : indent + 1;
+      ++i;
+    }
+    if (i >= n) break;
+    if (s[i] == '\n' || s[i] == '\r' || s[i] == '#') {  // blank or comment-only
+      while (i < n && s[i] != '\n') ++i;
+      if (i < n) newline(i++);
+      continue;
+    }
+    Logical l;
+    l.first_line = line;
+    l.begin = line_begin;
+    l.text = i;
+    l.indent = indent;
+    int depth = 0;
+    for (;;) {
+      if (i >= n) break;
+      char c = s[i];
+      if (c == '#') {
+        while (i < n && s[i] != '\n') ++i;
+        continue;
+      }
+      if (c == '\\') {  // continuation (or a stray backslash)
+        if (i + 1 < n && s[i + 1] == '\n') newline(i + 1);
+        i += 2;
+        continue;
+      }
+      if (c == '"' || c == '\'') {
+        // Prefixes (r, b, f, u and pairs) only matter for raw strings, and
+        // for tokenising even a raw string's backslash protects the quote.
+        bool triple = i + 2 < n && s[i + 1] == c && s[i + 2] == c;
+        i += triple ? 3 : 1;
+        for (;;) {
+          if (i >= n) return false;
+          char d = s[i];
+          if (d == '\\') {
+            if (i + 1 < n && s[i + 1] == '\n') newline(i + 1);
+            i += 2;
+            continue;
+          }
+          if (d == '\n') {
+            if (!triple) break;  // unterminated single-quoted string: the line ends it
+            newline(i);
+          }
+          if (d == c && (!triple || (i + 2 < n && s[i + 1] == c && s[i + 2] == c))) {
+            i += triple ? 3 : 1;
+            break;
+          }
+          ++i;
+        }
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      if (c == '\n') {
+        if (depth == 0) break;
+        newline(i);
+      }
+      ++i;
+    }
+    if (depth != 0) return false;
+    l.last_line = line;
+    l.end = i;
+    out.push_back(l);
+    if (i < n) newline(i++);
+  }
+  return true;
+}
+
+bool starts_with_word(std::string_view s, std::uint32_t at, std::string_view word) {
+  if (s.compare(at, word.size(), word) != 0) return false;
+  std::size_t after = at + word.size();
+  return after >= s.size() || !is_ident(s[after]);
+}
+
+// A clause that continues the compound statement before it.
+bool is_continuation_clause(std::string_view s, const Logical& l) {
+  return starts_with_word(s, l.text, "elif") || starts_with_word(s, l.text, "else") ||
+         starts_with_word(s, l.text, "except") || starts_with_word(s, l.text, "finally");
+}
+
+bool is_string_start(std::string_view s, std::uint32_t at) {
+  for (int k = 0; k < 3 && at + k < s.size(); ++k) {
+    char c = s[at + k];
+    if (c == '"' || c == '\'') return true;
+    if (!(c == 'r' || c == 'R' || c == 'b' || c == 'B' || c == 'u' || c == 'U' || c == 'f' || c == 'F')) return false;
+  }
+  return false;
+}
+
+bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end) {
+  std::string_view r = s.substr(begin, end - begin);
+  return r.find("raise") != std::string_view::npos || r.find("warn") != std::string_view::npos ||
+         r.find("assert") != std::string_view::npos;
+}
+
+class Outliner {
+ public:
+  Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines)
+      : m_s(s), m_ls(ls), m_keep(lines, 0), m_pass_at(lines, -1) {}
+
+  // Statements of one block: logical lines [a, b) whose first has the
+  // block's indentation.
+  void block(std::size_t a, std::size_t b) {
+    std::size_t i = a;
+    while (i < b) {
+      const std::uint32_t indent = m_ls[i].indent;
+      std::size_t head = i;
+      while (head < b && m_s[m_ls[head].text] == '@') ++head;  // decorators
+      std::size_t end = head + 1;
+      for (;;) {
+        while (end < b && m_ls[end].indent > indent) ++end;
+        if (end < b && m_ls[end].indent == indent && is_continuation_clause(m_s, m_ls[end])) {
+          ++end;
+          continue;
+        }
+        break;
+      }
+      if (head >= b) head = b - 1;
+      statement(i, head, end);
+      i = end;
+    }
+  }
+
+  void keep(std::size_t a, std::size_t b) {
+    for (std::size_t k = a; k < b; ++k)
+      for (std::uint32_t l = m_ls[k].first_line; l <= m_ls[k].last_line; ++l) {
+        m_kept_lines += !m_keep[l];
+        m_keep[l] = 1;
+      }
+  }
+
+  std::string render(std::size_t& kept_bytes, const std::vector<std::uint32_t>& line_starts) const {
+    std::string out;
+    out.reserve(m_s.size() / 4);
+    for (std::size_t l = 0; l < m_keep.size(); ++l) {
+      std::uint32_t b = line_starts[l];
+      std::uint32_t e = l + 1 < line_starts.size() ? line_starts[l + 1] : static_cast<std::uint32_t>(m_s.size());
+      if (m_keep[l]) {
+        out.append(m_s.substr(b, e - b));
+        kept_bytes += e - b;
+      } else if (m_pass_at[l] >= 0) {
+        // The line's own indentation, then `pass`, so tabs stay tabs.
+        out.append(m_s.substr(b, static_cast<std::size_t>(m_pass_at[l])));
+        out.append("pass\n");
+      } else if (e > b && m_s[e - 1] == '\n') {
+        out.push_back('\n');
+      }
+    }
+    return out;
+  }
+
+ private:
+  // Logical lines [first, end): decorators [first, head), head, body.
+  void statement(std::size_t first, std::size_t head, std::size_t end) {
+    const Logical& h = m_ls[head];
+    bool is_class = starts_with_word(m_s, h.text, "class");
+    if (!is_class) {
+      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end) || is_string_assignment(h)) keep(first, end);
+      return;
+    }
+    keep(first, head + 1);
+    if (head + 1 >= end) return;  // `class A: pass` on one line
+    std::size_t body = head + 1;
+    std::size_t kept_before = m_kept_lines;
+    if (is_string_start(m_s, m_ls[body].text)) keep(body, body + 1);  // docstring
+    block(body, end);
+    if (m_kept_lines == kept_before)
+      m_pass_at[m_ls[body].first_line] = static_cast<int>(m_ls[body].text - m_ls[body].begin);
+  }
+
+  // `NAME = "..."` (or f-string, or parenthesised strings): a message a
+  // raise in the same scope may name (`raise ValueError(MESSAGE)`).
+  bool is_string_assignment(const Logical& l) const {
+    std::uint32_t i = l.text;
+    while (i < l.end && is_ident(m_s[i])) ++i;
+    if (i == l.text) return false;
+    while (i < l.end && m_s[i] == ' ') ++i;
+    if (i + 1 >= l.end || m_s[i] != '=' || m_s[i + 1] == '=') return false;
+    ++i;
+    while (i < l.end && (m_s[i] == ' ' || m_s[i] == '(' || m_s[i] == '\\' || m_s[i] == '\n')) ++i;
+    return i < l.end && is_string_start(m_s, i);
+  }
+
+  std::string_view m_s;
+  const std::vector<Logical>& m_ls;
+  std::vector<char> m_keep;
+  std::vector<int> m_pass_at;  // per line: indentation bytes before a `pass`, or -1
+  std::size_t m_kept_lines = 0;
+};
+
+}  // namespace
+
+std::optional<std::string> blank_unreachable(std::string_view source) {
+  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  ls.reserve(source.size() / 40);
+  if (!logical_lines(source, ls, line_starts) || ls.empty()) return std::nullopt;
+  // Indentation must start at the left margin for the blocks to make sense.
+  if (ls.front().indent != 0) return std::nullopt;
+  Outliner o(source, ls, line_starts.size());
+  o.block(0, ls.size());
+  std::size_t kept = 0;
+  std::string out = o.render(kept, line_starts);
+  // Parsing blank lines is nearly free, but copying and a second pass are
+  // not: only worth it when most of the file goes.
+  if (kept * 10 > source.size() * 7) return std::nullopt;
+  return out;
+}
+
+}  // namespace errdex::scan

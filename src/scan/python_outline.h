@@ -1,0 +1,24 @@
+#pragma once
+// A light pass over Python source, much cheaper than a parse, that blanks
+// out the statements which cannot hold a throw site, so the parser only
+// reads what matters. Internal to the scan stage.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace errdex::scan {
+
+// Returns `source` with every line of a module- or class-level statement
+// that contains none of the bytes `raise`, `warn`, `assert` replaced by an
+// empty line. Kept: such statements whole, every class header with its
+// docstring (classes are facts too), and a `pass` where a class body would
+// otherwise be empty. Line numbers are unchanged, and every kept line is
+// byte-identical, so a parse of the result yields the same sites with the
+// same lines, texts, guards and enclosing scopes as a parse of `source`.
+//
+// An empty optional when blanking would not pay (most of the file is kept)
+// or the source confuses the light pass (unterminated string or bracket):
+// the caller parses the whole file then.
+std::optional<std::string> blank_unreachable(std::string_view source);
+
+}  // namespace errdex::scan

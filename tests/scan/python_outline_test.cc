@@ -1,0 +1,142 @@
+// The fast path (statements without throw words blanked before the parse)
+// must give exactly the sites of a whole-file parse.
+#include "scan/python_outline.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "scan/python_frontend.h"
+#include "source/source_tree.h"
+#include "support/process.h"
+#include "util/text.h"
+
+namespace errdex::scan {
+namespace {
+
+std::string describe(const model::ThrowSite& s) {
+  std::ostringstream o;
+  o << s.line << "-" << s.end_line << " " << s.kind << " " << s.error_class << " reraise=" << s.reraise
+    << " style=" << s.message.style << " lit=" << s.message.from_literals << " raised=" << s.raised_text
+    << " cause=" << s.cause << " fn=" << s.function << "(" << s.function_params << ")@" << s.function_line
+    << " doc=" << s.function_doc << " cls=" << s.class_name << "(" << s.class_bases << ") cdoc=" << s.class_doc;
+  for (const auto& p : s.message.parts) o << " [" << p.literal << "|" << p.text << "|" << p.display << "|" << p.printf_conv << "]";
+  for (const auto& a : s.args) o << " arg=" << a;
+  for (const auto& d : s.decorators) o << " @" << d;
+  for (const auto& g : s.guards) {
+    o << " guard=" << g.kind << ":" << g.condition << ":" << g.line;
+    for (const auto& n : g.names) o << "," << n;
+  }
+  return o.str();
+}
+
+std::vector<std::string> describe_all(const model::FileFacts& f) {
+  std::vector<std::string> out;
+  for (const auto& s : f.sites) out.push_back(describe(s));
+  return out;
+}
+
+TEST(PythonOutline, BlanksStatementsWithoutThrowWordsAndKeepsLines) {
+  const std::string src =
+      "import os\n"
+      "\n"
+      "def quiet(x):\n"
+      "    return x + 1\n"
+      "\n"
+      "class Base(Exception):\n"
+      "    \"\"\"Doc.\"\"\"\n"
+      "    def ok(self):\n"
+      "        return 1\n"
+      "    @property\n"
+      "    def bad(self):\n"
+      "        if self.x:\n"
+      "            raise ValueError('x')\n"
+      "\n"
+      "class Empty:\n"
+      "    def a(self):\n"
+      "        return 2\n"
+      "if os.name == 'nt':\n"
+      "    pass\n"
+      "else:\n"
+      "    warnings.warn('posix')\n";
+  auto out = blank_unreachable(src);
+  ASSERT_TRUE(out);
+  auto in_lines = util::split_lines(src);
+  auto out_lines = util::split_lines(*out);
+  ASSERT_EQ(out_lines.size(), in_lines.size());
+  EXPECT_EQ(out_lines[2], "");                     // def quiet: blanked
+  EXPECT_EQ(out_lines[5], "class Base(Exception):");  // class header kept
+  EXPECT_EQ(out_lines[6], in_lines[6]);            // its docstring
+  EXPECT_EQ(out_lines[7], "");                     // def ok: blanked
+  EXPECT_EQ(out_lines[9], "    @property");        // decorated def with a raise: kept
+  EXPECT_EQ(out_lines[15], "    pass");            // class Empty keeps a body
+  EXPECT_EQ(out_lines[17], in_lines[17]);          // if/else kept together
+  EXPECT_EQ(out_lines[19], "else:");
+  EXPECT_EQ(describe_all(scan_python(src)), describe_all(scan_python_whole(src)));
+}
+
+TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {
+  EXPECT_FALSE(blank_unreachable("x = '''never closed\n"));
+  EXPECT_FALSE(blank_unreachable("x = (1,\n"));
+  EXPECT_FALSE(blank_unreachable("    indented_first = 1\n"));
+  // Strings and comments that look like code do not split statements.
+  std::string tricky =
+      "def f():\n"
+      "    s = '''\n"
+      "def g():\n"
+      "    raise KeyError('in a string')\n"
+      "'''\n"
+      "    t = \"quote \\\" # not a comment\"  # raise in a comment\n"
+      "    return s\n"
+      "x = [1,\n"
+      "2]\n"
+      "def h():\n"
+      "    raise ValueError(\"real\")\n" + std::string(2000, '\n');
+  EXPECT_EQ(describe_all(scan_python(tricky)), describe_all(scan_python_whole(tricky)));
+}
+
+void expect_same_sites(const std::string& path, const std::optional<std::string>& rev, const std::string& under) {
+  auto tree = source::open_tree(path, rev, {});
+  ASSERT_TRUE(tree) << tree.error();
+  std::vector<source::Skip> skipped;
+  std::size_t files = 0, sites = 0, differing = 0;
+  for (const auto& e : (*tree)->list(skipped)) {
+    if (e.path.compare(0, under.size(), under) != 0) continue;
+    auto content = (*tree)->read(e);
+    if (!content || source::content_problem(*content, {}) || !may_have_sites(*content)) continue;
+    ++files;
+    auto fast = describe_all(scan_python(*content));
+    auto whole = describe_all(scan_python_whole(*content));
+    sites += whole.size();
+    if (fast != whole) {
+      ++differing;
+      ADD_FAILURE() << e.path << ": " << fast.size() << " sites fast, " << whole.size() << " whole";
+      for (std::size_t i = 0; i < std::min(fast.size(), whole.size()); ++i)
+        if (fast[i] != whole[i]) {
+          ADD_FAILURE() << "  fast:  " << fast[i] << "\n  whole: " << whole[i];
+          break;
+        }
+    }
+  }
+  std::printf("%s: %zu files, %zu sites, %zu files differ\n", path.c_str(), files, sites, differing);
+  EXPECT_GT(sites, 1000u);
+}
+
+// Every file of the machine's standard library: same sites either way.
+TEST(PythonOutline, SameSitesAsWholeParseOnTheStandardLibrary) {
+  expect_same_sites(testing::python_stdlib(), std::nullopt, "");
+}
+
+// And transformers' src/ at the seeds' commit, read from git, when a
+// repository holding it is at hand (TRANSFORMERS_GIT).
+TEST(PythonOutline, SameSitesAsWholeParseOnTransformers) {
+  const char* env = std::getenv("TRANSFORMERS_GIT");
+  std::string dir = env && *env ? env : "/work/.mirror/zucchini-nlp+transformers/repo";
+  const std::string sha = "a597f974857b3d92939971296bc0deb93d33d780";
+  if (testing::run("git --git-dir=" + testing::shell_quote(dir) + " cat-file -e " + sha + "^{commit}").code != 0)
+    GTEST_SKIP() << "no repository with transformers@a597f974 (set TRANSFORMERS_GIT)";
+  expect_same_sites(dir, sha, "src/");
+}
+
+}  // namespace
+}  // namespace errdex::scan
