@@ -27,5 +27,7 @@ int run_search(const std::string& db, const std::string& text, const std::option
 int run_export(const std::string& db, const std::optional<std::string>& repo);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
+// `text` unset: read stdin. Exit 0 when a throw site was found, 1 when none.
+int run_match(const std::string& db, const std::optional<std::string>& text, bool json, int top);
 
 }  // namespace errdex::cli

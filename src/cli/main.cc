@@ -69,6 +69,15 @@ int main(int argc, char** argv) {
   add_db(c_stats);
   add_json(c_stats);
 
+  std::optional<std::string> match_text;
+  int top = 5;
+  auto* c_match = app.add_subcommand("match", "Find the throw sites behind a pasted error message or traceback");
+  c_match->add_option("text", match_text, "The message or traceback (default: read stdin)");
+  c_match->add_option("--top", top, "Most candidates to show (ties at the best score are all shown)")
+      ->check(CLI::Range(1, 1000));
+  add_db(c_match);
+  add_json(c_match);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -92,6 +101,7 @@ int main(int argc, char** argv) {
     if (*c_export) return run_export(db, repo);
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
+    if (*c_match) return run_match(db, match_text, json, top);
   } catch (const std::exception& e) {
     std::cerr << "errdex: internal error: " << e.what() << "\n";
     return 2;

@@ -5,13 +5,17 @@
 //
 // A Matcher is built once from records and then only answers. After build
 // returns, match() may be called from any number of threads at once; the
-// Matcher is never modified again. It holds no reference to the records it
-// was built from (it copies what it needs).
+// Matcher is never modified again. It keeps no reference to the records it
+// was built from: it copies only what matching needs (pattern, template,
+// class, file, line, id), so a caller that shows records keeps its own
+// vector and reads it at Candidate::index.
 //
 // Candidates come from the templates' constant text (an inverted index of
 // constant tokens, one pass over the message), confirmed with RE2 (linear
 // time in the input: no input can make matching slow). Templates with no
 // constant text are reached only through traceback frames or the class.
+// Patterns are compiled on first use (once, safely across threads), so
+// building stays fast and small at millions of records.
 // When no pattern matches, a token-overlap full-text ranking over the
 // records' messages is the fallback (the matcher's own index, no store
 // needed at match time), and the result says so.
@@ -37,7 +41,7 @@ struct Reasons {
 };
 
 struct Candidate {
-  // Index into the records given to Matcher::build, and the record's id.
+  // Index into the vector given to Matcher::build, and the record's id.
   std::size_t index = 0;
   std::string id;
   // Higher is better; comparable only within one MatchResult.
@@ -76,6 +80,9 @@ struct MatchResult {
   bool ambiguous = false;
   // True when no pattern matched and candidates come from full-text ranking.
   bool fulltext_fallback = false;
+  // True when the input was longer than the matcher reads (its last part
+  // was parsed) or the message was cut before pattern matching.
+  bool truncated = false;
 };
 
 struct BuildStats {
@@ -106,8 +113,6 @@ class Matcher {
 
   const BuildStats& stats() const;
   std::size_t size() const;  // number of records
-  // The record behind a candidate's index (as copied at build).
-  const model::ErrorRecord& record(std::size_t index) const;
 
  private:
   struct Impl;

@@ -1,0 +1,128 @@
+// errdex match: explains a pasted error or traceback with the throw sites
+// that produce it.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/store_url.h"
+#include "match/matcher.h"
+
+namespace errdex::cli {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> reason_names(const match::Reasons& r) {
+  std::vector<std::string> out;
+  if (r.frame) out.push_back(r.frame_line ? "frame" : "frame-file");
+  if (r.error_class) out.push_back("class");
+  if (r.pattern) out.push_back("pattern");
+  if (r.fulltext) out.push_back("fulltext");
+  return out;
+}
+
+// The first `lines` lines of a text, each at most `width` bytes.
+std::string first_lines(const std::string& text, int lines, std::size_t width) {
+  std::string out;
+  std::size_t pos = 0;
+  for (int i = 0; i < lines && pos < text.size(); ++i) {
+    auto nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    if (line.size() > width) line = line.substr(0, width) + "…";
+    out += "    " + line + "\n";
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_match(const std::string& db, const std::optional<std::string>& text_arg, bool as_json, int top) {
+  std::string text;
+  if (text_arg) {
+    text = *text_arg;
+  } else {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::cerr << "errdex match: nothing to match (give TEXT or pipe it on stdin)\n";
+    return 2;
+  }
+
+  auto st = open_store_for_read(db);
+  if (!st) {
+    std::cerr << "errdex match: " << st.error() << "\n";
+    return 2;
+  }
+  auto lines = (*st)->list(std::nullopt);
+  if (!lines) {
+    std::cerr << "errdex match: " << lines.error() << "\n";
+    return 2;
+  }
+  std::vector<model::ErrorRecord> records;
+  records.reserve(lines->size());
+  for (auto& l : *lines) records.push_back(std::move(l.record));
+  lines->clear();
+
+  // From here on the index is immutable.
+  match::Matcher matcher = match::Matcher::build(records);
+  match::MatchResult res = matcher.match(text, top);
+
+  if (as_json) {
+    json j;
+    j["exception"] = {{"errorClass", res.exception.error_class}, {"message", res.exception.message}};
+    j["frames"] = json::array();
+    for (const auto& f : res.frames) j["frames"].push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
+    j["chained"] = json::array();
+    for (const auto& c : res.chained) j["chained"].push_back({{"errorClass", c.error_class}, {"message", c.message}});
+    j["ambiguous"] = res.ambiguous;
+    j["fulltextFallback"] = res.fulltext_fallback;
+    j["truncated"] = res.truncated;
+    j["candidates"] = json::array();
+    for (const auto& c : res.candidates) {
+      const auto& r = records[c.index];
+      json caps = json::object();
+      for (const auto& [k, v] : c.captures) caps[k] = v;
+      j["candidates"].push_back({{"id", r.id},
+                                 {"repo", r.repo},
+                                 {"filePath", r.file_path},
+                                 {"lineNumber", r.line_number},
+                                 {"errorClass", r.error_class},
+                                 {"errorMessage", r.error_message},
+                                 {"score", c.score},
+                                 {"captures", caps},
+                                 {"reasons", reason_names(c.reasons)}});
+    }
+    std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return res.candidates.empty() ? 1 : 0;
+  }
+
+  if (res.candidates.empty()) {
+    std::cerr << "errdex match: no throw site found for "
+              << (res.exception.error_class.empty() ? std::string("this text") : res.exception.error_class) << " among "
+              << records.size() << " records\n";
+    return 1;
+  }
+  std::printf("%s%s%s\n", res.exception.error_class.c_str(), res.exception.error_class.empty() ? "" : ": ",
+              res.exception.message.substr(0, 200).c_str());
+  if (res.fulltext_fallback) std::printf("no pattern matched: ranked by full text\n");
+  if (res.ambiguous) std::printf("ambiguous: the best score is shared by several sites\n");
+  if (res.truncated) std::printf("input was cut: only its last part (or the message's first part) was read\n");
+  int rank = 1;
+  for (const auto& c : res.candidates) {
+    const auto& r = records[c.index];
+    std::string why;
+    for (const auto& s : reason_names(c.reasons)) why += (why.empty() ? "" : ",") + s;
+    std::printf("\n%d. %s:%d  %s  [%s]  (%s)\n", rank++, r.file_path.c_str(), r.line_number, r.repo.c_str(),
+                why.c_str(), r.id.c_str());
+    std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
+    for (const auto& [k, v] : c.captures) std::printf("   %s = %s\n", k.c_str(), v.substr(0, 200).c_str());
+    if (!r.documentation.empty()) std::printf("%s", first_lines(r.documentation, 2, 160).c_str());
+  }
+  return 0;
+}
+
+}  // namespace errdex::cli

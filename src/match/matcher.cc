@@ -1,0 +1,448 @@
+#include "match/matcher.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "match/path_suffix.h"
+#include "match/pattern_text.h"
+#include "match/traceback.h"
+#include "match/word_table.h"
+
+namespace errdex::match {
+namespace {
+
+// Messages longer than this are matched on their first part: a pattern's
+// constant text is short, and RE2's time grows with the text.
+constexpr std::size_t k_max_message = 64u << 10;
+// At most this many candidates are confirmed with RE2 per message, and at
+// most this many tied candidates are listed.
+constexpr std::size_t k_max_confirm = 20000;
+constexpr std::size_t k_max_tied = 100;
+// Full-text fallback: words this common say nothing and cost the most.
+constexpr std::size_t k_fulltext_max_df = 20000;
+
+// Score tiers: frame and line > frame file > class > pattern specificity.
+constexpr double k_frame_line = 1e8;
+constexpr double k_frame_line_per_component = 1e6;
+constexpr double k_frame_file = 1e7;
+constexpr double k_frame_file_per_component = 1e5;
+constexpr double k_class = 1e6;
+constexpr double k_per_constant_char = 4;  // < k_class / 4 for any pattern under 250k chars
+
+enum class Kind : std::uint8_t {
+  keyed,    // reached by its rarest whole word
+  weak,     // no whole word to key on: only frames or class reach it
+  empty,    // no message at all: matches only an empty message
+  invalid,  // RE2 rejects it: frames and class only, never confirmed
+};
+
+struct Entry {
+  std::string id;
+  std::string pattern;
+  std::string message_template;
+  std::uint32_t class_id = 0;  // 0: no class
+  std::uint32_t file_id = 0;
+  int line = 0;
+  std::uint32_t constant_chars = 0;
+  Kind kind = Kind::keyed;
+};
+
+std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+RE2::Options re2_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_dot_nl(true);  // an interpolated value may span lines
+  return o;
+}
+
+// Message variants a pattern may be written against (see match()).
+struct Variants {
+  std::string_view text;
+  std::string unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
+  bool has_unquoted = false;
+  std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
+};
+
+Variants make_variants(std::string_view m) {
+  Variants v;
+  v.text = m;
+  if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
+    std::string_view inner = m.substr(1, m.size() - 2);
+    v.unquoted.reserve(inner.size());
+    for (std::size_t i = 0; i < inner.size(); ++i) {
+      if (inner[i] == '\\' && i + 1 < inner.size() && (inner[i + 1] == '\\' || inner[i + 1] == '\'' || inner[i + 1] == '"')) ++i;
+      v.unquoted += inner[i];
+    }
+    v.has_unquoted = true;
+  }
+  if (m.substr(0, 7) == "[Errno ") {
+    auto close = m.find("] ");
+    if (close != std::string_view::npos && close < 20) v.after_errno = m.substr(close + 2);
+  }
+  return v;
+}
+
+struct Confirmed {
+  int kind = 0;  // 3 whole message, 2 its start, 1 somewhere in it, 0 no match
+  int variant = 0;  // 0 text, 1 unquoted, 2 after errno
+};
+
+struct Cand {
+  std::uint32_t entry = 0;
+  double score = 0;
+  Reasons reasons;
+  int suffix = 0;
+  Confirmed confirmed;
+  double fulltext = 0;
+};
+
+}  // namespace
+
+struct Matcher::Impl {
+  std::vector<Entry> entries;
+  // Compiled patterns by entry; filled at build (small indexes) or on first
+  // use. A slot holds nullptr until compiled.
+  std::unique_ptr<std::atomic<RE2*>[]> compiled;
+  std::vector<std::string> files;                     // by file_id
+  std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
+  std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
+  std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // hash of last component -> id (1-based)
+  WordTable keyed;     // rarest whole word -> keyed entries
+  WordTable all_words; // every whole word -> entries (full-text fallback)
+  std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
+  BuildStats stats;
+
+  ~Impl() {
+    if (compiled)
+      for (std::size_t i = 0; i < entries.size(); ++i) delete compiled[i].load(std::memory_order_relaxed);
+  }
+
+  const RE2* regex(std::uint32_t e) const {
+    RE2* re = compiled[e].load(std::memory_order_acquire);
+    if (re) return re;
+    auto* fresh = new RE2(entries[e].pattern, re2_options());
+    RE2* expected = nullptr;
+    if (compiled[e].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
+    delete fresh;  // another thread compiled it first
+    return expected;
+  }
+
+  Confirmed confirm(std::uint32_t e, const Variants& v) const {
+    const Entry& en = entries[e];
+    if (en.kind == Kind::invalid) return {};
+    if (en.kind == Kind::empty) return {v.text.empty() ? 3 : 0, 0};
+    const RE2* re = regex(e);
+    if (!re->ok()) return {};
+    auto run = [&](std::string_view t, RE2::Anchor a) {
+      return re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
+    };
+    bool in_text = run(v.text, RE2::UNANCHORED);
+    bool in_unquoted = v.has_unquoted && run(v.unquoted, RE2::UNANCHORED);
+    if (!in_text && !in_unquoted) return {};
+    std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
+    bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
+    for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
+      for (int k = 0; k < 3; ++k)
+        if (usable[k] && run(forms[k], a)) return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
+    return {1, in_text ? 0 : 1};
+  }
+
+  static re2::StringPiece absl_view(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
+
+  std::uint32_t class_of(std::string_view error_class) const {
+    std::string_view last = last_component(error_class);
+    if (last.empty()) return 0;
+    auto it = class_ids.find(hash_of(last));
+    return it == class_ids.end() ? 0 : it->second;
+  }
+};
+
+Matcher::Matcher(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Matcher::Matcher(Matcher&&) noexcept = default;
+Matcher& Matcher::operator=(Matcher&&) noexcept = default;
+Matcher::~Matcher() = default;
+
+const BuildStats& Matcher::stats() const { return m_impl->stats; }
+std::size_t Matcher::size() const { return m_impl->entries.size(); }
+
+Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
+  auto impl = std::make_unique<Impl>();
+  Impl& m = *impl;
+  const std::size_t n = records.size();
+  m.entries.resize(n);
+  m.compiled = std::make_unique<std::atomic<RE2*>[]>(n);
+  for (std::size_t i = 0; i < n; ++i) m.compiled[i].store(nullptr, std::memory_order_relaxed);
+  m.stats.records = n;
+  // Small indexes keep every compiled pattern; large ones compile on first
+  // use so memory follows the patterns actually asked for.
+  const bool keep_compiled = n <= 200000;
+
+  std::unordered_map<std::string, std::uint32_t> file_ids;
+  std::vector<std::vector<std::string>> words(n);
+  std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
+  m.weak_by_class.emplace_back();                      // class id 0: none
+
+  // Pass 1: read each pattern, intern classes and files, count word use.
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& r = records[i];
+    Entry& e = m.entries[i];
+    e.id = r.id;
+    e.pattern = r.message_pattern;
+    e.message_template = r.error_message;
+    e.line = r.line_number;
+    std::string_view last = last_component(r.error_class);
+    if (!last.empty()) {
+      auto [it, added] = m.class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
+      if (added) m.weak_by_class.emplace_back();
+      e.class_id = it->second;
+    }
+    auto [fit, fadded] = file_ids.emplace(r.file_path, static_cast<std::uint32_t>(m.files.size()));
+    if (fadded) m.files.push_back(r.file_path);
+    e.file_id = fit->second;
+
+    RE2 re(e.pattern, re2_options());
+    if (!re.ok()) {
+      e.kind = Kind::invalid;
+      ++m.stats.bad_patterns;
+      continue;
+    }
+    ++m.stats.patterns;
+    if (keep_compiled) m.compiled[i].store(new RE2(e.pattern, re2_options()), std::memory_order_relaxed);
+    if (e.pattern.empty()) {
+      e.kind = Kind::empty;
+      continue;
+    }
+    PatternText pt = read_pattern(e.pattern);
+    e.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
+    if (pt.unreliable || pt.words.empty()) {
+      e.kind = Kind::weak;
+      ++m.stats.match_anything;
+      continue;
+    }
+    std::sort(pt.words.begin(), pt.words.end());
+    pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());
+    for (const auto& w : pt.words) ++df[hash_of(w)];
+    words[i] = std::move(pt.words);
+  }
+
+  // Pass 2: key each pattern on its rarest word (longest on a tie); every
+  // word goes to the full-text table.
+  WordTable::Builder keyed, all;
+  for (std::size_t i = 0; i < n; ++i) {
+    Entry& e = m.entries[i];
+    if (e.kind != Kind::keyed) {
+      m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
+      continue;
+    }
+    const std::string* best = nullptr;
+    std::uint32_t best_df = 0;
+    for (const auto& w : words[i]) {
+      std::uint32_t d = df[hash_of(w)];
+      all.add(hash_of(w), static_cast<std::uint32_t>(i));
+      if (!best || d < best_df || (d == best_df && w.size() > best->size())) {
+        best = &w;
+        best_df = d;
+      }
+    }
+    keyed.add(hash_of(*best), static_cast<std::uint32_t>(i));
+    words[i].clear();
+    words[i].shrink_to_fit();
+  }
+  m.keyed = keyed.build();
+  m.all_words = all.build();
+
+  m.file_parts.resize(m.files.size());
+  for (std::size_t f = 0; f < m.files.size(); ++f) {
+    m.file_parts[f] = path_components(m.files[f]);
+    if (!m.file_parts[f].empty()) m.by_basename[std::string(m.file_parts[f].back())];
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& parts = m.file_parts[m.entries[i].file_id];
+    if (!parts.empty()) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
+  }
+
+  std::size_t mem = sizeof(Impl) + n * (sizeof(Entry) + sizeof(std::atomic<RE2*>));
+  for (const auto& e : m.entries)
+    mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) + (e.pattern.capacity() > 15 ? e.pattern.capacity() : 0) +
+           (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
+  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes();
+  mem += n * 4 * 2;  // basename and class lists
+  m.stats.memory_bytes = mem;
+  return Matcher(std::move(impl));
+}
+
+MatchResult Matcher::match(std::string_view text, int top) const {
+  const Impl& m = *m_impl;
+  if (top <= 0) top = 1;
+  MatchResult out;
+
+  Traceback tb = parse_traceback(text, [&](std::string_view last) { return m.class_ids.count(hash_of(last)) > 0; });
+  out.truncated = tb.truncated;
+  ExceptionBlock& ex = tb.exceptions.back();
+  std::string_view message = ex.message;
+  if (message.size() > k_max_message) {
+    message = message.substr(0, k_max_message);
+    out.truncated = true;
+  }
+  const std::uint32_t cls = m.class_of(ex.error_class);
+  Variants variants = make_variants(message);
+
+  std::vector<Cand> cands;
+  std::unordered_map<std::uint32_t, std::size_t> slot;
+  auto add = [&](std::uint32_t e) -> Cand& {
+    auto [it, added] = slot.emplace(e, cands.size());
+    if (added) cands.push_back(Cand{e});
+    return cands[it->second];
+  };
+
+  // Frames: the innermost frame is where the exception was raised.
+  if (!ex.frames.empty()) {
+    const Frame& f = ex.frames.back();
+    auto parts = path_components(f.file);
+    if (!parts.empty()) {
+      auto it = m.by_basename.find(std::string(parts.back()));
+      if (it != m.by_basename.end()) {
+        for (std::uint32_t e : it->second) {
+          int agree = suffix_agreement(parts, m.file_parts[m.entries[e].file_id]);
+          if (agree <= 0) continue;
+          Cand& c = add(e);
+          c.suffix = agree;
+          c.reasons.frame = true;
+          c.reasons.frame_line = m.entries[e].line == f.line;
+        }
+      }
+    }
+  }
+
+  // Words: every whole word of the message looks up the patterns keyed on it.
+  std::vector<std::string_view> words;
+  split_words(message, words);
+  if (variants.has_unquoted) split_words(variants.unquoted, words);
+  {
+    std::unordered_set<std::uint64_t> seen;
+    for (std::string_view w : words) {
+      if (cands.size() >= k_max_confirm) {
+        out.truncated = true;
+        break;
+      }
+      std::uint64_t h = hash_of(w);
+      if (!seen.insert(h).second) continue;
+      for (std::uint32_t e : m.keyed.find(h)) {
+        if (cands.size() >= k_max_confirm) break;
+        add(e);
+      }
+    }
+  }
+
+  bool any_pattern = false, any_frame = false;
+  for (Cand& c : cands) {
+    c.confirmed = m.confirm(c.entry, variants);
+    c.reasons.pattern = c.confirmed.kind > 0;
+    any_pattern |= c.reasons.pattern && m.entries[c.entry].constant_chars > 0;
+    any_frame |= c.reasons.frame;
+  }
+
+  if (!any_pattern && !any_frame) {
+    // Nothing matched: sites with no constant text of this class, and a
+    // full-text ranking of every template by the words they share.
+    if (cls != 0)
+      for (std::uint32_t e : m.weak_by_class[cls]) {
+        Cand& c = add(e);
+        c.confirmed = m.confirm(e, variants);
+        c.reasons.pattern = c.confirmed.kind > 0;
+      }
+    std::unordered_set<std::uint64_t> seen;
+    std::unordered_map<std::uint32_t, double> ft;
+    double n = static_cast<double>(m.entries.size()) + 1;
+    for (std::string_view w : words) {
+      std::uint64_t h = hash_of(w);
+      if (!seen.insert(h).second) continue;
+      auto posting = m.all_words.find(h);
+      if (posting.empty() || posting.size() > k_fulltext_max_df) continue;
+      double idf = std::log(n / static_cast<double>(posting.size()));
+      for (std::uint32_t e : posting) ft[e] += idf;
+    }
+    if (!ft.empty()) {
+      out.fulltext_fallback = true;
+      std::vector<std::pair<double, std::uint32_t>> best;
+      best.reserve(ft.size());
+      for (auto [e, s] : ft) best.emplace_back(s, e);
+      std::size_t keep = std::min<std::size_t>(best.size(), k_max_tied + static_cast<std::size_t>(top));
+      std::partial_sort(best.begin(), best.begin() + keep, best.end(),
+                        [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+      for (std::size_t i = 0; i < keep; ++i) {
+        Cand& c = add(best[i].second);
+        c.fulltext = best[i].first;
+        c.reasons.fulltext = !c.reasons.pattern;
+      }
+    }
+  }
+
+  for (Cand& c : cands) {
+    const Entry& e = m.entries[c.entry];
+    c.reasons.error_class = cls != 0 && e.class_id == cls;
+    double s = 0;
+    if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
+    else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
+    if (c.reasons.error_class) s += k_class;
+    if (c.reasons.pattern) s += k_per_constant_char * e.constant_chars + c.confirmed.kind;
+    // Full-text words weigh less than one constant character each: they
+    // order records nothing else tells apart.
+    s += std::min(c.fulltext, 1000.0) / 1000.0;
+    c.score = s;
+  }
+  // The class only ranks: a candidate needs a frame, its pattern or shared
+  // words to be an answer at all.
+  std::erase_if(cands, [](const Cand& c) { return !c.reasons.frame && !c.reasons.pattern && !c.reasons.fulltext; });
+  std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
+    return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+  });
+
+  std::size_t tied = 0;
+  while (tied < cands.size() && cands[tied].score == cands.front().score) ++tied;
+  out.ambiguous = tied > 1;
+  std::size_t shown = std::min(cands.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
+
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Cand& c = cands[i];
+    const Entry& e = m.entries[c.entry];
+    Candidate cd;
+    cd.index = c.entry;
+    cd.id = e.id;
+    cd.score = c.score;
+    cd.reasons = c.reasons;
+    if (c.reasons.pattern && e.kind != Kind::empty) {
+      const RE2* re = m.regex(c.entry);
+      int groups = re->NumberOfCapturingGroups();
+      if (groups > 0) {
+        std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
+        std::string_view t = forms[c.confirmed.variant];
+        RE2::Anchor a = c.confirmed.kind == 3 ? RE2::ANCHOR_BOTH : c.confirmed.kind == 2 ? RE2::ANCHOR_START : RE2::UNANCHORED;
+        std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
+        if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
+          auto names = interpolation_names(e.message_template);
+          for (int g = 1; g <= groups; ++g) {
+            std::string name = static_cast<std::size_t>(groups) == names.size() ? names[g - 1] : std::to_string(g);
+            cd.captures.emplace_back(std::move(name), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
+          }
+        }
+      }
+    }
+    out.candidates.push_back(std::move(cd));
+  }
+
+  out.exception = {ex.error_class, ex.message};
+  for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
+  for (std::size_t i = 0; i + 1 < tb.exceptions.size(); ++i)
+    out.chained.push_back({tb.exceptions[i].error_class, tb.exceptions[i].message});
+  return out;
+}
+
+}  // namespace errdex::match

@@ -1,0 +1,197 @@
+#include "match/pattern_text.h"
+
+namespace errdex::match {
+namespace {
+
+// The character an escape stands for, or 0 when it is a class (\d, \s, ...).
+char unescape(char e) {
+  switch (e) {
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    case 'f': return '\f';
+    case 'v': return '\v';
+    case 'd': case 'D': case 's': case 'S': case 'w': case 'W': case 'b': case 'B': case 'A': case 'z':
+    case 'p': case 'P': case 'Q': case 'E': case 'C': case 'x': case '0': case '1': case '2': case '3':
+    case '4': case '5': case '6': case '7': case '8': case '9':
+      return 0;
+    default: return e;
+  }
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+PatternText read_pattern(std::string_view p) {
+  PatternText out;
+  // Literal runs between non-literal pieces; a run's ends touch either the
+  // pattern's ends (reliable word boundary) or a group (not reliable).
+  std::string run;
+  bool run_open_left = false;  // the run starts right after a group
+  int depth = 0;
+  bool in_class = false;
+
+  auto flush = [&](bool open_right) {
+    std::size_t n = run.size();
+    std::size_t i = 0;
+    while (i < n) {
+      if (!is_word_char(static_cast<unsigned char>(run[i]))) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < n && is_word_char(static_cast<unsigned char>(run[j]))) ++j;
+      bool left_ok = i > 0 || !run_open_left;
+      bool right_ok = j < n || !open_right;
+      if (left_ok && right_ok) out.words.emplace_back(run.substr(i, j - i));
+      i = j;
+    }
+    out.constant_chars += run.size();
+    run.clear();
+  };
+
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (in_class) {
+      if (c == '\\') ++i;
+      else if (c == ']') in_class = false;
+      continue;
+    }
+    if (depth > 0) {
+      if (c == '\\') ++i;
+      else if (c == '[') in_class = true;
+      else if (c == '(') ++depth;
+      else if (c == ')') {
+        --depth;
+        if (depth == 0) run_open_left = true;
+      }
+      continue;
+    }
+    // A quantifier after a literal makes that literal optional or repeated:
+    // drop it from the run and treat the spot as a group.
+    auto quantified = [&](std::size_t next) {
+      return next < p.size() && (p[next] == '*' || p[next] == '?' || p[next] == '+' || p[next] == '{');
+    };
+    if (c == '\\') {
+      if (i + 1 >= p.size()) {
+        out.unreliable = true;
+        break;
+      }
+      char e = p[++i];
+      char lit = 0;
+      if (e == 'x') {
+        if (i + 2 < p.size() && hex_value(p[i + 1]) >= 0 && hex_value(p[i + 2]) >= 0) {
+          lit = static_cast<char>(hex_value(p[i + 1]) * 16 + hex_value(p[i + 2]));
+          i += 2;
+        }
+      } else {
+        lit = unescape(e);
+      }
+      if (lit == 0 || quantified(i + 1)) {
+        flush(true);
+        run_open_left = true;
+        if (quantified(i + 1)) ++i;
+        continue;
+      }
+      run += lit;
+      continue;
+    }
+    switch (c) {
+      case '(':
+        flush(true);
+        depth = 1;
+        continue;
+      case '[':
+        flush(true);
+        in_class = true;
+        run_open_left = true;
+        continue;
+      case '|':
+        out.unreliable = true;
+        out.words.clear();
+        return out;
+      case '.': case '^': case '$':
+        flush(true);
+        run_open_left = true;
+        continue;
+      case '*': case '+': case '?': case '{': case ')':
+        out.unreliable = true;  // a quantifier with nothing before it we understood
+        flush(true);
+        run_open_left = true;
+        continue;
+      default:
+        if (quantified(i + 1)) {
+          flush(true);
+          run_open_left = true;
+          ++i;
+          continue;
+        }
+        run += c;
+    }
+  }
+  flush(false);
+  if (depth != 0 || in_class) out.unreliable = true;
+  return out;
+}
+
+void split_words(std::string_view text, std::vector<std::string_view>& out) {
+  std::size_t i = 0, n = text.size();
+  while (i < n) {
+    if (!is_word_char(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < n && is_word_char(static_cast<unsigned char>(text[j]))) ++j;
+    out.push_back(text.substr(i, j - i));
+    i = j;
+  }
+}
+
+namespace {
+
+// "x!r" -> "x", "width:>10" -> "width"; brackets and quotes protect
+// slices and dict keys ("d['a:b']", "x[1:2]").
+std::string_view strip_conversion(std::string_view name) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (depth == 0 && c == ':') return name.substr(0, i);
+    else if (depth == 0 && c == '!' && i + 1 < name.size() && (name[i + 1] == 'r' || name[i + 1] == 's' || name[i + 1] == 'a') &&
+             (i + 2 == name.size() || name[i + 2] == ':'))
+      return name.substr(0, i);
+  }
+  return name;
+}
+
+}  // namespace
+
+std::vector<std::string> interpolation_names(std::string_view t) {
+  std::vector<std::string> names;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '{') {
+      if (depth++ == 0) start = i + 1;
+    } else if (t[i] == '}' && depth > 0) {
+      if (--depth == 0) names.emplace_back(strip_conversion(t.substr(start, i - start)));
+    }
+  }
+  return names;
+}
+
+}  // namespace errdex::match

@@ -1,0 +1,39 @@
+#pragma once
+// What the matcher reads off a record's messagePattern and errorMessage
+// without running a regex: its constant text, the words that every message
+// of the site must contain, and the names of its captures. Pure functions.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::match {
+
+struct PatternText {
+  // Constant characters a message must contain (literal text outside groups).
+  std::size_t constant_chars = 0;
+  // Whole words of the constant text: runs of [A-Za-z0-9_] (and non-ASCII
+  // bytes) bounded on both sides by constant non-word characters or by the
+  // pattern's ends, so the same run appears as a whole word in every
+  // matching message. A word touching a group is left out ("{n}th").
+  std::vector<std::string> words;
+  // True when the pattern cannot be relied on to require its constant text
+  // (a top-level `|`, or syntax the reader does not follow).
+  bool unreliable = false;
+};
+
+PatternText read_pattern(std::string_view pattern);
+
+// Whole words of a message, in order, duplicates kept; the same word
+// characters as PatternText::words.
+void split_words(std::string_view text, std::vector<std::string_view>& out);
+
+// The interpolations of an errorMessage template, in order: the text inside
+// each top-level `{...}` ("{values}" -> "values", "{len(x)}" -> "len(x)").
+std::vector<std::string> interpolation_names(std::string_view message_template);
+
+// Every character a word is made of.
+inline bool is_word_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+}  // namespace errdex::match

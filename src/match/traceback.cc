@@ -1,0 +1,340 @@
+#include "match/traceback.h"
+
+#include <algorithm>
+
+namespace errdex::match {
+namespace {
+
+constexpr std::string_view k_header = "Traceback (most recent call last):";
+constexpr std::string_view k_during = "During handling of the above exception, another exception occurred:";
+constexpr std::string_view k_cause = "The above exception was the direct cause of the following exception:";
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_ident(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (is_space(s.front()) || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (is_space(s.back()) || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Names exception classes end with by convention.
+bool conventional_class(std::string_view name) {
+  for (std::string_view s : {"Error", "Exception", "Warning", "Exit", "Interrupt", "Iteration", "Group", "Failure",
+                             "Fault", "Timeout"})
+    if (ends_with(name, s) && name.size() > s.size()) return true;
+  return name == "Exception" || name == "Warning";
+}
+
+struct ClassAt {
+  std::string_view name;
+  std::string_view message;
+};
+
+// A dotted name at exactly `pos`, followed by ": message", ":" or the end.
+bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
+  std::size_t i = pos;
+  if (i >= line.size() || !is_ident_start(line[i])) return false;
+  while (true) {
+    while (i < line.size() && is_ident(line[i])) ++i;
+    if (i + 1 < line.size() && line[i] == '.' && is_ident_start(line[i + 1])) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  std::string_view name = line.substr(pos, i - pos);
+  std::string_view rest = line.substr(i);
+  if (trim(rest).empty()) {
+    out = {name, {}};
+    return true;
+  }
+  if (rest.front() != ':') return false;
+  rest.remove_prefix(1);
+  if (!rest.empty() && rest.front() != ' ' && rest.front() != '\t') return false;
+  out = {name, trim(rest)};
+  return true;
+}
+
+// The leftmost `Class: message` in a line with no traceback around it. The
+// name must look like an exception class: by convention, or known to the
+// caller; and stand after the line start, a blank or punctuation.
+bool find_exception(std::string_view line, const std::function<bool(std::string_view)>& known, ClassAt& out) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (!is_ident_start(line[i])) continue;
+    if (i > 0) {
+      char p = line[i - 1];
+      if (is_ident(p) || p == '.') continue;
+      if (!(is_space(p) || p == ':' || p == ']' || p == '>' || p == '|' || p == ')' || p == '-' || p == '(' ||
+            p == '[' || p == '"' || p == '\''))
+        continue;
+    }
+    ClassAt c;
+    if (class_at(line, i, c)) {
+      std::string_view last = last_component(c.name);
+      bool dotted = last.size() != c.name.size();
+      if (conventional_class(last) || (known && known(last) && (dotted || !c.message.empty() || i == 0))) {
+        out = c;
+        return true;
+      }
+    }
+    // Skip the rest of this word: later starts inside it are not names.
+    while (i + 1 < line.size() && (is_ident(line[i + 1]) || line[i + 1] == '.')) ++i;
+  }
+  return false;
+}
+
+// `File "path", line N[, in func]` anywhere in the line.
+bool parse_frame(std::string_view line, Frame& f) {
+  auto at = line.find("File \"");
+  if (at == std::string_view::npos) return false;
+  std::size_t start = at + 6;
+  auto mid = line.find("\", line ", start);
+  if (mid == std::string_view::npos) return false;
+  std::size_t i = mid + 8;
+  long n = 0;
+  std::size_t digits = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 10) {
+    n = n * 10 + (line[i] - '0');
+    ++i;
+    ++digits;
+  }
+  if (digits == 0) return false;
+  f.file = std::string(line.substr(start, mid - start));
+  f.line = static_cast<int>(n);
+  f.function.clear();
+  std::string_view rest = line.substr(i);
+  if (rest.substr(0, 5) == ", in ") f.function = std::string(trim(rest.substr(5)));
+  return true;
+}
+
+// pytest: `path.py:12: in func` or `path.py:12: ValueError` at line start.
+bool parse_pytest_frame(std::string_view line, Frame& f) {
+  auto colon = line.find(".py:");
+  if (colon == std::string_view::npos || colon == 0) return false;
+  for (std::size_t k = 0; k < colon; ++k)
+    if (is_space(line[k])) return false;
+  std::size_t i = colon + 4;
+  long n = 0;
+  std::size_t digits = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 10) {
+    n = n * 10 + (line[i] - '0');
+    ++i;
+    ++digits;
+  }
+  if (digits == 0 || i >= line.size() || line[i] != ':') return false;
+  f.file = std::string(line.substr(0, colon + 3));
+  f.line = static_cast<int>(n);
+  std::string_view rest = trim(line.substr(i + 1));
+  f.function = rest.substr(0, 3) == "in " ? std::string(rest.substr(3)) : "";
+  return true;
+}
+
+bool is_caret_line(std::string_view line) {
+  std::string_view t = trim(line);
+  if (t.empty()) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return c == '^' || c == '~' || c == ' '; });
+}
+
+// Exception-group drawing: "  | ", "  + ", "  +-+---- 1 ----".
+struct GroupLine {
+  std::string_view text;
+  bool separator = false;
+};
+
+GroupLine strip_group(std::string_view line) {
+  std::size_t i = 0;
+  while (true) {
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i < line.size() && line[i] == '|') {
+      ++i;
+      if (i < line.size() && line[i] == ' ') ++i;
+      // Keep the frame indentation after the bar: it is the traceback's own.
+      if (i < line.size() && line[i] != '|' && line[i] != '+') return {line.substr(i), false};
+      continue;
+    }
+    if (i + 1 < line.size() && line[i] == '+' && line[i + 1] == '-') return {{}, true};
+    if (i + 1 < line.size() && line[i] == '+' && line[i + 1] == ' ') {
+      i += 2;
+      continue;
+    }
+    return {line.substr(i), false};
+  }
+}
+
+void append_line(std::string& message, std::string_view line) {
+  message += '\n';
+  message.append(line.data(), line.size());
+}
+
+void finish(ExceptionBlock& b) {
+  std::string_view t = trim(b.message);
+  if (t.size() != b.message.size()) b.message = std::string(t);
+}
+
+}  // namespace
+
+std::string_view last_component(std::string_view dotted) {
+  auto dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+Traceback parse_traceback(std::string_view text, const std::function<bool(std::string_view)>& known) {
+  Traceback tb;
+  if (text.size() > k_max_input) {
+    text = text.substr(text.size() - k_max_input);
+    auto nl = text.find('\n');
+    if (nl != std::string_view::npos) text.remove_prefix(nl + 1);
+    tb.truncated = true;
+  }
+  const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
+  const bool has_header = text.find(k_header) != std::string_view::npos;
+
+  enum class State { none, frames, message };
+  State state = State::none;
+  bool frameless = false;  // the current block has no traceback header
+  std::size_t col = 0;     // where the traceback's own column 0 is in each line
+  std::vector<ExceptionBlock>& blocks = tb.exceptions;
+
+  // pytest (no Python traceback printed): the last run of `E   ` lines.
+  std::vector<Frame> pytest_frames;
+  std::string pytest_block;
+  bool in_e_block = false;
+
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    auto nl = text.find('\n', pos);
+    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+
+    if (!has_header) {
+      Frame f;
+      if (raw.size() >= 2 && raw[0] == 'E' && (raw[1] == ' ' || raw[1] == '\t')) {
+        if (!in_e_block) pytest_block.clear();
+        in_e_block = true;
+        std::string_view body = raw.substr(1);
+        // pytest indents the first line by 7; continuation lines keep any
+        // extra indentation of their own beyond that.
+        std::size_t strip = 0;
+        while (strip < body.size() && strip < 7 && body[strip] == ' ') ++strip;
+        if (!pytest_block.empty()) pytest_block += '\n';
+        pytest_block.append(body.substr(strip));
+        continue;
+      }
+      in_e_block = false;
+      if (parse_pytest_frame(raw, f)) pytest_frames.push_back(std::move(f));
+    }
+
+    std::string_view line = raw;
+    if (group_mode) {
+      GroupLine g = strip_group(raw);
+      if (g.separator) {
+        if (!blocks.empty()) finish(blocks.back());
+        state = State::none;
+        continue;
+      }
+      line = g.text;
+    }
+
+    auto h = line.find(k_header);
+    if (h != std::string_view::npos) {
+      if (!blocks.empty()) finish(blocks.back());
+      blocks.emplace_back();
+      // "Exception Group Traceback": its own column is that of "Exception".
+      auto eg = line.rfind("Exception Group ", h);
+      col = (eg != std::string_view::npos && eg + 16 == h) ? eg : h;
+      state = State::frames;
+      frameless = false;
+      continue;
+    }
+    if (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos) {
+      if (!blocks.empty()) finish(blocks.back());
+      state = State::none;
+      continue;
+    }
+
+    switch (state) {
+      case State::frames: {
+        Frame f;
+        if (parse_frame(line, f)) {
+          blocks.back().frames.push_back(std::move(f));
+          break;
+        }
+        std::string_view rest = line.size() > col ? line.substr(col) : std::string_view{};
+        if (trim(rest).empty() || is_caret_line(rest)) break;
+        if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") break;  // a source line
+        if (trim(rest).substr(0, 22) == "[Previous line repeate") break;
+        ClassAt c;
+        ExceptionBlock& b = blocks.back();
+        if (class_at(rest, 0, c) || find_exception(line, known, c)) {
+          b.error_class = std::string(c.name);
+          b.message = std::string(c.message);
+        } else {
+          b.message = std::string(trim(rest));
+        }
+        state = State::message;
+        break;
+      }
+      case State::message: {
+        std::string_view rest = line.size() > col ? line.substr(col) : line;
+        if (trim(line).empty()) {
+          finish(blocks.back());
+          state = State::none;
+          break;
+        }
+        ClassAt c;
+        if (frameless && find_exception(line, known, c)) {
+          finish(blocks.back());
+          blocks.push_back({std::string(c.name), std::string(c.message), {}});
+          break;
+        }
+        append_line(blocks.back().message, rest);
+        break;
+      }
+      case State::none: {
+        ClassAt c;
+        if (find_exception(line, known, c)) {
+          blocks.push_back({std::string(c.name), std::string(c.message), {}});
+          col = static_cast<std::size_t>(c.name.data() - line.data());
+          state = State::message;
+          frameless = true;
+        }
+        break;
+      }
+    }
+  }
+  if (!blocks.empty()) finish(blocks.back());
+
+  if (!has_header && !pytest_block.empty()) {
+    ExceptionBlock b;
+    std::string_view pb = pytest_block;
+    auto first_nl = pb.find('\n');
+    std::string_view first = pb.substr(0, first_nl);
+    ClassAt c;
+    if (class_at(first, 0, c) || find_exception(first, known, c)) {
+      b.error_class = std::string(c.name);
+      b.message = std::string(c.message);
+      if (first_nl != std::string_view::npos) append_line(b.message, pb.substr(first_nl + 1));
+    } else {
+      b.message = std::string(pb);
+    }
+    finish(b);
+    b.frames = std::move(pytest_frames);
+    blocks.push_back(std::move(b));
+  }
+
+  if (blocks.empty()) {
+    ExceptionBlock b;
+    b.message = std::string(trim(text));
+    blocks.push_back(std::move(b));
+  }
+  return tb;
+}
+
+}  // namespace errdex::match

@@ -1,0 +1,48 @@
+#pragma once
+// Reads a pasted Python error: plain and chained tracebacks, exception
+// groups, SyntaxError layout, 3.11+ caret lines, pytest output (`E   `
+// lines, `path.py:12: ` frames), multi-line messages, and lines that carry
+// a log prefix. Pure: text in, structure out; any bytes are accepted and
+// time is linear in the input.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::match {
+
+struct Frame {
+  std::string file;  // as printed
+  int line = 0;
+  std::string function;  // "" when not printed (SyntaxError, pytest)
+};
+
+struct ExceptionBlock {
+  std::string error_class;  // as printed ("json.decoder.JSONDecodeError"); "" if none was seen
+  std::string message;      // lines joined with '\n', trailing blanks trimmed
+  std::vector<Frame> frames;  // outermost first
+};
+
+struct Traceback {
+  // Every exception in the order printed. The last one is the exception to
+  // explain (for a chain, the one raised last; for a group, its last
+  // sub-exception). Never empty: text with no exception line becomes one
+  // block whose message is the text itself (trimmed) and class is "".
+  std::vector<ExceptionBlock> exceptions;
+  bool truncated = false;  // only the last k_max_input bytes were read
+};
+
+// Inputs longer than this are read from their last part, where the
+// exception is printed.
+inline constexpr std::size_t k_max_input = 4u << 20;
+
+// `known_class` is asked whether a bare name (last dotted component) is an
+// exception class some record raises; it helps tell `Class: message` from
+// `word: text` in lines with no traceback around them. May be empty.
+Traceback parse_traceback(std::string_view text,
+                          const std::function<bool(std::string_view)>& known_class = {});
+
+// The last dotted component: "json.decoder.JSONDecodeError" -> "JSONDecodeError".
+std::string_view last_component(std::string_view dotted);
+
+}  // namespace errdex::match

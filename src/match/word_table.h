@@ -1,0 +1,37 @@
+#pragma once
+// An immutable map from a word's 64-bit hash to a list of entry numbers:
+// one open-addressing table over one flat array of postings, so a lookup is
+// a probe or two and the whole index is three vectors.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace errdex::match {
+
+class WordTable {
+ public:
+  class Builder {
+   public:
+    void add(std::uint64_t word, std::uint32_t entry) { m_pairs.emplace_back(word, entry); }
+    WordTable build();
+
+   private:
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> m_pairs;
+  };
+
+  // The entries added under `word`, in the order added; empty if none.
+  std::span<const std::uint32_t> find(std::uint64_t word) const;
+  std::size_t memory_bytes() const;
+
+ private:
+  struct Slot {
+    std::uint64_t word = 0;
+    std::uint32_t begin = 0;
+    std::uint32_t count = 0;  // 0: empty slot
+  };
+  std::vector<Slot> m_slots;  // size is a power of two
+  std::vector<std::uint32_t> m_postings;
+};
+
+}  // namespace errdex::match
