@@ -12,6 +12,23 @@ import sys
 from multiprocessing import Pool
 
 
+class Source:
+    """Source segments from cached UTF-8 lines: ast.get_source_segment
+    re-splits the whole file on every call, which would make the peer
+    slower than it needs to be."""
+
+    def __init__(self, text):
+        self.lines = text.encode("utf-8").splitlines(keepends=True)
+
+    def segment(self, node):
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self.lines[first][node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+        parts = [self.lines[first][node.col_offset:]] + self.lines[first + 1:last] + \
+                [self.lines[last][:node.end_col_offset]]
+        return b"".join(parts).decode("utf-8", "replace")
+
+
 def template(node, src):
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
@@ -21,7 +38,7 @@ def template(node, src):
             if isinstance(v, ast.Constant):
                 out.append(v.value)
             else:
-                out.append("{" + (ast.get_source_segment(src, v.value, padded=False) or "?") + "}")
+                out.append("{" + src.segment(v.value) + "}")
         return "".join(out)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)):
         left = template(node.left, src)
@@ -34,8 +51,9 @@ def template(node, src):
 def extract(path):
     try:
         with open(path, "rb") as f:
-            src = f.read().decode("utf-8")
-        tree = ast.parse(src)
+            text = f.read().decode("utf-8")
+        tree = ast.parse(text)
+        src = Source(text)
     except (SyntaxError, UnicodeDecodeError, ValueError):
         return []
     out = []
@@ -44,11 +62,11 @@ def extract(path):
             exc, msg = node.exc, None
             cls = None
             if isinstance(exc, ast.Call):
-                cls = ast.unparse(exc.func)
+                cls = src.segment(exc.func)
                 if exc.args:
                     msg = template(exc.args[0], src)
             elif exc is not None:
-                cls = ast.unparse(exc)
+                cls = src.segment(exc)
             out.append({"path": path, "line": node.lineno, "kind": "raise", "cls": cls, "message": msg})
         elif isinstance(node, ast.Assert) and node.msg is not None:
             out.append({"path": path, "line": node.lineno, "kind": "assert", "cls": "AssertionError",

@@ -47,13 +47,13 @@ for spec in "${trees[@]}"; do
   hyperfine -N --warmup 1 --runs "$runs" --export-json "bench/out/scan-$name.json" \
     -n errdex "$errdex scan $dir --db sqlite:$db --quiet" \
     -n python-ast "python3 bench/scan/ast_extract.py $dir $work/ast-$name.jsonl" \
-    -n ast-grep "$astgrep run --pattern 'raise \$E(\$\$\$)' --lang python --json=stream $dir" \
+    -n ast-grep "$astgrep run --pattern 'raise \$E(\$\$\$)' --lang python --globs '!**/site-packages/**' --json=stream $dir" \
     --output=null
   # What each extracted (counts), outside the timed runs.
   n_errdex=$("$errdex" stats --db "sqlite:$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
   n_ast=$(wc -l < "$work/ast-$name.jsonl")
   n_raise_ast=$(grep -c '"kind": "raise"' "$work/ast-$name.jsonl" || true)
-  n_grep=$("$astgrep" run --pattern 'raise $E($$$)' --lang python --json=stream "$dir" | wc -l)
+  n_grep=$("$astgrep" run --pattern 'raise $E($$$)' --lang python --globs '!**/site-packages/**' --json=stream "$dir" | wc -l)
   python3 bench/scan/report.py "$name" "$dir" "$files" "$bytes" "bench/out/scan-$name.json" \
     "$n_errdex" "$n_ast" "$n_raise_ast" "$n_grep"
 done

@@ -126,10 +126,19 @@ bool is_string_start(std::string_view s, std::uint32_t at) {
   return false;
 }
 
+// True when [begin, end) holds `raise`, `warn` or `assert` as a whole word
+// (not `assertEqual`, `raises`, `warning`), as the parser would see them.
 bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end) {
+  static constexpr std::string_view k_words[] = {"raise", "warn", "assert"};
   std::string_view r = s.substr(begin, end - begin);
-  return r.find("raise") != std::string_view::npos || r.find("warn") != std::string_view::npos ||
-         r.find("assert") != std::string_view::npos;
+  for (auto w : k_words) {
+    for (std::size_t pos = r.find(w); pos != std::string_view::npos; pos = r.find(w, pos + 1)) {
+      bool left = pos == 0 || !is_ident(r[pos - 1]);
+      bool right = pos + w.size() >= r.size() || !is_ident(r[pos + w.size()]);
+      if (left && right) return true;
+    }
+  }
+  return false;
 }
 
 class Outliner {
