@@ -154,6 +154,7 @@ class Outliner {
       const std::uint32_t indent = m_ls[i].indent;
       std::size_t head = i;
       while (head < b && m_s[m_ls[head].text] == '@') ++head;  // decorators
+      if (head >= b) head = b - 1;  // decorators with nothing after them
       std::size_t end = head + 1;
       for (;;) {
         while (end < b && m_ls[end].indent > indent) ++end;
@@ -163,7 +164,6 @@ class Outliner {
         }
         break;
       }
-      if (head >= b) head = b - 1;
       statement(i, head, end);
       i = end;
     }

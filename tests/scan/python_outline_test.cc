@@ -79,6 +79,9 @@ TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {
   EXPECT_FALSE(blank_unreachable("x = '''never closed\n"));
   EXPECT_FALSE(blank_unreachable("x = (1,\n"));
   EXPECT_FALSE(blank_unreachable("    indented_first = 1\n"));
+  // Regression (found by template_fuzz): decorators at the end of the file.
+  EXPECT_TRUE(blank_unreachable("@\xfd]"));
+  EXPECT_TRUE(blank_unreachable(std::string(200, '\n') + "x = 1\n@a\n@b\n"));
   // Strings and comments that look like code do not split statements.
   std::string tricky =
       "def f():\n"
