@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "scan/template.h"
 
 namespace errdex::cli {
 namespace {
@@ -22,7 +23,10 @@ void print_record(const model::DatasetLine& l) {
   std::printf("%s · %s · %s\n", r.repo.c_str(), r.severity.c_str(), r.error_class.c_str());
   std::printf("id        %s\n", r.id.c_str());
   std::printf("message   %s\n", r.error_message.c_str());
-  std::printf("pattern   %s\n", r.message_pattern.c_str());
+  std::printf("pattern   %s%s\n", r.message_pattern.c_str(),
+              scan::pattern_matches_anything(r.message_pattern)
+                  ? "   (matches any message: only frames and class tell this site apart)"
+                  : "");
   std::printf("thrown at %s:%d\n", r.file_path.c_str(), r.line_number);
   std::printf("github    %s\n", r.github_url.c_str());
   std::printf("type      %s   strategy %s\n", r.error_type.c_str(), r.handling_strategy.c_str());
