@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analyze/category.h"
+#include "analyze/lints.h"
 #include "analyze/static_prose.h"
 #include "scan/template.h"
 #include "util/text.h"
@@ -14,8 +15,107 @@ namespace {
 
 // The seed's window: 18 lines either side of the throwing line.
 constexpr int k_window = 18;
+// Records errdex writes: version 2's fields plus analysis and lints.
+constexpr int k_schema_version = 3;
+
+bool is_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// `name=value` of a keyword argument, value trimmed; "" when `arg` is not one.
+std::pair<std::string, std::string> keyword(const std::string& arg) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || (eq + 1 < arg.size() && arg[eq + 1] == '=')) return {};
+  std::string name(util::trim(std::string_view(arg).substr(0, eq)));
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return {};
+  return {name, std::string(util::trim(std::string_view(arg).substr(eq + 1)))};
+}
+
+// A plain string literal's content ('E42', "E42"), "" otherwise.
+std::string string_literal(const std::string& v) {
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front() &&
+      v.find('\\') == std::string::npos && v.find(v.front(), 1) == v.size() - 1)
+    return v.substr(1, v.size() - 2);
+  return {};
+}
+
+std::optional<int> status_number(const std::string& v) {
+  if (is_digits(v) && v.size() == 3) {
+    int n = std::stoi(v);
+    if (n >= 100 && n <= 599) return n;
+  }
+  // http.HTTPStatus / starlette / DRF spellings.
+  static const std::pair<const char*, int> k_names[] = {
+      {"BAD_REQUEST", 400}, {"UNAUTHORIZED", 401}, {"FORBIDDEN", 403}, {"NOT_FOUND", 404},
+      {"METHOD_NOT_ALLOWED", 405}, {"CONFLICT", 409}, {"GONE", 410}, {"UNPROCESSABLE_ENTITY", 422},
+      {"TOO_MANY_REQUESTS", 429}, {"INTERNAL_SERVER_ERROR", 500}, {"NOT_IMPLEMENTED", 501},
+      {"BAD_GATEWAY", 502}, {"SERVICE_UNAVAILABLE", 503}, {"GATEWAY_TIMEOUT", 504}};
+  auto at = v.find("HTTP_");
+  if (at != std::string::npos && at + 8 <= v.size() && is_digits(v.substr(at + 5, 3))) return status_number(v.substr(at + 5, 3));
+  auto dot = v.rfind('.');
+  if (dot != std::string::npos && v.find("HTTPStatus") != std::string::npos)
+    for (const auto& [name, n] : k_names)
+      if (v.compare(dot + 1, std::string::npos, name) == 0) return n;
+  return std::nullopt;
+}
+
+std::string category_for(const model::ThrowSite& s, const ClassIndex::Resolution& res) {
+  const std::string& b = res.builtin;
+  bool generic = b.empty() || b == "Exception" || b == "BaseException" || b == "Warning" || b == "UserWarning";
+  if (!generic && b != s.error_class) return category_of(b);
+  return category_of(s.error_class);
+}
 
 }  // namespace
+
+std::optional<std::string> error_code_of(const model::ThrowSite& s) {
+  for (const auto& a : s.args) {
+    auto [name, value] = keyword(a);
+    if (name == "code" || name == "error_code" || name == "errcode" || name == "errno") {
+      std::string lit = string_literal(value);
+      if (!lit.empty() && lit.size() <= 64) return lit;
+      if (is_digits(value) && value.size() <= 9) return value;
+    }
+    if (name.empty() && a.compare(0, 7, "errno.E") == 0 && a.size() <= 40 &&
+        std::all_of(a.begin() + 6, a.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }))
+      return a.substr(6);
+  }
+  // A code leading the message: "E0308: ...", "[E042] ...".
+  if (!s.message.parts.empty() && s.message.parts.front().literal) {
+    std::string_view t = s.message.parts.front().text;
+    std::size_t i = t.size() > 0 && t[0] == '[' ? 1 : 0, j = i;
+    while (j < t.size() && t[j] >= 'A' && t[j] <= 'Z') ++j;
+    std::size_t letters = j - i;
+    std::size_t k = j;
+    while (k < t.size() && t[k] >= '0' && t[k] <= '9') ++k;
+    bool closed = i == 0 ? (k < t.size() && t[k] == ':') : (k < t.size() && t[k] == ']');
+    if (letters >= 1 && letters <= 4 && k - j >= 2 && k - j <= 5 && closed) return std::string(t.substr(i, k - i));
+  }
+  return std::nullopt;
+}
+
+std::optional<int> http_status_of_site(const model::ThrowSite& s, const ClassIndex::Resolution& res) {
+  for (const auto& c : res.chain)
+    if (auto st = http_status_of(c)) return st;
+  bool http_class = false;
+  for (const auto& c : res.chain)
+    if (c.find("HTTP") != std::string::npos || c.find("Http") != std::string::npos) http_class = true;
+  bool first_positional = true;
+  for (const auto& a : s.args) {
+    auto [name, value] = keyword(a);
+    if (name == "status_code" || name == "status" || (http_class && name == "code")) {
+      if (auto n = status_number(value)) return n;
+    }
+    if (name.empty()) {
+      if (auto n = status_number(a); n && (http_class || a.find("HTTP") != std::string::npos) &&
+                                     (first_positional || !is_digits(a)))
+        return n;
+      first_positional = false;
+    }
+  }
+  return std::nullopt;
+}
 
 std::string record_id(std::string_view repo, std::string_view path, std::string_view error_class,
                       std::string_view message, int ordinal) {
@@ -53,9 +153,10 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.slug = scan::slugify(r.error_message);
     int ordinal = ordinals[{r.error_class, r.error_message}]++;
     r.id = record_id(ctx.repo, ctx.file_path, r.error_class, r.error_message, ordinal);
-    r.error_type = category_of(s.error_class);
-    r.http_status = http_status_of(s.error_class);
-    r.error_code = std::nullopt;
+    ClassIndex::Resolution res = ctx.classes ? ctx.classes->resolve(s.error_class) : ClassIndex{}.resolve(s.error_class);
+    r.error_type = category_for(s, res);
+    r.http_status = http_status_of_site(s, res);
+    r.error_code = error_code_of(s);
     r.severity = s.kind == "warn" ? "warning" : "error";
     r.line_number = s.line;
     r.source_code_start = std::max(1, s.line - k_window);
@@ -70,7 +171,10 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.analyzed_at = ctx.analyzed_at;
     r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" + ctx.file_path + "#L" +
                    std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
-    write_static_prose(s, r);
+    r.schema_version = k_schema_version;
+    r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
+    r.lints = lint_site(s, res.builtin);
+    write_static_prose(s, r, ProseContext{ctx.source, std::move(res)});
     out.push_back(std::move(r));
   }
   return out;  // in line order

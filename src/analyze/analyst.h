@@ -1,10 +1,12 @@
 #pragma once
 // From throw-site facts to error records. The static analyst writes every
 // field from facts of the code, offline.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analyze/class_index.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 
@@ -18,13 +20,23 @@ struct FileContext {
   std::string link_ref;     // what githubUrl pins to: sha, or a tag when the sha is unknown
   std::string analyzed_at;  // ISO time with ms
   std::string_view source;  // the whole file
+  // The repository's classes, for resolving custom exceptions; null when
+  // only the builtins are known.
+  const ClassIndex* classes = nullptr;
 };
 
-// One record per site, in line order. Sites with identical class and template in
+// One record per site, in line order, written by the static analyst
+// (schemaVersion 3, analysis.analyst "static", per-site lints; the
+// repository-wide duplicate-message lint is lint_duplicates' job). Sites with identical class and template in
 // one file get ordinals 0, 1, ... in line order, which keeps ids stable when
 // lines move.
 std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx,
                                              const std::vector<model::ThrowSite>& sites);
+
+// errorCode and httpStatus where the site's arguments give them:
+// `code="E42"`, `errno.ENOENT`, `status_code=404`, `HTTPStatus.NOT_FOUND`.
+std::optional<std::string> error_code_of(const model::ThrowSite& s);
+std::optional<int> http_status_of_site(const model::ThrowSite& s, const ClassIndex::Resolution& resolution);
 
 // The record id of record-format.md: from repo, path, class, template and
 // ordinal, never the line.

@@ -1,10 +1,13 @@
 #include "analyze/static_prose.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "analyze/category.h"
+#include "analyze/lints.h"
+#include "analyze/python_check.h"
 #include "util/text.h"
 
 namespace errdex::analyze {
@@ -13,6 +16,17 @@ namespace {
 using model::ErrorRecord;
 using model::Guard;
 using model::ThrowSite;
+
+// Guards combined into one condition: more reads worse than it helps.
+constexpr int k_max_guards = 4;
+// Callers of a private function named in triggerScenarios.
+constexpr std::size_t k_max_callers = 3;
+
+bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+bool is_identifier(std::string_view s) {
+  return !s.empty() && ident_start(s[0]) && std::all_of(s.begin(), s.end(), ident_char);
+}
 
 std::string collapse_ws(std::string_view s) {
   std::string out;
@@ -29,11 +43,226 @@ std::string collapse_ws(std::string_view s) {
   return out;
 }
 
-// "Cache.early_initialization()", "parse()", or "module-level code".
-std::string who(const ThrowSite& s) {
-  if (s.function.empty()) return s.class_name.empty() ? "module-level code" : "the body of class " + s.class_name;
-  if (s.class_name.empty()) return s.function + "()";
-  return s.class_name + "." + s.function + "()";
+// A guard condition as one line of Python: line continuations (a backslash
+// left before a collapsed newline) removed outside strings.
+std::string clean_condition(const std::string& raw) {
+  std::string c = collapse_ws(raw);
+  std::string out;
+  char quote = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    char ch = c[i];
+    if (quote) {
+      out += ch;
+      if (ch == '\\' && i + 1 < c.size()) out += c[++i];
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') quote = ch;
+    if (ch == '\\' && (i + 1 == c.size() || c[i + 1] == ' ')) continue;
+    out += ch;
+  }
+  return collapse_ws(out);
+}
+
+// A Python string literal holding `s`.
+std::string py_str(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Where `op` occurs at bracket depth 0 outside strings, every occurrence.
+std::vector<std::size_t> top_level(const std::string& c, std::string_view op) {
+  std::vector<std::size_t> at;
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    char ch = c[i];
+    if (quote) {
+      if (ch == '\\') ++i;
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') quote = ch;
+    else if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    else if (ch == ')' || ch == ']' || ch == '}') --depth;
+    else if (depth == 0 && c.compare(i, op.size(), op) == 0) at.push_back(i);
+  }
+  return at;
+}
+
+bool has_top_level(const std::string& c, std::string_view op) { return !top_level(c, op).empty(); }
+
+// `(x)` → `x` when the parentheses wrap the whole expression.
+std::string strip_parens(std::string c) {
+  while (c.size() >= 2 && c.front() == '(' && c.back() == ')') {
+    int depth = 0;
+    bool whole = true;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (c[i] == '(') ++depth;
+      if (c[i] == ')' && --depth == 0 && i + 1 != c.size()) {
+        whole = false;
+        break;
+      }
+    }
+    if (!whole) break;
+    c = collapse_ws(c.substr(1, c.size() - 2));
+  }
+  return c;
+}
+
+// One top-level comparison `lhs op rhs`, if the condition is exactly that.
+struct Comparison {
+  std::string lhs, op, rhs;
+};
+std::optional<Comparison> comparison(const std::string& c) {
+  if (has_top_level(c, " and ") || has_top_level(c, " or ") || has_top_level(c, " if ") || c.find("lambda") != std::string::npos)
+    return std::nullopt;
+  static const char* k_ops[] = {" is not ", " not in ", " != ", " == ", " >= ", " <= ", " is ", " in ", " > ", " < "};
+  std::optional<Comparison> found;
+  std::size_t count = 0;
+  std::vector<bool> taken(c.size() + 1, false);
+  for (const char* op : k_ops) {
+    std::string_view o(op);
+    for (std::size_t at : top_level(c, o)) {
+      if (taken[at] || taken[at + o.size() - 1]) continue;
+      for (std::size_t k = at; k < at + o.size(); ++k) taken[k] = true;
+      ++count;
+      found = Comparison{c.substr(0, at), std::string(util::trim(o)), c.substr(at + o.size())};
+    }
+  }
+  if (count != 1) return std::nullopt;
+  return found;
+}
+
+// The call `name(args)` when the condition is exactly one call, optionally
+// negated: `not isinstance(x, int)` → {true, "isinstance", "x, int"}.
+struct CallCond {
+  bool negated = false;
+  std::string fn, args;
+};
+std::optional<CallCond> call_condition(std::string c) {
+  CallCond out;
+  c = strip_parens(c);
+  if (c.compare(0, 4, "not ") == 0) {
+    out.negated = true;
+    c = strip_parens(c.substr(4));
+  }
+  auto open = c.find('(');
+  if (open == std::string::npos || c.back() != ')' || !is_identifier(c.substr(0, open))) return std::nullopt;
+  std::string inner = c.substr(open + 1, c.size() - open - 2);
+  int depth = 0;
+  for (char ch : inner) {  // the first '(' must close at the end
+    if (ch == '(') ++depth;
+    if (ch == ')' && --depth < 0) return std::nullopt;
+  }
+  out.fn = c.substr(0, open);
+  out.args = inner;
+  return out;
+}
+
+// Splits top-level arguments "x, (int, float)" → {"x", "(int, float)"}.
+std::vector<std::string> split_args(const std::string& args) {
+  std::vector<std::string> out;
+  std::size_t last = 0;
+  for (std::size_t at : top_level(args, ",")) {
+    out.push_back(std::string(util::trim(std::string_view(args).substr(last, at - last))));
+    last = at + 1;
+  }
+  out.push_back(std::string(util::trim(std::string_view(args).substr(last))));
+  return out;
+}
+
+// "int" → "an int", "(int, float)" → "one of int, float".
+std::string type_phrase(std::string t) {
+  t = strip_parens(t);
+  if (t.find(',') != std::string::npos) return "one of " + t;
+  char c = t.empty() ? 'x' : static_cast<char>(std::tolower(static_cast<unsigned char>(t[0])));
+  return (std::string("aeiou").find(c) != std::string::npos ? "an " : "a ") + t;
+}
+
+// The reaching condition in words, or "" when no plain reading exists.
+std::string gloss(const std::string& cond) {
+  std::string c = strip_parens(cond);
+  if (auto call = call_condition(c)) {
+    auto args = split_args(call->args);
+    if ((call->fn == "isinstance" || call->fn == "issubclass") && args.size() == 2) {
+      std::string what = call->fn == "isinstance" ? " an instance of " : " a subclass of ";
+      std::string t = strip_parens(args[1]);
+      if (t.find(',') != std::string::npos) t = "any of " + t;
+      return "`" + args[0] + "` is " + (call->negated ? "not" : "") + what + t;
+    }
+    if (call->fn == "hasattr" && args.size() == 2)
+      return "`" + args[0] + "` has " + (call->negated ? "no" : "an") + " attribute " + args[1];
+    if (call->fn == "callable" && args.size() == 1)
+      return "`" + args[0] + "` is " + (call->negated ? "not " : "") + "callable";
+  }
+  if (auto cmp = comparison(c)) {
+    const std::string& l = cmp->lhs;
+    const std::string& r = cmp->rhs;
+    if (cmp->op == "is" && r == "None") return "`" + l + "` is None";
+    if (cmp->op == "is not" && r == "None") return "`" + l + "` is set (not None)";
+    if (cmp->op == "!=") return "`" + l + "` differs from `" + r + "`";
+    if (cmp->op == "==") return "`" + l + "` equals `" + r + "`";
+    if (cmp->op == "<") return "`" + l + "` is less than `" + r + "`";
+    if (cmp->op == "<=") return "`" + l + "` is at most `" + r + "`";
+    if (cmp->op == ">") return "`" + l + "` is greater than `" + r + "`";
+    if (cmp->op == ">=") return "`" + l + "` is at least `" + r + "`";
+    if (cmp->op == "not in") return "`" + l + "` is not in `" + r + "`";
+    if (cmp->op == "in") return "`" + l + "` is in `" + r + "`";
+  }
+  if (c.compare(0, 4, "not ") == 0) {
+    std::string rest = strip_parens(c.substr(4));
+    if (rest.find(' ') == std::string::npos) return "`" + rest + "` is empty, zero, None or false";
+  }
+  if (c.find(' ') == std::string::npos && c.find('(') == std::string::npos) return "`" + c + "` is true";
+  return {};
+}
+
+// What makes the error go away, from the reaching condition; "" if nothing
+// better than "make the condition false" can be said.
+std::string remedy(const std::string& cond) {
+  std::string c = strip_parens(cond);
+  if (auto call = call_condition(c)) {
+    auto args = split_args(call->args);
+    if (call->fn == "isinstance" && args.size() == 2)
+      return call->negated ? "Pass `" + args[0] + "` as " + type_phrase(args[1])
+                           : "Do not pass `" + args[0] + "` as " + type_phrase(args[1]);
+    if (call->fn == "hasattr" && args.size() == 2 && call->negated)
+      return "Give `" + args[0] + "` the attribute " + args[1];
+    if (call->fn == "callable" && args.size() == 1 && call->negated) return "Pass a callable as `" + args[0] + "`";
+  }
+  if (auto cmp = comparison(c)) {
+    const std::string& l = cmp->lhs;
+    const std::string& r = cmp->rhs;
+    if (cmp->op == "is" && r == "None") return "Give `" + l + "` a value (it must not be None)";
+    if (cmp->op == "is not" && r == "None") return "Leave `" + l + "` as None here";
+    if (cmp->op == "!=") return "Make `" + l + "` equal `" + r + "`";
+    if (cmp->op == "==") return "Make `" + l + "` differ from `" + r + "`";
+    if (cmp->op == "<") return "Keep `" + l + "` at least `" + r + "`";
+    if (cmp->op == "<=") return "Keep `" + l + "` above `" + r + "`";
+    if (cmp->op == ">") return "Keep `" + l + "` at most `" + r + "`";
+    if (cmp->op == ">=") return "Keep `" + l + "` below `" + r + "`";
+    if (cmp->op == "not in") return "Use a value of `" + l + "` that is in `" + r + "`";
+    if (cmp->op == "in") return "Use a value of `" + l + "` that is not in `" + r + "`";
+  }
+  if (c.compare(0, 4, "not ") == 0) {
+    std::string rest = strip_parens(c.substr(4));
+    if (rest.find(' ') == std::string::npos) return "Give `" + rest + "` a non-empty, true value";
+  }
+  return {};
+}
+
+bool needs_parens(const std::string& term) {
+  return has_top_level(term, " or ") || has_top_level(term, " and ") || has_top_level(term, " if ") ||
+         term.find("lambda") != std::string::npos || term.find(":=") != std::string::npos;
 }
 
 // snake_case instance name for a class: "DynamicCache" → "dynamic_cache".
@@ -43,32 +272,39 @@ std::string instance_name(const std::string& cls) {
   for (std::size_t i = 0; i < cls.size(); ++i) {
     char c = cls[i];
     if (c >= 'A' && c <= 'Z') {
-      if (i > 0 && !(cls[i - 1] >= 'A' && cls[i - 1] <= 'Z')) out += '_';
+      bool prev_lower = i > 0 && !(cls[i - 1] >= 'A' && cls[i - 1] <= 'Z') && cls[i - 1] != '_';
+      bool next_lower = i + 1 < cls.size() && cls[i + 1] >= 'a' && cls[i + 1] <= 'z';
+      bool prev_upper = i > 0 && cls[i - 1] >= 'A' && cls[i - 1] <= 'Z';
+      if (prev_lower || (prev_upper && next_lower)) out += '_';
       out += static_cast<char>(c - 'A' + 'a');
-    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') {
+    } else if (ident_char(c)) {
       out += c;
     }
   }
   while (!out.empty() && out.front() == '_') out.erase(out.begin());
-  if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "obj";
-  static const std::set<std::string> k_keywords = {"class", "def", "import", "from", "global", "lambda",
-                                                    "pass", "return", "with", "yield", "type", "object"};
-  if (k_keywords.count(out)) out += "_obj";
+  if (out.empty() || !ident_start(out[0])) out = "obj";
+  if (is_python_builtin(out) || out == "self") out += "_obj";
   return out;
 }
 
-bool is_ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// Replaces the identifier `self` (not `self_x`, not `x.self`) by `name`.
-std::string rename_self(const std::string& code, const std::string& name) {
+// Replaces the identifier `from` (not `from_x`, not `x.from`) by `to`.
+std::string rename_name(const std::string& code, const std::string& from, const std::string& to) {
   std::string out;
+  char quote = 0;
   for (std::size_t i = 0; i < code.size();) {
-    if (code.compare(i, 4, "self") == 0 && (i == 0 || (!is_ident_char(code[i - 1]) && code[i - 1] != '.')) &&
-        (i + 4 == code.size() || !is_ident_char(code[i + 4]))) {
-      out += name;
-      i += 4;
+    char c = code[i];
+    if (quote) {
+      out += c;
+      if (c == '\\' && i + 1 < code.size()) out += code[++i];
+      else if (c == quote) quote = 0;
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    if (code.compare(i, from.size(), from) == 0 && (i == 0 || (!ident_char(code[i - 1]) && code[i - 1] != '.')) &&
+        (i + from.size() == code.size() || !ident_char(code[i + from.size()]))) {
+      out += to;
+      i += from.size();
     } else {
       out += code[i++];
     }
@@ -76,8 +312,8 @@ std::string rename_self(const std::string& code, const std::string& name) {
   return out;
 }
 
-// Parameter names of a `def` parameter list source text, without self/cls,
-// * and ** markers, annotations and defaults.
+// Parameter names of a `def` parameter list, without self/cls, `*`, `/`,
+// annotations and defaults.
 std::vector<std::string> parameter_names(const std::string& params) {
   std::vector<std::string> names;
   int depth = 0;
@@ -86,7 +322,7 @@ std::vector<std::string> parameter_names(const std::string& params) {
     std::string p(util::trim(cur));
     cur.clear();
     while (!p.empty() && p[0] == '*') p.erase(p.begin());
-    auto end = std::find_if(p.begin(), p.end(), [](char c) { return !is_ident_char(c); });
+    auto end = std::find_if(p.begin(), p.end(), [](char c) { return !ident_char(c); });
     p.erase(end, p.end());
     if (!p.empty() && p != "self" && p != "cls") names.push_back(p);
   };
@@ -100,11 +336,147 @@ std::vector<std::string> parameter_names(const std::string& params) {
   return names;
 }
 
-// The innermost guard that is a condition (not an except clause), if any.
-const Guard* condition_guard(const ThrowSite& s) {
-  for (const auto& g : s.guards)
-    if (g.kind != "except" && !g.condition.empty()) return &g;
-  return nullptr;
+bool has_decorator(const ThrowSite& s, std::string_view d) {
+  return std::any_of(s.decorators.begin(), s.decorators.end(), [&](const std::string& x) {
+    return x == d || (x.size() > d.size() && x.compare(x.size() - d.size() - 1, d.size() + 1, "." + std::string(d)) == 0);
+  });
+}
+
+bool is_property(const ThrowSite& s) {
+  return has_decorator(s, "property") || has_decorator(s, "cached_property") || has_decorator(s, "setter");
+}
+
+bool is_dunder(const std::string& fn) {
+  return fn.size() > 4 && fn.compare(0, 2, "__") == 0 && fn.compare(fn.size() - 2, 2, "__") == 0;
+}
+
+// "Cache.early_initialization()", "the Cache.batch_size property", ...
+std::string who(const ThrowSite& s) {
+  if (s.function.empty()) return s.class_name.empty() ? "module-level code" : "the body of class " + s.class_name;
+  if (s.class_name.empty()) return s.function + "()";
+  if (is_property(s)) return "the " + s.class_name + "." + s.function + " property";
+  return s.class_name + "." + s.function + "()";
+}
+
+// The module a file is imported as, when its name is an identifier.
+std::string module_name(const std::string& path) {
+  std::string p = path;
+  auto slash = p.rfind('/');
+  std::string file = slash == std::string::npos ? p : p.substr(slash + 1);
+  std::string dir = slash == std::string::npos ? "" : p.substr(0, slash);
+  if (file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0) file.resize(file.size() - 3);
+  if (file == "__init__") {
+    auto s2 = dir.rfind('/');
+    file = s2 == std::string::npos ? dir : dir.substr(s2 + 1);
+  }
+  return is_identifier(file) && !is_python_builtin(file) ? file : "";
+}
+
+// A statement that reaches the site, with the tested parameters passed by
+// name: `cache.early_initialization(..., head_dim=head_dim)`.
+std::string example_call(const ThrowSite& s, const std::string& file_path, const std::vector<std::string>& kwargs) {
+  std::string args = "...";
+  for (const auto& k : kwargs) args += ", " + k + "=" + k;
+  if (s.function.empty()) {
+    std::string m = module_name(file_path);
+    return m.empty() ? "import importlib" : "import " + m;
+  }
+  const std::string& fn = s.function;
+  std::string inst = instance_name(s.class_name);
+  if (s.class_name.empty()) return fn + "(" + args + ")";
+  if (fn == "__init__" || fn == "__new__") return s.class_name + "(" + args + ")";
+  bool on_class = has_decorator(s, "staticmethod") || has_decorator(s, "classmethod");
+  std::string recv = on_class ? s.class_name : inst;
+  if (is_property(s)) return (has_decorator(s, "setter") ? recv + "." + fn + " = value" : recv + "." + fn);
+  if (fn == "__getitem__") return recv + "[...]";
+  if (fn == "__call__") return recv + "(" + args + ")";
+  if (fn == "__len__") return "len(" + recv + ")";
+  if (fn == "__iter__") return "iter(" + recv + ")";
+  if (fn == "__next__") return "next(" + recv + ")";
+  return recv + "." + fn + "(" + args + ")";
+}
+
+std::string first_sentence(const std::string& doc) {
+  std::string d = collapse_ws(doc);
+  for (std::size_t at = d.find(". "); at != std::string::npos; at = d.find(". ", at + 1)) {
+    // "e.g. x" and "i.e. y" do not end a sentence.
+    if (at >= 3 && (d.compare(at - 3, 3, "e.g") == 0 || d.compare(at - 3, 3, "i.e") == 0)) continue;
+    d = d.substr(0, at + 1);
+    break;
+  }
+  if (d.size() > 240) d = d.substr(0, 237) + "...";
+  return d;
+}
+
+// `name = rhs` on one line between the function's first line and `before`,
+// the last one wins: what a local the guard tests was computed as.
+std::string local_assignment(std::string_view source, int from_line, int before, const std::string& name) {
+  auto lines = util::split_lines(source);
+  std::string found;
+  for (int l = std::max(1, from_line); l < before && l <= static_cast<int>(lines.size()); ++l) {
+    std::string line(util::trim(lines[l - 1]));
+    if (line.compare(0, name.size(), name) != 0) continue;
+    std::size_t i = name.size();
+    if (i < line.size() && line[i] == ':') {  // annotated: `name: T = rhs`
+      auto eq = line.find(" = ", i);
+      if (eq == std::string::npos) continue;
+      i = eq;
+    }
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i + 1 >= line.size() || line[i] != '=' || line[i + 1] == '=') continue;
+    std::string rhs(util::trim(std::string_view(line).substr(i + 1)));
+    auto hash = rhs.find("  #");
+    if (hash != std::string::npos) rhs = std::string(util::trim(std::string_view(rhs).substr(0, hash)));
+    if (parses_as_expression(rhs)) found = rhs;
+  }
+  return found;
+}
+
+// Public functions of the file whose body calls `fn` (a private helper).
+std::vector<std::string> callers_in_file(std::string_view source, const std::string& fn) {
+  std::vector<std::string> out;
+  struct Def {
+    std::size_t indent;
+    std::string name;
+    bool is_class;
+  };
+  std::vector<Def> stack;
+  for (auto raw : util::split_lines(source)) {
+    std::string_view line = raw;
+    std::size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos || line[indent] == '#') continue;
+    while (!stack.empty() && stack.back().indent >= indent) stack.pop_back();
+    std::string_view body = line.substr(indent);
+    if (body.compare(0, 4, "def ") == 0 || body.compare(0, 10, "async def ") == 0 || body.compare(0, 6, "class ") == 0) {
+      bool cls = body[0] == 'c';
+      std::size_t start = body.find(cls ? "class " : "def ") + (cls ? 6 : 4);
+      std::size_t end = start;
+      while (end < body.size() && ident_char(body[end])) ++end;
+      stack.push_back({indent, std::string(body.substr(start, end - start)), cls});
+      continue;
+    }
+    for (std::size_t at = body.find(fn); at != std::string_view::npos; at = body.find(fn, at + 1)) {
+      std::size_t e = at + fn.size();
+      if ((at > 0 && ident_char(body[at - 1])) || e >= body.size() || body[e] != '(') continue;
+      // The innermost function, named with its class.
+      for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        if (it->is_class) break;
+        if (it->name.empty() || it->name[0] == '_' || it->name == fn) break;
+        std::string name = it->name + "()";
+        auto cls = std::find_if(it + 1, stack.rend(), [](const Def& d) { return d.is_class; });
+        if (cls != stack.rend()) name = cls->name + "." + name;
+        if (std::find(out.begin(), out.end(), name) == out.end() && out.size() < k_max_callers) out.push_back(name);
+        break;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+bool is_condition_guard(const Guard& g) {
+  return !g.condition.empty() && (g.kind == "if" || g.kind == "elif" || g.kind == "while" || g.kind == "assert" ||
+                                  g.kind == "else");
 }
 
 const Guard* except_guard(const ThrowSite& s) {
@@ -113,42 +485,14 @@ const Guard* except_guard(const ThrowSite& s) {
   return nullptr;
 }
 
-// The condition under which the site is reached, as Python source.
-std::string reaching_condition(const Guard& g) {
-  if (g.kind == "else") return negate_condition(g.condition);
-  if (g.kind == "assert") return negate_condition(g.condition);
-  return collapse_ws(g.condition);
-}
-
-// A call that reaches the site, for examples: `cache.early_initialization(...)`.
-std::string example_call(const ThrowSite& s) {
-  if (s.function.empty()) return "import_the_module()";
-  std::string fn = s.function;
-  if (fn == "__init__" && !s.class_name.empty()) return s.class_name + "(...)";
-  if (!s.class_name.empty()) {
-    bool is_static = std::any_of(s.decorators.begin(), s.decorators.end(),
-                                 [](const std::string& d) { return d == "staticmethod" || d == "classmethod"; });
-    bool is_property = std::any_of(s.decorators.begin(), s.decorators.end(),
-                                   [](const std::string& d) { return d == "property"; });
-    std::string recv = is_static ? s.class_name : instance_name(s.class_name);
-    if (is_property) return recv + "." + fn;
-    if (fn.size() > 4 && fn.compare(0, 2, "__") == 0 && fn.compare(fn.size() - 2, 2, "__") == 0)
-      return recv + "." + fn + "(...)";
-    return recv + "." + fn + "(...)";
-  }
-  return fn + "(...)";
-}
-
-std::string first_sentence(const std::string& doc) {
-  std::string d = collapse_ws(doc);
-  auto dot = d.find(". ");
-  if (dot != std::string::npos) d = d.substr(0, dot + 1);
-  if (d.size() > 240) d = d.substr(0, 237) + "...";
-  return d;
+const Guard* match_guard(const ThrowSite& s) {
+  for (const auto& g : s.guards)
+    if (g.kind == "match") return &g;
+  return nullptr;
 }
 
 // Words for tags: lower-case, from the class, function and message.
-std::vector<std::string> make_tags(const ThrowSite& s, const ErrorRecord& r) {
+std::vector<std::string> make_tags(const ThrowSite& s, const ErrorRecord& r, const ProseContext& ctx) {
   std::vector<std::string> tags;
   auto add = [&](std::string t) {
     t = util::to_lower_ascii(t);
@@ -158,20 +502,22 @@ std::vector<std::string> make_tags(const ThrowSite& s, const ErrorRecord& r) {
   std::string cls = r.error_class;
   auto dot = cls.rfind('.');
   if (dot != std::string::npos) cls = cls.substr(dot + 1);
-  add(cls);
+  if (is_identifier(cls)) add(cls);
+  if (!ctx.resolution.builtin.empty()) add(ctx.resolution.builtin);
   add(r.error_type);
   if (!s.function.empty() && s.function[0] != '_') add(s.function);
   if (!s.class_name.empty()) add(s.class_name);
   static const std::set<std::string> k_stop = {"the", "and", "for", "not", "with", "must", "are", "was", "has",
                                                "have", "this", "that", "from", "but", "can", "cannot", "should",
-                                               "will", "when", "got", "expected", "only", "one", "use", "you", "any"};
+                                               "will", "when", "got", "expected", "only", "one", "use", "you", "any",
+                                               "been", "were", "than", "into", "does", "which", "there"};
   std::string word;
   int added = 0;
   for (const auto& p : s.message.parts) {
     if (!p.literal) continue;
     for (std::size_t i = 0; i <= p.text.size() && added < 3; ++i) {
       char c = i < p.text.size() ? p.text[i] : ' ';
-      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+      if (ident_start(c)) {
         word += c;
         continue;
       }
@@ -188,169 +534,335 @@ std::vector<std::string> make_tags(const ThrowSite& s, const ErrorRecord& r) {
 
 std::string quote_message(const ErrorRecord& r) {
   std::string m = r.error_message;
-  if (m.size() > 160) m = m.substr(0, 157) + "...";
-  return m.empty() ? "no message" : "\"" + m + "\"";
+  if (m.size() > 200) m = m.substr(0, 197) + "...";
+  return "\"" + m + "\"";
+}
+
+// The class a caller-side check raises: the built-in the site's class
+// resolves to, or one that fits the category.
+std::string check_class(const ErrorRecord& r, const ProseContext& ctx) {
+  const std::string& b = ctx.resolution.builtin;
+  if (!b.empty() && b != "BaseException" && b != "Exception" && b.find("Warning") == std::string::npos) return b;
+  return r.error_type == "type" ? "TypeError" : "ValueError";
+}
+
+// A code field, kept only when it parses.
+std::optional<std::string> checked(std::string code) {
+  if (parses_as_python(code)) return code;
+  return std::nullopt;
 }
 
 }  // namespace
 
 std::string negate_condition(const std::string& raw) {
-  std::string cond = collapse_ws(raw);
-  if (cond.compare(0, 4, "not ") == 0) {
-    std::string rest = cond.substr(4);
-    // `not a and b` is `(not a) and b`: only strip a whole-operand `not`.
-    if (rest.find(" and ") == std::string::npos && rest.find(" or ") == std::string::npos) return rest;
+  std::string cond = strip_parens(clean_condition(raw));
+  if (cond.compare(0, 4, "not ") == 0 && !has_top_level(cond, " and ") && !has_top_level(cond, " or ") &&
+      !has_top_level(cond, " if "))
+    return strip_parens(cond.substr(4));
+  if (auto cmp = comparison(cond)) {
+    static const std::pair<const char*, const char*> k_neg[] = {{"is not", "is"}, {"not in", "in"}, {"!=", "=="},
+                                                                {"==", "!="},     {">=", "<"},      {"<=", ">"},
+                                                                {"is", "is not"}, {"in", "not in"}, {">", "<="},
+                                                                {"<", ">="}};
+    for (const auto& [op, neg] : k_neg)
+      if (cmp->op == op) return cmp->lhs + " " + neg + " " + cmp->rhs;
   }
-  if (cond.find(" and ") == std::string::npos && cond.find(" or ") == std::string::npos &&
-      cond.find(" if ") == std::string::npos && cond.find("lambda") == std::string::npos) {
-    static const std::pair<const char*, const char*> k_ops[] = {
-        {" is not ", " is "}, {" not in ", " in "}, {" != ", " == "}, {" == ", " != "}, {" >= ", " < "},
-        {" <= ", " > "},      {" is ", " is not "}, {" in ", " not in "}, {" > ", " <= "}, {" < ", " >= "}};
-    int depth = 0;
-    for (std::size_t i = 0; i < cond.size(); ++i) {
-      char c = cond[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (c == '"' || c == '\'') break;  // strings may hold operators: give up on the fast path
-      if (depth != 0) continue;
-      for (const auto& [op, neg] : k_ops) {
-        std::size_t n = std::char_traits<char>::length(op);
-        if (cond.compare(i, n, op) == 0) {
-          // A second top-level comparison (a < b < c) is not negated by swapping one.
-          std::string rhs = cond.substr(i + n);
-          if (rhs.find(" < ") != std::string::npos || rhs.find(" > ") != std::string::npos ||
-              rhs.find("==") != std::string::npos || rhs.find("!=") != std::string::npos)
-            return "not (" + cond + ")";
-          return cond.substr(0, i) + neg + rhs;
-        }
-      }
-    }
-  }
+  if (cond.find(' ') == std::string::npos || (call_condition(cond) && !call_condition(cond)->negated))
+    return "not " + cond;
   return "not (" + cond + ")";
 }
 
-void write_static_prose(const ThrowSite& s, ErrorRecord& r) {
-  const Guard* g = condition_guard(s);
+Conditions site_conditions(const ThrowSite& s) {
+  Conditions out;
+  std::vector<std::string> reach, ok;
+  for (const auto& g : s.guards) {
+    if (!is_condition_guard(g)) break;
+    if (static_cast<int>(reach.size()) == k_max_guards) break;
+    std::string c = strip_parens(clean_condition(g.condition));
+    if (!parses_as_expression(c)) break;
+    bool negated_branch = g.kind == "else" || g.kind == "assert";
+    reach.push_back(negated_branch ? negate_condition(c) : c);
+    ok.push_back(negated_branch ? c : negate_condition(c));
+    for (const auto& n : g.names)
+      if (std::find(out.names.begin(), out.names.end(), n) == out.names.end()) out.names.push_back(n);
+  }
+  // Outermost first reads naturally: "when a and b".
+  std::reverse(reach.begin(), reach.end());
+  std::reverse(ok.begin(), ok.end());
+  out.count = static_cast<int>(reach.size());
+  for (std::size_t i = 0; i < reach.size(); ++i) {
+    bool many = reach.size() > 1;
+    out.reach += (i ? " and " : "") + (many && needs_parens(reach[i]) ? "(" + reach[i] + ")" : reach[i]);
+    out.ok += (i ? " or " : "") + (many && needs_parens(ok[i]) ? "(" + ok[i] + ")" : ok[i]);
+  }
+  return out;
+}
+
+void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx) {
+  const Conditions cond = site_conditions(s);
+  const bool guarded = cond.count > 0;
   const Guard* ex = except_guard(s);
-  std::string caller = who(s);
-  std::string call = example_call(s);
-  std::string inst = instance_name(s.class_name);
-  std::string cond = g ? reaching_condition(*g) : "";
-  std::string ok_cond = g ? negate_condition(cond) : "";
-  std::string verb = r.severity == "warning" ? "warns with" : "raises";
-  auto params = parameter_names(s.function_params);
-  std::vector<std::string> tested_params;
-  if (g)
-    for (const auto& n : g->names) {
-      std::string root = n.substr(0, n.find('.'));
-      if (std::find(params.begin(), params.end(), root) != params.end() &&
-          std::find(tested_params.begin(), tested_params.end(), root) == tested_params.end())
-        tested_params.push_back(root);
+  const Guard* match = match_guard(s);
+  const std::string caller = who(s);
+  const std::string inst = instance_name(s.class_name);
+  const bool on_class = has_decorator(s, "classmethod");
+  auto to_caller = [&](const std::string& code) {
+    std::string c = rename_name(code, "self", inst);
+    return on_class ? rename_name(c, "cls", s.class_name) : c;
+  };
+  const std::string verb = r.severity == "warning" ? "warns with" : "raises";
+  const auto params = parameter_names(s.function_params);
+  std::vector<std::string> tested_params, locals;
+  for (const auto& n : cond.names) {
+    std::string root = n.substr(0, n.find('.'));
+    bool is_param = std::find(params.begin(), params.end(), root) != params.end();
+    auto& into = is_param ? tested_params : locals;
+    if (root == "self" || root == "cls" || is_python_builtin(root)) continue;
+    if (std::find(into.begin(), into.end(), root) == into.end()) into.push_back(root);
+  }
+  // Locals the guard tests, with what they were computed as.
+  std::vector<std::pair<std::string, std::string>> assigned;
+  if (guarded && !s.function.empty())
+    for (const auto& l : locals) {
+      std::string rhs = local_assignment(ctx.source, s.function_line + 1, s.guards.front().line, l);
+      if (!rhs.empty()) assigned.emplace_back(l, rhs);
     }
+  const std::string call = example_call(s, r.file_path, tested_params);
+  const auto misleading = find_misleading(s);
+  const std::string catch_cls = r.error_class.empty() ? "Exception" : r.error_class;
+  const bool custom = !ctx.resolution.defined_at.empty() && ctx.resolution.chain.size() > 1;
 
-  // documentation: who, under which condition, why (the docstring).
+  // documentation: who raises it, under which condition, why.
   std::ostringstream doc;
-  doc << caller << " " << verb << " " << r.error_class;
-  if (s.reraise) doc << " by re-raising the exception it is handling";
-  if (g) doc << " when `" << cond << "`";
-  if (ex) doc << (g ? ", " : " ") << "while handling " << ex->condition;
-  if (s.kind == "assert") doc << " (an assert statement; skipped under python -O)";
-  doc << ". The message is " << quote_message(r) << ".";
-  if (!s.cause.empty()) doc << " It is chained from `" << collapse_ws(s.cause) << "`.";
-  if (!s.function_doc.empty()) doc << " " << caller << ": " << first_sentence(s.function_doc);
+  doc << caller << " " << verb << " " << (r.error_class.empty() ? "the exception it is handling" : r.error_class);
+  if (s.reraise) doc << (r.error_class.empty() ? "" : " by re-raising the exception it is handling");
+  if (guarded) {
+    doc << " when `" << cond.reach << "`";
+    if (cond.count == 1)
+      if (std::string g = gloss(cond.reach); !g.empty()) doc << " (" << g << ")";
+  } else if (match) {
+    doc << " in the `case " << match->condition << "` branch of a match statement";
+  }
+  if (ex && !s.reraise)
+    doc << (guarded ? ", " : " ") << "while handling " << ex->condition << " from its try block: it turns that "
+        << ex->condition << " into " << catch_cls;
+  else if (ex)
+    doc << (guarded ? ", " : " ") << "after catching " << ex->condition;
+  if (s.kind == "assert") doc << " (an assert statement, skipped under python -O)";
+  doc << ".";
+  for (const auto& [name, rhs] : assigned) doc << " `" << name << "` is computed as `" << rhs << "`.";
+  if (custom) {
+    doc << " " << r.error_class << " is defined in this repository (" << ctx.resolution.defined_at << ")";
+    std::string via;
+    for (std::size_t i = 1; i < ctx.resolution.chain.size(); ++i) via += (i > 1 ? " → " : "") + ctx.resolution.chain[i];
+    doc << " and derives from " << via << ".";
+  }
+  if (r.error_message.empty() && !s.reraise) {
+    doc << " It carries no message.";
+  } else if (!r.error_message.empty()) {
+    doc << " The message reads " << quote_message(r);
+    if (s.message.style == "variable") doc << ", built in a variable before the " << (s.kind == "warn" ? "call" : "raise");
+    doc << ".";
+  }
+  if (!s.cause.empty()) {
+    if (s.cause == "None") doc << " `from None` hides the exception it replaces.";
+    else doc << " It is chained from `" << collapse_ws(s.cause) << "`.";
+  }
+  if (misleading)
+    doc << " Note: the message shows `" << misleading->shown << "`, but the check is on `" << misleading->tested
+        << "`; when it fires, `" << misleading->meant << "` is the value at fault.";
+  if (!s.function_doc.empty()) doc << " From the docstring of " << caller << ": " << first_sentence(s.function_doc);
   r.documentation = doc.str();
+  if (!r.documentation.empty() && r.documentation[0] >= 'a' && r.documentation[0] <= 'z')
+    r.documentation[0] = static_cast<char>(r.documentation[0] - 'a' + 'A');
 
-  // triggerScenarios: the call that reaches it and the inputs the guard tests.
+  // triggerScenarios: the calls and inputs that reach the raise.
   std::ostringstream trig;
-  trig << "Calling `" << call << "`";
+  trig << (is_property(s) ? "Reading `" : s.function.empty() ? "Running `" : "Calling `") << call << "`";
   if (!tested_params.empty()) {
     trig << " with ";
     for (std::size_t i = 0; i < tested_params.size(); ++i) trig << (i ? ", " : "") << "`" << tested_params[i] << "`";
-    trig << " such that `" << cond << "`";
-  } else if (g) {
-    trig << " in a state where `" << rename_self(cond, inst) << "`";
+    trig << " such that `" << cond.reach << "`";
+  } else if (guarded) {
+    trig << " while `" << to_caller(cond.reach) << "`";
   }
-  if (ex) trig << (g ? " and " : " when ") << "the operation inside its try block fails with " << ex->condition;
+  if (ex) trig << (guarded || !tested_params.empty() ? " and " : " when ") << "the operation in its try block fails with "
+               << ex->condition;
   trig << ".";
+  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
+    auto callers = callers_in_file(ctx.source, s.function);
+    if (!callers.empty()) {
+      trig << " " << s.function << "() is internal; in this file the public ";
+      trig << (callers.size() == 1 ? "entry point that calls it is " : "entry points that call it are ");
+      for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? ", " : "") << callers[i];
+      trig << ".";
+    }
+  }
+  if (misleading)
+    trig << " The message then shows `" << misleading->shown << "` although `" << misleading->meant
+         << "` is what failed the check.";
   r.trigger_scenarios = trig.str();
 
-  // commonSituations: by category, naming the function the user called.
+  // commonSituations: by category, naming the entry point.
   std::string entry = s.function.empty() ? "importing " + r.file_path : "`" + call + "`";
-  if (r.error_type == "validation" || r.error_type == "type")
-    r.common_situations = "Passing an argument of the wrong " + std::string(r.error_type == "type" ? "type" : "value") +
-                          " to " + entry + ", often from user input, a config file or a changed caller.";
+  if (r.severity == "warning" && r.error_type == "deprecation")
+    r.common_situations = "Code written for an older release keeps calling " + entry +
+                          " the old way; the warning shows up in test runs and logs until the call is updated.";
+  else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
+    r.common_situations = "Using " + entry + " after the object or its inputs reached a state where `" + to_caller(cond.reach) +
+                          "`: data from several sources combined, or a step earlier in the workflow skipped or repeated.";
+  else if (r.error_type == "validation" || r.error_type == "type")
+    r.common_situations = "Passing " + std::string(r.error_type == "type" ? "an object of the wrong type" : "a value out of range or inconsistent with the rest") +
+                          " to " + entry + ", often straight from user input, a config file or a caller written against another version.";
   else if (r.error_type == "lookup")
-    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist (a typo, or data from another version).";
+    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist: a typo, or data written by another version.";
   else if (r.error_type == "io" || r.error_type == "permission")
     r.common_situations = "Running " + entry + " against a file or path that is missing, unreadable or of the wrong kind.";
   else if (r.error_type == "dependency")
     r.common_situations = "Running " + entry + " in an environment that lacks an optional module or has the wrong version of it.";
-  else if (r.error_type == "deprecation")
-    r.common_situations = "Code written for an older release keeps calling " + entry + " the old way.";
   else if (r.error_type == "unsupported")
-    r.common_situations = "Calling " + entry + " on a class or platform that does not implement it.";
+    r.common_situations = "Calling " + entry + " on a class, platform or mode that does not implement it.";
   else if (r.error_type == "network" || r.error_type == "timeout")
-    r.common_situations = "Calling " + entry + " when the peer is slow, unreachable or closes the connection.";
+    r.common_situations = "Calling " + entry + " while the peer is slow, unreachable or closes the connection.";
+  else if (r.error_type == "configuration")
+    r.common_situations = "Starting with a configuration that misses or misspells a setting " + entry + " needs.";
   else
-    r.common_situations = "Calling " + entry + " when the object is not in the state it expects (wrong order of calls, reuse after close).";
+    r.common_situations = "Calling " + entry + " when the object is not in the state it expects: calls in the wrong order, reuse after close, or concurrent use.";
+  if (ex) r.common_situations += " The underlying " + ex->condition + " usually comes from the data or environment the try block touches.";
 
-  // solutions, most likely first: satisfy the guard.
+  // solutions, most likely first, derived from the guard.
   r.solutions.clear();
-  if (g) r.solutions.push_back("Make sure `" + rename_self(ok_cond, inst) + "` holds before " + (s.function.empty() ? "this code runs" : "calling " + caller));
+  if (misleading)
+    r.solutions.push_back("Check `" + misleading->meant + "` rather than the `" + misleading->shown +
+                          "` the message prints: the message interpolates the wrong name");
+  if (guarded) {
+    std::string fix = cond.count == 1 ? remedy(cond.reach) : "";
+    std::string before = s.function.empty() ? "" : (is_property(s) ? " before reading " : " before calling ") + caller;
+    if (!fix.empty()) r.solutions.push_back(fix + before);
+    else r.solutions.push_back("Make sure `" + cond.ok + "` holds" + before);
+  }
   if (!tested_params.empty()) {
     std::string list;
-    for (std::size_t i = 0; i < tested_params.size(); ++i) list += (i ? ", " : "") + std::string("`") + tested_params[i] + "`";
-    r.solutions.push_back("Check the value passed as " + list + " against what " + caller + " accepts");
+    for (std::size_t i = 0; i < tested_params.size(); ++i) list += (i ? ", `" : "`") + tested_params[i] + "`";
+    r.solutions.push_back("Check the value you pass as " + list + " against what " + caller + " accepts" +
+                          (s.function_doc.empty() ? "" : " (see its docstring)"));
   }
-  if (ex) r.solutions.push_back("Fix the underlying " + ex->condition + " that " + caller + " turns into " + r.error_class);
+  if (ex) r.solutions.push_back("Fix the underlying " + ex->condition + " that " + caller + " turns into " + catch_cls + "; the chained traceback shows it");
   if (r.error_type == "dependency") r.solutions.push_back("Install or upgrade the module the message names");
   if (s.reraise) r.solutions.push_back("Read the chained traceback: the re-raised exception names the real cause");
-  r.solutions.push_back("Read the message: it says which value " + caller + " rejected");
+  if (r.severity == "warning" && r.error_type == "deprecation")
+    r.solutions.push_back("Move to the replacement the warning names");
+  if (!guarded && !ex && !s.reraise && r.error_type == "unsupported")
+    r.solutions.push_back("Use a class or mode that implements " + caller + ", or override it in your subclass");
+  if (r.solutions.empty() || (!guarded && !ex))
+    r.solutions.push_back("Read the message and the traceback: " + caller + " raises it " +
+                          (guarded ? "only under the condition above" : "whenever this line is reached"));
 
-  // Code fields: every one must parse as Python.
-  std::string guard_code = g ? rename_self(ok_cond, inst) : "";
-  if (g && !tested_params.empty()) {
-    r.validation_code = "if not (" + guard_code + "):\n    raise " + (r.error_type == "type" ? std::string("TypeError") : std::string("ValueError")) +
-                        "(\"invalid input for " + s.function + "\")\n" + call;
-  } else if (g) {
-    r.validation_code = "if " + guard_code + ":\n    " + call;
-  } else {
-    r.validation_code = std::nullopt;
+  // Code fields: each must parse as Python (checked), else stays null.
+  std::string reach_code = to_caller(cond.reach), ok_code = to_caller(cond.ok);
+  std::string prelude;
+  for (const auto& [name, rhs] : assigned) prelude += name + " = " + to_caller(rhs) + "\n";
+  r.validation_code = std::nullopt;
+  if (guarded && !tested_params.empty()) {
+    std::string what;
+    for (std::size_t i = 0; i < tested_params.size(); ++i) what += (i ? ", " : "") + tested_params[i];
+    r.validation_code = checked(prelude + "if " + reach_code + ":\n    raise " + check_class(r, ctx) + "(" +
+                                py_str(what + " would be rejected by " + caller + ": " + reach_code) + ")\n" + call);
+  } else if (guarded) {
+    r.validation_code = checked(prelude + "if " + ok_code + ":\n    " + call);
   }
-  bool isinstance_guard = g && g->condition.find("isinstance(") != std::string::npos;
-  if (isinstance_guard || r.error_type == "type") {
-    r.type_guard = g ? "if " + guard_code + ":\n    " + call : std::optional<std::string>{};
-  } else {
-    r.type_guard = std::nullopt;
+
+  std::optional<std::string> isinstance_type;  // `T` of a `not isinstance(x, T)` guard
+  std::string isinstance_arg;
+  for (const auto& g : s.guards) {
+    if (!is_condition_guard(g)) break;
+    std::string c = g.kind == "else" || g.kind == "assert" ? negate_condition(g.condition) : clean_condition(g.condition);
+    auto cc = call_condition(c);
+    if (cc && cc->negated && cc->fn == "isinstance") {
+      auto args = split_args(cc->args);
+      if (args.size() == 2) {
+        isinstance_type = strip_parens(args[1]);
+        isinstance_arg = args[0];
+      }
+      break;
+    }
   }
-  std::string catch_cls = r.error_class.empty() ? "Exception" : r.error_class;
+  bool type_check = guarded && (isinstance_type || cond.reach.find("isinstance(") != std::string::npos ||
+                                cond.reach.find("callable(") != std::string::npos || r.error_type == "type");
+  r.type_guard = std::nullopt;
+  if (type_check && isinstance_type && is_identifier(isinstance_arg)) {
+    r.type_guard = checked("if not isinstance(" + isinstance_arg + ", " + *isinstance_type + "):\n    raise TypeError(f" +
+                           py_str(isinstance_arg + " must be " + type_phrase(*isinstance_type) + ", got {type(" +
+                                  isinstance_arg + ").__name__}") +
+                           ")\n" + call);
+  } else if (type_check) {
+    r.type_guard = checked(prelude + "if " + ok_code + ":\n    " + call);
+  }
+
   if (r.severity == "warning") {
-    r.try_catch_pattern = "import warnings\nwith warnings.catch_warnings():\n    warnings.simplefilter(\"error\", " + catch_cls +
-                          ")\n    try:\n        " + call + "\n    except " + catch_cls + " as exc:\n        print(f\"warned: {exc}\")";
+    r.try_catch_pattern = checked("import warnings\n\nwith warnings.catch_warnings():\n    warnings.simplefilter(\"error\", " +
+                                  catch_cls + ")\n    try:\n        " + call + "\n    except " + catch_cls +
+                                  " as exc:\n        print(f\"" + (s.function.empty() ? "warned" : s.function + " warned") +
+                                  ": {exc}\")");
+  } else if (r.error_type == "network" || r.error_type == "timeout") {
+    r.try_catch_pattern = checked("import time\n\nfor attempt in range(3):\n    try:\n        " + call + "\n        break\n    except " +
+                                  catch_cls + ":\n        if attempt == 2:\n            raise\n        time.sleep(2 ** attempt)");
+  } else if (r.error_type == "lookup" && !guarded) {
+    r.try_catch_pattern = checked("try:\n    result = " + call + "\nexcept " + catch_cls + ":\n    result = None  # the key or name is absent");
   } else {
-    r.try_catch_pattern = "try:\n    " + call + "\nexcept " + catch_cls + " as exc:\n    print(f\"" +
-                          (s.function.empty() ? std::string("failed") : s.function + " failed") + ": {exc}\")\n    raise";
+    std::string what = s.function.empty() ? "import" : s.function;
+    std::string handle = ex ? "    print(f\"" + what + " failed: {exc} (caused by {exc.__cause__ or exc.__context__!r})\")\n    raise"
+                            : "    print(f\"" + what + " failed: {exc}\")\n    raise";
+    r.try_catch_pattern = checked("try:\n    " + call + "\nexcept " + catch_cls + " as exc:\n" + handle);
   }
+  if (!r.try_catch_pattern)  // a class expression `except` cannot take
+    r.try_catch_pattern = checked("try:\n    " + call + "\nexcept Exception as exc:\n    print(f\"failed: {exc}\")\n    raise");
+
   std::ostringstream fix;
-  fix << "# before\n" << call << "  # " << r.error_class << (g ? ": " + rename_self(cond, inst) : std::string()) << "\n\n# after\n";
-  if (g) fix << "if " << guard_code << ":\n    " << call;
-  else fix << call << "  # with inputs it accepts";
+  // `not isinstance(x, int)` on a parameter: the fix converts the argument.
+  std::string after_call = call;
+  static const std::set<std::string> k_convertible = {"int", "str", "float", "list", "tuple", "bytes", "dict"};
+  if (isinstance_type && k_convertible.count(*isinstance_type) &&
+      std::find(tested_params.begin(), tested_params.end(), isinstance_arg) != tested_params.end()) {
+    std::string kw = isinstance_arg + "=" + isinstance_arg;
+    std::size_t at = call.find(", " + kw);
+    if (at != std::string::npos)
+      after_call = call.substr(0, at + 2) + isinstance_arg + "=" + *isinstance_type + "(" + isinstance_arg + ")" +
+                   call.substr(at + 2 + kw.size());
+  }
+  std::string before_note = "  # " + (r.error_class.empty() ? std::string("raises") : r.error_class) +
+                            (guarded ? " when " + reach_code : std::string(" here"));
+  if (before_note.find('\n') != std::string::npos) before_note = "";
+  fix << "# before\n" << prelude << call << before_note << "\n\n# after\n";
+  if (after_call != call) fix << after_call;
+  else if (guarded) fix << prelude << "if " << ok_code << ":\n    " << call;
+  else if (ex) fix << "# remove the cause of the " << ex->condition << " first, then\n" << call;
+  else fix << call << "  # only with inputs and state " << caller << " accepts";
   r.example_fix = fix.str();
+  if (!parses_as_python(r.example_fix)) r.example_fix = "# before\n" + call + "\n\n# after\n" + call + "  # with inputs it accepts";
+  if (!parses_as_python(r.example_fix)) r.example_fix = "# before\nimport importlib\n\n# after\nimport importlib";
 
   if (r.severity == "warning") r.handling_strategy = r.error_type == "deprecation" ? "upgrade" : "validation";
-  else if (isinstance_guard || r.error_type == "type") r.handling_strategy = "type-guard";
+  else if (isinstance_type || r.error_type == "type") r.handling_strategy = "type-guard";
   else if (r.error_type == "network" || r.error_type == "timeout") r.handling_strategy = "retry";
   else if (r.error_type == "dependency") r.handling_strategy = "upgrade";
-  else if (r.error_type == "io" || r.error_type == "lookup") r.handling_strategy = g ? "validation" : "fallback";
-  else if (g) r.handling_strategy = "validation";
+  else if (r.error_type == "io" || r.error_type == "lookup") r.handling_strategy = guarded ? "validation" : "fallback";
+  else if (guarded) r.handling_strategy = "validation";
   else r.handling_strategy = "propagate";
 
   r.prevention_tips.clear();
-  if (g) r.prevention_tips.push_back("Keep `" + rename_self(ok_cond, inst) + "` true in the code that calls " + caller);
-  if (!s.function_doc.empty()) r.prevention_tips.push_back("Follow the documented contract of " + caller);
-  r.prevention_tips.push_back("Catch " + catch_cls + " only where you can act on it; let it propagate elsewhere");
+  if (misleading)
+    r.prevention_tips.push_back("When this error names `" + misleading->shown + "`, verify `" + misleading->meant +
+                                "` too: the printed value is not the one the check tests");
+  if (guarded) r.prevention_tips.push_back("Keep `" + ok_code + "` true in the code that calls " + caller);
+  if (!tested_params.empty() && !s.function_doc.empty())
+    r.prevention_tips.push_back("Follow the documented contract of " + caller + " for " + tested_params.front());
+  else if (!s.function_doc.empty())
+    r.prevention_tips.push_back("Follow the documented contract of " + caller);
+  if (r.severity == "warning") r.prevention_tips.push_back("Run tests with -W error::" + (is_identifier(catch_cls) ? catch_cls : std::string("Warning")) + " so new warnings fail early");
+  else r.prevention_tips.push_back("Catch " + catch_cls + " only where you can act on it; let it propagate elsewhere");
 
-  r.tags = make_tags(s, r);
+  r.tags = make_tags(s, r, ctx);
   r.background_tag = std::nullopt;
 }
 

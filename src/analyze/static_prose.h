@@ -1,20 +1,45 @@
 #pragma once
 // The static analyst: the prose and code fields of a record, written only
-// from facts of the code (guard, function, class, template). Offline and
-// deterministic: the same facts always give the same text.
+// from facts of the code (guard, function, class, template, the lines of
+// the file). Offline and deterministic: the same facts give the same text.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyze/class_index.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 
 namespace errdex::analyze {
 
+// What the analyst may read besides the site.
+struct ProseContext {
+  std::string_view source;  // the whole file
+  // The raised class resolved through the repository's classes.
+  ClassIndex::Resolution resolution;
+};
+
 // Fills documentation, triggerScenarios, commonSituations, solutions,
 // exampleFix, handlingStrategy, validationCode, typeGuard, tryCatchPattern,
 // preventionTips, tags and backgroundTag of `r`, whose identity fields
-// (class, message, type, path) are already set.
-void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r);
+// (class, message, type, severity, path) and lints are already set. Every
+// code field it writes parses as Python; one that would not is left null
+// (or, for exampleFix, replaced by a plain call).
+void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, const ProseContext& ctx);
 
 // The guard condition negated as Python source: `a != b` → `a == b`,
 // `not x` → `x`, `x is None` → `x is not None`, else `not (cond)`.
 std::string negate_condition(const std::string& cond);
+
+// The ways the site is reached and avoided, from its leading condition
+// guards (if/elif/else/while/assert; up to four): `reach` holds when the
+// site runs, `ok` is its negation. Empty when there is no such guard.
+struct Conditions {
+  std::string reach;
+  std::string ok;
+  std::vector<std::string> names;  // every name the guards read
+  int count = 0;
+};
+Conditions site_conditions(const model::ThrowSite& s);
 
 }  // namespace errdex::analyze

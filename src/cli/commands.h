@@ -17,8 +17,27 @@ struct ScanArgs {
   int jobs = 0;
   bool json = false;
   bool quiet = false;
+  // "static" (default) or "llm"; the llm_* options apply to "llm" only.
+  std::string analyst = "static";
+  std::string llm_url;
+  std::string llm_model;
+  int llm_concurrency = 4;
+  double llm_timeout = 60;  // seconds per request
+  int llm_retries = 3;
 };
 int run_scan(const ScanArgs& a);
+
+struct LintArgs {
+  std::string path;
+  std::optional<std::string> rev;
+  std::optional<std::string> repo;
+  std::optional<std::string> prefix;
+  std::string format = "text";  // text, json or sarif
+  std::string level = "note";   // report findings at or above: note, warning
+  int jobs = 0;
+};
+// Exit code 1 when findings exist, 0 when none, 2 on error.
+int run_lint(const LintArgs& a);
 
 int run_show(const std::string& db, const std::string& id, bool json);
 int run_list(const std::string& db, const std::optional<std::string>& repo, bool json);

@@ -31,8 +31,29 @@ int main(int argc, char** argv) {
                      "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
+  c_scan->add_option("--analyst", scan.analyst, "Who writes the prose: static (default, offline) or llm")
+      ->check(CLI::IsMember({"static", "llm"}));
+  c_scan->add_option("--llm-url", scan.llm_url, "OpenAI-compatible server for --analyst llm, e.g. http://127.0.0.1:8000");
+  c_scan->add_option("--llm-model", scan.llm_model, "Model name sent to the server");
+  c_scan->add_option("--llm-concurrency", scan.llm_concurrency, "Requests in flight at once (default 4)")
+      ->check(CLI::Range(1, 256));
+  c_scan->add_option("--llm-timeout", scan.llm_timeout, "Seconds per request (default 60)")->check(CLI::Range(0.1, 3600.0));
+  c_scan->add_option("--llm-retries", scan.llm_retries, "Retries after 429/5xx, with backoff (default 3)")
+      ->check(CLI::Range(0, 10));
   add_db(c_scan);
   add_json(c_scan);
+
+  LintArgs lint;
+  auto* c_lint = app.add_subcommand("lint", "Report messages that mislead (exit 1 when there are findings)");
+  c_lint->add_option("path", lint.path, "Directory to lint (a work tree, a folder in one, or any folder)")->required();
+  c_lint->add_option("--rev", lint.rev, "Git revision to read without checkout (sha, tag or branch)");
+  c_lint->add_option("--repo", lint.repo, "owner/name (default local/<folder>)");
+  c_lint->add_option("--prefix", lint.prefix, "Where the folder sits in the repository, e.g. Lib");
+  c_lint->add_option("--format", lint.format, "text (default), json or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  c_lint->add_option("--level", lint.level, "Lowest level reported: note (default) or warning")
+      ->check(CLI::IsMember({"note", "warning"}));
+  c_lint->add_option("-j,--jobs", lint.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
 
   std::string id;
   auto* c_show = app.add_subcommand("show", "Show one record");
@@ -90,6 +111,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*c_lint) return run_lint(lint);
     if (*c_scan) {
       scan.db = db;
       scan.json = json;

@@ -10,8 +10,13 @@
 #include <thread>
 
 #include "analyze/analyst.h"
+#include "analyze/class_index.h"
+#include "analyze/lints.h"
+#include "analyze/llm_analyst.h"
 #include "cli/commands.h"
+#include "cli/llm_cache.h"
 #include "cli/progress.h"
+#include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
 #include "scan/python_frontend.h"
 #include "source/source_tree.h"
@@ -45,80 +50,163 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
   return p.empty() ? rel : p + "/" + rel;
 }
 
+// Runs `work(i)` for i in [0, n) on `jobs` threads.
+template <typename F>
+void parallel_for(std::size_t n, int jobs, F&& work) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < n;) work(i);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
 }  // namespace
 
-int run_scan(const ScanArgs& a) {
-  auto t0 = std::chrono::steady_clock::now();
-  if (a.repo && !is_repo_name(*a.repo)) {
-    std::cerr << "errdex scan: --repo must be owner/name, got '" << *a.repo << "'\n";
-    return 2;
-  }
-  if (a.sha && !is_full_sha(*a.sha)) {
-    std::cerr << "errdex scan: --sha must be 40 lowercase hex digits, got '" << *a.sha << "'\n";
-    return 2;
-  }
+Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
+  if (a.repo && !is_repo_name(*a.repo)) return Error{"--repo must be owner/name, got '" + *a.repo + "'"};
+  if (a.sha && !is_full_sha(*a.sha)) return Error{"--sha must be 40 lowercase hex digits, got '" + *a.sha + "'"};
+  PipelineOutput out;
 
   // Pass 1: open the tree at its revision and list what is worth reading.
   source::Options options;
   auto tree = source::open_tree(a.path, a.rev, options);
-  if (!tree) {
-    std::cerr << "errdex scan: " << tree.error() << "\n";
-    return 2;
-  }
-  std::vector<source::Skip> skipped;
-  std::vector<source::Entry> entries = (*tree)->list(skipped);
+  if (!tree) return Error{tree.error()};
+  std::vector<source::Entry> entries = (*tree)->list(out.skipped);
 
-  std::string sha = a.sha ? *a.sha : (*tree)->sha();
-  std::string link_ref = sha;
-  if (sha.empty()) {
+  out.sha = a.sha ? *a.sha : (*tree)->sha();
+  out.link_ref = out.sha;
+  if (out.sha.empty()) {
     // Not in git and no --sha: forty zeros say "unknown" in the only form
     // the field allows; links then pin to --ref if given.
-    sha = std::string(40, '0');
-    link_ref = a.ref.value_or(sha);
+    out.sha = std::string(40, '0');
+    out.link_ref = a.ref.value_or(out.sha);
   }
-  std::string repo = a.repo ? *a.repo : "local/" + std::filesystem::absolute(a.path).lexically_normal().filename().string();
-  if (!a.repo && repo == "local/") repo = "local/root";
+  out.repo = a.repo ? *a.repo : "local/" + std::filesystem::absolute(a.path).lexically_normal().filename().string();
+  if (!a.repo && out.repo == "local/") out.repo = "local/root";
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
-  std::string analyzed_at = util::iso_now_ms();
+  out.analyzed_at = util::iso_now_ms();
+  out.dirty = !a.rev && (*tree)->dirty();
 
-  // Pass 2: read, parse and analyze each file on every core. Results land
-  // in per-file slots so the dataset order does not depend on scheduling.
+  // Pass 2: read and parse each file on every core. Results land in
+  // per-file slots so the dataset order does not depend on scheduling.
   int jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::vector<model::ErrorRecord>> per_file(entries.size());
+  std::vector<model::FileFacts> facts(entries.size());
+  std::vector<std::string> contents(entries.size());
   std::vector<std::optional<std::string>> problems(entries.size());
-  std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> parsed{0};
-  Progress progress(a.quiet ? "" : "scan", a.quiet ? 0 : entries.size());
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < entries.size();) {
-      const auto& e = entries[i];
-      auto content = (*tree)->read(e);
+  {
+    Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
+    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+      auto content = (*tree)->read(entries[i]);
       if (!content) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
       } else if (scan::may_have_sites(*content)) {
         ++parsed;
-        model::FileFacts facts = scan::scan_python(*content);
-        analyze::FileContext ctx{repo, join_path(prefix, e.path), sha, link_ref, analyzed_at, *content};
-        per_file[i] = analyze::analyze_file(ctx, facts.sites);
+        facts[i] = scan::scan_python(*content);
+        // Only files with sites are analyzed; class definitions are all
+        // that is kept of the others.
+        if (!facts[i].sites.empty()) contents[i] = std::move(*content);
       }
       progress.tick();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  progress.finish();
+    });
+  }
   for (std::size_t i = 0; i < entries.size(); ++i)
-    if (problems[i]) skipped.push_back({entries[i].path, *problems[i]});
+    if (problems[i]) out.skipped.push_back({entries[i].path, *problems[i]});
+  out.files = entries.size() - std::count_if(problems.begin(), problems.end(), [](auto& p) { return p.has_value(); });
+  out.parsed = parsed.load();
 
-  // Pass 3: one transaction replaces the dataset of (repo, sha). From here
+  // Pass 3: the classes of the whole repository, so that a custom exception
+  // defined in one file resolves to its base wherever it is raised. From
+  // here on the index is only read.
+  analyze::ClassIndex classes;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    classes.add(join_path(prefix, entries[i].path), facts[i].classes);
+  out.classes = classes.size();
+
+  // Pass 4: analyze each file's sites with the index (static analyst and
+  // per-site lints).
+  std::vector<std::vector<model::ErrorRecord>> per_file(entries.size());
+  {
+    Progress progress(a.progress ? "analyze" : "", a.progress ? entries.size() : 0);
+    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+      if (!facts[i].sites.empty()) {
+        analyze::FileContext ctx{out.repo, join_path(prefix, entries[i].path), out.sha, out.link_ref, out.analyzed_at,
+                                 contents[i], &classes};
+        per_file[i] = analyze::analyze_file(ctx, facts[i].sites);
+        // analyze_file returns records in line order: put the facts in the same.
+        std::stable_sort(facts[i].sites.begin(), facts[i].sites.end(),
+                         [](const auto& x, const auto& y) { return x.line < y.line; });
+      }
+      progress.tick();
+    });
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (auto& r : per_file[i]) out.records.push_back(std::move(r));
+    for (auto& s : facts[i].sites) out.sites.push_back(std::move(s));
+  }
+
+  // Pass 5: lints that need the whole repository.
+  std::vector<model::ErrorRecord*> all;
+  all.reserve(out.records.size());
+  for (auto& r : out.records) all.push_back(&r);
+  analyze::lint_duplicates(all);
+  return out;
+}
+
+int run_scan(const ScanArgs& a) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (a.analyst != "static" && a.analyst != "llm") {
+    std::cerr << "errdex scan: --analyst must be static or llm, got '" << a.analyst << "'\n";
+    return 2;
+  }
+  analyze::LlmOptions llm;
+  if (a.analyst == "llm") {
+    if (a.llm_url.empty() || a.llm_model.empty()) {
+      std::cerr << "errdex scan: --analyst llm needs --llm-url and --llm-model\n";
+      return 2;
+    }
+    if (auto ep = analyze::parse_llm_url(a.llm_url); !ep) {
+      std::cerr << "errdex scan: " << ep.error() << "\n";
+      return 2;
+    }
+    llm.url = a.llm_url;
+    llm.model = a.llm_model;
+    llm.concurrency = a.llm_concurrency;
+    llm.timeout_ms = static_cast<int>(a.llm_timeout * 1000);
+    llm.max_retries = a.llm_retries;
+  }
+
+  PipelineInput in{a.path, a.rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet};
+  auto run = run_pipeline(in);
+  if (!run) {
+    std::cerr << "errdex scan: " << run.error() << "\n";
+    return 2;
+  }
+  PipelineOutput& out = *run;
+
+  // Pass 6 (optional): the LLM rewrites the prose; its answers are cached
+  // in the store's database.
+  std::optional<analyze::LlmStats> llm_stats;
+  if (a.analyst == "llm") {
+    auto cache = open_llm_cache(a.db);
+    if (!cache) {
+      std::cerr << "errdex scan: " << cache.error() << "\n";
+      return 2;
+    }
+    std::vector<analyze::LlmJob> jobs;
+    jobs.reserve(out.records.size());
+    for (std::size_t i = 0; i < out.records.size(); ++i) jobs.push_back({&out.sites[i], &out.records[i]});
+    llm_stats = analyze::run_llm_analyst(llm, jobs, **cache, out.analyzed_at);
+  }
+
+  // Pass 7: one transaction replaces the dataset of (repo, sha). From here
   // on readers see the new records.
-  store::Dataset ds{repo, sha, analyzed_at, {}};
-  for (auto& v : per_file)
-    for (auto& r : v) ds.records.push_back(std::move(r));
+  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records)};
   auto st = open_store_for_write(a.db);
   if (!st) {
     std::cerr << "errdex scan: " << st.error() << "\n";
@@ -131,29 +219,54 @@ int run_scan(const ScanArgs& a) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::map<std::string, int> by_reason;
-  for (const auto& s : skipped) by_reason[s.reason.substr(0, s.reason.find(':'))]++;
-  std::size_t scanned = entries.size() - std::count_if(problems.begin(), problems.end(), [](auto& p) { return p.has_value(); });
-  bool dirty = !a.rev && (*tree)->dirty();
+  for (const auto& s : out.skipped) by_reason[s.reason.substr(0, s.reason.find(':'))]++;
+  std::map<std::string, std::size_t> by_rule;
+  for (const auto& r : ds.records)
+    for (const auto& l : r.lints) by_rule[l.rule]++;
   if (a.json) {
-    nlohmann::json j = {{"repo", repo},       {"sha", sha},           {"dirty", dirty},
-                        {"files", scanned},   {"parsed", parsed.load()}, {"records", ds.records.size()},
-                        {"seconds", secs},    {"db", a.db}};
+    nlohmann::json j = {{"repo", out.repo},     {"sha", out.sha},       {"dirty", out.dirty},
+                        {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
+                        {"seconds", secs},      {"db", a.db},           {"classes", out.classes}};
+    j["lints"] = by_rule;
+    j["analyst"] = a.analyst;
+    if (llm_stats)
+      j["llm"] = {{"model", llm.model},
+                  {"requests", llm_stats->requests},
+                  {"cacheHits", llm_stats->cache_hits},
+                  {"rewritten", llm_stats->rewritten},
+                  {"fieldsAccepted", llm_stats->fields_accepted},
+                  {"fieldsRejected", llm_stats->fields_rejected},
+                  {"failed", llm_stats->failed},
+                  {"problems", llm_stats->problems}};
     j["skipped"] = nlohmann::json::array();
-    for (const auto& s : skipped) j["skipped"].push_back({{"path", s.path}, {"reason", s.reason}});
+    for (const auto& s : out.skipped) j["skipped"].push_back({{"path", s.path}, {"reason", s.reason}});
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::string at = sha == std::string(40, '0') ? "an unknown commit (links pin to " + link_ref.substr(0, 40) + ")"
-                                                 : sha.substr(0, 10);
-    std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", repo.c_str(), at.c_str(),
-                dirty ? " (work tree has uncommitted changes)" : "", scanned, ds.records.size(), secs);
-    if (!skipped.empty()) {
-      std::printf("skipped %zu:", skipped.size());
+    std::string at = out.sha == std::string(40, '0')
+                         ? "an unknown commit (links pin to " + out.link_ref.substr(0, 40) + ")"
+                         : out.sha.substr(0, 10);
+    std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
+                out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
+    if (!by_rule.empty()) {
+      std::printf("lints:");
+      for (const auto& [rule, n] : by_rule) std::printf(" %s %zu", rule.c_str(), n);
+      std::printf(" (errdex lint lists them)\n");
+    }
+    if (llm_stats) {
+      std::printf("llm %s: %zu records rewritten, %zu from cache, %zu requests, %zu fields kept static, %zu failed\n",
+                  llm.model.c_str(), llm_stats->rewritten, llm_stats->cache_hits, llm_stats->requests,
+                  llm_stats->fields_rejected, llm_stats->failed);
+      for (const auto& p : llm_stats->problems) std::printf("  llm: %s\n", p.c_str());
+    }
+    if (!out.skipped.empty()) {
+      std::printf("skipped %zu:", out.skipped.size());
       for (const auto& [reason, n] : by_reason) std::printf(" %s %d", reason.c_str(), n);
       std::printf("\n");
       constexpr std::size_t k_listed = 20;  // --json lists them all
-      for (std::size_t i = 0; i < skipped.size() && i < k_listed; ++i)
-        std::printf("  skip %s (%s)\n", skipped[i].path.c_str(), skipped[i].reason.c_str());
-      if (skipped.size() > k_listed) std::printf("  ... %zu more (--json lists every one)\n", skipped.size() - k_listed);
+      for (std::size_t i = 0; i < out.skipped.size() && i < k_listed; ++i)
+        std::printf("  skip %s (%s)\n", out.skipped[i].path.c_str(), out.skipped[i].reason.c_str());
+      if (out.skipped.size() > k_listed)
+        std::printf("  ... %zu more (--json lists every one)\n", out.skipped.size() - k_listed);
     }
   }
   return 0;

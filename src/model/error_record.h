@@ -7,6 +7,28 @@
 
 namespace errdex::model {
 
+// How a record's analysis fields were written (schema version 3).
+struct Analysis {
+  std::string analyst;  // "static" or "llm"
+  // LLM only: the model named to the server, the prompt version, and the
+  // fields whose text came from the model (the rest are the static draft's).
+  std::string model;
+  int prompt_version = 0;
+  std::vector<std::string> fields;
+  std::string at;  // ISO 8601 UTC with ms
+
+  bool operator==(const Analysis&) const = default;
+};
+
+// A finding about the throw site's message (schema version 3).
+struct Lint {
+  std::string rule;     // "misleading-interpolation", "duplicate-message", ...
+  std::string level;    // "warning" or "note"
+  std::string message;  // one sentence, names the expressions involved
+
+  bool operator==(const Lint&) const = default;
+};
+
 struct ErrorRecord {
   std::string id;
   std::string repo;
@@ -39,6 +61,10 @@ struct ErrorRecord {
   std::string analyzed_sha;
   std::string analyzed_at;
   int schema_version = 2;
+  // Version 3 fields, written only when present so version 2 lines keep
+  // their exact bytes.
+  std::optional<Analysis> analysis;
+  std::vector<Lint> lints;
 
   bool operator==(const ErrorRecord&) const = default;
 };

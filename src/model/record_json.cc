@@ -57,6 +57,20 @@ OrderedJson record_object(const ErrorRecord& r) {
   j["analyzedSha"] = r.analyzed_sha;
   j["analyzedAt"] = r.analyzed_at;
   j["schemaVersion"] = r.schema_version;
+  if (r.analysis) {
+    OrderedJson a = OrderedJson::object();
+    a["analyst"] = r.analysis->analyst;
+    if (!r.analysis->model.empty()) a["model"] = r.analysis->model;
+    if (r.analysis->prompt_version) a["promptVersion"] = r.analysis->prompt_version;
+    if (!r.analysis->fields.empty()) a["fields"] = r.analysis->fields;
+    a["at"] = r.analysis->at;
+    j["analysis"] = std::move(a);
+  }
+  if (!r.lints.empty()) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& l : r.lints) arr.push_back(OrderedJson{{"rule", l.rule}, {"level", l.level}, {"message", l.message}});
+    j["lints"] = std::move(arr);
+  }
   return j;
 }
 
@@ -229,6 +243,34 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
   r.analyzed_sha = f.string("analyzedSha");
   r.analyzed_at = f.string("analyzedAt");
   r.schema_version = f.integer("schemaVersion");
+  // Version 3 fields. A malformed entry of a field this reader does not
+  // need is dropped rather than failing the record, as for unknown fields.
+  if (auto a = j.find("analysis"); a != j.end() && a->is_object()) {
+    auto str = [&](const char* k) {
+      auto it = a->find(k);
+      return it != a->end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    Analysis an;
+    an.analyst = str("analyst");
+    an.model = str("model");
+    an.at = str("at");
+    if (auto pv = a->find("promptVersion"); pv != a->end() && pv->is_number_integer())
+      an.prompt_version = static_cast<int>(pv->get<std::int64_t>());
+    if (auto fl = a->find("fields"); fl != a->end() && fl->is_array())
+      for (const auto& v : *fl)
+        if (v.is_string()) an.fields.push_back(v.get<std::string>());
+    if (!an.analyst.empty()) r.analysis = std::move(an);
+  }
+  if (auto l = j.find("lints"); l != j.end() && l->is_array()) {
+    for (const auto& v : *l) {
+      if (!v.is_object()) continue;
+      auto rule = v.find("rule"), level = v.find("level"), msg = v.find("message");
+      if (rule == v.end() || !rule->is_string() || msg == v.end() || !msg->is_string()) continue;
+      r.lints.push_back({rule->get<std::string>(),
+                         level != v.end() && level->is_string() ? level->get<std::string>() : "warning",
+                         msg->get<std::string>()});
+    }
+  }
   if (f.error().empty() && !is_record_id(r.id))
     f.fail("field \"" + prefix + "id\" must be 16 lowercase hex digits, got " +
            dump(OrderedJson(r.id.substr(0, 40))));

@@ -1,0 +1,38 @@
+#pragma once
+// The repository-wide pass shared by `errdex scan` and `errdex lint`: list
+// the tree, parse every file, index the classes the repository defines, then
+// analyze every site with that index and lint across files.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/error_record.h"
+#include "model/throw_site.h"
+#include "source/source_tree.h"
+#include "util/expected.h"
+
+namespace errdex::cli {
+
+struct PipelineInput {
+  std::string path;
+  std::optional<std::string> rev, repo, prefix, sha, ref;
+  int jobs = 0;
+  bool progress = true;  // draw progress bars (on a terminal)
+};
+
+struct PipelineOutput {
+  std::string repo, sha, link_ref, analyzed_at;
+  bool dirty = false;
+  std::size_t files = 0;   // read without a problem
+  std::size_t parsed = 0;  // of those, parsed (may hold a site)
+  std::size_t classes = 0; // class definitions indexed
+  std::vector<source::Skip> skipped;
+  // In dataset order (file order, then line); sites[i] gave records[i].
+  std::vector<model::ErrorRecord> records;
+  std::vector<model::ThrowSite> sites;
+};
+
+// Errors: bad --repo/--sha, a tree that cannot be opened.
+Expected<PipelineOutput> run_pipeline(const PipelineInput& in);
+
+}  // namespace errdex::cli
