@@ -1,6 +1,7 @@
 #pragma once
 // One function per `errdex` subcommand. Each returns the process exit code:
 // 0 ok (found), 1 not found, 2 error. Errors are printed to stderr.
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,16 @@ int run_search(const std::string& db, const std::string& text, const std::option
 int run_export(const std::string& db, const std::optional<std::string>& repo);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
+
+struct ServeArgs {
+  std::string db;
+  std::string listen = "127.0.0.1:8080";
+  int threads = 0;
+  std::string access_log = "-";
+  std::string report_url;
+  std::size_t max_body_bytes = 1 << 20;
+};
+int run_serve(const ServeArgs& a);
 // `text` unset: read stdin. Exit 0 when a throw site was found, 1 when none.
 int run_match(const std::string& db, const std::optional<std::string>& text, bool json, int top);
 

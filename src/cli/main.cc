@@ -90,6 +90,19 @@ int main(int argc, char** argv) {
   add_db(c_stats);
   add_json(c_stats);
 
+  ServeArgs serve;
+  auto* c_serve = app.add_subcommand("serve", "Serve the site and the JSON API over HTTP");
+  c_serve->add_option("--listen", serve.listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->capture_default_str();
+  c_serve->add_option("--threads", serve.threads, "Worker threads (default: one per core)")->check(CLI::Range(0, 256));
+  c_serve->add_option("--access-log", serve.access_log, "Access log: - (stderr), off, or a file")
+      ->capture_default_str();
+  c_serve->add_option("--report-url", serve.report_url, "GitHub new-issue URL for \"report a problem\" links");
+  c_serve->add_option("--max-body", serve.max_body_bytes, "Largest request body in bytes (413 beyond)")
+      ->check(CLI::Range(1024, 64 << 20))
+      ->capture_default_str();
+  add_db(c_serve);
+
   std::optional<std::string> match_text;
   int top = 5;
   auto* c_match = app.add_subcommand("match", "Find the throw sites behind a pasted error message or traceback");
@@ -123,6 +136,10 @@ int main(int argc, char** argv) {
     if (*c_export) return run_export(db, repo);
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
+    if (*c_serve) {
+      serve.db = db;
+      return run_serve(serve);
+    }
     if (*c_match) return run_match(db, match_text, json, top);
   } catch (const std::exception& e) {
     std::cerr << "errdex: internal error: " << e.what() << "\n";

@@ -1,0 +1,857 @@
+#include "web/app.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "model/record_json.h"
+#include "util/text.h"
+#include "web/assets.h"
+#include "web/gzip.h"
+#include "web/html.h"
+#include "web/routes.h"
+#include "web/snapshot.h"
+#include "web/url.h"
+
+namespace errdex::web {
+namespace {
+
+using nlohmann::json;
+using Data = kainjow::mustache::data;
+
+constexpr const char* k_json = "application/json";
+constexpr const char* k_html = "text/html; charset=utf-8";
+// Smaller bodies gain nothing from gzip.
+constexpr std::size_t k_gzip_min = 1024;
+constexpr int k_max_search_offset = 1000;
+// A repository page lists at most this many sites; a filter narrows it.
+constexpr std::size_t k_repo_page_items = 1500;
+constexpr std::size_t k_related_items = 15;
+constexpr std::size_t k_also_items = 50;
+
+// A failure with the status it maps to; thrown only inside handle() and
+// caught there.
+struct HttpError {
+  int status;
+  std::string message;
+};
+
+const char* reason(int status) {
+  switch (status) {
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 500: return "Internal Server Error";
+    default: return "Error";
+  }
+}
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+bool is_record_id(std::string_view id) {
+  return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::string slug_of(const model::ErrorRecord& r) { return r.slug.empty() ? "error" : r.slug; }
+
+std::string error_url(const model::ErrorRecord& r) {
+  return "/errors/" + percent_encode(r.id) + "/" + percent_encode(slug_of(r));
+}
+
+std::string repo_url(const std::string& repo) { return "/repos/" + percent_encode(repo, true); }
+
+std::string sha10(const std::string& sha) { return sha.substr(0, 10); }
+
+// What a GitHub link pins to: its commit (first 10 hex) or, for a tree
+// whose commit is unknown, its tag.
+std::string pinned_ref(const std::string& url, const std::string& sha) {
+  auto blob = url.find("/blob/");
+  if (blob == std::string::npos) return sha10(sha);
+  auto start = blob + 6, end = url.find('/', start);
+  std::string ref = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  bool hex = ref.size() == 40 && ref.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return hex ? sha10(ref) : ref;
+}
+
+// The first line of a message, cut at a word near 90 characters.
+std::string title_of(const std::string& message) {
+  std::string t = message.substr(0, message.find('\n'));
+  if (t.size() <= 90) return t;
+  auto cut = t.rfind(' ', 90);
+  if (cut == std::string::npos || cut < 40) cut = 90;
+  while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+  return t.substr(0, cut) + "…";
+}
+
+Data optional_value(const std::optional<std::string>& v) {
+  Data list{Data::type::list};
+  if (v && !v->empty()) list.push_back(Data{"value", *v});
+  return list;
+}
+
+Data text_list(const std::vector<std::string>& items) {
+  Data list{Data::type::list};
+  for (const auto& s : items) list.push_back(Data{"text", s});
+  return list;
+}
+
+json summary_json(const model::ErrorRecord& r) {
+  return {{"id", r.id},           {"repo", r.repo},         {"errorClass", r.error_class},
+          {"errorMessage", r.error_message}, {"filePath", r.file_path}, {"lineNumber", r.line_number},
+          {"url", error_url(r)}};
+}
+
+Data summary_data(const model::ErrorRecord& r) {
+  Data d;
+  d.set("url", error_url(r));
+  d.set("id", r.id);
+  d.set("repo", r.repo);
+  d.set("error_class", r.error_class);
+  d.set("error_message", title_of(r.error_message));
+  d.set("file_path", r.file_path);
+  d.set("line_number", std::to_string(r.line_number));
+  return d;
+}
+
+int int_param(const std::map<std::string, std::string>& q, const std::string& name, int def, int lo, int hi) {
+  auto it = q.find(name);
+  if (it == q.end() || it->second.empty()) return def;
+  const auto& s = it->second;
+  if (s.size() > 9 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw HttpError{400, name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)};
+  int v = std::stoi(s);
+  if (v < lo || v > hi)
+    throw HttpError{400, name + " must be from " + std::to_string(lo) + " to " + std::to_string(hi)};
+  return v;
+}
+
+std::optional<std::string> opt_param(const std::map<std::string, std::string>& q, const std::string& name) {
+  auto it = q.find(name);
+  if (it == q.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+std::string lower(std::string_view s) { return util::to_lower_ascii(s); }
+
+// Reasons of a match candidate, as words.
+std::vector<std::string> reason_words(const match::Reasons& r) {
+  std::vector<std::string> out;
+  if (r.frame_line) out.push_back("frame-line");
+  else if (r.frame) out.push_back("frame-file");
+  if (r.pattern) out.push_back("pattern");
+  if (r.error_class) out.push_back("class");
+  if (r.fulltext) out.push_back("fulltext");
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+}  // namespace
+
+struct App::Impl {
+  AppOptions options;
+
+  mutable std::mutex snap_mu;
+  std::shared_ptr<const Snapshot> snap;
+  std::mutex refresh_mu;
+
+  struct Cached {
+    Response response;
+    std::once_flag gz_once;
+    std::shared_ptr<const std::string> gz;
+  };
+  std::shared_mutex cache_mu;
+  std::unordered_map<std::string, std::shared_ptr<Cached>> cache;
+  std::size_t cache_size = 0;
+
+  std::shared_ptr<const Snapshot> snapshot() const {
+    std::lock_guard lock(snap_mu);
+    return snap;
+  }
+
+  void clear_cache() {
+    std::unique_lock lock(cache_mu);
+    cache.clear();
+    cache_size = 0;
+  }
+
+  // ---- rendering -------------------------------------------------------
+
+  static std::string render(const std::string& name, const Data& data) {
+    // Templates are parsed once per thread: kainjow's render is not const.
+    thread_local std::map<std::string, std::unique_ptr<kainjow::mustache::mustache>> templates;
+    auto& t = templates[name];
+    if (!t) {
+      auto text = asset(name);
+      if (!text) throw std::runtime_error("missing template " + name);
+      t = std::make_unique<kainjow::mustache::mustache>(std::string(*text));
+      if (!t->is_valid()) throw std::runtime_error("template " + name + ": " + t->error_message());
+    }
+    return t->render(data);
+  }
+
+  static Response page(int status, const std::string& title, const std::string& tmpl, const Data& data,
+                       const std::string& q = "") {
+    Data layout;
+    layout.set("title", title);
+    layout.set("q", q);
+    layout.set("body", render(tmpl, data));
+    Response r;
+    r.status = status;
+    r.content_type = k_html;
+    r.body = share(render("layout.html", layout));
+    return r;
+  }
+
+  static Response json_response(int status, std::string body) {
+    Response r;
+    r.status = status;
+    r.content_type = k_json;
+    r.body = share(std::move(body));
+    return r;
+  }
+
+  static Response problem(bool api, int status, const std::string& message) {
+    if (api) return json_response(status, dump({{"error", {{"status", status}, {"message", message}}}}));
+    Data d;
+    d.set("status", std::to_string(status));
+    d.set("reason", reason(status));
+    d.set("message", message);
+    return page(status, reason(status), "problem.html", d);
+  }
+
+  static Response redirect(const std::string& location) {
+    Response r;
+    r.status = 301;
+    r.content_type = "text/plain; charset=utf-8";
+    r.body = share("Moved to " + location + "\n");
+    r.headers.emplace_back("Location", location);
+    return r;
+  }
+
+  // ---- handlers --------------------------------------------------------
+
+  Response home(const Snapshot& s) {
+    Data repos{Data::type::list};
+    for (const auto& r : s.repos) {
+      Data d;
+      d.set("repo", r.repo);
+      d.set("url", repo_url(r.repo));
+      d.set("records", std::to_string(r.records));
+      d.set("sha", r.sha);
+      d.set("sha10", sha10(r.sha));
+      d.set("dataset_version", r.dataset_version);
+      repos.push_back(d);
+    }
+    Data d;
+    d.set("repos", repos);
+    d.set("has_repos", !s.repos.empty());
+    return page(200, "Error knowledge base", "home.html", d);
+  }
+
+  struct SearchPage {
+    std::vector<store::SearchHit> hits;
+    std::optional<int> next;
+  };
+
+  SearchPage run_search(store::Store& st, const std::string& q, const std::optional<std::string>& repo, int limit,
+                        int offset) {
+    auto hits = st.search(q, repo, offset + limit + 1);
+    if (!hits) throw std::runtime_error(hits.error());
+    SearchPage out;
+    auto& all = *hits;
+    if (static_cast<int>(all.size()) > offset + limit && offset + limit <= k_max_search_offset) out.next = offset + limit;
+    for (int i = offset; i < static_cast<int>(all.size()) && i < offset + limit; ++i) out.hits.push_back(std::move(all[i]));
+    return out;
+  }
+
+  static int cursor_param(const std::map<std::string, std::string>& q, int max) {
+    return int_param(q, "cursor", 0, 0, max);
+  }
+
+  Response search_page(const std::map<std::string, std::string>& q, store::Store& st) {
+    auto text = opt_param(q, "q");
+    auto repo = opt_param(q, "repo");
+    Data d;
+    d.set("q", text.value_or(""));
+    d.set("repo", optional_value(repo));
+    d.set("has_query", text.has_value());
+    if (text) {
+      int offset = cursor_param(q, k_max_search_offset);
+      auto res = run_search(st, *text, repo, 20, offset);
+      auto words = query_words(*text);
+      Data hits{Data::type::list};
+      for (const auto& h : res.hits) {
+        Data item = summary_data(h.record);
+        item.set("message_html", highlight_terms(title_of(h.record.error_message), words));
+        std::string doc = h.record.documentation.substr(0, 240);
+        while (!doc.empty() && (static_cast<unsigned char>(doc.back()) & 0x80)) doc.pop_back();  // no cut UTF-8
+        item.set("doc_html", highlight_terms(doc, words));
+        hits.push_back(item);
+      }
+      d.set("hits", hits);
+      d.set("count", std::to_string(offset + res.hits.size()) + (res.next ? "+" : ""));
+      d.set("plural", offset + res.hits.size() == 1 ? "" : "s");
+      Data next{Data::type::list};
+      if (res.next) {
+        std::string url = "/search?q=" + percent_encode(*text) + (repo ? "&repo=" + percent_encode(*repo) : "") +
+                          "&cursor=" + std::to_string(*res.next);
+        d.set("next_url", url);
+      } else {
+        d.set("next_url", false);
+      }
+    }
+    return page(200, text ? "Search: " + *text : "Search", "search.html", d, text.value_or(""));
+  }
+
+  json match_json(const Snapshot& s, const match::MatchResult& m) {
+    json cands = json::array();
+    for (const auto& c : m.candidates) {
+      if (c.index >= s.lines.size()) continue;
+      json caps = json::array();
+      for (const auto& [n, v] : c.captures) caps.push_back({{"name", n}, {"value", v}});
+      cands.push_back({{"id", c.id},
+                       {"score", c.score},
+                       {"captures", caps},
+                       {"reasons", reason_words(c.reasons)},
+                       {"record", summary_json(s.lines[c.index].record)}});
+    }
+    json frames = json::array();
+    for (const auto& f : m.frames) frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
+    json chained = json::array();
+    for (const auto& e : m.chained) chained.push_back({{"errorClass", e.error_class}, {"message", e.message}});
+    return {{"engine", s.matcher->name()},
+            {"exception", {{"errorClass", m.exception.error_class}, {"message", m.exception.message}}},
+            {"frames", frames},
+            {"chained", chained},
+            {"ambiguous", m.ambiguous},
+            {"fulltextFallback", m.fulltext_fallback},
+            {"candidates", cands}};
+  }
+
+  Response match_page(const Snapshot& s, const std::string* text) {
+    Data d;
+    d.set("text", text ? *text : "");
+    d.set("has_result", text != nullptr);
+    if (text) {
+      auto m = s.matcher->match(*text, 5);
+      d.set("engine", s.matcher->name());
+      d.set("exception_class", m.exception.error_class.empty() ? "(no exception line found)" : m.exception.error_class);
+      d.set("exception_message", m.exception.error_class.empty() ? "" : m.exception.message);
+      d.set("has_frames", !m.frames.empty());
+      d.set("frame_count", std::to_string(m.frames.size()));
+      if (!m.frames.empty())
+        d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
+      d.set("fulltext", m.fulltext_fallback);
+      d.set("ambiguous", m.ambiguous);
+      Data cands{Data::type::list};
+      bool first = true;
+      for (const auto& c : m.candidates) {
+        if (c.index >= s.lines.size()) continue;
+        Data item = summary_data(s.lines[c.index].record);
+        item.set("best", first);
+        first = false;
+        char score[32];
+        std::snprintf(score, sizeof score, "%.2f", c.score);
+        item.set("score", std::string(score));
+        item.set("reasons", join(reason_words(c.reasons), ", "));
+        Data caps{Data::type::list};
+        for (const auto& [n, v] : c.captures) {
+          Data cap;
+          cap.set("name", n);
+          cap.set("value", v);
+          caps.push_back(cap);
+        }
+        item.set("captures", caps);
+        item.set("has_captures", !c.captures.empty());
+        cands.push_back(item);
+      }
+      d.set("has_candidates", !first);
+      d.set("candidates", cands);
+    }
+    return page(200, text ? "Match" : "Paste an error", "match.html", d);
+  }
+
+  Response repo_page(const Snapshot& s, const std::string& repo, const std::map<std::string, std::string>& q) {
+    auto it = s.by_repo.find(repo);
+    const store::RepoSummary* summary = nullptr;
+    for (const auto& r : s.repos)
+      if (r.repo == repo) summary = &r;
+    if (it == s.by_repo.end() || !summary) throw HttpError{404, "No repository " + repo + " is indexed."};
+    std::string filter = lower(opt_param(q, "filter").value_or(""));
+    bool by_class = opt_param(q, "by").value_or("file") == "class";
+    std::map<std::string, std::vector<std::size_t>> groups;
+    std::size_t shown = 0;
+    for (auto i : it->second) {
+      const auto& r = s.lines[i].record;
+      if (!filter.empty() && lower(r.file_path).find(filter) == std::string::npos &&
+          lower(r.error_class).find(filter) == std::string::npos &&
+          lower(r.error_message).find(filter) == std::string::npos)
+        continue;
+      if (shown == k_repo_page_items) break;
+      ++shown;
+      groups[by_class ? r.error_class : r.file_path].push_back(i);
+    }
+    Data gl{Data::type::list};
+    for (const auto& [name, idx] : groups) {
+      Data g;
+      g.set("name", name);
+      g.set("count", std::to_string(idx.size()));
+      Data items{Data::type::list};
+      for (auto i : idx) {
+        const auto& r = s.lines[i].record;
+        Data item = summary_data(r);
+        item.set("where", by_class ? r.file_path + ":" + std::to_string(r.line_number) : "line " + std::to_string(r.line_number));
+        items.push_back(item);
+      }
+      g.set("items", items);
+      gl.push_back(g);
+    }
+    Data d;
+    d.set("repo", repo);
+    d.set("url", repo_url(repo));
+    d.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/errors");
+    d.set("records", std::to_string(it->second.size()));
+    d.set("sha", summary->sha);
+    d.set("sha10", sha10(summary->sha));
+    d.set("dataset_version", summary->dataset_version);
+    d.set("filter", opt_param(q, "filter").value_or(""));
+    d.set("by_file", !by_class);
+    d.set("by_class", by_class);
+    d.set("filtered", shown != it->second.size());
+    d.set("shown", std::to_string(shown));
+    d.set("groups", gl);
+    return page(200, repo, "repo.html", d);
+  }
+
+  Response error_page(const Snapshot& s, const model::DatasetLine& line) {
+    const auto& r = line.record;
+    std::size_t self = s.by_id.at(r.id);
+    const auto& ctx = s.contexts[self];
+    Data d;
+    d.set("id", r.id);
+    d.set("repo", r.repo);
+    d.set("repo_url", repo_url(r.repo));
+    d.set("severity", r.severity);
+    d.set("error_class", r.error_class);
+    d.set("title", title_of(r.error_message));
+    d.set("error_message", r.error_message);
+    d.set("error_type", r.error_type);
+    d.set("error_code", optional_value(r.error_code));
+    d.set("http_status", optional_value(r.http_status ? std::optional<std::string>(std::to_string(*r.http_status)) : std::nullopt));
+    d.set("message_pattern", r.message_pattern);
+    d.set("documentation", r.documentation);
+    d.set("file_path", r.file_path);
+    d.set("line_number", std::to_string(r.line_number));
+    d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
+    Data lines{Data::type::list};
+    auto html = highlight_python(r.source_code);
+    for (std::size_t i = 0; i < html.size(); ++i) {
+      Data l;
+      int number = r.source_code_start + static_cast<int>(i);
+      l.set("number", std::to_string(number));
+      l.set("marked", number == r.line_number);
+      l.set("html", html[i]);
+      lines.push_back(l);
+    }
+    d.set("lines", lines);
+    Data github{Data::type::list};
+    // Only links that can only go to GitHub: a record's URL is data, and a
+    // javascript: or data: URL must never become a link.
+    if (r.github_url.rfind("https://github.com/", 0) == 0) {
+      Data g;
+      g.set("url", r.github_url);
+      g.set("sha10", pinned_ref(r.github_url, r.analyzed_sha));
+      github.push_back(g);
+    }
+    d.set("github", github);
+    d.set("solutions", text_list(r.solutions));
+    d.set("has_solutions", !r.solutions.empty());
+    d.set("example_fix", optional_value(r.example_fix));
+    d.set("handling_strategy", r.handling_strategy);
+    d.set("validation_code", optional_value(r.validation_code));
+    d.set("type_guard", optional_value(r.type_guard));
+    d.set("try_catch", optional_value(r.try_catch_pattern));
+    d.set("prevention", text_list(r.prevention_tips));
+    d.set("has_prevention", !r.prevention_tips.empty());
+    d.set("trigger_scenarios", r.trigger_scenarios);
+    d.set("common_situations", r.common_situations);
+
+    // Related: same function, same class in the file, same guard names.
+    Data related{Data::type::list};
+    const auto& file_sites = s.by_file.at(r.repo + '\n' + r.file_path);
+    std::vector<std::size_t> listed{self};
+    auto add_group = [&](const std::string& heading, auto&& pred) {
+      Data items{Data::type::list};
+      std::size_t n = 0;
+      for (auto i : file_sites) {
+        if (std::find(listed.begin(), listed.end(), i) != listed.end() || !pred(i)) continue;
+        listed.push_back(i);
+        Data item = summary_data(s.lines[i].record);
+        items.push_back(item);
+        if (++n == k_related_items) break;
+      }
+      if (n == 0) return;
+      Data g;
+      g.set("heading", heading);
+      g.set("items", items);
+      related.push_back(g);
+    };
+    if (!ctx.function.empty())
+      add_group("In the same function, " + ctx.function + "()",
+                [&](std::size_t i) { return s.contexts[i].function == ctx.function; });
+    add_group(r.error_class + " elsewhere in this file",
+              [&](std::size_t i) { return s.lines[i].record.error_class == r.error_class; });
+    if (!ctx.guard_names.empty())
+      add_group("Guarded by the same names (" + join(ctx.guard_names, ", ") + ")", [&](std::size_t i) {
+        for (const auto& n : s.contexts[i].guard_names)
+          if (std::find(ctx.guard_names.begin(), ctx.guard_names.end(), n) != ctx.guard_names.end()) return true;
+        return false;
+      });
+    d.set("related", related);
+
+    const auto& same = s.by_template.at(r.repo + '\n' + r.error_class + '\n' + r.error_message);
+    Data also{Data::type::list};
+    std::size_t others = same.size() - 1, shown = 0;
+    for (auto i : same) {
+      if (i == self) continue;
+      if (shown++ == k_also_items) break;
+      const auto& o = s.lines[i].record;
+      Data item;
+      item.set("url", error_url(o));
+      item.set("file_path", o.file_path);
+      item.set("line_number", std::to_string(o.line_number));
+      also.push_back(item);
+    }
+    d.set("has_also", others > 0);
+    d.set("also", also);
+    d.set("also_count", std::to_string(others));
+    d.set("also_plural", others == 1 ? "" : "s");
+    d.set("also_more", optional_value(others > k_also_items ? std::optional<std::string>(std::to_string(others - k_also_items))
+                                                             : std::nullopt));
+
+    // Fields beyond schema version 2 (analysis provenance, lints) are read
+    // from the record's JSON, so the page shows them whatever else the
+    // record gains.
+    json j = json::parse(model::to_json(r), nullptr, false);
+    Data lints{Data::type::list};
+    if (j.is_object() && j.contains("lints") && j["lints"].is_array()) {
+      for (const auto& l : j["lints"]) {
+        Data item;
+        if (l.is_object()) {
+          item.set("rule", l.value("rule", std::string("lint")));
+          item.set("level", l.value("level", std::string("warning")));
+          item.set("message", l.value("message", dump(l)));
+        } else {
+          item.set("rule", "lint");
+          item.set("level", "warning");
+          item.set("message", l.is_string() ? l.get<std::string>() : dump(l));
+        }
+        lints.push_back(item);
+      }
+    }
+    d.set("has_lints", !lints.is_empty_list());
+    d.set("lints", lints);
+    std::string date = r.analyzed_at.substr(0, 10);
+    std::string provenance = "Static analysis of " + r.repo + "@" + sha10(r.analyzed_sha) + " (" + date + ").";
+    if (j.is_object() && j.contains("analysis") && j["analysis"].is_object()) {
+      const auto& a = j["analysis"];
+      std::string analyst = a.value("analyst", std::string("static"));
+      std::string at = a.value("at", r.analyzed_at).substr(0, 10);
+      provenance = (analyst == "llm" ? "AI-assisted analysis" : "Static analysis") + std::string(" of ") + r.repo + "@" +
+                   sha10(r.analyzed_sha) + " (" + at + ")";
+      if (a.contains("model") && a["model"].is_string() && !a["model"].get<std::string>().empty())
+        provenance += ", model " + a["model"].get<std::string>();
+      if (a.contains("fields") && a["fields"].is_array() && !a["fields"].empty()) {
+        std::vector<std::string> f;
+        for (const auto& x : a["fields"])
+          if (x.is_string()) f.push_back(x.get<std::string>());
+        provenance += "; model-written fields: " + join(f, ", ");
+      }
+      provenance += ".";
+    }
+    d.set("provenance", provenance + " Dataset " + line.dataset_version + ".");
+    d.set("api_url", "/api/errors/" + r.id);
+    std::string title = "Problem with errdex record " + r.id;
+    std::string body = "Record: " + r.id + "\nRepository: " + r.repo + "\nThrown at: " + r.file_path + ":" +
+                       std::to_string(r.line_number) + "\nPage: " + error_url(r) + "\n\nWhat is wrong:\n";
+    d.set("report_url", options.report_url + "?title=" + percent_encode(title) + "&body=" + percent_encode(body));
+    return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
+  }
+
+  Response api_search(const std::map<std::string, std::string>& q, store::Store& st) {
+    auto text = opt_param(q, "q");
+    if (!text) throw HttpError{400, "q is required"};
+    auto repo = opt_param(q, "repo");
+    int limit = int_param(q, "limit", 20, 1, 100);
+    int offset = cursor_param(q, k_max_search_offset);
+    auto res = run_search(st, *text, repo, limit, offset);
+    json hits = json::array();
+    for (const auto& h : res.hits) {
+      json item = summary_json(h.record);
+      item["score"] = h.rank;
+      hits.push_back(std::move(item));
+    }
+    return json_response(200, dump({{"query", *text},
+                                     {"hits", hits},
+                                     {"nextCursor", res.next ? json(std::to_string(*res.next)) : json(nullptr)}}));
+  }
+
+  Response api_match(const Snapshot& s, const Request& req, const std::map<std::string, std::string>& q) {
+    if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the body is not valid UTF-8"};
+    int top = int_param(q, "top", 5, 1, 50);
+    std::string text;
+    std::string ct = lower(req.content_type.substr(0, req.content_type.find(';')));
+    ct = std::string(util::trim(ct));
+    if (ct == "application/json") {
+      json j = json::parse(req.body, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("text") || !j["text"].is_string())
+        throw HttpError{400, "expected a JSON object {\"text\": \"...\"}"};
+      text = j["text"].get<std::string>();
+      if (j.contains("top")) {
+        if (!j["top"].is_number_integer() || j["top"].get<long long>() < 1 || j["top"].get<long long>() > 50)
+          throw HttpError{400, "top must be from 1 to 50"};
+        top = j["top"].get<int>();
+      }
+    } else if (ct.empty() || ct == "text/plain") {
+      text = req.body;
+    } else if (ct == "application/x-www-form-urlencoded") {
+      auto form = parse_query(req.body);
+      if (!form) throw HttpError{400, form.error()};
+      text = (*form)["text"];
+    } else {
+      throw HttpError{415, "send text/plain, application/json or a form"};
+    }
+    if (util::trim(text).empty()) throw HttpError{400, "nothing to match: the text is empty"};
+    return json_response(200, dump(match_json(s, s.matcher->match(text, top))));
+  }
+
+  Response api_repos(const Snapshot& s) {
+    json repos = json::array();
+    for (const auto& r : s.repos)
+      repos.push_back({{"repo", r.repo},
+                       {"sha", r.sha},
+                       {"datasetVersion", r.dataset_version},
+                       {"records", r.records},
+                       {"url", repo_url(r.repo)}});
+    return json_response(200, dump({{"repos", repos}}));
+  }
+
+  Response api_repo_errors(const Snapshot& s, const std::string& repo, const std::map<std::string, std::string>& q) {
+    auto it = s.by_repo.find(repo);
+    if (it == s.by_repo.end()) throw HttpError{404, "no repository " + repo + " is indexed"};
+    int limit = int_param(q, "limit", 100, 1, 1000);
+    int offset = int_param(q, "cursor", 0, 0, 100000000);
+    json errors = json::array();
+    const auto& idx = it->second;
+    for (std::size_t i = offset; i < idx.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
+      errors.push_back(summary_json(s.lines[idx[i]].record));
+    bool more = static_cast<std::size_t>(offset) + limit < idx.size();
+    return json_response(200, dump({{"repo", repo},
+                                     {"errors", errors},
+                                     {"nextCursor", more ? json(std::to_string(offset + limit)) : json(nullptr)}}));
+  }
+
+  Response api_dataset(const Snapshot& s, const std::map<std::string, std::string>& q) {
+    auto repo = opt_param(q, "repo");
+    std::string out;
+    if (repo && !s.by_repo.count(*repo)) throw HttpError{404, "no repository " + *repo + " is indexed"};
+    for (const auto& l : s.lines) {
+      if (repo && l.record.repo != *repo) continue;
+      out += model::to_json(l);
+      out += '\n';
+    }
+    Response r;
+    r.content_type = "application/x-ndjson; charset=utf-8";
+    r.body = share(std::move(out));
+    r.headers.emplace_back("Content-Disposition", "attachment; filename=\"errdex-dataset.jsonl\"");
+    return r;
+  }
+
+  Response dispatch(const Route& route, const std::map<std::string, std::string>& params,
+                    const std::map<std::string, std::string>& q, const Request& req, store::Store& st,
+                    const Snapshot& s) {
+    switch (route.id) {
+      case RouteId::home: return home(s);
+      case RouteId::search_page: return search_page(q, st);
+      case RouteId::match_form: return match_page(s, nullptr);
+      case RouteId::match_submit: {
+        if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the form is not valid UTF-8"};
+        auto form = parse_query(req.body);
+        if (!form) throw HttpError{400, form.error()};
+        std::string text = (*form)["text"];
+        if (util::trim(text).empty()) throw HttpError{400, "Paste an error message or a traceback."};
+        return match_page(s, &text);
+      }
+      case RouteId::repo_page: return repo_page(s, params.at("owner") + "/" + params.at("name"), q);
+      case RouteId::error_redirect:
+      case RouteId::error_page: {
+        const auto& id = params.at("id");
+        if (!is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
+        const auto* line = s.find(id);
+        if (!line) throw HttpError{404, "No record " + id + " in the current datasets."};
+        if (route.id == RouteId::error_redirect || params.at("slug") != slug_of(line->record))
+          return redirect(error_url(line->record));
+        return error_page(s, *line);
+      }
+      case RouteId::stylesheet: {
+        Response r;
+        r.content_type = "text/css; charset=utf-8";
+        r.body = share(std::string(*asset("style.css")));
+        r.headers.emplace_back("Cache-Control", "public, max-age=3600");
+        return r;
+      }
+      case RouteId::api_error: {
+        const auto& id = params.at("id");
+        if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+        const auto* line = s.find(id);
+        if (!line) throw HttpError{404, "no record " + id};
+        return json_response(200, model::to_json(*line));
+      }
+      case RouteId::api_search: return api_search(q, st);
+      case RouteId::api_match: return api_match(s, req, q);
+      case RouteId::api_repos: return api_repos(s);
+      case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q);
+      case RouteId::api_openapi: return json_response(200, openapi_json());
+      case RouteId::api_dataset: return api_dataset(s, q);
+    }
+    throw HttpError{404, "no such page"};
+  }
+
+  // Adds the ETag, answers If-None-Match, and picks the gzip body.
+  static Response finish(Response r, const Request& req, Cached* cached) {
+    bool compressible = r.content_type.rfind("text/", 0) == 0 || r.content_type.rfind("application/", 0) == 0;
+    if (compressible) r.headers.emplace_back("Vary", "Accept-Encoding");
+    if (r.status == 200 && !r.etag.empty() && !req.if_none_match.empty()) {
+      bool hit = req.if_none_match == "*";
+      std::string_view v = req.if_none_match;
+      for (std::size_t p = 0; !hit && (p = v.find(r.etag, p)) != std::string_view::npos; p += r.etag.size()) hit = true;
+      if (hit) {
+        Response nm;
+        nm.status = 304;
+        nm.etag = r.etag;
+        nm.headers = r.headers;
+        nm.body = share("");
+        return nm;
+      }
+    }
+    if (compressible && r.body && r.body->size() >= k_gzip_min && accepts_gzip(req.accept_encoding)) {
+      if (cached) {
+        std::call_once(cached->gz_once, [&] { cached->gz = share(gzip_compress(*cached->response.body)); });
+        r.body = cached->gz;
+      } else {
+        r.body = share(gzip_compress(*r.body));
+      }
+      r.headers.emplace_back("Content-Encoding", "gzip");
+    }
+    return r;
+  }
+
+  Response handle(const Request& req, store::Store& st) {
+    bool api = req.target.rfind("/api/", 0) == 0 || req.target == "/api";
+    try {
+      auto qpos = req.target.find('?');
+      std::string_view raw_path = std::string_view(req.target).substr(0, qpos);
+      auto path = decode_path(raw_path);
+      if (!path) throw HttpError{400, "Bad path: " + path.error() + "."};
+      std::map<std::string, std::string> query;
+      if (qpos != std::string::npos) {
+        auto q = parse_query(std::string_view(req.target).substr(qpos + 1));
+        if (!q) throw HttpError{400, "Bad query string: " + q.error() + "."};
+        query = std::move(*q);
+      }
+      auto m = match_route(req.method, *path);
+      if (!m.route) {
+        if (!m.allowed.empty()) {
+          Response r = problem(api, 405, "This address answers " + join({m.allowed.begin(), m.allowed.end()}, ", ") + " only.");
+          std::vector<std::string> allowed(m.allowed.begin(), m.allowed.end());
+          r.headers.emplace_back("Allow", join(allowed, ", "));
+          return r;
+        }
+        throw HttpError{404, "Nothing lives at " + *path + "."};
+      }
+      bool cacheable = m.route->method == "GET" && m.route->id != RouteId::api_dataset;
+      std::shared_ptr<Cached> cached;
+      if (cacheable) {
+        std::shared_lock lock(cache_mu);
+        if (auto it = cache.find(req.target); it != cache.end()) cached = it->second;
+      }
+      if (!cached) {
+        auto s = snapshot();
+        Response r = dispatch(*m.route, m.params, query, req, st, *s);
+        if (r.status == 200 && m.route->method == "GET") r.etag = "\"" + util::hex64(util::fnv1a64(*r.body)) + "\"";
+        if (!cacheable || r.status != 200) return finish(std::move(r), req, nullptr);
+        auto entry = std::make_shared<Cached>();
+        entry->response = std::move(r);
+        std::unique_lock lock(cache_mu);
+        // Only if the snapshot is still the one this was rendered from.
+        if (snapshot() == s) {
+          cache_size += entry->response.body->size() + req.target.size();
+          if (cache_size > options.cache_bytes) {
+            cache.clear();
+            cache_size = entry->response.body->size() + req.target.size();
+          }
+          cache.emplace(req.target, entry);
+        }
+        cached = std::move(entry);
+      }
+      return finish(cached->response, req, cached.get());
+    } catch (const HttpError& e) {
+      return problem(api, e.status, e.message);
+    } catch (const std::exception& e) {
+      return problem(api, 500, std::string("internal error: ") + e.what());
+    }
+  }
+};
+
+App::App(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+App::~App() = default;
+
+Expected<std::unique_ptr<App>> App::create(store::Store& store, AppOptions options) {
+  auto snap = load_snapshot(store);
+  if (!snap) return Error{snap.error()};
+  auto impl = std::make_unique<Impl>();
+  impl->options = std::move(options);
+  impl->snap = std::move(*snap);
+  return std::unique_ptr<App>(new App(std::move(impl)));
+}
+
+Response App::handle(const Request& request, store::Store& store) { return m_impl->handle(request, store); }
+
+Expected<bool> App::refresh(store::Store& store) {
+  std::lock_guard guard(m_impl->refresh_mu);
+  auto sig = store_signature(store);
+  if (!sig) return Error{sig.error()};
+  if (*sig == m_impl->snapshot()->signature) return false;
+  auto snap = load_snapshot(store);
+  if (!snap) return Error{snap.error()};
+  {
+    std::lock_guard lock(m_impl->snap_mu);
+    m_impl->snap = std::move(*snap);
+  }
+  m_impl->clear_cache();
+  return true;
+}
+
+std::size_t App::records() const { return m_impl->snapshot()->lines.size(); }
+
+std::string App::match_engine() const { return m_impl->snapshot()->matcher->name(); }
+
+}  // namespace errdex::web

@@ -1,0 +1,23 @@
+#include "web/match_engine.h"
+
+namespace errdex::web {
+namespace {
+
+// The match stage's Matcher over the snapshot's records.
+class MatcherEngine final : public MatchEngine {
+ public:
+  explicit MatcherEngine(const std::vector<model::ErrorRecord>& records) : m_matcher(match::Matcher::build(records)) {}
+  match::MatchResult match(std::string_view text, int top) const override { return m_matcher.match(text, top); }
+  std::string name() const override { return "matcher"; }
+
+ private:
+  match::Matcher m_matcher;
+};
+
+}  // namespace
+
+std::unique_ptr<MatchEngine> MatchEngine::build(const std::vector<model::ErrorRecord>& records) {
+  return std::make_unique<MatcherEngine>(records);
+}
+
+}  // namespace errdex::web

@@ -1,0 +1,153 @@
+#include "web/snapshot.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "util/text.h"
+
+namespace errdex::web {
+namespace {
+
+int indent_of(std::string_view line) {
+  int n = 0;
+  for (char c : line) {
+    if (c == ' ') ++n;
+    else if (c == '\t') n += 8;
+    else break;
+  }
+  return n;
+}
+
+bool blank(std::string_view line) { return util::trim(line).empty(); }
+
+const std::set<std::string, std::less<>>& ignored_names() {
+  static const std::set<std::string, std::less<>> k = {
+      "if", "elif", "while", "assert", "not", "and", "or", "is", "in", "None", "True", "False", "len",
+      "isinstance", "hasattr", "getattr", "type", "self", "cls", "lambda", "for", "int", "str", "float",
+      "list", "dict", "tuple", "set", "bool", "bytes", "callable", "any", "all", "issubclass", "object"};
+  return k;
+}
+
+// Identifiers of a condition, attribute chains kept whole (`self.layers`),
+// string literals skipped.
+std::vector<std::string> condition_names(std::string_view cond) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < cond.size()) {
+    char c = cond[i];
+    if (c == '"' || c == '\'') {
+      auto e = cond.find(c, i + 1);
+      i = e == std::string_view::npos ? cond.size() : e + 1;
+      continue;
+    }
+    if (c == '#') break;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t e = i;
+      while (e < cond.size() && (std::isalnum(static_cast<unsigned char>(cond[e])) || cond[e] == '_' || cond[e] == '.'))
+        ++e;
+      std::string name(cond.substr(i, e - i));
+      while (!name.empty() && name.back() == '.') name.pop_back();
+      bool attr_of_call = i > 0 && cond[i - 1] == '.';
+      if (!attr_of_call && !ignored_names().count(name) &&
+          std::find(out.begin(), out.end(), name) == out.end())
+        out.push_back(name);
+      i = e;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < cond.size() && std::isalnum(static_cast<unsigned char>(cond[i]))) ++i;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+bool starts_with_word(std::string_view s, std::string_view w) {
+  if (s.substr(0, w.size()) != w) return false;
+  return s.size() == w.size() || (!std::isalnum(static_cast<unsigned char>(s[w.size()])) && s[w.size()] != '_');
+}
+
+}  // namespace
+
+SiteContext site_context(const model::ErrorRecord& r) {
+  SiteContext ctx;
+  auto lines = util::split_lines(r.source_code);
+  long at = static_cast<long>(r.line_number) - r.source_code_start;
+  if (at < 0 || at >= static_cast<long>(lines.size())) return ctx;
+  std::string_view throw_line = util::trim(lines[at]);
+  int indent = indent_of(lines[at]);
+  if (starts_with_word(throw_line, "assert")) ctx.guard_names = condition_names(throw_line.substr(6));
+  bool guard_done = !ctx.guard_names.empty();
+  for (long i = at - 1; i >= 0; --i) {
+    std::string_view line = lines[i];
+    if (blank(line)) continue;
+    int ind = indent_of(line);
+    if (ind >= indent) continue;
+    std::string_view t = util::trim(line);
+    indent = ind;
+    if (!guard_done && (starts_with_word(t, "if") || starts_with_word(t, "elif") || starts_with_word(t, "while"))) {
+      ctx.guard_names = condition_names(t);
+      guard_done = true;
+    } else if (!guard_done && (starts_with_word(t, "else") || starts_with_word(t, "try") ||
+                               starts_with_word(t, "except") || starts_with_word(t, "for") ||
+                               starts_with_word(t, "with"))) {
+      guard_done = true;  // the nearest block is not a condition
+    }
+    if (starts_with_word(t, "async")) t = util::trim(t.substr(5));
+    if (starts_with_word(t, "def")) {
+      auto rest = util::trim(t.substr(3));
+      std::size_t e = 0;
+      while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_')) ++e;
+      ctx.function = std::string(rest.substr(0, e));
+      break;
+    }
+    if (starts_with_word(t, "class")) break;
+  }
+  return ctx;
+}
+
+const model::DatasetLine* Snapshot::find(const std::string& id) const {
+  auto it = by_id.find(id);
+  return it == by_id.end() ? nullptr : &lines[it->second];
+}
+
+Expected<std::string> store_signature(store::Store& store) {
+  auto repos = store.repos();
+  if (!repos) return Error{repos.error()};
+  std::string sig;
+  for (const auto& r : *repos) sig += r.repo + '\n' + r.sha + '\n' + r.dataset_version + '\n' + std::to_string(r.records) + '\n';
+  return sig;
+}
+
+Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
+  auto snap = std::make_shared<Snapshot>();
+  // Signature first: a dataset landing during the load makes the next
+  // refresh load again rather than be missed.
+  auto sig = store_signature(store);
+  if (!sig) return Error{sig.error()};
+  snap->signature = std::move(*sig);
+  auto repos = store.repos();
+  if (!repos) return Error{repos.error()};
+  snap->repos = std::move(*repos);
+  auto lines = store.list(std::nullopt);
+  if (!lines) return Error{lines.error()};
+  snap->lines = std::move(*lines);
+  snap->contexts.reserve(snap->lines.size());
+  std::vector<model::ErrorRecord> records;
+  records.reserve(snap->lines.size());
+  for (std::size_t i = 0; i < snap->lines.size(); ++i) {
+    const auto& r = snap->lines[i].record;
+    snap->contexts.push_back(site_context(r));
+    snap->by_id.emplace(r.id, i);
+    snap->by_file[r.repo + '\n' + r.file_path].push_back(i);
+    snap->by_template[r.repo + '\n' + r.error_class + '\n' + r.error_message].push_back(i);
+    snap->by_repo[r.repo].push_back(i);
+    records.push_back(r);
+  }
+  snap->matcher = MatchEngine::build(records);
+  return std::shared_ptr<const Snapshot>(std::move(snap));
+}
+
+}  // namespace errdex::web

@@ -1,0 +1,50 @@
+#pragma once
+// What the server serves: every current record of the store in memory, with
+// the indexes the pages need. Built once, then read-only (shared between
+// threads without locks); a new dataset means a new Snapshot.
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/error_record.h"
+#include "store/store.h"
+#include "util/expected.h"
+#include "web/match_engine.h"
+
+namespace errdex::web {
+
+// Facts read off a record's source excerpt (the record format has no field
+// for them): the enclosing function and the names the guarding condition
+// tests. Empty when the excerpt does not show them.
+struct SiteContext {
+  std::string function;
+  std::vector<std::string> guard_names;
+};
+
+// Reads the context of the throwing line out of the excerpt.
+SiteContext site_context(const model::ErrorRecord& r);
+
+struct Snapshot {
+  std::vector<model::DatasetLine> lines;  // by repo, path, line (store order)
+  std::vector<SiteContext> contexts;      // parallel to lines
+  std::vector<store::RepoSummary> repos;
+  std::unordered_map<std::string, std::size_t> by_id;
+  // Keys: repo '\n' file; repo '\n' class '\n' message.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_file;
+  std::unordered_map<std::string, std::vector<std::size_t>> by_template;
+  std::map<std::string, std::vector<std::size_t>> by_repo;
+  // What identifies the store's state: every repo's dataset version.
+  std::string signature;
+  std::unique_ptr<MatchEngine> matcher;
+
+  const model::DatasetLine* find(const std::string& id) const;
+};
+
+// The state signature of a store (cheap: one small query).
+Expected<std::string> store_signature(store::Store& store);
+// Loads every current record and builds the indexes and the matcher.
+Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store);
+
+}  // namespace errdex::web

@@ -1,0 +1,91 @@
+#include "web/url.h"
+
+#include "util/text.h"
+
+namespace errdex::web {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Expected<std::string> percent_decode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%') {
+      int hi = i + 1 < s.size() ? hex_value(s[i + 1]) : -1;
+      int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
+      if (hi < 0 || lo < 0) return Error{"bad percent-encoding"};
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+      continue;
+    }
+    out += (plus_is_space && c == '+') ? ' ' : c;
+  }
+  if (out.find('\0') != std::string::npos) return Error{"NUL byte in the request"};
+  if (!util::is_valid_utf8(out)) return Error{"text is not valid UTF-8"};
+  return out;
+}
+
+Expected<std::map<std::string, std::string>> parse_query(std::string_view query) {
+  std::map<std::string, std::string> out;
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    auto amp = query.find('&', start);
+    std::string_view pair = query.substr(start, amp == std::string_view::npos ? std::string_view::npos : amp - start);
+    if (!pair.empty()) {
+      auto eq = pair.find('=');
+      auto key = percent_decode(pair.substr(0, eq), true);
+      if (!key) return Error{key.error()};
+      auto value = percent_decode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+      if (!value) return Error{value.error()};
+      out[*key] = std::move(*value);
+    }
+    if (amp == std::string_view::npos) break;
+    start = amp + 1;
+  }
+  return out;
+}
+
+std::string percent_encode(std::string_view s, bool keep_slash) {
+  static const char* k_hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '.' || c == '_' || c == '~' || (keep_slash && c == '/');
+    if (unreserved) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += k_hex[c >> 4];
+      out += k_hex[c & 15];
+    }
+  }
+  return out;
+}
+
+Expected<std::string> decode_path(std::string_view raw) {
+  if (raw.empty() || raw[0] != '/') return Error{"the path must start with /"};
+  auto path = percent_decode(raw, false);
+  if (!path) return path;
+  std::string_view p = *path;
+  std::size_t start = 1;
+  while (start <= p.size()) {
+    auto slash = p.find('/', start);
+    std::string_view seg = p.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (seg == "." || seg == "..") return Error{"the path has a '.' or '..' segment"};
+    if (seg.find('\\') != std::string_view::npos) return Error{"the path has a backslash"};
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return path;
+}
+
+}  // namespace errdex::web

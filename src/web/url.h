@@ -1,0 +1,29 @@
+#pragma once
+// Request targets: percent-decoding, query strings, and building URLs.
+// Pure functions, thread-safe. Decoded text is always valid UTF-8 without
+// NUL bytes, or an error.
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "util/expected.h"
+
+namespace errdex::web {
+
+// %XX decoding; with `plus_is_space` ('+' → ' ') for query strings and form
+// bodies. A '%' not followed by two hex digits, a NUL, or a result that is
+// not valid UTF-8 is an error.
+Expected<std::string> percent_decode(std::string_view s, bool plus_is_space);
+
+// `a=1&b=2` into a map (the last of repeated keys wins); errors as above.
+Expected<std::map<std::string, std::string>> parse_query(std::string_view query);
+
+// Encodes everything except unreserved characters (RFC 3986) and, when
+// `keep_slash`, '/'.
+std::string percent_encode(std::string_view s, bool keep_slash = false);
+
+// A request path made safe to route: decoded, and rejected when a segment is
+// "." or "..", or when it does not start with '/'.
+Expected<std::string> decode_path(std::string_view raw_path);
+
+}  // namespace errdex::web
