@@ -35,16 +35,22 @@ ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class) const {
   };
   std::vector<Frame> stack{{{std::string(error_class)}, ""}};
   bool first = true;
+  Resolution fallback;
   while (!stack.empty()) {
     Frame f = std::move(stack.back());
     stack.pop_back();
     std::string_view name = last_component(f.chain.back());
     if (f.chain.size() > 1 && is_builtin_exception(name)) {
-      best.chain = std::move(f.chain);
-      best.chain.back() = std::string(name);
-      best.builtin = std::string(name);
-      best.defined_at = std::move(f.defined_at);
-      return best;
+      // Exception says nothing about the kind of error: a later base may.
+      bool generic = name == "Exception" || name == "BaseException";
+      if (!generic || fallback.chain.empty()) {
+        fallback.chain = std::move(f.chain);
+        fallback.chain.back() = std::string(name);
+        fallback.builtin = std::string(name);
+        fallback.defined_at = std::move(f.defined_at);
+      }
+      if (!generic) return fallback;
+      continue;
     }
     if (static_cast<int>(f.chain.size()) > k_max_chain) continue;
     auto [lo, hi] = m_classes.equal_range(name);
@@ -64,7 +70,7 @@ ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class) const {
     // Reverse so the first-listed base is explored first.
     for (auto it = next.rbegin(); it != next.rend(); ++it) stack.push_back(std::move(*it));
   }
-  return best;
+  return fallback.chain.empty() ? best : fallback;
 }
 
 }  // namespace errdex::analyze

@@ -673,7 +673,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
         << "`; when it fires, `" << misleading->meant << "` is the value at fault.";
   if (!s.function_doc.empty()) doc << " From the docstring of " << caller << ": " << first_sentence(s.function_doc);
   r.documentation = doc.str();
-  if (!r.documentation.empty() && r.documentation[0] >= 'a' && r.documentation[0] <= 'z')
+  if (r.documentation.compare(0, 4, "the ") == 0 || r.documentation.compare(0, 13, "module-level ") == 0)
     r.documentation[0] = static_cast<char>(r.documentation[0] - 'a' + 'A');
 
   // triggerScenarios: the calls and inputs that reach the raise.
@@ -807,7 +807,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   } else if (r.error_type == "network" || r.error_type == "timeout") {
     r.try_catch_pattern = checked("import time\n\nfor attempt in range(3):\n    try:\n        " + call + "\n        break\n    except " +
                                   catch_cls + ":\n        if attempt == 2:\n            raise\n        time.sleep(2 ** attempt)");
-  } else if (r.error_type == "lookup" && !guarded) {
+  } else if (r.error_type == "lookup" && !guarded && !ex) {
     r.try_catch_pattern = checked("try:\n    result = " + call + "\nexcept " + catch_cls + ":\n    result = None  # the key or name is absent");
   } else {
     std::string what = s.function.empty() ? "import" : s.function;

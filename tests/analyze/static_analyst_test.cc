@@ -1,0 +1,216 @@
+// The static analyst over small repositories written here: what the
+// documentation and the code fields say, and that the code fields parse.
+#include <gtest/gtest.h>
+
+#include "analyze/analyst.h"
+#include "analyze/class_index.h"
+#include "analyze/lints.h"
+#include "analyze/python_check.h"
+#include "analyze/static_prose.h"
+#include "scan/python_frontend.h"
+
+namespace errdex::analyze {
+namespace {
+
+// The repository-wide pass of `errdex scan`, in small: classes of every
+// file first, then each file analyzed with the index.
+std::vector<model::ErrorRecord> analyze_repo(const std::vector<std::pair<std::string, std::string>>& files) {
+  ClassIndex index;
+  std::vector<model::FileFacts> facts;
+  for (const auto& [path, src] : files) {
+    facts.push_back(scan::scan_python(src));
+    index.add(path, facts.back().classes);
+  }
+  std::vector<model::ErrorRecord> out;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    FileContext ctx{"acme/app", files[i].first, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", files[i].second, &index};
+    for (auto& r : analyze_file(ctx, facts[i].sites)) out.push_back(std::move(r));
+  }
+  std::vector<model::ErrorRecord*> ptrs;
+  for (auto& r : out) ptrs.push_back(&r);
+  lint_duplicates(ptrs);
+  return out;
+}
+
+void expect_code_parses(const model::ErrorRecord& r) {
+  EXPECT_TRUE(parses_as_python(r.example_fix)) << r.example_fix;
+  if (r.validation_code) EXPECT_TRUE(parses_as_python(*r.validation_code)) << *r.validation_code;
+  if (r.type_guard) EXPECT_TRUE(parses_as_python(*r.type_guard)) << *r.type_guard;
+  if (r.try_catch_pattern) EXPECT_TRUE(parses_as_python(*r.try_catch_pattern)) << *r.try_catch_pattern;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+TEST(StaticAnalyst, ElseBranchStatesTheNegatedCondition) {
+  auto rs = analyze_repo({{"app/sizes.py", R"(class Buffer:
+    def resize(self, n):
+        if n >= 0:
+            self.n = n
+        else:
+            raise ValueError(f"n must be non-negative, got {n}")
+)"}});
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_TRUE(contains(r.documentation, "Buffer.resize() raises ValueError when `n < 0`")) << r.documentation;
+  EXPECT_TRUE(contains(r.documentation, "(`n` is less than `0`)")) << r.documentation;
+  EXPECT_TRUE(contains(r.trigger_scenarios, "Calling `buffer.resize(..., n=n)` with `n` such that `n < 0`"))
+      << r.trigger_scenarios;
+  ASSERT_TRUE(r.validation_code);
+  EXPECT_EQ(*r.validation_code,
+            "if n < 0:\n    raise ValueError(\"n would be rejected by Buffer.resize(): n < 0\")\nbuffer.resize(..., n=n)");
+  EXPECT_EQ(r.solutions.at(0), "Keep `n` at least `0` before calling Buffer.resize()");
+  EXPECT_EQ(r.schema_version, 3);
+  ASSERT_TRUE(r.analysis);
+  EXPECT_EQ(r.analysis->analyst, "static");
+  expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, NotIsinstanceGuardGivesATypeGuardAndAConvertingFix) {
+  auto rs = analyze_repo({{"app/conf.py", R"(def set_port(port):
+    """Sets the port the server listens on."""
+    if not isinstance(port, int):
+        raise TypeError("port must be an int, got %s" % type(port).__name__)
+    return port
+)"}});
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_EQ(r.error_type, "type");
+  EXPECT_EQ(r.handling_strategy, "type-guard");
+  EXPECT_TRUE(contains(r.documentation, "set_port() raises TypeError when `not isinstance(port, int)` (`port` is not an instance of int)"))
+      << r.documentation;
+  EXPECT_TRUE(contains(r.documentation, "From the docstring of set_port(): Sets the port the server listens on."));
+  ASSERT_TRUE(r.type_guard);
+  EXPECT_EQ(*r.type_guard,
+            "if not isinstance(port, int):\n    raise TypeError(f\"port must be an int, got {type(port).__name__}\")\n"
+            "set_port(..., port=port)");
+  EXPECT_EQ(r.solutions.at(0), "Pass `port` as an int before calling set_port()");
+  EXPECT_TRUE(contains(r.example_fix, "# after\nset_port(..., port=int(port))")) << r.example_fix;
+  // The check tests `port`, and the message shows its type: not a lint.
+  EXPECT_TRUE(r.lints.empty());
+  expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, RaiseInExceptSaysWhatItTurnsIntoWhat) {
+  auto rs = analyze_repo({{"app/store.py", R"(class Store:
+    def fetch(self, key):
+        try:
+            return self.data[key]
+        except KeyError as e:
+            raise LookupError(f"no entry {key!r} in the store") from e
+)"}});
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_TRUE(contains(r.documentation,
+                       "Store.fetch() raises LookupError while handling KeyError from its try block: it turns that KeyError into LookupError"))
+      << r.documentation;
+  EXPECT_TRUE(contains(r.documentation, "It is chained from `e`.")) << r.documentation;
+  EXPECT_TRUE(contains(r.trigger_scenarios, "the operation in its try block fails with KeyError")) << r.trigger_scenarios;
+  EXPECT_FALSE(r.validation_code);  // nothing a caller can check beforehand
+  ASSERT_TRUE(r.try_catch_pattern);
+  EXPECT_TRUE(contains(*r.try_catch_pattern, "except LookupError as exc:")) << *r.try_catch_pattern;
+  EXPECT_TRUE(contains(*r.try_catch_pattern, "exc.__cause__")) << *r.try_catch_pattern;
+  expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, CustomClassHierarchyResolvesAcrossFilesToItsBase) {
+  auto rs = analyze_repo({
+      {"app/errors.py", "class AppError(Exception):\n    pass\n\n\nclass ConfigError(AppError, ValueError):\n    pass\n\n\n"
+                        "class MissingKey(ConfigError):\n    pass\n"},
+      {"app/load.py", R"(from app.errors import MissingKey
+
+
+def load(cfg, name):
+    if name not in cfg:
+        raise MissingKey(f"setting {name!r} is missing")
+    return cfg[name]
+)"},
+  });
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_EQ(r.error_class, "MissingKey");
+  // Categorised like its built-in base, not by its name.
+  EXPECT_EQ(r.error_type, "validation");
+  EXPECT_TRUE(contains(r.documentation, "MissingKey is defined in this repository (app/errors.py:9) and derives from "
+                                        "ConfigError → ValueError."))
+      << r.documentation;
+  EXPECT_EQ(r.solutions.at(0), "Use a value of `name` that is in `cfg` before calling load()");
+  ASSERT_TRUE(r.validation_code);
+  EXPECT_EQ(*r.validation_code,
+            "if name not in cfg:\n    raise ValueError(\"name, cfg would be rejected by load(): name not in cfg\")\n"
+            "load(..., name=name, cfg=cfg)");
+  EXPECT_NE(std::find(r.tags.begin(), r.tags.end(), "valueerror"), r.tags.end());
+  expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, MessageVariableIsNamedAndTheStateCheckRenamesSelf) {
+  auto rs = analyze_repo({{"app/conn.py", R"(class Connection:
+    def send(self, data):
+        if self.closed:
+            msg = "cannot send on a closed connection"
+            raise RuntimeError(msg)
+        self.sock.sendall(data)
+)"}});
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_EQ(r.error_message, "cannot send on a closed connection");
+  EXPECT_TRUE(contains(r.documentation,
+                       "The message reads \"cannot send on a closed connection\", built in a variable before the raise."))
+      << r.documentation;
+  EXPECT_TRUE(contains(r.documentation, "Connection.send() raises RuntimeError when `self.closed`")) << r.documentation;
+  ASSERT_TRUE(r.validation_code);
+  EXPECT_EQ(*r.validation_code, "if not connection.closed:\n    connection.send(...)");
+  EXPECT_TRUE(contains(r.trigger_scenarios, "while `connection.closed`")) << r.trigger_scenarios;
+  expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, PrivateHelperNamesItsPublicEntryPoints) {
+  auto rs = analyze_repo({{"app/parse.py", R"(def _check(width):
+    if width <= 0:
+        raise ValueError(f"width must be positive, got {width}")
+
+
+def render(text, width):
+    _check(width)
+    return text[:width]
+)"}});
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_TRUE(contains(rs[0].trigger_scenarios, "_check() is internal; in this file the public entry point that calls it is render()."))
+      << rs[0].trigger_scenarios;
+}
+
+TEST(StaticAnalyst, HttpStatusAndErrorCodeComeFromTheArguments) {
+  auto rs = analyze_repo({{"app/api.py", R"(import errno
+
+
+class NotFound(Exception):
+    pass
+
+
+def get(item_id):
+    if item_id is None:
+        raise HTTPException(status_code=404, detail="no such item")
+    if item_id < 0:
+        raise OSError(errno.EINVAL, "negative id")
+    if item_id > 10:
+        raise NotFound("E042: item beyond the catalogue")
+)"}});
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].http_status, 404);
+  EXPECT_EQ(rs[1].error_code, "EINVAL");
+  EXPECT_EQ(rs[2].http_status, 404);
+  EXPECT_EQ(rs[2].error_code, "E042");
+  for (const auto& r : rs) expect_code_parses(r);
+}
+
+TEST(StaticAnalyst, NegationOfConditions) {
+  EXPECT_EQ(negate_condition("a != b"), "a == b");
+  EXPECT_EQ(negate_condition("not isinstance(x, int)"), "isinstance(x, int)");
+  EXPECT_EQ(negate_condition("x is None"), "x is not None");
+  EXPECT_EQ(negate_condition("a < b < c"), "not (a < b < c)");
+  EXPECT_EQ(negate_condition("not a and b"), "not (not a and b)");
+  EXPECT_EQ(negate_condition("s == '!='"), "s != '!='");
+  EXPECT_EQ(negate_condition("ready"), "not ready");
+}
+
+}  // namespace
+}  // namespace errdex::analyze
