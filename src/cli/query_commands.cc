@@ -34,6 +34,19 @@ void print_record(const model::DatasetLine& l) {
   std::printf("\nWhen it happens\n  %s\n  %s\n", r.trigger_scenarios.c_str(), r.common_situations.c_str());
   std::printf("\nSolutions\n");
   for (const auto& s : r.solutions) std::printf("  - %s\n", s.c_str());
+  if (!r.lints.empty()) {
+    std::printf("\nLints\n");
+    for (const auto& lint : r.lints) std::printf("  %s [%s] %s\n", lint.level.c_str(), lint.rule.c_str(), lint.message.c_str());
+  }
+  if (r.analysis) {
+    std::printf("\nAnalysed by %s%s at %s", r.analysis->analyst.c_str(),
+                r.analysis->model.empty() ? "" : (" (" + r.analysis->model + ")").c_str(), r.analysis->at.c_str());
+    if (!r.analysis->fields.empty()) {
+      std::printf("; from the model:");
+      for (const auto& f : r.analysis->fields) std::printf(" %s", f.c_str());
+    }
+    std::printf("\n");
+  }
   std::printf("\nSource (%d-%d)\n", r.source_code_start, r.source_code_end);
   int line = r.source_code_start;
   std::size_t start = 0;
@@ -205,7 +218,7 @@ int run_stats(const std::string& db, bool as_json_out) {
   }
   // Coverage: the share of records in which each optional field is filled.
   std::map<std::string, std::size_t> filled;
-  std::map<std::string, std::size_t> by_type, by_severity;
+  std::map<std::string, std::size_t> by_type, by_severity, by_analyst;
   for (const auto& l : *lines) {
     const auto& r = l.record;
     filled["documentation"] += !r.documentation.empty();
@@ -219,6 +232,8 @@ int run_stats(const std::string& db, bool as_json_out) {
     filled["preventionTips"] += !r.prevention_tips.empty();
     filled["errorCode"] += r.error_code.has_value();
     filled["httpStatus"] += r.http_status.has_value();
+    filled["lints"] += !r.lints.empty();
+    by_analyst[r.analysis ? r.analysis->analyst : "unrecorded"]++;
     by_type[r.error_type]++;
     by_severity[r.severity]++;
   }
@@ -232,6 +247,7 @@ int run_stats(const std::string& db, bool as_json_out) {
     for (const auto& [k, v] : filled) j["coverage"][k] = total > 0 ? v / total : 0.0;
     j["errorType"] = by_type;
     j["severity"] = by_severity;
+    j["analyst"] = by_analyst;
     std::cout << dump(j) << "\n";
   } else {
     std::printf("%zu records in %zu repositories\n", lines->size(), repos->size());
@@ -244,6 +260,8 @@ int run_stats(const std::string& db, bool as_json_out) {
     for (const auto& [k, v] : by_type) std::printf(" %s %zu", k.c_str(), v);
     std::printf("\nby severity:");
     for (const auto& [k, v] : by_severity) std::printf(" %s %zu", k.c_str(), v);
+    std::printf("\nby analyst:");
+    for (const auto& [k, v] : by_analyst) std::printf(" %s %zu", k.c_str(), v);
     std::printf("\n");
   }
   return lines->empty() ? 1 : 0;
