@@ -188,7 +188,9 @@ std::optional<Misleading> find_misleading(const ThrowSite& s) {
           if (w == n || is_python_builtin(w) || interpolated.count(w) || root_of(w) == "self") continue;
           if (!has_whole(text, w)) continue;
           std::string meant = replace_name(p.text, n, w);
-          if (meant == p.text || !has_whole(g.condition, meant)) continue;
+          // `{n}` → `w` is a different value, not a slip: only an
+          // expression built the same way around a different name counts.
+          if (meant == p.text || meant == w || !has_whole(g.condition, meant)) continue;
           return Misleading{p.text, n, w, meant, g.condition};
         }
       }
