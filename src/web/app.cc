@@ -203,6 +203,8 @@ struct App::Impl {
       if (!text) throw std::runtime_error("missing template " + name);
       t = std::make_unique<kainjow::mustache::mustache>(std::string(*text));
       if (!t->is_valid()) throw std::runtime_error("template " + name + ": " + t->error_message());
+      // One escaping function for the whole site (html.h).
+      t->set_custom_escape([](const std::string& s) { return html_escape(s); });
     }
     return t->render(data);
   }

@@ -1,0 +1,103 @@
+// The pure helpers of the site: escaping, Python highlighting, URL decoding,
+// routing, gzip negotiation.
+#include <gtest/gtest.h>
+
+#include "web/gzip.h"
+#include "web/html.h"
+#include "web/routes.h"
+#include "web/url.h"
+
+namespace errdex::web {
+namespace {
+
+TEST(Html, EscapesEverySpecialCharacter) {
+  EXPECT_EQ(html_escape("<a href=\"x\" title='y'>&</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("{{ x }}"), "{{ x }}");
+}
+
+TEST(Html, HighlightsPythonPerLineAndEscapes) {
+  auto lines = highlight_python("if x < 0:  # <b>\n    raise ValueError(f\"{x} <bad>\")\n");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "<span class=\"tok-keyword\">if</span> x &lt; <span class=\"tok-number\">0</span>:  "
+                      "<span class=\"tok-comment\"># &lt;b&gt;</span>");
+  EXPECT_EQ(lines[1], "    <span class=\"tok-keyword\">raise</span> ValueError(<span class=\"tok-string\">f&quot;{x} "
+                      "&lt;bad&gt;&quot;</span>)");
+}
+
+TEST(Html, TripleQuotedStringsSpanLinesWithoutCrossingThem) {
+  auto lines = highlight_python("x = \"\"\"a\n<b>\"\"\"\nreturn");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "x = <span class=\"tok-string\">&quot;&quot;&quot;a</span>");
+  EXPECT_EQ(lines[1], "<span class=\"tok-string\">&lt;b&gt;&quot;&quot;&quot;</span>");
+  EXPECT_EQ(lines[2], "<span class=\"tok-keyword\">return</span>");
+}
+
+TEST(Html, IdentifiersContainingKeywordsAreNotKeywords) {
+  auto lines = highlight_python("raise_if(notify, x2)");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "raise_if(notify, x2)");
+}
+
+TEST(Html, HighlightsSearchTermsCaseInsensitively) {
+  EXPECT_EQ(highlight_terms("Must be <str>", query_words("must STR")), "<mark>Must</mark> be &lt;<mark>str</mark>&gt;");
+  EXPECT_EQ(query_words("a \"b\" c* NEAR(dd)"), (std::vector<std::string>{"near", "dd"}));
+}
+
+TEST(Url, PercentDecodingRejectsWhatItCannotRead) {
+  EXPECT_EQ(*percent_decode("a%20b+c", true), "a b c");
+  EXPECT_EQ(*percent_decode("a+b", false), "a+b");
+  EXPECT_FALSE(percent_decode("%zz", false));
+  EXPECT_FALSE(percent_decode("%4", false));
+  EXPECT_FALSE(percent_decode("%", false));
+  EXPECT_FALSE(percent_decode("%ff", false));
+  EXPECT_FALSE(percent_decode("%c3%28", false));
+  EXPECT_FALSE(percent_decode("a%00", false));
+  EXPECT_EQ(*percent_decode("%C3%A9", false), "\xc3\xa9");
+}
+
+TEST(Url, PathsWithDotSegmentsAreRefused) {
+  EXPECT_FALSE(decode_path("/../etc"));
+  EXPECT_FALSE(decode_path("/a/%2E%2E/b"));
+  EXPECT_FALSE(decode_path("/a/./b"));
+  EXPECT_FALSE(decode_path("relative"));
+  EXPECT_FALSE(decode_path("/a%5C..%5Cb"));
+  EXPECT_EQ(*decode_path("/errors/abc/x..y"), "/errors/abc/x..y");
+}
+
+TEST(Url, QueryStrings) {
+  auto q = parse_query("q=a+b&repo=o%2Fn&flag&q2=");
+  ASSERT_TRUE(q);
+  EXPECT_EQ((*q)["q"], "a b");
+  EXPECT_EQ((*q)["repo"], "o/n");
+  EXPECT_EQ((*q)["flag"], "");
+  EXPECT_FALSE(parse_query("q=%ff"));
+  EXPECT_EQ(percent_encode("a b/c&é"), "a%20b%2Fc%26%C3%A9");
+  EXPECT_EQ(percent_encode("a/b", true), "a/b");
+}
+
+TEST(Routes, MatchesTemplatesAndReportsAllowedMethods) {
+  auto m = match_route("GET", "/api/errors/0123456789abcdef");
+  ASSERT_NE(m.route, nullptr);
+  EXPECT_EQ(m.route->id, RouteId::api_error);
+  EXPECT_EQ(m.params["id"], "0123456789abcdef");
+  EXPECT_EQ(match_route("HEAD", "/").route->id, RouteId::home);
+  auto wrong = match_route("DELETE", "/api/match");
+  EXPECT_EQ(wrong.route, nullptr);
+  EXPECT_EQ(wrong.allowed, (std::vector<std::string_view>{"POST"}));
+  EXPECT_EQ(match_route("GET", "/nope").allowed.size(), 0u);
+  EXPECT_EQ(match_route("GET", "/repos/a/b").params["name"], "b");
+  EXPECT_EQ(match_route("GET", "/repos//b").route, nullptr);
+}
+
+TEST(Gzip, AcceptEncodingNegotiation) {
+  EXPECT_TRUE(accepts_gzip("gzip"));
+  EXPECT_TRUE(accepts_gzip("br, GZIP;q=0.5"));
+  EXPECT_TRUE(accepts_gzip("*"));
+  EXPECT_FALSE(accepts_gzip("gzip;q=0"));
+  EXPECT_FALSE(accepts_gzip("deflate, br"));
+  EXPECT_FALSE(accepts_gzip(""));
+}
+
+}  // namespace
+}  // namespace errdex::web

@@ -1,0 +1,494 @@
+// The real `errdex serve` process over a real SQLite file, driven through
+// real sockets: the API, the pages, escaping of hostile records, limits and
+// malformed requests, idle connections, ETag/gzip, OpenAPI, shutdown.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "model/record_json.h"
+#include "support/process.h"
+#include "web/http_client.h"
+#include "web/routes.h"
+
+namespace errdex::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* k_evil_id = "0123456789abcdef";
+constexpr const char* k_twin1 = "1111111111111111";
+constexpr const char* k_twin2 = "2222222222222222";
+constexpr const char* k_evil_message =
+    "<script>alert(\"m\")</script> 'q' \"dq\" {{ mustache }} {{{triple}}} & {{#list}}x{{/list}}";
+
+model::ErrorRecord base_record(const std::string& id, int line) {
+  model::ErrorRecord r;
+  r.id = id;
+  r.repo = "evil/xss-repo";
+  r.slug = "plain-message";
+  r.error_message = "plain message";
+  r.message_pattern = "plain message";
+  r.error_type = "validation";
+  r.error_class = "ValueError";
+  r.severity = "error";
+  r.file_path = "pkg/mod.py";
+  r.line_number = line;
+  r.source_code = "def check(x):\n    if x < 0:\n        raise ValueError(\"plain message\")\n";
+  r.source_code_start = line - 2;
+  r.source_code_end = line;
+  r.github_url = "https://github.com/evil/xss-repo/blob/0123456789012345678901234567890123456789/pkg/mod.py#L1-L3";
+  r.documentation = "check() raises ValueError when x < 0.";
+  r.trigger_scenarios = "Calling check(-1).";
+  r.common_situations = "Negative input.";
+  r.solutions = {"Pass a non-negative x"};
+  r.example_fix = "# before\ncheck(-1)\n# after\ncheck(1)";
+  r.handling_strategy = "validation";
+  r.prevention_tips = {"Validate x"};
+  r.tags = {"valueerror"};
+  r.analyzed_sha = "0123456789012345678901234567890123456789";
+  r.analyzed_at = "2026-08-14T18:24:08.354Z";
+  return r;
+}
+
+std::vector<model::ErrorRecord> fixture_records() {
+  auto evil = base_record(k_evil_id, 12);
+  evil.slug = "script-alert-m-script-q-dq-mustache-triple-list";
+  evil.error_message = k_evil_message;
+  evil.message_pattern = "<script>alert\\(\"m\"\\)</script> (.+?)";
+  evil.file_path = "pkg/evil\"quote'<b>.py";
+  evil.source_code =
+      "# <script>alert('code')</script> {{ code }}\n"
+      "def render(t):\n"
+      "    if \"<script>\" in t:\n"
+      "        raise ValueError(\"<script>alert(\\\"m\\\")</script> {{ mustache }}\")\n"
+      "    return '</td></tr></table><img src=x onerror=alert(2)>'\n";
+  evil.source_code_start = 9;
+  evil.source_code_end = 13;
+  evil.line_number = 12;
+  evil.github_url = "javascript:alert(1)//https://github.com/";
+  evil.documentation = "<img src=x onerror=alert(1)> {{documentation}} \"dq\" 'sq'";
+  evil.trigger_scenarios = "</p><script>alert('t')</script>";
+  evil.common_situations = "{{> partial}} <iframe src=//x>";
+  evil.solutions = {"<script>alert('s')</script>", "{{solution}}"};
+  evil.example_fix = "</code></pre><script>alert('fix')</script>";
+  evil.validation_code = "<svg onload=alert(1)>";
+  evil.type_guard = "{{{raw}}}";
+  evil.try_catch_pattern = "<script>catch</script>";
+  evil.prevention_tips = {"<b>bold</b>", "{{=<% %>=}}"};
+  evil.tags = {"<script>", "valueerror"};
+  auto twin1 = base_record(k_twin1, 30);
+  auto twin2 = base_record(k_twin2, 60);
+  return {evil, twin1, twin2};
+}
+
+class ServeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    s_dir = new TempDir();
+    std::string lines;
+    for (const auto& r : fixture_records()) lines += model::to_json(model::DatasetLine{r, "2026-08-15T17:31:12.345Z"}) + "\n";
+    write_file(*s_dir / "fixture.jsonl", lines);
+    s_db = "sqlite:" + (*s_dir / "web.db").string();
+    auto imp = run(errdex_cmd() + " import " + shell_quote((*s_dir / "fixture.jsonl").string()) + " --db " + shell_quote(s_db));
+    ASSERT_EQ(imp.code, 0) << imp.err;
+    s_server = new ServeProcess(s_db);
+    ASSERT_GT(s_server->port(), 0) << s_server->output();
+  }
+  static void TearDownTestSuite() {
+    delete s_server;
+    delete s_dir;
+  }
+  int port() const { return s_server->port(); }
+  void expect_alive() {
+    auto r = get(port(), "/api/repos");
+    EXPECT_EQ(r.status, 200) << "the server no longer answers";
+  }
+
+  static TempDir* s_dir;
+  static std::string s_db;
+  static ServeProcess* s_server;
+};
+TempDir* ServeTest::s_dir = nullptr;
+std::string ServeTest::s_db;
+ServeProcess* ServeTest::s_server = nullptr;
+
+std::string gunzip(const std::string& data) {
+  z_stream zs{};
+  inflateInit2(&zs, 15 + 16);
+  std::string out;
+  char buf[65536];
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  int rc;
+  do {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    out.append(buf, sizeof buf - zs.avail_out);
+  } while (rc == Z_OK);
+  inflateEnd(&zs);
+  return rc == Z_STREAM_END ? out : "<gunzip failed>";
+}
+
+TEST_F(ServeTest, ErrorJsonIsTheDatasetLineTheStoreExports) {
+  auto exp = run(errdex_cmd() + " export --db " + shell_quote(s_db));
+  ASSERT_EQ(exp.code, 0);
+  std::string want;
+  std::istringstream in(exp.out);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(std::string("\"id\":\"") + k_twin1 + "\"") != std::string::npos) want = line;
+  ASSERT_FALSE(want.empty());
+  auto r = get(port(), std::string("/api/errors/") + k_twin1);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  EXPECT_EQ(r.body, want);
+  auto missing = get(port(), "/api/errors/ffffffffffffffff");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(json::parse(missing.body)["error"]["status"], 404);
+  EXPECT_EQ(get(port(), "/api/errors/not-an-id").status, 400);
+}
+
+TEST_F(ServeTest, EtagAnswersIfNoneMatchAndGzipRoundTrips) {
+  auto r = get(port(), std::string("/errors/") + k_twin1 + "/plain-message");
+  ASSERT_EQ(r.status, 200);
+  std::string etag = r.header("etag");
+  ASSERT_FALSE(etag.empty());
+  auto again = get(port(), std::string("/errors/") + k_twin1 + "/plain-message", "If-None-Match: " + etag + "\r\n");
+  EXPECT_EQ(again.status, 304);
+  EXPECT_TRUE(again.body.empty());
+  auto other = get(port(), std::string("/errors/") + k_twin1 + "/plain-message", "If-None-Match: \"nope\"\r\n");
+  EXPECT_EQ(other.status, 200);
+  auto gz = get(port(), std::string("/errors/") + k_twin1 + "/plain-message", "Accept-Encoding: br, gzip\r\n");
+  EXPECT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.header("content-encoding"), "gzip");
+  EXPECT_LT(gz.body.size(), r.body.size());
+  EXPECT_EQ(gunzip(gz.body), r.body);
+  auto refused = get(port(), std::string("/errors/") + k_twin1 + "/plain-message", "Accept-Encoding: gzip;q=0\r\n");
+  EXPECT_EQ(refused.header("content-encoding"), "");
+}
+
+TEST_F(ServeTest, HostileRecordRendersAsTextOnEveryPage) {
+  std::string evil_page = std::string("/errors/") + k_evil_id + "/script-alert-m-script-q-dq-mustache-triple-list";
+  std::vector<std::string> pages = {"/", "/repos/evil/xss-repo", "/repos/evil/xss-repo?by=class",
+                                    "/search?q=script+alert", evil_page,
+                                    std::string("/errors/") + k_twin1 + "/plain-message"};
+  for (const auto& p : pages) {
+    auto r = get(port(), p);
+    ASSERT_EQ(r.status, 200) << p;
+    // The site has no scripts of its own: any <script, handler or iframe
+    // would have come from the data.
+    EXPECT_EQ(r.body.find("<script"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("<img"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("<svg"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("<iframe"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("javascript:"), std::string::npos) << p;
+    EXPECT_NE(r.header("content-security-policy").find("default-src 'none'"), std::string::npos);
+  }
+  auto r = get(port(), evil_page);
+  // Shown as text: escaped, and mustache tags in data are not expanded.
+  EXPECT_NE(r.body.find("&lt;script&gt;alert(&quot;m&quot;)&lt;/script&gt; &#39;q&#39; &quot;dq&quot; {{ mustache }} "
+                        "{{{triple}}} &amp; {{#list}}x{{/list}}"),
+            std::string::npos)
+      << r.body.substr(r.body.find("error-message"), 400);
+  EXPECT_NE(r.body.find("&lt;img src=x onerror=alert(1)&gt; {{documentation}}"), std::string::npos);
+  EXPECT_NE(r.body.find("{{=&lt;% %&gt;=}}"), std::string::npos);
+  EXPECT_NE(r.body.find("{{{raw}}}"), std::string::npos);
+  EXPECT_NE(r.body.find("{{&gt; partial}}"), std::string::npos);
+  // The highlighted source is escaped inside its spans.
+  EXPECT_NE(r.body.find("<span class=\"tok-comment\"># &lt;script&gt;alert(&#39;code&#39;)&lt;/script&gt; {{ code }}</span>"),
+            std::string::npos);
+  EXPECT_NE(r.body.find("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
+  // A non-GitHub URL in the data never becomes a link.
+  EXPECT_EQ(r.body.find("View on GitHub"), std::string::npos);
+  // The paste box echoes hostile input as text.
+  auto m = post(port(), "/match", "application/x-www-form-urlencoded",
+                "text=ValueError%3A+%3Cscript%3Ealert(%22m%22)%3C%2Fscript%3E+%7B%7B+x+%7D%7D");
+  ASSERT_EQ(m.status, 200);
+  EXPECT_EQ(m.body.find("<script"), std::string::npos);
+  EXPECT_NE(m.body.find("&lt;script&gt;alert(&quot;m&quot;)&lt;/script&gt; {{ x }}"), std::string::npos);
+}
+
+TEST_F(ServeTest, SearchSyntaxNeverReachesTheQueryEngine) {
+  for (std::string q : {"%22unterminated", "NEAR(a+b)", "a*+OR+b:c", "%27%3B+DROP+TABLE+records%3B+--", "%5E%7B%7D()%5B%5D",
+                        "records_fts+MATCH+%27*%27", "-plain"}) {
+    auto api = get(port(), "/api/search?q=" + q);
+    EXPECT_EQ(api.status, 200) << q << " " << api.body;
+    EXPECT_TRUE(json::parse(api.body)["hits"].is_array());
+    EXPECT_EQ(get(port(), "/search?q=" + q).status, 200) << q;
+  }
+  auto plain = json::parse(get(port(), "/api/search?q=plain+message").body);
+  EXPECT_EQ(plain["hits"].size(), 2u);
+  auto page = get(port(), "/search?q=plain");
+  EXPECT_NE(page.body.find("<mark>plain</mark>"), std::string::npos);
+  EXPECT_EQ(get(port(), "/api/search").status, 400);
+  EXPECT_EQ(get(port(), "/api/search?q=x&limit=0").status, 400);
+  EXPECT_EQ(get(port(), "/api/search?q=x&limit=abc").status, 400);
+  // The records are all still there.
+  EXPECT_EQ(json::parse(get(port(), "/api/repos").body)["repos"][0]["records"], 3);
+}
+
+TEST_F(ServeTest, SearchPagesWithCursor) {
+  auto first = json::parse(get(port(), "/api/search?q=plain&limit=1").body);
+  ASSERT_EQ(first["hits"].size(), 1u);
+  ASSERT_TRUE(first["nextCursor"].is_string());
+  auto second = json::parse(get(port(), "/api/search?q=plain&limit=1&cursor=" + first["nextCursor"].get<std::string>()).body);
+  ASSERT_EQ(second["hits"].size(), 1u);
+  EXPECT_NE(first["hits"][0]["id"], second["hits"][0]["id"]);
+  EXPECT_TRUE(second["nextCursor"].is_null());
+}
+
+TEST_F(ServeTest, MatchTakesTextOrJson) {
+  std::string tb = "Traceback (most recent call last):\n  File \"/x/pkg/mod.py\", line 30, in check\n"
+                   "    raise ValueError(\"plain message\")\nValueError: plain message\n";
+  auto r = post(port(), "/api/match", "text/plain", tb);
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto j = json::parse(r.body);
+  EXPECT_EQ(j["engine"], "matcher");
+  ASSERT_FALSE(j["candidates"].empty());
+  EXPECT_EQ(j["candidates"][0]["id"], k_twin1);  // the frame's line decides between the twins
+  auto viajson = json::parse(post(port(), "/api/match", "application/json", json{{"text", tb}, {"top", 2}}.dump()).body);
+  EXPECT_EQ(viajson["candidates"][0]["id"], k_twin1);
+  EXPECT_EQ(post(port(), "/api/match", "application/json", "{\"nope\":1}").status, 400);
+  EXPECT_EQ(post(port(), "/api/match", "application/json", "{not json").status, 400);
+  EXPECT_EQ(post(port(), "/api/match", "text/plain", "   ").status, 400);
+  EXPECT_EQ(post(port(), "/api/match", "image/png", "x").status, 415);
+  EXPECT_EQ(post(port(), "/api/match", "text/plain", std::string("ValueError: \xff\xfe bad")).status, 400);
+  EXPECT_EQ(get(port(), "/api/match").status, 405);
+  EXPECT_NE(get(port(), "/api/match").header("allow").find("POST"), std::string::npos);
+}
+
+TEST_F(ServeTest, ReposAndRepoErrors) {
+  auto repos = json::parse(get(port(), "/api/repos").body);
+  ASSERT_EQ(repos["repos"].size(), 1u);
+  EXPECT_EQ(repos["repos"][0]["repo"], "evil/xss-repo");
+  auto page1 = json::parse(get(port(), "/api/repos/evil/xss-repo/errors?limit=2").body);
+  EXPECT_EQ(page1["errors"].size(), 2u);
+  auto page2 = json::parse(get(port(), "/api/repos/evil/xss-repo/errors?limit=2&cursor=" +
+                                           page1["nextCursor"].get<std::string>()).body);
+  EXPECT_EQ(page2["errors"].size(), 1u);
+  EXPECT_TRUE(page2["nextCursor"].is_null());
+  EXPECT_EQ(get(port(), "/api/repos/nobody/nothing/errors").status, 404);
+  EXPECT_EQ(get(port(), "/repos/nobody/nothing").status, 404);
+  auto dataset = get(port(), "/api/dataset.jsonl");
+  EXPECT_EQ(dataset.status, 200);
+  EXPECT_EQ(std::count(dataset.body.begin(), dataset.body.end(), '\n'), 3);
+}
+
+TEST_F(ServeTest, ErrorPageHasEverySectionInOrder) {
+  auto r = get(port(), std::string("/errors/") + k_twin1 + "/plain-message");
+  ASSERT_EQ(r.status, 200);
+  std::size_t at = 0;
+  for (std::string s : {"Error message", "What it means", "Source", "Thrown at", "View on GitHub (pinned to 0123456789)",
+                        "Solutions", "Example fix", "Defensive patterns", "Prevention", "When it happens",
+                        "Related errors", "Also thrown at", "Lint findings", "/api/errors/1111111111111111",
+                        "Report a problem"}) {
+    auto next = r.body.find(s, at);
+    ASSERT_NE(next, std::string::npos) << s << " missing or out of order";
+    at = next;
+  }
+  EXPECT_NE(r.body.find("id=\"throw-line\""), std::string::npos);
+  EXPECT_NE(r.body.find("<span class=\"tok-keyword\">raise</span>"), std::string::npos);
+  EXPECT_NE(r.body.find("in <code>check()</code>"), std::string::npos);
+  // The twin raises the same message: listed under "also thrown at".
+  EXPECT_NE(r.body.find("/errors/2222222222222222/plain-message\">pkg/mod.py:60"), std::string::npos);
+  EXPECT_NE(r.body.find("https://github.com/errdex/errdex/issues/new?title=Problem%20with%20errdex%20record%201111111111111111"),
+            std::string::npos);
+  // The short URL and a wrong slug redirect to the canonical one.
+  auto red = get(port(), std::string("/errors/") + k_twin1);
+  EXPECT_EQ(red.status, 301);
+  EXPECT_EQ(red.header("location"), std::string("/errors/") + k_twin1 + "/plain-message");
+  EXPECT_EQ(get(port(), std::string("/errors/") + k_twin1 + "/wrong").status, 301);
+  auto nf = get(port(), "/errors/ffffffffffffffff/x");
+  EXPECT_EQ(nf.status, 404);
+  EXPECT_NE(nf.body.find("404"), std::string::npos);
+  EXPECT_NE(nf.header("content-type").find("text/html"), std::string::npos);
+}
+
+TEST_F(ServeTest, MalformedRequestsGet4xxAndTheServerLivesOn) {
+  struct Case {
+    std::string name, raw;
+    int lo, hi;
+  };
+  std::string big_header = "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(1 << 20, 'a') + "\r\n\r\n";
+  std::vector<Case> cases = {
+      {"1 MB header", big_header, 431, 431},
+      {"bad method token", "G@T / HTTP/1.1\r\nHost: x\r\n\r\n", 400, 499},
+      {"unknown method", "BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 400, 499},
+      {"dot-dot path", "GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"encoded dot-dot", "GET /static/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"bad percent-encoding", "GET /search?q=%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"truncated percent", "GET /api/errors/abc% HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"bad UTF-8 encoded", "GET /search?q=%ff%fe HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"bad UTF-8 raw", "GET /search?q=\xc3\x28 HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"NUL", "GET /search?q=a%00b HTTP/1.1\r\nHost: x\r\n\r\n", 400, 400},
+      {"not HTTP", "hello there\r\n\r\n", 400, 499},
+      {"relative target", "GET api/repos HTTP/1.1\r\nHost: x\r\n\r\n", 400, 499},
+  };
+  for (const auto& c : cases) {
+    auto r = raw_request(port(), c.raw);
+    EXPECT_GE(r.status, c.lo) << c.name;
+    EXPECT_LE(r.status, c.hi) << c.name;
+    expect_alive();
+  }
+  // A 100 MB body, announced and then sent: refused with 413 before it is read.
+  int fd = connect_to(port());
+  ASSERT_GE(fd, 0);
+  std::size_t total = 100u << 20;
+  send_all(fd, "POST /api/match HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: " +
+                   std::to_string(total) + "\r\n\r\n");
+  std::string chunk(1 << 20, 'x');
+  for (std::size_t sent = 0; sent < total; sent += chunk.size())
+    if (!send_all(fd, chunk)) break;  // the server may stop reading
+  auto r = read_response(fd);
+  ::close(fd);
+  EXPECT_EQ(r.status, 413);
+  expect_alive();
+  // Chunked, with no length announced.
+  fd = connect_to(port());
+  send_all(fd, "POST /api/match HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n");
+  std::string c = "100000\r\n" + chunk + "\r\n";
+  for (int i = 0; i < 4; ++i)
+    if (!send_all(fd, c)) break;
+  r = read_response(fd);
+  ::close(fd);
+  EXPECT_EQ(r.status, 413);
+  expect_alive();
+  EXPECT_TRUE(s_server->alive());
+}
+
+TEST_F(ServeTest, IdleConnectionsDoNotBlockOthers) {
+  std::vector<int> idle;
+  for (int i = 0; i < 500; ++i) {
+    int fd = connect_to(port());
+    ASSERT_GE(fd, 0) << "connection " << i;
+    idle.push_back(fd);
+  }
+  // Half of them have sent part of a request line and stall there.
+  for (std::size_t i = 0; i < idle.size(); i += 2) send_all(idle[i], "GET /api/re");
+  auto r = raw_request(port(), "GET /api/repos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", std::chrono::seconds(5));
+  EXPECT_EQ(r.status, 200) << "not answered within 5 s while 500 connections sit idle";
+  for (int fd : idle) ::close(fd);
+}
+
+TEST_F(ServeTest, KeepAliveServesManyRequestsOnOneConnection) {
+  int fd = connect_to(port());
+  for (int i = 0; i < 5; ++i) {
+    send_all(fd, "GET /api/repos HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto r = read_response(fd);
+    EXPECT_EQ(r.status, 200) << i;
+  }
+  ::close(fd);
+  auto log = s_server->access_log();
+  EXPECT_NE(log.find("\"GET /api/repos\" 200"), std::string::npos);
+}
+
+TEST_F(ServeTest, OpenApiDocumentsEveryRouteAndNothingElse) {
+  auto r = get(port(), "/api/openapi.json");
+  ASSERT_EQ(r.status, 200);
+  auto doc = json::parse(r.body);
+  EXPECT_EQ(doc["openapi"], "3.1.0");
+  std::set<std::pair<std::string, std::string>> documented, served;
+  for (auto& [path, ops] : doc["paths"].items())
+    for (auto& [method, op] : ops.items()) {
+      documented.insert({path, method});
+      EXPECT_TRUE(op.contains("responses")) << path;
+      // Every $ref resolves.
+      std::string text = op.dump();
+      for (std::size_t p = 0; (p = text.find("#/components/schemas/", p)) != std::string::npos; ++p) {
+        auto end = text.find('"', p);
+        std::string name = text.substr(p + 21, end - p - 21);
+        EXPECT_TRUE(doc["components"]["schemas"].contains(name)) << name;
+      }
+    }
+  for (const auto& route : web::routes()) {
+    if (!route.api) continue;
+    std::string m(route.method);
+    for (auto& ch : m) ch = static_cast<char>(std::tolower(ch));
+    served.insert({std::string(route.path), m});
+  }
+  EXPECT_EQ(documented, served);
+  // And the server answers each documented operation as documented.
+  for (const auto& [path, method] : documented) {
+    std::string target = path;
+    auto sub = [&](const std::string& from, const std::string& to) {
+      auto at = target.find(from);
+      if (at != std::string::npos) target.replace(at, from.size(), to);
+    };
+    sub("{id}", k_twin1);
+    sub("{owner}", "evil");
+    sub("{name}", "xss-repo");
+    if (path == "/api/search") target += "?q=plain";
+    HttpResponse resp = method == "post" ? post(port(), target, "text/plain", "ValueError: plain message")
+                                         : get(port(), target);
+    EXPECT_EQ(resp.status, 200) << method << " " << target;
+    const auto& content = doc["paths"][path][method]["responses"]["200"]["content"];
+    bool type_ok = false;
+    for (auto& [type, _] : content.items()) type_ok |= resp.header("content-type").rfind(type, 0) == 0;
+    EXPECT_TRUE(type_ok) << target << " " << resp.header("content-type");
+    // Required fields of the documented schema are present.
+    if (content.contains("application/json") && content["application/json"]["schema"].contains("$ref")) {
+      std::string ref = content["application/json"]["schema"]["$ref"];
+      auto schema = doc["components"]["schemas"][ref.substr(21)];
+      auto body = json::parse(resp.body);
+      for (const auto& field : schema.value("required", json::array())) EXPECT_TRUE(body.contains(field)) << target << " " << field;
+    }
+  }
+  // Paths under /api that are not documented are not served.
+  EXPECT_EQ(get(port(), "/api/").status, 404);
+  EXPECT_EQ(get(port(), "/api/errors").status, 404);
+}
+
+TEST(ServeCommand, HelpAndBadArguments) {
+  auto help = run(errdex_cmd() + " serve --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--listen"), std::string::npos);
+  TempDir tmp;
+  auto missing = run(errdex_cmd() + " serve --db sqlite:" + (tmp / "none.db").string());
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("no database"), std::string::npos);
+  auto bad = run(errdex_cmd() + " serve --listen nonsense --db sqlite:" + (tmp / "none.db").string());
+  EXPECT_EQ(bad.code, 2);
+}
+
+TEST(ServeCommand, StopsGracefullyOnSigterm) {
+  TempDir tmp;
+  std::string db = "sqlite:" + (tmp / "x.db").string();
+  write_file(tmp / "one.jsonl",
+             model::to_json(model::DatasetLine{base_record(k_twin1, 30), "2026-08-15T17:31:12.345Z"}) + "\n");
+  ASSERT_EQ(run(errdex_cmd() + " import " + (tmp / "one.jsonl").string() + " --db " + db).code, 0);
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  // An idle keep-alive connection does not hold the shutdown up.
+  int fd = connect_to(server.port());
+  EXPECT_EQ(server.stop(), 0);
+  EXPECT_NE(server.output().find("stopped"), std::string::npos);
+  ::close(fd);
+}
+
+TEST(ServeCommand, PicksUpANewDatasetWithoutRestart) {
+  TempDir tmp;
+  std::string db = "sqlite:" + (tmp / "x.db").string();
+  write_file(tmp / "one.jsonl",
+             model::to_json(model::DatasetLine{base_record(k_twin1, 30), "2026-08-15T17:31:12.345Z"}) + "\n");
+  ASSERT_EQ(run(errdex_cmd() + " import " + (tmp / "one.jsonl").string() + " --db " + db).code, 0);
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0);
+  EXPECT_EQ(get(server.port(), std::string("/api/errors/") + k_twin2).status, 404);
+  auto r2 = base_record(k_twin2, 60);
+  r2.repo = "other/repo";
+  write_file(tmp / "two.jsonl", model::to_json(model::DatasetLine{r2, "2026-08-16T00:00:00.000Z"}) + "\n");
+  ASSERT_EQ(run(errdex_cmd() + " import " + (tmp / "two.jsonl").string() + " --db " + db).code, 0);
+  int status = 0;
+  for (int i = 0; i < 100 && status != 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = get(server.port(), std::string("/api/errors/") + k_twin2).status;
+  }
+  EXPECT_EQ(status, 200) << "the new dataset was not served within 10 s";
+}
+
+}  // namespace
+}  // namespace errdex::testing
