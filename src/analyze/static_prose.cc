@@ -413,10 +413,17 @@ std::string first_sentence(const std::string& doc) {
 std::string local_assignment(std::string_view source, int from_line, int before, const std::string& name) {
   auto lines = util::split_lines(source);
   std::string found;
+  int assignments = 0;
   for (int l = std::max(1, from_line); l < before && l <= static_cast<int>(lines.size()); ++l) {
     std::string line(util::trim(lines[l - 1]));
     if (line.compare(0, name.size(), name) != 0) continue;
     std::size_t i = name.size();
+    if (i < line.size() && ident_char(line[i])) continue;  // a longer name
+    // Rebound or updated (`x += 1`, `x, y = ...`): which value reaches the
+    // guard is not a fact of one line.
+    if (line.compare(i, 2, " +") == 0 || line.compare(i, 2, " -") == 0 || line.compare(i, 1, ",") == 0 ||
+        line.compare(i, 2, " *") == 0 || line.compare(i, 2, " |") == 0)
+      ++assignments;
     if (i < line.size() && line[i] == ':') {  // annotated: `name: T = rhs`
       auto eq = line.find(" = ", i);
       if (eq == std::string::npos) continue;
@@ -427,8 +434,15 @@ std::string local_assignment(std::string_view source, int from_line, int before,
     std::string rhs(util::trim(std::string_view(line).substr(i + 1)));
     auto hash = rhs.find("  #");
     if (hash != std::string::npos) rhs = std::string(util::trim(std::string_view(rhs).substr(0, hash)));
+    ++assignments;
     if (parses_as_expression(rhs)) found = rhs;
   }
+  if (assignments != 1 || found.empty()) return {};
+  // An initial literal (`x = 0`, `x = []`) is later changed, or it would
+  // not be tested; a right side reading the name itself is an update.
+  bool literal = std::all_of(found.begin(), found.end(), [](char c) { return !ident_start(c); }) || found == "None" ||
+                 found == "True" || found == "False";
+  if (literal || rename_name(found, name, "\x01") != found) return {};
   return found;
 }
 
@@ -678,7 +692,16 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 
   // triggerScenarios: the calls and inputs that reach the raise.
   std::ostringstream trig;
-  trig << (is_property(s) ? "Reading `" : s.function.empty() ? "Running `" : "Calling `") << call << "`";
+  std::vector<std::string> callers;
+  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) callers = callers_in_file(ctx.source, s.function);
+  if (!callers.empty()) {
+    trig << "Calling ";
+    for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? (i + 1 == callers.size() ? " or " : ", ") : "") << callers[i];
+    trig << " (in this file, the public " << (callers.size() == 1 ? "entry point that calls " : "entry points that call ")
+         << s.function << "()), which reaches `" << call << "`";
+  } else {
+    trig << (is_property(s) ? "Reading `" : s.function.empty() ? "Running `" : "Calling `") << call << "`";
+  }
   if (!tested_params.empty()) {
     trig << " with ";
     for (std::size_t i = 0; i < tested_params.size(); ++i) trig << (i ? ", " : "") << "`" << tested_params[i] << "`";
@@ -689,23 +712,17 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (ex) trig << (guarded || !tested_params.empty() ? " and " : " when ") << "the operation in its try block fails with "
                << ex->condition;
   trig << ".";
-  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
-    auto callers = callers_in_file(ctx.source, s.function);
-    if (!callers.empty()) {
-      trig << " " << s.function << "() is internal; in this file the public ";
-      trig << (callers.size() == 1 ? "entry point that calls it is " : "entry points that call it are ");
-      for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? ", " : "") << callers[i];
-      trig << ".";
-    }
-  }
   if (misleading)
     trig << " The message then shows `" << misleading->shown << "` although `" << misleading->meant
          << "` is what failed the check.";
   r.trigger_scenarios = trig.str();
 
   // commonSituations: by category, naming the entry point.
-  std::string entry = s.function.empty() ? "importing " + r.file_path : "`" + call + "`";
-  if (r.severity == "warning" && r.error_type == "deprecation")
+  std::string entry = s.function.empty() ? "the import of " + r.file_path : "`" + call + "`";
+  if (s.function.empty() && r.error_type != "deprecation" && r.error_type != "dependency")
+    r.common_situations = "Importing " + r.file_path + " in an environment it does not expect: another platform, "
+                          "a missing optional module or feature, or a setting it checks at import time.";
+  else if (r.severity == "warning" && r.error_type == "deprecation")
     r.common_situations = "Code written for an older release keeps calling " + entry +
                           " the old way; the warning shows up in test runs and logs until the call is updated.";
   else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
@@ -854,7 +871,9 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (misleading)
     r.prevention_tips.push_back("When this error names `" + misleading->shown + "`, verify `" + misleading->meant +
                                 "` too: the printed value is not the one the check tests");
-  if (guarded) r.prevention_tips.push_back("Keep `" + ok_code + "` true in the code that calls " + caller);
+  if (guarded)
+    r.prevention_tips.push_back("Keep `" + ok_code + "` true " +
+                                (s.function.empty() ? "before importing " + r.file_path : "in the code that calls " + caller));
   if (!tested_params.empty() && !s.function_doc.empty())
     r.prevention_tips.push_back("Follow the documented contract of " + caller + " for " + tested_params.front());
   else if (!s.function_doc.empty())

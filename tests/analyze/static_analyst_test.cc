@@ -174,7 +174,9 @@ def render(text, width):
     return text[:width]
 )"}});
   ASSERT_EQ(rs.size(), 1u);
-  EXPECT_TRUE(contains(rs[0].trigger_scenarios, "_check() is internal; in this file the public entry point that calls it is render()."))
+  EXPECT_EQ(rs[0].trigger_scenarios,
+            "Calling render() (in this file, the public entry point that calls _check()), which reaches "
+            "`_check(..., width=width)` with `width` such that `width <= 0`.")
       << rs[0].trigger_scenarios;
 }
 
