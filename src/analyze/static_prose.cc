@@ -397,7 +397,8 @@ std::string example_call(const ThrowSite& s, const std::string& file_path, const
 }
 
 std::string first_sentence(const std::string& doc) {
-  std::string d = collapse_ws(doc);
+  // Doctest examples are code, not a sentence.
+  std::string d = collapse_ws(doc.substr(0, doc.find(">>>")));
   for (std::size_t at = d.find(". "); at != std::string::npos; at = d.find(". ", at + 1)) {
     // "e.g. x" and "i.e. y" do not end a sentence.
     if (at >= 3 && (d.compare(at - 3, 3, "e.g") == 0 || d.compare(at - 3, 3, "i.e") == 0)) continue;
@@ -556,7 +557,8 @@ std::string quote_message(const ErrorRecord& r) {
 // resolves to, or one that fits the category.
 std::string check_class(const ErrorRecord& r, const ProseContext& ctx) {
   const std::string& b = ctx.resolution.builtin;
-  if (!b.empty() && b != "BaseException" && b != "Exception" && b.find("Warning") == std::string::npos) return b;
+  if (!b.empty() && b != "BaseException" && b != "Exception" && b != "AssertionError" && b.find("Warning") == std::string::npos)
+    return b;
   return r.error_type == "type" ? "TypeError" : "ValueError";
 }
 
@@ -685,7 +687,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (misleading)
     doc << " Note: the message shows `" << misleading->shown << "`, but the check is on `" << misleading->tested
         << "`; when it fires, `" << misleading->meant << "` is the value at fault.";
-  if (!s.function_doc.empty()) doc << " From the docstring of " << caller << ": " << first_sentence(s.function_doc);
+  if (std::string first = first_sentence(s.function_doc); !first.empty())
+    doc << " From the docstring of " << caller << ": " << first;
   r.documentation = doc.str();
   if (r.documentation.compare(0, 4, "the ") == 0 || r.documentation.compare(0, 13, "module-level ") == 0)
     r.documentation[0] = static_cast<char>(r.documentation[0] - 'a' + 'A');
