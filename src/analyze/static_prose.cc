@@ -876,7 +876,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
                                 "` too: the printed value is not the one the check tests");
   if (guarded)
     r.prevention_tips.push_back("Keep `" + ok_code + "` true " +
-                                (s.function.empty() ? "before importing " + r.file_path : "in the code that calls " + caller));
+                                (s.function.empty() ? "before importing " + r.file_path
+                                                    : (is_property(s) ? "in the code that reads " : "in the code that calls ") + caller));
   if (!tested_params.empty() && !s.function_doc.empty())
     r.prevention_tips.push_back("Follow the documented contract of " + caller + " for " + tested_params.front());
   else if (!s.function_doc.empty())
