@@ -713,10 +713,17 @@ struct App::Impl {
           return redirect(error_url(line->record));
         return error_page(s, *line);
       }
-      case RouteId::stylesheet: {
+      case RouteId::static_file: {
+        // Only the stylesheet and images: templates are not for download.
+        const auto& file = params.at("file");
+        std::string type;
+        if (file.size() > 4 && file.compare(file.size() - 4, 4, ".css") == 0) type = "text/css; charset=utf-8";
+        if (file.size() > 4 && file.compare(file.size() - 4, 4, ".svg") == 0) type = "image/svg+xml";
+        auto data = asset(file);
+        if (type.empty() || !data) throw HttpError{404, "No file " + file + "."};
         Response r;
-        r.content_type = "text/css; charset=utf-8";
-        r.body = share(std::string(*asset("style.css")));
+        r.content_type = type;
+        r.body = share(std::string(*data));
         r.headers.emplace_back("Cache-Control", "public, max-age=3600");
         return r;
       }

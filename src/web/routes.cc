@@ -208,7 +208,7 @@ const std::vector<Route>& routes() {
       {RouteId::repo_page, "GET", "/repos/{owner}/{name}", false},
       {RouteId::error_redirect, "GET", "/errors/{id}", false},
       {RouteId::error_page, "GET", "/errors/{id}/{slug}", false},
-      {RouteId::stylesheet, "GET", "/static/style.css", false},
+      {RouteId::static_file, "GET", "/static/{file}", false},
       {RouteId::api_error, "GET", "/api/errors/{id}", true},
       {RouteId::api_search, "GET", "/api/search", true},
       {RouteId::api_match, "POST", "/api/match", true},

@@ -88,6 +88,7 @@ TEST(Routes, MatchesTemplatesAndReportsAllowedMethods) {
   EXPECT_EQ(match_route("GET", "/nope").allowed.size(), 0u);
   EXPECT_EQ(match_route("GET", "/repos/a/b").params["name"], "b");
   EXPECT_EQ(match_route("GET", "/repos//b").route, nullptr);
+  EXPECT_EQ(match_route("GET", "/static/style.css").params["file"], "style.css");
 }
 
 TEST(Gzip, AcceptEncodingNegotiation) {

@@ -437,6 +437,9 @@ TEST_F(ServeTest, OpenApiDocumentsEveryRouteAndNothingElse) {
       for (const auto& field : schema.value("required", json::array())) EXPECT_TRUE(body.contains(field)) << target << " " << field;
     }
   }
+  // Templates are embedded, but not served.
+  EXPECT_EQ(get(port(), "/static/error.html").status, 404);
+  EXPECT_EQ(get(port(), "/static/style.css").status, 200);
   // Paths under /api that are not documented are not served.
   EXPECT_EQ(get(port(), "/api/").status, 404);
   EXPECT_EQ(get(port(), "/api/errors").status, 404);
