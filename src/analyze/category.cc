@@ -19,7 +19,7 @@ bool contains(std::string_view hay, std::string_view needle) { return hay.find(n
 std::string category_of(std::string_view error_class) {
   std::string_view c = last_component(error_class);
   // Exact built-ins first: their meaning is fixed by Python.
-  static const std::array<std::pair<std::string_view, std::string_view>, 40> k_exact = {{
+  static const std::array<std::pair<std::string_view, std::string_view>, 54> k_exact = {{
       {"ValueError", "validation"}, {"TypeError", "type"}, {"KeyError", "lookup"},
       {"IndexError", "lookup"}, {"LookupError", "lookup"}, {"AttributeError", "lookup"},
       {"NameError", "lookup"}, {"UnboundLocalError", "lookup"}, {"StopIteration", "state"},
@@ -36,11 +36,17 @@ std::string category_of(std::string_view error_class) {
       {"UnicodeDecodeError", "validation"}, {"UnicodeEncodeError", "validation"},
       {"OverflowError", "validation"}, {"ZeroDivisionError", "validation"},
       {"SyntaxError", "validation"}, {"MemoryError", "internal"},
+      {"UnicodeError", "validation"}, {"UnicodeTranslateError", "validation"},
+      {"IndentationError", "validation"}, {"TabError", "validation"},
+      {"ArithmeticError", "validation"}, {"FloatingPointError", "validation"},
+      {"StopAsyncIteration", "state"}, {"GeneratorExit", "state"}, {"BufferError", "state"},
+      {"ReferenceError", "state"}, {"ChildProcessError", "io"}, {"InterruptedError", "io"},
+      {"ProcessLookupError", "lookup"}, {"KeyboardInterrupt", "internal"},
   }};
   for (const auto& [name, cat] : k_exact)
     if (c == name) return std::string(cat);
   // Then the words a project's own class names use.
-  static const std::array<std::pair<std::string_view, std::string_view>, 22> k_words = {{
+  static const std::array<std::pair<std::string_view, std::string_view>, 33> k_words = {{
       {"Deprecat", "deprecation"}, {"Timeout", "timeout"}, {"TimedOut", "timeout"},
       {"Permission", "permission"}, {"Forbidden", "permission"}, {"Unauthorized", "permission"},
       {"Auth", "permission"}, {"Connection", "network"}, {"Network", "network"}, {"HTTP", "network"},
@@ -48,6 +54,9 @@ std::string category_of(std::string_view error_class) {
       {"Import", "dependency"}, {"Dependency", "dependency"}, {"NotImplemented", "unsupported"},
       {"Unsupported", "unsupported"}, {"NotFound", "lookup"}, {"Key", "lookup"},
       {"Type", "type"}, {"Value", "validation"}, {"Invalid", "validation"},
+      {"Parse", "validation"}, {"Syntax", "validation"}, {"Decode", "validation"}, {"Encode", "validation"},
+      {"Format", "validation"}, {"Argument", "validation"}, {"Option", "validation"},
+      {"Platform", "unsupported"}, {"Lookup", "lookup"}, {"Index", "lookup"}, {"Closed", "state"},
   }};
   for (const auto& [word, cat] : k_words)
     if (contains(c, word)) return std::string(cat);
