@@ -50,10 +50,12 @@ class Server {
     }
   }
   const std::string& url() const { return m_url; }
-  int chat_requests() const {
+  int chat_requests() const { return counter("chat"); }
+  int max_in_flight() const { return counter("maxInFlight"); }
+  int counter(const char* name) const {
     auto r = run("python3 -c 'import urllib.request,sys; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())' " +
                  shell_quote(m_url + "/count"));
-    return r.code == 0 ? json::parse(r.out)["chat"].get<int>() : -1;
+    return r.code == 0 ? json::parse(r.out)[name].get<int>() : -1;
   }
 
  private:
@@ -181,6 +183,24 @@ TEST(LlmAnalyst, ASlowAnswerTimesOutAndTheStaticFieldsStay) {
   EXPECT_NE(summary["llm"]["problems"][0].get<std::string>().find("timed out"), std::string::npos) << r.out;
   auto recs = records_by_function(db);
   EXPECT_EQ(recs["empty input"]["analysis"]["analyst"], "static");
+}
+
+TEST(LlmAnalyst, RequestsInFlightStayWithinTheConcurrencyBound) {
+  Server server(0);
+  ASSERT_FALSE(server.url().empty());
+  TempDir repo, data;
+  std::string src;
+  for (int i = 0; i < 6; ++i)
+    src += "def pause_" + std::to_string(i) + "(x):\n    if x is None:\n        raise ValueError(\"x " + std::to_string(i) +
+           " is required\")\n\n\n";
+  write_file(repo / "pause.py", src);
+  std::string db = "sqlite:" + (data / "c.db").string();
+  auto r = run(scan_cmd(repo, db, server, "--llm-concurrency 2"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["llm"]["rewritten"], 6) << r.out;
+  EXPECT_EQ(server.chat_requests(), 6);
+  EXPECT_GE(server.max_in_flight(), 1);
+  EXPECT_LE(server.max_in_flight(), 2);
 }
 
 TEST(LlmAnalyst, BadOptionsAreErrors) {

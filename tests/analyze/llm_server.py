@@ -8,9 +8,11 @@ name of the function that raises:
   badcode_*     a good documentation, a validationCode that does not parse
   unknown_*     a tryCatchPattern calling a name the source does not have
   busy_*        429 (Retry-After: 0) on the first request for it, then well
+  pause_*       sleeps 0.2 s, then answers well (to see requests overlap)
   anything else answers well: documentation "Rewritten: " + the draft's
 
-GET /count returns {"chat": N} (chat completion requests received).
+GET /count returns {"chat": N, "maxInFlight": M}: chat completion requests
+received, and the most that were being answered at one time.
 Usage: llm_server.py PORT_FILE [--slow SECONDS]; binds 127.0.0.1 on a free
 port and writes the port to PORT_FILE once it listens.
 """
@@ -21,7 +23,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
-COUNT = {"chat": 0}
+COUNT = {"chat": 0, "maxInFlight": 0}
+IN_FLIGHT = [0]
 SEEN_BUSY = set()
 SLOW = 3.0
 
@@ -78,6 +81,15 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             COUNT["chat"] += 1
+            IN_FLIGHT[0] += 1
+            COUNT["maxInFlight"] = max(COUNT["maxInFlight"], IN_FLIGHT[0])
+        try:
+            self.chat(raw)
+        finally:
+            with LOCK:
+                IN_FLIGHT[0] -= 1
+
+    def chat(self, raw):
         req = json.loads(raw)
         user = [m for m in req["messages"] if m["role"] == "user"][0]["content"]
         msg = json.loads(user)
@@ -93,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
                 return
         if fn.startswith("slow"):
             time.sleep(SLOW)
+        if fn.startswith("pause"):
+            time.sleep(0.2)
         content = answer(facts, draft)
         self.send(200, {
             "id": "chatcmpl-test",
