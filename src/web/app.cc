@@ -187,8 +187,9 @@ struct App::Impl {
   }
 
   void clear_cache() {
+    std::unordered_map<std::string, std::shared_ptr<Cached>> dropped;
     std::unique_lock lock(cache_mu);
-    cache.clear();
+    dropped.swap(cache);
     cache_size = 0;
   }
 
@@ -776,6 +777,16 @@ struct App::Impl {
   Response handle(const Request& req, store::Store& st) {
     bool api = req.target.rfind("/api/", 0) == 0 || req.target == "/api";
     try {
+      // Only routed, successful GETs are cached, so a hit on the raw target
+      // needs no decoding or routing.
+      if (req.method == "GET" || req.method == "HEAD") {
+        std::shared_ptr<Cached> hit;
+        {
+          std::shared_lock lock(cache_mu);
+          if (auto it = cache.find(req.target); it != cache.end()) hit = it->second;
+        }
+        if (hit) return finish(hit->response, req, hit.get());
+      }
       auto qpos = req.target.find('?');
       std::string_view raw_path = std::string_view(req.target).substr(0, qpos);
       auto path = decode_path(raw_path);
@@ -796,28 +807,33 @@ struct App::Impl {
         }
         throw HttpError{404, "Nothing lives at " + *path + "."};
       }
-      bool cacheable = m.route->method == "GET" && m.route->id != RouteId::api_dataset;
+      // Pages whose addresses are few (one per record, repository or
+      // file) are cached; searches, matches and filters, whose addresses
+      // are unbounded, are computed each time.
+      bool cacheable = (m.route->id == RouteId::api_error || m.route->id == RouteId::error_page ||
+                        m.route->id == RouteId::home || m.route->id == RouteId::static_file ||
+                        m.route->id == RouteId::api_repos || m.route->id == RouteId::api_openapi ||
+                        (m.route->id == RouteId::repo_page && query.empty()));
       std::shared_ptr<Cached> cached;
-      if (cacheable) {
-        std::shared_lock lock(cache_mu);
-        if (auto it = cache.find(req.target); it != cache.end()) cached = it->second;
-      }
-      if (!cached) {
+      {
         auto s = snapshot();
         Response r = dispatch(*m.route, m.params, query, req, st, *s);
         if (r.status == 200 && m.route->method == "GET") r.etag = "\"" + util::hex64(util::fnv1a64(*r.body)) + "\"";
         if (!cacheable || r.status != 200) return finish(std::move(r), req, nullptr);
         auto entry = std::make_shared<Cached>();
         entry->response = std::move(r);
-        std::unique_lock lock(cache_mu);
-        // Only if the snapshot is still the one this was rendered from.
-        if (snapshot() == s) {
-          cache_size += entry->response.body->size() + req.target.size();
-          if (cache_size > options.cache_bytes) {
-            cache.clear();
-            cache_size = entry->response.body->size() + req.target.size();
+        std::unordered_map<std::string, std::shared_ptr<Cached>> dropped;  // freed outside the lock
+        {
+          std::unique_lock lock(cache_mu);
+          // Only if the snapshot is still the one this was rendered from.
+          if (snapshot() == s) {
+            cache_size += entry->response.body->size() + req.target.size();
+            if (cache_size > options.cache_bytes) {
+              dropped.swap(cache);
+              cache_size = entry->response.body->size() + req.target.size();
+            }
+            cache.emplace(req.target, entry);
           }
-          cache.emplace(req.target, entry);
         }
         cached = std::move(entry);
       }

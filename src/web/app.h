@@ -41,7 +41,7 @@ struct AppOptions {
   std::string report_url = "https://github.com/errdex/errdex/issues/new";
   // Responses kept for repeated GETs; the cache is emptied when the
   // snapshot changes or when it grows past this many bytes.
-  std::size_t cache_bytes = 64u << 20;
+  std::size_t cache_bytes = 256u << 20;
 };
 
 class App {

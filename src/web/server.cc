@@ -1,6 +1,8 @@
 #include "web/server.h"
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -300,7 +302,12 @@ Expected<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& 
 
 struct Server::Impl {
   Shared shared;
-  asio::io_context ioc;
+  // One io_context per worker thread, each run by its thread alone (no
+  // locking inside Asio, no strands); the acceptor deals connections out
+  // in turn. The first one also runs the acceptor, signals and shutdown.
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+  std::size_t next_context = 0;
   std::optional<tcp::acceptor> acceptor;
   std::optional<asio::signal_set> signals;
   std::optional<asio::steady_timer> shutdown_timer;
@@ -314,7 +321,8 @@ struct Server::Impl {
   std::chrono::steady_clock::time_point shutdown_deadline;
 
   void accept() {
-    acceptor->async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    auto& ctx = *contexts[next_context++ % contexts.size()];
+    acceptor->async_accept(ctx, [this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
       if (!ec) {
         beast::error_code ignored;
@@ -350,10 +358,11 @@ struct Server::Impl {
       empty = shared.weak.empty();
     }
     if (empty || std::chrono::steady_clock::now() > shutdown_deadline) {
-      ioc.stop();
+      guards.clear();
+      for (auto& c : contexts) c->stop();
       return;
     }
-    shutdown_timer.emplace(ioc, std::chrono::milliseconds(20));
+    shutdown_timer.emplace(*contexts[0], std::chrono::milliseconds(20));
     shutdown_timer->async_wait([this](beast::error_code) { poll_shutdown(); });
   }
 };
@@ -367,6 +376,11 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   sh.log = std::make_unique<AccessLog>(options.access_log);
   if (!sh.log->ok(options.access_log)) return Error{"cannot open the access log " + options.access_log};
   int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (int i = 0; i < threads; ++i) {
+    impl->contexts.push_back(std::make_unique<asio::io_context>(1));
+    impl->guards.push_back(asio::make_work_guard(*impl->contexts.back()));
+  }
+  auto& ioc = *impl->contexts[0];
 
   // One store per worker thread, opened before binding so a bad --db fails
   // at once.
@@ -383,13 +397,13 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   beast::error_code ec;
   auto address = asio::ip::make_address(options.host, ec);
   if (ec) {
-    tcp::resolver resolver(impl->ioc);
+    tcp::resolver resolver(ioc);
     auto results = resolver.resolve(options.host, std::to_string(options.port), ec);
     if (ec || results.empty()) return Error{"cannot resolve " + options.host + ": " + ec.message()};
     address = results.begin()->endpoint().address();
   }
   tcp::endpoint ep(address, options.port);
-  impl->acceptor.emplace(impl->ioc);
+  impl->acceptor.emplace(ioc);
   impl->acceptor->open(ep.protocol(), ec);
   if (!ec) impl->acceptor->set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) impl->acceptor->bind(ep, ec);
@@ -398,7 +412,7 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   impl->port = impl->acceptor->local_endpoint().port();
 
   if (options.handle_signals) {
-    impl->signals.emplace(impl->ioc, SIGINT, SIGTERM);
+    impl->signals.emplace(ioc, SIGINT, SIGTERM);
     impl->signals->async_wait([raw = impl.get()](beast::error_code e, int) {
       if (!e) raw->begin_shutdown();
     });
@@ -406,9 +420,9 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   impl->accept();
   Impl* raw = impl.get();
   for (int i = 0; i < threads; ++i) {
-    impl->workers.emplace_back([raw, st = std::shared_ptr<store::Store>(std::move(stores[i]))] {
+    impl->workers.emplace_back([raw, i, st = std::shared_ptr<store::Store>(std::move(stores[i]))] {
       t_store = st.get();
-      raw->ioc.run();
+      raw->contexts[i]->run();
       t_store = nullptr;
     });
   }
@@ -443,7 +457,7 @@ void Server::wait() {
 }
 
 void Server::stop() {
-  asio::post(m_impl->ioc, [raw = m_impl.get()] { raw->begin_shutdown(); });
+  asio::post(*m_impl->contexts[0], [raw = m_impl.get()] { raw->begin_shutdown(); });
   wait();
 }
 
