@@ -82,6 +82,10 @@ std::vector<model::ErrorRecord> fixture_records() {
   evil.tags = {"<script>", "valueerror"};
   auto twin1 = base_record(k_twin1, 30);
   auto twin2 = base_record(k_twin2, 60);
+  // Schema version 3: how the prose was written, and lint findings.
+  twin2.schema_version = 3;
+  twin2.analysis = model::Analysis{"llm", "qwen-test", 2, {"documentation", "solutions"}, "2026-09-01T10:00:00.000Z"};
+  twin2.lints = {model::Lint{"duplicate-message", "note", "The same message is raised at pkg/mod.py:30 <too>."}};
   return {evil, twin1, twin2};
 }
 
@@ -306,6 +310,47 @@ TEST_F(ServeTest, ErrorPageHasEverySectionInOrder) {
   EXPECT_EQ(nf.status, 404);
   EXPECT_NE(nf.body.find("404"), std::string::npos);
   EXPECT_NE(nf.header("content-type").find("text/html"), std::string::npos);
+}
+
+TEST_F(ServeTest, LintsAndProvenanceAreShownWhenPresent) {
+  auto r = get(port(), std::string("/errors/") + k_twin2 + "/plain-message");
+  ASSERT_EQ(r.status, 200);
+  auto lints = r.body.find("Lint findings");
+  ASSERT_NE(lints, std::string::npos);
+  EXPECT_NE(r.body.find("<b>duplicate-message</b> The same message is raised at pkg/mod.py:30 &lt;too&gt;.", lints),
+            std::string::npos);
+  EXPECT_NE(r.body.find("AI-assisted analysis of evil/xss-repo@0123456789 (2026-09-01), model qwen-test; "
+                        "model-written fields: documentation, solutions."),
+            std::string::npos);
+  auto plain = get(port(), std::string("/errors/") + k_twin1 + "/plain-message");
+  EXPECT_NE(plain.body.find("No findings."), std::string::npos);
+  EXPECT_NE(plain.body.find("Static analysis of evil/xss-repo@0123456789 (2026-08-14)."), std::string::npos);
+}
+
+TEST_F(ServeTest, HeadAnswersHeadersOnly) {
+  auto full = get(port(), "/api/repos");
+  int fd = connect_to(port());
+  send_all(fd, "HEAD /api/repos HTTP/1.1\r\nHost: x\r\n\r\nGET /api/repos HTTP/1.1\r\nHost: x\r\n\r\n");
+  // The HEAD answer has the length of the GET body but no body: the next
+  // response on the connection starts right after its header.
+  char buf[8192];
+  std::string got;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::count(got.begin(), got.end(), 'H') < 2 || got.find(full.body) == std::string::npos) {
+    if (std::chrono::steady_clock::now() > deadline) break;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  auto second = got.find("HTTP/1.1 200", 1);
+  ASSERT_NE(second, std::string::npos) << got;
+  std::string head = got.substr(0, second);
+  EXPECT_NE(head.find("Content-Length: " + std::to_string(full.body.size())), std::string::npos) << head;
+  EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");
+  EXPECT_EQ(got.substr(got.size() - full.body.size()), full.body);
 }
 
 TEST_F(ServeTest, MalformedRequestsGet4xxAndTheServerLivesOn) {
