@@ -489,6 +489,30 @@ std::vector<std::string> callers_in_file(std::string_view source, const std::str
   return out;
 }
 
+// The name a deprecation message points to: "use notify_all() instead",
+// "Use foo.bar instead" → "notify_all", "bar". "" when it names none.
+std::string replacement_named(const ThrowSite& s) {
+  if (s.kind != "warn") return {};
+  std::string text;
+  for (const auto& p : s.message.parts)
+    if (p.literal) text += p.text;
+  std::string lower = util::to_lower_ascii(text);
+  for (std::size_t at = lower.find("use "); at != std::string::npos; at = lower.find("use ", at + 1)) {
+    if (at > 0 && ident_char(lower[at - 1])) continue;
+    std::size_t i = at + 4, j = i;
+    while (j < text.size() && text[j] == '`') ++i, ++j;
+    while (j < text.size() && (ident_char(text[j]) || text[j] == '.')) ++j;
+    std::string name = text.substr(i, j - i);
+    std::string rest = lower.substr(j, 12);
+    if (rest.compare(0, 1, "(") != 0) continue;  // "use notify_all()" names a call; "use logging" may not
+    auto dot = name.rfind('.');
+    if (dot != std::string::npos) name = name.substr(dot + 1);
+    if (is_identifier(name) && name != s.function && !is_python_builtin(name) && name != "the" && name != "a" && name != "an")
+      return name;
+  }
+  return {};
+}
+
 bool is_condition_guard(const Guard& g) {
   return !g.condition.empty() && (g.kind == "if" || g.kind == "elif" || g.kind == "while" || g.kind == "assert" ||
                                   g.kind == "else");
@@ -645,7 +669,11 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     }
   const std::string call = example_call(s, r.file_path, tested_params);
   const auto misleading = find_misleading(s);
-  const std::string catch_cls = r.error_class.empty() ? "Exception" : r.error_class;
+  // A bare re-raise of an unknown class propagates what its except caught.
+  const std::string catch_cls = !r.error_class.empty() ? r.error_class
+                                : (s.reraise && ex && parses_as_expression(ex->condition)) ? ex->condition
+                                                                                          : "Exception";
+  const std::string replacement = replacement_named(s);
   const bool custom = !ctx.resolution.defined_at.empty() && ctx.resolution.chain.size() > 1;
 
   // documentation: who raises it, under which condition, why.
@@ -767,15 +795,20 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     r.solutions.push_back("Check the value you pass as " + list + " against what " + caller + " accepts" +
                           (s.function_doc.empty() ? "" : " (see its docstring)"));
   }
-  if (ex) r.solutions.push_back("Fix the underlying " + ex->condition + " that " + caller + " turns into " + catch_cls + "; the chained traceback shows it");
+  if (ex && !s.reraise)
+    r.solutions.push_back("Fix the underlying " + ex->condition + " that " + caller + " turns into " + catch_cls +
+                          (s.cause == "None" ? "; `from None` hides it from the traceback, but the exception keeps it as __context__"
+                                             : "; the chained traceback shows it"));
   if (r.error_type == "dependency") r.solutions.push_back("Install or upgrade the module the message names");
   if (s.reraise) r.solutions.push_back("Read the chained traceback: the re-raised exception names the real cause");
   if (r.severity == "warning" && r.error_type == "deprecation")
-    r.solutions.push_back("Move to the replacement the warning names");
+    r.solutions.push_back(replacement.empty() ? "Move to the replacement the warning names"
+                          : "Call " + replacement + "()" + (s.function.empty() ? "" : " instead of " + s.function + "()") +
+                                ", as the message says");
   if (!guarded && !ex && !s.reraise && r.error_type == "unsupported")
     r.solutions.push_back("Use a class or mode that implements " + caller + ", or override it in your subclass");
   if (r.solutions.empty() || (!guarded && !ex))
-    r.solutions.push_back("Read the message and the traceback: " + caller + " raises it " +
+    r.solutions.push_back("Read the message and the traceback: " + caller + (r.severity == "warning" ? " warns " : " raises it ") +
                           (guarded ? "only under the condition above" : "whenever this line is reached"));
 
   // Code fields: each must parse as Python (checked), else stays null.
@@ -854,6 +887,12 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
                             (guarded ? " when " + reach_code : std::string(" here"));
   if (before_note.find('\n') != std::string::npos) before_note = "";
   fix << "# before\n" << prelude << call << before_note << "\n\n# after\n";
+  if (after_call == call && !replacement.empty() && !s.function.empty()) {
+    // "notifyAll() is deprecated, use notify_all() instead": the fix calls that.
+    std::size_t at = call.find(s.function + "(");
+    if (at != std::string::npos && (at == 0 || call[at - 1] == '.'))
+      after_call = call.substr(0, at) + replacement + call.substr(at + s.function.size());
+  }
   if (after_call != call) fix << after_call;
   else if (guarded) fix << prelude << "if " << ok_code << ":\n    " << call;
   else if (ex) fix << "# remove the cause of the " << ex->condition << " first, then\n" << call;

@@ -204,6 +204,28 @@ def get(item_id):
   for (const auto& r : rs) expect_code_parses(r);
 }
 
+TEST(StaticAnalyst, DeprecationFixCallsTheReplacementTheMessageNames) {
+  auto rs = analyze_repo({{"app/cond.py", R"(import warnings
+
+
+class Condition:
+    def notifyAll(self):
+        warnings.warn("notifyAll() is deprecated, use notify_all() instead", DeprecationWarning, stacklevel=2)
+        self.notify_all()
+
+    def wait(self):
+        warnings.warn("wait is deprecated; use a better API", DeprecationWarning)
+)"}});
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].severity, "warning");
+  EXPECT_EQ(rs[0].handling_strategy, "upgrade");
+  EXPECT_EQ(rs[0].solutions.at(0), "Call notify_all() instead of notifyAll(), as the message says");
+  EXPECT_TRUE(contains(rs[0].example_fix, "# after\ncondition.notify_all(...)")) << rs[0].example_fix;
+  // "use a better API" names no call: no replacement is made up.
+  EXPECT_EQ(rs[1].solutions.at(0), "Move to the replacement the warning names");
+  for (const auto& r : rs) expect_code_parses(r);
+}
+
 TEST(StaticAnalyst, NegationOfConditions) {
   EXPECT_EQ(negate_condition("a != b"), "a == b");
   EXPECT_EQ(negate_condition("not isinstance(x, int)"), "isinstance(x, int)");
