@@ -214,7 +214,9 @@ std::vector<Lint> lint_site(const ThrowSite& s, const std::string& builtin_base)
       g = &x;
       break;
     }
-  if (g && s.message.from_literals && s.kind != "assert" && !value_is_implied(*g)) {
+  bool plain = s.message.from_literals || (s.message.style == "none" && !s.reraise);
+  bool exempt = exempt_from_terse().count(s.error_class) || exempt_from_terse().count(builtin_base);
+  if (g && plain && !exempt && s.kind != "assert" && !value_is_implied(*g)) {
     auto params = parameter_roots(s.function_params);
     std::set<std::string> shown;
     for (const auto& p : s.message.parts)
@@ -236,7 +238,6 @@ std::vector<Lint> lint_site(const ThrowSite& s, const std::string& builtin_base)
   }
 
   // An empty or one-word message.
-  bool exempt = exempt_from_terse().count(s.error_class) || exempt_from_terse().count(builtin_base);
   if (s.kind != "assert" && !s.reraise && !s.error_class.empty() && !exempt && !has_interpolation(s)) {
     int words = word_count(literal_text(s));
     if (words == 0)

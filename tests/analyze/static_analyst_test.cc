@@ -226,6 +226,38 @@ class Condition:
   for (const auto& r : rs) expect_code_parses(r);
 }
 
+bool has_rule(const model::ErrorRecord& r, const std::string& rule) {
+  return std::any_of(r.lints.begin(), r.lints.end(), [&](const model::Lint& l) { return l.rule == rule; });
+}
+
+TEST(Lints, SeedTwoShapeIsFlaggedAndLookAlikesAreNot) {
+  auto rs = analyze_repo({{"app/layers.py", R"(class Done(StopIteration):
+    pass
+
+
+def configure(self, num_heads, head_dim, name):
+    if len(head_dim) != len(self.layers):
+        raise ValueError(f"`head_dim` has length {len(num_heads)}, expected {len(self.layers)}")
+    if len(num_heads) != len(self.layers):
+        raise ValueError(f"`num_heads` has length {len(num_heads)}, expected {len(self.layers)}")
+    if head_dim is None:
+        raise ValueError(f"`head_dim` is required for {name}")
+    if not name:
+        raise Done
+    if name == "x":
+        raise KeyError
+)"}});
+  ASSERT_EQ(rs.size(), 5u);
+  EXPECT_TRUE(has_rule(rs[0], k_rule_misleading));
+  EXPECT_FALSE(has_rule(rs[1], k_rule_misleading));  // shows what it tests
+  EXPECT_FALSE(has_rule(rs[2], k_rule_misleading));  // a bare other name is context, not a slip
+  EXPECT_FALSE(has_rule(rs[2], k_rule_unshown));     // `is None` says the value
+  EXPECT_FALSE(has_rule(rs[3], k_rule_terse));       // a StopIteration needs no message
+  EXPECT_TRUE(has_rule(rs[4], k_rule_terse));
+  EXPECT_TRUE(has_rule(rs[4], k_rule_unshown));      // name == "x" is tested, not shown
+  EXPECT_TRUE(contains(rs[0].solutions.at(0), "Check `len(head_dim)` rather than the `len(num_heads)` the message prints"));
+}
+
 TEST(StaticAnalyst, NegationOfConditions) {
   EXPECT_EQ(negate_condition("a != b"), "a == b");
   EXPECT_EQ(negate_condition("not isinstance(x, int)"), "isinstance(x, int)");
