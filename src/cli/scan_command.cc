@@ -181,6 +181,17 @@ int run_scan(const ScanArgs& a) {
     llm.max_retries = a.llm_retries;
   }
 
+  // The cache is opened first so that a store without one fails fast.
+  std::unique_ptr<analyze::AnswerCache> cache;
+  if (a.analyst == "llm") {
+    auto opened = open_llm_cache(a.db);
+    if (!opened) {
+      std::cerr << "errdex scan: " << opened.error() << "\n";
+      return 2;
+    }
+    cache = std::move(*opened);
+  }
+
   PipelineInput in{a.path, a.rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet};
   auto run = run_pipeline(in);
   if (!run) {
@@ -192,16 +203,11 @@ int run_scan(const ScanArgs& a) {
   // Pass 6 (optional): the LLM rewrites the prose; its answers are cached
   // in the store's database.
   std::optional<analyze::LlmStats> llm_stats;
-  if (a.analyst == "llm") {
-    auto cache = open_llm_cache(a.db);
-    if (!cache) {
-      std::cerr << "errdex scan: " << cache.error() << "\n";
-      return 2;
-    }
+  if (cache) {
     std::vector<analyze::LlmJob> jobs;
     jobs.reserve(out.records.size());
     for (std::size_t i = 0; i < out.records.size(); ++i) jobs.push_back({&out.sites[i], &out.records[i]});
-    llm_stats = analyze::run_llm_analyst(llm, jobs, **cache, out.analyzed_at);
+    llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at);
   }
 
   // Pass 7: one transaction replaces the dataset of (repo, sha). From here
