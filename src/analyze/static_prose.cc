@@ -447,6 +447,25 @@ std::string local_assignment(std::string_view source, int from_line, int before,
   return found;
 }
 
+// `super().__init__(..., name=name, ...)` between the two lines: the base
+// class's constructor received the argument (and, by convention, stores it).
+bool passed_to_super(std::string_view source, int from_line, int before, const std::string& name) {
+  auto lines = util::split_lines(source);
+  bool in_super = false;
+  std::string kw = name + "=" + name;
+  for (int l = std::max(1, from_line); l < before && l <= static_cast<int>(lines.size()); ++l) {
+    std::string_view line = lines[l - 1];
+    if (line.find("super().__init__(") != std::string_view::npos) in_super = true;
+    if (!in_super) continue;
+    for (std::size_t at = line.find(kw); at != std::string_view::npos; at = line.find(kw, at + 1)) {
+      bool left = at == 0 || !ident_char(line[at - 1]);
+      bool right = at + kw.size() >= line.size() || !ident_char(line[at + kw.size()]);
+      if (left && right) return true;
+    }
+  }
+  return false;
+}
+
 // Public functions of the file whose body calls `fn` (a private helper).
 std::vector<std::string> callers_in_file(std::string_view source, const std::string& fn) {
   std::vector<std::string> out;
@@ -510,6 +529,40 @@ std::string replacement_named(const ThrowSite& s) {
     if (is_identifier(name) && name != s.function && !is_python_builtin(name) && name != "the" && name != "a" && name != "an")
       return name;
   }
+  return {};
+}
+
+// Where users meet a check of one parameter, read off the check's shape;
+// "" when the shape says nothing specific.
+std::string situation_from(const Conditions& cond, const std::vector<std::string>& params, const std::string& entry) {
+  if (cond.count != 1 || params.empty()) return {};
+  std::string c = strip_parens(cond.reach);
+  auto is_param = [&](const std::string& e) { return std::find(params.begin(), params.end(), e) != params.end(); };
+  if (auto call = call_condition(c); call && call->negated && call->fn == "isinstance") {
+    auto args = split_args(call->args);
+    if (args.size() == 2 && is_param(args[0]))
+      return "Passing `" + args[0] + "` as some other type than " + type_phrase(args[1]) + " to " + entry +
+             ": a string read from a file, an environment variable or the command line, None from an unset option, "
+             "or an object of a similar but different class.";
+  }
+  auto cmp = comparison(c);
+  if (!cmp) return {};
+  const std::string& l = cmp->lhs;
+  const std::string& r = cmp->rhs;
+  bool number = !r.empty() && std::all_of(r.begin(), r.end(), [](char ch) { return (ch >= '0' && ch <= '9') || ch == '.' || ch == '-'; });
+  if (cmp->op == "not in" && is_param(l))
+    return "Passing a misspelled, differently cased or unsupported value as `" + l + "` to " + entry +
+           " (often from a config file or written for another version); the accepted values are `" + r + "`.";
+  if (cmp->op == "is" && r == "None" && is_param(l))
+    return "Calling " + entry + " without `" + l + "`, or with an option that resolved to None, in a mode where it is required.";
+  if ((cmp->op == "<" || cmp->op == "<=") && number && is_param(l))
+    return "Passing a computed `" + l + "` that went too small (" + c + ") to " + entry +
+           ": an off-by-one, an empty input, or a subtraction that went negative.";
+  if ((cmp->op == ">" || cmp->op == ">=") && number && is_param(l))
+    return "Passing a `" + l + "` beyond the limit (" + c + ") to " + entry + ", often a size or count taken from user input or a larger data set.";
+  if (cmp->op == "!=" && !number)
+    return "Passing values to " + entry + " that were built from different sources and disagree: `" + l + "` against `" + r +
+           "`, e.g. a list sized for another configuration.";
   return {};
 }
 
@@ -646,13 +699,32 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   const std::string caller = who(s);
   const std::string inst = instance_name(s.class_name);
   const bool on_class = has_decorator(s, "classmethod");
-  auto to_caller = [&](const std::string& code) {
-    std::string c = rename_name(code, "self", inst);
-    return on_class ? rename_name(c, "cls", s.class_name) : c;
-  };
   const std::string verb = r.severity == "warning" ? "warns with" : "raises";
   const auto params = parameter_names(s.function_params);
-  std::vector<std::string> tested_params, locals;
+  // `self.x = x` earlier in the function: a check of self.x is a check of
+  // the argument x, and the caller-side code tests the argument.
+  std::vector<std::string> stored_params;
+  if (guarded && !s.function.empty())
+    for (const auto& n : cond.names) {
+      if (n.compare(0, 5, "self.") != 0 || n.find('.', 5) != std::string::npos) continue;
+      std::string attr = n.substr(5);
+      if (std::find(params.begin(), params.end(), attr) == params.end()) continue;
+      if (local_assignment(ctx.source, s.function_line + 1, s.guards.front().line, n) == attr ||
+          (s.function == "__init__" && passed_to_super(ctx.source, s.function_line + 1, s.guards.front().line, attr)))
+        stored_params.push_back(attr);
+    }
+  auto to_caller = [&](const std::string& code) {
+    std::string c = code;
+    for (const auto& p : stored_params) c = rename_name(c, "self." + p, p);
+    c = rename_name(c, "self", inst);
+    return on_class ? rename_name(c, "cls", s.class_name) : c;
+  };
+  Conditions by_argument = cond;  // stored arguments read as the arguments
+  for (const auto& p : stored_params) {
+    by_argument.reach = rename_name(by_argument.reach, "self." + p, p);
+    by_argument.ok = rename_name(by_argument.ok, "self." + p, p);
+  }
+  std::vector<std::string> tested_params(stored_params), locals;
   for (const auto& n : cond.names) {
     std::string root = n.substr(0, n.find('.'));
     bool is_param = std::find(params.begin(), params.end(), root) != params.end();
@@ -736,7 +808,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (!tested_params.empty()) {
     trig << " with ";
     for (std::size_t i = 0; i < tested_params.size(); ++i) trig << (i ? ", " : "") << "`" << tested_params[i] << "`";
-    trig << " such that `" << cond.reach << "`";
+    trig << " such that `" << by_argument.reach << "`";
   } else if (guarded) {
     trig << " while `" << to_caller(cond.reach) << "`";
   }
@@ -750,12 +822,15 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 
   // commonSituations: by category, naming the entry point.
   std::string entry = s.function.empty() ? "the import of " + r.file_path : "`" + call + "`";
+
   if (s.function.empty() && r.error_type != "deprecation" && r.error_type != "dependency")
     r.common_situations = "Importing " + r.file_path + " in an environment it does not expect: another platform, "
                           "a missing optional module or feature, or a setting it checks at import time.";
   else if (r.severity == "warning" && r.error_type == "deprecation")
     r.common_situations = "Code written for an older release keeps calling " + entry +
                           " the old way; the warning shows up in test runs and logs until the call is updated.";
+  else if (std::string shaped = situation_from(by_argument, tested_params, entry); !shaped.empty() && !ex)
+    r.common_situations = shaped;
   else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
     r.common_situations = "Using " + entry + " after the object or its inputs reached a state where `" + to_caller(cond.reach) +
                           "`: data from several sources combined, or a step earlier in the workflow skipped or repeated.";
@@ -784,10 +859,13 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     r.solutions.push_back("Check `" + misleading->meant + "` rather than the `" + misleading->shown +
                           "` the message prints: the message interpolates the wrong name");
   if (guarded) {
-    std::string fix = cond.count == 1 ? remedy(cond.reach) : "";
-    std::string before = s.function.empty() ? "" : (is_property(s) ? " before reading " : " before calling ") + caller;
+    std::string before = s.function.empty()        ? ""
+                         : is_property(s)            ? " before reading " + caller
+                         : s.function == "__init__" && !s.class_name.empty() ? " when constructing " + s.class_name
+                                                     : " before calling " + caller;
+    std::string fix = by_argument.count == 1 ? remedy(by_argument.reach) : "";
     if (!fix.empty()) r.solutions.push_back(fix + before);
-    else r.solutions.push_back("Make sure `" + cond.ok + "` holds" + before);
+    else r.solutions.push_back("Make sure `" + by_argument.ok + "` holds" + before);
   }
   if (!tested_params.empty()) {
     std::string list;

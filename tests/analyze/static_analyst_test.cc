@@ -226,6 +226,36 @@ class Condition:
   for (const auto& r : rs) expect_code_parses(r);
 }
 
+TEST(StaticAnalyst, ConstructorChecksOfStoredArgumentsBecomeChecksOfTheArguments) {
+  auto rs = analyze_repo({{"app/layer.py", R"(class Base:
+    def __init__(self, nbits):
+        self.nbits = nbits
+
+
+class Layer(Base):
+    def __init__(self, nbits=4, axis=0):
+        super().__init__(
+            nbits=nbits,
+        )
+        self.axis = axis
+        if self.nbits not in [2, 4]:
+            raise ValueError(f"nbits must be 2 or 4, got {self.nbits}")
+        if self.axis not in [0, -1]:
+            raise ValueError(f"axis must be 0 or -1, got {self.axis}")
+)"}});
+  ASSERT_EQ(rs.size(), 2u);
+  ASSERT_TRUE(rs[0].validation_code);
+  EXPECT_EQ(*rs[0].validation_code,
+            "if nbits not in [2, 4]:\n    raise ValueError(\"nbits would be rejected by Layer.__init__(): nbits not in [2, 4]\")\n"
+            "Layer(..., nbits=nbits)");
+  EXPECT_EQ(rs[0].solutions.at(0), "Use a value of `nbits` that is in `[2, 4]` when constructing Layer");
+  EXPECT_TRUE(contains(rs[0].common_situations, "unsupported value as `nbits` to `Layer(..., nbits=nbits)`"))
+      << rs[0].common_situations;
+  ASSERT_TRUE(rs[1].validation_code);
+  EXPECT_TRUE(contains(*rs[1].validation_code, "if axis not in [0, -1]:")) << *rs[1].validation_code;
+  for (const auto& r : rs) expect_code_parses(r);
+}
+
 bool has_rule(const model::ErrorRecord& r, const std::string& rule) {
   return std::any_of(r.lints.begin(), r.lints.end(), [&](const model::Lint& l) { return l.rule == rule; });
 }
