@@ -153,7 +153,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.slug = scan::slugify(r.error_message);
     int ordinal = ordinals[{r.error_class, r.error_message}]++;
     r.id = record_id(ctx.repo, ctx.file_path, r.error_class, r.error_message, ordinal);
-    ClassIndex::Resolution res = ctx.classes ? ctx.classes->resolve(s.error_class) : ClassIndex{}.resolve(s.error_class);
+    ClassIndex::Resolution res = ctx.classes ? ctx.classes->resolve(s.error_class, ctx.file_path) : ClassIndex{}.resolve(s.error_class);
     r.error_type = category_for(s, res);
     r.http_status = http_status_of_site(s, res);
     r.error_code = error_code_of(s);

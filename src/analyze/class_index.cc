@@ -18,10 +18,10 @@ std::string_view last_component(std::string_view s) {
 
 void ClassIndex::add(std::string_view file_path, const std::vector<model::ClassDef>& classes) {
   for (const auto& c : classes)
-    m_classes.emplace(c.name, Entry{c.bases, std::string(file_path) + ":" + std::to_string(c.line)});
+    m_classes.emplace(c.name, Entry{c.bases, std::string(file_path), std::string(file_path) + ":" + std::to_string(c.line)});
 }
 
-ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class) const {
+ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class, std::string_view file_path) const {
   Resolution best;
   best.chain.push_back(std::string(error_class));
   if (is_builtin_exception(error_class)) {
@@ -32,8 +32,9 @@ ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class) const {
   struct Frame {
     std::vector<std::string> chain;
     std::string defined_at;
+    std::string file;  // where the last class of the chain is used
   };
-  std::vector<Frame> stack{{{std::string(error_class)}, ""}};
+  std::vector<Frame> stack{{{std::string(error_class)}, "", std::string(file_path)}};
   bool first = true;
   Resolution fallback;
   while (!stack.empty()) {
@@ -54,14 +55,21 @@ ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class) const {
     }
     if (static_cast<int>(f.chain.size()) > k_max_chain) continue;
     auto [lo, hi] = m_classes.equal_range(name);
+    // One definition, or the one in the file that uses the name.
+    std::vector<decltype(lo)> defs;
+    for (auto it = lo; it != hi; ++it) defs.push_back(it);
+    if (defs.size() > 1) {
+      std::erase_if(defs, [&](auto it) { return it->second.file != f.file; });
+      if (defs.size() > 1) defs.resize(1);  // several in one file: the first
+    }
     std::vector<Frame> next;
-    for (auto it = lo; it != hi; ++it) {
+    for (auto it : defs) {
       if (first && best.defined_at.empty()) best.defined_at = it->second.defined_at;
       for (const auto& b : it->second.bases) {
         std::string_view bn = last_component(b);
         bool cycle = std::any_of(f.chain.begin(), f.chain.end(), [&](const std::string& c) { return last_component(c) == bn; });
         if (cycle) continue;
-        Frame g{f.chain, f.defined_at.empty() ? it->second.defined_at : f.defined_at};
+        Frame g{f.chain, f.defined_at.empty() ? it->second.defined_at : f.defined_at, it->second.file};
         g.chain.push_back(b);
         next.push_back(std::move(g));
       }

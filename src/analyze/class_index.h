@@ -26,19 +26,22 @@ class ClassIndex {
     // Where the class is defined ("pkg/errors.py:3"), "" when not in the index.
     std::string defined_at;
   };
-  // Resolves a class as written at a raise (`errors.ConfigError` is looked up
-  // by its last component). Cycles and chains deeper than 16 stop the walk.
-  Resolution resolve(std::string_view error_class) const;
+  // Resolves a class as written at a raise in `file_path`
+  // (`errors.ConfigError` is looked up by its last component). A name
+  // defined in several files resolves to the definition in `file_path`, or
+  // not at all: `error` means different classes in different modules.
+  // Cycles and chains deeper than 16 stop the walk.
+  Resolution resolve(std::string_view error_class, std::string_view file_path = {}) const;
 
   std::size_t size() const { return m_classes.size(); }
 
  private:
   struct Entry {
     std::vector<std::string> bases;
+    std::string file;
     std::string defined_at;
   };
-  // By simple name; a name defined in several files keeps every definition,
-  // and the first that reaches a built-in wins.
+  // By simple name; a name defined in several files keeps every definition.
   std::multimap<std::string, Entry, std::less<>> m_classes;
 };
 

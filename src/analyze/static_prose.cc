@@ -560,7 +560,8 @@ std::string situation_from(const Conditions& cond, const std::vector<std::string
            ": an off-by-one, an empty input, or a subtraction that went negative.";
   if ((cmp->op == ">" || cmp->op == ">=") && number && is_param(l))
     return "Passing a `" + l + "` beyond the limit (" + c + ") to " + entry + ", often a size or count taken from user input or a larger data set.";
-  if (cmp->op == "!=" && !number)
+  bool literal = number || r.empty() || r[0] == '"' || r[0] == '\'' || r == "None" || r == "True" || r == "False";
+  if (cmp->op == "!=" && !literal)
     return "Passing values to " + entry + " that were built from different sources and disagree: `" + l + "` against `" + r +
            "`, e.g. a list sized for another configuration.";
   return {};

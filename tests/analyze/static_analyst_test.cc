@@ -142,6 +142,20 @@ def load(cfg, name):
   expect_code_parses(r);
 }
 
+TEST(StaticAnalyst, AClassNameDefinedInSeveralModulesResolvesOnlyInItsOwn) {
+  auto rs = analyze_repo({
+      {"app/a.py", "class error(OSError):\n    pass\n\n\ndef f(p):\n    if not p:\n        raise error('no path given here')\n"},
+      {"app/b.py", "class error(KeyError):\n    pass\n"},
+      {"app/c.py", "import a\n\n\ndef g(s):\n    if s is None:\n        raise s.error('no source given here')\n"},
+  });
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].error_type, "io");  // a.py's own `error`
+  EXPECT_TRUE(contains(rs[0].documentation, "defined in this repository (app/a.py:1) and derives from OSError"))
+      << rs[0].documentation;
+  EXPECT_EQ(rs[1].error_type, "internal");  // which `error`? not said
+  EXPECT_FALSE(contains(rs[1].documentation, "defined in this repository")) << rs[1].documentation;
+}
+
 TEST(StaticAnalyst, MessageVariableIsNamedAndTheStateCheckRenamesSelf) {
   auto rs = analyze_repo({{"app/conn.py", R"(class Connection:
     def send(self, data):
