@@ -345,7 +345,7 @@ std::vector<std::string> apply_llm_answer(const std::string& content, model::Err
 }
 
 LlmStats run_llm_analyst(const LlmOptions& o, std::vector<LlmJob>& jobs, AnswerCache& cache,
-                         const std::string& analyzed_at) {
+                         const std::string& analyzed_at, const std::function<void()>& done) {
   LlmStats stats;
   auto ep = parse_llm_url(o.url);
   std::mutex mu;
@@ -419,7 +419,10 @@ LlmStats run_llm_analyst(const LlmOptions& o, std::vector<LlmJob>& jobs, AnswerC
 
   int n = std::max(1, std::min<int>(o.concurrency, static_cast<int>(jobs.size())));
   auto worker = [&] {
-    for (std::size_t i; (i = next++) < jobs.size();) one(jobs[i]);
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      one(jobs[i]);
+      if (done) done();
+    }
   };
   std::vector<std::thread> threads;
   for (int t = 1; t < n; ++t) threads.emplace_back(worker);

@@ -4,6 +4,7 @@
 // facts and the static draft, validates the answer field by field and keeps
 // the static field wherever the answer fails validation.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,8 +65,9 @@ struct LlmStats {
 // analyzed_at}; the others keep the static analysis untouched. Answers are
 // cached by (facts, static draft, model, prompt version): a rerun over the
 // same code sends nothing. Failed requests are not cached.
+// `done` (optional) is called once per finished job, from worker threads.
 LlmStats run_llm_analyst(const LlmOptions& options, std::vector<LlmJob>& jobs, AnswerCache& cache,
-                         const std::string& analyzed_at);
+                         const std::string& analyzed_at, const std::function<void()>& done = {});
 
 // The parts below are exposed for tests.
 // The cache key of a job: 32 hex digits.

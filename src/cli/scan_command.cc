@@ -207,7 +207,8 @@ int run_scan(const ScanArgs& a) {
     std::vector<analyze::LlmJob> jobs;
     jobs.reserve(out.records.size());
     for (std::size_t i = 0; i < out.records.size(); ++i) jobs.push_back({&out.sites[i], &out.records[i]});
-    llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at);
+    Progress progress(a.quiet ? "" : "llm", a.quiet ? 0 : jobs.size());
+    llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at, [&] { progress.tick(); });
   }
 
   // Pass 7: one transaction replaces the dataset of (repo, sha). From here
