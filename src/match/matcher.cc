@@ -26,6 +26,9 @@ constexpr std::size_t k_max_confirm = 20000;
 constexpr std::size_t k_max_tied = 100;
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 20000;
+// A class raised from more sites with no constant text than this tells
+// nothing by itself (ValueError(msg)): such sites are not listed by class.
+constexpr std::size_t k_max_class_sites = 2000;
 
 // Score tiers: frame and line > frame file > class > pattern specificity.
 constexpr double k_frame_line = 1e8;
@@ -33,7 +36,8 @@ constexpr double k_frame_line_per_component = 1e6;
 constexpr double k_frame_file = 1e7;
 constexpr double k_frame_file_per_component = 1e5;
 constexpr double k_class = 1e6;
-constexpr double k_per_constant_char = 4;  // < k_class / 4 for any pattern under 250k chars
+constexpr double k_per_constant_char = 4;
+constexpr double k_module_per_part = 40;  // < k_class / 4 for any pattern under 250k chars
 
 enum class Kind : std::uint8_t {
   keyed,    // reached by its rarest whole word
@@ -51,9 +55,39 @@ struct Entry {
   int line = 0;
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
+  float word_weight = 0;  // sum of idf over the entry's full-text words
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+// The name a record's class is known by: "errors.InvalidArgument" ->
+// "InvalidArgument", "error[0]" -> "error", "self.error" -> "error".
+std::string_view class_name(std::string_view written) {
+  auto cut = written.find_first_of("[(");
+  if (cut != std::string_view::npos) written = written.substr(0, cut);
+  return last_component(written);
+}
+
+// "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
+std::vector<std::string_view> module_parts(std::string_view printed_class) {
+  std::vector<std::string_view> parts;
+  auto dot = printed_class.rfind('.');
+  if (dot == std::string_view::npos) return parts;
+  std::string_view mod = printed_class.substr(0, dot);
+  std::size_t i = 0;
+  while (i <= mod.size()) {
+    auto j = mod.find('.', i);
+    if (j == std::string_view::npos) j = mod.size();
+    if (j > i) parts.push_back(mod.substr(i, j - i));
+    i = j + 1;
+  }
+  return parts;
+}
+
+std::string_view stem(std::string_view file) {
+  auto dot = file.rfind('.');
+  return dot == std::string_view::npos ? file : file.substr(0, dot);
+}
 
 RE2::Options re2_options() {
   RE2::Options o;
@@ -99,6 +133,7 @@ struct Cand {
   double score = 0;
   Reasons reasons;
   int suffix = 0;
+  bool by_class = false;  // listed because its class agrees, nothing else
   Confirmed confirmed;
   double fulltext = 0;
 };
@@ -197,7 +232,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     e.pattern = r.message_pattern;
     e.message_template = r.error_message;
     e.line = r.line_number;
-    std::string_view last = last_component(r.error_class);
+    std::string_view last = class_name(r.error_class);
     if (!last.empty()) {
       auto [it, added] = m.class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
@@ -232,11 +267,29 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     words[i] = std::move(pt.words);
   }
 
-  // Pass 2: key each pattern on its rarest word (longest on a tie); every
-  // word goes to the full-text table.
+  // Pass 2: key each pattern on its rarest word (longest on a tie). The
+  // full-text table gets the pattern's words and those of the string
+  // literals in the raise statement itself.
   WordTable::Builder keyed, all;
+  std::vector<std::string_view> literal_words;
+  std::vector<std::uint64_t> entry_words, all_entry_words;
+  std::vector<std::size_t> all_entry_ends;
+  all_entry_ends.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
+    const auto& r = records[i];
+    entry_words.clear();
+    for (const auto& w : words[i]) entry_words.push_back(hash_of(w));
+    std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
+    literal_words.clear();
+    split_words(literals, literal_words);
+    for (std::string_view w : literal_words) entry_words.push_back(hash_of(w));
+    std::sort(entry_words.begin(), entry_words.end());
+    entry_words.erase(std::unique(entry_words.begin(), entry_words.end()), entry_words.end());
+    for (std::uint64_t h : entry_words) all.add(h, static_cast<std::uint32_t>(i));
+    all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
+    all_entry_ends.push_back(all_entry_words.size());
+
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -245,7 +298,6 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     std::uint32_t best_df = 0;
     for (const auto& w : words[i]) {
       std::uint32_t d = df[hash_of(w)];
-      all.add(hash_of(w), static_cast<std::uint32_t>(i));
       if (!best || d < best_df || (d == best_df && w.size() > best->size())) {
         best = &w;
         best_df = d;
@@ -257,6 +309,19 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
   m.keyed = keyed.build();
   m.all_words = all.build();
+  {
+    const double total = static_cast<double>(n) + 1;
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double w = 0;
+      for (std::size_t k = begin; k < all_entry_ends[i]; ++k) {
+        std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
+        if (df_k > 0 && df_k <= k_fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
+      }
+      m.entries[i].word_weight = static_cast<float>(w);
+      begin = all_entry_ends[i];
+    }
+  }
 
   m.file_parts.resize(m.files.size());
   for (std::size_t f = 0; f < m.files.size(); ++f) {
@@ -341,23 +406,36 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
   }
 
-  bool any_pattern = false, any_frame = false;
+  // A pattern that explains the message from its start is evidence; one
+  // found somewhere inside it ("a", "{x} in {y}") barely is.
+  bool any_pattern = false, any_frame_line = false, any_class_pattern = false;
   for (Cand& c : cands) {
     c.confirmed = m.confirm(c.entry, variants);
     c.reasons.pattern = c.confirmed.kind > 0;
-    any_pattern |= c.reasons.pattern && m.entries[c.entry].constant_chars > 0;
-    any_frame |= c.reasons.frame;
+    bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
+    any_pattern |= specific;
+    any_class_pattern |= specific && (cls == 0 || m.entries[c.entry].class_id == cls);
+    any_frame_line |= c.reasons.frame_line;
   }
 
-  if (!any_pattern && !any_frame) {
-    // Nothing matched: sites with no constant text of this class, and a
-    // full-text ranking of every template by the words they share.
-    if (cls != 0)
-      for (std::uint32_t e : m.weak_by_class[cls]) {
-        Cand& c = add(e);
-        c.confirmed = m.confirm(e, variants);
-        c.reasons.pattern = c.confirmed.kind > 0;
-      }
+  // No site of this class has a pattern that matched: its sites with no
+  // constant text (a message built elsewhere) come in by class, and words
+  // shared with their raise statements order them.
+  bool by_class = false;
+  if (!any_frame_line && !any_class_pattern && cls != 0 && m.weak_by_class[cls].size() <= k_max_class_sites) {
+    for (std::uint32_t e : m.weak_by_class[cls]) {
+      Cand& c = add(e);
+      c.confirmed = m.confirm(e, variants);
+      c.reasons.pattern = c.confirmed.kind > 0;
+      c.by_class = true;
+      by_class = true;
+    }
+  }
+  // Without a pattern that explains the message (of its class) or a frame,
+  // full-text ranking over every record's words takes part: it is the
+  // answer when nothing else is, and orders what came in by class.
+  bool no_evidence = !any_pattern && !any_frame_line;
+  if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
     std::unordered_set<std::uint64_t> seen;
     std::unordered_map<std::uint32_t, double> ft;
     double n = static_cast<double>(m.entries.size()) + 1;
@@ -369,38 +447,65 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) ft[e] += idf;
     }
-    if (!ft.empty()) {
-      out.fulltext_fallback = true;
+    if (no_evidence) {
       std::vector<std::pair<double, std::uint32_t>> best;
       best.reserve(ft.size());
-      for (auto [e, s] : ft) best.emplace_back(s, e);
+      for (auto [e, s] : ft) {
+        double own = m.entries[e].word_weight;
+        best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
+      }
       std::size_t keep = std::min<std::size_t>(best.size(), k_max_tied + static_cast<std::size_t>(top));
-      std::partial_sort(best.begin(), best.begin() + keep, best.end(),
-                        [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+      std::partial_sort(best.begin(), best.begin() + keep, best.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
       for (std::size_t i = 0; i < keep; ++i) {
         Cand& c = add(best[i].second);
-        c.fulltext = best[i].first;
         c.reasons.fulltext = !c.reasons.pattern;
       }
+      out.fulltext_fallback = keep > 0;
+    }
+    // Shared weight times the share of the record's own words the message
+    // holds, so a record whose every word is there beats a longer one that
+    // shares a few more.
+    for (Cand& c : cands) {
+      auto it = ft.find(c.entry);
+      double own = m.entries[c.entry].word_weight;
+      if (it != ft.end() && own > 0) c.fulltext = it->second * std::min(1.0, it->second / own);
     }
   }
 
+  // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
+  // named among a record's path components is a hint of its own: below
+  // class agreement, above a few characters of pattern.
+  const auto modules = module_parts(ex.error_class);
   for (Cand& c : cands) {
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = cls != 0 && e.class_id == cls;
     double s = 0;
+    if (!modules.empty()) {
+      const auto& parts = m.file_parts[e.file_id];
+      int agree = 0;
+      for (std::string_view mod : modules)
+        for (std::size_t k = 0; k < parts.size(); ++k)
+          if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
+            ++agree;
+            break;
+          }
+      s += k_module_per_part * agree;
+    }
     if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
-    if (c.reasons.pattern) s += k_per_constant_char * e.constant_chars + c.confirmed.kind;
-    // Full-text words weigh less than one constant character each: they
-    // order records nothing else tells apart.
-    s += std::min(c.fulltext, 1000.0) / 1000.0;
+    if (c.reasons.pattern)
+      s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
+    s += std::min(c.fulltext, 10000.0);
     c.score = s;
   }
   // The class only ranks: a candidate needs a frame, its pattern or shared
   // words to be an answer at all.
-  std::erase_if(cands, [](const Cand& c) { return !c.reasons.frame && !c.reasons.pattern && !c.reasons.fulltext; });
+  std::erase_if(cands, [](const Cand& c) {
+    return !c.reasons.frame && !c.reasons.pattern && !c.reasons.fulltext && !c.by_class;
+  });
   std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
     return a.score != b.score ? a.score > b.score : a.entry < b.entry;
   });

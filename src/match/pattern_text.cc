@@ -194,4 +194,72 @@ std::vector<std::string> interpolation_names(std::string_view t) {
   return names;
 }
 
+std::string statement_literals(std::string_view window, int window_start, int line) {
+  std::string out;
+  if (line < window_start) return out;
+  // Line starts of the window.
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i < window.size(); ++i)
+    if (window[i] == '\n') starts.push_back(i + 1);
+  std::size_t at = static_cast<std::size_t>(line - window_start);
+  if (at >= starts.size() || starts[at] >= window.size()) return out;
+  auto indent_of = [&](std::size_t l) {
+    std::size_t i = starts[l], n = 0;
+    while (i < window.size() && (window[i] == ' ' || window[i] == '\t')) ++i, ++n;
+    return n;
+  };
+  auto line_text = [&](std::size_t l) {
+    std::size_t end = l + 1 < starts.size() ? starts[l + 1] : window.size();
+    return window.substr(starts[l], end - starts[l]);
+  };
+  // A message is often put together just above the raise, in the same
+  // block (`msg = _('invalid option string %r')`): take up to 6 lines back,
+  // stopping at another raise or a line of an enclosing block.
+  std::size_t from = at, own_indent = indent_of(at);
+  while (from > 0 && at - from < 6) {
+    std::size_t prev = from - 1;
+    std::string_view t = line_text(prev);
+    if (t.find_first_not_of(" \t\r\n") == std::string_view::npos) break;
+    if (indent_of(prev) < own_indent || t.find("raise ") != std::string_view::npos ||
+        t.find("return") != std::string_view::npos)
+      break;
+    from = prev;
+  }
+  int depth = 0;
+  std::size_t lines_after = 0;
+  char quote = 0;
+  for (std::size_t i = starts[from]; i < window.size(); ++i) {
+    char c = window[i];
+    bool in_statement = i >= starts[at];
+    if (quote) {
+      if (c == '\\' && i + 1 < window.size()) {
+        ++i;
+        continue;
+      }
+      if (c == quote) {
+        quote = 0;
+        out += ' ';
+      } else if (c == '\n') {
+        quote = 0;  // an unterminated literal ends with its line
+        if (in_statement && (depth <= 0 || ++lines_after > 12)) break;
+      } else {
+        out += c;
+      }
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < window.size() && window[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
+    else if (c == '\n') {
+      if (!in_statement) depth = 0;  // lines above are read one by one
+      else if (depth <= 0 || ++lines_after > 12) break;
+    }
+  }
+  return out;
+}
+
 }  // namespace errdex::match

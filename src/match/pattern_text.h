@@ -31,6 +31,12 @@ void split_words(std::string_view text, std::vector<std::string_view>& out);
 // each top-level `{...}` ("{values}" -> "values", "{len(x)}" -> "len(x)").
 std::vector<std::string> interpolation_names(std::string_view message_template);
 
+// The text inside string literals of the statement that starts at `line`
+// in a source window whose first line is `window_start`: the words a raise
+// like `raise suffixed_err(src, pos, "Invalid value")` carries even when its
+// message is built elsewhere. Reads at most 12 lines, until brackets close.
+std::string statement_literals(std::string_view window, int window_start, int line);
+
 // Every character a word is made of.
 inline bool is_word_char(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;

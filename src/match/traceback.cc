@@ -64,7 +64,8 @@ bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
 // The leftmost `Class: message` in a line with no traceback around it. The
 // name must look like an exception class: by convention, or known to the
 // caller; and stand after the line start, a blank or punctuation.
-bool find_exception(std::string_view line, const std::function<bool(std::string_view)>& known, ClassAt& out) {
+bool find_exception(std::string_view line, const std::function<bool(std::string_view)>& known, ClassAt& out,
+                    bool conventional_only = false) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (!is_ident_start(line[i])) continue;
     if (i > 0) {
@@ -78,7 +79,8 @@ bool find_exception(std::string_view line, const std::function<bool(std::string_
     if (class_at(line, i, c)) {
       std::string_view last = last_component(c.name);
       bool dotted = last.size() != c.name.size();
-      if (conventional_class(last) || (known && known(last) && (dotted || !c.message.empty() || i == 0))) {
+      if (conventional_class(last) ||
+          (!conventional_only && known && known(last) && (dotted || !c.message.empty() || i == 0))) {
         out = c;
         return true;
       }
@@ -289,7 +291,9 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
           break;
         }
         ClassAt c;
-        if (frameless && find_exception(line, known, c)) {
+        // A continuation line may read `word: text`; only a conventional
+        // class name starts another exception.
+        if (frameless && find_exception(line, known, c, true)) {
           finish(blocks.back());
           blocks.push_back({std::string(c.name), std::string(c.message), {}});
           break;
