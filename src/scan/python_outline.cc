@@ -97,6 +97,7 @@ bool logical_lines(std::string_view s, std::vector<Logical>& out, std::vector<st
       ++i;
     }
     if (depth != 0) return false;
+    if (i > n) i = n;  // a backslash as the last byte skipped past the end
     l.last_line = line;
     l.end = i;
     out.push_back(l);

@@ -82,6 +82,8 @@ TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {
   // Regression (found by template_fuzz): decorators at the end of the file.
   EXPECT_TRUE(blank_unreachable("@\xfd]"));
   EXPECT_TRUE(blank_unreachable(std::string(200, '\n') + "x = 1\n@a\n@b\n"));
+  // Regression (found by template_fuzz): a backslash as the last byte.
+  EXPECT_TRUE(blank_unreachable("\xc2=\\"));
   // Strings and comments that look like code do not split statements.
   std::string tricky =
       "def f():\n"
