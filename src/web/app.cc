@@ -304,8 +304,13 @@ struct App::Impl {
       for (const auto& h : res.hits) {
         Data item = summary_data(h.record);
         item.set("message_html", highlight_terms(title_of(h.record.error_message), words));
-        std::string doc = h.record.documentation.substr(0, 240);
-        while (!doc.empty() && (static_cast<unsigned char>(doc.back()) & 0x80)) doc.pop_back();  // no cut UTF-8
+        std::string doc = h.record.documentation;
+        if (doc.size() > 240) {
+          auto cut = doc.rfind(' ', 240);
+          doc = doc.substr(0, cut == std::string::npos ? 240 : cut);
+          while (!doc.empty() && (static_cast<unsigned char>(doc.back()) & 0x80)) doc.pop_back();  // no cut UTF-8
+          doc += " …";
+        }
         item.set("doc_html", highlight_terms(doc, words));
         hits.push_back(item);
       }

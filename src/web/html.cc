@@ -183,8 +183,12 @@ std::string highlight_terms(std::string_view text, const std::vector<std::string
   std::size_t i = 0;
   while (i < text.size()) {
     std::size_t best = 0;
+    // Whole words only, as the full-text index matches them.
+    bool at_start = i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]));
     for (const auto& w : words) {
+      if (!at_start) break;
       if (w.size() > text.size() - i || w.size() <= best) continue;
+      if (i + w.size() < text.size() && std::isalnum(static_cast<unsigned char>(text[i + w.size()]))) continue;
       bool eq = true;
       for (std::size_t k = 0; k < w.size() && eq; ++k)
         eq = std::tolower(static_cast<unsigned char>(text[i + k])) == static_cast<unsigned char>(w[k]);
