@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <unordered_map>
@@ -89,6 +90,27 @@ std::string_view stem(std::string_view file) {
   return dot == std::string_view::npos ? file : file.substr(0, dot);
 }
 
+// An interpolated value may be empty (`argument{"" if n == 1 else "s"}`),
+// but stored patterns write each as `(.+?)`: the matcher confirms with
+// `(.*?)` in their place. A `(.+?)` after an odd run of backslashes is
+// literal text and stays.
+std::string relax(std::string_view p) {
+  std::string out;
+  out.reserve(p.size());
+  std::size_t slashes = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (slashes % 2 == 0 && p.compare(i, 5, "(.+?)") == 0) {
+      out += "(.*?)";
+      i += 4;
+      slashes = 0;
+      continue;
+    }
+    slashes = p[i] == '\\' ? slashes + 1 : 0;
+    out += p[i];
+  }
+  return out;
+}
+
 RE2::Options re2_options() {
   RE2::Options o;
   o.set_log_errors(false);
@@ -162,7 +184,7 @@ struct Matcher::Impl {
   const RE2* regex(std::uint32_t e) const {
     RE2* re = compiled[e].load(std::memory_order_acquire);
     if (re) return re;
-    auto* fresh = new RE2(entries[e].pattern, re2_options());
+    auto* fresh = new RE2(relax(entries[e].pattern), re2_options());
     RE2* expected = nullptr;
     if (compiled[e].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
     delete fresh;  // another thread compiled it first
@@ -223,6 +245,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::vector<std::vector<std::string>> words(n);
   std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
   m.weak_by_class.emplace_back();                      // class id 0: none
+  std::vector<int> built_at(n, 0);  // line where a raised variable was built
 
   // Pass 1: read each pattern, intern classes and files, count word use.
   for (std::size_t i = 0; i < n; ++i) {
@@ -232,7 +255,18 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     e.pattern = r.message_pattern;
     e.message_template = r.error_message;
     e.line = r.line_number;
+    // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
+    // class is the one that was built.
     std::string_view last = class_name(r.error_class);
+    Assignment built;
+    if (!last.empty() && last.size() == r.error_class.size() && std::islower(static_cast<unsigned char>(last[0]))) {
+      built = find_assignment(r.source_code, r.source_code_start, r.line_number, last);
+      if (built.line > 0 && !built.callee.empty() && std::isupper(static_cast<unsigned char>(built.callee[0])))
+        last = built.callee;
+      else
+        built = {};
+    }
+    built_at[i] = built.line;
     if (!last.empty()) {
       auto [it, added] = m.class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
@@ -242,14 +276,14 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     if (fadded) m.files.push_back(r.file_path);
     e.file_id = fit->second;
 
-    RE2 re(e.pattern, re2_options());
+    RE2 re(relax(e.pattern), re2_options());
     if (!re.ok()) {
       e.kind = Kind::invalid;
       ++m.stats.bad_patterns;
       continue;
     }
     ++m.stats.patterns;
-    if (keep_compiled) m.compiled[i].store(new RE2(e.pattern, re2_options()), std::memory_order_relaxed);
+    if (keep_compiled) m.compiled[i].store(new RE2(relax(e.pattern), re2_options()), std::memory_order_relaxed);
     if (e.pattern.empty()) {
       e.kind = Kind::empty;
       continue;
@@ -281,6 +315,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     entry_words.clear();
     for (const auto& w : words[i]) entry_words.push_back(hash_of(w));
     std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
+    if (built_at[i] > 0) literals += " " + statement_literals(r.source_code, r.source_code_start, built_at[i]);
     literal_words.clear();
     split_words(literals, literal_words);
     for (std::string_view w : literal_words) entry_words.push_back(hash_of(w));
@@ -414,7 +449,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
-    any_class_pattern |= specific && (cls == 0 || m.entries[c.entry].class_id == cls);
+    any_class_pattern |= specific && (ex.error_class.empty() || (cls != 0 && m.entries[c.entry].class_id == cls));
     any_frame_line |= c.reasons.frame_line;
   }
 
@@ -447,22 +482,25 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) ft[e] += idf;
     }
-    if (no_evidence) {
+    // The best full-text records join the candidates: the answer when
+    // nothing else is, a rival to weak pattern matches otherwise.
+    {
       std::vector<std::pair<double, std::uint32_t>> best;
       best.reserve(ft.size());
       for (auto [e, s] : ft) {
         double own = m.entries[e].word_weight;
         best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
       }
-      std::size_t keep = std::min<std::size_t>(best.size(), k_max_tied + static_cast<std::size_t>(top));
+      std::size_t keep = std::min<std::size_t>(best.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
       std::partial_sort(best.begin(), best.begin() + keep, best.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
       });
       for (std::size_t i = 0; i < keep; ++i) {
+        if (best[i].first <= 0) break;
         Cand& c = add(best[i].second);
-        c.reasons.fulltext = !c.reasons.pattern;
+        if (!c.reasons.pattern) c.reasons.fulltext = true;
       }
-      out.fulltext_fallback = keep > 0;
+      out.fulltext_fallback = no_evidence && keep > 0;
     }
     // Shared weight times the share of the record's own words the message
     // holds, so a record whose every word is there beats a longer one that

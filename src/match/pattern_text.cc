@@ -239,6 +239,14 @@ std::string statement_literals(std::string_view window, int window_start, int li
       if (c == quote) {
         quote = 0;
         out += ' ';
+      } else if (c == '{' && i + 1 < window.size() && window[i + 1] == '{') {
+        out += '{';
+        ++i;
+      } else if (c == '{') {
+        // An interpolation (f-string, .format) is not constant text.
+        while (i + 1 < window.size() && window[i + 1] != '}' && window[i + 1] != quote && window[i + 1] != '\n') ++i;
+        if (i + 1 < window.size() && window[i + 1] == '}') ++i;
+        out += ' ';
       } else if (c == '\n') {
         quote = 0;  // an unterminated literal ends with its line
         if (in_statement && (depth <= 0 || ++lines_after > 12)) break;
@@ -260,6 +268,40 @@ std::string statement_literals(std::string_view window, int window_start, int li
     }
   }
   return out;
+}
+
+Assignment find_assignment(std::string_view window, int window_start, int line, std::string_view name) {
+  Assignment a;
+  if (name.empty() || line <= window_start) return a;
+  std::vector<std::string_view> lines;
+  std::size_t pos = 0;
+  while (pos <= window.size()) {
+    auto nl = window.find('\n', pos);
+    lines.push_back(window.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  for (int l = line - 1; l >= window_start; --l) {
+    std::size_t at = static_cast<std::size_t>(l - window_start);
+    if (at >= lines.size()) continue;
+    std::string_view t = lines[at];
+    std::size_t i = t.find_first_not_of(" \t");
+    if (i == std::string_view::npos || t.substr(i, name.size()) != name) continue;
+    i += name.size();
+    while (i < t.size() && t[i] == ' ') ++i;
+    if (i >= t.size() || t[i] != '=' || (i + 1 < t.size() && t[i + 1] == '=')) continue;
+    ++i;
+    while (i < t.size() && t[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < t.size() && (is_word_char(static_cast<unsigned char>(t[j])) || t[j] == '.')) ++j;
+    if (j == i || j >= t.size() || t[j] != '(') return a;
+    std::string_view callee = t.substr(i, j - i);
+    auto dot = callee.rfind('.');
+    a.callee = std::string(dot == std::string_view::npos ? callee : callee.substr(dot + 1));
+    a.line = l;
+    return a;
+  }
+  return a;
 }
 
 }  // namespace errdex::match

@@ -37,6 +37,16 @@ std::vector<std::string> interpolation_names(std::string_view message_template);
 // message is built elsewhere. Reads at most 12 lines, until brackets close.
 std::string statement_literals(std::string_view window, int window_start, int line);
 
+// `raise exc` of an exception built earlier: the last line above `line` in
+// the window that assigns `name = Callee(...)`. Returns that line and the
+// callee's name ("ValueError" of `ve_exc = ValueError("%r is ..." % x)`),
+// or line 0 when there is none.
+struct Assignment {
+  int line = 0;
+  std::string callee;
+};
+Assignment find_assignment(std::string_view window, int window_start, int line, std::string_view name);
+
 // Every character a word is made of.
 inline bool is_word_char(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;

@@ -26,7 +26,7 @@ enum class Verdict { right, ambiguous, wrong };
 
 struct Tally {
   int right = 0, ambiguous = 0, wrong = 0;
-  std::vector<std::string> misses;
+  std::vector<std::string> misses, ties;
   int total() const { return right + ambiguous + wrong; }
   // Top-1 over the cases the matcher decided: a tie that holds the true
   // site is neither right nor wrong and is reported on its own.
@@ -83,7 +83,14 @@ class StdlibAccuracy : public ::testing::Test {
   static void count(Tally& t, const match::MatchResult& r, const Case& c, const std::string& input) {
     switch (judge(r, c)) {
       case Verdict::right: ++t.right; break;
-      case Verdict::ambiguous: ++t.ambiguous; break;
+      case Verdict::ambiguous: {
+        ++t.ambiguous;
+        std::size_t n = 0;
+        for (const auto& k : r.candidates) n += k.score == r.candidates.front().score;
+        t.ties.push_back("case " + std::to_string(c.id) + " " + c.file + ":" + std::to_string(c.line) + " tied with " +
+                         std::to_string(n - 1) + " other site(s) for " + nlohmann::json(input.substr(0, 120)).dump());
+        break;
+      }
       case Verdict::wrong: {
         ++t.wrong;
         std::string got = r.candidates.empty() ? "nothing"
@@ -101,6 +108,7 @@ class StdlibAccuracy : public ::testing::Test {
                 "strict right/all %.2f%%)\n",
                 what, t.top1(), t.right, t.wrong, t.ambiguous, t.strict());
     for (const auto& m : t.misses) std::printf("  miss %s\n", m.c_str());
+    for (const auto& m : t.ties) std::printf("  tie %s\n", m.c_str());
   }
 
   static testing::TempDir* s_tmp;
