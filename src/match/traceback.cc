@@ -205,7 +205,7 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
 
   // pytest (no Python traceback printed): the last run of `E   ` lines.
   std::vector<Frame> pytest_frames;
-  std::string pytest_block;
+  std::vector<std::string_view> pytest_lines;  // after the `E`
   bool in_e_block = false;
 
   std::size_t pos = 0;
@@ -218,15 +218,9 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
     if (!has_header) {
       Frame f;
       if (raw.size() >= 2 && raw[0] == 'E' && (raw[1] == ' ' || raw[1] == '\t')) {
-        if (!in_e_block) pytest_block.clear();
+        if (!in_e_block) pytest_lines.clear();
         in_e_block = true;
-        std::string_view body = raw.substr(1);
-        // pytest indents the first line by 7; continuation lines keep any
-        // extra indentation of their own beyond that.
-        std::size_t strip = 0;
-        while (strip < body.size() && strip < 7 && body[strip] == ' ') ++strip;
-        if (!pytest_block.empty()) pytest_block += '\n';
-        pytest_block.append(body.substr(strip));
+        pytest_lines.push_back(raw.substr(1));
         continue;
       }
       in_e_block = false;
@@ -315,7 +309,18 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
   }
   if (!blocks.empty()) finish(blocks.back());
 
-  if (!has_header && !pytest_block.empty()) {
+  if (!has_header && !pytest_lines.empty()) {
+    // pytest indents the block as deep as the failing source line; lines
+    // after the first keep whatever indentation they have beyond that.
+    std::size_t indent = 0;
+    while (indent < pytest_lines[0].size() && pytest_lines[0][indent] == ' ') ++indent;
+    std::string pytest_block;
+    for (std::string_view l : pytest_lines) {
+      std::size_t k = 0;
+      while (k < indent && k < l.size() && l[k] == ' ') ++k;
+      if (!pytest_block.empty()) pytest_block += '\n';
+      pytest_block.append(l.substr(k));
+    }
     ExceptionBlock b;
     std::string_view pb = pytest_block;
     auto first_nl = pb.find('\n');

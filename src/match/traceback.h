@@ -34,7 +34,7 @@ struct Traceback {
 
 // Inputs longer than this are read from their last part, where the
 // exception is printed.
-inline constexpr std::size_t k_max_input = 4u << 20;
+inline constexpr std::size_t k_max_input = 16u << 20;
 
 // `known_class` is asked whether a bare name (last dotted component) is an
 // exception class some record raises; it helps tell `Class: message` from

@@ -1,0 +1,206 @@
+// The traceback parser on the layouts Python and pytest print.
+#include "match/traceback.h"
+
+#include <gtest/gtest.h>
+
+namespace errdex::match {
+namespace {
+
+const ExceptionBlock& last(const Traceback& t) { return t.exceptions.back(); }
+
+TEST(Traceback, PlainTracebackWithCaretLines) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"/app/main.py\", line 10, in <module>\n"
+      "    run()\n"
+      "    ^^^^^\n"
+      "  File \"/usr/lib/python3.11/json/decoder.py\", line 355, in raw_decode\n"
+      "    raise JSONDecodeError(\"Expecting value\", s, err.value) from None\n"
+      "    ~~~~~~~~~~~~~~~~~~~~~^^^^^^^^\n"
+      "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n");
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "json.decoder.JSONDecodeError");
+  EXPECT_EQ(last(t).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].file, "/usr/lib/python3.11/json/decoder.py");
+  EXPECT_EQ(last(t).frames[1].line, 355);
+  EXPECT_EQ(last(t).frames[1].function, "raw_decode");
+}
+
+TEST(Traceback, ChainedExceptionsExplainTheLast) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 2, in f\n"
+      "    d['x']\n"
+      "KeyError: 'x'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 4, in f\n"
+      "    raise ValueError('bad') from e\n"
+      "ValueError: bad\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"b.py\", line 9, in g\n"
+      "    raise RuntimeError(\"wrapped\")\n"
+      "RuntimeError: wrapped\n");
+  ASSERT_EQ(t.exceptions.size(), 3u);
+  EXPECT_EQ(t.exceptions[0].error_class, "KeyError");
+  EXPECT_EQ(t.exceptions[0].message, "'x'");
+  EXPECT_EQ(t.exceptions[1].error_class, "ValueError");
+  EXPECT_EQ(last(t).error_class, "RuntimeError");
+  EXPECT_EQ(last(t).message, "wrapped");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "b.py");
+}
+
+TEST(Traceback, MultiLineMessageAndNoMessage) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"c.py\", line 1, in <module>\n"
+      "configparser.MissingSectionHeaderError: File contains no section headers.\n"
+      "file: '<string>', line: 1\n"
+      "'x'\n");
+  EXPECT_EQ(last(t).error_class, "configparser.MissingSectionHeaderError");
+  EXPECT_EQ(last(t).message, "File contains no section headers.\nfile: '<string>', line: 1\n'x'");
+
+  auto bare = parse_traceback("Traceback (most recent call last):\n  File \"q.py\", line 3, in get\nqueue.Empty\n");
+  EXPECT_EQ(last(bare).error_class, "queue.Empty");
+  EXPECT_EQ(last(bare).message, "");
+}
+
+TEST(Traceback, SyntaxErrorLayout) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"/x/run.py\", line 5, in <module>\n"
+      "    compile(src, 'm.py', 'exec')\n"
+      "  File \"m.py\", line 3\n"
+      "    def f(:\n"
+      "          ^\n"
+      "SyntaxError: invalid syntax\n");
+  EXPECT_EQ(last(t).error_class, "SyntaxError");
+  EXPECT_EQ(last(t).message, "invalid syntax");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].file, "m.py");
+  EXPECT_EQ(last(t).frames[1].line, 3);
+  EXPECT_EQ(last(t).frames[1].function, "");
+}
+
+TEST(Traceback, ExceptionGroup) {
+  auto t = parse_traceback(
+      "  + Exception Group Traceback (most recent call last):\n"
+      "  |   File \"/app/m.py\", line 12, in <module>\n"
+      "  |     asyncio.run(main())\n"
+      "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)\n"
+      "  +-+---------------- 1 ----------------\n"
+      "    | Traceback (most recent call last):\n"
+      "    |   File \"/app/m.py\", line 4, in bad\n"
+      "    |     raise ValueError('x')\n"
+      "    | ValueError: x\n"
+      "    +---------------- 2 ----------------\n"
+      "    | TypeError: y\n"
+      "    +------------------------------------\n");
+  ASSERT_EQ(t.exceptions.size(), 3u);
+  EXPECT_EQ(t.exceptions[0].error_class, "ExceptionGroup");
+  EXPECT_EQ(t.exceptions[1].error_class, "ValueError");
+  ASSERT_EQ(t.exceptions[1].frames.size(), 1u);
+  EXPECT_EQ(t.exceptions[1].frames[0].line, 4);
+  EXPECT_EQ(last(t).error_class, "TypeError");
+  EXPECT_EQ(last(t).message, "y");
+}
+
+TEST(Traceback, PytestOutput) {
+  auto t = parse_traceback(
+      "    def test_parse():\n"
+      ">       parse('')\n"
+      "\n"
+      "tests/test_p.py:7: \n"
+      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n"
+      "\n"
+      "    def parse(s):\n"
+      "        if not s:\n"
+      ">           raise ValueError(f\"empty input: {s!r}\")\n"
+      "E           ValueError: empty input: ''\n"
+      "E             (while parsing)\n"
+      "\n"
+      "src/pkg/p.py:3: ValueError\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED tests/test_p.py::test_parse - ValueError: empty input: ''\n");
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "empty input: ''\n  (while parsing)");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].file, "src/pkg/p.py");
+  EXPECT_EQ(last(t).frames[1].line, 3);
+}
+
+TEST(Traceback, LogPrefixes) {
+  auto t = parse_traceback(
+      "2024-05-01 10:00:00,123 ERROR [worker] Unhandled error\n"
+      "2024-05-01 10:00:00,123 ERROR [worker] Traceback (most recent call last):\n"
+      "2024-05-01 10:00:00,123 ERROR [worker]   File \"/srv/app/x.py\", line 8, in handle\n"
+      "2024-05-01 10:00:00,123 ERROR [worker]     raise KeyError(k)\n"
+      "2024-05-01 10:00:00,123 ERROR [worker] KeyError: 'user'\n");
+  EXPECT_EQ(last(t).error_class, "KeyError");
+  EXPECT_EQ(last(t).message, "'user'");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].line, 8);
+
+  auto one = parse_traceback("Mar 03 12:00:01 host app[42]: ERROR app: ValueError: bad value 7");
+  EXPECT_EQ(last(one).error_class, "ValueError");
+  EXPECT_EQ(last(one).message, "bad value 7");
+}
+
+TEST(Traceback, TextWithoutAnExceptionIsTheMessage) {
+  auto t = parse_traceback("  Expecting value: line 1 column 1 (char 0)\n");
+  EXPECT_EQ(last(t).error_class, "");
+  EXPECT_EQ(last(t).message, "Expecting value: line 1 column 1 (char 0)");
+  auto empty = parse_traceback("");
+  ASSERT_EQ(empty.exceptions.size(), 1u);
+  EXPECT_EQ(last(empty).message, "");
+}
+
+TEST(Traceback, KnownClassWithoutConventionalName) {
+  auto t = parse_traceback("re.error: missing ), unterminated subpattern at position 0",
+                           [](std::string_view c) { return c == "error"; });
+  EXPECT_EQ(last(t).error_class, "re.error");
+  EXPECT_EQ(last(t).message, "missing ), unterminated subpattern at position 0");
+}
+
+// Outside input of any size and content: bounded work, a clear result.
+TEST(Traceback, HugeAndBinaryInputs) {
+  std::string big(10u << 20, 'a');
+  big += "\nValueError: at the end\n";
+  auto t = parse_traceback(big);
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "at the end");
+  // Beyond k_max_input only the end is read, and the result says so.
+  std::string huge(k_max_input + (1u << 20), '\n');
+  huge += "KeyError: 'k'\n";
+  auto h = parse_traceback(huge);
+  EXPECT_TRUE(h.truncated);
+  EXPECT_EQ(last(h).error_class, "KeyError");
+
+  std::string binary;
+  for (int i = 0; i < (1 << 20); ++i) binary += static_cast<char>((i * 7919) & 0xff);
+  auto b = parse_traceback(binary);
+  EXPECT_FALSE(b.exceptions.empty());
+
+  std::string frames = "Traceback (most recent call last):\n";
+  for (int i = 0; i < 100000; ++i) frames += "  File \"/a/b.py\", line " + std::to_string(i + 1) + ", in f\n    f()\n";
+  frames += "RecursionError: maximum recursion depth exceeded\n";
+  auto f = parse_traceback(frames);
+  EXPECT_EQ(last(f).frames.size(), 100000u);
+  EXPECT_EQ(last(f).error_class, "RecursionError");
+
+  std::string lines = "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: first\n";
+  for (int i = 0; i < 100000; ++i) lines += "more line " + std::to_string(i) + "\n";
+  auto l = parse_traceback(lines);
+  EXPECT_EQ(last(l).error_class, "ValueError");
+  EXPECT_EQ(std::count(last(l).message.begin(), last(l).message.end(), '\n'), 100000);
+}
+
+}  // namespace
+}  // namespace errdex::match
