@@ -11,6 +11,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -311,6 +313,7 @@ struct Server::Impl {
   std::optional<tcp::acceptor> acceptor;
   std::optional<asio::signal_set> signals;
   std::optional<asio::steady_timer> shutdown_timer;
+  std::optional<asio::steady_timer> accept_timer;
   std::vector<std::thread> workers;
   std::thread refresher;
   std::mutex stop_mu;
@@ -324,11 +327,18 @@ struct Server::Impl {
     auto& ctx = *contexts[next_context++ % contexts.size()];
     acceptor->async_accept(ctx, [this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
-      if (!ec) {
-        beast::error_code ignored;
-        socket.set_option(tcp::no_delay(true), ignored);
-        std::make_shared<Session>(std::move(socket), shared)->start();
+      if (ec) {
+        // Out of descriptors (or another transient failure): back off
+        // instead of spinning on accept; open connections are unaffected.
+        accept_timer.emplace(*contexts[0], std::chrono::milliseconds(100));
+        accept_timer->async_wait([this](beast::error_code) {
+          if (acceptor->is_open()) accept();
+        });
+        return;
       }
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      std::make_shared<Session>(std::move(socket), shared)->start();
       accept();
     });
   }
@@ -340,6 +350,7 @@ struct Server::Impl {
     beast::error_code ec;
     acceptor->close(ec);
     if (signals) signals->cancel(ec);
+    if (accept_timer) accept_timer->cancel();
     std::vector<std::shared_ptr<Session>> live;
     {
       std::lock_guard lock(shared.sessions_mu);
@@ -376,6 +387,12 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   sh.log = std::make_unique<AccessLog>(options.access_log);
   if (!sh.log->ok(options.access_log)) return Error{"cannot open the access log " + options.access_log};
   int threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  // Every connection is a descriptor: take the hard limit, not the default
+  // soft 1024.
+  if (rlimit rl{}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+  }
   for (int i = 0; i < threads; ++i) {
     impl->contexts.push_back(std::make_unique<asio::io_context>(1));
     impl->guards.push_back(asio::make_work_guard(*impl->contexts.back()));

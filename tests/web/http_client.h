@@ -7,6 +7,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,7 +131,8 @@ inline HttpResponse post(int port, const std::string& target, const std::string&
 // `errdex serve` on a free port, stopped with SIGTERM by the destructor.
 class ServeProcess {
  public:
-  explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {}) {
+  // `max_fds` > 0: the process may hold at most that many descriptors.
+  explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {}, int max_fds = 0) {
     m_out = m_dir / "stdout";
     m_log = m_dir / "access.log";
     std::vector<std::string> args = {ERRDEX_BINARY, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "2",
@@ -138,6 +140,10 @@ class ServeProcess {
     args.insert(args.end(), extra.begin(), extra.end());
     m_pid = ::fork();
     if (m_pid == 0) {
+      if (max_fds > 0) {
+        rlimit rl{static_cast<rlim_t>(max_fds), static_cast<rlim_t>(max_fds)};
+        ::setrlimit(RLIMIT_NOFILE, &rl);
+      }
       int fd = ::open(m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(fd, 1);
       ::dup2(fd, 2);

@@ -502,6 +502,28 @@ TEST(ServeCommand, HelpAndBadArguments) {
   EXPECT_EQ(bad.code, 2);
 }
 
+TEST(ServeCommand, OutOfDescriptorsItRecoversWhenConnectionsClose) {
+  TempDir tmp;
+  std::string db = "sqlite:" + (tmp / "x.db").string();
+  write_file(tmp / "one.jsonl",
+             model::to_json(model::DatasetLine{base_record(k_twin1, 30), "2026-08-15T17:31:12.345Z"}) + "\n");
+  ASSERT_EQ(run(errdex_cmd() + " import " + (tmp / "one.jsonl").string() + " --db " + db).code, 0);
+  ServeProcess server(db, {}, 48);
+  ASSERT_GT(server.port(), 0) << server.output();
+  std::vector<int> fds;
+  for (int i = 0; i < 100; ++i) {
+    int fd = connect_to(server.port());  // the kernel's backlog accepts what the server cannot
+    if (fd >= 0) fds.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_TRUE(server.alive());
+  for (int fd : fds) ::close(fd);
+  auto r = raw_request(server.port(), "GET /api/repos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                       std::chrono::seconds(10));
+  EXPECT_EQ(r.status, 200) << "not serving again after the descriptors came back";
+  EXPECT_EQ(server.stop(), 0);
+}
+
 TEST(ServeCommand, StopsGracefullyOnSigterm) {
   TempDir tmp;
   std::string db = "sqlite:" + (tmp / "x.db").string();
