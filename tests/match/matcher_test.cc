@@ -1,0 +1,204 @@
+// The matcher over small hand-made indexes: captures, message quirks,
+// ranking order, ties, fallbacks, threads, hostile inputs.
+#include "match/matcher.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "match/path_suffix.h"
+#include "match/pattern_text.h"
+
+namespace errdex::match {
+namespace {
+
+model::ErrorRecord rec(std::string id, std::string cls, std::string message, std::string pattern, std::string file,
+                       int line) {
+  model::ErrorRecord r;
+  r.id = std::move(id);
+  r.repo = "o/r";
+  r.error_class = std::move(cls);
+  r.error_message = std::move(message);
+  r.message_pattern = std::move(pattern);
+  r.file_path = std::move(file);
+  r.line_number = line;
+  return r;
+}
+
+std::vector<model::ErrorRecord> sample() {
+  return {
+      rec("a0", "ValueError", "The batch size is not consistent across layers: {values}",
+          "The batch size is not consistent across layers: (.+?)", "src/transformers/cache_utils.py", 1641),
+      rec("a1", "KeyError", "bad key", "bad key", "pkg/store.py", 10),
+      rec("a2", "JSONDecodeError", "Expecting value", "Expecting value", "json/decoder.py", 355),
+      rec("a3", "FileNotFoundError", "No such file or directory: {path!r}", "No such file or directory: (.+?)",
+          "pkg/fs.py", 20),
+      rec("a4", "ValueError", "{msg}", "(.+?)", "pkg/util.py", 5),
+      rec("a5", "TypeError", "expected {n} values, got {m}", "expected (-?\\d+) values, got (-?\\d+)", "pkg/a.py", 7),
+      rec("a6", "TypeError", "expected {n} values, got {m}", "expected (-?\\d+) values, got (-?\\d+)", "pkg/b.py", 9),
+      rec("a7", "ValueError", "expected {what}", "expected (.+?)", "pkg/c.py", 3),
+      rec("a8", "RuntimeError", "broken (", "broken (", "pkg/bad.py", 4),  // RE2 rejects it
+  };
+}
+
+const Matcher& shared() {
+  static const Matcher m = Matcher::build(sample());
+  return m;
+}
+
+std::string top_id(const MatchResult& r) { return r.candidates.empty() ? "" : r.candidates.front().id; }
+
+TEST(Matcher, CapturesAreNamedAfterInterpolations) {
+  auto r = shared().match("ValueError: The batch size is not consistent across layers: [2, 3]");
+  ASSERT_EQ(top_id(r), "a0");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].first, "values");
+  EXPECT_EQ(r.candidates[0].captures[0].second, "[2, 3]");
+  EXPECT_TRUE(r.candidates[0].reasons.pattern);
+  EXPECT_TRUE(r.candidates[0].reasons.error_class);
+}
+
+TEST(Matcher, PythonMessageQuirks) {
+  // KeyError prints its argument's repr.
+  EXPECT_EQ(top_id(shared().match("KeyError: 'bad key'")), "a1");
+  // JSONDecodeError formats its own str after the template.
+  EXPECT_EQ(top_id(shared().match("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)")), "a2");
+  // OSError with errno.
+  auto r = shared().match("FileNotFoundError: [Errno 2] No such file or directory: 'x.txt'");
+  ASSERT_EQ(top_id(r), "a3");
+  EXPECT_EQ(r.candidates[0].captures.at(0).second, "'x.txt'");
+}
+
+TEST(Matcher, FrameLineOutranksClassAndPattern) {
+  // The message fits a7's pattern, but the frame says c.py is not where it
+  // was raised: a4 (no constant text) at pkg/util.py:5 is.
+  auto r = shared().match(
+      "Traceback (most recent call last):\n"
+      "  File \"/venv/lib/python3.11/site-packages/pkg/util.py\", line 5, in f\n"
+      "    raise ValueError(msg)\n"
+      "ValueError: expected a number\n");
+  ASSERT_EQ(top_id(r), "a4");
+  EXPECT_TRUE(r.candidates[0].reasons.frame);
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  ASSERT_GE(r.candidates.size(), 2u);
+  EXPECT_EQ(r.candidates[1].id, "a7");
+}
+
+TEST(Matcher, SitePackagesPathMapsToRepositoryPath) {
+  auto r = shared().match(
+      "Traceback (most recent call last):\n"
+      "  File \"C:\\\\py\\\\Lib\\\\site-packages\\\\transformers\\\\cache_utils.py\", line 1641, in update\n"
+      "ValueError: The batch size is not consistent across layers: [1]\n");
+  ASSERT_EQ(top_id(r), "a0");
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  EXPECT_EQ(suffix_agreement(path_components("/x/site-packages/transformers/cache_utils.py"),
+                             path_components("src/transformers/cache_utils.py")),
+            2);
+  EXPECT_EQ(suffix_agreement(path_components("/x/email/__init__.py"), path_components("json/__init__.py")), 0);
+  EXPECT_EQ(suffix_agreement(path_components("/usr/lib/python3.11/os.py"), path_components("os.py")), 1);
+}
+
+TEST(Matcher, ClassOutranksSpecificity) {
+  // a7 "expected {what}" (ValueError) and a5/a6 (TypeError) all match.
+  auto r = shared().match("ValueError: expected 2 values, got 3");
+  EXPECT_EQ(top_id(r), "a7");
+  auto t = shared().match("TypeError: expected 2 values, got 3");
+  EXPECT_TRUE(t.ambiguous);
+  ASSERT_GE(t.candidates.size(), 2u);
+  EXPECT_EQ(t.candidates[0].score, t.candidates[1].score);
+  std::set<std::string> tied{t.candidates[0].id, t.candidates[1].id};
+  EXPECT_EQ(tied, (std::set<std::string>{"a5", "a6"}));
+}
+
+TEST(Matcher, TiesAreListedBeyondTop) {
+  auto t = shared().match("TypeError: expected 2 values, got 3", 1);
+  EXPECT_TRUE(t.ambiguous);
+  EXPECT_EQ(t.candidates.size(), 2u);
+}
+
+TEST(Matcher, NoPatternFallsBackToFullText) {
+  auto r = shared().match("SomethingError: layers batch mismatch");
+  EXPECT_TRUE(r.fulltext_fallback);
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(top_id(r), "a0");
+  EXPECT_TRUE(r.candidates[0].reasons.fulltext);
+  auto none = shared().match("zzz qqq");
+  EXPECT_TRUE(none.candidates.empty());
+}
+
+TEST(Matcher, RejectedPatternStillReachableByFrame) {
+  EXPECT_EQ(shared().stats().bad_patterns, 1u);
+  EXPECT_EQ(shared().stats().records, 9u);
+  auto r = shared().match("Traceback (most recent call last):\n  File \"/x/pkg/bad.py\", line 4, in f\nRuntimeError: broken (\n");
+  EXPECT_EQ(top_id(r), "a8");
+}
+
+TEST(Matcher, ConcurrentMatchesAgree) {
+  // A large index compiles patterns on first use: threads race for them.
+  std::vector<model::ErrorRecord> many;
+  for (int i = 0; i < 210000; ++i)
+    many.push_back(rec("id" + std::to_string(i), "ValueError", "bad thing number" + std::to_string(i) + " {x}",
+                       "bad thing number" + std::to_string(i) + " (.+?)", "p/f" + std::to_string(i % 97) + ".py", i));
+  Matcher m = Matcher::build(many);
+  std::vector<std::thread> threads;
+  std::vector<int> right(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3000; ++i) {
+        int k = (i * 7919) % 210000;
+        auto r = m.match("ValueError: bad thing number" + std::to_string(k) + " 42");
+        if (top_id(r) == "id" + std::to_string(k) && !r.ambiguous && r.candidates[0].captures.at(0).second == "42")
+          ++right[t];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(right[t], 3000);
+}
+
+TEST(Matcher, HostileInputsFinishWithAResult) {
+  const Matcher& m = shared();
+  std::string big(10u << 20, 'x');
+  big += "\nValueError: expected it\n";
+  auto r = m.match(big);
+  EXPECT_EQ(top_id(r), "a7");
+
+  std::string bin;
+  for (int i = 0; i < (1 << 20); ++i) bin += static_cast<char>((i * 131) & 0xff);
+  (void)m.match(bin);  // any result; must not crash
+
+  std::string long_message = "ValueError: expected ";
+  for (int i = 0; i < 100000; ++i) long_message += "line " + std::to_string(i) + "\n";
+  auto l = m.match(long_message);
+  EXPECT_EQ(top_id(l), "a7");
+  EXPECT_TRUE(l.truncated);  // matched on the message's first part
+
+  std::string frames = "Traceback (most recent call last):\n";
+  for (int i = 0; i < 100000; ++i) frames += "  File \"/a/pkg/util.py\", line " + std::to_string(i + 1) + ", in f\n";
+  frames += "ValueError: expected 1\n";
+  auto f = m.match(frames);
+  EXPECT_EQ(f.frames.size(), 100000u);
+  // The innermost frame's file holds a4, at another line: file agreement.
+  ASSERT_EQ(top_id(f), "a4");
+  EXPECT_TRUE(f.candidates[0].reasons.frame);
+  EXPECT_FALSE(f.candidates[0].reasons.frame_line);
+}
+
+TEST(PatternText, WordsAndNames) {
+  auto p = read_pattern("The batch size is not consistent across layers: (.+?)");
+  EXPECT_EQ(p.constant_chars, 48u);
+  EXPECT_EQ(p.words, (std::vector<std::string>{"The", "batch", "size", "is", "not", "consistent", "across", "layers"}));
+  auto edge = read_pattern("(.+?)th item \\(of (-?\\d+)\\)");
+  EXPECT_EQ(edge.words, (std::vector<std::string>{"item", "of"}));
+  EXPECT_TRUE(read_pattern("a|b").unreliable);
+  EXPECT_TRUE(read_pattern("(.+?)").words.empty());
+  EXPECT_EQ(interpolation_names("{x!r} and {len(y):>4} {d['a:b']}"),
+            (std::vector<std::string>{"x", "len(y)", "d['a:b']"}));
+  EXPECT_EQ(statement_literals("x = 1\n    msg = 'bad %s'\n    raise ValueError(msg % (a,\n        'tail'))\nnext = 'no'\n",
+                               10, 12),
+            "bad %s tail ");
+}
+
+}  // namespace
+}  // namespace errdex::match
