@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -102,6 +103,7 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void read_header();
   void on_header(beast::error_code ec);
+  void read_body();
   void on_body(beast::error_code ec);
   void fail_request(int status, const std::string& message);
   void respond(Response r, bool head, bool keep_alive);
@@ -202,6 +204,20 @@ void Session::on_header(beast::error_code ec) {
     return fail_request(413, "the body is larger than " + std::to_string(m_shared.options.max_body_bytes) + " bytes");
   if (m_parser->is_done()) return on_body({});
   m_stream.expires_after(m_shared.options.read_timeout);
+  // curl and others wait for this before sending a body.
+  if (beast::iequals(req[http::field::expect], "100-continue")) {
+    static constexpr std::string_view k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
+    asio::async_write(m_stream, asio::buffer(k_continue.data(), k_continue.size()),
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec) return self->done();
+                        self->read_body();
+                      });
+    return;
+  }
+  read_body();
+}
+
+void Session::read_body() {
   http::async_read(m_stream, m_buffer, *m_parser,
                    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
 }

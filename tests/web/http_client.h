@@ -86,6 +86,7 @@ inline HttpResponse read_response(int fd, std::chrono::milliseconds timeout = st
           pos = next;
         }
         if (r.headers.count("content-length")) length = std::stoul(r.headers["content-length"]);
+        if ((r.status >= 100 && r.status < 200) || r.status == 204 || r.status == 304) length = 0;
       }
     }
     if (header_end != std::string::npos && length && buf.size() >= header_end + 4 + *length) break;

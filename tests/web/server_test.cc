@@ -265,6 +265,20 @@ TEST_F(ServeTest, MatchTakesTextOrJson) {
   EXPECT_NE(get(port(), "/api/match").header("allow").find("POST"), std::string::npos);
 }
 
+TEST_F(ServeTest, ExpectContinueGetsA100BeforeTheBody) {
+  int fd = connect_to(port());
+  std::string body = "ValueError: plain message";
+  send_all(fd, "POST /api/match HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nExpect: 100-continue\r\n"
+               "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+  auto interim = read_response(fd, std::chrono::seconds(5));
+  EXPECT_EQ(interim.status, 100);
+  send_all(fd, body);
+  auto r = read_response(fd);
+  ::close(fd);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find(k_twin1), std::string::npos);
+}
+
 TEST_F(ServeTest, ReposAndRepoErrors) {
   auto repos = json::parse(get(port(), "/api/repos").body);
   ASSERT_EQ(repos["repos"].size(), 1u);
