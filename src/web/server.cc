@@ -115,7 +115,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer m_buffer;
   std::optional<http::request_parser<http::string_body>> m_parser;
   std::shared_ptr<const std::string> m_body_hold;
-  std::optional<http::response<http::span_body<const char>>> m_response;
+  std::string m_head;  // the response's status line and header fields
   std::array<char, 16384> m_drain;
   std::size_t m_drained = 0;
   Shared& m_shared;
@@ -255,30 +255,47 @@ void Session::fail_request(int status, const std::string& message) {
 
 void Session::respond(Response r, bool head, bool keep_alive) {
   m_body_hold = r.body ? r.body : std::make_shared<const std::string>();
-  m_response.emplace();
-  auto& res = *m_response;
-  res.version(11);
-  res.result(static_cast<unsigned>(r.status));
-  res.set(http::field::server, "errdex");
-  if (!r.content_type.empty()) res.set(http::field::content_type, r.content_type);
-  if (!r.etag.empty()) res.set(http::field::etag, r.etag);
-  for (const auto& [k, v] : r.headers) res.insert(k, v);
-  res.set("X-Content-Type-Options", "nosniff");
+  // The header block is written by hand: one buffer, no per-field
+  // allocations. Values never carry CR or LF (checked), so a header cannot
+  // be split.
+  auto& h = m_head;
+  h.clear();
+  h += "HTTP/1.1 ";
+  h += std::to_string(r.status);
+  h += ' ';
+  auto reason = http::obsolete_reason(http::int_to_status(static_cast<unsigned>(r.status)));
+  h.append(reason.data(), reason.size());
+  h += "\r\nServer: errdex\r\n";
+  auto field = [&h](std::string_view name, std::string_view value) {
+    if (value.find_first_of("\r\n") != std::string_view::npos) return;
+    h += name;
+    h += ": ";
+    h += value;
+    h += "\r\n";
+  };
+  if (!r.content_type.empty()) field("Content-Type", r.content_type);
+  if (!r.etag.empty()) field("ETag", r.etag);
+  for (const auto& [k, v] : r.headers) field(k, v);
+  h += "X-Content-Type-Options: nosniff\r\n";
   if (r.content_type.rfind("text/html", 0) == 0)
-    res.set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
-  res.keep_alive(keep_alive);
-  res.content_length(m_body_hold->size());
-  if (!head && r.status != 304) res.body() = http::span_body<const char>::value_type(m_body_hold->data(), m_body_hold->size());
+    h += "Content-Security-Policy: default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+         "base-uri 'none'; frame-ancestors 'none'\r\n";
+  if (!keep_alive) h += "Connection: close\r\n";
+  h += "Content-Length: ";
+  h += std::to_string(m_body_hold->size());
+  h += "\r\n\r\n";
   m_shared.log->write(m_remote, m_method, m_target, r.status, m_body_hold->size(),
                       std::chrono::steady_clock::now() - m_started);
   m_stream.expires_after(m_shared.options.read_timeout);
-  http::async_write(m_stream, res, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t n) {
+  bool with_body = !head && r.status != 304;
+  std::array<asio::const_buffer, 2> buffers{asio::buffer(h),
+                                            asio::buffer(m_body_hold->data(), with_body ? m_body_hold->size() : 0)};
+  asio::async_write(m_stream, buffers, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t n) {
     self->on_write(keep_alive, ec, n);
   });
 }
 
 void Session::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
-  m_response.reset();
   m_body_hold.reset();
   m_method.clear();
   m_target.clear();
