@@ -251,6 +251,15 @@ struct App::Impl {
 
   // ---- handlers --------------------------------------------------------
 
+  // The commit a repository's links pin to: its sha, or the tag when the
+  // tree was scanned outside git (sha all zeros).
+  static std::string shown_commit(const Snapshot& s, const store::RepoSummary& r) {
+    if (r.sha.find_first_not_of('0') != std::string::npos) return sha10(r.sha);
+    auto it = s.by_repo.find(r.repo);
+    if (it == s.by_repo.end() || it->second.empty()) return sha10(r.sha);
+    return pinned_ref(s.lines[it->second.front()].record.github_url, r.sha);
+  }
+
   Response home(const Snapshot& s) {
     Data repos{Data::type::list};
     for (const auto& r : s.repos) {
@@ -259,7 +268,7 @@ struct App::Impl {
       d.set("url", repo_url(r.repo));
       d.set("records", std::to_string(r.records));
       d.set("sha", r.sha);
-      d.set("sha10", sha10(r.sha));
+      d.set("sha10", shown_commit(s, r));
       d.set("dataset_version", r.dataset_version);
       repos.push_back(d);
     }
@@ -438,7 +447,7 @@ struct App::Impl {
     d.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/errors");
     d.set("records", std::to_string(it->second.size()));
     d.set("sha", summary->sha);
-    d.set("sha10", sha10(summary->sha));
+    d.set("sha10", shown_commit(s, *summary));
     d.set("dataset_version", summary->dataset_version);
     d.set("filter", opt_param(q, "filter").value_or(""));
     d.set("by_file", !by_class);
