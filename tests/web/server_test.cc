@@ -504,6 +504,49 @@ TEST_F(ServeTest, OpenApiDocumentsEveryRouteAndNothingElse) {
   EXPECT_EQ(get(port(), "/api/errors").status, 404);
 }
 
+// The same through the real pipeline: a repository whose messages and code
+// hold markup and mustache tags, scanned, then every page of it fetched.
+TEST(ServeCommand, ScannedHostileRepositoryRendersAsText) {
+  TempDir tmp;
+  write_file(tmp / "repo" / "evil.py",
+             "# <script>alert('comment')</script> {{ comment }}\n"
+             "def render(template):\n"
+             "    if \"<script>\" in template:\n"
+             "        raise ValueError(\"<script>alert('x')</script> \\\"quoted\\\" {{ mustache }} {{{triple}}}\")\n"
+             "    if template == \"{{\":\n"
+             "        raise KeyError(f\"<b id=evil>{template}</b> {{{{ not a tag }}}}\")\n"
+             "    assert template, \"'</textarea><img src=x onerror=alert(1)>'\"\n");
+  std::string db = "sqlite:" + (tmp / "x.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo evil/scanned -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  auto errors = json::parse(get(server.port(), "/api/repos/evil/scanned/errors").body)["errors"];
+  ASSERT_EQ(errors.size(), 3u);
+  std::vector<std::string> pages = {"/", "/repos/evil/scanned", "/repos/evil/scanned?by=class&filter=script",
+                                    "/search?q=script+alert", "/search?q=mustache"};
+  for (const auto& e : errors) pages.push_back(e["url"].get<std::string>());
+  bool saw_message = false, saw_code = false;
+  for (const auto& p : pages) {
+    auto r = get(server.port(), p);
+    ASSERT_EQ(r.status, 200) << p;
+    EXPECT_EQ(r.body.find("<script"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("<img"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("<b id=evil"), std::string::npos) << p;
+    EXPECT_EQ(r.body.find("</textarea><img"), std::string::npos) << p;
+    saw_message |= r.body.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &quot;quoted&quot; {{ mustache }} {{{triple}}}") !=
+                   std::string::npos;
+    saw_code |= r.body.find("# &lt;script&gt;alert(&#39;comment&#39;)&lt;/script&gt; {{ comment }}") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_message);
+  EXPECT_TRUE(saw_code);
+  auto m = post(server.port(), "/match", "application/x-www-form-urlencoded",
+                "text=ValueError%3A+%3Cscript%3Ealert('x')%3C%2Fscript%3E+%22quoted%22+%7B%7B+mustache+%7D%7D+%7B%7B%7Btriple%7D%7D%7D");
+  ASSERT_EQ(m.status, 200);
+  EXPECT_EQ(m.body.find("<script"), std::string::npos);
+  EXPECT_NE(m.body.find("evil.py:4"), std::string::npos) << "the pasted message finds its site";
+}
+
 TEST(ServeCommand, HelpAndBadArguments) {
   auto help = run(errdex_cmd() + " serve --help");
   EXPECT_EQ(help.code, 0);
