@@ -91,6 +91,19 @@ bool find_exception(std::string_view line, const std::function<bool(std::string_
   return false;
 }
 
+// Decimal digits at `i` (advanced past them). A number too long for any
+// file reads as line 0, unknown.
+int read_line_number(std::string_view line, std::size_t& i, std::size_t& digits) {
+  long n = 0;
+  digits = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9') {
+    if (digits < 9) n = n * 10 + (line[i] - '0');
+    ++i;
+    ++digits;
+  }
+  return digits > 9 ? 0 : static_cast<int>(n);
+}
+
 // `File "path", line N[, in func]` anywhere in the line.
 bool parse_frame(std::string_view line, Frame& f) {
   auto at = line.find("File \"");
@@ -99,16 +112,11 @@ bool parse_frame(std::string_view line, Frame& f) {
   auto mid = line.find("\", line ", start);
   if (mid == std::string_view::npos) return false;
   std::size_t i = mid + 8;
-  long n = 0;
   std::size_t digits = 0;
-  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 10) {
-    n = n * 10 + (line[i] - '0');
-    ++i;
-    ++digits;
-  }
+  int n = read_line_number(line, i, digits);
   if (digits == 0) return false;
   f.file = std::string(line.substr(start, mid - start));
-  f.line = static_cast<int>(n);
+  f.line = n;
   f.function.clear();
   std::string_view rest = line.substr(i);
   if (rest.substr(0, 5) == ", in ") f.function = std::string(trim(rest.substr(5)));
@@ -122,16 +130,11 @@ bool parse_pytest_frame(std::string_view line, Frame& f) {
   for (std::size_t k = 0; k < colon; ++k)
     if (is_space(line[k])) return false;
   std::size_t i = colon + 4;
-  long n = 0;
   std::size_t digits = 0;
-  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 10) {
-    n = n * 10 + (line[i] - '0');
-    ++i;
-    ++digits;
-  }
+  int n = read_line_number(line, i, digits);
   if (digits == 0 || i >= line.size() || line[i] != ':') return false;
   f.file = std::string(line.substr(0, colon + 3));
-  f.line = static_cast<int>(n);
+  f.line = n;
   std::string_view rest = trim(line.substr(i + 1));
   f.function = rest.substr(0, 3) == "in " ? std::string(rest.substr(3)) : "";
   return true;

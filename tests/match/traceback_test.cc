@@ -204,3 +204,18 @@ TEST(Traceback, HugeAndBinaryInputs) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// Found by traceback_fuzz: a 40-digit line number overflowed into a
+// negative line.
+TEST(Traceback, RegressionLineNumberTooLongIsUnknown) {
+  auto t = parse_traceback("Traceback (most recent call last):\n  File \"a.py\", line 3550000000000000000000000000000000, in f\n"
+                           "ValueError: x\n");
+  ASSERT_EQ(t.exceptions.back().frames.size(), 1u);
+  EXPECT_EQ(t.exceptions.back().frames[0].line, 0);
+}
+
+}  // namespace
+}  // namespace errdex::match
