@@ -472,7 +472,15 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
   for (int i = 0; i < threads; ++i) {
     impl->workers.emplace_back([raw, i, st = std::shared_ptr<store::Store>(std::move(stores[i]))] {
       t_store = st.get();
-      raw->contexts[i]->run();
+      // A handler that throws loses its connection, never the worker.
+      for (;;) {
+        try {
+          raw->contexts[i]->run();
+          break;
+        } catch (const std::exception& e) {
+          std::cerr << "errdex serve: request handler failed: " << e.what() << "\n";
+        }
+      }
       t_store = nullptr;
     });
   }
