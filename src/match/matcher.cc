@@ -29,7 +29,7 @@ constexpr std::size_t k_max_tied = 100;
 constexpr std::size_t k_fulltext_max_df = 20000;
 // A class raised from more sites with no constant text than this tells
 // nothing by itself (ValueError(msg)): such sites are not listed by class.
-constexpr std::size_t k_max_class_sites = 2000;
+constexpr std::size_t k_max_class_sites = 500;
 
 // Score tiers: frame and line > frame file > class > pattern specificity.
 constexpr double k_frame_line = 1e8;
@@ -57,6 +57,7 @@ struct Entry {
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
   float word_weight = 0;  // sum of idf over the entry's full-text words
+  bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
@@ -115,6 +116,7 @@ RE2::Options re2_options() {
   RE2::Options o;
   o.set_log_errors(false);
   o.set_dot_nl(true);  // an interpolated value may span lines
+  o.set_max_mem(1 << 20);  // templates are short; bounds each one at millions of them
   return o;
 }
 
@@ -174,6 +176,12 @@ struct Matcher::Impl {
   WordTable keyed;     // rarest whole word -> keyed entries
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
+  std::size_t fulltext_max_df = k_fulltext_max_df;
+  // Every whole word of each keyed pattern (hashes, sorted), as one flat
+  // array: a candidate whose words are not all in the message cannot
+  // match, and RE2 is not asked.
+  std::vector<std::uint64_t> required;
+  std::vector<std::uint32_t> required_end;  // by entry: end offset into `required`
   BuildStats stats;
 
   ~Impl() {
@@ -195,11 +203,15 @@ struct Matcher::Impl {
     const Entry& en = entries[e];
     if (en.kind == Kind::invalid) return {};
     if (en.kind == Kind::empty) return {v.text.empty() ? 3 : 0, 0};
+    // Only groups and blanks, e.g. "(.+?)": any message fits, no need to ask RE2.
+    if (en.kind == Kind::weak && en.constant_chars == 0 && en.match_all) return {3, 0};
     const RE2* re = regex(e);
     if (!re->ok()) return {};
     auto run = [&](std::string_view t, RE2::Anchor a) {
       return re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
     };
+    // The common case first: the pattern explains the whole message.
+    if (run(v.text, RE2::ANCHOR_BOTH)) return {3, 0};
     bool in_text = run(v.text, RE2::UNANCHORED);
     bool in_unquoted = v.has_unquoted && run(v.unquoted, RE2::UNANCHORED);
     if (!in_text && !in_unquoted) return {};
@@ -207,7 +219,7 @@ struct Matcher::Impl {
     bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
     for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
       for (int k = 0; k < 3; ++k)
-        if (usable[k] && run(forms[k], a)) return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
+        if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) && run(forms[k], a)) return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
     return {1, in_text ? 0 : 1};
   }
 
@@ -292,6 +304,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     e.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
     if (pt.unreliable || pt.words.empty()) {
       e.kind = Kind::weak;
+      e.match_all = !pt.unreliable && pt.constant_chars == 0 &&
+                    e.pattern.find_first_not_of("(.+?) ") == std::string::npos;
       ++m.stats.match_anything;
       continue;
     }
@@ -309,6 +323,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint64_t> entry_words, all_entry_words;
   std::vector<std::size_t> all_entry_ends;
   all_entry_ends.reserve(n);
+  m.required_end.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
     const auto& r = records[i];
@@ -325,6 +340,12 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
     all_entry_ends.push_back(all_entry_words.size());
 
+    if (e.kind == Kind::keyed) {
+      std::size_t from = m.required.size();
+      for (const auto& w : words[i]) m.required.push_back(hash_of(w));
+      std::sort(m.required.begin() + static_cast<std::ptrdiff_t>(from), m.required.end());
+    }
+    m.required_end.push_back(static_cast<std::uint32_t>(m.required.size()));
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -344,6 +365,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
   m.keyed = keyed.build();
   m.all_words = all.build();
+  // A word in more than one record in 20 ranks nothing.
+  m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
   {
     const double total = static_cast<double>(n) + 1;
     std::size_t begin = 0;
@@ -351,7 +374,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
       double w = 0;
       for (std::size_t k = begin; k < all_entry_ends[i]; ++k) {
         std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
-        if (df_k > 0 && df_k <= k_fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
+        if (df_k > 0 && df_k <= m.fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
       }
       m.entries[i].word_weight = static_cast<float>(w);
       begin = all_entry_ends[i];
@@ -421,23 +444,31 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
   }
 
-  // Words: every whole word of the message looks up the patterns keyed on it.
+  // Words: every whole word of the message looks up the patterns keyed on
+  // it; a pattern whose other words are not all there is dropped unasked.
   std::vector<std::string_view> words;
   split_words(message, words);
   if (variants.has_unquoted) split_words(variants.unquoted, words);
-  {
-    std::unordered_set<std::uint64_t> seen;
-    for (std::string_view w : words) {
-      if (cands.size() >= k_max_confirm) {
-        out.truncated = true;
-        break;
-      }
-      std::uint64_t h = hash_of(w);
-      if (!seen.insert(h).second) continue;
-      for (std::uint32_t e : m.keyed.find(h)) {
-        if (cands.size() >= k_max_confirm) break;
-        add(e);
-      }
+  std::vector<std::uint64_t> present;
+  present.reserve(words.size());
+  for (std::string_view w : words) present.push_back(hash_of(w));
+  std::sort(present.begin(), present.end());
+  present.erase(std::unique(present.begin(), present.end()), present.end());
+  auto all_present = [&](std::uint32_t e) {
+    std::size_t b = e == 0 ? 0 : m.required_end[e - 1], end = m.required_end[e];
+    for (std::size_t k = b; k < end; ++k)
+      if (!std::binary_search(present.begin(), present.end(), m.required[k])) return false;
+    return true;
+  };
+  for (std::uint64_t h : present) {
+    if (cands.size() >= k_max_confirm) {
+      out.truncated = true;
+      break;
+    }
+    for (std::uint32_t e : m.keyed.find(h)) {
+      if (cands.size() >= k_max_confirm) break;
+      if (slot.count(e) == 0 && !all_present(e)) continue;
+      add(e);
     }
   }
 
@@ -471,14 +502,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // answer when nothing else is, and orders what came in by class.
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
-    std::unordered_set<std::uint64_t> seen;
     std::unordered_map<std::uint32_t, double> ft;
     double n = static_cast<double>(m.entries.size()) + 1;
-    for (std::string_view w : words) {
-      std::uint64_t h = hash_of(w);
-      if (!seen.insert(h).second) continue;
+    for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
-      if (posting.empty() || posting.size() > k_fulltext_max_df) continue;
+      if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) ft[e] += idf;
     }

@@ -1,0 +1,412 @@
+// errdex match against its peers, in the same run, over the same patterns:
+// RE2::Set, Hyperscan, and a loop of RE2 matches. Index build time and
+// memory, messages per second on one thread, latency p50/p99.
+//
+//   (a) the standard library's index (a store scanned by `errdex scan`) and
+//       the real messages of tests/match/stdlib_cases.py;
+//   (b) a synthetic index of N templates (default 1,000,000) made from the
+//       standard library's templates with varied words, and messages filled
+//       in from randomly chosen ones. Peers that cannot build over all N in
+//       reasonable time are measured on subsets, said so in the output.
+//
+// usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
+//        [--peer-sizes 10000,100000] [--hs-max 50000]
+// Run by hand (bench/match/run.sh), never by `make test`.
+#include <hs/hs.h>
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "match/matcher.h"
+#include "match/traceback.h"
+#include "store/store.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using errdex::model::ErrorRecord;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+long rss_bytes() {
+  std::ifstream f("/proc/self/statm");
+  long pages = 0, resident = 0;
+  f >> pages >> resident;
+  return resident * 4096;
+}
+
+double mb(long bytes) { return static_cast<double>(bytes) / (1 << 20); }
+
+struct Latency {
+  double per_sec = 0, p50_us = 0, p99_us = 0;
+  std::size_t found = 0, n = 0;  // messages with an answer, of all (first round)
+};
+
+// Runs `one(i)` over every message `rounds` times on this thread; each call
+// timed on its own.
+Latency measure(std::size_t messages, int rounds, const std::function<bool(std::size_t)>& one) {
+  std::vector<double> us;
+  us.reserve(messages * rounds);
+  Latency l;
+  auto t0 = Clock::now();
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < messages; ++i) {
+      auto a = Clock::now();
+      bool found = one(i);
+      us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+      if (r == 0 && found) ++l.found;
+    }
+  double total = seconds_since(t0);
+  std::sort(us.begin(), us.end());
+  l.n = messages;
+  l.per_sec = us.size() / total;
+  l.p50_us = us[us.size() / 2];
+  l.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+  return l;
+}
+
+void row(const char* index, const char* engine, std::size_t patterns, double build_s, double mem_mb, const Latency& l,
+         const char* note = "") {
+  std::printf("| %s | %s | %zu | %.2f | %.0f | %.0f | %.2f | %.2f | %zu/%zu | %s |\n", index, engine, patterns,
+              build_s, mem_mb, l.per_sec, l.p50_us, l.p99_us, l.found, l.n, note);
+  std::fflush(stdout);
+}
+
+// The message part of a pasted line, as the peers get it (they parse
+// nothing): what follows "Class: " on the exception line.
+std::string message_of(const std::string& text) {
+  return errdex::match::parse_traceback(text).exceptions.back().message;
+}
+
+struct Peers {
+  std::vector<std::string> patterns;
+  std::vector<std::string> messages;
+};
+
+void run_re2_set(const char* index, const Peers& p, int rounds) {
+  long m0 = rss_bytes();
+  auto t0 = Clock::now();
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_dot_nl(true);
+  o.set_max_mem(std::int64_t{4} << 30);
+  RE2::Set set(o, RE2::UNANCHORED);
+  std::size_t added = 0;
+  for (const auto& s : p.patterns)
+    if (set.Add(s, nullptr) >= 0) ++added;
+  bool ok = set.Compile();
+  double build = seconds_since(t0);
+  double mem = mb(rss_bytes() - m0);
+  if (!ok) {
+    std::printf("| %s | RE2::Set | %zu | %.2f | %.0f | - | - | - | - | Compile() failed (out of memory budget) |\n", index,
+                added, build, mem);
+    return;
+  }
+  std::vector<int> hits;
+  auto l = measure(p.messages.size(), rounds, [&](std::size_t i) {
+    hits.clear();
+    return set.Match(p.messages[i], &hits);
+  });
+  row(index, "RE2::Set", added, build, mem, l, "which patterns match; no ranking, captures or traceback");
+}
+
+int on_match(unsigned int, unsigned long long, unsigned long long, unsigned int, void* ctx) {
+  ++*static_cast<std::size_t*>(ctx);
+  return 0;
+}
+
+void run_hyperscan(const char* index, const Peers& p, int rounds) {
+  long m0 = rss_bytes();
+  auto t0 = Clock::now();
+  std::vector<std::string> pats = p.patterns;
+  std::vector<unsigned> ids(pats.size());
+  for (unsigned i = 0; i < ids.size(); ++i) ids[i] = i;
+  hs_database_t* db = nullptr;
+  std::size_t dropped = 0;
+  while (!pats.empty()) {
+    std::vector<const char*> exprs;
+    std::vector<unsigned> flags(pats.size(), HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY);
+    for (const auto& s : pats) exprs.push_back(s.c_str());
+    hs_compile_error_t* err = nullptr;
+    if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(pats.size()), HS_MODE_BLOCK,
+                         nullptr, &db, &err) == HS_SUCCESS)
+      break;
+    int bad = err->expression;
+    hs_free_compile_error(err);
+    if (bad < 0) {
+      std::printf("| %s | Hyperscan | %zu | %.2f | - | - | - | - | - | compile failed as a whole |\n", index, pats.size(),
+                  seconds_since(t0));
+      return;
+    }
+    pats.erase(pats.begin() + bad);  // a pattern Hyperscan does not support
+    ids.erase(ids.begin() + bad);
+    ++dropped;
+  }
+  double build = seconds_since(t0);
+  hs_scratch_t* scratch = nullptr;
+  hs_alloc_scratch(db, &scratch);
+  std::size_t db_size = 0;
+  hs_database_size(db, &db_size);
+  double mem = mb(rss_bytes() - m0);
+  auto l = measure(p.messages.size(), rounds, [&](std::size_t i) {
+    std::size_t n = 0;
+    hs_scan(db, p.messages[i].data(), static_cast<unsigned>(p.messages[i].size()), 0, scratch, on_match, &n);
+    return n > 0;
+  });
+  char note[160];
+  std::snprintf(note, sizeof note, "database %.0f MB; %zu unsupported patterns left out; no captures", mb(db_size),
+                dropped);
+  row(index, "Hyperscan", pats.size(), build, mem, l, note);
+  hs_free_scratch(scratch);
+  hs_free_database(db);
+}
+
+void run_re2_loop(const char* index, const Peers& p, std::size_t max_messages) {
+  long m0 = rss_bytes();
+  auto t0 = Clock::now();
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_dot_nl(true);
+  std::vector<std::unique_ptr<RE2>> res;
+  for (const auto& s : p.patterns) {
+    auto re = std::make_unique<RE2>(s, o);
+    if (re->ok()) res.push_back(std::move(re));
+  }
+  double build = seconds_since(t0);
+  double mem = mb(rss_bytes() - m0);
+  std::size_t n = std::min(max_messages, p.messages.size());
+  auto l = measure(n, 1, [&](std::size_t i) {
+    bool any = false;
+    for (const auto& re : res) any |= RE2::PartialMatch(p.messages[i], *re);
+    return any;
+  });
+  row(index, "loop of RE2", res.size(), build, mem, l, n < p.messages.size() ? "on the first messages only" : "");
+}
+
+// Varied words: every literal word of a template may be replaced by a word
+// of a made-up vocabulary, so the N templates are distinct but keep the
+// shape (length, punctuation, interpolations) of real ones.
+std::string vary(const std::string& pattern, std::mt19937_64& rng) {
+  static const char* k_syllables[] = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "bu", "do", "fe", "gi", "ha", "po", "qu"};
+  std::string out;
+  std::size_t i = 0;
+  int depth = 0;
+  while (i < pattern.size()) {
+    char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      out += c;
+      out += pattern[i + 1];
+      i += 2;
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth == 0 && std::isalpha(static_cast<unsigned char>(c))) {
+      std::size_t j = i;
+      while (j < pattern.size() && std::isalnum(static_cast<unsigned char>(pattern[j]))) ++j;
+      if (rng() % 3 == 0) {
+        int syl = 2 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < syl; ++k) out += k_syllables[rng() % 16];
+      } else {
+        out.append(pattern, i, j - i);
+      }
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+// A message the template produces: each group filled with a value it takes.
+std::string fill(const std::string& pattern) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < pattern.size()) {
+    char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      char e = pattern[i + 1];
+      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+      i += 2;
+      continue;
+    }
+    if (c == '(') {
+      int depth = 0;
+      std::size_t j = i;
+      for (; j < pattern.size(); ++j) {
+        if (pattern[j] == '\\') {
+          ++j;
+          continue;
+        }
+        if (pattern[j] == '(') ++depth;
+        if (pattern[j] == ')' && --depth == 0) break;
+      }
+      std::string group = pattern.substr(i, j - i + 1);
+      out += group.find("\\d") != std::string::npos ? "42" : "'value_7'";
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string db, cases_path, peer_sizes = "10000,100000";
+  std::size_t synthetic = 1000000, hs_max = 50000;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--db") db = v;
+    else if (k == "--cases") cases_path = v;
+    else if (k == "--synthetic") synthetic = std::stoul(v);
+    else if (k == "--peer-sizes") peer_sizes = v;
+    else if (k == "--hs-max") hs_max = std::stoul(v);
+    else {
+      std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  if (db.empty() || cases_path.empty()) {
+    std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
+                         "[--peer-sizes 10000,100000] [--hs-max 50000]\n");
+    return 2;
+  }
+
+  auto st = errdex::store::open_store(db);
+  if (!st) {
+    std::fprintf(stderr, "match_bench: %s\n", st.error().c_str());
+    return 2;
+  }
+  auto lines = (*st)->list(std::nullopt);
+  if (!lines) {
+    std::fprintf(stderr, "match_bench: %s\n", lines.error().c_str());
+    return 2;
+  }
+  std::vector<ErrorRecord> stdlib;
+  for (auto& l : *lines) stdlib.push_back(std::move(l.record));
+  std::vector<std::string> pasted;  // exception-only text, as users paste it
+  std::vector<std::string> tracebacks;
+  {
+    std::ifstream in(cases_path);
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line);
+      pasted.push_back(j["last"]);
+      tracebacks.push_back(j["traceback"]);
+    }
+  }
+
+  std::printf("| index | engine | patterns | build s | memory MB | msgs/s (1 thread) | p50 µs | p99 µs | answered | notes |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+
+  // (a) the standard library.
+  {
+    long m0 = rss_bytes();
+    auto t0 = Clock::now();
+    auto m = errdex::match::Matcher::build(stdlib);
+    double build = seconds_since(t0);
+    double mem = mb(rss_bytes() - m0);
+    auto l = measure(pasted.size(), 50, [&](std::size_t i) { return !m.match(pasted[i], 5).candidates.empty(); });
+    row("(a) stdlib", "errdex Matcher, last line", stdlib.size(), build, mem, l, "parse, candidates, RE2, rank, captures");
+    auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
+    row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
+    Peers p;
+    for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
+    for (const auto& s : pasted) p.messages.push_back(message_of(s));
+    run_re2_set("(a) stdlib", p, 50);
+    run_hyperscan("(a) stdlib", p, 50);
+    run_re2_loop("(a) stdlib", p, pasted.size());
+  }
+
+  // (b) synthetic: N templates from the stdlib's templates with varied words.
+  std::vector<std::size_t> bases;
+  for (std::size_t i = 0; i < stdlib.size(); ++i)
+    if (!stdlib[i].message_pattern.empty() && stdlib[i].message_pattern != "(.+?)") bases.push_back(i);
+  std::mt19937_64 rng(42);
+  std::vector<ErrorRecord> synth;
+  synth.reserve(synthetic);
+  for (std::size_t i = 0; i < synthetic; ++i) {
+    const ErrorRecord& b = stdlib[bases[i % bases.size()]];
+    ErrorRecord r;
+    r.id = std::to_string(i);
+    r.error_class = b.error_class;
+    r.message_pattern = i < bases.size() ? b.message_pattern : vary(b.message_pattern, rng);
+    r.error_message = b.error_message;
+    r.file_path = "pkg" + std::to_string(i % 5000) + "/" + b.file_path;
+    r.line_number = b.line_number;
+    synth.push_back(std::move(r));
+  }
+  // Messages from 20,000 random templates (the same for every engine).
+  std::vector<std::size_t> picks;
+  for (int k = 0; k < 20000; ++k) picks.push_back(rng() % synth.size());
+  std::vector<std::string> synth_pasted, synth_messages;
+  for (std::size_t k : picks) {
+    synth_messages.push_back(fill(synth[k].message_pattern));
+    synth_pasted.push_back(std::string(errdex::match::last_component(synth[k].error_class)) + ": " + synth_messages.back());
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "(b) synthetic %zu", synthetic);
+  {
+    long m0 = rss_bytes();
+    auto t0 = Clock::now();
+    auto m = errdex::match::Matcher::build(synth);
+    double build = seconds_since(t0);
+    double mem = mb(rss_bytes() - m0);
+    std::size_t right = 0;
+    auto cold = measure(synth_pasted.size(), 1, [&](std::size_t i) {
+      auto r = m.match(synth_pasted[i], 5);
+      for (const auto& c : r.candidates)
+        if (c.score == r.candidates[0].score && c.index == picks[i]) ++right;
+      return !r.candidates.empty();
+    });
+    row(label, "errdex Matcher, first pass", synth.size(), build, mem, cold,
+        "patterns compile on first use: this pass pays for it");
+    auto warm = measure(synth_pasted.size(), 5, [&](std::size_t i) { return !m.match(synth_pasted[i], 5).candidates.empty(); });
+    row(label, "errdex Matcher, warm", synth.size(), build, mb(rss_bytes() - m0), warm, "");
+    std::printf("\n(b) the template a message was made from is among the best-scored candidates for %zu/%zu messages\n\n",
+                right, synth_pasted.size());
+  }
+
+  // Peers on subsets of (b): the first n templates, with messages from them.
+  std::stringstream sizes(peer_sizes);
+  for (std::string tok; std::getline(sizes, tok, ',');) {
+    std::size_t n = std::min<std::size_t>(std::stoul(tok), synth.size());
+    Peers p;
+    for (std::size_t i = 0; i < n; ++i) p.patterns.push_back(synth[i].message_pattern);
+    std::vector<std::string> sub_pasted;
+    for (int k = 0; k < 5000; ++k) {
+      std::size_t i = rng() % n;
+      p.messages.push_back(fill(synth[i].message_pattern));
+      sub_pasted.push_back(std::string(errdex::match::last_component(synth[i].error_class)) + ": " + p.messages.back());
+    }
+    std::vector<ErrorRecord> sub(synth.begin(), synth.begin() + n);
+    std::snprintf(label, sizeof label, "(b) subset %zu", n);
+    long m0 = rss_bytes();
+    auto t0 = Clock::now();
+    auto m = errdex::match::Matcher::build(sub);
+    double build = seconds_since(t0);
+    double mem = mb(rss_bytes() - m0);
+    measure(sub_pasted.size(), 1, [&](std::size_t i) { return !m.match(sub_pasted[i], 5).candidates.empty(); });
+    auto l = measure(sub_pasted.size(), 5, [&](std::size_t i) { return !m.match(sub_pasted[i], 5).candidates.empty(); });
+    row(label, "errdex Matcher, warm", n, build, mem, l, "");
+    run_re2_set(label, p, 5);
+    if (n <= hs_max) run_hyperscan(label, p, 5);
+    else std::printf("| %s | Hyperscan | %zu | - | - | - | - | - | - | not built: above --hs-max |\n", label, n);
+    run_re2_loop(label, p, n >= 100000 ? 50 : 500);
+  }
+  return 0;
+}

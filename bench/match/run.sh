@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# errdex match against RE2::Set, Hyperscan and a loop of RE2, same run.
+# Scans this machine's python3 standard library into a temporary store,
+# makes its real errors with tests/match/stdlib_cases.py, then runs
+# match_bench over (a) that index and (b) a synthetic one of N templates.
+# usage: bench/match/run.sh [BUILD_DIR] [N]   (default build, 1000000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+n=${2:-1000000}
+cmake --build "$build" -j2 --target errdex match_bench >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+"$build/errdex" scan "$stdlib" --repo python/cpython --ref "v$(python3 -c 'import platform; print(platform.python_version())')" \
+  -q --db "sqlite:$work/stdlib.db" >/dev/null
+python3 tests/match/stdlib_cases.py "$stdlib" "$work/cases" >"$work/cases.jsonl" 2>/dev/null </dev/null
+echo "machine: $(nproc) cores, $(python3 --version), $(wc -l <"$work/cases.jsonl") real errors"
+"$build/match_bench" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" --synthetic "$n" \
+  --peer-sizes 10000,100000 --hs-max 100000
