@@ -416,6 +416,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   const std::uint32_t cls = m.class_of(ex.error_class);
   Variants variants = make_variants(message);
+  // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
+  // errno maps to (FileNotFoundError), the source raises OSError.
+  const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
+  auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
   std::vector<Cand> cands;
   std::unordered_map<std::uint32_t, std::size_t> slot;
@@ -480,7 +484,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
-    any_class_pattern |= specific && (ex.error_class.empty() || (cls != 0 && m.entries[c.entry].class_id == cls));
+    any_class_pattern |= specific && (ex.error_class.empty() || class_agrees(m.entries[c.entry].class_id));
     any_frame_line |= c.reasons.frame_line;
   }
 
@@ -488,8 +492,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
   bool by_class = false;
-  if (!any_frame_line && !any_class_pattern && cls != 0 && m.weak_by_class[cls].size() <= k_max_class_sites) {
-    for (std::uint32_t e : m.weak_by_class[cls]) {
+  for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
+    if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
+    for (std::uint32_t e : m.weak_by_class[id]) {
       Cand& c = add(e);
       c.confirmed = m.confirm(e, variants);
       c.reasons.pattern = c.confirmed.kind > 0;
@@ -546,7 +551,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   const auto modules = module_parts(ex.error_class);
   for (Cand& c : cands) {
     const Entry& e = m.entries[c.entry];
-    c.reasons.error_class = cls != 0 && e.class_id == cls;
+    c.reasons.error_class = class_agrees(e.class_id);
     double s = 0;
     if (!modules.empty()) {
       const auto& parts = m.file_parts[e.file_id];
