@@ -1,0 +1,83 @@
+// `errdex match` end to end: a small repository scanned by the real binary
+// into a real SQLite file, then matched from arguments and stdin.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/process.h"
+
+namespace errdex {
+namespace {
+
+using testing::run;
+using testing::shell_quote;
+
+class MatchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testing::write_file(m_tmp / "repo/shapes/cache.py",
+                        "def update(values, layers):\n"
+                        "    if len(values) != len(layers):\n"
+                        "        raise ValueError(f\"The batch size is not consistent across layers: {values}\")\n"
+                        "    return values\n"
+                        "\n"
+                        "def get(d, key):\n"
+                        "    if key not in d:\n"
+                        "        raise KeyError(key)\n"
+                        "    return d[key]\n");
+    m_db = "sqlite:" + (m_tmp / "e.db").string();
+    auto r = run(testing::errdex_cmd() + " scan " + shell_quote((m_tmp / "repo").string()) +
+                 " --repo acme/shapes -q --db " + shell_quote(m_db));
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  testing::RunResult match(const std::string& args, const std::string& stdin_text = "") {
+    std::string cmd = testing::errdex_cmd() + " match " + args + " --db " + shell_quote(m_db);
+    if (!stdin_text.empty()) {
+      testing::write_file(m_tmp / "in.txt", stdin_text);
+      cmd += " < " + shell_quote((m_tmp / "in.txt").string());
+    }
+    return run(cmd);
+  }
+  testing::TempDir m_tmp;
+  std::string m_db;
+};
+
+TEST_F(MatchCli, MessageArgumentFindsTheSite) {
+  auto r = match(shell_quote("ValueError: The batch size is not consistent across layers: [2, 3]"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("shapes/cache.py:3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("values = [2, 3]"), std::string::npos) << r.out;
+}
+
+TEST_F(MatchCli, TracebackOnStdinAsJson) {
+  auto r = match("--json --top 3",
+                 "Traceback (most recent call last):\n"
+                 "  File \"/home/u/.venv/lib/python3.11/site-packages/shapes/cache.py\", line 8, in get\n"
+                 "    raise KeyError(key)\n"
+                 "KeyError: 'user'\n");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["candidates"].is_array());
+  ASSERT_FALSE(j["candidates"].empty());
+  const auto& c = j["candidates"][0];
+  for (const char* k : {"id", "repo", "filePath", "lineNumber", "errorClass", "errorMessage", "score", "captures", "reasons"})
+    EXPECT_TRUE(c.contains(k)) << k;
+  EXPECT_EQ(c["filePath"], "shapes/cache.py");
+  EXPECT_EQ(c["lineNumber"], 8);
+  EXPECT_EQ(c["repo"], "acme/shapes");
+  EXPECT_EQ(c["captures"]["key"], "'user'");
+  EXPECT_NE(std::find(c["reasons"].begin(), c["reasons"].end(), "frame"), c["reasons"].end()) << c.dump();
+  EXPECT_EQ(j["exception"]["errorClass"], "KeyError");
+}
+
+TEST_F(MatchCli, ExitCodes) {
+  EXPECT_EQ(match(shell_quote("qqq zzz")).code, 1);
+  EXPECT_EQ(match("", "\n  \n").code, 2);
+  EXPECT_EQ(run(testing::errdex_cmd() + " match x --db sqlite:" + (m_tmp / "missing.db").string()).code, 2);
+  auto help = run(testing::errdex_cmd() + " match --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--top"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace errdex
