@@ -194,39 +194,42 @@ void run_re2_loop(const char* index, const Peers& p, std::size_t max_messages) {
   row(index, "loop of RE2", res.size(), build, mem, l, n < p.messages.size() ? "on the first messages only" : "");
 }
 
-// Varied words: every literal word of a template may be replaced by a word
-// of a made-up vocabulary, so the N templates are distinct but keep the
-// shape (length, punctuation, interpolations) of real ones.
+// Varied words: one literal word of each template, and every other with
+// probability 1/3, is replaced by a word of a made-up vocabulary, so the N
+// templates are distinct but keep the shape (length, punctuation,
+// interpolations) of real ones.
 std::string vary(const std::string& pattern, std::mt19937_64& rng) {
   static const char* k_syllables[] = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "bu", "do", "fe", "gi", "ha", "po", "qu"};
-  std::string out;
-  std::size_t i = 0;
-  int depth = 0;
-  while (i < pattern.size()) {
+  // Word starts outside groups.
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0, depth = 0; i < pattern.size(); ++i) {
     char c = pattern[i];
-    if (c == '\\' && i + 1 < pattern.size()) {
-      out += c;
-      out += pattern[i + 1];
-      i += 2;
+    if (c == '\\') {
+      ++i;
       continue;
     }
     if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (depth == 0 && std::isalpha(static_cast<unsigned char>(c))) {
-      std::size_t j = i;
-      while (j < pattern.size() && std::isalnum(static_cast<unsigned char>(pattern[j]))) ++j;
-      if (rng() % 3 == 0) {
-        int syl = 2 + static_cast<int>(rng() % 3);
-        for (int k = 0; k < syl; ++k) out += k_syllables[rng() % 16];
-      } else {
-        out.append(pattern, i, j - i);
-      }
-      i = j;
-      continue;
-    }
-    out += c;
-    ++i;
+    if (c == ')' && depth > 0) --depth;
+    if (depth == 0 && std::isalpha(static_cast<unsigned char>(c)) &&
+        (i == 0 || !std::isalnum(static_cast<unsigned char>(pattern[i - 1]))))
+      starts.push_back(i);
   }
+  std::size_t forced = starts.empty() ? SIZE_MAX : starts[rng() % starts.size()];
+  std::string out;
+  std::size_t i = 0;
+  for (std::size_t st : starts) {
+    out.append(pattern, i, st - i);
+    std::size_t j = st;
+    while (j < pattern.size() && std::isalnum(static_cast<unsigned char>(pattern[j]))) ++j;
+    if (st == forced || rng() % 3 == 0) {
+      int syl = 2 + static_cast<int>(rng() % 3);
+      for (int k = 0; k < syl; ++k) out += k_syllables[rng() % 16];
+    } else {
+      out.append(pattern, st, j - st);
+    }
+    i = j;
+  }
+  out.append(pattern, i, std::string::npos);
   return out;
 }
 

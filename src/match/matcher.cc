@@ -49,7 +49,7 @@ enum class Kind : std::uint8_t {
 
 struct Entry {
   std::string id;
-  std::string pattern;
+  std::uint32_t pattern_id = 0;  // into Impl::patterns; equal patterns share one
   std::string message_template;
   std::uint32_t class_id = 0;  // 0: no class
   std::uint32_t file_id = 0;
@@ -168,7 +168,8 @@ struct Matcher::Impl {
   std::vector<Entry> entries;
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
-  std::unique_ptr<std::atomic<RE2*>[]> compiled;
+  std::vector<std::string> patterns;  // distinct messagePatterns
+  std::unique_ptr<std::atomic<RE2*>[]> compiled;  // by pattern id
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
   std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
@@ -186,15 +187,16 @@ struct Matcher::Impl {
 
   ~Impl() {
     if (compiled)
-      for (std::size_t i = 0; i < entries.size(); ++i) delete compiled[i].load(std::memory_order_relaxed);
+      for (std::size_t i = 0; i < patterns.size(); ++i) delete compiled[i].load(std::memory_order_relaxed);
   }
 
   const RE2* regex(std::uint32_t e) const {
-    RE2* re = compiled[e].load(std::memory_order_acquire);
+    std::uint32_t p = entries[e].pattern_id;
+    RE2* re = compiled[p].load(std::memory_order_acquire);
     if (re) return re;
-    auto* fresh = new RE2(relax(entries[e].pattern), re2_options());
+    auto* fresh = new RE2(relax(patterns[p]), re2_options());
     RE2* expected = nullptr;
-    if (compiled[e].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
+    if (compiled[p].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
     delete fresh;  // another thread compiled it first
     return expected;
   }
@@ -246,11 +248,16 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   Impl& m = *impl;
   const std::size_t n = records.size();
   m.entries.resize(n);
-  m.compiled = std::make_unique<std::atomic<RE2*>[]>(n);
-  for (std::size_t i = 0; i < n; ++i) m.compiled[i].store(nullptr, std::memory_order_relaxed);
   m.stats.records = n;
-  // Small indexes keep every compiled pattern; large ones compile on first
-  // use so memory follows the patterns actually asked for.
+  // What is read off a pattern, once per distinct pattern.
+  struct Read {
+    Kind kind = Kind::keyed;
+    std::uint32_t constant_chars = 0;
+    bool match_all = false;
+    std::vector<std::string> words;
+  };
+  std::unordered_map<std::string, std::uint32_t> pattern_ids;
+  std::vector<Read> reads;
   const bool keep_compiled = n <= 200000;
 
   std::unordered_map<std::string, std::uint32_t> file_ids;
@@ -264,7 +271,6 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     const auto& r = records[i];
     Entry& e = m.entries[i];
     e.id = r.id;
-    e.pattern = r.message_pattern;
     e.message_template = r.error_message;
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
@@ -288,32 +294,53 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     if (fadded) m.files.push_back(r.file_path);
     e.file_id = fit->second;
 
-    RE2 re(relax(e.pattern), re2_options());
-    if (!re.ok()) {
-      e.kind = Kind::invalid;
+    auto [pit, padded] = pattern_ids.emplace(r.message_pattern, static_cast<std::uint32_t>(m.patterns.size()));
+    e.pattern_id = pit->second;
+    if (padded) {
+      m.patterns.push_back(r.message_pattern);
+      Read rd;
+      const std::string& pat = r.message_pattern;
+      if (!RE2(relax(pat), re2_options()).ok()) {
+        rd.kind = Kind::invalid;
+      } else if (pat.empty()) {
+        rd.kind = Kind::empty;
+      } else {
+        PatternText pt = read_pattern(pat);
+        rd.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
+        if (pt.unreliable || pt.words.empty()) {
+          rd.kind = Kind::weak;
+          rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
+        } else {
+          std::sort(pt.words.begin(), pt.words.end());
+          pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());
+          rd.words = std::move(pt.words);
+        }
+      }
+      reads.push_back(std::move(rd));
+    }
+    const Read& rd = reads[e.pattern_id];
+    e.kind = rd.kind;
+    e.constant_chars = rd.constant_chars;
+    e.match_all = rd.match_all;
+    if (e.kind == Kind::invalid) {
       ++m.stats.bad_patterns;
       continue;
     }
     ++m.stats.patterns;
-    if (keep_compiled) m.compiled[i].store(new RE2(relax(e.pattern), re2_options()), std::memory_order_relaxed);
-    if (e.pattern.empty()) {
-      e.kind = Kind::empty;
-      continue;
-    }
-    PatternText pt = read_pattern(e.pattern);
-    e.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
-    if (pt.unreliable || pt.words.empty()) {
-      e.kind = Kind::weak;
-      e.match_all = !pt.unreliable && pt.constant_chars == 0 &&
-                    e.pattern.find_first_not_of("(.+?) ") == std::string::npos;
-      ++m.stats.match_anything;
-      continue;
-    }
-    std::sort(pt.words.begin(), pt.words.end());
-    pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());
-    for (const auto& w : pt.words) ++df[hash_of(w)];
-    words[i] = std::move(pt.words);
+    if (e.kind == Kind::weak) ++m.stats.match_anything;
+    if (e.kind != Kind::keyed) continue;
+    for (const auto& w : rd.words) ++df[hash_of(w)];
+    words[i] = rd.words;
   }
+  m.compiled = std::make_unique<std::atomic<RE2*>[]>(m.patterns.size());
+  for (std::size_t p = 0; p < m.patterns.size(); ++p) {
+    // Small indexes keep every pattern compiled; large ones compile on
+    // first use, so memory follows the patterns actually asked for.
+    bool eager = keep_compiled && reads[p].kind != Kind::invalid;
+    m.compiled[p].store(eager ? new RE2(relax(m.patterns[p]), re2_options()) : nullptr, std::memory_order_relaxed);
+  }
+  reads.clear();
+  pattern_ids.clear();
 
   // Pass 2: key each pattern on its rarest word (longest on a tie). The
   // full-text table gets the pattern's words and those of the string
@@ -391,9 +418,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     if (!parts.empty()) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
   }
 
-  std::size_t mem = sizeof(Impl) + n * (sizeof(Entry) + sizeof(std::atomic<RE2*>));
+  std::size_t mem = sizeof(Impl) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
+  for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
   for (const auto& e : m.entries)
-    mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) + (e.pattern.capacity() > 15 ? e.pattern.capacity() : 0) +
+    mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) +
            (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
   mem += m.keyed.memory_bytes() + m.all_words.memory_bytes();
   mem += n * 4 * 2;  // basename and class lists
@@ -421,6 +449,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
+  // Equal patterns (one message raised from many places) are confirmed once.
+  std::unordered_map<std::uint32_t, Confirmed> confirmed_by_pattern;
+  auto confirm = [&](std::uint32_t e) {
+    auto [it, added] = confirmed_by_pattern.emplace(m.entries[e].pattern_id, Confirmed{});
+    if (added) it->second = m.confirm(e, variants);
+    return it->second;
+  };
   std::vector<Cand> cands;
   std::unordered_map<std::uint32_t, std::size_t> slot;
   auto add = [&](std::uint32_t e) -> Cand& {
@@ -480,7 +515,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // found somewhere inside it ("a", "{x} in {y}") barely is.
   bool any_pattern = false, any_frame_line = false, any_class_pattern = false;
   for (Cand& c : cands) {
-    c.confirmed = m.confirm(c.entry, variants);
+    c.confirmed = confirm(c.entry);
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
@@ -496,7 +531,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
     for (std::uint32_t e : m.weak_by_class[id]) {
       Cand& c = add(e);
-      c.confirmed = m.confirm(e, variants);
+      c.confirmed = confirm(e);
       c.reasons.pattern = c.confirmed.kind > 0;
       c.by_class = true;
       by_class = true;
