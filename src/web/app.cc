@@ -824,10 +824,11 @@ struct App::Impl {
       // Pages whose addresses are few (one per record, repository or
       // file) are cached; searches, matches and filters, whose addresses
       // are unbounded, are computed each time.
-      bool cacheable = (m.route->id == RouteId::api_error || m.route->id == RouteId::error_page ||
+      bool cacheable = qpos == std::string::npos &&
+                       (m.route->id == RouteId::api_error || m.route->id == RouteId::error_page ||
                         m.route->id == RouteId::home || m.route->id == RouteId::static_file ||
                         m.route->id == RouteId::api_repos || m.route->id == RouteId::api_openapi ||
-                        (m.route->id == RouteId::repo_page && query.empty()));
+                        m.route->id == RouteId::repo_page);
       std::shared_ptr<Cached> cached;
       {
         auto s = snapshot();
