@@ -10,15 +10,18 @@
 // class, file, line, id), so a caller that shows records keeps its own
 // vector and reads it at Candidate::index.
 //
-// Candidates come from the templates' constant text (an inverted index of
-// constant tokens, one pass over the message), confirmed with RE2 (linear
+// Candidates come from the templates' constant text (each pattern keyed on
+// its rarest whole word; one pass over the message's words; a candidate
+// whose other words are missing is dropped), confirmed with RE2 (linear
 // time in the input: no input can make matching slow). Templates with no
 // constant text are reached only through traceback frames or the class.
-// Patterns are compiled on first use (once, safely across threads), so
-// building stays fast and small at millions of records.
-// When no pattern matches, a token-overlap full-text ranking over the
-// records' messages is the fallback (the matcher's own index, no store
-// needed at match time), and the result says so.
+// Indexes of more than 200,000 records compile patterns on first use (once,
+// safely across threads), so building stays fast and small at millions.
+// Without a pattern that explains the message, a full-text ranking (idf
+// over the words of each record's pattern and of the string literals of its
+// raise statement and the lines building its message) takes part: the
+// matcher's own index, no store needed at match time; when it is the only
+// evidence the result says so.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,7 +38,8 @@ namespace errdex::match {
 struct Reasons {
   bool frame = false;     // a traceback frame's file (by path suffix) agrees
   bool frame_line = false;  // ... and its line is the record's line
-  bool error_class = false;  // the exception's class agrees (last dotted name)
+  bool error_class = false;  // the exception's class agrees (last dotted name;
+                             // an "[Errno N]" message agrees with OSError)
   bool pattern = false;   // the record's messagePattern matched the message
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
 };
@@ -76,7 +80,7 @@ struct MatchResult {
   // exception..."), and exceptions inside a group, in the order printed.
   std::vector<ParsedException> chained;
   // True when the best score is shared by more than one candidate: every
-  // tied candidate is in `candidates` (even beyond `top`).
+  // tied candidate is in `candidates` (even beyond `top`; at most 100).
   bool ambiguous = false;
   // True when no pattern matched and candidates come from full-text ranking.
   bool fulltext_fallback = false;
@@ -106,8 +110,9 @@ class Matcher {
 
   // Explains `text`. Returns at most `top` candidates (top <= 0 means 1),
   // more only when a tie at the best score must be shown whole. Any bytes
-  // are accepted; time is bounded by the input's length (inputs beyond a
-  // few MB are read only in their last part, where the exception is).
+  // are accepted; time is bounded by the input's length (inputs beyond
+  // 16 MB are read only in their last part, where the exception is; messages
+  // beyond 64 KB are matched on their first part; `truncated` says so).
   // Thread-safe.
   MatchResult match(std::string_view text, int top = 5) const;
 
