@@ -17,4 +17,4 @@ stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 python3 tests/match/stdlib_cases.py "$stdlib" "$work/cases" >"$work/cases.jsonl" 2>/dev/null </dev/null
 echo "machine: $(nproc) cores, $(python3 --version), $(wc -l <"$work/cases.jsonl") real errors"
 "$build/match_bench" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" --synthetic "$n" \
-  --peer-sizes 10000,100000 --hs-max 100000
+  --peer-sizes 10000,30000 --hs-max 30000

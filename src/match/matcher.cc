@@ -26,7 +26,7 @@ constexpr std::size_t k_max_message = 64u << 10;
 constexpr std::size_t k_max_confirm = 20000;
 constexpr std::size_t k_max_tied = 100;
 // Full-text fallback: words this common say nothing and cost the most.
-constexpr std::size_t k_fulltext_max_df = 20000;
+constexpr std::size_t k_fulltext_max_df = 2000;
 // A class raised from more sites with no constant text than this tells
 // nothing by itself (ValueError(msg)): such sites are not listed by class.
 constexpr std::size_t k_max_class_sites = 500;
@@ -392,7 +392,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
   m.keyed = keyed.build();
   m.all_words = all.build();
-  // A word in more than one record in 20 ranks nothing.
+  // A word in more than one record in 20 ranks nothing; nor does one in
+  // thousands of records, and its list would cost more than the rest.
   m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
   {
     const double total = static_cast<double>(n) + 1;
@@ -458,6 +459,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   };
   std::vector<Cand> cands;
   std::unordered_map<std::uint32_t, std::size_t> slot;
+  cands.reserve(64);
+  slot.reserve(64);
+  confirmed_by_pattern.reserve(64);
   auto add = [&](std::uint32_t e) -> Cand& {
     auto [it, added] = slot.emplace(e, cands.size());
     if (added) cands.push_back(Cand{e});
@@ -544,6 +548,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
     std::unordered_map<std::uint32_t, double> ft;
     double n = static_cast<double>(m.entries.size()) + 1;
+    std::size_t postings = 0;
+    for (std::uint64_t h : present) {
+      std::size_t k = m.all_words.find(h).size();
+      if (k <= m.fulltext_max_df) postings += k;
+    }
+    ft.reserve(postings);
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
