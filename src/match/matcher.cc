@@ -8,7 +8,6 @@
 #include <cmath>
 #include <functional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
