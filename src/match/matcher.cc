@@ -529,16 +529,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // No site of this class has a pattern that matched: its sites with no
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
+  std::vector<std::uint32_t> class_sites;
   bool by_class = false;
   for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
     if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
-    for (std::uint32_t e : m.weak_by_class[id]) {
-      Cand& c = add(e);
-      c.confirmed = confirm(e);
-      c.reasons.pattern = c.confirmed.kind > 0;
-      c.by_class = true;
-      by_class = true;
-    }
+    class_sites.insert(class_sites.end(), m.weak_by_class[id].begin(), m.weak_by_class[id].end());
+    by_class = true;
   }
   // Without a pattern that explains the message (of its class) or a frame,
   // full-text ranking over every record's words takes part: it is the
@@ -558,6 +554,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) ft[e] += idf;
+    }
+    // Sites of the class: all that share words with the message; of the
+    // others, which all score alike, enough to show their tie.
+    std::size_t wordless = 0;
+    for (std::uint32_t e : class_sites) {
+      if (ft.count(e) == 0 && slot.count(e) == 0 && wordless++ > k_max_tied) continue;
+      Cand& c = add(e);
+      c.confirmed = confirm(e);
+      c.reasons.pattern = c.confirmed.kind > 0;
+      c.by_class = true;
     }
     // The best full-text records join the candidates: the answer when
     // nothing else is, a rival to weak pattern matches otherwise.
