@@ -126,7 +126,7 @@ std::string record_id(std::string_view repo, std::string_view path, std::string_
   key.append(error_class).push_back('\0');
   key.append(message).push_back('\0');
   key.append(std::to_string(ordinal));
-  return util::hex64(util::fnv1a64(key));
+  return util::hex64(util::mix64(util::fnv1a64(key)));
 }
 
 std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::vector<model::ThrowSite>& sites) {

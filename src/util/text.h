@@ -9,6 +9,10 @@ namespace errdex::util {
 
 // 64-bit FNV-1a; stable across platforms and releases (ids depend on it).
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed = 0xcbf29ce484222325ULL);
+// A bijective 64-bit finaliser (MurmurHash3's fmix64): every input bit
+// moves about half the output bits, so keys that differ only in their
+// last byte (an ordinal) get unrelated hashes.
+std::uint64_t mix64(std::uint64_t h);
 // 16 lowercase hex digits.
 std::string hex64(std::uint64_t v);
 // True when `s` is valid UTF-8 (no overlongs, no surrogates).
