@@ -161,6 +161,48 @@ struct Cand {
   double fulltext = 0;
 };
 
+// Per-thread working memory of match(), indexed by entry and pattern so a
+// message costs no hashing and no allocation once warm. Every slot a match
+// sets is reset before it returns (Reset), so the arrays are all zero
+// between calls and one thread may use several Matchers.
+struct Scratch {
+  std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
+  std::vector<double> ft;                // by entry: full-text weight shared
+  std::vector<std::uint8_t> in_ft;       // by entry
+  std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
+  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched;
+  std::vector<Cand> cands;
+  std::vector<std::string_view> words;
+  std::vector<std::uint64_t> present;
+
+  void fit(std::size_t entries, std::size_t patterns) {
+    if (slot.size() < entries) {
+      slot.resize(entries, 0);
+      ft.resize(entries, 0);
+      in_ft.resize(entries, 0);
+    }
+    if (confirmed.size() < patterns) confirmed.resize(patterns, 0);
+  }
+};
+
+struct Reset {
+  Scratch& s;
+  ~Reset() {
+    for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
+    for (std::uint32_t e : s.ft_touched) {
+      s.ft[e] = 0;
+      s.in_ft[e] = 0;
+    }
+    for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
+    s.slot_touched.clear();
+    s.ft_touched.clear();
+    s.confirmed_touched.clear();
+    s.cands.clear();
+    s.words.clear();
+    s.present.clear();
+  }
+};
+
 }  // namespace
 
 struct Matcher::Impl {
@@ -449,22 +491,31 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
+  thread_local Scratch scratch;
+  scratch.fit(m.entries.size(), m.patterns.size());
+  Reset reset{scratch};
   // Equal patterns (one message raised from many places) are confirmed once.
-  std::unordered_map<std::uint32_t, Confirmed> confirmed_by_pattern;
   auto confirm = [&](std::uint32_t e) {
-    auto [it, added] = confirmed_by_pattern.emplace(m.entries[e].pattern_id, Confirmed{});
-    if (added) it->second = m.confirm(e, variants);
-    return it->second;
+    std::uint32_t p = m.entries[e].pattern_id;
+    std::uint8_t& known = scratch.confirmed[p];
+    if (known == 0) {
+      Confirmed c = m.confirm(e, variants);
+      known = static_cast<std::uint8_t>(1 + c.kind * 4 + c.variant);
+      scratch.confirmed_touched.push_back(p);
+      return c;
+    }
+    return Confirmed{(known - 1) / 4, (known - 1) % 4};
   };
-  std::vector<Cand> cands;
-  std::unordered_map<std::uint32_t, std::size_t> slot;
-  cands.reserve(64);
-  slot.reserve(64);
-  confirmed_by_pattern.reserve(64);
+  std::vector<Cand>& cands = scratch.cands;
+  auto in_cands = [&](std::uint32_t e) { return scratch.slot[e] != 0; };
   auto add = [&](std::uint32_t e) -> Cand& {
-    auto [it, added] = slot.emplace(e, cands.size());
-    if (added) cands.push_back(Cand{e});
-    return cands[it->second];
+    std::uint32_t& at = scratch.slot[e];
+    if (at == 0) {
+      cands.push_back(Cand{e});
+      at = static_cast<std::uint32_t>(cands.size());
+      scratch.slot_touched.push_back(e);
+    }
+    return cands[at - 1];
   };
 
   // Frames: the innermost frame is where the exception was raised.
@@ -488,11 +539,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // Words: every whole word of the message looks up the patterns keyed on
   // it; a pattern whose other words are not all there is dropped unasked.
-  std::vector<std::string_view> words;
+  std::vector<std::string_view>& words = scratch.words;
   split_words(message, words);
   if (variants.has_unquoted) split_words(variants.unquoted, words);
-  std::vector<std::uint64_t> present;
-  present.reserve(words.size());
+  std::vector<std::uint64_t>& present = scratch.present;
   for (std::string_view w : words) present.push_back(hash_of(w));
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
@@ -509,7 +559,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     for (std::uint32_t e : m.keyed.find(h)) {
       if (cands.size() >= k_max_confirm) break;
-      if (slot.count(e) == 0 && !all_present(e)) continue;
+      if (!in_cands(e) && !all_present(e)) continue;
       add(e);
     }
   }
@@ -541,25 +591,26 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // answer when nothing else is, and orders what came in by class.
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
-    std::unordered_map<std::uint32_t, double> ft;
+    std::vector<double>& ft = scratch.ft;
+    std::vector<std::uint8_t>& in_ft = scratch.in_ft;
     double n = static_cast<double>(m.entries.size()) + 1;
-    std::size_t postings = 0;
-    for (std::uint64_t h : present) {
-      std::size_t k = m.all_words.find(h).size();
-      if (k <= m.fulltext_max_df) postings += k;
-    }
-    ft.reserve(postings);
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       double idf = std::log(n / static_cast<double>(posting.size()));
-      for (std::uint32_t e : posting) ft[e] += idf;
+      for (std::uint32_t e : posting) {
+        if (!in_ft[e]) {
+          in_ft[e] = 1;
+          scratch.ft_touched.push_back(e);
+        }
+        ft[e] += idf;
+      }
     }
     // Sites of the class: all that share words with the message; of the
     // others, which all score alike, enough to show their tie.
     std::size_t wordless = 0;
     for (std::uint32_t e : class_sites) {
-      if (ft.count(e) == 0 && slot.count(e) == 0 && wordless++ > k_max_tied) continue;
+      if (!in_ft[e] && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
       c.reasons.pattern = c.confirmed.kind > 0;
@@ -569,8 +620,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // nothing else is, a rival to weak pattern matches otherwise.
     {
       std::vector<std::pair<double, std::uint32_t>> best;
-      best.reserve(ft.size());
-      for (auto [e, s] : ft) {
+      best.reserve(scratch.ft_touched.size());
+      for (std::uint32_t e : scratch.ft_touched) {
+        double s = ft[e];
         double own = m.entries[e].word_weight;
         best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
       }
@@ -589,9 +641,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // holds, so a record whose every word is there beats a longer one that
     // shares a few more.
     for (Cand& c : cands) {
-      auto it = ft.find(c.entry);
       double own = m.entries[c.entry].word_weight;
-      if (it != ft.end() && own > 0) c.fulltext = it->second * std::min(1.0, it->second / own);
+      if (in_ft[c.entry] && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
     }
   }
 
