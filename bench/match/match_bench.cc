@@ -272,6 +272,7 @@ std::string fill(const std::string& pattern) {
 int main(int argc, char** argv) {
   std::string db, cases_path, peer_sizes = "10000,100000";
   std::size_t synthetic = 1000000, hs_max = 50000;
+  bool peers = true;  // --peers 0: errdex rows only (for profiling)
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -279,6 +280,7 @@ int main(int argc, char** argv) {
     else if (k == "--synthetic") synthetic = std::stoul(v);
     else if (k == "--peer-sizes") peer_sizes = v;
     else if (k == "--hs-max") hs_max = std::stoul(v);
+    else if (k == "--peers") peers = v != "0";
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -286,7 +288,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1]\n");
     return 2;
   }
 
@@ -327,6 +329,7 @@ int main(int argc, char** argv) {
     row("(a) stdlib", "errdex Matcher, last line", stdlib.size(), build, mem, l, "parse, candidates, RE2, rank, captures");
     auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
     row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
+    if (!peers) return 0;
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
     for (const auto& s : pasted) p.messages.push_back(message_of(s));

@@ -224,6 +224,12 @@ struct Matcher::Impl {
   // match, and RE2 is not asked.
   std::vector<std::uint64_t> required;
   std::vector<std::uint32_t> required_end;  // by entry: end offset into `required`
+  // Each pattern's literal runs (PatternText::runs), all in one string: a
+  // message holding them not in order cannot match, and RE2 is not asked.
+  // Patterns the reader cannot vouch for have none.
+  std::string lits;
+  std::vector<std::uint32_t> lit_run_end;  // by run: end offset into `lits`
+  std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
   BuildStats stats;
 
   ~Impl() {
@@ -242,21 +248,37 @@ struct Matcher::Impl {
     return expected;
   }
 
+  bool may_match(std::uint32_t p, std::string_view t) const {
+    std::size_t first = p == 0 ? 0 : lit_end[p - 1], at = 0;
+    for (std::size_t k = first; k < lit_end[p]; ++k) {
+      std::size_t begin = k == 0 ? 0 : lit_run_end[k - 1];
+      std::string_view run(lits.data() + begin, lit_run_end[k] - begin);
+      auto f = t.find(run, at);
+      if (f == std::string_view::npos) return false;
+      at = f + run.size();
+    }
+    return true;
+  }
+
   Confirmed confirm(std::uint32_t e, const Variants& v) const {
     const Entry& en = entries[e];
     if (en.kind == Kind::invalid) return {};
     if (en.kind == Kind::empty) return {v.text.empty() ? 3 : 0, 0};
     // Only groups and blanks, e.g. "(.+?)": any message fits, no need to ask RE2.
     if (en.kind == Kind::weak && en.constant_chars == 0 && en.match_all) return {3, 0};
+    // Literal text missing from a form rules that form out without RE2.
+    bool maybe_text = may_match(en.pattern_id, v.text);
+    bool maybe_unquoted = v.has_unquoted && may_match(en.pattern_id, v.unquoted);
+    if (!maybe_text && !maybe_unquoted) return {};
     const RE2* re = regex(e);
     if (!re->ok()) return {};
     auto run = [&](std::string_view t, RE2::Anchor a) {
       return re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
     };
     // The common case first: the pattern explains the whole message.
-    if (run(v.text, RE2::ANCHOR_BOTH)) return {3, 0};
-    bool in_text = run(v.text, RE2::UNANCHORED);
-    bool in_unquoted = v.has_unquoted && run(v.unquoted, RE2::UNANCHORED);
+    if (maybe_text && run(v.text, RE2::ANCHOR_BOTH)) return {3, 0};
+    bool in_text = maybe_text && run(v.text, RE2::UNANCHORED);
+    bool in_unquoted = maybe_unquoted && run(v.unquoted, RE2::UNANCHORED);
     if (!in_text && !in_unquoted) return {};
     std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
     bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
@@ -348,6 +370,13 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
       } else {
         PatternText pt = read_pattern(pat);
         rd.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
+        // Inline flags ("(?i)") would change what a literal run matches.
+        if (!pt.unreliable && pat.find("(?") == std::string::npos)
+          for (const auto& run : pt.runs) {
+            if (m.lits.size() + run.size() > UINT32_MAX) break;
+            m.lits += run;
+            m.lit_run_end.push_back(static_cast<std::uint32_t>(m.lits.size()));
+          }
         if (pt.unreliable || pt.words.empty()) {
           rd.kind = Kind::weak;
           rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
@@ -358,6 +387,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         }
       }
       reads.push_back(std::move(rd));
+      m.lit_end.push_back(static_cast<std::uint32_t>(m.lit_run_end.size()));
     }
     const Read& rd = reads[e.pattern_id];
     e.kind = rd.kind;
@@ -466,6 +496,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) +
            (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
   mem += m.keyed.memory_bytes() + m.all_words.memory_bytes();
+  mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));

@@ -6,6 +6,7 @@ namespace {
 // The character an escape stands for, or 0 when it is a class (\d, \s, ...).
 char unescape(char e) {
   switch (e) {
+    case 'a': return '\a';
     case 'n': return '\n';
     case 't': return '\t';
     case 'r': return '\r';
@@ -53,6 +54,7 @@ PatternText read_pattern(std::string_view p) {
       i = j;
     }
     out.constant_chars += run.size();
+    if (!run.empty()) out.runs.push_back(run);
     run.clear();
   };
 
@@ -115,6 +117,7 @@ PatternText read_pattern(std::string_view p) {
       case '|':
         out.unreliable = true;
         out.words.clear();
+        out.runs.clear();
         return out;
       case '.': case '^': case '$':
         flush(true);

@@ -19,6 +19,10 @@ struct PatternText {
   // True when the pattern cannot be relied on to require its constant text
   // (a top-level `|`, or syntax the reader does not follow).
   bool unreliable = false;
+  // The literal runs of the constant text, in pattern order: every match
+  // holds each of them, in this order, without overlap. Meaningful only
+  // when !unreliable.
+  std::vector<std::string> runs;
 };
 
 PatternText read_pattern(std::string_view pattern);
