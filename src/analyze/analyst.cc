@@ -174,7 +174,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.schema_version = k_schema_version;
     r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
     r.lints = lint_site(s, res.builtin);
-    write_static_prose(s, r, ProseContext{ctx.source, std::move(res)});
+    write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res)});
     out.push_back(std::move(r));
   }
   return out;  // in line order

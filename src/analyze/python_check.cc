@@ -1,5 +1,7 @@
 #include "analyze/python_check.h"
 
+#include <unordered_map>
+
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -128,7 +130,13 @@ void identifiers(TSNode n, std::string_view code, std::vector<std::string>& out,
 
 bool parses_as_python(std::string_view code) {
   if (is_blank(code)) return false;
+  // Sites of one function share their call and guard snippets, so the same
+  // code is checked again and again; a parse costs far more than a lookup.
+  thread_local std::unordered_map<std::string, bool> memo;
+  if (auto it = memo.find(std::string(code)); it != memo.end()) return it->second;
   Tree t(code);
+  if (memo.size() > 4096) memo.clear();
+  memo.emplace(std::string(code), t.ok());
   return t.ok();
 }
 

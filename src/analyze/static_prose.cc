@@ -411,8 +411,8 @@ std::string first_sentence(const std::string& doc) {
 
 // `name = rhs` on one line between the function's first line and `before`,
 // the last one wins: what a local the guard tests was computed as.
-std::string local_assignment(std::string_view source, int from_line, int before, const std::string& name) {
-  auto lines = util::split_lines(source);
+std::string local_assignment(const std::vector<std::string_view>& lines, int from_line, int before,
+                             const std::string& name) {
   std::string found;
   int assignments = 0;
   for (int l = std::max(1, from_line); l < before && l <= static_cast<int>(lines.size()); ++l) {
@@ -449,8 +449,7 @@ std::string local_assignment(std::string_view source, int from_line, int before,
 
 // `super().__init__(..., name=name, ...)` between the two lines: the base
 // class's constructor received the argument (and, by convention, stores it).
-bool passed_to_super(std::string_view source, int from_line, int before, const std::string& name) {
-  auto lines = util::split_lines(source);
+bool passed_to_super(const std::vector<std::string_view>& lines, int from_line, int before, const std::string& name) {
   bool in_super = false;
   std::string kw = name + "=" + name;
   for (int l = std::max(1, from_line); l < before && l <= static_cast<int>(lines.size()); ++l) {
@@ -467,7 +466,7 @@ bool passed_to_super(std::string_view source, int from_line, int before, const s
 }
 
 // Public functions of the file whose body calls `fn` (a private helper).
-std::vector<std::string> callers_in_file(std::string_view source, const std::string& fn) {
+std::vector<std::string> callers_in_file(const std::vector<std::string_view>& lines, const std::string& fn) {
   std::vector<std::string> out;
   struct Def {
     std::size_t indent;
@@ -475,7 +474,7 @@ std::vector<std::string> callers_in_file(std::string_view source, const std::str
     bool is_class;
   };
   std::vector<Def> stack;
-  for (auto raw : util::split_lines(source)) {
+  for (auto raw : lines) {
     std::string_view line = raw;
     std::size_t indent = line.find_first_not_of(" \t");
     if (indent == std::string_view::npos || line[indent] == '#') continue;
@@ -710,8 +709,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
       if (n.compare(0, 5, "self.") != 0 || n.find('.', 5) != std::string::npos) continue;
       std::string attr = n.substr(5);
       if (std::find(params.begin(), params.end(), attr) == params.end()) continue;
-      if (local_assignment(ctx.source, s.function_line + 1, s.guards.front().line, n) == attr ||
-          (s.function == "__init__" && passed_to_super(ctx.source, s.function_line + 1, s.guards.front().line, attr)))
+      if (local_assignment(ctx.lines, s.function_line + 1, s.guards.front().line, n) == attr ||
+          (s.function == "__init__" && passed_to_super(ctx.lines, s.function_line + 1, s.guards.front().line, attr)))
         stored_params.push_back(attr);
     }
   auto to_caller = [&](const std::string& code) {
@@ -737,7 +736,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   std::vector<std::pair<std::string, std::string>> assigned;
   if (guarded && !s.function.empty())
     for (const auto& l : locals) {
-      std::string rhs = local_assignment(ctx.source, s.function_line + 1, s.guards.front().line, l);
+      std::string rhs = local_assignment(ctx.lines, s.function_line + 1, s.guards.front().line, l);
       if (!rhs.empty()) assigned.emplace_back(l, rhs);
     }
   const std::string call = example_call(s, r.file_path, tested_params);
@@ -797,7 +796,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   // triggerScenarios: the calls and inputs that reach the raise.
   std::ostringstream trig;
   std::vector<std::string> callers;
-  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) callers = callers_in_file(ctx.source, s.function);
+  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) callers = callers_in_file(ctx.lines, s.function);
   if (!callers.empty()) {
     trig << "Calling ";
     for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? (i + 1 == callers.size() ? " or " : ", ") : "") << callers[i];

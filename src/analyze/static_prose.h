@@ -15,6 +15,8 @@ namespace errdex::analyze {
 // What the analyst may read besides the site.
 struct ProseContext {
   std::string_view source;  // the whole file
+  // Its lines, split once per file rather than once per site.
+  const std::vector<std::string_view>& lines;
   // The raised class resolved through the repository's classes.
   ClassIndex::Resolution resolution;
 };

@@ -18,6 +18,7 @@
 #include "cli/progress.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
+#include "model/record_json.h"
 #include "scan/python_frontend.h"
 #include "source/source_tree.h"
 #include "store/store.h"
@@ -213,7 +214,11 @@ int run_scan(const ScanArgs& a) {
 
   // Pass 7: one transaction replaces the dataset of (repo, sha). From here
   // on readers see the new records.
-  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records)};
+  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), {}};
+  // Serialised on every core here, so the transaction below only writes.
+  ds.record_json.resize(ds.records.size());
+  parallel_for(ds.records.size(), a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency()),
+               [&](std::size_t i) { ds.record_json[i] = model::to_json(ds.records[i]); });
   auto st = open_store_for_write(a.db);
   if (!st) {
     std::cerr << "errdex scan: " << st.error() << "\n";

@@ -377,12 +377,14 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
   std::string tags;
-  for (const auto& r : dataset.records) {
+  const bool serialised = dataset.record_json.size() == dataset.records.size();
+  for (std::size_t i = 0; i < dataset.records.size(); ++i) {
+    const auto& r = dataset.records[i];
     std::int64_t seq;
     {
       Run run(m_insert_record);
       run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
-      run.text(6, r.error_class).text(7, r.error_message).text(8, model::to_json(r));
+      run.text(6, r.error_class).text(7, r.error_message).text(8, serialised ? dataset.record_json[i] : model::to_json(r));
       int rc = run.step();
       if (rc == SQLITE_CONSTRAINT_UNIQUE)
         return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};

@@ -20,6 +20,10 @@ struct Dataset {
   std::string sha;
   std::string dataset_version;  // ISO time
   std::vector<model::ErrorRecord> records;
+  // Optional: model::to_json(records[i]) for every i, made by a caller that
+  // can serialise on many threads; the store then stores these bytes. Empty
+  // means the store serialises, inside its transaction.
+  std::vector<std::string> record_json;
 };
 
 struct RepoSummary {

@@ -186,6 +186,20 @@ TEST(SqliteStore, ExportIsByteExact) {
   EXPECT_EQ(model::to_json((*all)[1]), lines[1]);
 }
 
+// A caller that serialised the records itself (on many threads) has its
+// bytes stored; they come back as the records.
+TEST(SqliteStore, IngestStoresPreserialisedJson) {
+  Dataset d = make_dataset("acme/pre", k_sha1, 3);
+  for (const auto& r : d.records) d.record_json.push_back(model::to_json(r));
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store->ingest(d));
+  auto all = store->list(std::string("acme/pre"));
+  ASSERT_TRUE(all);
+  ASSERT_EQ(all->size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ((*all)[i].record, d.records[i]);
+}
+
 TEST(SqliteStore, ReingestOfSameShaReplaces) {
   TempDir dir;
   auto store = open_or_die(dir.file("s.db"));
