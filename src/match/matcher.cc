@@ -125,7 +125,14 @@ struct Variants {
   std::string unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
   bool has_unquoted = false;
   std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
+  bool text_ascii = false, unquoted_ascii = false;
 };
+
+bool is_ascii(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
 
 Variants make_variants(std::string_view m) {
   Variants v;
@@ -143,7 +150,81 @@ Variants make_variants(std::string_view m) {
     auto close = m.find("] ");
     if (close != std::string_view::npos && close < 20) v.after_errno = m.substr(close + 2);
   }
+  v.text_ascii = is_ascii(v.text);
+  v.unquoted_ascii = v.has_unquoted && is_ascii(v.unquoted);
   return v;
+}
+
+// A pattern made of literal text and `(.+?)` groups only, the shape of
+// nearly every template: matched against a whole message without RE2.
+// Items are literal runs, each after `groups` groups; `trailing` groups end
+// the pattern. Lazy groups take the least text Perl and RE2 give them: of
+// adjacent groups all but the last are empty, and each run is placed at its
+// first occurrence, which leaves the most room for the rest.
+struct SimpleItem {
+  std::uint32_t lit_begin = 0, lit_size = 0;
+  std::uint32_t groups = 0;
+};
+struct Simple {
+  std::uint32_t first = 0;   // into Impl::simple_items
+  std::uint32_t items = 0;
+  std::uint32_t trailing = 0;
+  bool ok = false;
+};
+
+char simple_escape(char e) {
+  switch (e) {
+    case 'a': return '\a';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'v': return '\v';
+    default: break;
+  }
+  auto u = static_cast<unsigned char>(e);
+  return u < 0x80 && !is_word_char(u) ? e : 0;
+}
+
+// Splits `p` into runs and group counts; false when it holds anything else.
+bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::string>>& items, std::uint32_t& trailing) {
+  std::string run;
+  std::uint32_t groups = 0, run_groups = 0;  // groups since the last run; before the open run
+  auto quantifier = [&](std::size_t at) {
+    return at < p.size() && (p[at] == '*' || p[at] == '+' || p[at] == '?' || p[at] == '{');
+  };
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.compare(i, 5, "(.+?)") == 0) {
+      if (quantifier(i + 5)) return false;
+      if (!run.empty()) {
+        items.emplace_back(run_groups, std::move(run));
+        run.clear();
+        groups = 0;
+      }
+      ++groups;
+      i += 4;
+      continue;
+    }
+    char c = p[i], lit = 0;
+    if (c == '\\') {
+      if (i + 1 >= p.size()) return false;
+      lit = simple_escape(p[++i]);
+      if (lit == 0) return false;
+    } else if (std::string_view(".^$*+?{}()[]|").find(c) != std::string_view::npos) {
+      return false;
+    } else {
+      lit = c;
+    }
+    if (quantifier(i + 1)) return false;
+    if (run.empty()) run_groups = groups;
+    run += lit;
+  }
+  if (!run.empty()) {
+    items.emplace_back(run_groups, std::move(run));
+    groups = 0;
+  }
+  trailing = groups;
+  return true;
 }
 
 struct Confirmed {
@@ -174,6 +255,7 @@ struct Scratch {
   std::vector<Cand> cands;
   std::vector<std::string_view> words;
   std::vector<std::uint64_t> present;
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
 
   void fit(std::size_t entries, std::size_t patterns) {
     if (slot.size() < entries) {
@@ -230,6 +312,42 @@ struct Matcher::Impl {
   std::string lits;
   std::vector<std::uint32_t> lit_run_end;  // by run: end offset into `lits`
   std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
+  // Patterns of literal text and groups only, matched whole without RE2.
+  std::vector<Simple> simple;  // by pattern
+  std::vector<SimpleItem> simple_items;
+  std::string simple_lits;
+
+  // Whether `t` is a whole match of simple pattern `sp`; the groups' spans
+  // (offset, size) are appended to `spans` when given.
+  bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans) const {
+    std::size_t pos = 0;
+    auto take = [&](std::uint32_t groups, std::size_t end) {
+      if (!spans) return;
+      for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
+    };
+    for (std::uint32_t k = 0; k < sp.items; ++k) {
+      const SimpleItem& it = simple_items[sp.first + k];
+      std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
+      bool at_end = k + 1 == sp.items && sp.trailing == 0;
+      std::size_t at;
+      if (it.groups == 0) {
+        if (t.substr(pos, run.size()) != run) return false;
+        at = pos;
+        if (at_end && at + run.size() != t.size()) return false;
+      } else if (at_end) {
+        if (t.size() < pos + run.size() || !t.ends_with(run)) return false;
+        at = t.size() - run.size();
+      } else {
+        at = t.find(run, pos);
+        if (at == std::string_view::npos) return false;
+      }
+      take(it.groups, at);
+      pos = at + run.size();
+    }
+    if (sp.trailing == 0) return pos == t.size();
+    take(sp.trailing, t.size());
+    return true;
+  }
   BuildStats stats;
 
   ~Impl() {
@@ -270,21 +388,28 @@ struct Matcher::Impl {
     bool maybe_text = may_match(en.pattern_id, v.text);
     bool maybe_unquoted = v.has_unquoted && may_match(en.pattern_id, v.unquoted);
     if (!maybe_text && !maybe_unquoted) return {};
-    const RE2* re = regex(e);
-    if (!re->ok()) return {};
+    const Simple& sp = simple[en.pattern_id];
+    const RE2* re = nullptr;
     auto run = [&](std::string_view t, RE2::Anchor a) {
-      return re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
+      if (!re) re = regex(e);
+      return re->ok() && re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
+    };
+    auto whole = [&](std::string_view t, bool ascii) {
+      return sp.ok && ascii ? simple_whole(sp, t, nullptr) : run(t, RE2::ANCHOR_BOTH);
     };
     // The common case first: the pattern explains the whole message.
-    if (maybe_text && run(v.text, RE2::ANCHOR_BOTH)) return {3, 0};
+    if (maybe_text && whole(v.text, v.text_ascii)) return {3, 0};
     bool in_text = maybe_text && run(v.text, RE2::UNANCHORED);
     bool in_unquoted = maybe_unquoted && run(v.unquoted, RE2::UNANCHORED);
     if (!in_text && !in_unquoted) return {};
     std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
+    bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
     bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
     for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
       for (int k = 0; k < 3; ++k)
-        if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) && run(forms[k], a)) return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
+        if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&
+            (a == RE2::ANCHOR_BOTH ? whole(forms[k], ascii[k]) : run(forms[k], a)))
+          return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
     return {1, in_text ? 0 : 1};
   }
 
@@ -386,6 +511,19 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
           rd.words = std::move(pt.words);
         }
       }
+      Simple sp;
+      std::vector<std::pair<std::uint32_t, std::string>> items;
+      if (rd.kind != Kind::invalid && rd.kind != Kind::empty && read_simple(pat, items, sp.trailing) &&
+          m.simple_lits.size() + pat.size() <= UINT32_MAX) {
+        sp.ok = true;
+        sp.first = static_cast<std::uint32_t>(m.simple_items.size());
+        sp.items = static_cast<std::uint32_t>(items.size());
+        for (auto& [groups, run] : items) {
+          m.simple_items.push_back({static_cast<std::uint32_t>(m.simple_lits.size()), static_cast<std::uint32_t>(run.size()), groups});
+          m.simple_lits += run;
+        }
+      }
+      m.simple.push_back(sp);
       reads.push_back(std::move(rd));
       m.lit_end.push_back(static_cast<std::uint32_t>(m.lit_run_end.size()));
     }
@@ -496,6 +634,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) +
            (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
   mem += m.keyed.memory_bytes() + m.all_words.memory_bytes();
+  mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   m.stats.memory_bytes = mem;
@@ -726,7 +865,21 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     cd.id = e.id;
     cd.score = c.score;
     cd.reasons = c.reasons;
-    if (c.reasons.pattern && e.kind != Kind::empty) {
+    const Simple& sp = m.simple[e.pattern_id];
+    const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
+    if (c.reasons.pattern && e.kind != Kind::empty && c.confirmed.kind == 3 && sp.ok && form_ascii) {
+      std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
+      std::string_view t = forms[c.confirmed.variant];
+      std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
+      spans.clear();
+      if (m.simple_whole(sp, t, &spans) && !spans.empty()) {
+        auto names = interpolation_names(e.message_template);
+        for (std::size_t g = 0; g < spans.size(); ++g) {
+          std::string name = spans.size() == names.size() ? names[g] : std::to_string(g + 1);
+          cd.captures.emplace_back(std::move(name), std::string(t.substr(spans[g].first, spans[g].second)));
+        }
+      }
+    } else if (c.reasons.pattern && e.kind != Kind::empty) {
       const RE2* re = m.regex(c.entry);
       int groups = re->NumberOfCapturingGroups();
       if (groups > 0) {
