@@ -3,6 +3,7 @@
 #include "match/matcher.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
 #include <set>
 #include <thread>
@@ -198,6 +199,50 @@ TEST(PatternText, WordsAndNames) {
   EXPECT_EQ(statement_literals("x = 1\n    msg = 'bad %s'\n    raise ValueError(msg % (a,\n        'tail'))\nnext = 'no'\n",
                                10, 12),
             "bad %s tail ");
+}
+
+}  // namespace
+}  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// Patterns of literal text and groups are matched without RE2: the values
+// captured must be the ones RE2 gives the same pattern (groups lazy, `(.*?)`).
+TEST(Matcher, LiteralPatternCapturesAgreeWithRe2) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"(.+?) is not a valid (.+?)", {"5 is not a valid E", "x is not a valid y is not a valid z", "is not a valid is not a valid x"}},
+      {"a (.+?) b (.+?) b", {"a 1 b 2 b", "a b b b b b", "a  b  b b", "a x b  b"}},
+      {"(.+?)(.+?)", {"abc", "a"}},
+      {"key (.+?)(.+?): end", {"key k: end: end", "key : end"}},
+      {"\\(x\\) (.+?)\\.", {"(x) 1.2.", "(x) ."}},
+      {"start (.+?)", {"start here and there", "start  x"}},
+      {"(.+?) end", {"the end end", "end end end"}},
+      {"only text", {"only text"}},
+      {"caf\xc3\xa9 (.+?)", {"caf\xc3\xa9 ol\xc3\xa9", "caf\xc3\xa9 x"}},
+      {"tab\\t(.+?)", {"tab\tv"}},
+  };
+  for (const auto& [pattern, messages] : cases) {
+    std::string relaxed = pattern;
+    for (auto at = relaxed.find("(.+?)"); at != std::string::npos; at = relaxed.find("(.+?)", at + 5))
+      relaxed.replace(at, 5, "(.*?)");
+    RE2::Options o;
+    o.set_dot_nl(true);
+    RE2 re(relaxed, o);
+    ASSERT_TRUE(re.ok()) << pattern;
+    auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+    for (const auto& msg : messages) {
+      int groups = re.NumberOfCapturingGroups();
+      std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
+      ASSERT_TRUE(re.Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, sub.data(), groups + 1)) << pattern << " / " << msg;
+      auto r = m.match("ValueError: " + msg);
+      ASSERT_EQ(top_id(r), "p") << pattern << " / " << msg;
+      ASSERT_EQ(r.candidates[0].captures.size(), static_cast<std::size_t>(groups)) << pattern << " / " << msg;
+      for (int g = 0; g < groups; ++g)
+        EXPECT_EQ(r.candidates[0].captures[g].second, std::string(sub[g + 1].data(), sub[g + 1].size()))
+            << pattern << " / " << msg << " group " << g + 1;
+    }
+  }
 }
 
 }  // namespace
