@@ -348,6 +348,21 @@ struct Matcher::Impl {
     take(sp.trailing, t.size());
     return true;
   }
+
+  // Whether simple pattern `sp` matches somewhere in `t` (from its start
+  // when `from_start`): its runs in order, groups taking anything between.
+  bool simple_within(const Simple& sp, std::string_view t, bool from_start) const {
+    std::size_t pos = 0;
+    for (std::uint32_t k = 0; k < sp.items; ++k) {
+      const SimpleItem& it = simple_items[sp.first + k];
+      std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
+      std::size_t at = k == 0 && it.groups == 0 && from_start ? (t.substr(0, run.size()) == run ? 0 : std::string_view::npos)
+                                                              : t.find(run, pos);
+      if (at == std::string_view::npos) return false;
+      pos = at + run.size();
+    }
+    return true;
+  }
   BuildStats stats;
 
   ~Impl() {
@@ -394,13 +409,14 @@ struct Matcher::Impl {
       if (!re) re = regex(e);
       return re->ok() && re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
     };
-    auto whole = [&](std::string_view t, bool ascii) {
-      return sp.ok && ascii ? simple_whole(sp, t, nullptr) : run(t, RE2::ANCHOR_BOTH);
+    auto test = [&](std::string_view t, bool ascii, RE2::Anchor a) {
+      if (!sp.ok || !ascii) return run(t, a);
+      return a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr) : simple_within(sp, t, a == RE2::ANCHOR_START);
     };
     // The common case first: the pattern explains the whole message.
-    if (maybe_text && whole(v.text, v.text_ascii)) return {3, 0};
-    bool in_text = maybe_text && run(v.text, RE2::UNANCHORED);
-    bool in_unquoted = maybe_unquoted && run(v.unquoted, RE2::UNANCHORED);
+    if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH)) return {3, 0};
+    bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED);
+    bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED);
     if (!in_text && !in_unquoted) return {};
     std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
     bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
@@ -408,7 +424,7 @@ struct Matcher::Impl {
     for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
       for (int k = 0; k < 3; ++k)
         if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&
-            (a == RE2::ANCHOR_BOTH ? whole(forms[k], ascii[k]) : run(forms[k], a)))
+            test(forms[k], ascii[k], a))
           return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
     return {1, in_text ? 0 : 1};
   }
