@@ -256,6 +256,7 @@ struct Scratch {
   std::vector<std::string_view> words;
   std::vector<std::uint64_t> present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::vector<std::pair<double, std::uint32_t>> best;
 
   void fit(std::size_t entries, std::size_t patterns) {
     if (slot.size() < entries) {
@@ -805,17 +806,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // The best full-text records join the candidates: the answer when
     // nothing else is, a rival to weak pattern matches otherwise.
     {
-      std::vector<std::pair<double, std::uint32_t>> best;
-      best.reserve(scratch.ft_touched.size());
+      std::vector<std::pair<double, std::uint32_t>>& best = scratch.best;
+      best.clear();
       for (std::uint32_t e : scratch.ft_touched) {
         double s = ft[e];
         double own = m.entries[e].word_weight;
         best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
       }
       std::size_t keep = std::min<std::size_t>(best.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
-      std::partial_sort(best.begin(), best.begin() + keep, best.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
+      // A strict order (ties go to the lower entry): selecting the first
+      // `keep` and sorting them gives what sorting all would.
+      auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+      auto cut = best.begin() + static_cast<std::ptrdiff_t>(keep);
+      if (keep < best.size()) std::nth_element(best.begin(), cut, best.end(), better);
+      std::sort(best.begin(), cut, better);
       for (std::size_t i = 0; i < keep; ++i) {
         if (best[i].first <= 0) break;
         Cand& c = add(best[i].second);
