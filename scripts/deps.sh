@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 apt_build=(build-essential cmake ninja-build ccache pkg-config git
            libgit2-dev libre2-dev libsqlite3-dev nlohmann-json3-dev
            libcli11-dev libboost-dev libkainjow-mustache-dev libgtest-dev libbenchmark-dev
-           libpqxx-dev python3 clang libclang-rt-14-dev)
+           python3 clang libclang-rt-14-dev)
 # Tests and benchmarks only: peers (Hyperscan, ast-grep, nginx, wrk), a
 # real browser, a real PostgreSQL server.
-apt_test=(hyperfine libhyperscan-dev wrk nginx chromium postgresql)
+apt_test=(hyperfine libhyperscan-dev wrk nginx chromium)
 
 missing=()
 for p in "${apt_build[@]}" "${apt_test[@]}"; do
