@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 apt_build=(build-essential cmake ninja-build ccache pkg-config git
            libgit2-dev libre2-dev libsqlite3-dev nlohmann-json3-dev
            libcli11-dev libboost-dev libkainjow-mustache-dev libgtest-dev libbenchmark-dev
-           python3 clang libclang-rt-14-dev)
+           zlib1g-dev python3 clang libclang-rt-14-dev)
 # Tests and benchmarks only: peers (Hyperscan, ast-grep, nginx, wrk), a
-# real browser, a real PostgreSQL server.
+# real browser.
 apt_test=(hyperfine libhyperscan-dev wrk nginx chromium)
 
 missing=()
