@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analyze/python_check.h"
+#include "analyze/static_prose.h"
 
 namespace errdex::analyze {
 namespace {
@@ -80,29 +81,6 @@ int word_count(const std::string& text) {
     in = w;
   }
   return n;
-}
-
-std::vector<std::string> parameter_roots(const std::string& params) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  auto flush = [&] {
-    std::size_t i = 0;
-    while (i < cur.size() && (cur[i] == ' ' || cur[i] == '*')) ++i;
-    std::size_t j = i;
-    while (j < cur.size() && ident_char(cur[j])) ++j;
-    std::string p = cur.substr(i, j - i);
-    if (!p.empty() && p != "self" && p != "cls") out.push_back(p);
-    cur.clear();
-  };
-  for (char c : params) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) flush();
-    else cur += c;
-  }
-  flush();
-  return out;
 }
 
 // A name the condition calls (`callable(x)`, `os.path.exists(p)`) is a
@@ -217,7 +195,7 @@ std::vector<Lint> lint_site(const ThrowSite& s, const std::string& builtin_base)
   bool plain = s.message.from_literals || (s.message.style == "none" && !s.reraise);
   bool exempt = exempt_from_terse().count(s.error_class) || exempt_from_terse().count(builtin_base);
   if (g && plain && !exempt && s.kind != "assert" && !value_is_implied(*g)) {
-    auto params = parameter_roots(s.function_params);
+    auto params = parameter_names(s.function_params);
     std::set<std::string> shown;
     for (const auto& p : s.message.parts)
       if (!p.literal)

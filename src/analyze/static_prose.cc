@@ -312,30 +312,6 @@ std::string rename_name(const std::string& code, const std::string& from, const 
   return out;
 }
 
-// Parameter names of a `def` parameter list, without self/cls, `*`, `/`,
-// annotations and defaults.
-std::vector<std::string> parameter_names(const std::string& params) {
-  std::vector<std::string> names;
-  int depth = 0;
-  std::string cur;
-  auto flush = [&] {
-    std::string p(util::trim(cur));
-    cur.clear();
-    while (!p.empty() && p[0] == '*') p.erase(p.begin());
-    auto end = std::find_if(p.begin(), p.end(), [](char c) { return !ident_char(c); });
-    p.erase(end, p.end());
-    if (!p.empty() && p != "self" && p != "cls") names.push_back(p);
-  };
-  for (char c : params) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) flush();
-    else cur += c;
-  }
-  flush();
-  return names;
-}
-
 bool has_decorator(const ThrowSite& s, std::string_view d) {
   return std::any_of(s.decorators.begin(), s.decorators.end(), [&](const std::string& x) {
     return x == d || (x.size() > d.size() && x.compare(x.size() - d.size() - 1, d.size() + 1, "." + std::string(d)) == 0);
@@ -646,6 +622,28 @@ std::optional<std::string> checked(std::string code) {
 }
 
 }  // namespace
+
+std::vector<std::string> parameter_names(const std::string& params) {
+  std::vector<std::string> names;
+  int depth = 0;
+  std::string cur;
+  auto flush = [&] {
+    std::string p(util::trim(cur));
+    cur.clear();
+    while (!p.empty() && p[0] == '*') p.erase(p.begin());
+    auto end = std::find_if(p.begin(), p.end(), [](char c) { return !ident_char(c); });
+    p.erase(end, p.end());
+    if (!p.empty() && p != "self" && p != "cls") names.push_back(p);
+  };
+  for (char c : params) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) flush();
+    else cur += c;
+  }
+  flush();
+  return names;
+}
 
 std::string negate_condition(const std::string& raw) {
   std::string cond = strip_parens(clean_condition(raw));

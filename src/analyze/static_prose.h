@@ -29,6 +29,10 @@ struct ProseContext {
 // (or, for exampleFix, replaced by a plain call).
 void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, const ProseContext& ctx);
 
+// Parameter names of a `def` parameter list's source text ("self, x: int = 1,
+// *args"), without self/cls, `*`, `/`, annotations and defaults.
+std::vector<std::string> parameter_names(const std::string& params);
+
 // The guard condition negated as Python source: `a != b` → `a == b`,
 // `not x` → `x`, `x is None` → `x is not None`, else `not (cond)`.
 std::string negate_condition(const std::string& cond);
