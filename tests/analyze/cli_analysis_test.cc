@@ -145,12 +145,11 @@ TEST(CliAnalysis, LintsAreStoredOnTheRecordAndShownWithIt) {
   EXPECT_EQ(run(errdex_cmd() + " export --db " + shell_quote(db2)).out, exported.out);
 }
 
-constexpr const char* k_sha = "a597f974857b3d92939971296bc0deb93d33d780";
+constexpr const char* k_sha = testing::k_transformers_sha;
 
 TEST(CliAnalysis, LintFlagsSeedTwoInTransformers) {
-  const char* env = std::getenv("TRANSFORMERS_GIT");
-  std::string git_dir = env && *env ? env : "/work/.mirror/zucchini-nlp+transformers/repo";
-  if (run("git --git-dir=" + shell_quote(git_dir) + " cat-file -e " + std::string(k_sha) + "^{commit}").code != 0)
+  std::string git_dir = testing::transformers_git();
+  if (git_dir.empty())
     GTEST_SKIP() << "no repository with transformers@a597f974 (set TRANSFORMERS_GIT)";
   TempDir tree;
   auto r = run("git --git-dir=" + shell_quote(git_dir) + " archive " + k_sha +

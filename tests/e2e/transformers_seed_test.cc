@@ -20,14 +20,8 @@ using testing::run;
 using testing::shell_quote;
 using testing::TempDir;
 
-constexpr const char* k_sha = "a597f974857b3d92939971296bc0deb93d33d780";
-
-std::string transformers_git() {
-  const char* env = std::getenv("TRANSFORMERS_GIT");
-  std::string dir = env && *env ? env : "/work/.mirror/zucchini-nlp+transformers/repo";
-  auto r = run("git --git-dir=" + shell_quote(dir) + " cat-file -e " + k_sha + "^{commit}");
-  return r.code == 0 ? dir : "";
-}
+constexpr const char* k_sha = testing::k_transformers_sha;
+using testing::transformers_git;
 
 TEST(TransformersSeeds, BothSeedRecordsComeOutAsPublished) {
   std::string git_dir = transformers_git();

@@ -135,12 +135,9 @@ TEST(PythonOutline, SameSitesAsWholeParseOnTheStandardLibrary) {
 // And transformers' src/ at the seeds' commit, read from git, when a
 // repository holding it is at hand (TRANSFORMERS_GIT).
 TEST(PythonOutline, SameSitesAsWholeParseOnTransformers) {
-  const char* env = std::getenv("TRANSFORMERS_GIT");
-  std::string dir = env && *env ? env : "/work/.mirror/zucchini-nlp+transformers/repo";
-  const std::string sha = "a597f974857b3d92939971296bc0deb93d33d780";
-  if (testing::run("git --git-dir=" + testing::shell_quote(dir) + " cat-file -e " + sha + "^{commit}").code != 0)
-    GTEST_SKIP() << "no repository with transformers@a597f974 (set TRANSFORMERS_GIT)";
-  expect_same_sites(dir, sha, "src/");
+  std::string dir = testing::transformers_git();
+  if (dir.empty()) GTEST_SKIP() << "no repository with transformers@a597f974 (set TRANSFORMERS_GIT)";
+  expect_same_sites(dir, testing::k_transformers_sha, "src/");
 }
 
 }  // namespace

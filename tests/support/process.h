@@ -87,4 +87,17 @@ inline std::string python_stdlib() {
   return s;
 }
 
+// The commit of transformers that the published seeds were made from.
+inline constexpr const char* k_transformers_sha = "a597f974857b3d92939971296bc0deb93d33d780";
+
+// A git directory holding transformers at k_transformers_sha: $TRANSFORMERS_GIT,
+// else the fork mirror fetched on a developer machine; "" when neither has it
+// (tests then skip). Its code is only read, never committed.
+inline std::string transformers_git() {
+  const char* env = std::getenv("TRANSFORMERS_GIT");
+  std::string dir = env && *env ? env : "/work/.mirror/zucchini-nlp+transformers/repo";
+  auto r = run("git --git-dir=" + shell_quote(dir) + " cat-file -e " + k_transformers_sha + "^{commit}");
+  return r.code == 0 ? dir : "";
+}
+
 }  // namespace errdex::testing
