@@ -174,6 +174,12 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.schema_version = k_schema_version;
     r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
     r.lints = lint_site(s, res.builtin);
+    for (const auto& alt : s.alternatives) {
+      model::MessageVariant v{scan::template_text(alt), scan::template_pattern(alt)};
+      if (v.error_message == r.error_message) continue;
+      if (std::find(r.message_variants.begin(), r.message_variants.end(), v) == r.message_variants.end())
+        r.message_variants.push_back(std::move(v));
+    }
     write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res)});
     out.push_back(std::move(r));
   }

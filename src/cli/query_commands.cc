@@ -27,6 +27,7 @@ void print_record(const model::DatasetLine& l) {
               scan::pattern_matches_anything(r.message_pattern)
                   ? "   (matches any message: only frames and class tell this site apart)"
                   : "");
+  for (const auto& v : r.message_variants) std::printf("also      %s\n", v.error_message.c_str());
   std::printf("thrown at %s:%d\n", r.file_path.c_str(), r.line_number);
   std::printf("github    %s\n", r.github_url.c_str());
   std::printf("type      %s   strategy %s\n", r.error_type.c_str(), r.handling_strategy.c_str());

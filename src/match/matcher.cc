@@ -46,8 +46,12 @@ enum class Kind : std::uint8_t {
   invalid,  // RE2 rejects it: frames and class only, never confirmed
 };
 
+// One message a record's site can raise: its messagePattern, or one of its
+// messageVariants. Entries are what is indexed; candidates are reported by
+// record.
 struct Entry {
   std::string id;
+  std::uint32_t record = 0;  // index into the records given to build
   std::uint32_t pattern_id = 0;  // into Impl::patterns; equal patterns share one
   std::string message_template;
   std::uint32_t class_id = 0;  // 0: no class
@@ -257,6 +261,7 @@ struct Scratch {
   std::vector<std::uint64_t> present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::vector<std::pair<double, std::uint32_t>> best;
+  std::vector<std::uint8_t> record_seen;  // by record, while dropping a record's weaker entries
 
   void fit(std::size_t entries, std::size_t patterns) {
     if (slot.size() < entries) {
@@ -290,6 +295,7 @@ struct Reset {
 
 struct Matcher::Impl {
   std::vector<Entry> entries;
+  bool has_variants = false;  // more entries than records
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
   std::vector<std::string> patterns;  // distinct messagePatterns
@@ -446,14 +452,28 @@ Matcher& Matcher::operator=(Matcher&&) noexcept = default;
 Matcher::~Matcher() = default;
 
 const BuildStats& Matcher::stats() const { return m_impl->stats; }
-std::size_t Matcher::size() const { return m_impl->entries.size(); }
+std::size_t Matcher::size() const { return m_impl->stats.records; }
 
 Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
-  const std::size_t n = records.size();
+  // The record's own pattern first, then its variants: entry i < records
+  // is record i.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)
+  for (std::size_t r = 0; r < records.size(); ++r)
+    for (std::size_t v = 0; v < records[r].message_variants.size(); ++v)
+      variant_of.emplace_back(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(v));
+  const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
-  m.stats.records = n;
+  m.has_variants = !variant_of.empty();
+  m.stats.records = records.size();
+  auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
+  auto pattern_of = [&](std::size_t i) -> const std::string& {
+    return i < records.size() ? records[i].message_pattern : records[variant_of[i - records.size()].first].message_variants[variant_of[i - records.size()].second].message_pattern;
+  };
+  auto template_of = [&](std::size_t i) -> const std::string& {
+    return i < records.size() ? records[i].error_message : records[variant_of[i - records.size()].first].message_variants[variant_of[i - records.size()].second].error_message;
+  };
   // What is read off a pattern, once per distinct pattern.
   struct Read {
     Kind kind = Kind::keyed;
@@ -473,10 +493,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
 
   // Pass 1: read each pattern, intern classes and files, count word use.
   for (std::size_t i = 0; i < n; ++i) {
-    const auto& r = records[i];
+    const auto& r = records[record_of(i)];
     Entry& e = m.entries[i];
     e.id = r.id;
-    e.message_template = r.error_message;
+    e.record = static_cast<std::uint32_t>(record_of(i));
+    e.message_template = template_of(i);
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
     // class is the one that was built.
@@ -499,12 +520,12 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     if (fadded) m.files.push_back(r.file_path);
     e.file_id = fit->second;
 
-    auto [pit, padded] = pattern_ids.emplace(r.message_pattern, static_cast<std::uint32_t>(m.patterns.size()));
+    const std::string& pat = pattern_of(i);
+    auto [pit, padded] = pattern_ids.emplace(pat, static_cast<std::uint32_t>(m.patterns.size()));
     e.pattern_id = pit->second;
     if (padded) {
-      m.patterns.push_back(r.message_pattern);
+      m.patterns.push_back(pat);
       Read rd;
-      const std::string& pat = r.message_pattern;
       if (!RE2(relax(pat), re2_options()).ok()) {
         rd.kind = Kind::invalid;
       } else if (pat.empty()) {
@@ -579,14 +600,17 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.required_end.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
-    const auto& r = records[i];
+    const auto& r = records[e.record];
     entry_words.clear();
     for (const auto& w : words[i]) entry_words.push_back(hash_of(w));
-    std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
-    if (built_at[i] > 0) literals += " " + statement_literals(r.source_code, r.source_code_start, built_at[i]);
-    literal_words.clear();
-    split_words(literals, literal_words);
-    for (std::string_view w : literal_words) entry_words.push_back(hash_of(w));
+    // A variant's words are its pattern's: the statement's are the record's.
+    if (i < records.size()) {
+      std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
+      if (built_at[i] > 0) literals += " " + statement_literals(r.source_code, r.source_code_start, built_at[i]);
+      literal_words.clear();
+      split_words(literals, literal_words);
+      for (std::string_view w : literal_words) entry_words.push_back(hash_of(w));
+    }
     std::sort(entry_words.begin(), entry_words.end());
     entry_words.erase(std::unique(entry_words.begin(), entry_words.end()), entry_words.end());
     for (std::uint64_t h : entry_words) all.add(h, static_cast<std::uint32_t>(i));
@@ -753,12 +777,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // A pattern that explains the message from its start is evidence; one
   // found somewhere inside it ("a", "{x} in {y}") barely is.
-  bool any_pattern = false, any_frame_line = false, any_class_pattern = false;
+  bool any_pattern = false, any_frame_line = false, any_class_pattern = false, any_whole = false;
   for (Cand& c : cands) {
     c.confirmed = confirm(c.entry);
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
+    any_whole |= specific && c.confirmed.kind == 3;
     any_class_pattern |= specific && (ex.error_class.empty() || class_agrees(m.entries[c.entry].class_id));
     any_frame_line |= c.reasons.frame_line;
   }
@@ -797,6 +822,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // others, which all score alike, enough to show their tie.
     std::size_t wordless = 0;
     for (std::uint32_t e : class_sites) {
+      // A site raising the bare class prints nothing: it cannot have
+      // written a message that another site's pattern explains whole.
+      if (any_whole && !message.empty() && m.entries[e].kind == Kind::empty) continue;
       if (!in_ft[e] && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
@@ -871,6 +899,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
     return a.score != b.score ? a.score > b.score : a.entry < b.entry;
   });
+  // A record with variants is one answer: its best entry speaks for it.
+  if (m.has_variants) {
+    std::vector<std::uint8_t>& seen = scratch.record_seen;
+    if (seen.size() < m.stats.records) seen.resize(m.stats.records, 0);
+    std::erase_if(cands, [&](const Cand& c) {
+      std::uint32_t r = m.entries[c.entry].record;
+      if (seen[r]) return true;
+      seen[r] = 1;
+      return false;
+    });
+    for (const Cand& c : cands) seen[m.entries[c.entry].record] = 0;
+  }
 
   std::size_t tied = 0;
   while (tied < cands.size() && cands[tied].score == cands.front().score) ++tied;
@@ -881,7 +921,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     const Cand& c = cands[i];
     const Entry& e = m.entries[c.entry];
     Candidate cd;
-    cd.index = c.entry;
+    cd.index = e.record;
     cd.id = e.id;
     cd.score = c.score;
     cd.reasons = c.reasons;

@@ -29,6 +29,16 @@ struct Lint {
   bool operator==(const Lint&) const = default;
 };
 
+// Another message the same statement can raise (schema version 3): the
+// other branch that built it, a helper's other return, or a caller's
+// argument when the message is the function's parameter.
+struct MessageVariant {
+  std::string error_message;
+  std::string message_pattern;
+
+  bool operator==(const MessageVariant&) const = default;
+};
+
 struct ErrorRecord {
   std::string id;
   std::string repo;
@@ -65,6 +75,7 @@ struct ErrorRecord {
   // their exact bytes.
   std::optional<Analysis> analysis;
   std::vector<Lint> lints;
+  std::vector<MessageVariant> message_variants;
 
   bool operator==(const ErrorRecord&) const = default;
 };

@@ -71,6 +71,12 @@ OrderedJson record_object(const ErrorRecord& r) {
     for (const auto& l : r.lints) arr.push_back(OrderedJson{{"rule", l.rule}, {"level", l.level}, {"message", l.message}});
     j["lints"] = std::move(arr);
   }
+  if (!r.message_variants.empty()) {
+    OrderedJson arr = OrderedJson::array();
+    for (const auto& v : r.message_variants)
+      arr.push_back(OrderedJson{{"errorMessage", v.error_message}, {"messagePattern", v.message_pattern}});
+    j["messageVariants"] = std::move(arr);
+  }
   return j;
 }
 
@@ -269,6 +275,14 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
       r.lints.push_back({rule->get<std::string>(),
                          level != v.end() && level->is_string() ? level->get<std::string>() : "warning",
                          msg->get<std::string>()});
+    }
+  }
+  if (auto mv = j.find("messageVariants"); mv != j.end() && mv->is_array()) {
+    for (const auto& v : *mv) {
+      if (!v.is_object()) continue;
+      auto msg = v.find("errorMessage"), pat = v.find("messagePattern");
+      if (msg == v.end() || !msg->is_string() || pat == v.end() || !pat->is_string()) continue;
+      r.message_variants.push_back({msg->get<std::string>(), pat->get<std::string>()});
     }
   }
   if (f.error().empty() && !is_record_id(r.id))

@@ -56,6 +56,10 @@ struct ThrowSite {
   // True for `raise` with no expression (re-raise of the active exception).
   bool reraise = false;
   MessageTemplate message;
+  // Other messages the statement can raise: assignments of the message
+  // variable on other branches, other returns of a helper that builds the
+  // exception, or callers' arguments when the message is a parameter.
+  std::vector<MessageTemplate> alternatives;
   // Source text of the full raised expression, e.g. `ValueError(f"...")`.
   std::string raised_text;
   // Source text of the arguments of the exception call, one per argument.
@@ -92,6 +96,10 @@ struct FileFacts {
   std::vector<ClassDef> classes;
   // True when the parser met syntax errors; sites outside them still count.
   bool had_syntax_errors = false;
+  // On a scan of an outline (python_outline.h): names of helpers and
+  // functions whose code (definition, callers) a site's message is read
+  // from but the outline blanked. The file is scanned again keeping them.
+  std::vector<std::string> blanked;
 };
 
 }  // namespace errdex::model

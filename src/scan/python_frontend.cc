@@ -4,6 +4,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -42,6 +43,7 @@ enum class Kind : std::uint8_t {
   FormatSpecifier, ArgumentList, KeywordArg, ExprStatement, Assignment,
   AugAssignment, Tuple, Dictionary, Pair, Block, AsPattern, StringStart,
   StringEnd, Lambda, Comment, ListSplat, DictSplat, Parameters, IfClause,
+  Return,
 };
 
 struct Language {
@@ -82,6 +84,7 @@ Language make_language() {
       {"string_end", Kind::StringEnd}, {"lambda", Kind::Lambda}, {"comment", Kind::Comment},
       {"list_splat", Kind::ListSplat}, {"dictionary_splat", Kind::DictSplat},
       {"parameters", Kind::Parameters}, {"if_clause", Kind::IfClause},
+      {"return_statement", Kind::Return},
   };
   std::uint32_t count = ts_language_symbol_count(g.lang);
   g.kinds.assign(count, Kind::Other);
@@ -195,9 +198,34 @@ std::string joined_literal(const std::vector<TemplatePart>& parts) {
   return s;
 }
 
+// Pre-order walk without recursion (nesting depth is input-controlled):
+// `visit(node, depth, cursor)` returns whether to enter the node's children.
+template <class Visit>
+void walk(TSNode root, Visit&& visit) {
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  std::uint32_t depth = 0;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (visit(n, depth, &cur) && ts_tree_cursor_goto_first_child(&cur)) {
+      ++depth;
+      continue;
+    }
+    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
+      ts_tree_cursor_goto_parent(&cur);
+      --depth;
+    }
+    if (depth == 0) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
 class FileScanner {
  public:
-  FileScanner(std::string_view src, TSNode root) : m_src(src), m_root(root), m_g(language()) {}
+  // `original` is the file before python_outline blanked it (empty when
+  // `src` is the whole file): messages built in blanked code are not
+  // looked for; the scan asks for the whole file instead.
+  FileScanner(std::string_view src, TSNode root, std::string_view original = {})
+      : m_src(src), m_original(original), m_root(root), m_g(language()) {}
 
   FileFacts run();
 
@@ -260,6 +288,20 @@ class FileScanner {
     return it != m_keywords.end() && *it < e;
   }
 
+  // Calls f(argument, kind) for each argument of an argument list but
+  // comments, after appending its text to site.args.
+  template <class F>
+  void each_argument(TSNode args, ThrowSite& site, F&& f) const {
+    std::uint32_t na = named_count(args);
+    for (std::uint32_t i = 0; i < na; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      Kind ak = kind(a);
+      if (ak == Kind::Comment) continue;
+      site.args.push_back(expr_text(text(a)));
+      f(a, ak);
+    }
+  }
+
   void find_keywords();
   void visit_class(TSNode n);
   void emit_raise(TSNode n);
@@ -286,7 +328,56 @@ class FileScanner {
   std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_variable(std::string_view name, std::uint32_t site_byte, int depth);
 
+  // Where a name's value may come from at `site_byte`: its assignments in
+  // the current scope that can reach the site (a later assignment in the
+  // same or an enclosing block replaces an earlier one; one on another
+  // branch of an `if` the site is not on cannot reach it), in source order,
+  // each with the `+=` appends that follow it.
+  struct Reaching {
+    TSNode rhs;
+    std::uint32_t at = 0;  // start of the assignment
+    std::vector<TSNode> appends;
+  };
+  std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte) const;
+  bool may_reach(TSNode assignment, std::uint32_t site_byte) const;
+  void replaced_on_every_branch(std::vector<Reaching>& live) const;
+  std::optional<MessageTemplate> build_reaching(const Reaching& r, int depth);
+  // The exception call's class, arguments and message (the first
+  // positional argument, else `message=`/`msg=`). A message variable's
+  // other reaching assignments, or the callers' arguments when it is a
+  // parameter, become alternatives.
+  void read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at);
+  // `raise err` where `err = ValueError(...)` earlier: class and message
+  // from the call that built it.
+  void resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at);
+  // `raise _error(tok)` where `def _error(value): return ValueError(...)`:
+  // class and messages from the helper's returns, its parameters replaced
+  // by the call's arguments.
+  void resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at);
+  // Each argument that callers in this file pass for parameter `param` of
+  // the enclosing function, as messages.
+  void add_caller_messages(ThrowSite& site, std::string_view param);
+  // Parameter `name`'s position among the positional parameters of
+  // function `fn` (-1 when keyword-only or absent), and whether it is a
+  // parameter at all.
+  bool parameter_position(TSNode fn, std::string_view name, int& position) const;
+  // The argument a call passes for parameter (position, name), or null.
+  TSNode argument_for(TSNode call, int position, std::string_view name) const;
+  TSNode enclosing_function(TSNode n) const;
+  // Calls in the whole file by the last component of their callee.
+  const std::vector<TSNode>& calls_named(std::string_view name);
+  TSNode function_named(std::string_view name);
+  // True when the outline blanked a call of `word`: it is added to
+  // FileFacts::blanked, and the site is resolved on the next scan.
+  bool calls_blanked(std::string_view word);
+
   std::string_view m_src;
+  std::string_view m_original;
+  TSNode m_scope{};  // overrides scope_node() while building in another function
+  bool m_calls_indexed = false;
+  std::unordered_map<std::string, std::vector<TSNode>> m_calls;
+  std::unordered_map<std::string, TSNode> m_functions;
+  std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
   TSNode m_root;
   const Language& m_g;
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets
@@ -311,12 +402,8 @@ FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
   find_keywords();
   if (m_keywords.empty()) return std::move(m_facts);
-  // Iterative pre-order walk: nesting depth is input-controlled. Subtrees
-  // without any keyword byte are skipped whole.
-  TSTreeCursor cur = ts_tree_cursor_new(m_root);
-  std::uint32_t depth = 0;
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
+  // Subtrees without any keyword byte are skipped whole.
+  walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
     m_path.resize(depth);
     m_path.push_back(n);
     while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
@@ -337,17 +424,8 @@ FileFacts FileScanner::run() {
       case Kind::String: case Kind::Comment: descend = false; break;
       default: break;
     }
-    if (descend && subtree_has_keyword(n) && ts_tree_cursor_goto_first_child(&cur)) {
-      ++depth;
-      continue;
-    }
-    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      --depth;
-    }
-    if (depth == 0) break;
-  }
-  ts_tree_cursor_delete(&cur);
+    return descend && subtree_has_keyword(n);
+  });
   return std::move(m_facts);
 }
 
@@ -390,11 +468,8 @@ std::vector<std::string> FileScanner::read_names(TSNode n) const {
   auto add = [&](std::string name) {
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
   };
-  TSTreeCursor cur = ts_tree_cursor_new(n);
-  std::uint32_t depth = 0;
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cur);
-    TSFieldId fid = depth > 0 ? ts_tree_cursor_current_field_id(&cur) : 0;
+  walk(n, [&](TSNode node, std::uint32_t depth, TSTreeCursor* cur) {
+    TSFieldId fid = depth > 0 ? ts_tree_cursor_current_field_id(cur) : 0;
     bool descend = true;
     switch (kind(node)) {
       case Kind::Identifier:
@@ -413,17 +488,8 @@ std::vector<std::string> FileScanner::read_names(TSNode n) const {
       case Kind::Lambda: case Kind::Comment: descend = false; break;
       default: break;
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cur)) {
-      ++depth;
-      continue;
-    }
-    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      --depth;
-    }
-    if (depth == 0) break;
-  }
-  ts_tree_cursor_delete(&cur);
+    return descend;
+  });
   return out;
 }
 
@@ -588,6 +654,7 @@ void FileScanner::fill_context(ThrowSite& site, std::uint32_t site_byte) {
 }
 
 TSNode FileScanner::scope_node() const {
+  if (!ts_node_is_null(m_scope)) return m_scope;
   for (std::size_t i = m_ctx.size(); i-- > 0;)
     if (m_ctx[i].kind == Kind::FunctionDef) return child(m_ctx[i].node, m_g.f_body);
   return m_root;
@@ -622,36 +689,330 @@ void FileScanner::emit_raise(TSNode n) {
   } else {
     site.raised_text = std::string(text(expr));
     if (kind(expr) == Kind::Call) {
-      site.error_class = python::collapse_ws(text(child(expr, m_g.f_function)));
-      TSNode args = child(expr, m_g.f_arguments);
-      TSNode first{};
-      TSNode keyword_msg{};
-      if (kind(args) == Kind::ArgumentList) {
-        std::uint32_t na = named_count(args);
-        for (std::uint32_t i = 0; i < na; ++i) {
-          TSNode a = ts_node_named_child(args, i);
-          Kind ak = kind(a);
-          if (ak == Kind::Comment) continue;
-          site.args.push_back(expr_text(text(a)));
-          if (ak == Kind::KeywordArg) {
-            auto name = text(child(a, m_g.f_name));
-            if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg"))
-              keyword_msg = child(a, m_g.f_value);
-          } else if (ts_node_is_null(first) && ak != Kind::ListSplat && ak != Kind::DictSplat) {
-            first = a;
-          }
-        }
-      } else if (!ts_node_is_null(args)) {
-        site.args.push_back(expr_text(text(args)));
-        first = args;
-      }
-      site.message = message_from(ts_node_is_null(first) ? keyword_msg : first, at);
+      read_exception_call(expr, site, at);
+      resolve_helper(site, expr, at);
     } else {
       site.error_class = python::collapse_ws(text(expr));
+      if (kind(expr) == Kind::Identifier) resolve_raised_name(site, expr, at);
     }
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
+}
+
+// A message worth offering as a variant: some constant text to match on.
+bool has_words(const MessageTemplate& t) {
+  for (const auto& p : t.parts)
+    if (p.literal && std::any_of(p.text.begin(), p.text.end(), [](unsigned char c) { return std::isalpha(c); }))
+      return true;
+  return false;
+}
+
+void push_alternative(ThrowSite& site, MessageTemplate t) {
+  constexpr std::size_t k_max_alternatives = 256;
+  if (!has_words(t) || site.alternatives.size() >= k_max_alternatives) return;
+  for (const auto& a : site.alternatives)
+    if (a.parts.size() == t.parts.size() &&
+        std::equal(a.parts.begin(), a.parts.end(), t.parts.begin(), [](const TemplatePart& x, const TemplatePart& y) {
+          return x.literal == y.literal && x.text == y.text;
+        }))
+      return;
+  site.alternatives.push_back(std::move(t));
+}
+
+void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
+  site.error_class = python::collapse_ws(text(child(call, m_g.f_function)));
+  site.args.clear();
+  TSNode args = child(call, m_g.f_arguments);
+  TSNode first{};
+  TSNode keyword_msg{};
+  if (kind(args) == Kind::ArgumentList) {
+    each_argument(args, site, [&](TSNode a, Kind ak) {
+      if (ak == Kind::KeywordArg) {
+        auto name = text(child(a, m_g.f_name));
+        if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg"))
+          keyword_msg = child(a, m_g.f_value);
+      } else if (ts_node_is_null(first) && ak != Kind::ListSplat && ak != Kind::DictSplat) {
+        first = a;
+      }
+    });
+  } else if (!ts_node_is_null(args)) {
+    site.args.push_back(expr_text(text(args)));
+    first = args;
+  }
+  TSNode msg = ts_node_is_null(first) ? keyword_msg : first;
+  TSNode name = unwrap_parens(msg);
+  if (kind(name) != Kind::Identifier) {
+    site.message = message_from(msg, at);
+    return;
+  }
+  // A message variable: the latest reaching assignment is the message,
+  // the others are variants; a parameter's come from the callers.
+  auto found = reaching(text(name), at);
+  std::optional<MessageTemplate> primary;
+  if (!found.empty()) primary = build_reaching(found.back(), 0);
+  if (primary) {
+    primary->from_literals = true;
+    site.message = std::move(*primary);
+  } else {
+    site.message = message_from(msg, at);
+  }
+  if (found.empty()) add_caller_messages(site, text(name));
+  for (std::size_t i = 0; i + 1 < found.size(); ++i)
+    if (auto t = build_reaching(found[i], 1)) {
+      t->from_literals = true;
+      push_alternative(site, std::move(*t));
+    }
+}
+
+void FileScanner::resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at) {
+  auto found = reaching(text(name), at);
+  bool first = true;
+  for (std::size_t i = found.size(); i-- > 0;) {
+    TSNode rhs = unwrap_parens(found[i].rhs);
+    if (kind(rhs) != Kind::Call || !found[i].appends.empty()) continue;
+    auto callee = python::collapse_ws(text(child(rhs, m_g.f_function)));
+    auto last = callee.substr(callee.rfind('.') + 1);
+    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) continue;
+    if (first) {
+      // The latest reaching construction is the one shown.
+      read_exception_call(rhs, site, found[i].at);
+      first = false;
+    } else {
+      ThrowSite other;
+      read_exception_call(rhs, other, found[i].at);
+      push_alternative(site, std::move(other.message));
+    }
+  }
+}
+
+TSNode FileScanner::enclosing_function(TSNode n) const {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+    if (kind(p) == Kind::FunctionDef) return p;
+  return TSNode{};
+}
+
+// Uses of `word` as a callee (`word(`, `x.word (`), definitions left out.
+std::size_t count_calls(std::string_view hay, std::string_view word) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t n = 0;
+  for (std::size_t pos = hay.find(word); pos != std::string_view::npos; pos = hay.find(word, pos + 1)) {
+    if (pos > 0 && ident(hay[pos - 1])) continue;
+    std::size_t after = pos + word.size();
+    if (after < hay.size() && ident(hay[after])) continue;
+    while (after < hay.size() && (hay[after] == ' ' || hay[after] == '\t')) ++after;
+    if (after >= hay.size() || hay[after] != '(') continue;
+    n += !(pos >= 4 && hay.substr(pos - 4, 4) == "def ");
+  }
+  return n;
+}
+
+bool FileScanner::calls_blanked(std::string_view word) {
+  if (m_original.empty()) return false;
+  auto [it, added] = m_blanked_words.emplace(std::string(word), false);
+  if (added) {
+    // The outline only takes lines away (and adds `pass`): fewer calls
+    // than in the file means some were blanked.
+    it->second = count_calls(m_src, word) != count_calls(m_original, word);
+    if (it->second) m_facts.blanked.emplace_back(word);
+  }
+  return it->second;
+}
+
+TSNode FileScanner::function_named(std::string_view name) {
+  if (!m_calls_indexed) calls_named({});
+  auto it = m_functions.find(std::string(name));
+  return it == m_functions.end() ? TSNode{} : it->second;
+}
+
+const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
+  if (!m_calls_indexed) {
+    // One walk over the whole tree, once per file, for every call and def.
+    m_calls_indexed = true;
+    walk(m_root, [&](TSNode node, std::uint32_t, TSTreeCursor*) {
+      Kind k = kind(node);
+      if (k == Kind::Call) {
+        TSNode fn = child(node, m_g.f_function);
+        Kind fk = kind(fn);
+        std::string_view last = fk == Kind::Identifier ? text(fn) : fk == Kind::Attribute ? text(child(fn, m_g.f_attribute)) : "";
+        if (!last.empty()) m_calls[std::string(last)].push_back(node);
+      } else if (k == Kind::FunctionDef) {
+        m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
+      }
+      return k != Kind::String && k != Kind::Comment;
+    });
+  }
+  static const std::vector<TSNode> none;
+  auto it = m_calls.find(std::string(name));
+  return it == m_calls.end() ? none : it->second;
+}
+
+bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& position) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  int pos = 0;
+  bool keyword_only = false;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    std::string_view type = ts_node_type(p);
+    std::string_view pname;
+    if (type == "identifier") pname = text(p);
+    else if (type == "default_parameter" || type == "typed_default_parameter") pname = text(child(p, m_g.f_name));
+    else if (type == "typed_parameter") {
+      TSNode inner = first_named(p);
+      if (kind(inner) == Kind::Identifier) pname = text(inner);
+      else keyword_only = true;  // `*args: T`
+    } else if (type == "list_splat_pattern" || type == "keyword_separator") {
+      keyword_only = true;
+      continue;
+    } else {
+      continue;  // `/`, `**kwargs`, comments
+    }
+    if (pname == name) {
+      position = keyword_only ? -1 : pos;
+      return true;
+    }
+    if (!keyword_only) ++pos;
+  }
+  return false;
+}
+
+TSNode FileScanner::argument_for(TSNode call, int position, std::string_view name) const {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return TSNode{};
+  std::uint32_t na = named_count(args);
+  int pos = 0;
+  bool positional_known = true;
+  TSNode found{};
+  for (std::uint32_t i = 0; i < na; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::Comment) continue;
+    if (ak == Kind::KeywordArg) {
+      if (text(child(a, m_g.f_name)) == name) return child(a, m_g.f_value);
+      continue;
+    }
+    if (ak == Kind::ListSplat) positional_known = false;
+    if (ak == Kind::ListSplat || ak == Kind::DictSplat) continue;
+    if (positional_known && pos == position) found = a;
+    ++pos;
+  }
+  return found;
+}
+
+void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
+  // The enclosing function, and whether it is a method (called as `x.f()`,
+  // its first parameter bound).
+  std::size_t fi = m_ctx.size();
+  while (fi-- > 0 && m_ctx[fi].kind != Kind::FunctionDef) {}
+  if (fi == static_cast<std::size_t>(-1) || !ts_node_is_null(m_scope)) return;
+  TSNode fn = m_ctx[fi].node;
+  int position = -1;
+  if (!parameter_position(fn, param, position)) return;
+  std::string fname(text(child(fn, m_g.f_name)));
+  // Special methods are called by syntax (`x[k]`, `x.y`), not by name.
+  if (fname.empty() || (fname.starts_with("__") && fname.ends_with("__"))) return;
+  if (calls_blanked(fname)) return;
+  std::size_t ci = fi;
+  if (ci > 0 && m_ctx[ci - 1].kind == Kind::DecoratedDef) --ci;
+  bool method = ci > 0 && m_ctx[ci - 1].kind == Kind::ClassDef;
+  if (method && ci != fi && python::collapse_ws(text(m_ctx[ci].node)).find("@staticmethod") != std::string::npos)
+    method = false;
+  for (TSNode call : calls_named(fname)) {
+    bool via_attribute = kind(child(call, m_g.f_function)) == Kind::Attribute;
+    if (method != via_attribute) continue;
+    TSNode arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
+    if (ts_node_is_null(arg)) continue;
+    TSNode caller = enclosing_function(call);
+    m_scope = ts_node_is_null(caller) ? m_root : child(caller, m_g.f_body);
+    if (!ts_node_is_null(m_scope)) {
+      if (auto t = build(arg, start_byte(call), 1, true)) {
+        t->from_literals = true;
+        push_alternative(site, std::move(*t));
+      }
+    }
+    m_scope = TSNode{};
+  }
+}
+
+void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode callee = child(call, m_g.f_function);
+  Kind ck = kind(callee);
+  std::string_view name = ck == Kind::Identifier ? text(callee) : ck == Kind::Attribute ? text(child(callee, m_g.f_attribute)) : "";
+  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return;
+  if (ck == Kind::Attribute) {
+    auto object = text(child(callee, m_g.f_object));
+    if (object != "self" && object != "cls") return;
+  }
+  // Only a function defined in this file is read (`def name(`).
+  std::string def = "def " + std::string(name) + "(";
+  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return;
+  if (m_src.find(def) == std::string_view::npos) {
+    if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
+      m_facts.blanked.emplace_back(name);
+    return;
+  }
+  TSNode fn = function_named(name);
+  if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
+  // The helper's returns of a call to a class (capitalised) name.
+  std::vector<TSNode> returns;
+  TSNode body = child(fn, m_g.f_body);
+  walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    Kind k = kind(node);
+    bool descend = !(d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef)) &&
+                   k != Kind::String && k != Kind::Return;
+    if (k == Kind::Return) {
+      TSNode value = unwrap_parens(first_named(node));
+      if (kind(value) == Kind::Call) {
+        auto c = python::collapse_ws(text(child(value, m_g.f_function)));
+        auto last = c.substr(c.rfind('.') + 1);
+        if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) returns.push_back(value);
+      }
+    }
+    return descend;
+  });
+  if (returns.empty()) return;
+
+  // A helper's parameter in its message stands for what this call passes.
+  bool method = ck == Kind::Attribute;
+  auto substitute = [&](MessageTemplate t) {
+    MessageTemplate out = t;
+    out.parts.clear();
+    for (auto& p : t.parts) {
+      int position = -1;
+      TSNode arg{};
+      if (!p.literal && parameter_position(fn, p.text, position))
+        arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
+      std::optional<MessageTemplate> given;
+      if (!ts_node_is_null(arg) && (p.display.empty() || p.display == p.text) && p.printf_conv == 0)
+        given = build(arg, at, 1, true);
+      if (given) append_parts(out.parts, std::move(given->parts));
+      else if (!ts_node_is_null(arg)) {
+        std::string a = expr_text(text(arg));
+        std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
+        out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
+      }
+      else out.parts.push_back(std::move(p));
+    }
+    return out;
+  };
+  bool first = true;
+  for (TSNode value : returns) {
+    ThrowSite built;
+    TSNode saved = m_scope;
+    m_scope = body;
+    built.raised_text = site.raised_text;
+    read_exception_call(value, built, start_byte(value));
+    m_scope = saved;
+    MessageTemplate msg = substitute(std::move(built.message));
+    if (first) {
+      site.error_class = std::move(built.error_class);
+      site.message = std::move(msg);
+      first = false;
+    } else {
+      push_alternative(site, std::move(msg));
+    }
+  }
 }
 
 void FileScanner::emit_assert(TSNode n) {
@@ -694,12 +1055,7 @@ bool FileScanner::emit_warn(TSNode call) {
   site.raised_text = std::string(text(call));
   TSNode msg{}, category{};
   int positional = 0;
-  std::uint32_t na = named_count(args);
-  for (std::uint32_t i = 0; i < na; ++i) {
-    TSNode a = ts_node_named_child(args, i);
-    Kind ak = kind(a);
-    if (ak == Kind::Comment) continue;
-    site.args.push_back(expr_text(text(a)));
+  each_argument(args, site, [&](TSNode a, Kind ak) {
     if (ak == Kind::KeywordArg) {
       auto k = text(child(a, m_g.f_name));
       if (k == "message") msg = child(a, m_g.f_value);
@@ -709,7 +1065,7 @@ bool FileScanner::emit_warn(TSNode call) {
       else if (positional == 1) category = a;
       ++positional;
     }
-  }
+  });
   site.error_class = ts_node_is_null(category) ? "UserWarning" : python::collapse_ws(text(category));
   std::uint32_t at = start_byte(stmt);
   site.message = message_from(msg, at);
@@ -979,15 +1335,11 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
   return t;
 }
 
-std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name, std::uint32_t site_byte, int depth) {
+std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, std::uint32_t site_byte) const {
+  std::vector<Reaching> live;
   TSNode scope = scope_node();
-  if (ts_node_is_null(scope)) return std::nullopt;
-  TSNode best{};
-  std::vector<TSNode> appends;  // `name += ...` after `best`, in order
-  TSTreeCursor cur = ts_tree_cursor_new(scope);
-  std::uint32_t d = 0;
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cur);
+  if (ts_node_is_null(scope)) return live;
+  walk(scope, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
     bool descend = start_byte(node) < site_byte;
     Kind k = kind(node);
     if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
@@ -997,29 +1349,106 @@ std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name
       TSNode right = child(node, m_g.f_right);
       if (kind(left) == Kind::Identifier && text(left) == name && !ts_node_is_null(right)) {
         if (k == Kind::Assignment) {
-          best = right;
-          appends.clear();
-        } else if (text(child(node, m_g.f_operator)) == "+=" && !ts_node_is_null(best)) {
-          appends.push_back(right);
+          // Replaces the assignments before it in its own block (and the
+          // blocks nested there): every path on from them passes it.
+          TSNode block = ts_node_parent(ts_node_parent(node));
+          std::uint32_t b = start_byte(block), e = end_byte(block);
+          std::erase_if(live, [&](const Reaching& r) { return r.at >= b && r.at < e; });
+          live.push_back({right, start_byte(node), {}});
+        } else if (text(child(node, m_g.f_operator)) == "+=") {
+          for (auto& r : live) r.appends.push_back(right);
         }
       }
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cur)) {
-      ++d;
+    return descend;
+  });
+  if (live.size() > 2) replaced_on_every_branch(live);
+  if (live.size() > 1) {
+    std::vector<Reaching> kept;
+    for (auto& r : live) {
+      // r.rhs's parent is the assignment.
+      if (may_reach(ts_node_parent(r.rhs), site_byte)) kept.push_back(std::move(r));
+    }
+    if (!kept.empty()) live = std::move(kept);
+  }
+  return live;
+}
+
+void FileScanner::replaced_on_every_branch(std::vector<Reaching>& live) const {
+  // For each `if` holding an assignment directly in a branch: the branches
+  // that assign, and whether that is all of them, `else` included.
+  struct Branches {
+    TSNode stmt;
+    std::vector<std::uint32_t> assigned;  // start bytes of branch nodes
+  };
+  std::vector<Branches> ifs;
+  for (const auto& r : live) {
+    TSNode block = ts_node_parent(ts_node_parent(ts_node_parent(r.rhs)));
+    TSNode owner = ts_node_parent(block);
+    TSNode stmt = owner, branch = block;
+    if (kind(owner) == Kind::Elif || kind(owner) == Kind::Else) {
+      stmt = ts_node_parent(owner);
+      branch = owner;
+    }
+    if (kind(stmt) != Kind::If) continue;
+    auto it = std::find_if(ifs.begin(), ifs.end(), [&](const Branches& b) { return ts_node_eq(b.stmt, stmt); });
+    if (it == ifs.end()) it = ifs.insert(ifs.end(), Branches{stmt, {}});
+    if (std::find(it->assigned.begin(), it->assigned.end(), start_byte(branch)) == it->assigned.end())
+      it->assigned.push_back(start_byte(branch));
+  }
+  for (const auto& b : ifs) {
+    std::size_t branches = 1;
+    bool has_else = false;
+    std::uint32_t count = named_count(b.stmt);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Kind k = kind(ts_node_named_child(b.stmt, i));
+      branches += k == Kind::Elif || k == Kind::Else;
+      has_else |= k == Kind::Else;
+    }
+    if (!has_else || b.assigned.size() != branches) continue;
+    // Every path through the `if` assigns: what came before it in an
+    // enclosing block does not get past it.
+    TSNode block = ts_node_parent(b.stmt);
+    std::uint32_t from = start_byte(block), to = start_byte(b.stmt);
+    std::erase_if(live, [&](const Reaching& r) { return r.at >= from && r.at < to; });
+  }
+}
+
+bool FileScanner::may_reach(TSNode assignment, std::uint32_t site_byte) const {
+  // The lowest node holding both; if it is an `if` (or a `try`'s handlers)
+  // whose different branches hold them, the assignment cannot reach.
+  // A block left by `raise`, `return`, `break` or `continue` after the
+  // assignment does not flow on to the site either.
+  TSNode prev = assignment;
+  for (TSNode cur = ts_node_parent(assignment); !ts_node_is_null(cur); prev = cur, cur = ts_node_parent(cur)) {
+    if (!(start_byte(cur) <= site_byte && site_byte < end_byte(cur))) {
+      if (kind(cur) != Kind::Block) continue;
+      std::uint32_t count = named_count(cur);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        TSNode st = ts_node_named_child(cur, i);
+        if (start_byte(st) < end_byte(prev)) continue;
+        std::string_view type = ts_node_type(st);
+        if (type == "raise_statement" || type == "return_statement" || type == "break_statement" ||
+            type == "continue_statement")
+          return false;
+      }
       continue;
     }
-    while (d > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      --d;
-    }
-    if (d == 0) break;
+    Kind k = kind(cur);
+    if (k == Kind::If) return ts_node_eq(prev, child(cur, m_g.f_condition));
+    if (k == Kind::Try) return kind(prev) != Kind::Except;
+    return true;
   }
-  ts_tree_cursor_delete(&cur);
-  if (ts_node_is_null(best)) return std::nullopt;
-  auto t = build(best, site_byte, depth + 1, false);
+  return true;
+}
+
+std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, int depth) {
+  // The value is built as it was where it was assigned: a name it reads
+  // (`msg = msg.format(...)`) is looked up before that line.
+  auto t = build(r.rhs, r.at, depth + 1, true);
   if (!t) return std::nullopt;
-  for (TSNode a : appends) {
-    auto more = build(a, site_byte, depth + 1, false);
+  for (TSNode a : r.appends) {
+    auto more = build(a, r.at, depth + 1, false);
     if (more)
       append_parts(t->parts, std::move(more->parts));
     else
@@ -1027,6 +1456,12 @@ std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name
   }
   t->style = "variable";
   return t;
+}
+
+std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name, std::uint32_t site_byte, int depth) {
+  auto found = reaching(name, site_byte);
+  if (found.empty()) return std::nullopt;
+  return build_reaching(found.back(), depth);
 }
 
 // An over-estimate of the scanner's indent stack depth: lines inside
@@ -1056,14 +1491,10 @@ bool too_deeply_indented(std::string_view src) {
 
 }  // namespace
 
-model::FileFacts scan_python(std::string_view source) {
-  if (source.size() <= k_max_source) {
-    if (auto outline = blank_unreachable(source)) return scan_python_whole(*outline);
-  }
-  return scan_python_whole(source);
-}
+namespace {
 
-model::FileFacts scan_python_whole(std::string_view source) {
+// `original`: the whole file when `source` is its outline, else empty.
+model::FileFacts scan_source(std::string_view source, std::string_view original) {
   if (source.size() > k_max_source || too_deeply_indented(source)) {
     model::FileFacts facts;
     facts.had_syntax_errors = true;
@@ -1078,10 +1509,29 @@ model::FileFacts scan_python_whole(std::string_view source) {
     facts.had_syntax_errors = true;
     return facts;
   }
-  model::FileFacts facts = FileScanner(source, ts_tree_root_node(tree)).run();
+  model::FileFacts facts = FileScanner(source, ts_tree_root_node(tree), original).run();
   ts_tree_delete(tree);
   return facts;
 }
+
+}  // namespace
+
+model::FileFacts scan_python(std::string_view source) {
+  if (source.size() <= k_max_source) {
+    if (auto outline = blank_unreachable(source)) {
+      auto facts = scan_source(*outline, source);
+      if (facts.blanked.empty()) return facts;
+      // A message read from code the outline blanked: again, keeping it.
+      if (auto wider = blank_unreachable(source, facts.blanked)) {
+        facts = scan_source(*wider, source);
+        if (facts.blanked.empty()) return facts;
+      }
+    }
+  }
+  return scan_python_whole(source);
+}
+
+model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}); }
 
 bool may_have_sites(std::string_view source) {
   return source.find("raise") != std::string_view::npos || source.find("warn") != std::string_view::npos ||

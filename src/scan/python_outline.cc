@@ -127,25 +127,32 @@ bool is_string_start(std::string_view s, std::uint32_t at) {
   return false;
 }
 
+bool holds_word(std::string_view r, std::string_view w) {
+  for (std::size_t pos = r.find(w); pos != std::string_view::npos; pos = r.find(w, pos + 1)) {
+    bool left = pos == 0 || !is_ident(r[pos - 1]);
+    bool right = pos + w.size() >= r.size() || !is_ident(r[pos + w.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
 // True when [begin, end) holds `raise`, `warn` or `assert` as a whole word
-// (not `assertEqual`, `raises`, `warning`), as the parser would see them.
-bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end) {
+// (not `assertEqual`, `raises`, `warning`), as the parser would see them,
+// or one of the `also` words.
+bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end, const std::vector<std::string>& also) {
   static constexpr std::string_view k_words[] = {"raise", "warn", "assert"};
   std::string_view r = s.substr(begin, end - begin);
-  for (auto w : k_words) {
-    for (std::size_t pos = r.find(w); pos != std::string_view::npos; pos = r.find(w, pos + 1)) {
-      bool left = pos == 0 || !is_ident(r[pos - 1]);
-      bool right = pos + w.size() >= r.size() || !is_ident(r[pos + w.size()]);
-      if (left && right) return true;
-    }
-  }
+  for (auto w : k_words)
+    if (holds_word(r, w)) return true;
+  for (const auto& w : also)
+    if (!w.empty() && holds_word(r, w)) return true;
   return false;
 }
 
 class Outliner {
  public:
-  Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines)
-      : m_s(s), m_ls(ls), m_keep(lines, 0), m_pass_at(lines, -1) {}
+  Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines, const std::vector<std::string>& also)
+      : m_s(s), m_ls(ls), m_also(also), m_keep(lines, 0), m_pass_at(lines, -1) {}
 
   // Statements of one block: logical lines [a, b) whose first has the
   // block's indentation.
@@ -204,7 +211,7 @@ class Outliner {
     const Logical& h = m_ls[head];
     bool is_class = starts_with_word(m_s, h.text, "class");
     if (!is_class) {
-      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end) || is_string_assignment(h)) keep(first, end);
+      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also) || is_string_assignment(h)) keep(first, end);
       return;
     }
     keep(first, head + 1);
@@ -232,6 +239,7 @@ class Outliner {
 
   std::string_view m_s;
   const std::vector<Logical>& m_ls;
+  const std::vector<std::string>& m_also;
   std::vector<char> m_keep;
   std::vector<int> m_pass_at;  // per line: indentation bytes before a `pass`, or -1
   std::size_t m_kept_lines = 0;
@@ -239,7 +247,7 @@ class Outliner {
 
 }  // namespace
 
-std::optional<std::string> blank_unreachable(std::string_view source) {
+std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep) {
   if (source.size() >= UINT32_MAX / 2) return std::nullopt;
   std::vector<Logical> ls;
   std::vector<std::uint32_t> line_starts;
@@ -247,7 +255,7 @@ std::optional<std::string> blank_unreachable(std::string_view source) {
   if (!logical_lines(source, ls, line_starts) || ls.empty()) return std::nullopt;
   // Indentation must start at the left margin for the blocks to make sense.
   if (ls.front().indent != 0) return std::nullopt;
-  Outliner o(source, ls, line_starts.size());
+  Outliner o(source, ls, line_starts.size(), also_keep);
   o.block(0, ls.size());
   std::size_t kept = 0;
   std::string out = o.render(kept, line_starts);

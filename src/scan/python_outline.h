@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace errdex::scan {
 
@@ -19,6 +20,9 @@ namespace errdex::scan {
 // An empty optional when blanking would not pay (most of the file is kept)
 // or the source confuses the light pass (unterminated string or bracket):
 // the caller parses the whole file then.
-std::optional<std::string> blank_unreachable(std::string_view source);
+//
+// Statements holding one of `also_keep` as a whole word are kept too: the
+// helpers and callers a site's message is read from (FileFacts::blanked).
+std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep = {});
 
 }  // namespace errdex::scan

@@ -584,6 +584,15 @@ struct App::Impl {
         lints.push_back(item);
       }
     }
+    Data variants{Data::type::list};
+    for (const auto& v : r.message_variants) {
+      Data item;
+      item.set("message", v.error_message);
+      item.set("pattern", v.message_pattern);
+      variants.push_back(item);
+    }
+    d.set("has_variants", !r.message_variants.empty());
+    d.set("variants", variants);
     d.set("has_lints", !lints.is_empty_list());
     d.set("lints", lints);
     std::string date = r.analyzed_at.substr(0, 10);

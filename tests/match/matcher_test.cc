@@ -72,6 +72,33 @@ TEST(Matcher, PythonMessageQuirks) {
   EXPECT_EQ(r.candidates[0].captures.at(0).second, "'x.txt'");
 }
 
+// A record's messageVariants are matched like its own pattern, and the
+// record is one answer however many of its messages match.
+TEST(Matcher, VariantsAnswerForTheirRecord) {
+  auto records = sample();
+  auto helper = rec("v0", "error", "{explanation}", "(.+?)", "_pydecimal.py", 4058);
+  helper.message_variants = {{"sqrt(-x), x > 0", "sqrt\\(-x\\), x > 0"},
+                             {"Invalid literal for Decimal: {value}", "Invalid literal for Decimal: (.+?)"},
+                             {"Invalid {what}", "Invalid (.+?)"}};
+  records.push_back(helper);
+  // The printed class is raised bare elsewhere: a site that prints nothing
+  // does not outrank a pattern that explains the message whole.
+  records.push_back(rec("c0", "InvalidOperation", "", "", "_pydecimal.py", 100));
+  auto m = Matcher::build(records);
+  EXPECT_EQ(m.size(), records.size());
+  auto r = m.match("decimal.InvalidOperation: Invalid literal for Decimal: 'x'");
+  ASSERT_EQ(top_id(r), "v0");
+  EXPECT_EQ(r.candidates[0].index, records.size() - 2);
+  EXPECT_TRUE(r.candidates[0].reasons.pattern);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].first, "value");
+  EXPECT_EQ(r.candidates[0].captures[0].second, "'x'");
+  std::set<std::string> ids;
+  for (const auto& c : r.candidates) EXPECT_TRUE(ids.insert(c.id).second) << c.id << " listed twice";
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(top_id(m.match("decimal.InvalidOperation: sqrt(-x), x > 0")), "v0");
+}
+
 TEST(Matcher, FrameLineOutranksClassAndPattern) {
   // The message fits a7's pattern, but the frame says c.py is not where it
   // was raised: a4 (no constant text) at pkg/util.py:5 is.

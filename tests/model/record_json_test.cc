@@ -251,5 +251,28 @@ TEST(RecordJson, UnknownFieldsAreIgnored) {
   EXPECT_EQ(to_json(*r), line);
 }
 
+// Version 3's messageVariants: written only when present, read back equal,
+// malformed entries dropped without failing the record.
+TEST(RecordJson, MessageVariantsRoundTrip) {
+  auto parsed = dataset_line_from_json(fixture_lines().at(0));
+  ASSERT_TRUE(parsed) << parsed.error();
+  ErrorRecord r = parsed->record;
+  EXPECT_EQ(to_json(r).find("messageVariants"), std::string::npos);
+  r.schema_version = 3;
+  r.message_variants = {{"unexpected end of plural form", "unexpected end of plural form"},
+                        {"x / {x}", "x / (.+?)"}};
+  std::string json = to_json(r);
+  EXPECT_NE(json.find(R"("messageVariants":[{"errorMessage":"unexpected end of plural form","messagePattern":)"),
+            std::string::npos);
+  auto back = record_from_json(json);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(*back, r);
+  std::string bad = json;
+  bad.replace(bad.find("{\"errorMessage\":\"x / "), 0, "7,{\"errorMessage\":1},");
+  auto lenient = record_from_json(bad);
+  ASSERT_TRUE(lenient) << lenient.error();
+  EXPECT_EQ(lenient->message_variants, r.message_variants);
+}
+
 }  // namespace
 }  // namespace errdex::model

@@ -161,6 +161,124 @@ TEST(PythonFrontend, MessageVariable) {
   EXPECT_EQ(message(f.sites[0]), "{msg}");
 }
 
+std::vector<std::string> alternatives(const ThrowSite& s) {
+  std::vector<std::string> out;
+  for (const auto& a : s.alternatives) out.push_back(template_text(a));
+  return out;
+}
+
+// Every assignment that can reach the raise is a message it may show: the
+// latest is the record's, the others its variants. One the flow cannot
+// bring to the raise (replaced in the same block, on the other branch of
+// the raise's `if`, or followed by a raise) is not.
+TEST(PythonFrontend, MessageVariableOnBranches) {
+  ThrowSite s = only_site(
+      "def find(filename, encoding):\n"
+      "    msg = 'replaced'\n"
+      "    if filename is None:\n"
+      "        msg = 'unknown encoding: ' + encoding\n"
+      "    else:\n"
+      "        msg = 'unknown encoding for {!r}: {}'.format(filename, encoding)\n"
+      "    raise SyntaxError(msg)\n");
+  EXPECT_EQ(message(s), "unknown encoding for {filename!r}: {encoding}");
+  EXPECT_EQ(alternatives(s), std::vector<std::string>{"unknown encoding: {encoding}"});
+
+  FileFacts f = scan_python(
+      "def g(x):\n"
+      "    if x < 0:\n"
+      "        msg = 'negative'\n"
+      "        raise ValueError(msg)\n"
+      "    if x > 9:\n"
+      "        msg = 'too big'\n"
+      "    else:\n"
+      "        msg = 'just right'\n"
+      "        raise ValueError(msg)\n"
+      "    raise KeyError(msg)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "negative");
+  EXPECT_TRUE(f.sites[0].alternatives.empty());
+  EXPECT_EQ(message(f.sites[1]), "just right");  // 'too big' is on the other branch
+  EXPECT_TRUE(f.sites[1].alternatives.empty());
+  EXPECT_EQ(message(f.sites[2]), "too big");  // 'negative' left by its raise
+  EXPECT_TRUE(f.sites[2].alternatives.empty());
+
+  // A variable rebuilt from itself is read as it was before that line.
+  ThrowSite rebuilt = only_site(
+      "def bind(param):\n"
+      "    msg = 'missing a required argument: {arg!r}'\n"
+      "    msg = msg.format(arg=param.name)\n"
+      "    raise TypeError(msg) from None\n");
+  EXPECT_EQ(message(rebuilt), "missing a required argument: {param.name!r}");
+}
+
+// `raise err` where err was built earlier: the class and message are the
+// built exception's.
+TEST(PythonFrontend, RaisedVariableTakesTheBuiltException) {
+  ThrowSite s = only_site(
+      "def lookup(cls, value):\n"
+      "    ve_exc = ValueError('%r is not a valid %s' % (value, cls.__qualname__))\n"
+      "    raise ve_exc\n");
+  EXPECT_EQ(s.error_class, "ValueError");
+  EXPECT_EQ(message(s), "{value} is not a valid {cls.__qualname__}");
+  // Caught exceptions stay as they are written.
+  ThrowSite caught = only_site(
+      "try:\n"
+      "    f()\n"
+      "except OSError as exc:\n"
+      "    raise exc\n");
+  EXPECT_EQ(caught.error_class, "exc");
+}
+
+// `raise helper(...)` where the helper in this file returns the exception:
+// its returns are the messages, its parameters replaced by the arguments.
+TEST(PythonFrontend, HelperThatBuildsTheException) {
+  FileFacts f = scan_python(
+      "def _error(value):\n"
+      "    if value:\n"
+      "        return ValueError('unexpected token in plural form: %s' % value)\n"
+      "    else:\n"
+      "        return ValueError('unexpected end of plural form')\n"
+      "def suffixed_err(src, pos, msg):\n"
+      "    return DecodeError(f'{msg} (at {pos})')\n"
+      "def parse(tok, src, pos, expect):\n"
+      "    if tok:\n"
+      "        raise _error(tok) from None\n"
+      "    raise suffixed_err(src, pos, f'Expected {expect!r}')\n"
+      "def not_a_helper(x):\n"
+      "    raise make(x)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "ValueError");
+  EXPECT_EQ(message(f.sites[0]), "unexpected token in plural form: {tok}");
+  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"unexpected end of plural form"});
+  EXPECT_EQ(f.sites[1].error_class, "DecodeError");
+  EXPECT_EQ(message(f.sites[1]), "Expected {expect!r} (at {pos})");
+  EXPECT_EQ(f.sites[2].error_class, "make");  // no `def make` here: as written
+  EXPECT_EQ(message(f.sites[2]), "{x}");
+}
+
+// A message that is the function's parameter: what the callers in this
+// file pass for it (positionally, after `self` for a method, or by name).
+TEST(PythonFrontend, ParameterMessageFromCallers) {
+  FileFacts f = scan_python(
+      "class Context:\n"
+      "    def _raise_error(self, condition, explanation=None, *args):\n"
+      "        error = condition\n"
+      "        raise error(explanation)\n"
+      "def sqrt(context, x):\n"
+      "    if x < 0:\n"
+      "        return context._raise_error(InvalidOperation, 'sqrt(-x), x > 0')\n"
+      "    context._raise_error(DivisionByZero, explanation='x / %s' % x)\n"
+      "    context._raise_error(Overflow, *rest)\n"
+      "def _fail_neg(values, errmsg='negative value'):\n"
+      "    raise StatisticsError(errmsg)\n"
+      "def hmean(data):\n"
+      "    _fail_neg(data, 'harmonic mean does not support negative values')\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "{explanation}");
+  EXPECT_EQ(alternatives(f.sites[0]), (std::vector<std::string>{"sqrt(-x), x > 0", "x / {x}"}));
+  EXPECT_EQ(alternatives(f.sites[1]), std::vector<std::string>{"harmonic mean does not support negative values"});
+}
+
 TEST(PythonFrontend, ExpressionAndNone) {
   ThrowSite call = only_site("raise ValueError(make_message(x))\n");
   EXPECT_EQ(call.message.style, "expression");

@@ -21,6 +21,10 @@ std::string describe(const model::ThrowSite& s) {
     << " cause=" << s.cause << " fn=" << s.function << "(" << s.function_params << ")@" << s.function_line
     << " doc=" << s.function_doc << " cls=" << s.class_name << "(" << s.class_bases << ") cdoc=" << s.class_doc;
   for (const auto& p : s.message.parts) o << " [" << p.literal << "|" << p.text << "|" << p.display << "|" << p.printf_conv << "]";
+  for (const auto& alt : s.alternatives) {
+    o << " alt=";
+    for (const auto& p : alt.parts) o << "[" << p.literal << "|" << p.text << "|" << p.display << "]";
+  }
   for (const auto& a : s.args) o << " arg=" << a;
   for (const auto& d : s.decorators) o << " @" << d;
   for (const auto& g : s.guards) {
@@ -73,6 +77,48 @@ TEST(PythonOutline, BlanksStatementsWithoutThrowWordsAndKeepsLines) {
   EXPECT_EQ(out_lines[17], in_lines[17]);          // if/else kept together
   EXPECT_EQ(out_lines[19], "else:");
   EXPECT_EQ(describe_all(scan_python(src)), describe_all(scan_python_whole(src)));
+}
+
+// A message read from a helper or from callers the outline blanks (they hold
+// no throw word): the scan asks again keeping them, and gets what a whole
+// parse gets.
+TEST(PythonOutline, KeepsHelpersAndCallersAMessageIsReadFrom) {
+  std::string src =
+      "def _error(value):\n"
+      "    if value:\n"
+      "        return ValueError('unexpected token: %s' % value)\n"
+      "    return ValueError('unexpected end')\n"
+      "\n"
+      "def parse(tok):\n"
+      "    raise _error(tok)\n"
+      "\n"
+      "class Context:\n"
+      "    def _fail(self, cls, explanation):\n"
+      "        raise cls(explanation)\n"
+      "    def unrelated(self):\n"
+      "        return 1\n"
+      "\n"
+      "def sqrt(ctx, x):\n"
+      "    return ctx._fail(ValueError, 'square root of a negative number')\n" +
+      std::string(3000, '\n') + "x = 1\n";
+  auto fast = scan_python(src);
+  ASSERT_EQ(fast.sites.size(), 2u);
+  EXPECT_TRUE(fast.blanked.empty());
+  EXPECT_EQ(fast.sites[0].error_class, "ValueError");
+  ASSERT_EQ(fast.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(fast.sites[0].alternatives[0].parts[0].text, "unexpected end");
+  ASSERT_EQ(fast.sites[1].alternatives.size(), 1u);
+  EXPECT_EQ(fast.sites[1].alternatives[0].parts[0].text, "square root of a negative number");
+  EXPECT_EQ(describe_all(fast), describe_all(scan_python_whole(src)));
+  // The outline alone blanks both; kept when asked for.
+  auto plain = blank_unreachable(src);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->find("unexpected end"), std::string::npos);
+  auto wider = blank_unreachable(src, {"_error", "_fail"});
+  ASSERT_TRUE(wider);
+  EXPECT_NE(wider->find("unexpected end"), std::string::npos);
+  EXPECT_NE(wider->find("square root"), std::string::npos);
+  EXPECT_EQ(wider->find("return 1"), std::string::npos);
 }
 
 TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {

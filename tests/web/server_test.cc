@@ -86,6 +86,7 @@ std::vector<model::ErrorRecord> fixture_records() {
   twin2.schema_version = 3;
   twin2.analysis = model::Analysis{"llm", "qwen-test", 2, {"documentation", "solutions"}, "2026-09-01T10:00:00.000Z"};
   twin2.lints = {model::Lint{"duplicate-message", "note", "The same message is raised at pkg/mod.py:30 <too>."}};
+  twin2.message_variants = {{"other <b>branch</b> {x}", "other <b>branch</b> (.+?)"}};
   return {evil, twin1, twin2};
 }
 
@@ -336,8 +337,11 @@ TEST_F(ServeTest, LintsAndProvenanceAreShownWhenPresent) {
   EXPECT_NE(r.body.find("AI-assisted analysis of evil/xss-repo@0123456789 (2026-09-01), model qwen-test; "
                         "model-written fields: documentation, solutions."),
             std::string::npos);
+  EXPECT_NE(r.body.find("This statement can also raise</summary><ul><li><code>other &lt;b&gt;branch&lt;/b&gt; {x}</code>"),
+            std::string::npos);
   auto plain = get(port(), std::string("/errors/") + k_twin1 + "/plain-message");
   EXPECT_NE(plain.body.find("No findings."), std::string::npos);
+  EXPECT_EQ(plain.body.find("can also raise"), std::string::npos);
   EXPECT_NE(plain.body.find("Static analysis of evil/xss-repo@0123456789 (2026-08-14)."), std::string::npos);
 }
 
