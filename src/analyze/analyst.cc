@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "analyze/category.h"
@@ -142,6 +143,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sites[a].line < sites[b].line; });
 
+  std::unordered_map<std::string, std::vector<std::string>> callers;
   for (std::size_t idx : order) {
     const model::ThrowSite& s = sites[idx];
     model::ErrorRecord r;
@@ -180,7 +182,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
       if (std::find(r.message_variants.begin(), r.message_variants.end(), v) == r.message_variants.end())
         r.message_variants.push_back(std::move(v));
     }
-    write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res)});
+    write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
     out.push_back(std::move(r));
   }
   return out;  // in line order

@@ -794,7 +794,15 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   // triggerScenarios: the calls and inputs that reach the raise.
   std::ostringstream trig;
   std::vector<std::string> callers;
-  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) callers = callers_in_file(ctx.lines, s.function);
+  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
+    if (!ctx.callers) {
+      callers = callers_in_file(ctx.lines, s.function);
+    } else {
+      auto [it, added] = ctx.callers->try_emplace(s.function);
+      if (added) it->second = callers_in_file(ctx.lines, s.function);
+      callers = it->second;
+    }
+  }
   if (!callers.empty()) {
     trig << "Calling ";
     for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? (i + 1 == callers.size() ? " or " : ", ") : "") << callers[i];

@@ -4,6 +4,7 @@
 // the file). Offline and deterministic: the same facts give the same text.
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analyze/class_index.h"
@@ -19,6 +20,9 @@ struct ProseContext {
   const std::vector<std::string_view>& lines;
   // The raised class resolved through the repository's classes.
   ClassIndex::Resolution resolution;
+  // Public callers of each private function already looked up in this
+  // file (sites of one helper share them); may be null.
+  std::unordered_map<std::string, std::vector<std::string>>* callers = nullptr;
 };
 
 // Fills documentation, triggerScenarios, commonSituations, solutions,
