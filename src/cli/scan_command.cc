@@ -102,6 +102,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       auto content = (*tree)->read(entries[i]);
+      if (content && content->size() <= options.max_file_size) source::decode_declared_encoding(*content);
       if (!content) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {

@@ -3,10 +3,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <iconv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -289,6 +291,50 @@ class GitTree final : public SourceTree {
 };
 
 }  // namespace
+
+bool decode_declared_encoding(std::string& content) {
+  if (util::is_valid_utf8(content)) return false;
+  // The declaration must be in a comment on one of the first two lines.
+  std::string encoding;
+  std::size_t line_start = 0;
+  for (int line = 0; line < 2 && line_start < content.size() && encoding.empty(); ++line) {
+    std::size_t end = content.find('\n', line_start);
+    if (end == std::string::npos) end = content.size();
+    std::string_view l(content.data() + line_start, end - line_start);
+    std::size_t hash = l.find('#');
+    std::size_t at = hash == std::string_view::npos ? hash : l.find("coding", hash);
+    if (at != std::string_view::npos && at + 6 < l.size() && (l[at + 6] == ':' || l[at + 6] == '=')) {
+      std::size_t i = at + 7;
+      while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+      while (i < l.size() && (std::isalnum(static_cast<unsigned char>(l[i])) || l[i] == '-' || l[i] == '_' || l[i] == '.'))
+        encoding += l[i++];
+    }
+    line_start = end + 1;
+  }
+  if (encoding.empty() || encoding.size() > 40) return false;
+  // Python's spellings ("latin-1", "utf_8") are iconv's without the
+  // separators when not as they are.
+  iconv_t cd = iconv_open("UTF-8", encoding.c_str());
+  if (cd == reinterpret_cast<iconv_t>(-1)) {
+    std::string bare;
+    for (char c : encoding)
+      if (c != '-' && c != '_') bare += c;
+    cd = iconv_open("UTF-8", bare.c_str());
+  }
+  if (cd == reinterpret_cast<iconv_t>(-1)) return false;
+  std::string out(content.size() * 4 + 16, '\0');
+  char* in = content.data();
+  std::size_t in_left = content.size();
+  char* dst = out.data();
+  std::size_t out_left = out.size();
+  std::size_t rc = iconv(cd, &in, &in_left, &dst, &out_left);
+  iconv_close(cd);
+  if (rc == static_cast<std::size_t>(-1) || in_left != 0) return false;
+  out.resize(out.size() - out_left);
+  if (!util::is_valid_utf8(out)) return false;
+  content = std::move(out);
+  return true;
+}
 
 std::optional<std::string> content_problem(const std::string& content, const Options& options) {
   if (content.size() > options.max_file_size) return "too-large";

@@ -57,4 +57,11 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path,
 // scanned, else the skip reason ("binary", "invalid-utf8", "too-large").
 std::optional<std::string> content_problem(const std::string& content, const Options& options);
 
+// A Python file that is not UTF-8 but declares its encoding (PEP 263: a
+// `coding[:=]name` comment on line 1 or 2, e.g. `# -*- coding: latin-1 -*-`)
+// is converted to UTF-8 in place, lines unchanged. False, and `content`
+// untouched, when it declares none, or one iconv does not know, or its
+// bytes are not valid in it.
+bool decode_declared_encoding(std::string& content);
+
 }  // namespace errdex::source

@@ -165,6 +165,7 @@ TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {
   write_file(repo / "good.py", "def f(x):\n    if x:\n        raise ValueError('good one')\n");
   write_file(repo / "binary.py", std::string("raise\0\x01\x02\xff", 9) + std::string(100, '\0'));
   write_file(repo / "latin1.py", "raise ValueError('caf\xe9')\n");
+  write_file(repo / "declared.py", "# -*- coding: latin-1 -*-\nraise ValueError('d\xe9" "clar\xe9')\n");
   write_file(repo / "huge.py", "x = '" + std::string(20 * 1024 * 1024, 'a') + "'\n");
   write_file(repo / "deep.py", "x = " + std::string(5000, '(') + "1" + std::string(5000, ')') +
                                    "\nraise ValueError('after the deep line')\n");
@@ -194,6 +195,8 @@ TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {
   EXPECT_TRUE(messages.count("good one"));
   EXPECT_TRUE(messages.count("after the deep line"));
   EXPECT_TRUE(messages.count("still found"));
+  EXPECT_TRUE(messages.count("d\xc3\xa9" "clar\xc3\xa9"));  // PEP 263 declaration honoured
+  EXPECT_FALSE(skips.count("declared.py"));
   EXPECT_FALSE(messages.count("vendored"));
 }
 

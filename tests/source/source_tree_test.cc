@@ -71,6 +71,28 @@ TEST(SourceTree, ContentProblems) {
   EXPECT_EQ(content_problem("caf\xc3\xa9 \xe2\x80\x94\n", o), std::nullopt);
 }
 
+// PEP 263: a declared encoding is converted to UTF-8, lines unchanged;
+// without a (known, matching) declaration the bytes are left as they are.
+TEST(SourceTree, DeclaredEncodingIsDecoded) {
+  std::string latin = "# -*- coding: latin-1 -*-\nraise ValueError('caf\xe9')\n";
+  ASSERT_TRUE(decode_declared_encoding(latin));
+  EXPECT_EQ(latin, "# -*- coding: latin-1 -*-\nraise ValueError('caf\xc3\xa9')\n");
+  std::string koi = "#!/usr/bin/env python\n# vim: set fileencoding=koi8-r :\nraise KeyError('\xf0\xd2')\n";
+  ASSERT_TRUE(decode_declared_encoding(koi));
+  EXPECT_NE(koi.find("'\xd0\x9f\xd1\x80'"), std::string::npos);  // "Пр"
+  std::string undeclared = "raise ValueError('caf\xe9')\n";
+  EXPECT_FALSE(decode_declared_encoding(undeclared));
+  EXPECT_EQ(undeclared, "raise ValueError('caf\xe9')\n");
+  std::string third_line = "\n\n# coding: latin-1\n'\xe9'\n";
+  EXPECT_FALSE(decode_declared_encoding(third_line));
+  std::string unknown = "# coding: no-such-codec\n'\xe9'\n";
+  EXPECT_FALSE(decode_declared_encoding(unknown));
+  std::string wrong = "# coding: ascii\n'\xe9'\n";  // byte not valid in it
+  EXPECT_FALSE(decode_declared_encoding(wrong));
+  std::string already = "# coding: latin-1\n'caf\xc3\xa9'\n";  // valid UTF-8: left alone
+  EXPECT_FALSE(decode_declared_encoding(already));
+}
+
 TEST(SourceTree, GitRevisionIsReadWithoutCheckout) {
   TempDir d;
   auto git = [&](const std::string& args) {
