@@ -57,15 +57,12 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     std::cerr << "errdex match: " << st.error() << "\n";
     return 2;
   }
-  auto lines = (*st)->list(std::nullopt);
-  if (!lines) {
-    std::cerr << "errdex match: " << lines.error() << "\n";
+  auto fields = (*st)->match_fields(std::nullopt);
+  if (!fields) {
+    std::cerr << "errdex match: " << fields.error() << "\n";
     return 2;
   }
-  std::vector<model::ErrorRecord> records;
-  records.reserve(lines->size());
-  for (auto& l : *lines) records.push_back(std::move(l.record));
-  lines->clear();
+  std::vector<model::ErrorRecord> records = std::move(*fields);
 
   // From here on the index is immutable.
   match::Matcher matcher = match::Matcher::build(records);

@@ -113,6 +113,18 @@ Expected<Json> parse_text(std::string_view text) {
 
 const char* type_name(const Json& v) { return v.type_name(); }
 
+std::vector<MessageVariant> variants_from_value(const Json& mv) {
+  std::vector<MessageVariant> out;
+  if (!mv.is_array()) return out;
+  for (const auto& v : mv) {
+    if (!v.is_object()) continue;
+    auto msg = v.find("errorMessage"), pat = v.find("messagePattern");
+    if (msg == v.end() || !msg->is_string() || pat == v.end() || !pat->is_string()) continue;
+    out.push_back({msg->get<std::string>(), pat->get<std::string>()});
+  }
+  return out;
+}
+
 // Reads fields of one object, remembering the first problem. The first error
 // wins so that the message names the field the caller has to fix.
 class FieldReader {
@@ -277,14 +289,7 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
                          msg->get<std::string>()});
     }
   }
-  if (auto mv = j.find("messageVariants"); mv != j.end() && mv->is_array()) {
-    for (const auto& v : *mv) {
-      if (!v.is_object()) continue;
-      auto msg = v.find("errorMessage"), pat = v.find("messagePattern");
-      if (msg == v.end() || !msg->is_string() || pat == v.end() || !pat->is_string()) continue;
-      r.message_variants.push_back({msg->get<std::string>(), pat->get<std::string>()});
-    }
-  }
+  if (auto mv = j.find("messageVariants"); mv != j.end()) r.message_variants = variants_from_value(*mv);
   if (f.error().empty() && !is_record_id(r.id))
     f.fail("field \"" + prefix + "id\" must be 16 lowercase hex digits, got " +
            dump(OrderedJson(r.id.substr(0, 40))));
@@ -311,6 +316,12 @@ Expected<ErrorRecord> record_from_json(std::string_view json) {
   auto parsed = parse_text(json);
   if (!parsed) return Error{parsed.error()};
   return record_from_value(*parsed, "");
+}
+
+Expected<std::vector<MessageVariant>> record_variants_from_json(std::string_view json) {
+  auto parsed = parse_text(json);
+  if (!parsed) return Error{parsed.error()};
+  return variants_from_value(*parsed);
 }
 
 Expected<DatasetLine> dataset_line_from_json(std::string_view json) {

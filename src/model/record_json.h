@@ -17,6 +17,9 @@ std::string to_json(const DatasetLine& line);
 // Parses a record object. Unknown fields are ignored; a missing required
 // field, a wrong type or invalid JSON is an error naming the field.
 Expected<ErrorRecord> record_from_json(std::string_view json);
+// Parses a record's messageVariants array (what record_from_json reads
+// from that field; malformed entries are dropped).
+Expected<std::vector<MessageVariant>> record_variants_from_json(std::string_view json);
 // Parses one dataset line.
 Expected<DatasetLine> dataset_line_from_json(std::string_view json);
 

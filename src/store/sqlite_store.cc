@@ -186,6 +186,7 @@ class SqliteStore final : public Store {
   Status ingest(const Dataset& dataset) override;
   Expected<std::optional<model::DatasetLine>> get(std::string_view id) override;
   Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) override;
+  Expected<std::vector<model::ErrorRecord>> match_fields(const std::optional<std::string>& repo) override;
   Expected<std::vector<SearchHit>> search(std::string_view text, const std::optional<std::string>& repo,
                                           int limit) override;
   Expected<std::vector<RepoSummary>> repos() override;
@@ -222,7 +223,7 @@ class SqliteStore final : public Store {
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_insert_fts, m_set_current;
-  Statement m_get, m_list, m_search, m_repos;
+  Statement m_get, m_list, m_match_fields, m_search, m_repos;
 };
 
 Status SqliteStore::init() {
@@ -308,6 +309,13 @@ Status SqliteStore::prepare_all() {
       {&m_list,
        "SELECT r.json, d.dataset_version FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id"
+       " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
+      {&m_match_fields,
+       "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
+       " json_extract(r.json, '$.messagePattern'), json_extract(r.json, '$.sourceCode'),"
+       " json_extract(r.json, '$.sourceCodeStart'), json_extract(r.json, '$.documentation'),"
+       " json_extract(r.json, '$.messageVariants') FROM repos p"
+       " JOIN records r ON r.dataset_id = p.dataset_id"
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
       {&m_repos,
@@ -427,6 +435,35 @@ Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<
     out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(1))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list records");
+  return out;
+}
+
+Expected<std::vector<model::ErrorRecord>> SqliteStore::match_fields(const std::optional<std::string>& repo) {
+  std::vector<model::ErrorRecord> out;
+  Run run(m_match_fields);
+  run.text_or_null(1, repo);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW) {
+    model::ErrorRecord r;
+    r.id = run.column_text(0);
+    r.repo = run.column_text(1);
+    r.file_path = run.column_text(2);
+    r.line_number = static_cast<int>(run.column_int(3));
+    r.error_class = run.column_text(4);
+    r.error_message = run.column_text(5);
+    r.message_pattern = run.column_text(6);
+    r.source_code = run.column_text(7);
+    r.source_code_start = static_cast<int>(run.column_int(8));
+    r.documentation = run.column_text(9);
+    if (auto variants = run.column_text(10); !variants.empty()) {
+      // The same reading as record_from_json's, on the one field.
+      auto parsed = model::record_variants_from_json(variants);
+      if (!parsed) return Error{"stored record " + r.id + " is unreadable: " + parsed.error()};
+      r.message_variants = std::move(*parsed);
+    }
+    out.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) return db_error(m_db, "list records for matching");
   return out;
 }
 

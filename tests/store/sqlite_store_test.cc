@@ -159,6 +159,44 @@ TEST(SqliteStore, IngestGetListRepos) {
   EXPECT_EQ((*repos)[1].records, 3);
 }
 
+// match_fields gives list()'s records, in its order, with only the fields
+// matching reads (variants included) and the rest left empty.
+TEST(SqliteStore, MatchFieldsAreListsFieldsForMatching) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  ASSERT_TRUE(store);
+  auto d = make_dataset("acme/a", k_sha2, 9);
+  d.records[3].schema_version = 3;
+  d.records[3].message_variants = {{"other {x}", "other (.+?)"}, {"\"quoted\" \u00e9", "\"quoted\" \u00e9"}};
+  ASSERT_TRUE(store->ingest(d));
+  ASSERT_TRUE(store->ingest(make_dataset("zeta/z", k_sha1, 2)));
+  for (const std::optional<std::string>& repo : {std::optional<std::string>(), std::optional<std::string>("acme/a")}) {
+    auto all = store->list(repo);
+    auto fields = store->match_fields(repo);
+    ASSERT_TRUE(all && fields);
+    ASSERT_EQ(fields->size(), all->size());
+    for (std::size_t i = 0; i < all->size(); ++i) {
+      const auto& whole = (*all)[i].record;
+      model::ErrorRecord expect;
+      expect.id = whole.id;
+      expect.repo = whole.repo;
+      expect.file_path = whole.file_path;
+      expect.line_number = whole.line_number;
+      expect.error_class = whole.error_class;
+      expect.error_message = whole.error_message;
+      expect.message_pattern = whole.message_pattern;
+      expect.message_variants = whole.message_variants;
+      expect.source_code = whole.source_code;
+      expect.source_code_start = whole.source_code_start;
+      expect.documentation = whole.documentation;
+      EXPECT_EQ((*fields)[i], expect) << i;
+    }
+  }
+  auto none = store->match_fields(std::string("nobody/none"));
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
 TEST(SqliteStore, ExportIsByteExact) {
   std::ifstream in(std::string(ERRDEX_SOURCE_DIR) + "/tests/fixtures/dataset_lines.jsonl", std::ios::binary);
   std::vector<std::string> lines;
