@@ -3,7 +3,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -55,7 +57,6 @@ struct Entry {
   int line = 0;
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
-  float word_weight = 0;  // sum of idf over the entry's full-text words
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
 };
 
@@ -70,10 +71,10 @@ std::string_view class_name(std::string_view written) {
 }
 
 // "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
-std::vector<std::string_view> module_parts(std::string_view printed_class) {
-  std::vector<std::string_view> parts;
+// Appended to `parts`.
+void module_parts(std::string_view printed_class, std::vector<std::string_view>& parts) {
   auto dot = printed_class.rfind('.');
-  if (dot == std::string_view::npos) return parts;
+  if (dot == std::string_view::npos) return;
   std::string_view mod = printed_class.substr(0, dot);
   std::size_t i = 0;
   while (i <= mod.size()) {
@@ -82,7 +83,6 @@ std::vector<std::string_view> module_parts(std::string_view printed_class) {
     if (j > i) parts.push_back(mod.substr(i, j - i));
     i = j + 1;
   }
-  return parts;
 }
 
 std::string_view stem(std::string_view file) {
@@ -122,7 +122,7 @@ RE2::Options re2_options() {
 // Message variants a pattern may be written against (see match()).
 struct Variants {
   std::string_view text;
-  std::string unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
+  std::string_view unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
   bool has_unquoted = false;
   std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
   bool text_ascii = false, unquoted_ascii = false;
@@ -134,16 +134,19 @@ bool is_ascii(std::string_view s) {
   return true;
 }
 
-Variants make_variants(std::string_view m) {
+// `unquoted` is the caller's buffer; the result's `unquoted` views it.
+Variants make_variants(std::string_view m, std::string& unquoted) {
   Variants v;
   v.text = m;
   if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
     std::string_view inner = m.substr(1, m.size() - 2);
-    v.unquoted.reserve(inner.size());
+    unquoted.clear();
+    unquoted.reserve(inner.size());
     for (std::size_t i = 0; i < inner.size(); ++i) {
       if (inner[i] == '\\' && i + 1 < inner.size() && (inner[i + 1] == '\\' || inner[i + 1] == '\'' || inner[i + 1] == '"')) ++i;
-      v.unquoted += inner[i];
+      unquoted += inner[i];
     }
+    v.unquoted = unquoted;
     v.has_unquoted = true;
   }
   if (m.substr(0, 7) == "[Errno ") {
@@ -227,6 +230,36 @@ bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::s
   return true;
 }
 
+// Leaves in `v` its best `keep` items, in no particular order: higher score
+// first, the lower entry on a tie (a strict order, so the set is the one a
+// full sort would give). Scores must be positive. A histogram over the
+// scores' top bits finds the bucket the cut falls in; only that bucket is
+// ordered, so the cost is a few passes over `v` rather than a selection's
+// unpredictable comparisons.
+void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep) {
+  if (v.size() <= keep) return;
+  // Sign, exponent and four mantissa bits: a positive double's bits order
+  // like its value, so buckets are 1/16 of an octave, in order.
+  auto bucket = [](double s) { return std::bit_cast<std::uint64_t>(s) >> 48; };
+  constexpr std::size_t k_buckets = 512;
+  std::uint64_t top = 0;
+  for (const auto& item : v) top = std::max(top, bucket(item.first));
+  const std::uint64_t base = top >= k_buckets - 1 ? top - (k_buckets - 1) : 0;
+  auto index = [&](double s) {
+    std::uint64_t b = bucket(s);
+    return static_cast<std::size_t>(b > base ? b - base : 0);  // lower scores share bucket 0
+  };
+  std::array<std::uint32_t, k_buckets> count{};
+  for (const auto& item : v) ++count[index(item.first)];
+  std::size_t above = 0, cut = k_buckets - 1;
+  while (above + count[cut] < keep) above += count[cut--];  // ends: v.size() > keep
+  auto tie = std::partition(v.begin(), v.end(), [&](const auto& item) { return index(item.first) > cut; });
+  auto rest = std::partition(tie, v.end(), [&](const auto& item) { return index(item.first) == cut; });
+  auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  std::nth_element(tie, tie + static_cast<std::ptrdiff_t>(keep - above), rest, better);
+  v.resize(keep);
+}
+
 struct Confirmed {
   int kind = 0;  // 3 whole message, 2 its start, 1 somewhere in it, 0 no match
   int variant = 0;  // 0 text, 1 unquoted, 2 after errno
@@ -242,27 +275,37 @@ struct Cand {
   double fulltext = 0;
 };
 
+// A candidate's place in the ranking, small so ranking moves little.
+struct Ranked {
+  double score = 0;
+  std::uint32_t entry = 0;
+  std::uint32_t at = 0;  // index into the candidates
+};
+
 // Per-thread working memory of match(), indexed by entry and pattern so a
 // message costs no hashing and no allocation once warm. Every slot a match
 // sets is reset before it returns (Reset), so the arrays are all zero
 // between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
-  std::vector<double> ft;                // by entry: full-text weight shared
-  std::vector<std::uint8_t> in_ft;       // by entry
+  std::vector<double> ft;                // by entry: full-text weight shared, > 0 once touched
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched;
   std::vector<Cand> cands;
+  std::vector<Ranked> ranked;
   std::vector<std::string_view> words;
   std::vector<std::uint64_t> present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::vector<std::pair<double, std::uint32_t>> best;
+  std::vector<std::uint32_t> class_sites;
+  std::vector<std::string_view> modules, names;
+  std::string unquoted;  // Variants::unquoted
+  std::vector<re2::StringPiece> sub;  // RE2 captures
 
   void fit(std::size_t entries, std::size_t patterns) {
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries, 0);
-      in_ft.resize(entries, 0);
     }
     if (confirmed.size() < patterns) confirmed.resize(patterns, 0);
   }
@@ -272,10 +315,7 @@ struct Reset {
   Scratch& s;
   ~Reset() {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
-    for (std::uint32_t e : s.ft_touched) {
-      s.ft[e] = 0;
-      s.in_ft[e] = 0;
-    }
+    for (std::uint32_t e : s.ft_touched) s.ft[e] = 0;
     for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
     s.slot_touched.clear();
     s.ft_touched.clear();
@@ -283,6 +323,8 @@ struct Reset {
     s.cands.clear();
     s.words.clear();
     s.present.clear();
+    s.class_sites.clear();
+    s.modules.clear();
   }
 };
 
@@ -302,6 +344,10 @@ struct Matcher::Impl {
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
   std::size_t fulltext_max_df = k_fulltext_max_df;
+  // By entry: the sum of idf over the entry's full-text words. Apart from
+  // Entry so the full-text pass, which reads it for hundreds of entries,
+  // stays within a few cache lines.
+  std::vector<float> word_weight;
   // Every whole word of each keyed pattern (hashes, sorted), as one flat
   // array: a candidate whose words are not all in the message cannot
   // match, and RE2 is not asked.
@@ -623,6 +669,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
   {
     const double total = static_cast<double>(n) + 1;
+    m.word_weight.assign(n, 0);
     std::size_t begin = 0;
     for (std::size_t i = 0; i < n; ++i) {
       double w = 0;
@@ -630,7 +677,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
         if (df_k > 0 && df_k <= m.fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
       }
-      m.entries[i].word_weight = static_cast<float>(w);
+      m.word_weight[i] = static_cast<float>(w);
       begin = all_entry_ends[i];
     }
   }
@@ -654,6 +701,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
+  mem += m.word_weight.capacity() * sizeof(float);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -672,15 +720,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     out.truncated = true;
   }
   const std::uint32_t cls = m.class_of(ex.error_class);
-  Variants variants = make_variants(message);
+  thread_local Scratch scratch;
+  scratch.fit(m.entries.size(), m.patterns.size());
+  Reset reset{scratch};
+  Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
   // errno maps to (FileNotFoundError), the source raises OSError.
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
-  thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size());
-  Reset reset{scratch};
   // Equal patterns (one message raised from many places) are confirmed once.
   auto confirm = [&](std::uint32_t e) {
     std::uint32_t p = m.entries[e].pattern_id;
@@ -766,7 +814,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // No site of this class has a pattern that matched: its sites with no
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
-  std::vector<std::uint32_t> class_sites;
+  std::vector<std::uint32_t>& class_sites = scratch.class_sites;
   bool by_class = false;
   for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
     if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
@@ -779,17 +827,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
     std::vector<double>& ft = scratch.ft;
-    std::vector<std::uint8_t>& in_ft = scratch.in_ft;
     double n = static_cast<double>(m.entries.size()) + 1;
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) {
-        if (!in_ft[e]) {
-          in_ft[e] = 1;
-          scratch.ft_touched.push_back(e);
-        }
+        if (ft[e] == 0) scratch.ft_touched.push_back(e);  // idf > 0: n > df
         ft[e] += idf;
       }
     }
@@ -797,7 +841,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // others, which all score alike, enough to show their tie.
     std::size_t wordless = 0;
     for (std::uint32_t e : class_sites) {
-      if (!in_ft[e] && !in_cands(e) && wordless++ > k_max_tied) continue;
+      if (ft[e] == 0 && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
       c.reasons.pattern = c.confirmed.kind > 0;
@@ -808,21 +852,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     {
       std::vector<std::pair<double, std::uint32_t>>& best = scratch.best;
       best.clear();
+      const std::size_t keep =
+          std::min<std::size_t>(scratch.ft_touched.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
+      // The best `keep` records with a positive score in a strict order
+      // (ties go to the lower entry): one set, whichever way it is found.
+      // Their order is not needed: candidates are ranked below.
       for (std::uint32_t e : scratch.ft_touched) {
         double s = ft[e];
-        double own = m.entries[e].word_weight;
-        best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
+        double own = m.word_weight[e];
+        double score = own > 0 ? s * std::min(1.0, s / own) : 0;
+        if (score > 0) best.emplace_back(score, e);
       }
-      std::size_t keep = std::min<std::size_t>(best.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
-      // A strict order (ties go to the lower entry): selecting the first
-      // `keep` and sorting them gives what sorting all would.
-      auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-      auto cut = best.begin() + static_cast<std::ptrdiff_t>(keep);
-      if (keep < best.size()) std::nth_element(best.begin(), cut, best.end(), better);
-      std::sort(best.begin(), cut, better);
-      for (std::size_t i = 0; i < keep; ++i) {
-        if (best[i].first <= 0) break;
-        Cand& c = add(best[i].second);
+      keep_best(best, keep);
+      for (const auto& [score, e] : best) {
+        Cand& c = add(e);
         if (!c.reasons.pattern) c.reasons.fulltext = true;
       }
       out.fulltext_fallback = no_evidence && keep > 0;
@@ -831,15 +874,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // holds, so a record whose every word is there beats a longer one that
     // shares a few more.
     for (Cand& c : cands) {
-      double own = m.entries[c.entry].word_weight;
-      if (in_ft[c.entry] && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
+      double own = m.word_weight[c.entry];
+      if (ft[c.entry] > 0 && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
     }
   }
 
   // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
   // named among a record's path components is a hint of its own: below
   // class agreement, above a few characters of pattern.
-  const auto modules = module_parts(ex.error_class);
+  std::vector<std::string_view>& modules = scratch.modules;
+  module_parts(ex.error_class, modules);
   for (Cand& c : cands) {
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
@@ -865,20 +909,26 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   // The class only ranks: a candidate needs a frame, its pattern or shared
   // words to be an answer at all.
-  std::erase_if(cands, [](const Cand& c) {
-    return !c.reasons.frame && !c.reasons.pattern && !c.reasons.fulltext && !c.by_class;
-  });
-  std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
-    return a.score != b.score ? a.score > b.score : a.entry < b.entry;
-  });
-
+  std::vector<Ranked>& ranked = scratch.ranked;
+  ranked.clear();
+  for (std::uint32_t k = 0; k < cands.size(); ++k) {
+    const Cand& c = cands[k];
+    if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) ranked.push_back({c.score, c.entry, k});
+  }
+  // Only the shown ones are ordered: the best score and its ties say how
+  // many that is. Entries are distinct, so the order is strict.
+  double top_score = ranked.empty() ? 0 : ranked.front().score;
+  for (const Ranked& r : ranked) top_score = std::max(top_score, r.score);
   std::size_t tied = 0;
-  while (tied < cands.size() && cands[tied].score == cands.front().score) ++tied;
+  for (const Ranked& r : ranked) tied += r.score == top_score;
   out.ambiguous = tied > 1;
-  std::size_t shown = std::min(cands.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
+  std::size_t shown = std::min(ranked.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
+                    [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; });
+  out.candidates.reserve(shown);
 
   for (std::size_t i = 0; i < shown; ++i) {
-    const Cand& c = cands[i];
+    const Cand& c = cands[ranked[i].at];
     const Entry& e = m.entries[c.entry];
     Candidate cd;
     cd.index = c.entry;
@@ -893,9 +943,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
       spans.clear();
       if (m.simple_whole(sp, t, &spans) && !spans.empty()) {
-        auto names = interpolation_names(e.message_template);
+        std::vector<std::string_view>& names = scratch.names;
+        names.clear();
+        interpolation_names(e.message_template, names);
+        cd.captures.reserve(spans.size());
         for (std::size_t g = 0; g < spans.size(); ++g) {
-          std::string name = spans.size() == names.size() ? names[g] : std::to_string(g + 1);
+          std::string name = spans.size() == names.size() ? std::string(names[g]) : std::to_string(g + 1);
           cd.captures.emplace_back(std::move(name), std::string(t.substr(spans[g].first, spans[g].second)));
         }
       }
@@ -906,11 +959,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
         std::string_view t = forms[c.confirmed.variant];
         RE2::Anchor a = c.confirmed.kind == 3 ? RE2::ANCHOR_BOTH : c.confirmed.kind == 2 ? RE2::ANCHOR_START : RE2::UNANCHORED;
-        std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
+        std::vector<re2::StringPiece>& sub = scratch.sub;
+        sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
-          auto names = interpolation_names(e.message_template);
+          std::vector<std::string_view>& names = scratch.names;
+          names.clear();
+          interpolation_names(e.message_template, names);
+          cd.captures.reserve(static_cast<std::size_t>(groups));
           for (int g = 1; g <= groups; ++g) {
-            std::string name = static_cast<std::size_t>(groups) == names.size() ? names[g - 1] : std::to_string(g);
+            std::string name = static_cast<std::size_t>(groups) == names.size() ? std::string(names[g - 1]) : std::to_string(g);
             cd.captures.emplace_back(std::move(name), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
           }
         }
@@ -919,10 +976,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     out.candidates.push_back(std::move(cd));
   }
 
-  out.exception = {ex.error_class, ex.message};
+  // From here on nothing reads `message` or `variants`: the parsed text
+  // moves into the result.
+  out.exception = {std::move(ex.error_class), std::move(ex.message)};
+  out.frames.reserve(ex.frames.size());
   for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
+  out.chained.reserve(tb.exceptions.size() - 1);
   for (std::size_t i = 0; i + 1 < tb.exceptions.size(); ++i)
-    out.chained.push_back({tb.exceptions[i].error_class, tb.exceptions[i].message});
+    out.chained.push_back({std::move(tb.exceptions[i].error_class), std::move(tb.exceptions[i].message)});
   return out;
 }
 
