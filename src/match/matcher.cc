@@ -48,16 +48,18 @@ enum class Kind : std::uint8_t {
   invalid,  // RE2 rejects it: frames and class only, never confirmed
 };
 
+// What ranking reads comes first, in the entry's first cache line; the
+// strings only the shown candidates need come last.
 struct Entry {
-  std::string id;
   std::uint32_t pattern_id = 0;  // into Impl::patterns; equal patterns share one
-  std::string message_template;
   std::uint32_t class_id = 0;  // 0: no class
   std::uint32_t file_id = 0;
   int line = 0;
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
+  std::string id;
+  std::string message_template;
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
@@ -236,7 +238,9 @@ bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::s
 // scores' top bits finds the bucket the cut falls in; only that bucket is
 // ordered, so the cost is a few passes over `v` rather than a selection's
 // unpredictable comparisons.
-void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep) {
+// `tie` is working memory.
+void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep,
+               std::vector<std::pair<double, std::uint32_t>>& tie) {
   if (v.size() <= keep) return;
   // Sign, exponent and four mantissa bits: a positive double's bits order
   // like its value, so buckets are 1/16 of an octave, in order.
@@ -253,10 +257,19 @@ void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t kee
   for (const auto& item : v) ++count[index(item.first)];
   std::size_t above = 0, cut = k_buckets - 1;
   while (above + count[cut] < keep) above += count[cut--];  // ends: v.size() > keep
-  auto tie = std::partition(v.begin(), v.end(), [&](const auto& item) { return index(item.first) > cut; });
-  auto rest = std::partition(tie, v.end(), [&](const auto& item) { return index(item.first) == cut; });
+  // Those above the cut move to the front (in place: never ahead of the
+  // reading position); those in its bucket are ordered apart.
+  tie.clear();
+  std::size_t kept = 0;
+  for (const auto& item : v) {
+    std::size_t i = index(item.first);
+    if (i > cut) v[kept++] = item;
+    else if (i == cut) tie.push_back(item);
+  }
   auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-  std::nth_element(tie, tie + static_cast<std::ptrdiff_t>(keep - above), rest, better);
+  auto need = static_cast<std::ptrdiff_t>(keep - above);
+  std::nth_element(tie.begin(), tie.begin() + need, tie.end(), better);
+  std::copy(tie.begin(), tie.begin() + need, v.begin() + static_cast<std::ptrdiff_t>(kept));
   v.resize(keep);
 }
 
@@ -284,25 +297,27 @@ struct Ranked {
 
 // Per-thread working memory of match(), indexed by entry and pattern so a
 // message costs no hashing and no allocation once warm. Every slot a match
-// sets is reset before it returns (Reset), so the arrays are all zero
-// between calls and one thread may use several Matchers.
+// sets is reset before it returns (Reset), so the arrays are at rest (zero,
+// -1 for module_agree) between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
   std::vector<double> ft;                // by entry: full-text weight shared, > 0 once touched
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
-  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched;
+  std::vector<std::int16_t> module_agree;  // by file: module parts its path names, -1 not yet
+  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
   std::vector<std::string_view> words;
   std::vector<std::uint64_t> present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
-  std::vector<std::pair<double, std::uint32_t>> best;
+  std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
   std::vector<std::string_view> modules, names;
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
 
-  void fit(std::size_t entries, std::size_t patterns) {
+  void fit(std::size_t entries, std::size_t patterns, std::size_t files) {
+    if (module_agree.size() < files) module_agree.resize(files, -1);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries, 0);
@@ -317,6 +332,8 @@ struct Reset {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
     for (std::uint32_t e : s.ft_touched) s.ft[e] = 0;
     for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
+    for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
+    s.module_touched.clear();
     s.slot_touched.clear();
     s.ft_touched.clear();
     s.confirmed_touched.clear();
@@ -721,7 +738,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   const std::uint32_t cls = m.class_of(ex.error_class);
   thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size());
+  scratch.fit(m.entries.size(), m.patterns.size(), m.files.size());
   Reset reset{scratch};
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
@@ -863,7 +880,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         double score = own > 0 ? s * std::min(1.0, s / own) : 0;
         if (score > 0) best.emplace_back(score, e);
       }
-      keep_best(best, keep);
+      keep_best(best, keep, scratch.tie);
       for (const auto& [score, e] : best) {
         Cand& c = add(e);
         if (!c.reasons.pattern) c.reasons.fulltext = true;
@@ -884,21 +901,27 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // class agreement, above a few characters of pattern.
   std::vector<std::string_view>& modules = scratch.modules;
   module_parts(ex.error_class, modules);
+  // Many candidates share a file: each file is read once per message.
+  auto module_agreement = [&](std::uint32_t file) {
+    std::int16_t& known = scratch.module_agree[file];
+    if (known >= 0) return known;
+    const auto& parts = m.file_parts[file];
+    std::int16_t agree = 0;
+    for (std::string_view mod : modules)
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
+          ++agree;
+          break;
+        }
+    known = agree;
+    scratch.module_touched.push_back(file);
+    return agree;
+  };
   for (Cand& c : cands) {
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
     double s = 0;
-    if (!modules.empty()) {
-      const auto& parts = m.file_parts[e.file_id];
-      int agree = 0;
-      for (std::string_view mod : modules)
-        for (std::size_t k = 0; k < parts.size(); ++k)
-          if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
-            ++agree;
-            break;
-          }
-      s += k_module_per_part * agree;
-    }
+    if (!modules.empty()) s += k_module_per_part * module_agreement(e.file_id);
     if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
