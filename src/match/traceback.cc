@@ -197,8 +197,10 @@ bool read_one_line(std::string_view text, const std::function<bool(std::string_v
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
-  for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
-    if (line.find(marker) != std::string_view::npos) return false;
+  // Every marker holds "Traceback" or "exception": most lines hold neither.
+  if (line.find("Traceback") != std::string_view::npos || line.find("exception") != std::string_view::npos)
+    for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
+      if (line.find(marker) != std::string_view::npos) return false;
   ExceptionBlock& b = blocks.emplace_back();
   ClassAt c;
   if (find_exception(line, known, c)) {
