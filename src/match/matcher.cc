@@ -312,7 +312,7 @@ struct Scratch {
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
-  std::vector<std::string_view> modules, names;
+  std::vector<std::string_view> modules;
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
 
@@ -376,6 +376,21 @@ struct Matcher::Impl {
   std::string lits;
   std::vector<std::uint32_t> lit_run_end;  // by run: end offset into `lits`
   std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
+  // Each entry's interpolation names (interpolation_names of its template)
+  // as (offset, size) in message_template, read once at build: captures
+  // are named without parsing the template per answer.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> names;
+  std::vector<std::uint32_t> names_end;  // by entry: end index into `names`
+
+  // The name of capture `g` of `groups`: the template's interpolation when
+  // it has one per group, else the group's number from 1.
+  std::string capture_name(std::uint32_t e, std::size_t g, std::size_t groups) const {
+    std::size_t begin = e == 0 ? 0 : names_end[e - 1];
+    if (names_end[e] - begin != groups) return std::to_string(g + 1);
+    auto [offset, size] = names[begin + g];
+    return entries[e].message_template.substr(offset, size);
+  }
+
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern
   std::vector<SimpleItem> simple_items;
@@ -533,6 +548,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
   m.weak_by_class.emplace_back();                      // class id 0: none
   std::vector<int> built_at(n, 0);  // line where a raised variable was built
+  std::vector<std::string_view> name_views;
+  m.names_end.reserve(n);
 
   // Pass 1: read each pattern, intern classes and files, count word use.
   for (std::size_t i = 0; i < n; ++i) {
@@ -540,6 +557,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     Entry& e = m.entries[i];
     e.id = r.id;
     e.message_template = r.error_message;
+    name_views.clear();
+    interpolation_names(e.message_template, name_views);
+    for (std::string_view v : name_views)
+      m.names.emplace_back(static_cast<std::uint32_t>(v.data() - e.message_template.data()), static_cast<std::uint32_t>(v.size()));
+    m.names_end.push_back(static_cast<std::uint32_t>(m.names.size()));
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
     // class is the one that was built.
@@ -719,6 +741,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   mem += m.word_weight.capacity() * sizeof(float);
+  mem += m.names.capacity() * sizeof(m.names[0]) + m.names_end.capacity() * sizeof(std::uint32_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -974,14 +997,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
       spans.clear();
       if (m.simple_whole(sp, t, &spans) && !spans.empty()) {
-        std::vector<std::string_view>& names = scratch.names;
-        names.clear();
-        interpolation_names(e.message_template, names);
         cd.captures.reserve(spans.size());
-        for (std::size_t g = 0; g < spans.size(); ++g) {
-          std::string name = spans.size() == names.size() ? std::string(names[g]) : std::to_string(g + 1);
-          cd.captures.emplace_back(std::move(name), std::string(t.substr(spans[g].first, spans[g].second)));
-        }
+        for (std::size_t g = 0; g < spans.size(); ++g)
+          cd.captures.emplace_back(m.capture_name(c.entry, g, spans.size()), std::string(t.substr(spans[g].first, spans[g].second)));
       }
     } else if (c.reasons.pattern && e.kind != Kind::empty) {
       const RE2* re = m.regex(c.entry);
@@ -993,14 +1011,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         std::vector<re2::StringPiece>& sub = scratch.sub;
         sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
-          std::vector<std::string_view>& names = scratch.names;
-          names.clear();
-          interpolation_names(e.message_template, names);
           cd.captures.reserve(static_cast<std::size_t>(groups));
-          for (int g = 1; g <= groups; ++g) {
-            std::string name = static_cast<std::size_t>(groups) == names.size() ? std::string(names[g - 1]) : std::to_string(g);
-            cd.captures.emplace_back(std::move(name), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
-          }
+          for (int g = 1; g <= groups; ++g)
+            cd.captures.emplace_back(m.capture_name(c.entry, static_cast<std::size_t>(g - 1), static_cast<std::size_t>(groups)),
+                                     std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
         }
       }
     }
