@@ -821,13 +821,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   for (std::string_view w : words) present.push_back(hash_of(w));
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
-  // A message has a few words: scanning them all, with no branch on each
-  // comparison, beats a binary search's unpredictable halvings.
+  // A binary search whose halvings are conditional moves, not branches:
+  // which half holds a word is as good as random, and a mispredicted
+  // branch per halving cost more than the search.
   auto has = [&](std::uint64_t h) {
-    if (present.size() > 32) return std::binary_search(present.begin(), present.end(), h);
-    bool hit = false;
-    for (std::uint64_t p : present) hit |= p == h;
-    return hit;
+    if (present.empty()) return false;
+    const std::uint64_t* base = present.data();
+    for (std::size_t n = present.size(); n > 1;) {
+      std::size_t half = n / 2;
+      base = base[half] <= h ? base + half : base;
+      n -= half;
+    }
+    return *base == h;
   };
   auto all_present = [&](std::uint32_t e) {
     std::size_t b = e == 0 ? 0 : m.required_end[e - 1], end = m.required_end[e];
