@@ -400,10 +400,7 @@ struct Matcher::Impl {
   // (offset, size) are appended to `spans` when given.
   bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans) const {
     std::size_t pos = 0;
-    auto take = [&](std::uint32_t groups, std::size_t end) {
-      if (!spans) return;
-      for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
-    };
+    auto take = [&](std::uint32_t groups, std::size_t end) { take_groups(spans, groups, pos, end); };
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
       std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
@@ -430,7 +427,13 @@ struct Matcher::Impl {
 
   // Whether simple pattern `sp` matches somewhere in `t` (from its start
   // when `from_start`): its runs in order, groups taking anything between.
-  bool simple_within(const Simple& sp, std::string_view t, bool from_start) const {
+  // The groups' spans are appended to `spans` when given, as RE2 gives
+  // them: the match starts where the first run first occurs (a leading
+  // group starts it at 0), each run at its first occurrence (a later one
+  // would leave less room for the rest), lazy groups before a run take up
+  // to it, and groups after the last run take nothing.
+  bool simple_within(const Simple& sp, std::string_view t, bool from_start,
+                     std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr) const {
     std::size_t pos = 0;
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
@@ -438,9 +441,19 @@ struct Matcher::Impl {
       std::size_t at = k == 0 && it.groups == 0 && from_start ? (t.substr(0, run.size()) == run ? 0 : std::string_view::npos)
                                                               : t.find(run, pos);
       if (at == std::string_view::npos) return false;
+      take_groups(spans, it.groups, pos, at);
       pos = at + run.size();
     }
+    take_groups(spans, sp.trailing, pos, pos);
     return true;
+  }
+
+  // `groups` adjacent lazy groups from `pos` to `end`: all but the last
+  // empty, the last up to `end`.
+  static void take_groups(std::vector<std::pair<std::size_t, std::size_t>>* spans, std::uint32_t groups,
+                          std::size_t pos, std::size_t end) {
+    if (!spans) return;
+    for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
   }
   BuildStats stats;
 
@@ -996,12 +1009,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     cd.reasons = c.reasons;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
-    if (c.reasons.pattern && e.kind != Kind::empty && c.confirmed.kind == 3 && sp.ok && form_ascii) {
+    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
       std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
       spans.clear();
-      if (m.simple_whole(sp, t, &spans) && !spans.empty()) {
+      bool found = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+      if (found && !spans.empty()) {
         cd.captures.reserve(spans.size());
         for (std::size_t g = 0; g < spans.size(); ++g)
           cd.captures.emplace_back(m.capture_name(c.entry, g, spans.size()), std::string(t.substr(spans[g].first, spans[g].second)));
