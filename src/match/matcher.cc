@@ -853,12 +853,28 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       if (!has(m.required[k])) return false;
     return true;
   };
+  // A word may key hundreds of patterns in a large index, each check two
+  // dependent reads far apart in memory: they are requested a few postings
+  // ahead (its slot and word range, then its first word), so the waits
+  // overlap instead of adding up.
+  constexpr std::size_t k_ahead = 8;
   for (std::uint64_t h : present) {
     if (cands.size() >= k_max_confirm) {
       out.truncated = true;
       break;
     }
-    for (std::uint32_t e : m.keyed.find(h)) {
+    const auto posting = m.keyed.find(h);
+    for (std::size_t i = 0; i < posting.size(); ++i) {
+      if (i + 2 * k_ahead < posting.size()) {
+        std::uint32_t later = posting[i + 2 * k_ahead];
+        __builtin_prefetch(&m.required_end[later]);
+        __builtin_prefetch(&scratch.slot[later]);
+      }
+      if (i + k_ahead < posting.size()) {
+        std::uint32_t soon = posting[i + k_ahead];
+        __builtin_prefetch(&m.required[soon == 0 ? 0 : m.required_end[soon - 1]]);
+      }
+      const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
       if (!in_cands(e) && !all_present(e)) continue;
       add(e);
@@ -867,8 +883,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // A pattern that explains the message from its start is evidence; one
   // found somewhere inside it ("a", "{x} in {y}") barely is.
+  // As above, a candidate's entry and then its pattern's data are asked
+  // for a few candidates ahead.
   bool any_pattern = false, any_frame_line = false, any_class_pattern = false;
-  for (Cand& c : cands) {
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    if (i + 2 * k_ahead < cands.size()) __builtin_prefetch(&m.entries[cands[i + 2 * k_ahead].entry]);
+    if (i + k_ahead < cands.size()) {
+      std::uint32_t p = m.entries[cands[i + k_ahead].entry].pattern_id;
+      __builtin_prefetch(&scratch.confirmed[p]);
+      __builtin_prefetch(&m.simple[p]);
+      __builtin_prefetch(&m.lit_end[p]);
+    }
+    Cand& c = cands[i];
     c.confirmed = confirm(c.entry);
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
