@@ -303,7 +303,7 @@ struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
   std::vector<double> ft;                // by entry: full-text weight shared, > 0 once touched
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
-  std::vector<std::int16_t> module_agree;  // by file: module parts its path names, -1 not yet
+  std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
@@ -872,7 +872,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
       if (i + k_ahead < posting.size()) {
         std::uint32_t soon = posting[i + k_ahead];
-        __builtin_prefetch(&m.required[soon == 0 ? 0 : m.required_end[soon - 1]]);
+        __builtin_prefetch(m.required.data() + (soon == 0 ? 0 : m.required_end[soon - 1]));  // may be one past the end
       }
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
@@ -978,10 +978,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   module_parts(ex.error_class, modules);
   // Many candidates share a file: each file is read once per message.
   auto module_agreement = [&](std::uint32_t file) {
-    std::int16_t& known = scratch.module_agree[file];
+    std::int32_t& known = scratch.module_agree[file];
     if (known >= 0) return known;
     const auto& parts = m.file_parts[file];
-    std::int16_t agree = 0;
+    std::int32_t agree = 0;
     for (std::string_view mod : modules)
       for (std::size_t k = 0; k < parts.size(); ++k)
         if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {

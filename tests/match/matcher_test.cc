@@ -208,6 +208,18 @@ TEST(PatternText, WordsAndNames) {
 namespace errdex::match {
 namespace {
 
+// The module agreement kept per file during a call once held 16 bits: a
+// printed class of 40,000 dotted parts, each naming a directory of one
+// site's path, wrapped it negative and ranked that site last.
+TEST(Matcher, RegressionModuleAgreementOfAHugeDottedClass) {
+  auto m = Matcher::build({rec("p", "ValueError", "m", "bad thing", "a/p.py", 1),
+                           rec("q", "ValueError", "m", "bad thing", "b/q.py", 1)});
+  std::string cls;
+  for (int i = 0; i < 40000; ++i) cls += "a.";
+  auto r = m.match(cls + "ValueError: bad thing");
+  EXPECT_EQ(top_id(r), "p");
+}
+
 // A literal pattern as the matcher confirms it: its groups may be empty.
 std::unique_ptr<RE2> relaxed_re2(const std::string& pattern) {
   std::string relaxed = pattern;
