@@ -3,7 +3,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -48,19 +50,19 @@ enum class Kind : std::uint8_t {
 
 // One message a record's site can raise: its messagePattern, or one of its
 // messageVariants. Entries are what is indexed; candidates are reported by
-// record.
+// record. What ranking reads comes first, in the entry's first cache line;
+// the strings only the shown candidates need come last.
 struct Entry {
-  std::string id;
   std::uint32_t record = 0;  // index into the records given to build
   std::uint32_t pattern_id = 0;  // into Impl::patterns; equal patterns share one
-  std::string message_template;
   std::uint32_t class_id = 0;  // 0: no class
   std::uint32_t file_id = 0;
   int line = 0;
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
-  float word_weight = 0;  // sum of idf over the entry's full-text words
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
+  std::string id;
+  std::string message_template;
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
@@ -74,10 +76,10 @@ std::string_view class_name(std::string_view written) {
 }
 
 // "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
-std::vector<std::string_view> module_parts(std::string_view printed_class) {
-  std::vector<std::string_view> parts;
+// Appended to `parts`.
+void module_parts(std::string_view printed_class, std::vector<std::string_view>& parts) {
   auto dot = printed_class.rfind('.');
-  if (dot == std::string_view::npos) return parts;
+  if (dot == std::string_view::npos) return;
   std::string_view mod = printed_class.substr(0, dot);
   std::size_t i = 0;
   while (i <= mod.size()) {
@@ -86,7 +88,6 @@ std::vector<std::string_view> module_parts(std::string_view printed_class) {
     if (j > i) parts.push_back(mod.substr(i, j - i));
     i = j + 1;
   }
-  return parts;
 }
 
 std::string_view stem(std::string_view file) {
@@ -126,7 +127,7 @@ RE2::Options re2_options() {
 // Message variants a pattern may be written against (see match()).
 struct Variants {
   std::string_view text;
-  std::string unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
+  std::string_view unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
   bool has_unquoted = false;
   std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
   bool text_ascii = false, unquoted_ascii = false;
@@ -138,16 +139,19 @@ bool is_ascii(std::string_view s) {
   return true;
 }
 
-Variants make_variants(std::string_view m) {
+// `unquoted` is the caller's buffer; the result's `unquoted` views it.
+Variants make_variants(std::string_view m, std::string& unquoted) {
   Variants v;
   v.text = m;
   if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
     std::string_view inner = m.substr(1, m.size() - 2);
-    v.unquoted.reserve(inner.size());
+    unquoted.clear();
+    unquoted.reserve(inner.size());
     for (std::size_t i = 0; i < inner.size(); ++i) {
       if (inner[i] == '\\' && i + 1 < inner.size() && (inner[i + 1] == '\\' || inner[i + 1] == '\'' || inner[i + 1] == '"')) ++i;
-      v.unquoted += inner[i];
+      unquoted += inner[i];
     }
+    v.unquoted = unquoted;
     v.has_unquoted = true;
   }
   if (m.substr(0, 7) == "[Errno ") {
@@ -231,6 +235,47 @@ bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::s
   return true;
 }
 
+// Leaves in `v` its best `keep` items, in no particular order: higher score
+// first, the lower entry on a tie (a strict order, so the set is the one a
+// full sort would give). Scores must be positive. A histogram over the
+// scores' top bits finds the bucket the cut falls in; only that bucket is
+// ordered, so the cost is a few passes over `v` rather than a selection's
+// unpredictable comparisons.
+// `tie` is working memory.
+void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep,
+               std::vector<std::pair<double, std::uint32_t>>& tie) {
+  if (v.size() <= keep) return;
+  // Sign, exponent and four mantissa bits: a positive double's bits order
+  // like its value, so buckets are 1/16 of an octave, in order.
+  auto bucket = [](double s) { return std::bit_cast<std::uint64_t>(s) >> 48; };
+  constexpr std::size_t k_buckets = 512;
+  std::uint64_t top = 0;
+  for (const auto& item : v) top = std::max(top, bucket(item.first));
+  const std::uint64_t base = top >= k_buckets - 1 ? top - (k_buckets - 1) : 0;
+  auto index = [&](double s) {
+    std::uint64_t b = bucket(s);
+    return static_cast<std::size_t>(b > base ? b - base : 0);  // lower scores share bucket 0
+  };
+  std::array<std::uint32_t, k_buckets> count{};
+  for (const auto& item : v) ++count[index(item.first)];
+  std::size_t above = 0, cut = k_buckets - 1;
+  while (above + count[cut] < keep) above += count[cut--];  // ends: v.size() > keep
+  // Those above the cut move to the front (in place: never ahead of the
+  // reading position); those in its bucket are ordered apart.
+  tie.clear();
+  std::size_t kept = 0;
+  for (const auto& item : v) {
+    std::size_t i = index(item.first);
+    if (i > cut) v[kept++] = item;
+    else if (i == cut) tie.push_back(item);
+  }
+  auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  auto need = static_cast<std::ptrdiff_t>(keep - above);
+  std::nth_element(tie.begin(), tie.begin() + need, tie.end(), better);
+  std::copy(tie.begin(), tie.begin() + need, v.begin() + static_cast<std::ptrdiff_t>(kept));
+  v.resize(keep);
+}
+
 struct Confirmed {
   int kind = 0;  // 3 whole message, 2 its start, 1 somewhere in it, 0 no match
   int variant = 0;  // 0 text, 1 unquoted, 2 after errno
@@ -246,28 +291,40 @@ struct Cand {
   double fulltext = 0;
 };
 
+// A candidate's place in the ranking, small so ranking moves little.
+struct Ranked {
+  double score = 0;
+  std::uint32_t entry = 0;
+  std::uint32_t at = 0;  // index into the candidates
+};
+
 // Per-thread working memory of match(), indexed by entry and pattern so a
 // message costs no hashing and no allocation once warm. Every slot a match
-// sets is reset before it returns (Reset), so the arrays are all zero
-// between calls and one thread may use several Matchers.
+// sets is reset before it returns (Reset), so the arrays are at rest (zero,
+// -1 for module_agree) between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
-  std::vector<double> ft;                // by entry: full-text weight shared
-  std::vector<std::uint8_t> in_ft;       // by entry
+  std::vector<double> ft;                // by entry: full-text weight shared, > 0 once touched
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
-  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched;
+  std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
+  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
   std::vector<Cand> cands;
+  std::vector<Ranked> ranked;
   std::vector<std::string_view> words;
   std::vector<std::uint64_t> present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
-  std::vector<std::pair<double, std::uint32_t>> best;
+  std::vector<std::pair<double, std::uint32_t>> best, tie;
+  std::vector<std::uint32_t> class_sites;
+  std::vector<std::string_view> modules;
+  std::string unquoted;  // Variants::unquoted
+  std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint8_t> record_seen;  // by record, while dropping a record's weaker entries
 
-  void fit(std::size_t entries, std::size_t patterns) {
+  void fit(std::size_t entries, std::size_t patterns, std::size_t files) {
+    if (module_agree.size() < files) module_agree.resize(files, -1);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries, 0);
-      in_ft.resize(entries, 0);
     }
     if (confirmed.size() < patterns) confirmed.resize(patterns, 0);
   }
@@ -277,17 +334,18 @@ struct Reset {
   Scratch& s;
   ~Reset() {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
-    for (std::uint32_t e : s.ft_touched) {
-      s.ft[e] = 0;
-      s.in_ft[e] = 0;
-    }
+    for (std::uint32_t e : s.ft_touched) s.ft[e] = 0;
     for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
+    for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
+    s.module_touched.clear();
     s.slot_touched.clear();
     s.ft_touched.clear();
     s.confirmed_touched.clear();
     s.cands.clear();
     s.words.clear();
     s.present.clear();
+    s.class_sites.clear();
+    s.modules.clear();
   }
 };
 
@@ -308,6 +366,10 @@ struct Matcher::Impl {
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
   std::size_t fulltext_max_df = k_fulltext_max_df;
+  // By entry: the sum of idf over the entry's full-text words. Apart from
+  // Entry so the full-text pass, which reads it for hundreds of entries,
+  // stays within a few cache lines.
+  std::vector<float> word_weight;
   // Every whole word of each keyed pattern (hashes, sorted), as one flat
   // array: a candidate whose words are not all in the message cannot
   // match, and RE2 is not asked.
@@ -319,6 +381,21 @@ struct Matcher::Impl {
   std::string lits;
   std::vector<std::uint32_t> lit_run_end;  // by run: end offset into `lits`
   std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
+  // Each entry's interpolation names (interpolation_names of its template)
+  // as (offset, size) in message_template, read once at build: captures
+  // are named without parsing the template per answer.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> names;
+  std::vector<std::uint32_t> names_end;  // by entry: end index into `names`
+
+  // The name of capture `g` of `groups`: the template's interpolation when
+  // it has one per group, else the group's number from 1.
+  std::string capture_name(std::uint32_t e, std::size_t g, std::size_t groups) const {
+    std::size_t begin = e == 0 ? 0 : names_end[e - 1];
+    if (names_end[e] - begin != groups) return std::to_string(g + 1);
+    auto [offset, size] = names[begin + g];
+    return entries[e].message_template.substr(offset, size);
+  }
+
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern
   std::vector<SimpleItem> simple_items;
@@ -328,10 +405,7 @@ struct Matcher::Impl {
   // (offset, size) are appended to `spans` when given.
   bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans) const {
     std::size_t pos = 0;
-    auto take = [&](std::uint32_t groups, std::size_t end) {
-      if (!spans) return;
-      for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
-    };
+    auto take = [&](std::uint32_t groups, std::size_t end) { take_groups(spans, groups, pos, end); };
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
       std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
@@ -358,7 +432,13 @@ struct Matcher::Impl {
 
   // Whether simple pattern `sp` matches somewhere in `t` (from its start
   // when `from_start`): its runs in order, groups taking anything between.
-  bool simple_within(const Simple& sp, std::string_view t, bool from_start) const {
+  // The groups' spans are appended to `spans` when given, as RE2 gives
+  // them: the match starts where the first run first occurs (a leading
+  // group starts it at 0), each run at its first occurrence (a later one
+  // would leave less room for the rest), lazy groups before a run take up
+  // to it, and groups after the last run take nothing.
+  bool simple_within(const Simple& sp, std::string_view t, bool from_start,
+                     std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr) const {
     std::size_t pos = 0;
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
@@ -366,9 +446,19 @@ struct Matcher::Impl {
       std::size_t at = k == 0 && it.groups == 0 && from_start ? (t.substr(0, run.size()) == run ? 0 : std::string_view::npos)
                                                               : t.find(run, pos);
       if (at == std::string_view::npos) return false;
+      take_groups(spans, it.groups, pos, at);
       pos = at + run.size();
     }
+    take_groups(spans, sp.trailing, pos, pos);
     return true;
+  }
+
+  // `groups` adjacent lazy groups from `pos` to `end`: all but the last
+  // empty, the last up to `end`.
+  static void take_groups(std::vector<std::pair<std::size_t, std::size_t>>* spans, std::uint32_t groups,
+                          std::size_t pos, std::size_t end) {
+    if (!spans) return;
+    for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
   }
   BuildStats stats;
 
@@ -490,6 +580,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
   m.weak_by_class.emplace_back();                      // class id 0: none
   std::vector<int> built_at(n, 0);  // line where a raised variable was built
+  std::vector<std::string_view> name_views;
+  m.names_end.reserve(n);
 
   // Pass 1: read each pattern, intern classes and files, count word use.
   for (std::size_t i = 0; i < n; ++i) {
@@ -498,6 +590,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     e.id = r.id;
     e.record = static_cast<std::uint32_t>(record_of(i));
     e.message_template = template_of(i);
+    name_views.clear();
+    interpolation_names(e.message_template, name_views);
+    for (std::string_view v : name_views)
+      m.names.emplace_back(static_cast<std::uint32_t>(v.data() - e.message_template.data()), static_cast<std::uint32_t>(v.size()));
+    m.names_end.push_back(static_cast<std::uint32_t>(m.names.size()));
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
     // class is the one that was built.
@@ -647,6 +744,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
   {
     const double total = static_cast<double>(n) + 1;
+    m.word_weight.assign(n, 0);
     std::size_t begin = 0;
     for (std::size_t i = 0; i < n; ++i) {
       double w = 0;
@@ -654,7 +752,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
         if (df_k > 0 && df_k <= m.fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
       }
-      m.entries[i].word_weight = static_cast<float>(w);
+      m.word_weight[i] = static_cast<float>(w);
       begin = all_entry_ends[i];
     }
   }
@@ -678,6 +776,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
+  mem += m.word_weight.capacity() * sizeof(float);
+  mem += m.names.capacity() * sizeof(m.names[0]) + m.names_end.capacity() * sizeof(std::uint32_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -696,15 +796,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     out.truncated = true;
   }
   const std::uint32_t cls = m.class_of(ex.error_class);
-  Variants variants = make_variants(message);
+  thread_local Scratch scratch;
+  scratch.fit(m.entries.size(), m.patterns.size(), m.files.size());
+  Reset reset{scratch};
+  Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
   // errno maps to (FileNotFoundError), the source raises OSError.
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
-  thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size());
-  Reset reset{scratch};
   // Equal patterns (one message raised from many places) are confirmed once.
   auto confirm = [&](std::uint32_t e) {
     std::uint32_t p = m.entries[e].pattern_id;
@@ -757,18 +857,47 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   for (std::string_view w : words) present.push_back(hash_of(w));
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
+  // A binary search whose halvings are conditional moves, not branches:
+  // which half holds a word is as good as random, and a mispredicted
+  // branch per halving cost more than the search.
+  auto has = [&](std::uint64_t h) {
+    if (present.empty()) return false;
+    const std::uint64_t* base = present.data();
+    for (std::size_t n = present.size(); n > 1;) {
+      std::size_t half = n / 2;
+      base = base[half] <= h ? base + half : base;
+      n -= half;
+    }
+    return *base == h;
+  };
   auto all_present = [&](std::uint32_t e) {
     std::size_t b = e == 0 ? 0 : m.required_end[e - 1], end = m.required_end[e];
     for (std::size_t k = b; k < end; ++k)
-      if (!std::binary_search(present.begin(), present.end(), m.required[k])) return false;
+      if (!has(m.required[k])) return false;
     return true;
   };
+  // A word may key hundreds of patterns in a large index, each check two
+  // dependent reads far apart in memory: they are requested a few postings
+  // ahead (its slot and word range, then its first word), so the waits
+  // overlap instead of adding up.
+  constexpr std::size_t k_ahead = 8;
   for (std::uint64_t h : present) {
     if (cands.size() >= k_max_confirm) {
       out.truncated = true;
       break;
     }
-    for (std::uint32_t e : m.keyed.find(h)) {
+    const auto posting = m.keyed.find(h);
+    for (std::size_t i = 0; i < posting.size(); ++i) {
+      if (i + 2 * k_ahead < posting.size()) {
+        std::uint32_t later = posting[i + 2 * k_ahead];
+        __builtin_prefetch(&m.required_end[later]);
+        __builtin_prefetch(&scratch.slot[later]);
+      }
+      if (i + k_ahead < posting.size()) {
+        std::uint32_t soon = posting[i + k_ahead];
+        __builtin_prefetch(m.required.data() + (soon == 0 ? 0 : m.required_end[soon - 1]));  // may be one past the end
+      }
+      const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
       if (!in_cands(e) && !all_present(e)) continue;
       add(e);
@@ -777,8 +906,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // A pattern that explains the message from its start is evidence; one
   // found somewhere inside it ("a", "{x} in {y}") barely is.
+  // As above, a candidate's entry and then its pattern's data are asked
+  // for a few candidates ahead.
   bool any_pattern = false, any_frame_line = false, any_class_pattern = false, any_whole = false;
-  for (Cand& c : cands) {
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    if (i + 2 * k_ahead < cands.size()) __builtin_prefetch(&m.entries[cands[i + 2 * k_ahead].entry]);
+    if (i + k_ahead < cands.size()) {
+      std::uint32_t p = m.entries[cands[i + k_ahead].entry].pattern_id;
+      __builtin_prefetch(&scratch.confirmed[p]);
+      __builtin_prefetch(&m.simple[p]);
+      __builtin_prefetch(&m.lit_end[p]);
+    }
+    Cand& c = cands[i];
     c.confirmed = confirm(c.entry);
     c.reasons.pattern = c.confirmed.kind > 0;
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
@@ -791,7 +930,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // No site of this class has a pattern that matched: its sites with no
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
-  std::vector<std::uint32_t> class_sites;
+  std::vector<std::uint32_t>& class_sites = scratch.class_sites;
   bool by_class = false;
   for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
     if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
@@ -804,17 +943,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
     std::vector<double>& ft = scratch.ft;
-    std::vector<std::uint8_t>& in_ft = scratch.in_ft;
     double n = static_cast<double>(m.entries.size()) + 1;
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       double idf = std::log(n / static_cast<double>(posting.size()));
       for (std::uint32_t e : posting) {
-        if (!in_ft[e]) {
-          in_ft[e] = 1;
-          scratch.ft_touched.push_back(e);
-        }
+        if (ft[e] == 0) scratch.ft_touched.push_back(e);  // idf > 0: n > df
         ft[e] += idf;
       }
     }
@@ -825,7 +960,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // A site raising the bare class prints nothing: it cannot have
       // written a message that another site's pattern explains whole.
       if (any_whole && !message.empty() && m.entries[e].kind == Kind::empty) continue;
-      if (!in_ft[e] && !in_cands(e) && wordless++ > k_max_tied) continue;
+      if (ft[e] == 0 && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
       c.reasons.pattern = c.confirmed.kind > 0;
@@ -836,21 +971,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     {
       std::vector<std::pair<double, std::uint32_t>>& best = scratch.best;
       best.clear();
+      const std::size_t keep =
+          std::min<std::size_t>(scratch.ft_touched.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
+      // The best `keep` records with a positive score in a strict order
+      // (ties go to the lower entry): one set, whichever way it is found.
+      // Their order is not needed: candidates are ranked below.
       for (std::uint32_t e : scratch.ft_touched) {
         double s = ft[e];
-        double own = m.entries[e].word_weight;
-        best.emplace_back(own > 0 ? s * std::min(1.0, s / own) : 0, e);
+        double own = m.word_weight[e];
+        double score = own > 0 ? s * std::min(1.0, s / own) : 0;
+        if (score > 0) best.emplace_back(score, e);
       }
-      std::size_t keep = std::min<std::size_t>(best.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
-      // A strict order (ties go to the lower entry): selecting the first
-      // `keep` and sorting them gives what sorting all would.
-      auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-      auto cut = best.begin() + static_cast<std::ptrdiff_t>(keep);
-      if (keep < best.size()) std::nth_element(best.begin(), cut, best.end(), better);
-      std::sort(best.begin(), cut, better);
-      for (std::size_t i = 0; i < keep; ++i) {
-        if (best[i].first <= 0) break;
-        Cand& c = add(best[i].second);
+      keep_best(best, keep, scratch.tie);
+      for (const auto& [score, e] : best) {
+        Cand& c = add(e);
         if (!c.reasons.pattern) c.reasons.fulltext = true;
       }
       out.fulltext_fallback = no_evidence && keep > 0;
@@ -859,30 +993,37 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // holds, so a record whose every word is there beats a longer one that
     // shares a few more.
     for (Cand& c : cands) {
-      double own = m.entries[c.entry].word_weight;
-      if (in_ft[c.entry] && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
+      double own = m.word_weight[c.entry];
+      if (ft[c.entry] > 0 && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
     }
   }
 
   // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
   // named among a record's path components is a hint of its own: below
   // class agreement, above a few characters of pattern.
-  const auto modules = module_parts(ex.error_class);
+  std::vector<std::string_view>& modules = scratch.modules;
+  module_parts(ex.error_class, modules);
+  // Many candidates share a file: each file is read once per message.
+  auto module_agreement = [&](std::uint32_t file) {
+    std::int32_t& known = scratch.module_agree[file];
+    if (known >= 0) return known;
+    const auto& parts = m.file_parts[file];
+    std::int32_t agree = 0;
+    for (std::string_view mod : modules)
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
+          ++agree;
+          break;
+        }
+    known = agree;
+    scratch.module_touched.push_back(file);
+    return agree;
+  };
   for (Cand& c : cands) {
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
     double s = 0;
-    if (!modules.empty()) {
-      const auto& parts = m.file_parts[e.file_id];
-      int agree = 0;
-      for (std::string_view mod : modules)
-        for (std::size_t k = 0; k < parts.size(); ++k)
-          if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
-            ++agree;
-            break;
-          }
-      s += k_module_per_part * agree;
-    }
+    if (!modules.empty()) s += k_module_per_part * module_agreement(e.file_id);
     if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
@@ -893,32 +1034,39 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   // The class only ranks: a candidate needs a frame, its pattern or shared
   // words to be an answer at all.
-  std::erase_if(cands, [](const Cand& c) {
-    return !c.reasons.frame && !c.reasons.pattern && !c.reasons.fulltext && !c.by_class;
-  });
-  std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) {
-    return a.score != b.score ? a.score > b.score : a.entry < b.entry;
-  });
+  std::vector<Ranked>& ranked = scratch.ranked;
+  ranked.clear();
+  for (std::uint32_t k = 0; k < cands.size(); ++k) {
+    const Cand& c = cands[k];
+    if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) ranked.push_back({c.score, c.entry, k});
+  }
+  auto better = [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; };
   // A record with variants is one answer: its best entry speaks for it.
   if (m.has_variants) {
+    std::sort(ranked.begin(), ranked.end(), better);
     std::vector<std::uint8_t>& seen = scratch.record_seen;
     if (seen.size() < m.stats.records) seen.resize(m.stats.records, 0);
-    std::erase_if(cands, [&](const Cand& c) {
-      std::uint32_t r = m.entries[c.entry].record;
-      if (seen[r]) return true;
-      seen[r] = 1;
+    std::erase_if(ranked, [&](const Ranked& r) {
+      std::uint32_t rec = m.entries[r.entry].record;
+      if (seen[rec]) return true;
+      seen[rec] = 1;
       return false;
     });
-    for (const Cand& c : cands) seen[m.entries[c.entry].record] = 0;
+    for (const Ranked& r : ranked) seen[m.entries[r.entry].record] = 0;
   }
-
+  // Only the shown ones are ordered: the best score and its ties say how
+  // many that is. Entries are distinct, so the order is strict.
+  double top_score = ranked.empty() ? 0 : ranked.front().score;
+  for (const Ranked& r : ranked) top_score = std::max(top_score, r.score);
   std::size_t tied = 0;
-  while (tied < cands.size() && cands[tied].score == cands.front().score) ++tied;
+  for (const Ranked& r : ranked) tied += r.score == top_score;
   out.ambiguous = tied > 1;
-  std::size_t shown = std::min(cands.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
+  std::size_t shown = std::min(ranked.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
+  if (!m.has_variants) std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
+  out.candidates.reserve(shown);
 
   for (std::size_t i = 0; i < shown; ++i) {
-    const Cand& c = cands[i];
+    const Cand& c = cands[ranked[i].at];
     const Entry& e = m.entries[c.entry];
     Candidate cd;
     cd.index = e.record;
@@ -927,17 +1075,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     cd.reasons = c.reasons;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
-    if (c.reasons.pattern && e.kind != Kind::empty && c.confirmed.kind == 3 && sp.ok && form_ascii) {
+    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
       std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
       spans.clear();
-      if (m.simple_whole(sp, t, &spans) && !spans.empty()) {
-        auto names = interpolation_names(e.message_template);
-        for (std::size_t g = 0; g < spans.size(); ++g) {
-          std::string name = spans.size() == names.size() ? names[g] : std::to_string(g + 1);
-          cd.captures.emplace_back(std::move(name), std::string(t.substr(spans[g].first, spans[g].second)));
-        }
+      bool found = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+      if (found && !spans.empty()) {
+        cd.captures.reserve(spans.size());
+        for (std::size_t g = 0; g < spans.size(); ++g)
+          cd.captures.emplace_back(m.capture_name(c.entry, g, spans.size()), std::string(t.substr(spans[g].first, spans[g].second)));
       }
     } else if (c.reasons.pattern && e.kind != Kind::empty) {
       const RE2* re = m.regex(c.entry);
@@ -946,23 +1093,27 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
         std::string_view t = forms[c.confirmed.variant];
         RE2::Anchor a = c.confirmed.kind == 3 ? RE2::ANCHOR_BOTH : c.confirmed.kind == 2 ? RE2::ANCHOR_START : RE2::UNANCHORED;
-        std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
+        std::vector<re2::StringPiece>& sub = scratch.sub;
+        sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
-          auto names = interpolation_names(e.message_template);
-          for (int g = 1; g <= groups; ++g) {
-            std::string name = static_cast<std::size_t>(groups) == names.size() ? names[g - 1] : std::to_string(g);
-            cd.captures.emplace_back(std::move(name), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
-          }
+          cd.captures.reserve(static_cast<std::size_t>(groups));
+          for (int g = 1; g <= groups; ++g)
+            cd.captures.emplace_back(m.capture_name(c.entry, static_cast<std::size_t>(g - 1), static_cast<std::size_t>(groups)),
+                                     std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
         }
       }
     }
     out.candidates.push_back(std::move(cd));
   }
 
-  out.exception = {ex.error_class, ex.message};
+  // From here on nothing reads `message` or `variants`: the parsed text
+  // moves into the result.
+  out.exception = {std::move(ex.error_class), std::move(ex.message)};
+  out.frames.reserve(ex.frames.size());
   for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
+  out.chained.reserve(tb.exceptions.size() - 1);
   for (std::size_t i = 0; i + 1 < tb.exceptions.size(); ++i)
-    out.chained.push_back({tb.exceptions[i].error_class, tb.exceptions[i].message});
+    out.chained.push_back({std::move(tb.exceptions[i].error_class), std::move(tb.exceptions[i].message)});
   return out;
 }
 

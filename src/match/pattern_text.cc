@@ -183,18 +183,22 @@ std::string_view strip_conversion(std::string_view name) {
 
 }  // namespace
 
-std::vector<std::string> interpolation_names(std::string_view t) {
-  std::vector<std::string> names;
+void interpolation_names(std::string_view t, std::vector<std::string_view>& out) {
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (t[i] == '{') {
       if (depth++ == 0) start = i + 1;
     } else if (t[i] == '}' && depth > 0) {
-      if (--depth == 0) names.emplace_back(strip_conversion(t.substr(start, i - start)));
+      if (--depth == 0) out.push_back(strip_conversion(t.substr(start, i - start)));
     }
   }
-  return names;
+}
+
+std::vector<std::string> interpolation_names(std::string_view t) {
+  std::vector<std::string_view> views;
+  interpolation_names(t, views);
+  return {views.begin(), views.end()};
 }
 
 std::string statement_literals(std::string_view window, int window_start, int line) {

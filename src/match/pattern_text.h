@@ -34,6 +34,9 @@ void split_words(std::string_view text, std::vector<std::string_view>& out);
 // The interpolations of an errorMessage template, in order: the text inside
 // each top-level `{...}` ("{values}" -> "values", "{len(x)}" -> "len(x)").
 std::vector<std::string> interpolation_names(std::string_view message_template);
+// The same names appended to `out` as views into `message_template`: no
+// allocation once `out` has room (the matcher's per-call path).
+void interpolation_names(std::string_view message_template, std::vector<std::string_view>& out);
 
 // The text inside string literals of the statement that starts at `line`
 // in a source window whose first line is `window_start`: the words a raise

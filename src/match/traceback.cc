@@ -182,6 +182,36 @@ void finish(ExceptionBlock& b) {
   if (t.size() != b.message.size()) b.message = std::string(t);
 }
 
+// One line, optionally ended by a newline: what is pasted most. Read as the
+// loop in parse_traceback reads it (a lone `Class: message`, else the text
+// itself), without its per-line machinery. False, with nothing added, for
+// any line that loop treats otherwise (headers, chain and group markers,
+// pytest `E ` lines) or for more than one line.
+bool read_one_line(std::string_view text, const std::function<bool(std::string_view)>& known,
+                   std::vector<ExceptionBlock>& blocks) {
+  std::string_view line = text;
+  auto nl = line.find('\n');
+  if (nl != std::string_view::npos) {
+    if (nl + 1 != text.size()) return false;
+    line.remove_suffix(1);
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
+  // Every marker holds "Traceback" or "exception": most lines hold neither.
+  if (line.find("Traceback") != std::string_view::npos || line.find("exception") != std::string_view::npos)
+    for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
+      if (line.find(marker) != std::string_view::npos) return false;
+  ExceptionBlock& b = blocks.emplace_back();
+  ClassAt c;
+  if (find_exception(line, known, c)) {
+    b.error_class = std::string(c.name);
+    b.message = std::string(c.message);
+  } else {
+    b.message = std::string(trim(text));
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string_view last_component(std::string_view dotted) {
@@ -197,6 +227,7 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
     if (nl != std::string_view::npos) text.remove_prefix(nl + 1);
     tb.truncated = true;
   }
+  if (read_one_line(text, known, tb.exceptions)) return tb;
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
   const bool has_header = text.find(k_header) != std::string_view::npos;
 

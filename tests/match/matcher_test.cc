@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -234,6 +235,40 @@ TEST(PatternText, WordsAndNames) {
 namespace errdex::match {
 namespace {
 
+// The module agreement kept per file during a call once held 16 bits: a
+// printed class of 40,000 dotted parts, each naming a directory of one
+// site's path, wrapped it negative and ranked that site last.
+TEST(Matcher, RegressionModuleAgreementOfAHugeDottedClass) {
+  auto m = Matcher::build({rec("p", "ValueError", "m", "bad thing", "a/p.py", 1),
+                           rec("q", "ValueError", "m", "bad thing", "b/q.py", 1)});
+  std::string cls;
+  for (int i = 0; i < 40000; ++i) cls += "a.";
+  auto r = m.match(cls + "ValueError: bad thing");
+  EXPECT_EQ(top_id(r), "p");
+}
+
+// A literal pattern as the matcher confirms it: its groups may be empty.
+std::unique_ptr<RE2> relaxed_re2(const std::string& pattern) {
+  std::string relaxed = pattern;
+  for (auto at = relaxed.find("(.+?)"); at != std::string::npos; at = relaxed.find("(.+?)", at + 5))
+    relaxed.replace(at, 5, "(.*?)");
+  RE2::Options o;
+  o.set_dot_nl(true);
+  return std::make_unique<RE2>(relaxed, o);
+}
+
+// The best candidate for `msg` over an index of `pattern` alone is it, with
+// the values RE2 captured (`sub`, group 0 first).
+void expect_re2_captures(const std::string& pattern, const std::string& msg, const std::vector<re2::StringPiece>& sub) {
+  auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+  auto r = m.match("ValueError: " + msg);
+  ASSERT_EQ(top_id(r), "p") << pattern << " / " << msg;
+  ASSERT_EQ(r.candidates[0].captures.size(), sub.size() - 1) << pattern << " / " << msg;
+  for (std::size_t g = 1; g < sub.size(); ++g)
+    EXPECT_EQ(r.candidates[0].captures[g - 1].second, std::string(sub[g].data(), sub[g].size()))
+        << pattern << " / " << msg << " group " << g;
+}
+
 // Patterns of literal text and groups are matched without RE2: the values
 // captured must be the ones RE2 gives the same pattern (groups lazy, `(.*?)`).
 TEST(Matcher, LiteralPatternCapturesAgreeWithRe2) {
@@ -250,24 +285,39 @@ TEST(Matcher, LiteralPatternCapturesAgreeWithRe2) {
       {"tab\\t(.+?)", {"tab\tv"}},
   };
   for (const auto& [pattern, messages] : cases) {
-    std::string relaxed = pattern;
-    for (auto at = relaxed.find("(.+?)"); at != std::string::npos; at = relaxed.find("(.+?)", at + 5))
-      relaxed.replace(at, 5, "(.*?)");
-    RE2::Options o;
-    o.set_dot_nl(true);
-    RE2 re(relaxed, o);
-    ASSERT_TRUE(re.ok()) << pattern;
-    auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+    auto re = relaxed_re2(pattern);
+    ASSERT_TRUE(re->ok()) << pattern;
     for (const auto& msg : messages) {
-      int groups = re.NumberOfCapturingGroups();
-      std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
-      ASSERT_TRUE(re.Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, sub.data(), groups + 1)) << pattern << " / " << msg;
-      auto r = m.match("ValueError: " + msg);
-      ASSERT_EQ(top_id(r), "p") << pattern << " / " << msg;
-      ASSERT_EQ(r.candidates[0].captures.size(), static_cast<std::size_t>(groups)) << pattern << " / " << msg;
-      for (int g = 0; g < groups; ++g)
-        EXPECT_EQ(r.candidates[0].captures[g].second, std::string(sub[g + 1].data(), sub[g + 1].size()))
-            << pattern << " / " << msg << " group " << g + 1;
+      std::vector<re2::StringPiece> sub(static_cast<std::size_t>(re->NumberOfCapturingGroups()) + 1);
+      ASSERT_TRUE(re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, sub.data(), static_cast<int>(sub.size())))
+          << pattern << " / " << msg;
+      expect_re2_captures(pattern, msg, sub);
+    }
+  }
+}
+
+// A message the pattern explains only from its start or somewhere inside
+// it: the captures are still RE2's, from where RE2's leftmost match is.
+TEST(Matcher, LiteralPatternPartialCapturesAgreeWithRe2) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"a (.+?) b", {"a 1 b tail", "a 1 b 2 b tail", "za a 1 b b", "x a  b"}},
+      {"(.+?) end", {"the end end tail", "end end x"}},
+      {"key (.+?)(.+?): end", {"key k: end: end more", "see key k: end"}},
+      {"start (.+?) mid (.+?)", {"x start a mid b", "go start a mid mid b"}},
+      {"\\(x\\) (.+?)\\.", {"(x) 1.2. and more", "then (x) y. z"}},
+  };
+  for (const auto& [pattern, messages] : cases) {
+    auto re = relaxed_re2(pattern);
+    ASSERT_TRUE(re->ok()) << pattern;
+    for (const auto& msg : messages) {
+      std::vector<re2::StringPiece> sub(static_cast<std::size_t>(re->NumberOfCapturingGroups()) + 1);
+      const int n = static_cast<int>(sub.size());
+      // The matcher's order: whole, from the start, anywhere.
+      ASSERT_FALSE(re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, nullptr, 0)) << pattern << " / " << msg;
+      ASSERT_TRUE(re->Match(msg, 0, msg.size(), RE2::ANCHOR_START, sub.data(), n) ||
+                  re->Match(msg, 0, msg.size(), RE2::UNANCHORED, sub.data(), n))
+          << pattern << " / " << msg;
+      expect_re2_captures(pattern, msg, sub);
     }
   }
 }

@@ -162,6 +162,30 @@ TEST(Traceback, TextWithoutAnExceptionIsTheMessage) {
   EXPECT_EQ(last(empty).message, "");
 }
 
+// One pasted line is read without the line loop; a blank line after it
+// sends the same text through the loop, which must read it alike.
+TEST(Traceback, OneLineReadsAsTheLoopReadsIt) {
+  auto known = [](std::string_view c) { return c == "error"; };
+  for (std::string_view line :
+       {"ValueError: bad value 7", "  KeyError: 'x'  \r", "re.error: bad escape", "error: not a class here",
+        "Mar 03 12:00:01 host app[42]: ERROR app: ValueError: bad value 7", "just some text", "", "\r",
+        "E   ValueError: pytest line", "E\tValueError: pytest line", "Traceback (most recent call last):",
+        "During handling of the above exception, another exception occurred: ValueError: x",
+        "  | Exception Group Traceback ValueError: x", "x.py:3: ValueError: in a pytest frame line"}) {
+    for (std::string_view end : {"", "\n", "\r\n"}) {
+      std::string text = std::string(line) + std::string(end);
+      auto one = parse_traceback(text, known);
+      auto looped = parse_traceback(text + "\n\n", known);
+      ASSERT_EQ(one.exceptions.size(), looped.exceptions.size()) << text;
+      for (std::size_t i = 0; i < one.exceptions.size(); ++i) {
+        EXPECT_EQ(one.exceptions[i].error_class, looped.exceptions[i].error_class) << text;
+        EXPECT_EQ(one.exceptions[i].message, looped.exceptions[i].message) << text;
+        EXPECT_EQ(one.exceptions[i].frames.size(), looped.exceptions[i].frames.size()) << text;
+      }
+    }
+  }
+}
+
 TEST(Traceback, KnownClassWithoutConventionalName) {
   auto t = parse_traceback("re.error: missing ), unterminated subpattern at position 0",
                            [](std::string_view c) { return c == "error"; });
