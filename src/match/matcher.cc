@@ -318,7 +318,7 @@ struct Scratch {
   std::vector<std::string_view> modules;
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
-  std::vector<std::uint8_t> record_seen;  // by record, while dropping a record's weaker entries
+  std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
 
   void fit(std::size_t entries, std::size_t patterns, std::size_t files) {
     if (module_agree.size() < files) module_agree.resize(files, -1);
@@ -1043,16 +1043,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   auto better = [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; };
   // A record with variants is one answer: its best entry speaks for it.
   if (m.has_variants) {
-    std::sort(ranked.begin(), ranked.end(), better);
-    std::vector<std::uint8_t>& seen = scratch.record_seen;
-    if (seen.size() < m.stats.records) seen.resize(m.stats.records, 0);
-    std::erase_if(ranked, [&](const Ranked& r) {
-      std::uint32_t rec = m.entries[r.entry].record;
-      if (seen[rec]) return true;
-      seen[rec] = 1;
-      return false;
-    });
-    for (const Ranked& r : ranked) seen[m.entries[r.entry].record] = 0;
+    std::vector<std::uint32_t>& at = scratch.record_at;
+    if (at.size() < m.stats.records) at.resize(m.stats.records, 0);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      std::uint32_t& slot = at[m.entries[ranked[i].entry].record];
+      if (slot == 0) {
+        ranked[kept++] = ranked[i];
+        slot = static_cast<std::uint32_t>(kept);
+      } else if (better(ranked[i], ranked[slot - 1])) {
+        ranked[slot - 1] = ranked[i];
+      }
+    }
+    ranked.resize(kept);
+    for (const Ranked& r : ranked) at[m.entries[r.entry].record] = 0;
   }
   // Only the shown ones are ordered: the best score and its ties say how
   // many that is. Entries are distinct, so the order is strict.
@@ -1062,7 +1066,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   for (const Ranked& r : ranked) tied += r.score == top_score;
   out.ambiguous = tied > 1;
   std::size_t shown = std::min(ranked.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
-  if (!m.has_variants) std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
   out.candidates.reserve(shown);
 
   for (std::size_t i = 0; i < shown; ++i) {
