@@ -29,6 +29,12 @@ using model::ThrowSite;
 // Recursion over expressions (parenthesised `+` operands, a message variable
 // whose value is itself built) stops here; deeper input becomes opaque.
 constexpr int k_max_depth = 200;
+// A message variable built from another variable, and so on: followed this
+// many names deep.
+constexpr int k_max_variable_hops = 4;
+// Callers read for a parameter message, and returns read of a helper, at
+// most.
+constexpr std::size_t k_max_callers_read = 256;
 // tree-sitter addresses bytes with 32 bits.
 constexpr std::size_t k_max_source = 0xFFFFFFF0u;
 // tree-sitter-python's scanner overflows its 1 KiB state buffer (and trips
@@ -335,10 +341,20 @@ class FileScanner {
   // each with the `+=` appends that follow it.
   struct Reaching {
     TSNode rhs;
+    TSNode assignment;
+    TSNode block;          // the block holding the assignment statement
     std::uint32_t at = 0;  // start of the assignment
     std::vector<TSNode> appends;
   };
-  std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte) const;
+  std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
+  // Every assignment to a plain name (and `name += ...`) in `scope`, in
+  // source order; indexed once per scope.
+  struct Assign {
+    TSNode node, rhs, block;
+    std::uint32_t start = 0, end = 0;
+    bool augmented = false;
+  };
+  const std::vector<Assign>* assignments(TSNode scope, std::string_view name);
   bool may_reach(TSNode assignment, std::uint32_t site_byte) const;
   void replaced_on_every_branch(std::vector<Reaching>& live) const;
   std::optional<MessageTemplate> build_reaching(const Reaching& r, int depth);
@@ -378,6 +394,9 @@ class FileScanner {
   std::unordered_map<std::string, std::vector<TSNode>> m_calls;
   std::unordered_map<std::string, TSNode> m_functions;
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
+  std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
+  std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
+  int m_variable_hops = 0;  // variables followed to build the current message
   TSNode m_root;
   const Language& m_g;
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets
@@ -918,11 +937,14 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
   bool method = ci > 0 && m_ctx[ci - 1].kind == Kind::ClassDef;
   if (method && ci != fi && python::collapse_ws(text(m_ctx[ci].node)).find("@staticmethod") != std::string::npos)
     method = false;
+  std::size_t read = 0;
   for (TSNode call : calls_named(fname)) {
+    if (read >= k_max_callers_read) break;
     bool via_attribute = kind(child(call, m_g.f_function)) == Kind::Attribute;
     if (method != via_attribute) continue;
     TSNode arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
     if (ts_node_is_null(arg)) continue;
+    ++read;
     TSNode caller = enclosing_function(call);
     m_scope = ts_node_is_null(caller) ? m_root : child(caller, m_g.f_body);
     if (!ts_node_is_null(m_scope)) {
@@ -954,10 +976,13 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   }
   TSNode fn = function_named(name);
   if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
-  // The helper's returns of a call to a class (capitalised) name.
-  std::vector<TSNode> returns;
+  // The helper's returns of a call to a class (capitalised) name, read
+  // once per helper; the first few count.
   TSNode body = child(fn, m_g.f_body);
-  walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+  auto [cached, added] = m_helper_returns.try_emplace(fn.id);
+  std::vector<TSNode>& returns = cached->second;
+  if (added) walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (returns.size() >= k_max_callers_read) return false;
     Kind k = kind(node);
     bool descend = !(d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef)) &&
                    k != Kind::String && k != Kind::Return;
@@ -1335,39 +1360,61 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
   return t;
 }
 
-std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, std::uint32_t site_byte) const {
+const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, std::string_view name) {
+  auto [it, added] = m_assignments.try_emplace(scope.id);
+  if (added) {
+    // One walk per scope (not into nested functions, classes, lambdas) for
+    // every assignment to a plain name, with the block that holds it.
+    std::vector<TSNode> path;
+    walk(scope, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+      path.resize(d);
+      path.push_back(node);
+      Kind k = kind(node);
+      if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
+        return false;
+      if (k != Kind::Assignment && k != Kind::AugAssignment) return k != Kind::String && k != Kind::Comment;
+      TSNode left = child(node, m_g.f_left);
+      TSNode right = child(node, m_g.f_right);
+      bool plain = k == Kind::Assignment;
+      if (kind(left) == Kind::Identifier && !ts_node_is_null(right) && (plain || text(child(node, m_g.f_operator)) == "+=")) {
+        // assignment <- expression_statement <- block
+        TSNode block = d >= 2 ? path[d - 2] : scope;
+        it->second[std::string(text(left))].push_back({node, right, block, start_byte(node), end_byte(node), !plain});
+      }
+      return true;  // `a = b = ...`, and walrus inside
+    });
+  }
+  auto found = it->second.find(std::string(name));
+  return found == it->second.end() ? nullptr : &found->second;
+}
+
+std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, std::uint32_t site_byte) {
   std::vector<Reaching> live;
   TSNode scope = scope_node();
   if (ts_node_is_null(scope)) return live;
-  walk(scope, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
-    bool descend = start_byte(node) < site_byte;
-    Kind k = kind(node);
-    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
-      descend = false;
-    if (descend && (k == Kind::Assignment || k == Kind::AugAssignment) && end_byte(node) <= site_byte) {
-      TSNode left = child(node, m_g.f_left);
-      TSNode right = child(node, m_g.f_right);
-      if (kind(left) == Kind::Identifier && text(left) == name && !ts_node_is_null(right)) {
-        if (k == Kind::Assignment) {
-          // Replaces the assignments before it in its own block (and the
-          // blocks nested there): every path on from them passes it.
-          TSNode block = ts_node_parent(ts_node_parent(node));
-          std::uint32_t b = start_byte(block), e = end_byte(block);
-          std::erase_if(live, [&](const Reaching& r) { return r.at >= b && r.at < e; });
-          live.push_back({right, start_byte(node), {}});
-        } else if (text(child(node, m_g.f_operator)) == "+=") {
-          for (auto& r : live) r.appends.push_back(right);
-        }
-      }
+  const std::vector<Assign>* list = assignments(scope, name);
+  if (!list) return live;
+  for (const Assign& a : *list) {
+    if (a.start >= site_byte) break;  // in source order
+    if (a.end > site_byte) continue;
+    if (!a.augmented) {
+      // Replaces the assignments before it in its own block (and the
+      // blocks nested there): every path on from them passes it.
+      std::uint32_t b = start_byte(a.block), e = end_byte(a.block);
+      std::erase_if(live, [&](const Reaching& r) { return r.at >= b && r.at < e; });
+      live.push_back({a.rhs, a.node, a.block, a.start, {}});
+    } else {
+      for (auto& r : live) r.appends.push_back(a.rhs);
     }
-    return descend;
-  });
+  }
+  // The flow checks below climb the tree: only the latest few are weighed.
+  constexpr std::size_t k_max_weighed = 64;
+  if (live.size() > k_max_weighed) live.erase(live.begin(), live.end() - k_max_weighed);
   if (live.size() > 2) replaced_on_every_branch(live);
   if (live.size() > 1) {
     std::vector<Reaching> kept;
     for (auto& r : live) {
-      // r.rhs's parent is the assignment.
-      if (may_reach(ts_node_parent(r.rhs), site_byte)) kept.push_back(std::move(r));
+      if (may_reach(r.assignment, site_byte)) kept.push_back(std::move(r));
     }
     if (!kept.empty()) live = std::move(kept);
   }
@@ -1383,7 +1430,7 @@ void FileScanner::replaced_on_every_branch(std::vector<Reaching>& live) const {
   };
   std::vector<Branches> ifs;
   for (const auto& r : live) {
-    TSNode block = ts_node_parent(ts_node_parent(ts_node_parent(r.rhs)));
+    TSNode block = r.block;
     TSNode owner = ts_node_parent(block);
     TSNode stmt = owner, branch = block;
     if (kind(owner) == Kind::Elif || kind(owner) == Kind::Else) {
@@ -1444,8 +1491,12 @@ bool FileScanner::may_reach(TSNode assignment, std::uint32_t site_byte) const {
 
 std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, int depth) {
   // The value is built as it was where it was assigned: a name it reads
-  // (`msg = msg.format(...)`) is looked up before that line.
+  // (`msg = msg.format(...)`) is looked up before that line, a few names
+  // deep at most (input decides how long a chain is).
+  if (m_variable_hops >= k_max_variable_hops) return std::nullopt;
+  ++m_variable_hops;
   auto t = build(r.rhs, r.at, depth + 1, true);
+  --m_variable_hops;
   if (!t) return std::nullopt;
   for (TSNode a : r.appends) {
     auto more = build(a, r.at, depth + 1, false);

@@ -279,6 +279,31 @@ TEST(PythonFrontend, ParameterMessageFromCallers) {
   EXPECT_EQ(alternatives(f.sites[1]), std::vector<std::string>{"harmonic mean does not support negative values"});
 }
 
+// Input decides how long a chain of message variables is and how many
+// callers and returns there are: each is read only so far, so a scan stays
+// linear in the file.
+TEST(PythonFrontend, HostileChainsCallersAndReturnsAreBounded) {
+  std::string src = "def f(x):\n    m0 = 'start {}'\n";
+  for (int i = 1; i < 3000; ++i) src += "    m" + std::to_string(i) + " = m" + std::to_string(i - 1) + ".format(x)\n";
+  src += "    raise ValueError(m2999)\n";
+  src += "def g(msg):\n    raise KeyError(msg)\n";
+  src += "def h():\n";
+  for (int i = 0; i < 20000; ++i) src += "    g('caller " + std::to_string(i) + "')\n";
+  src += "def _error(v):\n";
+  for (int i = 0; i < 2000; ++i)
+    src += "    if v == " + std::to_string(i) + ":\n        return ValueError('bad token " + std::to_string(i) + "')\n";
+  src += "def p(x):\n    raise _error(x)\n";
+  FileFacts f = scan_python(src);
+  ASSERT_EQ(f.sites.size(), 3u);
+  // Past four names the chain is not followed: the message is opaque.
+  EXPECT_EQ(message(f.sites[0]), "{m2999}");
+  EXPECT_EQ(f.sites[0].message.style, "expression");
+  EXPECT_EQ(f.sites[1].alternatives.size(), 256u);
+  EXPECT_EQ(template_text(f.sites[1].alternatives.back()), "caller 255");
+  EXPECT_EQ(message(f.sites[2]), "bad token 0");
+  EXPECT_EQ(f.sites[2].alternatives.size(), 255u);
+}
+
 TEST(PythonFrontend, ExpressionAndNone) {
   ThrowSite call = only_site("raise ValueError(make_message(x))\n");
   EXPECT_EQ(call.message.style, "expression");
