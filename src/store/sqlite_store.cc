@@ -212,8 +212,34 @@ class SqliteStore final : public Store {
   Status migrate();
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
-  Expected<std::vector<SearchHit>> run_search(const std::string& query, const std::optional<std::string>& repo,
-                                              int limit);
+  Expected<std::vector<RankedId>> search_ids(std::string_view text, const std::optional<std::string>& repo,
+                                             int limit) override;
+  // Every word of `text` (quoted, never FTS syntax); if no record has them
+  // all, any of them. `read` turns a row of `stmt` into a hit.
+  template <class Hit, class Read>
+  Expected<std::vector<Hit>> search_words(Statement& stmt, std::string_view text, const std::optional<std::string>& repo,
+                                          int limit, Read read) {
+    if (limit <= 0) return std::vector<Hit>();
+    auto words = quoted_words(text);
+    if (words.empty()) return std::vector<Hit>();
+    auto once = [&](const std::string& query) -> Expected<std::vector<Hit>> {
+      std::vector<Hit> out;
+      Run run(stmt);
+      run.text(1, query).text_or_null(2, repo).integer(3, limit);
+      int rc;
+      while ((rc = run.step()) == SQLITE_ROW) {
+        auto hit = read(run);
+        if (!hit) return Error{hit.error()};
+        out.push_back(std::move(*hit));
+      }
+      if (rc != SQLITE_DONE) return db_error(m_db, "search");
+      return out;
+    };
+    auto hits = once(join(words, " "));
+    if (!hits || !hits->empty() || words.size() == 1) return hits;
+    // No record has every word: rank those that have some.
+    return once(join(words, " OR "));
+  }
 
   struct Closer {
     void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
@@ -223,7 +249,7 @@ class SqliteStore final : public Store {
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_insert_fts, m_set_current;
-  Statement m_get, m_list, m_match_fields, m_search, m_repos;
+  Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos;
 };
 
 Status SqliteStore::init() {
@@ -282,10 +308,12 @@ Status SqliteStore::prepare_all() {
     Statement* stmt;
     const char* sql;
   };
-  static const std::string search_sql = std::string("SELECT r.json, ") + k_rank +
-                                        " AS score FROM records_fts JOIN records r ON r.seq = records_fts.rowid"
-                                        " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
-                                        " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
+  static const std::string search_from = std::string(", ") + k_rank +
+                                         " AS score FROM records_fts JOIN records r ON r.seq = records_fts.rowid"
+                                         " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
+                                         " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
+  static const std::string search_sql = "SELECT r.json" + search_from;
+  static const std::string search_ids_sql = "SELECT r.id" + search_from;
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2"},
       {&m_find_current, "SELECT dataset_id FROM repos WHERE repo = ?1"},
@@ -318,6 +346,7 @@ Status SqliteStore::prepare_all() {
        " JOIN records r ON r.dataset_id = p.dataset_id"
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
+      {&m_search_ids, search_ids_sql.c_str()},
       {&m_repos,
        "SELECT p.repo, d.sha, d.dataset_version, d.record_count FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
@@ -467,30 +496,20 @@ Expected<std::vector<model::ErrorRecord>> SqliteStore::match_fields(const std::o
   return out;
 }
 
-Expected<std::vector<SearchHit>> SqliteStore::run_search(const std::string& query,
-                                                         const std::optional<std::string>& repo, int limit) {
-  std::vector<SearchHit> out;
-  Run run(m_search);
-  run.text(1, query).text_or_null(2, repo).integer(3, limit);
-  int rc;
-  while ((rc = run.step()) == SQLITE_ROW) {
-    auto record = model::record_from_json(run.column_text(0));
-    if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(SearchHit{std::move(*record), run.column_double(1)});
-  }
-  if (rc != SQLITE_DONE) return db_error(m_db, "search");
-  return out;
-}
-
 Expected<std::vector<SearchHit>> SqliteStore::search(std::string_view text, const std::optional<std::string>& repo,
                                                      int limit) {
-  if (limit <= 0) return std::vector<SearchHit>();
-  auto words = quoted_words(text);
-  if (words.empty()) return std::vector<SearchHit>();
-  auto hits = run_search(join(words, " "), repo, limit);
-  if (!hits || !hits->empty() || words.size() == 1) return hits;
-  // No record has every word: rank those that have some.
-  return run_search(join(words, " OR "), repo, limit);
+  return search_words<SearchHit>(m_search, text, repo, limit, [](const Run& run) -> Expected<SearchHit> {
+    auto record = model::record_from_json(run.column_text(0));
+    if (!record) return Error{"stored record is unreadable: " + record.error()};
+    return SearchHit{std::move(*record), run.column_double(1)};
+  });
+}
+
+Expected<std::vector<RankedId>> SqliteStore::search_ids(std::string_view text, const std::optional<std::string>& repo,
+                                                        int limit) {
+  return search_words<RankedId>(m_search_ids, text, repo, limit, [](const Run& run) -> Expected<RankedId> {
+    return RankedId{std::string(run.column_text(0)), run.column_double(1)};
+  });
 }
 
 Expected<std::vector<RepoSummary>> SqliteStore::repos() {

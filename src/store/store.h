@@ -33,6 +33,12 @@ struct RepoSummary {
   std::int64_t records = 0;
 };
 
+// A search hit by id only, for callers that hold the records already.
+struct RankedId {
+  std::string id;
+  double rank = 0;  // as SearchHit::rank
+};
+
 struct SearchHit {
   model::ErrorRecord record;
   double rank = 0;  // lower is better (FTS5 bm25)
@@ -63,6 +69,9 @@ class Store {
   virtual Expected<std::vector<SearchHit>> search(std::string_view text,
                                                   const std::optional<std::string>& repo,
                                                   int limit) = 0;
+  // The same search, answering ids only: no record is read or decoded.
+  virtual Expected<std::vector<RankedId>> search_ids(std::string_view text, const std::optional<std::string>& repo,
+                                                     int limit) = 0;
   // Repositories with their current dataset.
   virtual Expected<std::vector<RepoSummary>> repos() = 0;
 };

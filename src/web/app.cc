@@ -283,14 +283,24 @@ struct App::Impl {
     std::optional<int> next;
   };
 
-  SearchPage run_search(store::Store& st, const std::string& q, const std::optional<std::string>& repo, int limit,
-                        int offset) {
-    auto hits = st.search(q, repo, offset + limit + 1);
-    if (!hits) throw std::runtime_error(hits.error());
+  // The store ranks ids; the records come from the snapshot in memory (or
+  // from the store, for one that landed after the snapshot was taken).
+  SearchPage run_search(const Snapshot& s, store::Store& st, const std::string& q, const std::optional<std::string>& repo,
+                        int limit, int offset) {
+    auto ids = st.search_ids(q, repo, offset + limit + 1);
+    if (!ids) throw std::runtime_error(ids.error());
     SearchPage out;
-    auto& all = *hits;
+    auto& all = *ids;
     if (static_cast<int>(all.size()) > offset + limit && offset + limit <= k_max_search_offset) out.next = offset + limit;
-    for (int i = offset; i < static_cast<int>(all.size()) && i < offset + limit; ++i) out.hits.push_back(std::move(all[i]));
+    for (int i = offset; i < static_cast<int>(all.size()) && i < offset + limit; ++i) {
+      if (const auto* line = s.find(all[i].id)) {
+        out.hits.push_back({line->record, all[i].rank});
+        continue;
+      }
+      auto got = st.get(all[i].id);
+      if (!got) throw std::runtime_error(got.error());
+      if (*got) out.hits.push_back({std::move((*got)->record), all[i].rank});
+    }
     return out;
   }
 
@@ -298,7 +308,7 @@ struct App::Impl {
     return int_param(q, "cursor", 0, 0, max);
   }
 
-  Response search_page(const std::map<std::string, std::string>& q, store::Store& st) {
+  Response search_page(const Snapshot& s, const std::map<std::string, std::string>& q, store::Store& st) {
     auto text = opt_param(q, "q");
     auto repo = opt_param(q, "repo");
     Data d;
@@ -307,7 +317,7 @@ struct App::Impl {
     d.set("has_query", text.has_value());
     if (text) {
       int offset = cursor_param(q, k_max_search_offset);
-      auto res = run_search(st, *text, repo, 20, offset);
+      auto res = run_search(s, st, *text, repo, 20, offset);
       auto words = query_words(*text);
       Data hits{Data::type::list};
       for (const auto& h : res.hits) {
@@ -622,13 +632,13 @@ struct App::Impl {
     return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
   }
 
-  Response api_search(const std::map<std::string, std::string>& q, store::Store& st) {
+  Response api_search(const Snapshot& s, const std::map<std::string, std::string>& q, store::Store& st) {
     auto text = opt_param(q, "q");
     if (!text) throw HttpError{400, "q is required"};
     auto repo = opt_param(q, "repo");
     int limit = int_param(q, "limit", 20, 1, 100);
     int offset = cursor_param(q, k_max_search_offset);
-    auto res = run_search(st, *text, repo, limit, offset);
+    auto res = run_search(s, st, *text, repo, limit, offset);
     json hits = json::array();
     for (const auto& h : res.hits) {
       json item = summary_json(h.record);
@@ -716,7 +726,7 @@ struct App::Impl {
                     const Snapshot& s) {
     switch (route.id) {
       case RouteId::home: return home(s);
-      case RouteId::search_page: return search_page(q, st);
+      case RouteId::search_page: return search_page(s, q, st);
       case RouteId::match_form: return match_page(s, nullptr);
       case RouteId::match_submit: {
         if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the form is not valid UTF-8"};
@@ -758,7 +768,7 @@ struct App::Impl {
         if (!line) throw HttpError{404, "no record " + id};
         return json_response(200, model::to_json(*line));
       }
-      case RouteId::api_search: return api_search(q, st);
+      case RouteId::api_search: return api_search(s, q, st);
       case RouteId::api_match: return api_match(s, req, q);
       case RouteId::api_repos: return api_repos(s);
       case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q);

@@ -330,6 +330,20 @@ TEST(SqliteStore, SearchRanksAndFilters) {
   auto none = store->search("zzzunknownword", std::nullopt, 10);
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->empty());
+
+  // search_ids answers the same hits, in the same order, by id.
+  for (const char* text : {"batch size", "emptiness zzzunknownword", "KeyError", "zzzunknownword", "\"", ""})
+    for (const std::optional<std::string>& repo : {std::optional<std::string>(), std::optional<std::string>("acme/a")})
+      for (int limit : {0, 1, 10}) {
+        auto whole = store->search(text, repo, limit);
+        auto ids = store->search_ids(text, repo, limit);
+        ASSERT_TRUE(whole && ids) << text;
+        ASSERT_EQ(ids->size(), whole->size()) << text;
+        for (std::size_t i = 0; i < ids->size(); ++i) {
+          EXPECT_EQ((*ids)[i].id, (*whole)[i].record.id) << text;
+          EXPECT_EQ((*ids)[i].rank, (*whole)[i].rank) << text;
+        }
+      }
 }
 
 TEST(SqliteStore, HostileSearchTextIsNeverSyntax) {
