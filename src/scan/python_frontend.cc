@@ -1361,8 +1361,10 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
 }
 
 const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, std::string_view name) {
-  auto [it, added] = m_assignments.try_emplace(scope.id);
-  if (added) {
+  // Not a structured binding: a lambda below captures it (clang 14).
+  auto emplaced = m_assignments.try_emplace(scope.id);
+  auto it = emplaced.first;
+  if (emplaced.second) {
     // One walk per scope (not into nested functions, classes, lambdas) for
     // every assignment to a plain name, with the block that holds it.
     std::vector<TSNode> path;
