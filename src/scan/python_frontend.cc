@@ -380,7 +380,9 @@ class FileScanner {
   // The argument a call passes for parameter (position, name), or null.
   TSNode argument_for(TSNode call, int position, std::string_view name) const;
   TSNode enclosing_function(TSNode n) const;
-  // Calls in the whole file by the last component of their callee.
+  // Calls in the whole file by the last component of their callee, and
+  // the first function definition of a name; indexed once per file.
+  void index_calls();
   const std::vector<TSNode>& calls_named(std::string_view name);
   TSNode function_named(std::string_view name);
   // True when the outline blanked a call of `word`: it is added to
@@ -838,29 +840,32 @@ bool FileScanner::calls_blanked(std::string_view word) {
   return it->second;
 }
 
+void FileScanner::index_calls() {
+  if (m_calls_indexed) return;
+  // One walk over the whole tree, once per file, for every call and def.
+  m_calls_indexed = true;
+  walk(m_root, [&](TSNode node, std::uint32_t, TSTreeCursor*) {
+    Kind k = kind(node);
+    if (k == Kind::Call) {
+      TSNode fn = child(node, m_g.f_function);
+      Kind fk = kind(fn);
+      std::string_view last = fk == Kind::Identifier ? text(fn) : fk == Kind::Attribute ? text(child(fn, m_g.f_attribute)) : "";
+      if (!last.empty()) m_calls[std::string(last)].push_back(node);
+    } else if (k == Kind::FunctionDef) {
+      m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
+    }
+    return k != Kind::String && k != Kind::Comment;
+  });
+}
+
 TSNode FileScanner::function_named(std::string_view name) {
-  if (!m_calls_indexed) calls_named({});
+  index_calls();
   auto it = m_functions.find(std::string(name));
   return it == m_functions.end() ? TSNode{} : it->second;
 }
 
 const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
-  if (!m_calls_indexed) {
-    // One walk over the whole tree, once per file, for every call and def.
-    m_calls_indexed = true;
-    walk(m_root, [&](TSNode node, std::uint32_t, TSTreeCursor*) {
-      Kind k = kind(node);
-      if (k == Kind::Call) {
-        TSNode fn = child(node, m_g.f_function);
-        Kind fk = kind(fn);
-        std::string_view last = fk == Kind::Identifier ? text(fn) : fk == Kind::Attribute ? text(child(fn, m_g.f_attribute)) : "";
-        if (!last.empty()) m_calls[std::string(last)].push_back(node);
-      } else if (k == Kind::FunctionDef) {
-        m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
-      }
-      return k != Kind::String && k != Kind::Comment;
-    });
-  }
+  index_calls();
   static const std::vector<TSNode> none;
   auto it = m_calls.find(std::string(name));
   return it == m_calls.end() ? none : it->second;
