@@ -320,8 +320,9 @@ struct Scratch {
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
 
-  void fit(std::size_t entries, std::size_t patterns, std::size_t files) {
+  void fit(std::size_t entries, std::size_t patterns, std::size_t files, std::size_t records) {
     if (module_agree.size() < files) module_agree.resize(files, -1);
+    if (record_at.size() < records) record_at.resize(records, 0);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries, 0);
@@ -558,11 +559,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.has_variants = !variant_of.empty();
   m.stats.records = records.size();
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
+  auto variant = [&](std::size_t i) -> const model::MessageVariant& {
+    const auto& [r, v] = variant_of[i - records.size()];
+    return records[r].message_variants[v];
+  };
   auto pattern_of = [&](std::size_t i) -> const std::string& {
-    return i < records.size() ? records[i].message_pattern : records[variant_of[i - records.size()].first].message_variants[variant_of[i - records.size()].second].message_pattern;
+    return i < records.size() ? records[i].message_pattern : variant(i).message_pattern;
   };
   auto template_of = [&](std::size_t i) -> const std::string& {
-    return i < records.size() ? records[i].error_message : records[variant_of[i - records.size()].first].message_variants[variant_of[i - records.size()].second].error_message;
+    return i < records.size() ? records[i].error_message : variant(i).error_message;
   };
   // What is read off a pattern, once per distinct pattern.
   struct Read {
@@ -797,7 +802,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   const std::uint32_t cls = m.class_of(ex.error_class);
   thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size(), m.files.size());
+  scratch.fit(m.entries.size(), m.patterns.size(), m.files.size(), m.has_variants ? m.stats.records : 0);
   Reset reset{scratch};
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
@@ -1044,7 +1049,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // A record with variants is one answer: its best entry speaks for it.
   if (m.has_variants) {
     std::vector<std::uint32_t>& at = scratch.record_at;
-    if (at.size() < m.stats.records) at.resize(m.stats.records, 0);
     std::size_t kept = 0;
     for (std::size_t i = 0; i < ranked.size(); ++i) {
       std::uint32_t& slot = at[m.entries[ranked[i].entry].record];
