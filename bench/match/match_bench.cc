@@ -10,7 +10,9 @@
 //       reasonable time are measured on subsets, said so in the output.
 //
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
-//        [--peer-sizes 10000,100000] [--hs-max 50000]
+//        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
+// (--peers 0 stops after errdex's rows on the stdlib, for profiling;
+// --rounds sets the passes over its single lines, 50 by default.)
 // Run by hand (bench/match/run.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
@@ -273,6 +275,7 @@ int main(int argc, char** argv) {
   std::string db, cases_path, peer_sizes = "10000,100000";
   std::size_t synthetic = 1000000, hs_max = 50000;
   bool peers = true;  // --peers 0: errdex rows only (for profiling)
+  int rounds = 50;    // --rounds N: passes over the stdlib's single lines
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -281,6 +284,7 @@ int main(int argc, char** argv) {
     else if (k == "--peer-sizes") peer_sizes = v;
     else if (k == "--hs-max") hs_max = std::stoul(v);
     else if (k == "--peers") peers = v != "0";
+    else if (k == "--rounds") rounds = std::max(1, std::atoi(v.c_str()));
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -288,7 +292,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]\n");
     return 2;
   }
 
@@ -325,7 +329,7 @@ int main(int argc, char** argv) {
     auto m = errdex::match::Matcher::build(stdlib);
     double build = seconds_since(t0);
     double mem = mb(rss_bytes() - m0);
-    auto l = measure(pasted.size(), 50, [&](std::size_t i) { return !m.match(pasted[i], 5).candidates.empty(); });
+    auto l = measure(pasted.size(), rounds, [&](std::size_t i) { return !m.match(pasted[i], 5).candidates.empty(); });
     row("(a) stdlib", "errdex Matcher, last line", stdlib.size(), build, mem, l, "parse, candidates, RE2, rank, captures");
     auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
     row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");

@@ -66,6 +66,9 @@ struct Entry {
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
+// A word's bit in a 64-bit summary of a set of words: the hash's top bits,
+// which the word tables' slots do not use.
+std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
 
 // The name a record's class is known by: "errors.InvalidArgument" ->
 // "InvalidArgument", "error[0]" -> "error", "self.error" -> "error".
@@ -367,6 +370,7 @@ struct Matcher::Impl {
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
   std::size_t fulltext_max_df = k_fulltext_max_df;
+  std::vector<double> idf_by_df;  // log((entries + 1) / df) for df 1..fulltext_max_df
   // By entry: the sum of idf over the entry's full-text words. Apart from
   // Entry so the full-text pass, which reads it for hundreds of entries,
   // stays within a few cache lines.
@@ -376,6 +380,9 @@ struct Matcher::Impl {
   // match, and RE2 is not asked.
   std::vector<std::uint64_t> required;
   std::vector<std::uint32_t> required_end;  // by entry: end offset into `required`
+  // By entry: one bit per required word (mask_bit of its hash), so a
+  // candidate missing a word is usually dropped by one AND.
+  std::vector<std::uint64_t> required_mask;
   // Each pattern's literal runs (PatternText::runs), all in one string: a
   // message holding them not in order cannot match, and RE2 is not asked.
   // Patterns the reader cannot vouch for have none.
@@ -719,12 +726,17 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
     all_entry_ends.push_back(all_entry_words.size());
 
+    std::uint64_t mask = 0;
     if (e.kind == Kind::keyed) {
       std::size_t from = m.required.size();
-      for (const auto& w : words[i]) m.required.push_back(hash_of(w));
+      for (const auto& w : words[i]) {
+        m.required.push_back(hash_of(w));
+        mask |= mask_bit(m.required.back());
+      }
       std::sort(m.required.begin() + static_cast<std::ptrdiff_t>(from), m.required.end());
     }
     m.required_end.push_back(static_cast<std::uint32_t>(m.required.size()));
+    m.required_mask.push_back(mask);
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -749,13 +761,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
   {
     const double total = static_cast<double>(n) + 1;
+    m.idf_by_df.assign(m.fulltext_max_df + 1, 0);
+    for (std::size_t df = 1; df <= m.fulltext_max_df; ++df) m.idf_by_df[df] = std::log(total / static_cast<double>(df));
     m.word_weight.assign(n, 0);
     std::size_t begin = 0;
     for (std::size_t i = 0; i < n; ++i) {
       double w = 0;
       for (std::size_t k = begin; k < all_entry_ends[i]; ++k) {
         std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
-        if (df_k > 0 && df_k <= m.fulltext_max_df) w += std::log(total / static_cast<double>(df_k));
+        if (df_k > 0 && df_k <= m.fulltext_max_df) w += m.idf_by_df[df_k];
       }
       m.word_weight[i] = static_cast<float>(w);
       begin = all_entry_ends[i];
@@ -781,7 +795,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
-  mem += m.word_weight.capacity() * sizeof(float);
+  mem += m.word_weight.capacity() * sizeof(float) + m.idf_by_df.capacity() * sizeof(double);
+  mem += (m.required.capacity() + m.required_mask.capacity()) * sizeof(std::uint64_t) + m.required_end.capacity() * sizeof(std::uint32_t);
   mem += m.names.capacity() * sizeof(m.names[0]) + m.names_end.capacity() * sizeof(std::uint32_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
@@ -862,6 +877,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   for (std::string_view w : words) present.push_back(hash_of(w));
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
+  std::uint64_t present_mask = 0;
+  for (std::uint64_t h : present) present_mask |= mask_bit(h);
   // A binary search whose halvings are conditional moves, not branches:
   // which half holds a word is as good as random, and a mispredicted
   // branch per halving cost more than the search.
@@ -895,16 +912,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     for (std::size_t i = 0; i < posting.size(); ++i) {
       if (i + 2 * k_ahead < posting.size()) {
         std::uint32_t later = posting[i + 2 * k_ahead];
-        __builtin_prefetch(&m.required_end[later]);
+        __builtin_prefetch(&m.required_mask[later]);
         __builtin_prefetch(&scratch.slot[later]);
-      }
-      if (i + k_ahead < posting.size()) {
-        std::uint32_t soon = posting[i + k_ahead];
-        __builtin_prefetch(m.required.data() + (soon == 0 ? 0 : m.required_end[soon - 1]));  // may be one past the end
       }
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
-      if (!in_cands(e) && !all_present(e)) continue;
+      if (in_cands(e)) continue;
+      if ((m.required_mask[e] & ~present_mask) != 0 || !all_present(e)) continue;
       add(e);
     }
   }
@@ -948,11 +962,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
     std::vector<double>& ft = scratch.ft;
-    double n = static_cast<double>(m.entries.size()) + 1;
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
-      double idf = std::log(n / static_cast<double>(posting.size()));
+      const double idf = m.idf_by_df[posting.size()];
       for (std::uint32_t e : posting) {
         if (ft[e] == 0) scratch.ft_touched.push_back(e);  // idf > 0: n > df
         ft[e] += idf;
