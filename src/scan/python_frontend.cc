@@ -288,6 +288,23 @@ class FileScanner {
     }
     return n;
   }
+  // `_("text")`, `gettext("text")`: translation leaves the text as
+  // written in an untranslated run, so the call reads as its literal.
+  TSNode unwrap_gettext(TSNode n) const {
+    n = unwrap_parens(n);
+    if (kind(n) != Kind::Call) return n;
+    std::string_view fn = text(child(n, m_g.f_function));
+    auto dot = fn.rfind('.');
+    std::string_view name = dot == std::string_view::npos ? fn : fn.substr(dot + 1);
+    if (name != "_" && name != "gettext" && name != "N_" && name != "gettext_lazy" && name != "ugettext" &&
+        name != "lazy_gettext")
+      return n;
+    TSNode args = child(n, m_g.f_arguments);
+    if (kind(args) != Kind::ArgumentList || named_count(args) != 1) return n;
+    TSNode arg = unwrap_parens(ts_node_named_child(args, 0));
+    Kind k = kind(arg);
+    return k == Kind::String || k == Kind::ConcatString ? arg : n;
+  }
   bool subtree_has_keyword(TSNode n) const {
     std::uint32_t b = start_byte(n), e = end_byte(n);
     auto it = std::lower_bound(m_keywords.begin(), m_keywords.end(), b);
@@ -370,6 +387,20 @@ class FileScanner {
   // class and messages from the helper's returns, its parameters replaced
   // by the call's arguments.
   void resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at);
+  // `raise Cls(args)` of a class defined in this file whose `__str__`
+  // returns a message, or whose `__init__` passes one to its base
+  // (`super().__init__("No section: %r" % section)`): what Python prints,
+  // with the class's parameters replaced by this call's arguments, becomes
+  // an alternative. Bases defined in the file are followed.
+  void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  TSNode class_named(std::string_view name);
+  // Interpolation `p` of a parameter, shown as the argument `arg` a call
+  // passes for it: its text, with p's conversion and format kept.
+  TemplatePart argument_part(const TemplatePart& p, TSNode arg) const {
+    std::string a = expr_text(text(arg));
+    std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
+    return interp(std::move(a), std::move(display), p.printf_conv);
+  }
   // Each argument that callers in this file pass for parameter `param` of
   // the enclosing function, as messages.
   void add_caller_messages(ThrowSite& site, std::string_view param);
@@ -395,6 +426,7 @@ class FileScanner {
   bool m_calls_indexed = false;
   std::unordered_map<std::string, std::vector<TSNode>> m_calls;
   std::unordered_map<std::string, TSNode> m_functions;
+  std::unordered_map<std::string, TSNode> m_classes;  // the first class definition of a name
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
@@ -712,6 +744,7 @@ void FileScanner::emit_raise(TSNode n) {
     if (kind(expr) == Kind::Call) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
+      resolve_class_display(site, expr, at);
     } else {
       site.error_class = python::collapse_ws(text(expr));
       if (kind(expr) == Kind::Identifier) resolve_raised_name(site, expr, at);
@@ -853,6 +886,8 @@ void FileScanner::index_calls() {
       if (!last.empty()) m_calls[std::string(last)].push_back(node);
     } else if (k == Kind::FunctionDef) {
       m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
+    } else if (k == Kind::ClassDef) {
+      m_classes.emplace(std::string(text(child(node, m_g.f_name))), node);
     }
     return k != Kind::String && k != Kind::Comment;
   });
@@ -862,6 +897,12 @@ TSNode FileScanner::function_named(std::string_view name) {
   index_calls();
   auto it = m_functions.find(std::string(name));
   return it == m_functions.end() ? TSNode{} : it->second;
+}
+
+TSNode FileScanner::class_named(std::string_view name) {
+  index_calls();
+  auto it = m_classes.find(std::string(name));
+  return it == m_classes.end() ? TSNode{} : it->second;
 }
 
 const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
@@ -1017,11 +1058,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
       if (!ts_node_is_null(arg) && (p.display.empty() || p.display == p.text) && p.printf_conv == 0)
         given = build(arg, at, 1, true);
       if (given) append_parts(out.parts, std::move(given->parts));
-      else if (!ts_node_is_null(arg)) {
-        std::string a = expr_text(text(arg));
-        std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
-        out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
-      }
+      else if (!ts_node_is_null(arg)) out.parts.push_back(argument_part(p, arg));
       else out.parts.push_back(std::move(p));
     }
     return out;
@@ -1043,6 +1080,155 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
       push_alternative(site, std::move(msg));
     }
   }
+}
+
+void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier || !ts_node_is_null(m_scope)) return;
+  std::string_view name = text(callee);
+  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return;
+  if (ts_node_is_null(class_named(name))) return;
+  // The class and its bases defined here, nearest first: the first
+  // `__str__` and the first `__init__` found are the ones Python runs.
+  TSNode str_fn{}, init_fn{};
+  std::string_view cls_name = name;
+  std::vector<std::string_view> chain;
+  for (int hops = 0; hops < 4 && (ts_node_is_null(str_fn) || ts_node_is_null(init_fn)); ++hops) {
+    TSNode cls = class_named(cls_name);
+    if (ts_node_is_null(cls)) break;
+    chain.push_back(cls_name);
+    TSNode body = child(cls, m_g.f_body);
+    std::uint32_t count = named_count(body);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::DecoratedDef) continue;  // a property or staticmethod, not the protocol
+      if (kind(def) != Kind::FunctionDef) continue;
+      std::string_view fname = text(child(def, m_g.f_name));
+      if (fname == "__str__" && ts_node_is_null(str_fn)) str_fn = def;
+      if (fname == "__init__" && ts_node_is_null(init_fn)) init_fn = def;
+    }
+    TSNode bases = child(cls, m_g.f_superclasses);
+    TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
+    if (kind(base) != Kind::Identifier) break;
+    cls_name = text(base);
+  }
+  if (ts_node_is_null(str_fn) && ts_node_is_null(init_fn)) {
+    // The outline may have blanked the methods: keep them next time.
+    if (!m_original.empty() && m_original.size() != m_src.size() &&
+        std::any_of(chain.begin(), chain.end(), [&](std::string_view c) { return python::class_defines_methods(m_original, c); }) &&
+        std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end()) {
+      m_facts.blanked.emplace_back("__init__");
+      m_facts.blanked.emplace_back("__str__");
+    }
+    return;
+  }
+  // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
+  // given for `msg`.
+  std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
+  if (!ts_node_is_null(init_fn))
+    walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+      Kind k = kind(node);
+      if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (k == Kind::Assignment) {
+        TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
+        int position = -1;
+        if (kind(left) == Kind::Attribute && kind(right) == Kind::Identifier && text(child(left, m_g.f_object)) == "self" &&
+            parameter_position(init_fn, text(right), position))
+          kept.emplace(std::string(text(left)), std::string(text(right)));
+        return false;
+      }
+      return k != Kind::String;
+    });
+  // A parameter (or what `__init__` kept of one) in the message stands for
+  // what this call passes.
+  auto substitute = [&](MessageTemplate t) {
+    MessageTemplate out = t;
+    out.parts.clear();
+    for (auto& p : t.parts) {
+      TSNode arg{};
+      if (!p.literal && !ts_node_is_null(init_fn)) {
+        auto it = kept.find(p.text);
+        std::string_view param = it != kept.end() ? std::string_view(it->second) : std::string_view(p.text);
+        int position = -1;
+        if (parameter_position(init_fn, param, position) && position != 0)
+          arg = argument_for(call, position < 0 ? -1 : position - 1, param);
+      }
+      std::optional<MessageTemplate> given;
+      // `%s` and `{x}` show a string argument as it is.
+      if (!ts_node_is_null(arg) && (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's'))
+        given = build(arg, at, 1, true);
+      if (given) {
+        append_parts(out.parts, std::move(given->parts));
+      } else if (!ts_node_is_null(arg)) {
+        out.parts.push_back(argument_part(p, arg));
+      } else {
+        out.parts.push_back(std::move(p));
+      }
+    }
+    out.from_literals = true;
+    return out;
+  };
+  TSNode saved = m_scope;
+  if (!ts_node_is_null(str_fn)) {
+    TSNode body = child(str_fn, m_g.f_body);
+    std::vector<TSNode> returns;
+    walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+      Kind k = kind(node);
+      if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
+      return k != Kind::String && k != Kind::Return;
+    });
+    m_scope = body;
+    for (TSNode r : returns) {
+      TSNode value = first_named(r);
+      if (ts_node_is_null(value)) continue;
+      auto t = build(value, start_byte(r), 1, true);
+      if (t) {
+        m_scope = saved;
+        push_alternative(site, substitute(std::move(*t)));
+        m_scope = body;
+      }
+    }
+    m_scope = saved;
+    return;
+  }
+  // `super().__init__(msg, ...)`, `super(Cls, self).__init__(msg)`,
+  // `Base.__init__(self, msg)`: the message is what the base is given.
+  TSNode body = child(init_fn, m_g.f_body);
+  TSNode msg{};
+  walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (!ts_node_is_null(msg)) return false;
+    Kind k = kind(node);
+    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+    if (k == Kind::Call) {
+      TSNode fn = child(node, m_g.f_function);
+      if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "__init__") {
+        TSNode object = child(fn, m_g.f_object);
+        bool via_super = kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super";
+        TSNode args = child(node, m_g.f_arguments);
+        if (kind(args) != Kind::ArgumentList) return false;
+        std::uint32_t skip = via_super ? 0 : 1;  // `Base.__init__(self, ...)`
+        std::uint32_t seen = 0, count = named_count(args);
+        for (std::uint32_t i = 0; i < count; ++i) {
+          TSNode a = ts_node_named_child(args, i);
+          Kind ak = kind(a);
+          if (ak == Kind::Comment) continue;
+          if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
+          if (seen++ == skip) {
+            msg = a;
+            break;
+          }
+        }
+        return false;
+      }
+    }
+    return k != Kind::String;
+  });
+  if (ts_node_is_null(msg)) return;
+  m_scope = body;
+  auto t = build(msg, start_byte(msg), 1, true);
+  m_scope = saved;
+  if (t) push_alternative(site, substitute(std::move(*t)));
 }
 
 void FileScanner::emit_assert(TSNode n) {
@@ -1186,7 +1372,7 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool
 
 std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   if (depth > k_max_depth) return std::nullopt;
-  n = unwrap_parens(n);
+  n = unwrap_gettext(n);
   switch (kind(n)) {
     case Kind::String:
     case Kind::ConcatString: {
@@ -1239,7 +1425,7 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
 }
 
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
-  n = unwrap_parens(n);
+  n = unwrap_gettext(n);
   std::vector<TemplatePart> parts;
   if (kind(n) == Kind::Identifier) {
     if (!allow_var) return std::nullopt;

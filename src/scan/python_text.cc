@@ -375,4 +375,34 @@ char spec_conversion(std::string_view spec) {
   return conv;
 }
 
+bool class_defines_methods(std::string_view source, std::string_view name) {
+  auto indent_of = [](std::string_view line) {
+    std::size_t i = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    return i;
+  };
+  const std::string head = "class " + std::string(name);
+  for (std::size_t at = source.find(head); at != std::string_view::npos; at = source.find(head, at + 1)) {
+    std::size_t line_start = source.rfind('\n', at);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::size_t after = at + head.size();
+    if (source.substr(line_start, at - line_start).find_first_not_of(" \t") != std::string_view::npos) continue;
+    if (after < source.size() && source[after] != '(' && source[after] != ':' && source[after] != ' ') continue;
+    std::size_t class_indent = at - line_start;
+    std::size_t pos = source.find('\n', at);
+    while (pos != std::string_view::npos && pos + 1 < source.size()) {
+      std::size_t end = source.find('\n', pos + 1);
+      std::string_view line = source.substr(pos + 1, end == std::string_view::npos ? std::string_view::npos : end - pos - 1);
+      std::size_t ind = indent_of(line);
+      bool blank = ind == line.size() || line[ind] == '#';
+      if (!blank && ind <= class_indent) break;
+      std::string_view rest = line.substr(ind);
+      if (rest.starts_with("def __init__") || rest.starts_with("def __str__")) return true;
+      pos = end;
+    }
+    return false;
+  }
+  return false;
+}
+
 }  // namespace errdex::scan::python

@@ -64,4 +64,9 @@ std::optional<std::vector<FormatPiece>> parse_format(std::string_view fmt);
 // 'd'), or 0 when the spec may pad, align or group the output.
 char spec_conversion(std::string_view spec);
 
+// Whether `class name` (at a line start, any indentation) in `source` has
+// a `def __init__` or `def __str__` among the indented lines that follow
+// it: a light look, for sources the outline blanked.
+bool class_defines_methods(std::string_view source, std::string_view name);
+
 }  // namespace errdex::scan::python

@@ -279,6 +279,64 @@ TEST(PythonFrontend, ParameterMessageFromCallers) {
   EXPECT_EQ(alternatives(f.sites[1]), std::vector<std::string>{"harmonic mean does not support negative values"});
 }
 
+// A translated literal, `_("...")` or `gettext("...")`, reads as its text
+// (getopt, optparse and argparse build their messages so).
+TEST(PythonFrontend, GettextCallReadsAsItsLiteral) {
+  FileFacts f = scan_python(
+      "def f(opt, args):\n"
+      "    if opt:\n"
+      "        raise GetoptError(_('option --%s not recognized') % opt, opt)\n"
+      "    if args:\n"
+      "        raise ValueError(gettext.gettext('bad {n}').format(n=args))\n"
+      "    raise TypeError(_(opt))\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "option --{opt} not recognized");
+  EXPECT_EQ(message(f.sites[1]), "bad {args}");
+  EXPECT_EQ(message(f.sites[2]), "{_(opt)}");  // not a literal: an opaque value
+}
+
+// What Python prints for `raise Cls(args)` when Cls, defined in the same
+// file, formats its own message: its `__str__` (inherited from a base
+// here too, with `self.msg` kept from `__init__`), or the message its
+// `__init__` gives the base. Each is an alternative of the site, with the
+// class's parameters replaced by the call's arguments.
+TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
+  FileFacts f = scan_python(
+      "class Error(Exception):\n"
+      "    def __init__(self, msg=''):\n"
+      "        self.message = msg\n"
+      "        Exception.__init__(self, msg)\n"
+      "class NoSectionError(Error):\n"
+      "    def __init__(self, section):\n"
+      "        Error.__init__(self, 'No section: %r' % (section,))\n"
+      "class OptionError(Exception):\n"
+      "    def __init__(self, msg, option):\n"
+      "        self.msg = msg\n"
+      "        self.option_id = str(option)\n"
+      "    def __str__(self):\n"
+      "        if self.option_id:\n"
+      "            return 'option %s: %s' % (self.option_id, self.msg)\n"
+      "        return self.msg\n"
+      "class BadOptionError(OptionError):\n"
+      "    pass\n"
+      "class MonthError(ValueError):\n"
+      "    def __init__(self, month):\n"
+      "        super().__init__(f'bad month number {month}')\n"
+      "def get(section, opt, kind, m):\n"
+      "    if not section:\n"
+      "        raise NoSectionError(section)\n"
+      "    if not opt:\n"
+      "        raise BadOptionError('invalid option type: %r' % kind, opt)\n"
+      "    raise MonthError(m)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "{section}");
+  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"No section: {section}"});
+  EXPECT_EQ(message(f.sites[1]), "invalid option type: {kind}");
+  EXPECT_EQ(alternatives(f.sites[1]),
+            (std::vector<std::string>{"option {self.option_id}: invalid option type: {kind}"}));
+  EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
+}
+
 // Input decides how long a chain of message variables is and how many
 // callers and returns there are: each is read only so far, so a scan stays
 // linear in the file.

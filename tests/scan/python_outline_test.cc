@@ -121,6 +121,43 @@ TEST(PythonOutline, KeepsHelpersAndCallersAMessageIsReadFrom) {
   EXPECT_EQ(wider->find("return 1"), std::string::npos);
 }
 
+// An exception class's `__init__` and `__str__` hold no raise, so the
+// outline blanks them; a raise of the class reads its message from them,
+// so the file is outlined again keeping them. A class with neither costs
+// no second pass.
+TEST(PythonOutline, KeepsTheMethodsAnExceptionClassFormatsItsMessageIn) {
+  std::string src =
+      "class MonthError(ValueError):\n"
+      "    def __init__(self, month):\n"
+      "        self.month = month\n"
+      "    def __str__(self):\n"
+      "        return 'bad month number %r; must be 1-12' % self.month\n"
+      "\n"
+      "def check(month):\n"
+      "    raise MonthError(month)\n" +
+      std::string(3000, '\n') + "x = 1\n";
+  auto fast = scan_python(src);
+  ASSERT_EQ(fast.sites.size(), 1u);
+  ASSERT_EQ(fast.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(fast.sites[0].alternatives[0].parts[0].text, "bad month number ");
+  EXPECT_EQ(describe_all(fast), describe_all(scan_python_whole(src)));
+
+  std::string plain_class =
+      "class PlainError(ValueError):\n"
+      "    pass\n"
+      "class Other:\n"
+      "    def __init__(self):\n"
+      "        self.x = 1\n"
+      "\n"
+      "def check(month):\n"
+      "    raise PlainError(month)\n" +
+      std::string(3000, '\n') + "x = 1\n";
+  auto once = scan_python(plain_class);
+  ASSERT_EQ(once.sites.size(), 1u);
+  EXPECT_TRUE(once.blanked.empty());
+  EXPECT_TRUE(once.sites[0].alternatives.empty());
+}
+
 TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {
   EXPECT_FALSE(blank_unreachable("x = '''never closed\n"));
   EXPECT_FALSE(blank_unreachable("x = (1,\n"));
