@@ -45,9 +45,10 @@ struct Reasons {
 };
 
 struct Candidate {
-  // Index into the vector given to Matcher::build, and the record's id.
+  // Index into the vector given to Matcher::build, and the record's id
+  // (the Matcher's copy: valid while the Matcher lives).
   std::size_t index = 0;
-  std::string id;
+  std::string_view id;
   // Higher is better; comparable only within one MatchResult.
   double score = 0;
   // Captured values, named after the interpolations of errorMessage in

@@ -49,7 +49,7 @@ const Matcher& shared() {
   return m;
 }
 
-std::string top_id(const MatchResult& r) { return r.candidates.empty() ? "" : r.candidates.front().id; }
+std::string top_id(const MatchResult& r) { return r.candidates.empty() ? "" : std::string(r.candidates.front().id); }
 
 TEST(Matcher, CapturesAreNamedAfterInterpolations) {
   auto r = shared().match("ValueError: The batch size is not consistent across layers: [2, 3]");
@@ -95,7 +95,7 @@ TEST(Matcher, VariantsAnswerForTheirRecord) {
   EXPECT_EQ(r.candidates[0].captures[0].first, "value");
   EXPECT_EQ(r.candidates[0].captures[0].second, "'x'");
   std::set<std::string> ids;
-  for (const auto& c : r.candidates) EXPECT_TRUE(ids.insert(c.id).second) << c.id << " listed twice";
+  for (const auto& c : r.candidates) EXPECT_TRUE(ids.insert(std::string(c.id)).second) << c.id << " listed twice";
   EXPECT_FALSE(r.ambiguous);
   EXPECT_EQ(top_id(m.match("decimal.InvalidOperation: sqrt(-x), x > 0")), "v0");
 }
@@ -137,7 +137,7 @@ TEST(Matcher, ClassOutranksSpecificity) {
   EXPECT_TRUE(t.ambiguous);
   ASSERT_GE(t.candidates.size(), 2u);
   EXPECT_EQ(t.candidates[0].score, t.candidates[1].score);
-  std::set<std::string> tied{t.candidates[0].id, t.candidates[1].id};
+  std::set<std::string> tied{std::string(t.candidates[0].id), std::string(t.candidates[1].id)};
   EXPECT_EQ(tied, (std::set<std::string>{"a5", "a6"}));
 }
 
