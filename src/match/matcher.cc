@@ -142,19 +142,23 @@ bool is_ascii(std::string_view s) {
   return true;
 }
 
-// `unquoted` is the caller's buffer; the result's `unquoted` views it.
+// `unquoted` is the caller's buffer; the result's `unquoted` views it or `m`.
 Variants make_variants(std::string_view m, std::string& unquoted) {
   Variants v;
   v.text = m;
   if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
     std::string_view inner = m.substr(1, m.size() - 2);
-    unquoted.clear();
-    unquoted.reserve(inner.size());
-    for (std::size_t i = 0; i < inner.size(); ++i) {
-      if (inner[i] == '\\' && i + 1 < inner.size() && (inner[i + 1] == '\\' || inner[i + 1] == '\'' || inner[i + 1] == '"')) ++i;
-      unquoted += inner[i];
+    if (inner.find('\\') == std::string_view::npos) {
+      v.unquoted = inner;  // nothing to unescape: a view of the message
+    } else {
+      unquoted.clear();
+      unquoted.reserve(inner.size());
+      for (std::size_t i = 0; i < inner.size(); ++i) {
+        if (inner[i] == '\\' && i + 1 < inner.size() && (inner[i + 1] == '\\' || inner[i + 1] == '\'' || inner[i + 1] == '"')) ++i;
+        unquoted += inner[i];
+      }
+      v.unquoted = unquoted;
     }
-    v.unquoted = unquoted;
     v.has_unquoted = true;
   }
   if (m.substr(0, 7) == "[Errno ") {
@@ -367,6 +371,15 @@ struct Matcher::Impl {
   std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
   std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // hash of last component -> id (1-based)
   WordTable keyed;     // rarest whole word -> keyed entries
+  // One bit per keyed word (its hash's low k_keyed_bits bits): most words
+  // of a message key nothing, and this small table, unlike `keyed`, stays
+  // in the nearest cache.
+  static constexpr unsigned k_keyed_bits = 16;
+  std::vector<std::uint64_t> keyed_bits;
+  bool may_key(std::uint64_t h) const {
+    std::uint64_t b = h & ((std::uint64_t{1} << k_keyed_bits) - 1);
+    return (keyed_bits[b >> 6] >> (b & 63)) & 1;
+  }
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
   std::size_t fulltext_max_df = k_fulltext_max_df;
@@ -702,6 +715,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   // full-text table gets the pattern's words and those of the string
   // literals in the raise statement itself.
   WordTable::Builder keyed, all;
+  m.keyed_bits.assign((std::size_t{1} << Impl::k_keyed_bits) / 64, 0);
   std::vector<std::string_view> literal_words;
   std::vector<std::uint64_t> entry_words, all_entry_words;
   std::vector<std::size_t> all_entry_ends;
@@ -750,7 +764,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         best_df = d;
       }
     }
-    keyed.add(hash_of(*best), static_cast<std::uint32_t>(i));
+    const std::uint64_t key = hash_of(*best);
+    keyed.add(key, static_cast<std::uint32_t>(i));
+    const std::uint64_t b = key & ((std::uint64_t{1} << Impl::k_keyed_bits) - 1);
+    m.keyed_bits[b >> 6] |= std::uint64_t{1} << (b & 63);
     words[i].clear();
     words[i].shrink_to_fit();
   }
@@ -791,7 +808,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   for (const auto& e : m.entries)
     mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) +
            (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
-  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes();
+  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
@@ -875,7 +892,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   if (variants.has_unquoted) split_words(variants.unquoted, words);
   std::vector<std::uint64_t>& present = scratch.present;
   for (std::string_view w : words) present.push_back(hash_of(w));
-  std::sort(present.begin(), present.end());
+  // Sorted, without repeats: a message has a dozen words, which insertion
+  // orders with fewer branches than a sort call.
+  if (present.size() <= 32) {
+    for (std::size_t i = 1; i < present.size(); ++i) {
+      std::uint64_t h = present[i];
+      std::size_t j = i;
+      for (; j > 0 && present[j - 1] > h; --j) present[j] = present[j - 1];
+      present[j] = h;
+    }
+  } else {
+    std::sort(present.begin(), present.end());
+  }
   present.erase(std::unique(present.begin(), present.end()), present.end());
   std::uint64_t present_mask = 0;
   for (std::uint64_t h : present) present_mask |= mask_bit(h);
@@ -908,6 +936,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       out.truncated = true;
       break;
     }
+    if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
     for (std::size_t i = 0; i < posting.size(); ++i) {
       if (i + 2 * k_ahead < posting.size()) {

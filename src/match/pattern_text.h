@@ -2,6 +2,7 @@
 // What the matcher reads off a record's messagePattern and errorMessage
 // without running a regex: its constant text, the words that every message
 // of the site must contain, and the names of its captures. Pure functions.
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,9 +55,14 @@ struct Assignment {
 };
 Assignment find_assignment(std::string_view window, int window_start, int line, std::string_view name);
 
-// Every character a word is made of.
-inline bool is_word_char(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
+// Every character a word is made of: [A-Za-z0-9_] and non-ASCII bytes.
+// A table, not a chain of comparisons: messages are read a byte at a time.
+inline constexpr auto k_word_chars = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return t;
+}();
+inline bool is_word_char(unsigned char c) { return k_word_chars[c]; }
 
 }  // namespace errdex::match
