@@ -50,8 +50,8 @@ enum class Kind : std::uint8_t {
 
 // One message a record's site can raise: its messagePattern, or one of its
 // messageVariants. Entries are what is indexed; candidates are reported by
-// record. What ranking reads comes first, in the entry's first cache line;
-// the strings only the shown candidates need come last.
+// record. Only what ranking reads is here, so entries pack densely; the
+// strings only shown candidates need (id, capture names) live apart.
 struct Entry {
   std::uint32_t record = 0;  // index into the records given to build
   std::uint32_t pattern_id = 0;  // into Impl::patterns; equal patterns share one
@@ -61,8 +61,6 @@ struct Entry {
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
-  std::string id;
-  std::string message_template;
 };
 
 std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
@@ -402,9 +400,11 @@ struct Matcher::Impl {
   std::string lits;
   std::vector<std::uint32_t> lit_run_end;  // by run: end offset into `lits`
   std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
-  // Each entry's interpolation names (interpolation_names of its template)
-  // as (offset, size) in message_template, read once at build: captures
-  // are named without parsing the template per answer.
+  std::vector<std::string> ids;  // by record
+  // Each entry's interpolation names (interpolation_names of its template),
+  // read once at build into one string, as (offset, size) in `name_text`:
+  // captures are named without parsing the template per answer.
+  std::string name_text;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> names;
   std::vector<std::uint32_t> names_end;  // by entry: end index into `names`
 
@@ -414,7 +414,7 @@ struct Matcher::Impl {
     std::size_t begin = e == 0 ? 0 : names_end[e - 1];
     if (names_end[e] - begin != groups) return std::to_string(g + 1);
     auto [offset, size] = names[begin + g];
-    return entries[e].message_template.substr(offset, size);
+    return name_text.substr(offset, size);
   }
 
   // Patterns of literal text and groups only, matched whole without RE2.
@@ -577,6 +577,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
   m.has_variants = !variant_of.empty();
+  m.ids.reserve(records.size());
+  for (const auto& r : records) m.ids.push_back(r.id);
   m.stats.records = records.size();
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
   auto variant = [&](std::size_t i) -> const model::MessageVariant& {
@@ -612,13 +614,14 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   for (std::size_t i = 0; i < n; ++i) {
     const auto& r = records[record_of(i)];
     Entry& e = m.entries[i];
-    e.id = r.id;
     e.record = static_cast<std::uint32_t>(record_of(i));
-    e.message_template = template_of(i);
     name_views.clear();
-    interpolation_names(e.message_template, name_views);
-    for (std::string_view v : name_views)
-      m.names.emplace_back(static_cast<std::uint32_t>(v.data() - e.message_template.data()), static_cast<std::uint32_t>(v.size()));
+    interpolation_names(template_of(i), name_views);
+    for (std::string_view v : name_views) {
+      if (m.name_text.size() + v.size() > UINT32_MAX) break;  // then captures are numbered
+      m.names.emplace_back(static_cast<std::uint32_t>(m.name_text.size()), static_cast<std::uint32_t>(v.size()));
+      m.name_text += v;
+    }
     m.names_end.push_back(static_cast<std::uint32_t>(m.names.size()));
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
@@ -805,9 +808,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
 
   std::size_t mem = sizeof(Impl) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
   for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
-  for (const auto& e : m.entries)
-    mem += (e.id.capacity() > 15 ? e.id.capacity() : 0) +
-           (e.message_template.capacity() > 15 ? e.message_template.capacity() : 0);
+  for (const auto& id : m.ids) mem += sizeof(std::string) + (id.capacity() > 15 ? id.capacity() : 0);
+  mem += m.name_text.capacity();
   mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
@@ -1120,7 +1122,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     const Entry& e = m.entries[c.entry];
     Candidate cd;
     cd.index = e.record;
-    cd.id = e.id;
+    cd.id = m.ids[e.record];
     cd.score = c.score;
     cd.reasons = c.reasons;
     const Simple& sp = m.simple[e.pattern_id];
