@@ -367,7 +367,7 @@ struct Matcher::Impl {
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
   std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
-  std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // hash of last component -> id (1-based)
+  WordTable class_ids;  // hash of a class's last component -> its id (1-based), one posting
   WordTable keyed;     // rarest whole word -> keyed entries
   // One bit per keyed word (its hash's low k_keyed_bits bits): most words
   // of a message key nothing, and this small table, unlike `keyed`, stays
@@ -552,8 +552,8 @@ struct Matcher::Impl {
   std::uint32_t class_of(std::string_view error_class) const {
     std::string_view last = last_component(error_class);
     if (last.empty()) return 0;
-    auto it = class_ids.find(hash_of(last));
-    return it == class_ids.end() ? 0 : it->second;
+    auto id = class_ids.find(hash_of(last));
+    return id.empty() ? 0 : id.front();
   }
 };
 
@@ -603,6 +603,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   const bool keep_compiled = n <= 200000;
 
   std::unordered_map<std::string, std::uint32_t> file_ids;
+  std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // interned while reading; frozen into m.class_ids
   std::vector<std::vector<std::string>> words(n);
   std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
   m.weak_by_class.emplace_back();                      // class id 0: none
@@ -637,7 +638,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     }
     built_at[i] = built.line;
     if (!last.empty()) {
-      auto [it, added] = m.class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
+      auto [it, added] = class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
@@ -703,6 +704,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     if (e.kind != Kind::keyed) continue;
     for (const auto& w : rd.words) ++df[hash_of(w)];
     words[i] = rd.words;
+  }
+  {
+    WordTable::Builder classes;
+    for (const auto& [h, id] : class_ids) classes.add(h, id);
+    m.class_ids = classes.build();
   }
   m.compiled = std::make_unique<std::atomic<RE2*>[]>(m.patterns.size());
   for (std::size_t p = 0; p < m.patterns.size(); ++p) {
@@ -810,7 +816,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
   for (const auto& id : m.ids) mem += sizeof(std::string) + (id.capacity() > 15 ? id.capacity() : 0);
   mem += m.name_text.capacity();
-  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
+  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.class_ids.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
@@ -826,7 +832,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   if (top <= 0) top = 1;
   MatchResult out;
 
-  Traceback tb = parse_traceback(text, [&](std::string_view last) { return m.class_ids.count(hash_of(last)) > 0; });
+  Traceback tb = parse_traceback(text, [&](std::string_view last) { return !m.class_ids.find(hash_of(last)).empty(); });
   out.truncated = tb.truncated;
   ExceptionBlock& ex = tb.exceptions.back();
   std::string_view message = ex.message;
