@@ -1022,21 +1022,30 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       c.by_class = true;
     }
     // The best full-text records join the candidates: the answer when
-    // nothing else is, a rival to weak pattern matches otherwise.
+    // nothing else is, a rival to weak pattern matches otherwise. A few
+    // beyond `top`, as class and module agreement may reorder them; and
+    // when full text is the only evidence, every record tied at the best
+    // score (up to k_max_tied), so a tie is shown whole.
     {
       std::vector<std::pair<double, std::uint32_t>>& best = scratch.best;
       best.clear();
-      const std::size_t keep =
-          std::min<std::size_t>(scratch.ft_touched.size(), (no_evidence ? k_max_tied : 16) + static_cast<std::size_t>(top));
-      // The best `keep` records with a positive score in a strict order
-      // (ties go to the lower entry): one set, whichever way it is found.
-      // Their order is not needed: candidates are ranked below.
+      double best_score = 0;
+      std::size_t at_best = 0;
       for (std::uint32_t e : scratch.ft_touched) {
         double s = ft[e];
         double own = m.word_weight[e];
         double score = own > 0 ? s * std::min(1.0, s / own) : 0;
-        if (score > 0) best.emplace_back(score, e);
+        if (score <= 0) continue;
+        best.emplace_back(score, e);
+        if (score > best_score) {
+          best_score = score;
+          at_best = 0;
+        }
+        at_best += score == best_score;
       }
+      std::size_t keep = 16 + static_cast<std::size_t>(top);
+      if (no_evidence) keep = std::max(keep, std::min(at_best, k_max_tied) + static_cast<std::size_t>(top));
+      keep = std::min(keep, best.size());
       keep_best(best, keep, scratch.tie);
       for (const auto& [score, e] : best) {
         Cand& c = add(e);
