@@ -281,6 +281,51 @@ void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t kee
   v.resize(keep);
 }
 
+// The distinct word hashes of a message in the order first seen (`items`),
+// with an open-addressing set over them (`slots`, 0 free; a hash of 0 is
+// kept apart) so a membership test is a probe: no sort, and none of a
+// sort's or a binary search's unpredictable branches.
+struct WordSet {
+  std::vector<std::uint64_t> items;
+  std::vector<std::uint64_t> slots;
+  std::vector<std::uint32_t> used;  // slots to free again
+  std::size_t mask = 0;
+  bool zero = false;
+
+  // Room for `words` at a load of at most 1/4. Every slot is free here.
+  void prepare(std::size_t words) {
+    std::size_t size = 64;
+    while (size < words * 4) size <<= 1;
+    if (slots.size() < size) slots.assign(size, 0);
+    mask = size - 1;
+  }
+  void insert(std::uint64_t h) {
+    if (h == 0) {
+      if (!zero) items.push_back(h);
+      zero = true;
+      return;
+    }
+    std::size_t i = static_cast<std::size_t>(h) & mask;
+    for (; slots[i] != 0; i = (i + 1) & mask)
+      if (slots[i] == h) return;
+    slots[i] = h;
+    used.push_back(static_cast<std::uint32_t>(i));
+    items.push_back(h);
+  }
+  bool has(std::uint64_t h) const {
+    if (h == 0) return zero;
+    for (std::size_t i = static_cast<std::size_t>(h) & mask; slots[i] != 0; i = (i + 1) & mask)
+      if (slots[i] == h) return true;
+    return false;
+  }
+  void clear() {
+    for (std::uint32_t i : used) slots[i] = 0;
+    used.clear();
+    items.clear();
+    zero = false;
+  }
+};
+
 struct Confirmed {
   int kind = 0;  // 3 whole message, 2 its start, 1 somewhere in it, 0 no match
   int variant = 0;  // 0 text, 1 unquoted, 2 after errno
@@ -316,7 +361,7 @@ struct Scratch {
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
   std::vector<std::string_view> words;
-  std::vector<std::uint64_t> present;
+  WordSet present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
@@ -898,40 +943,19 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::vector<std::string_view>& words = scratch.words;
   split_words(message, words);
   if (variants.has_unquoted) split_words(variants.unquoted, words);
-  std::vector<std::uint64_t>& present = scratch.present;
-  for (std::string_view w : words) present.push_back(hash_of(w));
-  // Sorted, without repeats: a message has a dozen words, which insertion
-  // orders with fewer branches than a sort call.
-  if (present.size() <= 32) {
-    for (std::size_t i = 1; i < present.size(); ++i) {
-      std::uint64_t h = present[i];
-      std::size_t j = i;
-      for (; j > 0 && present[j - 1] > h; --j) present[j] = present[j - 1];
-      present[j] = h;
-    }
-  } else {
-    std::sort(present.begin(), present.end());
-  }
-  present.erase(std::unique(present.begin(), present.end()), present.end());
+  WordSet& word_set = scratch.present;
+  word_set.prepare(words.size());
   std::uint64_t present_mask = 0;
-  for (std::uint64_t h : present) present_mask |= mask_bit(h);
-  // A binary search whose halvings are conditional moves, not branches:
-  // which half holds a word is as good as random, and a mispredicted
-  // branch per halving cost more than the search.
-  auto has = [&](std::uint64_t h) {
-    if (present.empty()) return false;
-    const std::uint64_t* base = present.data();
-    for (std::size_t n = present.size(); n > 1;) {
-      std::size_t half = n / 2;
-      base = base[half] <= h ? base + half : base;
-      n -= half;
-    }
-    return *base == h;
-  };
+  for (std::string_view w : words) {
+    std::uint64_t h = hash_of(w);
+    present_mask |= mask_bit(h);
+    word_set.insert(h);
+  }
+  const std::vector<std::uint64_t>& present = word_set.items;  // distinct, in message order
   auto all_present = [&](std::uint32_t e) {
     std::size_t b = e == 0 ? 0 : m.required_end[e - 1], end = m.required_end[e];
     for (std::size_t k = b; k < end; ++k)
-      if (!has(m.required[k])) return false;
+      if (!word_set.has(m.required[k])) return false;
     return true;
   };
   // A word may key hundreds of patterns in a large index, each check two
