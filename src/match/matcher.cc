@@ -827,9 +827,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
   m.keyed = keyed.build();
   m.all_words = all.build();
-  // A word in more than one record in 20 ranks nothing; nor does one in
-  // thousands of records, and its list would cost more than the rest.
-  m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(200, n / 20));
+  // A word in more than one record in 60 ("invalid", "must", "value")
+  // barely ranks, and its list is most of the full-text pass's reads: it is
+  // left out, as is one in thousands of records in a large index.
+  m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(100, n / 60));
   {
     const double total = static_cast<double>(n) + 1;
     m.idf_by_df.assign(m.fulltext_max_df + 1, 0);
