@@ -14,6 +14,7 @@
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
 #include "match/traceback.h"
+#include "match/word_hash.h"
 #include "match/word_table.h"
 
 namespace errdex::match {
@@ -63,7 +64,7 @@ struct Entry {
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
 };
 
-std::uint64_t hash_of(std::string_view s) { return std::hash<std::string_view>{}(s); }
+std::uint64_t hash_of(std::string_view s) { return word_hash(s); }
 // A word's bit in a 64-bit summary of a set of words: the hash's top bits,
 // which the word tables' slots do not use.
 std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
@@ -360,7 +361,8 @@ struct Scratch {
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
-  std::vector<std::string_view> words;
+  std::vector<std::uint64_t> hashes;  // the message's word hashes, repeats kept
+  WordScratch word_scratch;
   WordSet present;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
@@ -393,7 +395,7 @@ struct Reset {
     s.ft_touched.clear();
     s.confirmed_touched.clear();
     s.cands.clear();
-    s.words.clear();
+    s.hashes.clear();
     s.present.clear();
     s.class_sites.clear();
     s.modules.clear();
@@ -941,14 +943,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // Words: every whole word of the message looks up the patterns keyed on
   // it; a pattern whose other words are not all there is dropped unasked.
-  std::vector<std::string_view>& words = scratch.words;
-  split_words(message, words);
-  if (variants.has_unquoted) split_words(variants.unquoted, words);
+  std::vector<std::uint64_t>& hashes = scratch.hashes;
+  word_hashes(message, scratch.word_scratch, hashes);
+  if (variants.has_unquoted) word_hashes(variants.unquoted, scratch.word_scratch, hashes);
   WordSet& word_set = scratch.present;
-  word_set.prepare(words.size());
+  word_set.prepare(hashes.size());
   std::uint64_t present_mask = 0;
-  for (std::string_view w : words) {
-    std::uint64_t h = hash_of(w);
+  for (std::uint64_t h : hashes) {
     present_mask |= mask_bit(h);
     word_set.insert(h);
   }
