@@ -79,8 +79,10 @@ bool find_exception(std::string_view line, const std::function<bool(std::string_
     if (class_at(line, i, c)) {
       std::string_view last = last_component(c.name);
       bool dotted = last.size() != c.name.size();
-      if (conventional_class(last) ||
-          (!conventional_only && known && known(last) && (dotted || !c.message.empty() || i == 0))) {
+      // The caller's table first: one lookup, where the convention is ten
+      // suffix tests, and most pasted classes are known.
+      if ((!conventional_only && known && (dotted || !c.message.empty() || i == 0) && known(last)) ||
+          conventional_class(last)) {
         out = c;
         return true;
       }
@@ -197,8 +199,9 @@ bool read_one_line(std::string_view text, const std::function<bool(std::string_v
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
-  // Every marker holds "Traceback" or "exception": most lines hold neither.
-  if (line.find("Traceback") != std::string_view::npos || line.find("exception") != std::string_view::npos)
+  // Every marker holds "Traceback" or "xception" ("exception", "Exception"):
+  // most lines hold neither, and these are searched by a rare first letter.
+  if (line.find("Traceback") != std::string_view::npos || line.find("xception") != std::string_view::npos)
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
   ExceptionBlock& b = blocks.emplace_back();
