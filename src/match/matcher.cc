@@ -564,11 +564,13 @@ struct Matcher::Impl {
     if (en.kind == Kind::empty) return {v.text.empty() ? 3 : 0, 0};
     // Only groups and blanks, e.g. "(.+?)": any message fits, no need to ask RE2.
     if (en.kind == Kind::weak && en.constant_chars == 0 && en.match_all) return {3, 0};
-    // Literal text missing from a form rules that form out without RE2.
-    bool maybe_text = may_match(en.pattern_id, v.text);
-    bool maybe_unquoted = v.has_unquoted && may_match(en.pattern_id, v.unquoted);
-    if (!maybe_text && !maybe_unquoted) return {};
+    // Literal text missing from a form rules that form out without RE2. A
+    // simple pattern on ASCII text is matched directly below, which finds
+    // the same runs: the pre-test would only repeat it.
     const Simple& sp = simple[en.pattern_id];
+    bool maybe_text = (sp.ok && v.text_ascii) || may_match(en.pattern_id, v.text);
+    bool maybe_unquoted = v.has_unquoted && ((sp.ok && v.unquoted_ascii) || may_match(en.pattern_id, v.unquoted));
+    if (!maybe_text && !maybe_unquoted) return {};
     const RE2* re = nullptr;
     auto run = [&](std::string_view t, RE2::Anchor a) {
       if (!re) re = regex(e);
