@@ -882,15 +882,35 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   if (top <= 0) top = 1;
   MatchResult out;
 
-  Traceback tb = parse_traceback(text, [&](std::string_view last) { return !m.class_ids.find(hash_of(last)).empty(); });
-  out.truncated = tb.truncated;
-  ExceptionBlock& ex = tb.exceptions.back();
-  std::string_view message = ex.message;
+  // A single line (most of what is pasted) is read in place; anything else
+  // through the traceback parser. Either way `error_class`, `whole` and
+  // `frames` are the exception to explain.
+  const std::function<bool(std::string_view)> known = [&](std::string_view last) {
+    return !m.class_ids.find(hash_of(last)).empty();
+  };
+  LineException one;
+  Traceback tb;
+  std::string_view error_class, whole;
+  static const std::vector<Frame> no_frames;
+  const std::vector<Frame>* frames = &no_frames;
+  const bool single = parse_single_line(text, known, one);
+  if (single) {
+    error_class = one.error_class;
+    whole = one.message;
+  } else {
+    tb = parse_traceback(text, known);
+    out.truncated = tb.truncated;
+    const ExceptionBlock& ex = tb.exceptions.back();
+    error_class = ex.error_class;
+    whole = ex.message;
+    frames = &ex.frames;
+  }
+  std::string_view message = whole;
   if (message.size() > k_max_message) {
     message = message.substr(0, k_max_message);
     out.truncated = true;
   }
-  const std::uint32_t cls = m.class_of(ex.error_class);
+  const std::uint32_t cls = m.class_of(error_class);
   thread_local Scratch scratch;
   scratch.fit(m.entries.size(), m.patterns.size(), m.files.size(), m.has_variants ? m.stats.records : 0);
   Reset reset{scratch};
@@ -925,8 +945,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   };
 
   // Frames: the innermost frame is where the exception was raised.
-  if (!ex.frames.empty()) {
-    const Frame& f = ex.frames.back();
+  if (!frames->empty()) {
+    const Frame& f = frames->back();
     auto parts = path_components(f.file);
     if (!parts.empty()) {
       auto it = m.by_basename.find(std::string(parts.back()));
@@ -1007,7 +1027,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
     any_whole |= specific && c.confirmed.kind == 3;
-    any_class_pattern |= specific && (ex.error_class.empty() || class_agrees(m.entries[c.entry].class_id));
+    any_class_pattern |= specific && (error_class.empty() || class_agrees(m.entries[c.entry].class_id));
     any_frame_line |= c.reasons.frame_line;
   }
 
@@ -1094,7 +1114,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // named among a record's path components is a hint of its own: below
   // class agreement, above a few characters of pattern.
   std::vector<std::string_view>& modules = scratch.modules;
-  module_parts(ex.error_class, modules);
+  module_parts(error_class, modules);
   // Many candidates share a file: each file is read once per message.
   auto module_agreement = [&](std::uint32_t file) {
     std::int32_t& known = scratch.module_agree[file];
@@ -1203,6 +1223,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
 
   // From here on nothing reads `message` or `variants`: the parsed text
   // moves into the result.
+  if (single) {
+    out.exception = {std::string(error_class), std::string(whole)};
+    return out;
+  }
+  ExceptionBlock& ex = tb.exceptions.back();
   out.exception = {std::move(ex.error_class), std::move(ex.message)};
   out.frames.reserve(ex.frames.size());
   for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});

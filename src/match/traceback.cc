@@ -184,13 +184,11 @@ void finish(ExceptionBlock& b) {
   if (t.size() != b.message.size()) b.message = std::string(t);
 }
 
-// One line, optionally ended by a newline: what is pasted most. Read as the
-// loop in parse_traceback reads it (a lone `Class: message`, else the text
-// itself), without its per-line machinery. False, with nothing added, for
-// any line that loop treats otherwise (headers, chain and group markers,
-// pytest `E ` lines) or for more than one line.
-bool read_one_line(std::string_view text, const std::function<bool(std::string_view)>& known,
-                   std::vector<ExceptionBlock>& blocks) {
+}  // namespace
+
+bool parse_single_line(std::string_view text, const std::function<bool(std::string_view)>& known,
+                       LineException& out) {
+  if (text.size() > k_max_input) return false;
   std::string_view line = text;
   auto nl = line.find('\n');
   if (nl != std::string_view::npos) {
@@ -204,18 +202,11 @@ bool read_one_line(std::string_view text, const std::function<bool(std::string_v
   if (line.find("Traceback") != std::string_view::npos || line.find("xception") != std::string_view::npos)
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
-  ExceptionBlock& b = blocks.emplace_back();
   ClassAt c;
-  if (find_exception(line, known, c)) {
-    b.error_class = std::string(c.name);
-    b.message = std::string(c.message);
-  } else {
-    b.message = std::string(trim(text));
-  }
+  if (find_exception(line, known, c)) out = {c.name, c.message};
+  else out = {{}, trim(text)};
   return true;
 }
-
-}  // namespace
 
 std::string_view last_component(std::string_view dotted) {
   auto dot = dotted.rfind('.');
@@ -230,7 +221,10 @@ Traceback parse_traceback(std::string_view text, const std::function<bool(std::s
     if (nl != std::string_view::npos) text.remove_prefix(nl + 1);
     tb.truncated = true;
   }
-  if (read_one_line(text, known, tb.exceptions)) return tb;
+  if (LineException one; parse_single_line(text, known, one)) {
+    tb.exceptions.push_back({std::string(one.error_class), std::string(one.message), {}});
+    return tb;
+  }
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
   const bool has_header = text.find(k_header) != std::string_view::npos;
 

@@ -42,6 +42,18 @@ inline constexpr std::size_t k_max_input = 16u << 20;
 Traceback parse_traceback(std::string_view text,
                           const std::function<bool(std::string_view)>& known_class = {});
 
+// A single pasted line (what is pasted most), read as parse_traceback
+// reads it but without building a Traceback: the class and message are
+// views into `text`. False, with `out` untouched, for anything
+// parse_traceback reads otherwise: more than one line, a traceback, chain
+// or group marker, a pytest `E   ` line, or more than k_max_input bytes.
+struct LineException {
+  std::string_view error_class;  // "" when the line names none
+  std::string_view message;      // the whole line (trimmed) when it names none
+};
+bool parse_single_line(std::string_view text, const std::function<bool(std::string_view)>& known,
+                       LineException& out);
+
 // The last dotted component: "json.decoder.JSONDecodeError" -> "JSONDecodeError".
 std::string_view last_component(std::string_view dotted);
 
