@@ -437,10 +437,14 @@ struct Matcher::Impl {
   // array: a candidate whose words are not all in the message cannot
   // match, and RE2 is not asked.
   std::vector<std::uint64_t> required;
-  std::vector<std::uint32_t> required_end;  // by entry: end offset into `required`
-  // By entry: one bit per required word (mask_bit of its hash), so a
-  // candidate missing a word is usually dropped by one AND.
-  std::vector<std::uint64_t> required_mask;
+  // By entry, together so one read has both: one bit per required word
+  // (mask_bit of its hash), so a candidate missing a word is usually
+  // dropped by one AND, and the entry's range in `required`.
+  struct Required {
+    std::uint64_t mask = 0;
+    std::uint32_t begin = 0, end = 0;
+  };
+  std::vector<Required> required_of;
   // Each pattern's literal runs (PatternText::runs), all in one string: a
   // message holding them not in order cannot match, and RE2 is not asked.
   // Patterns the reader cannot vouch for have none.
@@ -778,7 +782,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint64_t> entry_words, all_entry_words;
   std::vector<std::size_t> all_entry_ends;
   all_entry_ends.reserve(n);
-  m.required_end.reserve(n);
+  m.required_of.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
     const auto& r = records[e.record];
@@ -798,17 +802,17 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
     all_entry_ends.push_back(all_entry_words.size());
 
-    std::uint64_t mask = 0;
+    Impl::Required req;
+    req.begin = static_cast<std::uint32_t>(m.required.size());
     if (e.kind == Kind::keyed) {
-      std::size_t from = m.required.size();
       for (const auto& w : words[i]) {
         m.required.push_back(hash_of(w));
-        mask |= mask_bit(m.required.back());
+        req.mask |= mask_bit(m.required.back());
       }
-      std::sort(m.required.begin() + static_cast<std::ptrdiff_t>(from), m.required.end());
+      std::sort(m.required.begin() + req.begin, m.required.end());
     }
-    m.required_end.push_back(static_cast<std::uint32_t>(m.required.size()));
-    m.required_mask.push_back(mask);
+    req.end = static_cast<std::uint32_t>(m.required.size());
+    m.required_of.push_back(req);
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -871,7 +875,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   mem += m.word_weight.capacity() * sizeof(float) + m.idf_by_df.capacity() * sizeof(double);
-  mem += (m.required.capacity() + m.required_mask.capacity()) * sizeof(std::uint64_t) + m.required_end.capacity() * sizeof(std::uint32_t);
+  mem += m.required.capacity() * sizeof(std::uint64_t) + m.required_of.capacity() * sizeof(Impl::Required);
   mem += m.names.capacity() * sizeof(m.names[0]) + m.names_end.capacity() * sizeof(std::uint32_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
@@ -977,15 +981,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   const std::vector<std::uint64_t>& present = word_set.items;  // distinct, in message order
   auto all_present = [&](std::uint32_t e) {
-    std::size_t b = e == 0 ? 0 : m.required_end[e - 1], end = m.required_end[e];
+    const Impl::Required& r = m.required_of[e];
+    std::size_t b = r.begin, end = r.end;
     for (std::size_t k = b; k < end; ++k)
       if (!word_set.has(m.required[k])) return false;
     return true;
   };
-  // A word may key hundreds of patterns in a large index, each check two
-  // dependent reads far apart in memory: they are requested a few postings
-  // ahead (its slot and word range, then its first word), so the waits
-  // overlap instead of adding up.
+  // A word may key hundreds of patterns in a large index, each check a
+  // read far from the last: a pattern's mask and word range share one
+  // read, its candidate slot is read only when the mask passes, and both
+  // are requested a few postings ahead so the waits overlap.
   constexpr std::size_t k_ahead = 8;
   for (std::uint64_t h : present) {
     if (cands.size() >= k_max_confirm) {
@@ -995,15 +1000,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
     for (std::size_t i = 0; i < posting.size(); ++i) {
-      if (i + 2 * k_ahead < posting.size()) {
-        std::uint32_t later = posting[i + 2 * k_ahead];
-        __builtin_prefetch(&m.required_mask[later]);
-        __builtin_prefetch(&scratch.slot[later]);
-      }
+      if (i + k_ahead < posting.size()) __builtin_prefetch(&m.required_of[posting[i + k_ahead]]);
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
-      if (in_cands(e)) continue;
-      if ((m.required_mask[e] & ~present_mask) != 0 || !all_present(e)) continue;
+      if ((m.required_of[e].mask & ~present_mask) != 0 || in_cands(e) || !all_present(e)) continue;
       add(e);
     }
   }
