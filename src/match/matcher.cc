@@ -175,16 +175,36 @@ Variants make_variants(std::string_view m, std::string& unquoted) {
 // the pattern. Lazy groups take the least text Perl and RE2 give them: of
 // adjacent groups all but the last are empty, and each run is placed at its
 // first occurrence, which leaves the most room for the rest.
+//
+// A `%d` interpolation's `(-?\d+)` may stand alone between two runs (or
+// end the pattern) when the run after it starts with no digit: its extent
+// is then the digits where it starts. Such a pattern (has_int) is matched
+// exactly only by a walk that places every run at its first occurrence;
+// when that walk fails, the walk with `(-?\d+)` read as any text (a
+// superset) rules the pattern out, and only what it lets through is asked
+// of RE2, which may find a later placement.
 struct SimpleItem {
   std::uint32_t lit_begin = 0, lit_size = 0;
   std::uint32_t groups = 0;
+  bool int_gap = false;  // the gap before the run is one `(-?\d+)`
 };
 struct Simple {
   std::uint32_t first = 0;   // into Impl::simple_items
   std::uint32_t items = 0;
   std::uint32_t trailing = 0;
+  bool trailing_int = false;  // the trailing gap is one `(-?\d+)`
+  bool has_int = false;
   bool ok = false;
 };
+
+// The end of `-?\d+` at `pos` in `t`, or npos when there is none.
+std::size_t int_end(std::string_view t, std::size_t pos) {
+  std::size_t i = pos;
+  if (i < t.size() && t[i] == '-') ++i;
+  std::size_t digits = i;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  return i == digits ? std::string_view::npos : i;
+}
 
 char simple_escape(char e) {
   switch (e) {
@@ -200,23 +220,41 @@ char simple_escape(char e) {
   return u < 0x80 && !is_word_char(u) ? e : 0;
 }
 
-// Splits `p` into runs and group counts; false when it holds anything else.
-bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::string>>& items, std::uint32_t& trailing) {
+// A literal run of a simple pattern and the gap of groups before it.
+struct SimpleRun {
+  std::uint32_t groups = 0;
+  bool int_gap = false;
+  std::string run;
+};
+
+// Splits `p` into runs and the groups before each; false when it holds
+// anything else, or a `(-?\d+)` that is not alone in its gap or is
+// followed by a digit.
+bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_t& trailing, bool& trailing_int) {
   std::string run;
   std::uint32_t groups = 0, run_groups = 0;  // groups since the last run; before the open run
+  bool ints = false, run_ints = false;      // whether those gaps hold a `(-?\d+)`
   auto quantifier = [&](std::size_t at) {
     return at < p.size() && (p[at] == '*' || p[at] == '+' || p[at] == '?' || p[at] == '{');
   };
+  auto close_run = [&] {
+    if (run.empty()) return true;
+    if (run_ints && (run_groups != 1 || (run[0] >= '0' && run[0] <= '9'))) return false;
+    items.push_back({run_groups, run_ints, std::move(run)});
+    run.clear();
+    groups = 0;
+    ints = false;
+    return true;
+  };
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.compare(i, 5, "(.+?)") == 0) {
-      if (quantifier(i + 5)) return false;
-      if (!run.empty()) {
-        items.emplace_back(run_groups, std::move(run));
-        run.clear();
-        groups = 0;
-      }
+    const bool any = p.compare(i, 5, "(.+?)") == 0, integer = p.compare(i, 7, "(-?\\d+)") == 0;
+    if (any || integer) {
+      const std::size_t len = any ? 5 : 7;
+      if (quantifier(i + len)) return false;
+      if (!close_run()) return false;
       ++groups;
-      i += 4;
+      ints |= integer;
+      i += len - 1;
       continue;
     }
     char c = p[i], lit = 0;
@@ -230,14 +268,16 @@ bool read_simple(std::string_view p, std::vector<std::pair<std::uint32_t, std::s
       lit = c;
     }
     if (quantifier(i + 1)) return false;
-    if (run.empty()) run_groups = groups;
+    if (run.empty()) {
+      run_groups = groups;
+      run_ints = ints;
+    }
     run += lit;
   }
-  if (!run.empty()) {
-    items.emplace_back(run_groups, std::move(run));
-    groups = 0;
-  }
+  if (!close_run()) return false;
+  if (ints && groups != 1) return false;
   trailing = groups;
+  trailing_int = ints;
   return true;
 }
 
@@ -474,8 +514,10 @@ struct Matcher::Impl {
   std::string simple_lits;
 
   // Whether `t` is a whole match of simple pattern `sp`; the groups' spans
-  // (offset, size) are appended to `spans` when given.
-  bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans) const {
+  // (offset, size) are appended to `spans` when given. `(-?\d+)` gaps are
+  // read as such unless `relaxed` (then as any text: see Simple).
+  bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans,
+                    bool relaxed = false) const {
     std::size_t pos = 0;
     auto take = [&](std::uint32_t groups, std::size_t end) { take_groups(spans, groups, pos, end); };
     for (std::uint32_t k = 0; k < sp.items; ++k) {
@@ -483,7 +525,11 @@ struct Matcher::Impl {
       std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
       bool at_end = k + 1 == sp.items && sp.trailing == 0;
       std::size_t at;
-      if (it.groups == 0) {
+      if (it.int_gap && !relaxed) {
+        at = int_end(t, pos);
+        if (at == std::string_view::npos || t.compare(at, run.size(), run) != 0) return false;
+        if (at_end && at + run.size() != t.size()) return false;
+      } else if (it.groups == 0) {
         if (t.substr(pos, run.size()) != run) return false;
         at = pos;
         if (at_end && at + run.size() != t.size()) return false;
@@ -498,6 +544,7 @@ struct Matcher::Impl {
       pos = at + run.size();
     }
     if (sp.trailing == 0) return pos == t.size();
+    if (sp.trailing_int && !relaxed && int_end(t, pos) != t.size()) return false;
     take(sp.trailing, t.size());
     return true;
   }
@@ -582,7 +629,12 @@ struct Matcher::Impl {
     };
     auto test = [&](std::string_view t, bool ascii, RE2::Anchor a) {
       if (!sp.ok || !ascii) return run(t, a);
-      return a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr) : simple_within(sp, t, a == RE2::ANCHOR_START);
+      if (!sp.has_int) return a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr) : simple_within(sp, t, a == RE2::ANCHOR_START);
+      // `(-?\d+)` gaps: a walk that fits is a match; where `(-?\d+)` read
+      // as any text does not fit either, there is none; RE2 decides the rest.
+      if (a == RE2::ANCHOR_BOTH && simple_whole(sp, t, nullptr)) return true;
+      bool relaxed = a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr, true) : simple_within(sp, t, a == RE2::ANCHOR_START);
+      return relaxed && run(t, a);
     };
     // The common case first: the pattern explains the whole message.
     if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH)) return {3, 0};
@@ -729,15 +781,18 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         }
       }
       Simple sp;
-      std::vector<std::pair<std::uint32_t, std::string>> items;
-      if (rd.kind != Kind::invalid && rd.kind != Kind::empty && read_simple(pat, items, sp.trailing) &&
+      std::vector<SimpleRun> items;
+      if (rd.kind != Kind::invalid && rd.kind != Kind::empty && read_simple(pat, items, sp.trailing, sp.trailing_int) &&
           m.simple_lits.size() + pat.size() <= UINT32_MAX) {
         sp.ok = true;
         sp.first = static_cast<std::uint32_t>(m.simple_items.size());
         sp.items = static_cast<std::uint32_t>(items.size());
-        for (auto& [groups, run] : items) {
-          m.simple_items.push_back({static_cast<std::uint32_t>(m.simple_lits.size()), static_cast<std::uint32_t>(run.size()), groups});
-          m.simple_lits += run;
+        sp.has_int = sp.trailing_int;
+        for (auto& it : items) {
+          m.simple_items.push_back({static_cast<std::uint32_t>(m.simple_lits.size()), static_cast<std::uint32_t>(it.run.size()),
+                                    it.groups, it.int_gap});
+          m.simple_lits += it.run;
+          sp.has_int |= it.int_gap;
         }
       }
       m.simple.push_back(sp);
@@ -1190,18 +1245,22 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     cd.reasons = c.reasons;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
-    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii) {
+    // Captures as RE2 gives them: from the simple walk where it is exact
+    // (for `(-?\d+)` gaps, a whole match it finds itself), else from RE2.
+    bool captured = false;
+    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind == 3)) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
       std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
       spans.clear();
-      bool found = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
-      if (found && !spans.empty()) {
+      captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+      if (captured && !spans.empty()) {
         cd.captures.reserve(spans.size());
         for (std::size_t g = 0; g < spans.size(); ++g)
           cd.captures.emplace_back(m.capture_name(c.entry, g, spans.size()), std::string(t.substr(spans[g].first, spans[g].second)));
       }
-    } else if (c.reasons.pattern && e.kind != Kind::empty) {
+    }
+    if (!captured && c.reasons.pattern && e.kind != Kind::empty) {
       const RE2* re = m.regex(c.entry);
       int groups = re->NumberOfCapturingGroups();
       if (groups > 0) {

@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -320,6 +321,65 @@ TEST(Matcher, LiteralPatternPartialCapturesAgreeWithRe2) {
       expect_re2_captures(pattern, msg, sub);
     }
   }
+}
+
+// A `%d` interpolation's `(-?\\d+)` is matched without RE2 where the
+// walk that places each literal run at its first occurrence fits; where it
+// does not, RE2 decides. Random patterns of literal runs, `(.+?)` and
+// `(-?\\d+)` over random messages: the matcher agrees with RE2 on whether
+// the pattern explains the whole message, and on what it captures.
+TEST(Matcher, IntegerGroupsAgreeWithRe2) {
+  std::mt19937 rng(11);
+  const std::string lit = "ab-1 ", text = "ab-12 x";
+  int whole = 0, none = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string pattern = "kw ";
+    for (int k = 1 + static_cast<int>(rng() % 5); k > 0; --k) {
+      switch (rng() % 3) {
+        case 0: pattern += "(.+?)"; break;
+        case 1: pattern += "(-?\\d+)"; break;
+        default: pattern += lit[rng() % lit.size()]; break;
+      }
+    }
+    std::string msg = "kw ";
+    for (int k = static_cast<int>(rng() % 9); k > 0; --k) msg += text[rng() % text.size()];
+    while (msg.back() == ' ') msg.pop_back();  // a pasted line is read trimmed
+    auto re = relaxed_re2(pattern);
+    ASSERT_TRUE(re->ok()) << pattern;
+    std::vector<re2::StringPiece> sub(static_cast<std::size_t>(re->NumberOfCapturingGroups()) + 1);
+    const int n = static_cast<int>(sub.size());
+    auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+    auto r = m.match("ValueError: " + msg);
+    const Candidate* p = nullptr;
+    for (const auto& c : r.candidates)
+      if (c.id == "p") p = &c;
+    if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, sub.data(), n)) {
+      ++whole;
+      ASSERT_TRUE(p && p->reasons.pattern) << pattern << " / " << msg;
+      ASSERT_EQ(p->captures.size(), sub.size() - 1) << pattern << " / " << msg;
+      for (std::size_t g = 1; g < sub.size(); ++g)
+        EXPECT_EQ(p->captures[g - 1].second, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
+            << pattern << " / " << msg << " group " << g;
+    } else if (!re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) {
+      ++none;
+      EXPECT_FALSE(p && p->reasons.pattern) << pattern << " / " << msg;
+    }
+  }
+  // Both outcomes were exercised, not only one.
+  EXPECT_GT(whole, 200);
+  EXPECT_GT(none, 200);
+}
+
+// The case a first-occurrence walk gets wrong: RE2 places the first `b`
+// later so that the digits fit.
+TEST(Matcher, IntegerGroupAfterALaterRunPlacement) {
+  auto m = Matcher::build({rec("p", "ValueError", "kw a{x}b{n}c", "kw a(.+?)b(-?\\d+)c", "pkg/p.py", 1)});
+  auto r = m.match("ValueError: kw a1bxb2c");
+  ASSERT_EQ(top_id(r), "p");
+  ASSERT_EQ(r.candidates[0].captures.size(), 2u);
+  EXPECT_EQ(r.candidates[0].captures[0].second, "1bx");
+  EXPECT_EQ(r.candidates[0].captures[1].second, "2");
+  EXPECT_EQ(r.candidates[0].captures[1].first, "n");
 }
 
 }  // namespace
