@@ -1186,7 +1186,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     scratch.module_touched.push_back(file);
     return agree;
   };
-  for (Cand& c : cands) {
+  // The class only ranks: a candidate needs a frame, its pattern or shared
+  // words to be an answer at all.
+  std::vector<Ranked>& ranked = scratch.ranked;
+  ranked.clear();
+  bool any_variant = false;  // an entry past the records: a variant of one
+  for (std::uint32_t k = 0; k < cands.size(); ++k) {
+    Cand& c = cands[k];
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
     double s = 0;
@@ -1198,18 +1204,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
     s += std::min(c.fulltext, 10000.0);
     c.score = s;
-  }
-  // The class only ranks: a candidate needs a frame, its pattern or shared
-  // words to be an answer at all.
-  std::vector<Ranked>& ranked = scratch.ranked;
-  ranked.clear();
-  for (std::uint32_t k = 0; k < cands.size(); ++k) {
-    const Cand& c = cands[k];
-    if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) ranked.push_back({c.score, c.entry, k});
+    if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) {
+      ranked.push_back({s, c.entry, k});
+      any_variant |= c.entry >= m.stats.records;
+    }
   }
   auto better = [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; };
   // A record with variants is one answer: its best entry speaks for it.
-  if (m.has_variants) {
+  if (any_variant) {
     std::vector<std::uint32_t>& at = scratch.record_at;
     std::size_t kept = 0;
     for (std::size_t i = 0; i < ranked.size(); ++i) {
@@ -1227,9 +1229,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // Only the shown ones are ordered: the best score and its ties say how
   // many that is. Entries are distinct, so the order is strict.
   double top_score = ranked.empty() ? 0 : ranked.front().score;
-  for (const Ranked& r : ranked) top_score = std::max(top_score, r.score);
   std::size_t tied = 0;
-  for (const Ranked& r : ranked) tied += r.score == top_score;
+  for (const Ranked& r : ranked) {
+    if (r.score > top_score) {
+      top_score = r.score;
+      tied = 0;
+    }
+    tied += r.score == top_score;
+  }
   out.ambiguous = tied > 1;
   std::size_t shown = std::min(ranked.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
