@@ -395,7 +395,7 @@ struct Ranked {
 // -1 for module_agree) between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
-  std::vector<double> ft;                // by entry: full-text weight shared, > 0 once touched
+  std::vector<float> ft;                 // by entry: full-text weight shared, > 0 once touched
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
   std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
@@ -1101,7 +1101,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // answer when nothing else is, and orders what came in by class.
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
-    std::vector<double>& ft = scratch.ft;
+    std::vector<float>& ft = scratch.ft;
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
