@@ -426,7 +426,8 @@ class FileScanner {
   bool m_calls_indexed = false;
   std::unordered_map<std::string, std::vector<TSNode>> m_calls;
   std::unordered_map<std::string, TSNode> m_functions;
-  std::unordered_map<std::string, TSNode> m_classes;  // the first class definition of a name
+  std::unordered_map<std::string, TSNode> m_classes;  // the first module-level class of a name
+  bool m_classes_indexed = false;
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
@@ -886,8 +887,6 @@ void FileScanner::index_calls() {
       if (!last.empty()) m_calls[std::string(last)].push_back(node);
     } else if (k == Kind::FunctionDef) {
       m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
-    } else if (k == Kind::ClassDef) {
-      m_classes.emplace(std::string(text(child(node, m_g.f_name))), node);
     }
     return k != Kind::String && k != Kind::Comment;
   });
@@ -900,7 +899,18 @@ TSNode FileScanner::function_named(std::string_view name) {
 }
 
 TSNode FileScanner::class_named(std::string_view name) {
-  index_calls();
+  // Module-level classes only (where exception classes are defined), read
+  // once per file from the root's statements: far cheaper than the whole
+  // walk of index_calls, which every `raise ValueError(...)` would pay.
+  if (!m_classes_indexed) {
+    m_classes_indexed = true;
+    std::uint32_t count = named_count(m_root);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode node = ts_node_named_child(m_root, i);
+      if (kind(node) == Kind::DecoratedDef) node = child(node, m_g.f_definition);
+      if (kind(node) == Kind::ClassDef) m_classes.emplace(std::string(text(child(node, m_g.f_name))), node);
+    }
+  }
   auto it = m_classes.find(std::string(name));
   return it == m_classes.end() ? TSNode{} : it->second;
 }
