@@ -1092,7 +1092,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::vector<std::uint32_t>& class_sites = scratch.class_sites;
   bool by_class = false;
   for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
-    if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].size() > k_max_class_sites) continue;
+    if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].empty() ||
+        m.weak_by_class[id].size() > k_max_class_sites)
+      continue;
     class_sites.insert(class_sites.end(), m.weak_by_class[id].begin(), m.weak_by_class[id].end());
     by_class = true;
   }
