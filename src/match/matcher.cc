@@ -64,7 +64,6 @@ struct Entry {
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
 };
 
-std::uint64_t hash_of(std::string_view s) { return word_hash(s); }
 // A word's bit in a 64-bit summary of a set of words: the hash's top bits,
 // which the word tables' slots do not use.
 std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
@@ -657,7 +656,7 @@ struct Matcher::Impl {
   std::uint32_t class_of(std::string_view error_class) const {
     std::string_view last = last_component(error_class);
     if (last.empty()) return 0;
-    auto id = class_ids.find(hash_of(last));
+    auto id = class_ids.find(word_hash(last));
     return id.empty() ? 0 : id.front();
   }
 };
@@ -743,7 +742,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     }
     built_at[i] = built.line;
     if (!last.empty()) {
-      auto [it, added] = class_ids.emplace(hash_of(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
+      auto [it, added] = class_ids.emplace(word_hash(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
@@ -810,7 +809,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     ++m.stats.patterns;
     if (e.kind == Kind::weak) ++m.stats.match_anything;
     if (e.kind != Kind::keyed) continue;
-    for (const auto& w : rd.words) ++df[hash_of(w)];
+    for (const auto& w : rd.words) ++df[word_hash(w)];
     words[i] = rd.words;
   }
   {
@@ -842,14 +841,14 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     Entry& e = m.entries[i];
     const auto& r = records[e.record];
     entry_words.clear();
-    for (const auto& w : words[i]) entry_words.push_back(hash_of(w));
+    for (const auto& w : words[i]) entry_words.push_back(word_hash(w));
     // A variant's words are its pattern's: the statement's are the record's.
     if (i < records.size()) {
       std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
       if (built_at[i] > 0) literals += " " + statement_literals(r.source_code, r.source_code_start, built_at[i]);
       literal_words.clear();
       split_words(literals, literal_words);
-      for (std::string_view w : literal_words) entry_words.push_back(hash_of(w));
+      for (std::string_view w : literal_words) entry_words.push_back(word_hash(w));
     }
     std::sort(entry_words.begin(), entry_words.end());
     entry_words.erase(std::unique(entry_words.begin(), entry_words.end()), entry_words.end());
@@ -861,7 +860,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     req.begin = static_cast<std::uint32_t>(m.required.size());
     if (e.kind == Kind::keyed) {
       for (const auto& w : words[i]) {
-        m.required.push_back(hash_of(w));
+        m.required.push_back(word_hash(w));
         req.mask |= mask_bit(m.required.back());
       }
       std::sort(m.required.begin() + req.begin, m.required.end());
@@ -875,13 +874,13 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     const std::string* best = nullptr;
     std::uint32_t best_df = 0;
     for (const auto& w : words[i]) {
-      std::uint32_t d = df[hash_of(w)];
+      std::uint32_t d = df[word_hash(w)];
       if (!best || d < best_df || (d == best_df && w.size() > best->size())) {
         best = &w;
         best_df = d;
       }
     }
-    const std::uint64_t key = hash_of(*best);
+    const std::uint64_t key = word_hash(*best);
     keyed.add(key, static_cast<std::uint32_t>(i));
     const std::uint64_t b = key & ((std::uint64_t{1} << Impl::k_keyed_bits) - 1);
     m.keyed_bits[b >> 6] |= std::uint64_t{1} << (b & 63);
@@ -945,7 +944,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // through the traceback parser. Either way `error_class`, `whole` and
   // `frames` are the exception to explain.
   const std::function<bool(std::string_view)> known = [&](std::string_view last) {
-    return !m.class_ids.find(hash_of(last)).empty();
+    return !m.class_ids.find(word_hash(last)).empty();
   };
   LineException one;
   Traceback tb;

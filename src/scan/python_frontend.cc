@@ -394,12 +394,33 @@ class FileScanner {
   // an alternative. Bases defined in the file are followed.
   void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
   TSNode class_named(std::string_view name);
-  // Interpolation `p` of a parameter, shown as the argument `arg` a call
-  // passes for it: its text, with p's conversion and format kept.
-  TemplatePart argument_part(const TemplatePart& p, TSNode arg) const {
-    std::string a = expr_text(text(arg));
-    std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
-    return interp(std::move(a), std::move(display), p.printf_conv);
+  // `t` with each interpolation of a parameter replaced by the argument a
+  // call passes for it (`arg_of(part)`, null for none): the argument's own
+  // template when it builds one and the part shows it as is (no conversion
+  // or format; `%s` too when `s_as_is`), else its text with the part's
+  // conversion and format kept.
+  template <class F>
+  MessageTemplate with_arguments(MessageTemplate t, std::uint32_t at, bool s_as_is, F&& arg_of) {
+    MessageTemplate out = t;
+    out.parts.clear();
+    for (auto& p : t.parts) {
+      TSNode arg = p.literal ? TSNode{} : arg_of(p);
+      if (ts_node_is_null(arg)) {
+        out.parts.push_back(std::move(p));
+        continue;
+      }
+      std::optional<MessageTemplate> given;
+      if ((p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || (s_as_is && p.printf_conv == 's')))
+        given = build(arg, at, 1, true);
+      if (given) {
+        append_parts(out.parts, std::move(given->parts));
+        continue;
+      }
+      std::string a = expr_text(text(arg));
+      std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
+      out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
+    }
+    return out;
   }
   // Each argument that callers in this file pass for parameter `param` of
   // the enclosing function, as messages.
@@ -1057,21 +1078,11 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   // A helper's parameter in its message stands for what this call passes.
   bool method = ck == Kind::Attribute;
   auto substitute = [&](MessageTemplate t) {
-    MessageTemplate out = t;
-    out.parts.clear();
-    for (auto& p : t.parts) {
+    return with_arguments(std::move(t), at, false, [&](const TemplatePart& p) {
       int position = -1;
-      TSNode arg{};
-      if (!p.literal && parameter_position(fn, p.text, position))
-        arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
-      std::optional<MessageTemplate> given;
-      if (!ts_node_is_null(arg) && (p.display.empty() || p.display == p.text) && p.printf_conv == 0)
-        given = build(arg, at, 1, true);
-      if (given) append_parts(out.parts, std::move(given->parts));
-      else if (!ts_node_is_null(arg)) out.parts.push_back(argument_part(p, arg));
-      else out.parts.push_back(std::move(p));
-    }
-    return out;
+      if (!parameter_position(fn, p.text, position)) return TSNode{};
+      return argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
+    });
   };
   bool first = true;
   for (TSNode value : returns) {
@@ -1152,29 +1163,15 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   // A parameter (or what `__init__` kept of one) in the message stands for
   // what this call passes.
   auto substitute = [&](MessageTemplate t) {
-    MessageTemplate out = t;
-    out.parts.clear();
-    for (auto& p : t.parts) {
-      TSNode arg{};
-      if (!p.literal && !ts_node_is_null(init_fn)) {
-        auto it = kept.find(p.text);
-        std::string_view param = it != kept.end() ? std::string_view(it->second) : std::string_view(p.text);
-        int position = -1;
-        if (parameter_position(init_fn, param, position) && position != 0)
-          arg = argument_for(call, position < 0 ? -1 : position - 1, param);
-      }
-      std::optional<MessageTemplate> given;
-      // `%s` and `{x}` show a string argument as it is.
-      if (!ts_node_is_null(arg) && (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's'))
-        given = build(arg, at, 1, true);
-      if (given) {
-        append_parts(out.parts, std::move(given->parts));
-      } else if (!ts_node_is_null(arg)) {
-        out.parts.push_back(argument_part(p, arg));
-      } else {
-        out.parts.push_back(std::move(p));
-      }
-    }
+    // `%s` shows a string argument as it is.
+    MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
+      if (ts_node_is_null(init_fn)) return TSNode{};
+      auto it = kept.find(p.text);
+      std::string_view param = it != kept.end() ? std::string_view(it->second) : std::string_view(p.text);
+      int position = -1;
+      if (!parameter_position(init_fn, param, position) || position == 0) return TSNode{};
+      return argument_for(call, position < 0 ? -1 : position - 1, param);
+    });
     out.from_literals = true;
     return out;
   };
