@@ -450,6 +450,7 @@ class FileScanner {
   std::unordered_map<std::string, TSNode> m_classes;  // the first module-level class of a name
   bool m_classes_indexed = false;
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
+  std::unordered_map<std::string, bool> m_class_methods;  // class_defines_methods' answers, by class
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
   int m_variable_hops = 0;  // variables followed to build the current message
@@ -1135,9 +1136,16 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   }
   if (ts_node_is_null(str_fn) && ts_node_is_null(init_fn)) {
     // The outline may have blanked the methods: keep them next time.
+    // Each class's answer is read once per file: a file raises its own
+    // exception class from many places.
+    auto defines_methods = [&](std::string_view c) {
+      auto [it, added] = m_class_methods.emplace(std::string(c), false);
+      if (added) it->second = python::class_defines_methods(m_original, c);
+      return it->second;
+    };
     if (!m_original.empty() && m_original.size() != m_src.size() &&
-        std::any_of(chain.begin(), chain.end(), [&](std::string_view c) { return python::class_defines_methods(m_original, c); }) &&
-        std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end()) {
+        std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end() &&
+        std::any_of(chain.begin(), chain.end(), defines_methods)) {
       m_facts.blanked.emplace_back("__init__");
       m_facts.blanked.emplace_back("__str__");
     }
