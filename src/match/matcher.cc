@@ -8,6 +8,7 @@
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <unordered_map>
 
@@ -62,6 +63,7 @@ struct Entry {
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
+  std::uint32_t names_at = 0;  // its capture names in Impl::name_blob
 };
 
 // A word's bit in a 64-bit summary of a set of words: the hash's top bits,
@@ -135,9 +137,16 @@ struct Variants {
 };
 
 bool is_ascii(std::string_view s) {
-  for (char c : s)
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  return true;
+  // Eight bytes at a time: a high bit anywhere in them is a non-ASCII byte.
+  std::uint64_t high = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    high |= x;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ull) == 0;
 }
 
 // `unquoted` is the caller's buffer; the result's `unquoted` views it or `m`.
@@ -484,6 +493,10 @@ struct Matcher::Impl {
     std::uint32_t begin = 0, end = 0;
   };
   std::vector<Required> required_of;
+  // By position in `keyed`'s postings, the posted entry's Required::mask:
+  // a word's list and its masks are each one run of memory, so most
+  // entries are ruled out without a read of their own.
+  std::vector<std::uint64_t> keyed_masks;
   // Each pattern's literal runs (PatternText::runs), all in one string: a
   // message holding them not in order cannot match, and RE2 is not asked.
   // Patterns the reader cannot vouch for have none.
@@ -492,19 +505,35 @@ struct Matcher::Impl {
   std::vector<std::uint32_t> lit_end;      // by pattern: end index into `lit_run_end`
   std::vector<std::string> ids;  // by record
   // Each entry's interpolation names (interpolation_names of its template),
-  // read once at build into one string, as (offset, size) in `name_text`:
-  // captures are named without parsing the template per answer.
-  std::string name_text;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> names;
-  std::vector<std::uint32_t> names_end;  // by entry: end index into `names`
+  // read once at build: at Entry::names_at, a 16-bit count, then each name
+  // as a 16-bit size and its bytes (equal lists stored once). One read
+  // names every capture of an answer, with no template parsed per answer.
+  std::string name_blob;
+  static constexpr std::uint16_t k_unnamed = 0xffff;  // a list too long to store: captures are numbered
 
-  // The name of capture `g` of `groups`: the template's interpolation when
-  // it has one per group, else the group's number from 1.
-  std::string capture_name(std::uint32_t e, std::size_t g, std::size_t groups) const {
-    std::size_t begin = e == 0 ? 0 : names_end[e - 1];
-    if (names_end[e] - begin != groups) return std::to_string(g + 1);
-    auto [offset, size] = names[begin + g];
-    return name_text.substr(offset, size);
+  static std::uint16_t read16(const char* p) {
+    std::uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  // Reads an entry's capture names in order: the template's interpolation
+  // when it has one per group, else the group's number from 1.
+  struct CaptureNames {
+    const char* at = nullptr;
+    bool numbered = true;
+    std::size_t g = 0;
+    std::string next() {
+      if (numbered) return std::to_string(++g);
+      std::uint16_t size = read16(at);
+      std::string name(at + 2, size);
+      at += 2 + size;
+      return name;
+    }
+  };
+  CaptureNames capture_names(std::uint32_t e, std::size_t groups) const {
+    const char* at = name_blob.data() + entries[e].names_at;
+    std::uint16_t count = read16(at);
+    return {at + 2, count == k_unnamed || count != groups};
   }
 
   // Patterns of literal text and groups only, matched whole without RE2.
@@ -713,7 +742,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   m.weak_by_class.emplace_back();                      // class id 0: none
   std::vector<int> built_at(n, 0);  // line where a raised variable was built
   std::vector<std::string_view> name_views;
-  m.names_end.reserve(n);
+  std::unordered_map<std::string, std::uint32_t> name_lists;  // a list as stored -> its offset in name_blob
+  std::string name_list(2, '\0');
+  m.name_blob = name_list;  // offset 0: the empty list
+  name_lists.emplace(name_list, 0);
 
   // Pass 1: read each pattern, intern classes and files, count word use.
   for (std::size_t i = 0; i < n; ++i) {
@@ -722,12 +754,29 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     e.record = static_cast<std::uint32_t>(record_of(i));
     name_views.clear();
     interpolation_names(template_of(i), name_views);
-    for (std::string_view v : name_views) {
-      if (m.name_text.size() + v.size() > UINT32_MAX) break;  // then captures are numbered
-      m.names.emplace_back(static_cast<std::uint32_t>(m.name_text.size()), static_cast<std::uint32_t>(v.size()));
-      m.name_text += v;
+    {
+      auto put16 = [&](std::size_t v) {
+        const auto x = static_cast<std::uint16_t>(v);
+        name_list.append(reinterpret_cast<const char*>(&x), 2);
+      };
+      bool storable = name_views.size() < Impl::k_unnamed;
+      for (std::string_view v : name_views) storable &= v.size() <= 0xffff;
+      name_list.clear();
+      put16(storable ? name_views.size() : Impl::k_unnamed);
+      if (storable)
+        for (std::string_view v : name_views) {
+          put16(v.size());
+          name_list += v;
+        }
+      auto [at, added] = name_lists.emplace(name_list, static_cast<std::uint32_t>(m.name_blob.size()));
+      if (added && m.name_blob.size() + name_list.size() > UINT32_MAX) {
+        name_lists.erase(at);
+        e.names_at = 0;  // no room: the empty list, so captures are numbered
+      } else {
+        if (added) m.name_blob += name_list;
+        e.names_at = at->second;
+      }
     }
-    m.names_end.push_back(static_cast<std::uint32_t>(m.names.size()));
     e.line = r.line_number;
     // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
     // class is the one that was built.
@@ -888,6 +937,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     words[i].shrink_to_fit();
   }
   m.keyed = keyed.build();
+  m.keyed_masks.reserve(m.keyed.postings().size());
+  for (std::uint32_t e : m.keyed.postings()) m.keyed_masks.push_back(m.required_of[e].mask);
   m.all_words = all.build();
   // A word in more than one record in 60 ("invalid", "must", "value")
   // barely ranks, and its list is most of the full-text pass's reads: it is
@@ -923,14 +974,14 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::size_t mem = sizeof(Impl) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
   for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
   for (const auto& id : m.ids) mem += sizeof(std::string) + (id.capacity() > 15 ? id.capacity() : 0);
-  mem += m.name_text.capacity();
+  mem += m.name_blob.capacity();
   mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.class_ids.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   mem += m.word_weight.capacity() * sizeof(float) + m.idf_by_df.capacity() * sizeof(double);
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.required_of.capacity() * sizeof(Impl::Required);
-  mem += m.names.capacity() * sizeof(m.names[0]) + m.names_end.capacity() * sizeof(std::uint32_t);
+  mem += m.keyed_masks.capacity() * sizeof(std::uint64_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -943,8 +994,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // A single line (most of what is pasted) is read in place; anything else
   // through the traceback parser. Either way `error_class`, `whole` and
   // `frames` are the exception to explain.
+  // The parser's last question is usually about the class it settles on:
+  // its answer is kept, so the class is not looked up twice.
+  std::string_view asked;
+  std::uint32_t asked_id = 0;
   const std::function<bool(std::string_view)> known = [&](std::string_view last) {
-    return !m.class_ids.find(word_hash(last)).empty();
+    auto id = m.class_ids.find(word_hash(last));
+    asked = last;
+    asked_id = id.empty() ? 0 : id.front();
+    return asked_id != 0;
   };
   LineException one;
   Traceback tb;
@@ -968,7 +1026,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     message = message.substr(0, k_max_message);
     out.truncated = true;
   }
-  const std::uint32_t cls = m.class_of(error_class);
+  const std::string_view last_class = last_component(error_class);
+  const std::uint32_t cls = !last_class.empty() && last_class.data() == asked.data() && last_class.size() == asked.size()
+                                ? asked_id
+                                : m.class_of(error_class);
   thread_local Scratch scratch;
   scratch.fit(m.entries.size(), m.patterns.size(), m.files.size(), m.has_variants ? m.stats.records : 0);
   Reset reset{scratch};
@@ -1041,10 +1102,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       if (!word_set.has(m.required[k])) return false;
     return true;
   };
-  // A word may key hundreds of patterns in a large index, each check a
-  // read far from the last: a pattern's mask and word range share one
-  // read, its candidate slot is read only when the mask passes, and both
-  // are requested a few postings ahead so the waits overlap.
+  // A word may key hundreds of patterns in a large index: their masks are
+  // read in one run beside the list, and only an entry whose mask passes
+  // is read further (its word range, its candidate slot).
   constexpr std::size_t k_ahead = 8;
   // The words' slots are requested together first: the lookups below then
   // find them on their way rather than waiting for each in turn.
@@ -1057,11 +1117,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
+    const std::uint64_t* masks = m.keyed_masks.data() + m.keyed.position(posting);
     for (std::size_t i = 0; i < posting.size(); ++i) {
-      if (i + k_ahead < posting.size()) __builtin_prefetch(&m.required_of[posting[i + k_ahead]]);
+      if ((masks[i] & ~present_mask) != 0) continue;
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
-      if ((m.required_of[e].mask & ~present_mask) != 0 || in_cands(e) || !all_present(e)) continue;
+      if (in_cands(e) || !all_present(e)) continue;
       add(e);
     }
   }
@@ -1244,8 +1305,21 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   out.ambiguous = tied > 1;
   std::size_t shown = std::min(ranked.size(), std::max<std::size_t>(static_cast<std::size_t>(top), std::min(tied, k_max_tied)));
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
+  if (ranked.size() <= 16) {
+    // A handful (the usual case): insertion sort moves least.
+    for (std::size_t i = 1; i < ranked.size(); ++i)
+      for (std::size_t j = i; j > 0 && better(ranked[j], ranked[j - 1]); --j) std::swap(ranked[j], ranked[j - 1]);
+  } else {
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
+  }
   out.candidates.reserve(shown);
+  // What the shown answers read beyond ranking (their ids, capture names)
+  // is asked for together.
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Entry& e = m.entries[cands[ranked[i].at].entry];
+    __builtin_prefetch(&m.ids[e.record]);
+    __builtin_prefetch(m.name_blob.data() + e.names_at);
+  }
 
   for (std::size_t i = 0; i < shown; ++i) {
     const Cand& c = cands[ranked[i].at];
@@ -1268,8 +1342,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
       if (captured && !spans.empty()) {
         cd.captures.reserve(spans.size());
-        for (std::size_t g = 0; g < spans.size(); ++g)
-          cd.captures.emplace_back(m.capture_name(c.entry, g, spans.size()), std::string(t.substr(spans[g].first, spans[g].second)));
+        Impl::CaptureNames names = m.capture_names(c.entry, spans.size());
+        for (const auto& [offset, size] : spans) cd.captures.emplace_back(names.next(), std::string(t.substr(offset, size)));
       }
     }
     if (!captured && c.reasons.pattern && e.kind != Kind::empty) {
@@ -1283,9 +1357,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
           cd.captures.reserve(static_cast<std::size_t>(groups));
+          Impl::CaptureNames names = m.capture_names(c.entry, static_cast<std::size_t>(groups));
           for (int g = 1; g <= groups; ++g)
-            cd.captures.emplace_back(m.capture_name(c.entry, static_cast<std::size_t>(g - 1), static_cast<std::size_t>(groups)),
-                                     std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
+            cd.captures.emplace_back(names.next(), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
         }
       }
     }

@@ -26,6 +26,14 @@ class WordTable {
   void prefetch(std::uint64_t word) const {
     if (!m_slots.empty()) __builtin_prefetch(&m_slots[static_cast<std::size_t>(word) & (m_slots.size() - 1)]);
   }
+  // Where a list find() returned starts among all postings (0 to the
+  // number of postings): data kept by posting in a parallel array is read
+  // at that position.
+  std::size_t position(std::span<const std::uint32_t> list) const {
+    return static_cast<std::size_t>(list.data() - m_postings.data());
+  }
+  // Every posting in table order (the order position() counts in).
+  const std::vector<std::uint32_t>& postings() const { return m_postings; }
   std::size_t memory_bytes() const;
 
  private:

@@ -63,6 +63,28 @@ TEST(Matcher, CapturesAreNamedAfterInterpolations) {
   EXPECT_TRUE(r.candidates[0].reasons.error_class);
 }
 
+// Names come from the record's own template; where it does not name one
+// interpolation per group, the groups are numbered from 1.
+TEST(Matcher, CapturesAreNumberedWhenTheTemplateDoesNotNameEachGroup) {
+  auto m = Matcher::build({
+      rec("n0", "ValueError", "expected {n} of {kind}", "expected (.+?) of (.+?)", "pkg/n0.py", 1),
+      rec("n1", "TypeError", "expected {n} of {kind}", "expected (.+?) of (.+?)", "pkg/n1.py", 1),
+      rec("n2", "KeyError", "lost {key}", "lost (.+?) in (.+?)", "pkg/n2.py", 1),
+  });
+  for (std::string id : {"n0", "n1"}) {
+    auto r = m.match((id == "n0" ? "ValueError" : "TypeError") + std::string(": expected 3 of ints"));
+    ASSERT_EQ(top_id(r), id);
+    ASSERT_EQ(r.candidates[0].captures.size(), 2u);
+    EXPECT_EQ(r.candidates[0].captures[0], (std::pair<std::string, std::string>{"n", "3"}));
+    EXPECT_EQ(r.candidates[0].captures[1], (std::pair<std::string, std::string>{"kind", "ints"}));
+  }
+  auto r = m.match("KeyError: lost 'k' in table");
+  ASSERT_EQ(top_id(r), "n2");
+  ASSERT_EQ(r.candidates[0].captures.size(), 2u);
+  EXPECT_EQ(r.candidates[0].captures[0], (std::pair<std::string, std::string>{"1", "'k'"}));
+  EXPECT_EQ(r.candidates[0].captures[1], (std::pair<std::string, std::string>{"2", "table"}));
+}
+
 TEST(Matcher, PythonMessageQuirks) {
   // KeyError prints its argument's repr.
   EXPECT_EQ(top_id(shared().match("KeyError: 'bad key'")), "a1");
