@@ -403,7 +403,14 @@ struct Ranked {
 // -1 for module_agree) between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
-  std::vector<float> ft;                 // by entry: full-text weight shared, > 0 once touched
+  // By entry, once touched by the full-text pass: the weight it shares
+  // with the message (> 0) and its own (from Impl::posting_weight, so the
+  // ranking after the pass reads one place per entry).
+  struct FullText {
+    float shared = 0;
+    float own = 0;
+  };
+  std::vector<FullText> ft;
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
   std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
@@ -425,7 +432,7 @@ struct Scratch {
     if (record_at.size() < records) record_at.resize(records, 0);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
-      ft.resize(entries, 0);
+      ft.resize(entries);
     }
     if (confirmed.size() < patterns) confirmed.resize(patterns, 0);
   }
@@ -435,7 +442,7 @@ struct Reset {
   Scratch& s;
   ~Reset() {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
-    for (std::uint32_t e : s.ft_touched) s.ft[e] = 0;
+    for (std::uint32_t e : s.ft_touched) s.ft[e] = {};
     for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
     for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
     s.module_touched.clear();
@@ -477,10 +484,10 @@ struct Matcher::Impl {
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
   std::size_t fulltext_max_df = k_fulltext_max_df;
   std::vector<double> idf_by_df;  // log((entries + 1) / df) for df 1..fulltext_max_df
-  // By entry: the sum of idf over the entry's full-text words. Apart from
-  // Entry so the full-text pass, which reads it for hundreds of entries,
-  // stays within a few cache lines.
-  std::vector<float> word_weight;
+  // By position in `all_words`' postings, the posted entry's own weight
+  // (the sum of idf over its full-text words): the full-text pass reads it
+  // in a run beside the list rather than at each entry.
+  std::vector<float> posting_weight;
   // Every whole word of each keyed pattern (hashes, sorted), as one flat
   // array: a candidate whose words are not all in the message cannot
   // match, and RE2 is not asked.
@@ -948,7 +955,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     const double total = static_cast<double>(n) + 1;
     m.idf_by_df.assign(m.fulltext_max_df + 1, 0);
     for (std::size_t df = 1; df <= m.fulltext_max_df; ++df) m.idf_by_df[df] = std::log(total / static_cast<double>(df));
-    m.word_weight.assign(n, 0);
+    std::vector<float> word_weight(n, 0);
     std::size_t begin = 0;
     for (std::size_t i = 0; i < n; ++i) {
       double w = 0;
@@ -956,9 +963,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
         std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
         if (df_k > 0 && df_k <= m.fulltext_max_df) w += m.idf_by_df[df_k];
       }
-      m.word_weight[i] = static_cast<float>(w);
+      word_weight[i] = static_cast<float>(w);
       begin = all_entry_ends[i];
     }
+    m.posting_weight.reserve(m.all_words.postings().size());
+    for (std::uint32_t e : m.all_words.postings()) m.posting_weight.push_back(word_weight[e]);
   }
 
   m.file_parts.resize(m.files.size());
@@ -979,9 +988,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
-  mem += m.word_weight.capacity() * sizeof(float) + m.idf_by_df.capacity() * sizeof(double);
+  mem += m.idf_by_df.capacity() * sizeof(double);
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.required_of.capacity() * sizeof(Impl::Required);
-  mem += m.keyed_masks.capacity() * sizeof(std::uint64_t);
+  mem += m.keyed_masks.capacity() * sizeof(std::uint64_t) + m.posting_weight.capacity() * sizeof(float);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -1167,14 +1176,19 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // answer when nothing else is, and orders what came in by class.
   bool no_evidence = !any_pattern && !any_frame_line;
   if (no_evidence || by_class || (!any_class_pattern && !any_frame_line)) {
-    std::vector<float>& ft = scratch.ft;
+    std::vector<Scratch::FullText>& ft = scratch.ft;
     for (std::uint64_t h : present) {
       auto posting = m.all_words.find(h);
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       const double idf = m.idf_by_df[posting.size()];
-      for (std::uint32_t e : posting) {
-        if (ft[e] == 0) scratch.ft_touched.push_back(e);  // idf > 0: n > df
-        ft[e] += idf;
+      const float* own = m.posting_weight.data() + m.all_words.position(posting);
+      for (std::size_t k = 0; k < posting.size(); ++k) {
+        Scratch::FullText& f = ft[posting[k]];
+        if (f.shared == 0) {  // idf > 0: n > df
+          scratch.ft_touched.push_back(posting[k]);
+          f.own = own[k];
+        }
+        f.shared += idf;
       }
     }
     // Sites of the class: all that share words with the message; of the
@@ -1184,7 +1198,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // A site raising the bare class prints nothing: it cannot have
       // written a message that another site's pattern explains whole.
       if (any_whole && !message.empty() && m.entries[e].kind == Kind::empty) continue;
-      if (ft[e] == 0 && !in_cands(e) && wordless++ > k_max_tied) continue;
+      if (ft[e].shared == 0 && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
       c.reasons.pattern = c.confirmed.kind > 0;
@@ -1201,8 +1215,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       double best_score = 0;
       std::size_t at_best = 0;
       for (std::uint32_t e : scratch.ft_touched) {
-        double s = ft[e];
-        double own = m.word_weight[e];
+        double s = ft[e].shared;
+        double own = ft[e].own;
         double score = own > 0 ? s * std::min(1.0, s / own) : 0;
         if (score <= 0) continue;
         best.emplace_back(score, e);
@@ -1226,8 +1240,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // holds, so a record whose every word is there beats a longer one that
     // shares a few more.
     for (Cand& c : cands) {
-      double own = m.word_weight[c.entry];
-      if (ft[c.entry] > 0 && own > 0) c.fulltext = ft[c.entry] * std::min(1.0, ft[c.entry] / own);
+      const Scratch::FullText& f = ft[c.entry];
+      double own = f.own;
+      if (f.shared > 0 && own > 0) c.fulltext = f.shared * std::min(1.0, f.shared / own);
     }
   }
 
