@@ -295,16 +295,15 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
 // scores' top bits finds the bucket the cut falls in; only that bucket is
 // ordered, so the cost is a few passes over `v` rather than a selection's
 // unpredictable comparisons.
-// `tie` is working memory.
-void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep,
+// `best` is the highest score in `v`; `tie` is working memory.
+void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep, double best,
                std::vector<std::pair<double, std::uint32_t>>& tie) {
   if (v.size() <= keep) return;
   // Sign, exponent and four mantissa bits: a positive double's bits order
   // like its value, so buckets are 1/16 of an octave, in order.
   auto bucket = [](double s) { return std::bit_cast<std::uint64_t>(s) >> 48; };
   constexpr std::size_t k_buckets = 512;
-  std::uint64_t top = 0;
-  for (const auto& item : v) top = std::max(top, bucket(item.first));
+  const std::uint64_t top = bucket(best);
   const std::uint64_t base = top >= k_buckets - 1 ? top - (k_buckets - 1) : 0;
   auto index = [&](double s) {
     std::uint64_t b = bucket(s);
@@ -591,15 +590,24 @@ struct Matcher::Impl {
   // group starts it at 0), each run at its first occurrence (a later one
   // would leave less room for the rest), lazy groups before a run take up
   // to it, and groups after the last run take nothing.
+  // `starts`, when given, is set to whether the match (from the start or
+  // not) could also be one from the start: a walk from the start is this
+  // walk when the pattern opens with a group, and otherwise when its first
+  // run is first found at 0.
   bool simple_within(const Simple& sp, std::string_view t, bool from_start,
-                     std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr) const {
+                     std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr, bool* starts = nullptr) const {
     std::size_t pos = 0;
+    if (starts) *starts = sp.items == 0 || simple_items[sp.first].groups > 0;
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
       std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
       std::size_t at = k == 0 && it.groups == 0 && from_start ? (t.substr(0, run.size()) == run ? 0 : std::string_view::npos)
                                                               : t.find(run, pos);
-      if (at == std::string_view::npos) return false;
+      if (at == std::string_view::npos) {
+        if (starts) *starts = false;
+        return false;
+      }
+      if (starts && k == 0 && at == 0) *starts = true;
       take_groups(spans, it.groups, pos, at);
       pos = at + run.size();
     }
@@ -662,9 +670,20 @@ struct Matcher::Impl {
       if (!re) re = regex(e);
       return re->ok() && re->Match(absl_view(t), 0, t.size(), a, nullptr, 0);
     };
-    auto test = [&](std::string_view t, bool ascii, RE2::Anchor a) {
+    // A form's unanchored walk also answers whether it matches from the
+    // start (simple patterns without `(-?\d+)`): -1 not known, else 0 or 1.
+    int start_known[3] = {-1, -1, -1};
+    auto test = [&](std::string_view t, bool ascii, RE2::Anchor a, int form) {
       if (!sp.ok || !ascii) return run(t, a);
-      if (!sp.has_int) return a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr) : simple_within(sp, t, a == RE2::ANCHOR_START);
+      if (!sp.has_int) {
+        if (a == RE2::ANCHOR_BOTH) return simple_whole(sp, t, nullptr);
+        if (a == RE2::ANCHOR_START && start_known[form] >= 0) return start_known[form] == 1;
+        if (a == RE2::ANCHOR_START) return simple_within(sp, t, true);
+        bool starts = false;
+        bool found = simple_within(sp, t, false, nullptr, &starts);
+        start_known[form] = found && starts;
+        return found;
+      }
       // `(-?\d+)` gaps: a walk that fits is a match; where `(-?\d+)` read
       // as any text does not fit either, there is none; RE2 decides the rest.
       if (a == RE2::ANCHOR_BOTH && simple_whole(sp, t, nullptr)) return true;
@@ -672,9 +691,9 @@ struct Matcher::Impl {
       return relaxed && run(t, a);
     };
     // The common case first: the pattern explains the whole message.
-    if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH)) return {3, 0};
-    bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED);
-    bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED);
+    if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH, 0)) return {3, 0};
+    bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED, 0);
+    bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED, 1);
     if (!in_text && !in_unquoted) return {};
     std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
     bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
@@ -682,7 +701,7 @@ struct Matcher::Impl {
     for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
       for (int k = 0; k < 3; ++k)
         if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&
-            test(forms[k], ascii[k], a))
+            test(forms[k], ascii[k], a, k))
           return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
     return {1, in_text ? 0 : 1};
   }
@@ -1229,7 +1248,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       std::size_t keep = 16 + static_cast<std::size_t>(top);
       if (no_evidence) keep = std::max(keep, std::min(at_best, k_max_tied) + static_cast<std::size_t>(top));
       keep = std::min(keep, best.size());
-      keep_best(best, keep, scratch.tie);
+      keep_best(best, keep, best_score, scratch.tie);
       for (const auto& [score, e] : best) {
         Cand& c = add(e);
         if (!c.reasons.pattern) c.reasons.fulltext = true;

@@ -1,6 +1,8 @@
 #include "match/traceback.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace errdex::match {
 namespace {
@@ -9,9 +11,22 @@ constexpr std::string_view k_header = "Traceback (most recent call last):";
 constexpr std::string_view k_during = "During handling of the above exception, another exception occurred:";
 constexpr std::string_view k_cause = "The above exception was the direct cause of the following exception:";
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool is_ident(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+// Character classes by table: one load per character, where chained
+// comparisons branch on whether a letter is upper or lower case.
+enum : std::uint8_t { k_space = 1, k_ident_start = 2, k_ident = 4 };
+constexpr std::array<std::uint8_t, 256> k_char_class = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (char c : {' ', '\t', '\r', '\f', '\v'}) t[static_cast<unsigned char>(c)] = k_space;
+  for (int c = 0; c < 256; ++c) {
+    bool start = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+    if (start) t[c] = k_ident_start | k_ident;
+    if (c >= '0' && c <= '9') t[c] = k_ident;
+  }
+  return t;
+}();
+bool is_space(char c) { return k_char_class[static_cast<unsigned char>(c)] & k_space; }
+bool is_ident_start(char c) { return k_char_class[static_cast<unsigned char>(c)] & k_ident_start; }
+bool is_ident(char c) { return k_char_class[static_cast<unsigned char>(c)] & k_ident; }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (is_space(s.front()) || s.front() == '\n')) s.remove_prefix(1);
