@@ -11,9 +11,13 @@
 //
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
 //        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
+//        [--tracebacks 0|1] [--re2-set 0|1]
 // (--peers 0 stops after errdex's rows on the stdlib, for profiling;
-// --rounds sets the passes over its single lines, 50 by default.)
-// Run by hand (bench/match/run.sh), never by `make test`.
+// --rounds sets the passes over the stdlib's single lines, for errdex and
+// for RE2::Set and Hyperscan, 50 by default; --tracebacks 0 leaves out the
+// traceback row, so every match() call is a single line; --re2-set 0
+// leaves out RE2::Set on the stdlib, the slowest peer under valgrind.)
+// Run by hand (bench/match/run.sh, bench/match/cost.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -292,6 +296,8 @@ int main(int argc, char** argv) {
   std::size_t synthetic = 1000000, hs_max = 50000;
   bool peers = true;  // --peers 0: errdex rows only (for profiling)
   int rounds = 50;    // --rounds N: passes over the stdlib's single lines
+  bool with_tracebacks = true;  // --tracebacks 0: single lines only
+  bool with_re2_set = true;     // --re2-set 0: no RE2::Set on the stdlib
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -301,6 +307,8 @@ int main(int argc, char** argv) {
     else if (k == "--hs-max") hs_max = std::stoul(v);
     else if (k == "--peers") peers = v != "0";
     else if (k == "--rounds") rounds = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--tracebacks") with_tracebacks = v != "0";
+    else if (k == "--re2-set") with_re2_set = v != "0";
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -308,7 +316,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1]\n");
     return 2;
   }
 
@@ -347,16 +355,20 @@ int main(int argc, char** argv) {
     double mem = mb(rss_bytes() - m0);
     auto l = measure(pasted.size(), rounds, [&](std::size_t i) { return !m.match(pasted[i], 5).candidates.empty(); });
     row("(a) stdlib", "errdex Matcher, last line", stdlib.size(), build, mem, l, "parse, candidates, RE2, rank, captures");
-    auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
-    row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
+    if (with_tracebacks) {
+      auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
+      row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
+    }
     if (!peers) return 0;
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
     for (const auto& s : pasted) p.messages.push_back(message_of(s));
-    run_re2_set("(a) stdlib", p, 50);
-    run_hyperscan("(a) stdlib", p, 50);
+    if (with_re2_set) run_re2_set("(a) stdlib", p, rounds);
+    run_hyperscan("(a) stdlib", p, rounds);
     run_re2_loop("(a) stdlib", p, pasted.size());
   }
+
+  if (synthetic == 0) return 0;  // --synthetic 0: (a) only
 
   // (b) synthetic: N templates from the stdlib's templates with varied words.
   std::vector<std::size_t> bases;

@@ -8,13 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 n=${2:-1000000}
-cmake --build "$build" -j2 --target errdex match_bench >/dev/null
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-"$build/errdex" scan "$stdlib" --repo python/cpython --ref "v$(python3 -c 'import platform; print(platform.python_version())')" \
-  -q --db "sqlite:$work/stdlib.db" >/dev/null
-python3 tests/match/stdlib_cases.py "$stdlib" "$work/cases" >"$work/cases.jsonl" 2>/dev/null </dev/null
+. bench/match/stdlib.sh
 echo "machine: $(nproc) cores, $(python3 --version), $(wc -l <"$work/cases.jsonl") real errors"
 "$build/match_bench" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" --synthetic "$n" \
   --peer-sizes 10000,30000 --hs-max 30000

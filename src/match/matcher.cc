@@ -138,14 +138,19 @@ struct Variants {
 
 bool is_ascii(std::string_view s) {
   // Eight bytes at a time: a high bit anywhere in them is a non-ASCII byte.
+  // The last eight, overlapping the rest, cover what is left.
   std::uint64_t high = 0;
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
+  if (s.size() < 8) {
+    for (char c : s) high |= static_cast<unsigned char>(c);
+  } else {
     std::uint64_t x;
-    std::memcpy(&x, s.data() + i, 8);
+    for (std::size_t i = 0; i + 8 <= s.size(); i += 8) {
+      std::memcpy(&x, s.data() + i, 8);
+      high |= x;
+    }
+    std::memcpy(&x, s.data() + s.size() - 8, 8);
     high |= x;
   }
-  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
   return (high & 0x8080808080808080ull) == 0;
 }
 
