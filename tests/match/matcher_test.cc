@@ -350,6 +350,59 @@ TEST(Matcher, LiteralPatternPartialCapturesAgreeWithRe2) {
 // does not, RE2 decides. Random patterns of literal runs, `(.+?)` and
 // `(-?\\d+)` over random messages: the matcher agrees with RE2 on whether
 // the pattern explains the whole message, and on what it captures.
+// Whether a literal pattern explains a message whole, from its start or
+// only somewhere inside it decides how much its constant text counts (all
+// of it from the start, a quarter inside): the matcher's walks must agree
+// with RE2's anchors. With the class agreeing and the pattern specific, a
+// record's score is then exactly k_class + 4 per constant char + the kind
+// (3 whole, 2 from the start); inside it, a quarter of that and the few
+// full-text points a one-record index gives.
+TEST(Matcher, LiteralPatternAnchoringAgreesWithRe2) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> pattern_items = {"(.+?)", "kw", "ab", " ", "-"};
+  // Messages of whole words with separators between them: the matcher
+  // looks words up whole, RE2 would find "kw" inside "xkw" too.
+  const std::vector<std::string> words = {"kw", "ab", "x"}, separators = {" ", "-", " - "};
+  int whole = 0, start = 0, inside = 0, none = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string pattern;
+    for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) pattern += pattern_items[rng() % pattern_items.size()];
+    if (pattern.find("kw") == std::string::npos) pattern.insert(rng() % 2 ? 0 : pattern.size(), "kw");
+    std::string msg = words[rng() % words.size()];
+    for (int k = static_cast<int>(rng() % 4); k > 0; --k)
+      msg += separators[rng() % separators.size()] + words[rng() % words.size()];
+    auto re = relaxed_re2(pattern);
+    ASSERT_TRUE(re->ok()) << pattern;
+    auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+    auto r = m.match("ValueError: " + msg);
+    const Candidate* p = r.candidates.empty() ? nullptr : &r.candidates[0];
+    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double specific = 1e6 + 4 * cc;
+    if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, nullptr, 0)) {
+      ++whole;
+      ASSERT_TRUE(p && p->reasons.pattern) << pattern << " / " << msg;
+      EXPECT_DOUBLE_EQ(p->score, specific + 3) << pattern << " / " << msg;
+    } else if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_START, nullptr, 0)) {
+      ++start;
+      ASSERT_TRUE(p && p->reasons.pattern) << pattern << " / " << msg;
+      EXPECT_DOUBLE_EQ(p->score, specific + 2) << pattern << " / " << msg;
+    } else if (re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) {
+      ++inside;
+      ASSERT_TRUE(p && p->reasons.pattern) << pattern << " / " << msg;
+      EXPECT_LT(p->score, specific + 1) << pattern << " / " << msg;
+      EXPECT_GT(p->score, 1e6 + cc) << pattern << " / " << msg;
+    } else {
+      ++none;
+      EXPECT_FALSE(p && p->reasons.pattern) << pattern << " / " << msg;
+    }
+  }
+  // Every outcome was exercised.
+  EXPECT_GT(whole, 100);
+  EXPECT_GT(start, 100);
+  EXPECT_GT(inside, 100);
+  EXPECT_GT(none, 100);
+}
+
 TEST(Matcher, IntegerGroupsAgreeWithRe2) {
   std::mt19937 rng(11);
   const std::string lit = "ab-1 ", text = "ab-12 x";
