@@ -5,7 +5,7 @@
 # instructions, mispredicted branches, first-level and last-level cache
 # misses. Counts do not move with the load of a shared machine, so two
 # builds (or errdex and a peer) compare to the percent where timings on 2
-# shared cores do not. Slow: a few minutes.
+# shared cores do not. Slow: about a quarter of an hour.
 #
 # Cycles are estimated as instructions/3 + 15 per mispredict + 12 per
 # first-level miss + 60 per last-level miss (the simulated last level is a
@@ -23,7 +23,7 @@ re2_set=0
 for a in "$@"; do
   case "$a" in
     --re2-set) re2_set=1 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^# usage/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "cost.sh: unknown option $a" >&2; exit 2 ;;
     *) build=$a ;;
   esac
