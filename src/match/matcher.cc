@@ -405,6 +405,9 @@ struct Ranked {
 // message costs no hashing and no allocation once warm. Every slot a match
 // sets is reset before it returns (Reset), so the arrays are at rest (zero,
 // -1 for module_agree) between calls and one thread may use several Matchers.
+// Groups' spans (offset, size) as a walk of a literal pattern takes them.
+using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
+
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
   // By entry, once touched by the full-text pass: the weight it shares
@@ -416,6 +419,12 @@ struct Scratch {
   };
   std::vector<FullText> ft;
   std::vector<std::uint8_t> confirmed;   // by pattern: 1 + kind * 4 + variant, 0 not yet
+  // By pattern, once confirmed by a literal walk: where in `walked` the
+  // groups' spans of that walk are (1 + offset, 0 none) and how many, so
+  // the captures of a shown answer need no second walk.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> walked_at;
+  std::vector<std::pair<std::size_t, std::size_t>> walked;
+  Spans walk_spans[3];  // Impl::confirm's working memory, by form
   std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
   std::vector<Cand> cands;
@@ -438,7 +447,10 @@ struct Scratch {
       slot.resize(entries, 0);
       ft.resize(entries);
     }
-    if (confirmed.size() < patterns) confirmed.resize(patterns, 0);
+    if (confirmed.size() < patterns) {
+      confirmed.resize(patterns, 0);
+      walked_at.resize(patterns);
+    }
   }
 };
 
@@ -447,7 +459,11 @@ struct Reset {
   ~Reset() {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
     for (std::uint32_t e : s.ft_touched) s.ft[e] = {};
-    for (std::uint32_t p : s.confirmed_touched) s.confirmed[p] = 0;
+    for (std::uint32_t p : s.confirmed_touched) {
+      s.confirmed[p] = 0;
+      s.walked_at[p] = {};
+    }
+    s.walked.clear();
     for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
     s.module_touched.clear();
     s.slot_touched.clear();
@@ -657,7 +673,12 @@ struct Matcher::Impl {
     return true;
   }
 
-  Confirmed confirm(std::uint32_t e, const Variants& v) const {
+  // How `v` matches entry `e`'s pattern. When a literal walk (not RE2)
+  // decided it, `*decisive` is set to that walk's groups, which are the
+  // captures the answer shows; else to nullptr. `walk` is working memory:
+  // the unanchored walks of forms 0 and 1, and the last anchored one.
+  Confirmed confirm(std::uint32_t e, const Variants& v, Spans (&walk)[3], const Spans** decisive) const {
+    *decisive = nullptr;
     const Entry& en = entries[e];
     if (en.kind == Kind::invalid) return {};
     if (en.kind == Kind::empty) return {v.text.empty() ? 3 : 0, 0};
@@ -678,27 +699,47 @@ struct Matcher::Impl {
     // A form's unanchored walk also answers whether it matches from the
     // start (simple patterns without `(-?\d+)`): -1 not known, else 0 or 1.
     int start_known[3] = {-1, -1, -1};
+    // The walk a true answer of test() came from (nullptr: RE2's answer).
+    const Spans* last = nullptr;
     auto test = [&](std::string_view t, bool ascii, RE2::Anchor a, int form) {
+      last = nullptr;
       if (!sp.ok || !ascii) return run(t, a);
       if (!sp.has_int) {
-        if (a == RE2::ANCHOR_BOTH) return simple_whole(sp, t, nullptr);
-        if (a == RE2::ANCHOR_START && start_known[form] >= 0) return start_known[form] == 1;
-        if (a == RE2::ANCHOR_START) return simple_within(sp, t, true);
+        if (a == RE2::ANCHOR_START && start_known[form] >= 0) {
+          last = &walk[form];
+          return start_known[form] == 1;
+        }
+        Spans& out = walk[a == RE2::UNANCHORED ? form : 2];
+        out.clear();
+        last = &out;
+        if (a == RE2::ANCHOR_BOTH) return simple_whole(sp, t, &out);
+        if (a == RE2::ANCHOR_START) return simple_within(sp, t, true, &out);
         bool starts = false;
-        bool found = simple_within(sp, t, false, nullptr, &starts);
+        bool found = simple_within(sp, t, false, &out, &starts);
         start_known[form] = found && starts;
         return found;
       }
       // `(-?\d+)` gaps: a walk that fits is a match; where `(-?\d+)` read
       // as any text does not fit either, there is none; RE2 decides the rest.
-      if (a == RE2::ANCHOR_BOTH && simple_whole(sp, t, nullptr)) return true;
+      if (a == RE2::ANCHOR_BOTH) {
+        walk[2].clear();
+        if (simple_whole(sp, t, &walk[2])) {
+          last = &walk[2];
+          return true;
+        }
+      }
       bool relaxed = a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr, true) : simple_within(sp, t, a == RE2::ANCHOR_START);
       return relaxed && run(t, a);
     };
     // The common case first: the pattern explains the whole message.
-    if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH, 0)) return {3, 0};
+    if (maybe_text && test(v.text, v.text_ascii, RE2::ANCHOR_BOTH, 0)) {
+      *decisive = last;
+      return {3, 0};
+    }
     bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED, 0);
+    const Spans* text_walk = in_text ? last : nullptr;
     bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED, 1);
+    const Spans* unquoted_walk = in_unquoted ? last : nullptr;
     if (!in_text && !in_unquoted) return {};
     std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
     bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
@@ -706,8 +747,11 @@ struct Matcher::Impl {
     for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
       for (int k = 0; k < 3; ++k)
         if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&
-            test(forms[k], ascii[k], a, k))
+            test(forms[k], ascii[k], a, k)) {
+          *decisive = last;
           return {a == RE2::ANCHOR_BOTH ? 3 : 2, k};
+        }
+    *decisive = in_text ? text_walk : unquoted_walk;
     return {1, in_text ? 0 : 1};
   }
 
@@ -1077,9 +1121,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     std::uint32_t p = m.entries[e].pattern_id;
     std::uint8_t& known = scratch.confirmed[p];
     if (known == 0) {
-      Confirmed c = m.confirm(e, variants);
+      const Spans* walked = nullptr;
+      Confirmed c = m.confirm(e, variants, scratch.walk_spans, &walked);
       known = static_cast<std::uint8_t>(1 + c.kind * 4 + c.variant);
       scratch.confirmed_touched.push_back(p);
+      if (c.kind > 0 && walked) {
+        scratch.walked_at[p] = {static_cast<std::uint32_t>(1 + scratch.walked.size()), static_cast<std::uint32_t>(walked->size())};
+        scratch.walked.insert(scratch.walked.end(), walked->begin(), walked->end());
+      }
       return c;
     }
     return Confirmed{(known - 1) / 4, (known - 1) % 4};
@@ -1376,9 +1425,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind == 3)) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
-      std::vector<std::pair<std::size_t, std::size_t>>& spans = scratch.spans;
+      Spans& spans = scratch.spans;
       spans.clear();
-      captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+      // The walk that confirmed the pattern has its groups already.
+      if (auto [at, count] = scratch.walked_at[e.pattern_id]; at != 0) {
+        spans.assign(scratch.walked.begin() + (at - 1), scratch.walked.begin() + (at - 1 + count));
+        captured = true;
+      } else {
+        captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+      }
       if (captured && !spans.empty()) {
         cd.captures.reserve(spans.size());
         Impl::CaptureNames names = m.capture_names(c.entry, spans.size());
