@@ -31,44 +31,49 @@ done
 command -v valgrind >/dev/null || { echo "cost.sh: valgrind is needed (scripts/deps.sh installs it)" >&2; exit 2; }
 . bench/match/stdlib.sh
 messages=$(wc -l <"$work/cases.jsonl")
-# One round: every engine sees each line twice (measure()'s untimed and
-# timed passes); the loop of RE2 sees each once, with every pattern.
-valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --LL=2097152,16,64 \
-  --callgrind-out-file="$work/cg.out" "$build/match_bench" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" \
-  --synthetic 0 --tracebacks 0 --rounds 1 --re2-set "$re2_set" >/dev/null 2>&1
-callgrind_annotate --inclusive=yes --threshold=100 --show=Ir,Bcm,Bim,D1mr,D1mw,DLmr,DLmw "$work/cg.out" >"$work/inclusive.txt"
-python3 - "$work/inclusive.txt" "$messages" "$re2_set" <<'PY'
-import re, sys
-n = int(sys.argv[2])
-# The seven counts (a count, or "." for none, each maybe followed by its
-# share in parentheses), then "file:function [object]".
-line_re = re.compile(r"^\s*((?:(?:[\d,]+|\.)(?:\s+\([^)]*\))?\s+){7})(\S.*)$")
-rows = []
-for line in open(sys.argv[1]):
-    m = line_re.match(line)
-    if not m:
-        continue
-    nums = [0 if x == "." else int(x.replace(",", "")) for x in re.findall(r"(?:^|\s)([\d,]+|\.)(?=\s|$)", m.group(1))]
-    rows.append((nums[:7], m.group(2)))
-# engine, the function whose inclusive cost is one message's, its calls per message
-engines = [
-    ("errdex Matcher (parse, candidates, confirm, rank, captures)", r":errdex::match::Matcher::match\(", 2),
-    ("Hyperscan (which patterns match)", r":(avx2_|avx512_|corei7_|core2_)?hs_scan\b", 2),
-    ("loop of RE2 (every pattern in turn)", r":re2::RE2::PartialMatchN\(", 1),
+# Each engine is counted in a run of its own, collecting only while inside
+# its per-message function (callees included): errdex's Matcher::match,
+# Hyperscan's hs_scan, RE2::Set::Match, and RE2::PartialMatchN for the loop.
+# One round: every engine but the loop sees each line twice (measure()'s
+# untimed and timed passes); the loop sees each once, with every pattern.
+count() {  # count NAME FUNCTION MATCH_BENCH_ARGS...
+  local name=$1 fn=$2
+  shift 2
+  valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --LL=2097152,16,64 --collect-atstart=no \
+    --toggle-collect="$fn" --callgrind-out-file="$work/$name.out" "$build/match_bench" --db "sqlite:$work/stdlib.db" \
+    --cases "$work/cases.jsonl" --synthetic 0 --tracebacks 0 --rounds 1 "$@" >/dev/null 2>&1
+  { grep '^events:' "$work/$name.out"; grep -m1 '^summary:\|^totals:' "$work/$name.out"; } >"$work/$name.counts"
+}
+count errdex 'errdex::match::Matcher::match(*' --peers 0
+count hyperscan '*hs_scan' --re2-set 0  # the CPU's variant (avx2_hs_scan, ...)
+count re2_loop 're2::RE2::PartialMatchN(*' --re2-set 0
+[ "$re2_set" = 1 ] && count re2_set 're2::RE2::Set::Match(*' --re2-set 1
+python3 - "$work" "$messages" "$re2_set" <<'PY'
+import os, sys
+work, n = sys.argv[1], int(sys.argv[2])
+engines = [  # file, label, calls per message
+    ("errdex", "errdex Matcher (parse, candidates, confirm, rank, captures)", 2),
+    ("re2_set", "RE2::Set (which patterns match)", 2),
+    ("hyperscan", "Hyperscan (which patterns match)", 2),
+    ("re2_loop", "loop of RE2 (every pattern in turn)", 1),
 ]
-if sys.argv[3] == "1":
-    engines.insert(1, ("RE2::Set (which patterns match)", r":re2::RE2::Set::Match\(", 2))
 print("| engine | instructions | mispredicted branches | L1 misses | LL misses | est. cycles | × errdex's |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 base = None
-for label, pattern, per in engines:
-    hits = [nums for nums, fn in rows if re.search(pattern, fn)]
-    if not hits:
-        print(f"| {label} | - | - | - | - | - | not in the profile |")
+for name, label, per in engines:
+    path = os.path.join(work, name + ".counts")
+    if not os.path.exists(path):
         continue
-    ir, bcm, bim, d1r, d1w, llr, llw = (x / (n * per) for x in max(hits, key=lambda c: c[0]))
-    est = ir / 3 + 15 * (bcm + bim) + 12 * (d1r + d1w) + 60 * (llr + llw)
+    lines = open(path).read().split("\n")
+    if len(lines) < 2 or not lines[1].strip():
+        print(f"| {label} | - | - | - | - | - | no counts |")
+        continue
+    c = dict(zip(lines[0].split()[1:], (int(x) for x in lines[1].split()[1:])))
+    k = n * per
+    ir, misp = c["Ir"] / k, (c.get("Bcm", 0) + c.get("Bim", 0)) / k
+    l1, ll = (c.get("D1mr", 0) + c.get("D1mw", 0)) / k, (c.get("DLmr", 0) + c.get("DLmw", 0)) / k
+    est = ir / 3 + 15 * misp + 12 * l1 + 60 * ll
     base = base or est
-    print(f"| {label} | {ir:,.0f} | {bcm + bim:,.1f} | {d1r + d1w:,.1f} | {llr + llw:,.2f} | {est:,.0f} | {est / base:,.1f} |")
+    print(f"| {label} | {ir:,.0f} | {misp:,.1f} | {l1:,.1f} | {ll:,.2f} | {est:,.0f} | {est / base:,.1f} |")
 print(f"\nper message (one call of each engine's function, callees included), over {n} pasted lines")
 PY

@@ -28,6 +28,9 @@ constexpr std::size_t k_max_message = 64u << 10;
 // most this many tied candidates are listed.
 constexpr std::size_t k_max_confirm = 20000;
 constexpr std::size_t k_max_tied = 100;
+// Up to this many candidates, the walk confirming each keeps its groups for
+// the captures (see Matcher::match).
+constexpr std::size_t k_keep_walks = 32;
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 2000;
 // A class raised from more sites with no constant text than this tells
@@ -677,7 +680,9 @@ struct Matcher::Impl {
   // decided it, `*decisive` is set to that walk's groups, which are the
   // captures the answer shows; else to nullptr. `walk` is working memory:
   // the unanchored walks of forms 0 and 1, and the last anchored one.
-  Confirmed confirm(std::uint32_t e, const Variants& v, Spans (&walk)[3], const Spans** decisive) const {
+  // With `keep_walk` false (many candidates, few of them shown) no spans
+  // are kept and `*decisive` stays nullptr.
+  Confirmed confirm(std::uint32_t e, const Variants& v, bool keep_walk, Spans (&walk)[3], const Spans** decisive) const {
     *decisive = nullptr;
     const Entry& en = entries[e];
     if (en.kind == Kind::invalid) return {};
@@ -706,16 +711,16 @@ struct Matcher::Impl {
       if (!sp.ok || !ascii) return run(t, a);
       if (!sp.has_int) {
         if (a == RE2::ANCHOR_START && start_known[form] >= 0) {
-          last = &walk[form];
+          last = keep_walk ? &walk[form] : nullptr;
           return start_known[form] == 1;
         }
-        Spans& out = walk[a == RE2::UNANCHORED ? form : 2];
-        out.clear();
-        last = &out;
-        if (a == RE2::ANCHOR_BOTH) return simple_whole(sp, t, &out);
-        if (a == RE2::ANCHOR_START) return simple_within(sp, t, true, &out);
+        Spans* out = keep_walk ? &walk[a == RE2::UNANCHORED ? form : 2] : nullptr;
+        if (out) out->clear();
+        last = out;
+        if (a == RE2::ANCHOR_BOTH) return simple_whole(sp, t, out);
+        if (a == RE2::ANCHOR_START) return simple_within(sp, t, true, out);
         bool starts = false;
-        bool found = simple_within(sp, t, false, &out, &starts);
+        bool found = simple_within(sp, t, false, out, &starts);
         start_known[form] = found && starts;
         return found;
       }
@@ -723,8 +728,8 @@ struct Matcher::Impl {
       // as any text does not fit either, there is none; RE2 decides the rest.
       if (a == RE2::ANCHOR_BOTH) {
         walk[2].clear();
-        if (simple_whole(sp, t, &walk[2])) {
-          last = &walk[2];
+        if (simple_whole(sp, t, keep_walk ? &walk[2] : nullptr)) {
+          last = keep_walk ? &walk[2] : nullptr;
           return true;
         }
       }
@@ -1116,13 +1121,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
+  std::vector<Cand>& cands = scratch.cands;
   // Equal patterns (one message raised from many places) are confirmed once.
   auto confirm = [&](std::uint32_t e) {
     std::uint32_t p = m.entries[e].pattern_id;
     std::uint8_t& known = scratch.confirmed[p];
     if (known == 0) {
       const Spans* walked = nullptr;
-      Confirmed c = m.confirm(e, variants, scratch.walk_spans, &walked);
+      // Only a handful are shown: past that many candidates, keeping each
+      // walk's groups would cost more than walking the shown ones again.
+      Confirmed c = m.confirm(e, variants, cands.size() <= k_keep_walks, scratch.walk_spans, &walked);
       known = static_cast<std::uint8_t>(1 + c.kind * 4 + c.variant);
       scratch.confirmed_touched.push_back(p);
       if (c.kind > 0 && walked) {
@@ -1133,7 +1141,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     return Confirmed{(known - 1) / 4, (known - 1) % 4};
   };
-  std::vector<Cand>& cands = scratch.cands;
   auto in_cands = [&](std::uint32_t e) { return scratch.slot[e] != 0; };
   auto add = [&](std::uint32_t e) -> Cand& {
     std::uint32_t& at = scratch.slot[e];
