@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <unordered_map>
 
 #include "match/path_suffix.h"
@@ -404,13 +405,13 @@ struct Ranked {
   std::uint32_t at = 0;  // index into the candidates
 };
 
+// Groups' spans (offset, size) as a walk of a literal pattern takes them.
+using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
+
 // Per-thread working memory of match(), indexed by entry and pattern so a
 // message costs no hashing and no allocation once warm. Every slot a match
 // sets is reset before it returns (Reset), so the arrays are at rest (zero,
 // -1 for module_agree) between calls and one thread may use several Matchers.
-// Groups' spans (offset, size) as a walk of a literal pattern takes them.
-using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
-
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
   // By entry, once touched by the full-text pass: the weight it shares
@@ -426,7 +427,7 @@ struct Scratch {
   // groups' spans of that walk are (1 + offset, 0 none) and how many, so
   // the captures of a shown answer need no second walk.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walked_at;
-  std::vector<std::pair<std::size_t, std::size_t>> walked;
+  Spans walked;
   Spans walk_spans[3];  // Impl::confirm's working memory, by form
   std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
   std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
@@ -435,7 +436,7 @@ struct Scratch {
   std::vector<std::uint64_t> hashes;  // the message's word hashes, repeats kept
   WordScratch word_scratch;
   WordSet present;
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  Spans spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
   std::vector<std::string_view> modules;
@@ -574,7 +575,7 @@ struct Matcher::Impl {
   // Whether `t` is a whole match of simple pattern `sp`; the groups' spans
   // (offset, size) are appended to `spans` when given. `(-?\d+)` gaps are
   // read as such unless `relaxed` (then as any text: see Simple).
-  bool simple_whole(const Simple& sp, std::string_view t, std::vector<std::pair<std::size_t, std::size_t>>* spans,
+  bool simple_whole(const Simple& sp, std::string_view t, Spans* spans,
                     bool relaxed = false) const {
     std::size_t pos = 0;
     auto take = [&](std::uint32_t groups, std::size_t end) { take_groups(spans, groups, pos, end); };
@@ -619,7 +620,7 @@ struct Matcher::Impl {
   // walk when the pattern opens with a group, and otherwise when its first
   // run is first found at 0.
   bool simple_within(const Simple& sp, std::string_view t, bool from_start,
-                     std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr, bool* starts = nullptr) const {
+                     Spans* spans = nullptr, bool* starts = nullptr) const {
     std::size_t pos = 0;
     if (starts) *starts = sp.items == 0 || simple_items[sp.first].groups > 0;
     for (std::uint32_t k = 0; k < sp.items; ++k) {
@@ -641,7 +642,7 @@ struct Matcher::Impl {
 
   // `groups` adjacent lazy groups from `pos` to `end`: all but the last
   // empty, the last up to `end`.
-  static void take_groups(std::vector<std::pair<std::size_t, std::size_t>>* spans, std::uint32_t groups,
+  static void take_groups(Spans* spans, std::uint32_t groups,
                           std::size_t pos, std::size_t end) {
     if (!spans) return;
     for (std::uint32_t g = 0; g < groups; ++g) spans->emplace_back(pos, g + 1 < groups ? 0 : end - pos);
@@ -727,9 +728,10 @@ struct Matcher::Impl {
       // `(-?\d+)` gaps: a walk that fits is a match; where `(-?\d+)` read
       // as any text does not fit either, there is none; RE2 decides the rest.
       if (a == RE2::ANCHOR_BOTH) {
-        walk[2].clear();
-        if (simple_whole(sp, t, keep_walk ? &walk[2] : nullptr)) {
-          last = keep_walk ? &walk[2] : nullptr;
+        Spans* out = keep_walk ? &walk[2] : nullptr;
+        if (out) out->clear();
+        if (simple_whole(sp, t, out)) {
+          last = out;
           return true;
         }
       }
@@ -1432,14 +1434,17 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind == 3)) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
-      Spans& spans = scratch.spans;
-      spans.clear();
-      // The walk that confirmed the pattern has its groups already.
+      // The walk that confirmed the pattern has its groups already; else
+      // the pattern is walked again.
+      std::span<const std::pair<std::size_t, std::size_t>> spans;
       if (auto [at, count] = scratch.walked_at[e.pattern_id]; at != 0) {
-        spans.assign(scratch.walked.begin() + (at - 1), scratch.walked.begin() + (at - 1 + count));
+        spans = {scratch.walked.data() + (at - 1), count};
         captured = true;
       } else {
-        captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &spans) : m.simple_within(sp, t, c.confirmed.kind == 2, &spans);
+        Spans& walked = scratch.spans;
+        walked.clear();
+        captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &walked) : m.simple_within(sp, t, c.confirmed.kind == 2, &walked);
+        spans = walked;
       }
       if (captured && !spans.empty()) {
         cd.captures.reserve(spans.size());
