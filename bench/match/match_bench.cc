@@ -12,7 +12,8 @@
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
 //        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
 //        [--tracebacks 0|1] [--re2-set 0|1]
-// (--peers 0 stops after errdex's rows on the stdlib, for profiling;
+// (--peers 0 gives errdex's rows only, on the stdlib and --synthetic N,
+// for profiling and for comparing two builds of errdex;
 // --rounds sets the passes over the stdlib's single lines, for errdex and
 // for RE2::Set and Hyperscan, 50 by default; --tracebacks 0 leaves out the
 // traceback row, so every match() call is a single line; --re2-set 0
@@ -359,13 +360,14 @@ int main(int argc, char** argv) {
       auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
       row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
     }
-    if (!peers) return 0;
+    if (peers) {
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
     for (const auto& s : pasted) p.messages.push_back(message_of(s));
     if (with_re2_set) run_re2_set("(a) stdlib", p, rounds);
     run_hyperscan("(a) stdlib", p, rounds);
     run_re2_loop("(a) stdlib", p, pasted.size());
+    }
   }
 
   if (synthetic == 0) return 0;  // --synthetic 0: (a) only
@@ -423,7 +425,7 @@ int main(int argc, char** argv) {
   }
 
   // Peers on subsets of (b): the first n templates, with messages from them.
-  std::stringstream sizes(peer_sizes);
+  std::stringstream sizes(peers ? peer_sizes : std::string());
   for (std::string tok; std::getline(sizes, tok, ',');) {
     std::size_t n = std::min<std::size_t>(std::stoul(tok), synth.size());
     Peers p;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 
 #include "match/path_suffix.h"
@@ -494,6 +495,7 @@ struct Matcher::Impl {
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
   std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
   WordTable class_ids;  // hash of a class's last component -> its id (1-based), one posting
+  std::uint32_t os_error = 0;  // OSError's class id, 0 if no record raises it
   WordTable keyed;     // rarest whole word -> keyed entries
   // One bit per keyed word (its hash's low k_keyed_bits bits): most words
   // of a message key nothing, and this small table, unlike `keyed`, stays
@@ -548,17 +550,22 @@ struct Matcher::Impl {
     return v;
   }
   // Reads an entry's capture names in order: the template's interpolation
-  // when it has one per group, else the group's number from 1.
+  // when it has one per group, else the group's number from 1. Each
+  // capture is built in place in the answer's list, name and value copied
+  // once.
   struct CaptureNames {
     const char* at = nullptr;
     bool numbered = true;
     std::size_t g = 0;
-    std::string next() {
-      if (numbered) return std::to_string(++g);
+    void add(std::vector<std::pair<std::string, std::string>>& captures, std::string_view value) {
+      if (numbered) {
+        captures.emplace_back(std::to_string(++g), value);
+        return;
+      }
       std::uint16_t size = read16(at);
-      std::string name(at + 2, size);
+      captures.emplace_back(std::piecewise_construct, std::forward_as_tuple(at + 2, size),
+                            std::forward_as_tuple(value.data(), value.size()));
       at += 2 + size;
-      return name;
     }
   };
   CaptureNames capture_names(std::uint32_t e, std::size_t groups) const {
@@ -947,6 +954,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     WordTable::Builder classes;
     for (const auto& [h, id] : class_ids) classes.add(h, id);
     m.class_ids = classes.build();
+    m.os_error = m.class_of("OSError");
   }
   m.compiled = std::make_unique<std::atomic<RE2*>[]>(m.patterns.size());
   for (std::size_t p = 0; p < m.patterns.size(); ++p) {
@@ -1082,7 +1090,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // its answer is kept, so the class is not looked up twice.
   std::string_view asked;
   std::uint32_t asked_id = 0;
-  const std::function<bool(std::string_view)> known = [&](std::string_view last) {
+  auto known = [&](std::string_view last) {
     auto id = m.class_ids.find(word_hash(last));
     asked = last;
     asked_id = id.empty() ? 0 : id.front();
@@ -1110,7 +1118,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     message = message.substr(0, k_max_message);
     out.truncated = true;
   }
-  const std::string_view last_class = last_component(error_class);
+  const std::string_view last_class = single ? one.last_class : last_component(error_class);
   const std::uint32_t cls = !last_class.empty() && last_class.data() == asked.data() && last_class.size() == asked.size()
                                 ? asked_id
                                 : m.class_of(error_class);
@@ -1120,7 +1128,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
   // errno maps to (FileNotFoundError), the source raises OSError.
-  const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.class_of("OSError");
+  const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.os_error;
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
 
   std::vector<Cand>& cands = scratch.cands;
@@ -1449,7 +1457,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       if (captured && !spans.empty()) {
         cd.captures.reserve(spans.size());
         Impl::CaptureNames names = m.capture_names(c.entry, spans.size());
-        for (const auto& [offset, size] : spans) cd.captures.emplace_back(names.next(), std::string(t.substr(offset, size)));
+        for (const auto& [offset, size] : spans) names.add(cd.captures, t.substr(offset, size));
       }
     }
     if (!captured && c.reasons.pattern && e.kind != Kind::empty) {
@@ -1465,7 +1473,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           cd.captures.reserve(static_cast<std::size_t>(groups));
           Impl::CaptureNames names = m.capture_names(c.entry, static_cast<std::size_t>(groups));
           for (int g = 1; g <= groups; ++g)
-            cd.captures.emplace_back(names.next(), std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()));
+            names.add(cd.captures, std::string_view(sub[g].data() ? sub[g].data() : "", sub[g].size()));
         }
       }
     }
@@ -1475,7 +1483,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // From here on nothing reads `message` or `variants`: the parsed text
   // moves into the result.
   if (single) {
-    out.exception = {std::string(error_class), std::string(whole)};
+    out.exception.error_class.assign(error_class);
+    out.exception.message.assign(whole);
     return out;
   }
   ExceptionBlock& ex = tb.exceptions.back();

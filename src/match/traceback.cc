@@ -2,7 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace errdex::match {
 namespace {
@@ -49,38 +55,40 @@ bool conventional_class(std::string_view name) {
 struct ClassAt {
   std::string_view name;
   std::string_view message;
+  std::string_view last;  // the name's last dotted component
 };
 
 // A dotted name at exactly `pos`, followed by ": message", ":" or the end.
 bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
   std::size_t i = pos;
   if (i >= line.size() || !is_ident_start(line[i])) return false;
+  std::size_t last = pos;
   while (true) {
     while (i < line.size() && is_ident(line[i])) ++i;
     if (i + 1 < line.size() && line[i] == '.' && is_ident_start(line[i + 1])) {
-      ++i;
+      last = ++i;
       continue;
     }
     break;
   }
   std::string_view name = line.substr(pos, i - pos);
   std::string_view rest = line.substr(i);
+  std::string_view last_name = line.substr(last, i - last);
   if (trim(rest).empty()) {
-    out = {name, {}};
+    out = {name, {}, last_name};
     return true;
   }
   if (rest.front() != ':') return false;
   rest.remove_prefix(1);
   if (!rest.empty() && rest.front() != ' ' && rest.front() != '\t') return false;
-  out = {name, trim(rest)};
+  out = {name, trim(rest), last_name};
   return true;
 }
 
 // The leftmost `Class: message` in a line with no traceback around it. The
 // name must look like an exception class: by convention, or known to the
 // caller; and stand after the line start, a blank or punctuation.
-bool find_exception(std::string_view line, const std::function<bool(std::string_view)>& known, ClassAt& out,
-                    bool conventional_only = false) {
+bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool conventional_only = false) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (!is_ident_start(line[i])) continue;
     if (i > 0) {
@@ -92,7 +100,7 @@ bool find_exception(std::string_view line, const std::function<bool(std::string_
     }
     ClassAt c;
     if (class_at(line, i, c)) {
-      std::string_view last = last_component(c.name);
+      std::string_view last = c.last;
       bool dotted = last.size() != c.name.size();
       // The caller's table first: one lookup, where the convention is ten
       // suffix tests, and most pasted classes are known.
@@ -199,27 +207,68 @@ void finish(ExceptionBlock& b) {
   if (t.size() != b.message.size()) b.message = std::string(t);
 }
 
+// What one pass over a pasted line tells: where its first '\n' is, and
+// whether it may hold a traceback, chain or group marker (each has
+// "Traceback" or "xception": the pass looks for "Tr" and "xc").
+struct LineScan {
+  std::size_t newline = std::string_view::npos;
+  bool maybe_marker = false;
+};
+
+LineScan scan_line(std::string_view text) {
+  LineScan out;
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  auto note = [&](std::size_t base, std::uint32_t nl, std::uint32_t pairs) {
+    if (nl != 0 && out.newline == std::string_view::npos) out.newline = base + static_cast<std::size_t>(std::countr_zero(nl));
+    out.maybe_marker |= pairs != 0;
+  };
+#if defined(__SSE2__)
+  // 16 bytes at a time, with the byte after each (a pair may straddle two
+  // groups); the last group is copied out, zero padded, so no read passes
+  // the text.
+  auto group = [&](const char* g, std::size_t base) {
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + 1));
+    auto eq = [](__m128i v, char ch) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(ch)); };
+    const __m128i pair = _mm_or_si128(_mm_and_si128(eq(c, 'T'), eq(next, 'r')), _mm_and_si128(eq(c, 'x'), eq(next, 'c')));
+    note(base, static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\n'))), static_cast<std::uint32_t>(_mm_movemask_epi8(pair)));
+  };
+  std::size_t at = 0;
+  for (; at + 17 <= n; at += 16) {
+    group(p + at, at);
+    if (out.newline != std::string_view::npos) return out;
+  }
+  char tail[17] = {};  // n - at <= 16 here
+  if (n > at) std::memcpy(tail, p + at, n - at);
+  group(tail, at);
+#else
+  for (std::size_t i = 0; i < n; ++i) {
+    note(i, p[i] == '\n', i + 1 < n && ((p[i] == 'T' && p[i + 1] == 'r') || (p[i] == 'x' && p[i + 1] == 'c')));
+    if (out.newline != std::string_view::npos) return out;
+  }
+#endif
+  return out;
+}
+
 }  // namespace
 
-bool parse_single_line(std::string_view text, const std::function<bool(std::string_view)>& known,
-                       LineException& out) {
+bool parse_single_line(std::string_view text, KnownClass known, LineException& out) {
   if (text.size() > k_max_input) return false;
   std::string_view line = text;
-  auto nl = line.find('\n');
-  if (nl != std::string_view::npos) {
-    if (nl + 1 != text.size()) return false;
+  const LineScan scan = scan_line(text);
+  if (scan.newline != std::string_view::npos) {
+    if (scan.newline + 1 != text.size()) return false;
     line.remove_suffix(1);
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
-  // Every marker holds "Traceback" or "xception" ("exception", "Exception"):
-  // most lines hold neither, and these are searched by a rare first letter.
-  if (line.find("Traceback") != std::string_view::npos || line.find("xception") != std::string_view::npos)
+  if (scan.maybe_marker)
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
   ClassAt c;
-  if (find_exception(line, known, c)) out = {c.name, c.message};
-  else out = {{}, trim(text)};
+  if (find_exception(line, known, c)) out = {c.name, c.message, c.last};
+  else out = {{}, trim(text), {}};
   return true;
 }
 
@@ -228,7 +277,7 @@ std::string_view last_component(std::string_view dotted) {
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
 }
 
-Traceback parse_traceback(std::string_view text, const std::function<bool(std::string_view)>& known) {
+Traceback parse_traceback(std::string_view text, KnownClass known) {
   Traceback tb;
   if (text.size() > k_max_input) {
     text = text.substr(text.size() - k_max_input);

@@ -4,7 +4,6 @@
 // lines, `path.py:12: ` frames), multi-line messages, and lines that carry
 // a log prefix. Pure: text in, structure out; any bytes are accepted and
 // time is linear in the input.
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,11 +35,27 @@ struct Traceback {
 // exception is printed.
 inline constexpr std::size_t k_max_input = 16u << 20;
 
+// A borrowed question "is this bare name an exception class?": any
+// callable taking a string_view, referred to (not copied) for the length
+// of one call, so asking it costs no allocation. Empty: never asked.
+class KnownClass {
+ public:
+  KnownClass() = default;
+  template <class F>
+  KnownClass(const F& f)  // NOLINT: implicit, as a function parameter
+      : m_callable(&f), m_call([](const void* c, std::string_view name) { return static_cast<bool>((*static_cast<const F*>(c))(name)); }) {}
+  explicit operator bool() const { return m_call != nullptr; }
+  bool operator()(std::string_view name) const { return m_call(m_callable, name); }
+
+ private:
+  const void* m_callable = nullptr;
+  bool (*m_call)(const void*, std::string_view) = nullptr;
+};
+
 // `known_class` is asked whether a bare name (last dotted component) is an
 // exception class some record raises; it helps tell `Class: message` from
 // `word: text` in lines with no traceback around them. May be empty.
-Traceback parse_traceback(std::string_view text,
-                          const std::function<bool(std::string_view)>& known_class = {});
+Traceback parse_traceback(std::string_view text, KnownClass known_class = {});
 
 // A single pasted line (what is pasted most), read as parse_traceback
 // reads it but without building a Traceback: the class and message are
@@ -50,9 +65,9 @@ Traceback parse_traceback(std::string_view text,
 struct LineException {
   std::string_view error_class;  // "" when the line names none
   std::string_view message;      // the whole line (trimmed) when it names none
+  std::string_view last_class;   // last_component(error_class)
 };
-bool parse_single_line(std::string_view text, const std::function<bool(std::string_view)>& known,
-                       LineException& out);
+bool parse_single_line(std::string_view text, KnownClass known, LineException& out);
 
 // The last dotted component: "json.decoder.JSONDecodeError" -> "JSONDecodeError".
 std::string_view last_component(std::string_view dotted);

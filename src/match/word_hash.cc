@@ -64,17 +64,33 @@ std::uint32_t word_bits16(const char* p) {
 #endif
 }
 
+// The 8-byte chunk of `p` (n bytes) at `at`, zero past the end, read with
+// overlapping loads inside the n bytes rather than a copy of variable size.
+std::uint64_t chunk_at(const char* p, std::size_t n, std::size_t at) {
+  if (at >= n) return 0;
+  const std::size_t k = n - at;  // bytes left from `at`
+  p += at;
+  if (k >= 8) return load(p);
+  if (n >= 8) return load(p + k - 8) >> (8 * (8 - k));  // the chunk's k bytes end the last 8
+  if (k >= 4) {
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + k - 4, 4);
+    return lo | (static_cast<std::uint64_t>(hi) << (8 * (k - 4)));
+  }
+  auto byte = [&](std::size_t i) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])); };
+  return byte(0) | (byte(k / 2) << (8 * (k / 2))) | (byte(k - 1) << (8 * (k - 1)));
+}
+
 }  // namespace
 
 std::uint64_t word_hash(std::string_view word) {
-  std::uint64_t h = k_seed ^ word.size();
-  const std::size_t chunks = std::max<std::size_t>(2, (word.size() + 7) / 8);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    std::uint64_t x = 0;
-    const std::size_t at = c * 8;
-    if (at < word.size()) std::memcpy(&x, word.data() + at, std::min<std::size_t>(8, word.size() - at));
-    h = fold(h ^ x, k_mul);
-  }
+  const char* p = word.data();
+  const std::size_t n = word.size();
+  std::uint64_t h = k_seed ^ n;
+  h = fold(h ^ chunk_at(p, n, 0), k_mul);
+  h = fold(h ^ chunk_at(p, n, 8), k_mul);
+  for (std::size_t at = 16; at < n; at += 8) h = fold(h ^ chunk_at(p, n, at), k_mul);
   return fold(h, k_final);
 }
 

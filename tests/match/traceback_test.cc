@@ -186,6 +186,35 @@ TEST(Traceback, OneLineReadsAsTheLoopReadsIt) {
   }
 }
 
+// The one-line reader finds its newline and the markers 16 bytes at a
+// time: each marker and a newline at every offset (across the groups'
+// edges, and at the very end) must still send the text to the loop.
+TEST(Traceback, OneLineSeesMarkersAndNewlinesAtEveryOffset) {
+  LineException out;
+  for (std::string_view marker : {"Traceback (most recent call last):",
+                                  "During handling of the above exception, another exception occurred:",
+                                  "The above exception was the direct cause of the following exception:",
+                                  "Exception Group Traceback"})
+    for (std::size_t offset = 0; offset < 40; ++offset)
+      for (std::size_t after = 0; after < 3; ++after) {
+        std::string text = std::string(offset, 'a') + std::string(marker) + std::string(after, 'b');
+        EXPECT_FALSE(parse_single_line(text, {}, out)) << text;
+      }
+  for (std::size_t offset = 0; offset < 40; ++offset) {
+    std::string two = "ValueError: " + std::string(offset, 'v') + "\nsecond line";
+    EXPECT_FALSE(parse_single_line(two, {}, out)) << two;
+    std::string one = "ValueError: " + std::string(offset, 'v') + "\n";
+    ASSERT_TRUE(parse_single_line(one, {}, out)) << one;
+    EXPECT_EQ(out.error_class, "ValueError");
+    EXPECT_EQ(out.message, std::string(offset, 'v'));
+    // Near-misses of the markers ("Tr", "xc") leave it a single line.
+    std::string near = std::string(offset, 'a') + " Trace xcept Traceback (most recent call) ValueError: no";
+    EXPECT_TRUE(parse_single_line(near, {}, out)) << near;
+  }
+  ASSERT_TRUE(parse_single_line("pkg.mod.CustomError: x", {}, out));
+  EXPECT_EQ(out.last_class, "CustomError");
+}
+
 TEST(Traceback, KnownClassWithoutConventionalName) {
   auto t = parse_traceback("re.error: missing ), unterminated subpattern at position 0",
                            [](std::string_view c) { return c == "error"; });
