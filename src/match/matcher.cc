@@ -582,14 +582,20 @@ struct Matcher::Impl {
   // Whether `t` is a whole match of simple pattern `sp`; the groups' spans
   // (offset, size) are appended to `spans` when given. `(-?\d+)` gaps are
   // read as such unless `relaxed` (then as any text: see Simple).
+  // With `to_end` false, whether `t` starts with a match, and its groups as
+  // RE2 takes them from the start: a trailing `(-?\d+)` takes every digit
+  // there, trailing lazy groups nothing. A walk that fits is RE2's match:
+  // each lazy group ends at the first place its run occurs, so any shorter
+  // extent fails at once, and each `(-?\d+)` takes its longest extent, as a
+  // shorter one would leave a digit where its run must start.
   bool simple_whole(const Simple& sp, std::string_view t, Spans* spans,
-                    bool relaxed = false) const {
+                    bool relaxed = false, bool to_end = true) const {
     std::size_t pos = 0;
     auto take = [&](std::uint32_t groups, std::size_t end) { take_groups(spans, groups, pos, end); };
     for (std::uint32_t k = 0; k < sp.items; ++k) {
       const SimpleItem& it = simple_items[sp.first + k];
       std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
-      bool at_end = k + 1 == sp.items && sp.trailing == 0;
+      bool at_end = to_end && k + 1 == sp.items && sp.trailing == 0;
       std::size_t at;
       if (it.int_gap && !relaxed) {
         at = int_end(t, pos);
@@ -609,7 +615,16 @@ struct Matcher::Impl {
       take(it.groups, at);
       pos = at + run.size();
     }
-    if (sp.trailing == 0) return pos == t.size();
+    if (sp.trailing == 0) return !to_end || pos == t.size();
+    if (!to_end) {
+      std::size_t end = pos;
+      if (sp.trailing_int && !relaxed) {
+        end = int_end(t, pos);
+        if (end == std::string_view::npos) return false;
+      }
+      take(sp.trailing, end);
+      return true;
+    }
     if (sp.trailing_int && !relaxed && int_end(t, pos) != t.size()) return false;
     take(sp.trailing, t.size());
     return true;
@@ -732,12 +747,13 @@ struct Matcher::Impl {
         start_known[form] = found && starts;
         return found;
       }
-      // `(-?\d+)` gaps: a walk that fits is a match; where `(-?\d+)` read
-      // as any text does not fit either, there is none; RE2 decides the rest.
-      if (a == RE2::ANCHOR_BOTH) {
+      // `(-?\d+)` gaps: a walk that fits is a match (whole, or from the
+      // start); where `(-?\d+)` read as any text does not fit either, there
+      // is none; RE2 decides the rest.
+      if (a != RE2::UNANCHORED) {
         Spans* out = keep_walk ? &walk[2] : nullptr;
         if (out) out->clear();
-        if (simple_whole(sp, t, out)) {
+        if (simple_whole(sp, t, out, false, a == RE2::ANCHOR_BOTH)) {
           last = out;
           return true;
         }
@@ -1437,9 +1453,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
     // Captures as RE2 gives them: from the simple walk where it is exact
-    // (for `(-?\d+)` gaps, a whole match it finds itself), else from RE2.
+    // (for `(-?\d+)` gaps, a whole or from-the-start match it finds
+    // itself), else from RE2.
     bool captured = false;
-    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind == 3)) {
+    if (c.reasons.pattern && e.kind != Kind::empty && sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind >= 2)) {
       std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
       std::string_view t = forms[c.confirmed.variant];
       // The walk that confirmed the pattern has its groups already; else
@@ -1451,7 +1468,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       } else {
         Spans& walked = scratch.spans;
         walked.clear();
-        captured = c.confirmed.kind == 3 ? m.simple_whole(sp, t, &walked) : m.simple_within(sp, t, c.confirmed.kind == 2, &walked);
+        captured = c.confirmed.kind == 3  ? m.simple_whole(sp, t, &walked)
+                   : sp.has_int           ? m.simple_whole(sp, t, &walked, false, false)
+                                          : m.simple_within(sp, t, c.confirmed.kind == 2, &walked);
         spans = walked;
       }
       if (captured && !spans.empty()) {

@@ -406,7 +406,7 @@ TEST(Matcher, LiteralPatternAnchoringAgreesWithRe2) {
 TEST(Matcher, IntegerGroupsAgreeWithRe2) {
   std::mt19937 rng(11);
   const std::string lit = "ab-1 ", text = "ab-12 x";
-  int whole = 0, none = 0;
+  int whole = 0, start = 0, none = 0;
   for (int round = 0; round < 3000; ++round) {
     std::string pattern = "kw ";
     for (int k = 1 + static_cast<int>(rng() % 5); k > 0; --k) {
@@ -435,13 +435,25 @@ TEST(Matcher, IntegerGroupsAgreeWithRe2) {
       for (std::size_t g = 1; g < sub.size(); ++g)
         EXPECT_EQ(p->captures[g - 1].second, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
             << pattern << " / " << msg << " group " << g;
+    } else if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_START, sub.data(), n)) {
+      // A match from the start only: when the matcher has it (a word of
+      // the pattern may stand inside a longer word of the message, "1" in
+      // "111", which the word index does not look up), its groups are the
+      // ones RE2 takes there.
+      if (!p || !p->reasons.pattern) continue;
+      ++start;
+      ASSERT_EQ(p->captures.size(), sub.size() - 1) << pattern << " / " << msg;
+      for (std::size_t g = 1; g < sub.size(); ++g)
+        EXPECT_EQ(p->captures[g - 1].second, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
+            << pattern << " / " << msg << " group " << g << " (from the start)";
     } else if (!re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) {
       ++none;
       EXPECT_FALSE(p && p->reasons.pattern) << pattern << " / " << msg;
     }
   }
-  // Both outcomes were exercised, not only one.
+  // Every outcome was exercised, not only one.
   EXPECT_GT(whole, 200);
+  EXPECT_GT(start, 100);
   EXPECT_GT(none, 200);
 }
 
