@@ -1356,7 +1356,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // named among a record's path components is a hint of its own: below
   // class agreement, above a few characters of pattern.
   std::vector<std::string_view>& modules = scratch.modules;
-  module_parts(error_class, modules);
+  if (last_class.size() != error_class.size()) module_parts(error_class, modules);
   // Many candidates share a file: each file is read once per message.
   auto module_agreement = [&](std::uint32_t file) {
     std::int32_t& known = scratch.module_agree[file];
@@ -1502,8 +1502,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // From here on nothing reads `message` or `variants`: the parsed text
   // moves into the result.
   if (single) {
-    out.exception.error_class.assign(error_class);
-    out.exception.message.assign(whole);
+    out.exception.error_class = std::string(error_class);
+    out.exception.message = std::string(whole);
     return out;
   }
   ExceptionBlock& ex = tb.exceptions.back();
