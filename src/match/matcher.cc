@@ -441,6 +441,7 @@ struct Scratch {
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
   std::vector<std::string_view> modules;
+  std::vector<std::string_view> frame_parts;  // the innermost frame's path components
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
@@ -493,7 +494,12 @@ struct Matcher::Impl {
   std::unique_ptr<std::atomic<RE2*>[]> compiled;  // by pattern id
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
-  std::unordered_map<std::string, std::vector<std::uint32_t>> by_basename;
+  // Looked up by a view of the frame's path: no string is made per match.
+  struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  std::unordered_map<std::string, std::vector<std::uint32_t>, ViewHash, std::equal_to<>> by_basename;
   WordTable class_ids;  // hash of a class's last component -> its id (1-based), one posting
   std::uint32_t os_error = 0;  // OSError's class id, 0 if no record raises it
   WordTable keyed;     // rarest whole word -> keyed entries
@@ -1181,12 +1187,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // Frames: the innermost frame is where the exception was raised.
   if (!frames->empty()) {
     const Frame& f = frames->back();
-    auto parts = path_components(f.file);
+    std::vector<std::string_view>& parts = scratch.frame_parts;
+    path_components(f.file, parts);
     if (!parts.empty()) {
-      auto it = m.by_basename.find(std::string(parts.back()));
+      auto it = m.by_basename.find(parts.back());
       if (it != m.by_basename.end()) {
+        // Entries of one file are listed together: its path is compared once.
+        std::uint32_t last_file = 0;
+        int agree = -1;
         for (std::uint32_t e : it->second) {
-          int agree = suffix_agreement(parts, m.file_parts[m.entries[e].file_id]);
+          const std::uint32_t file = m.entries[e].file_id;
+          if (agree < 0 || file != last_file) {
+            agree = suffix_agreement(parts, m.file_parts[file]);
+            last_file = file;
+          }
           if (agree <= 0) continue;
           Cand& c = add(e);
           c.suffix = agree;

@@ -2,16 +2,22 @@
 
 namespace errdex::match {
 
+void path_components(std::string_view path, std::vector<std::string_view>& out) {
+  out.clear();
+  // One pass over the characters (find_first_of searches its set anew at
+  // each one).
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '/' && path[i] != '\\') continue;
+    std::string_view part = path.substr(begin, i - begin);
+    if (!part.empty() && part != ".") out.push_back(part);
+    begin = i + 1;
+  }
+}
+
 std::vector<std::string_view> path_components(std::string_view path) {
   std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i <= path.size()) {
-    std::size_t j = path.find_first_of("/\\", i);
-    if (j == std::string_view::npos) j = path.size();
-    std::string_view part = path.substr(i, j - i);
-    if (!part.empty() && part != ".") out.push_back(part);
-    i = j + 1;
-  }
+  path_components(path, out);
   return out;
 }
 

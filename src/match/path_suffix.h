@@ -10,6 +10,8 @@ namespace errdex::match {
 
 // Components of a path split on '/' and '\'; empty ones and "." dropped.
 std::vector<std::string_view> path_components(std::string_view path);
+// The same into `out` (cleared first), whose memory is reused.
+void path_components(std::string_view path, std::vector<std::string_view>& out);
 
 // How many trailing components the frame's path and the record's path have
 // in common, when that is enough to call them the same file: all of the

@@ -16,6 +16,7 @@ namespace {
 constexpr std::string_view k_header = "Traceback (most recent call last):";
 constexpr std::string_view k_during = "During handling of the above exception, another exception occurred:";
 constexpr std::string_view k_cause = "The above exception was the direct cause of the following exception:";
+static_assert(k_during.size() <= k_cause.size());  // a line shorter than k_during holds neither
 
 // Character classes by table: one load per character, where chained
 // comparisons branch on whether a letter is upper or lower case.
@@ -344,7 +345,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       frameless = false;
       continue;
     }
-    if (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos) {
+    if (line.size() >= k_during.size() &&
+        (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos)) {
       if (!blocks.empty()) finish(blocks.back());
       state = State::none;
       continue;
@@ -354,7 +356,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       case State::frames: {
         Frame f;
         if (parse_frame(line, f)) {
-          blocks.back().frames.push_back(std::move(f));
+          std::vector<Frame>& frames = blocks.back().frames;
+          if (frames.empty()) frames.reserve(8);
+          frames.push_back(std::move(f));
           break;
         }
         std::string_view rest = line.size() > col ? line.substr(col) : std::string_view{};

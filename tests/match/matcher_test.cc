@@ -150,6 +150,13 @@ TEST(Matcher, SitePackagesPathMapsToRepositoryPath) {
             2);
   EXPECT_EQ(suffix_agreement(path_components("/x/email/__init__.py"), path_components("json/__init__.py")), 0);
   EXPECT_EQ(suffix_agreement(path_components("/usr/lib/python3.11/os.py"), path_components("os.py")), 1);
+  using Parts = std::vector<std::string_view>;
+  EXPECT_EQ(path_components("C:\\venv\\Lib\\site-packages/pkg//./x.py"), (Parts{"C:", "venv", "Lib", "site-packages", "pkg", "x.py"}));
+  EXPECT_EQ(path_components("/a/"), (Parts{"a"}));
+  EXPECT_EQ(path_components("x.py"), (Parts{"x.py"}));
+  EXPECT_EQ(path_components(""), Parts{});
+  EXPECT_EQ(path_components("/\\./"), Parts{});
+  EXPECT_EQ(path_components("..\\a.b/c"), (Parts{"..", "a.b", "c"}));
 }
 
 TEST(Matcher, ClassOutranksSpecificity) {
