@@ -531,11 +531,11 @@ struct Matcher::Impl {
     std::uint64_t mask = 0;
     std::uint32_t begin = 0, end = 0;
   };
-  std::vector<Required> required_of;
-  // By position in `keyed`'s postings, the posted entry's Required::mask:
-  // a word's list and its masks are each one run of memory, so most
-  // entries are ruled out without a read of their own.
-  std::vector<std::uint64_t> keyed_masks;
+  // By position in `keyed`'s postings, the posted entry's Required: a
+  // word's list and its entries' masks and word ranges are each one run of
+  // memory, so most entries are ruled out, and the rest checked, without a
+  // read of the entry's own (at a million entries, a miss each).
+  std::vector<Required> keyed_required;
   // Each pattern's literal runs (PatternText::runs), all in one string: a
   // message holding them not in order cannot match, and RE2 is not asked.
   // Patterns the reader cannot vouch for have none.
@@ -997,7 +997,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint64_t> entry_words, all_entry_words;
   std::vector<std::size_t> all_entry_ends;
   all_entry_ends.reserve(n);
-  m.required_of.reserve(n);
+  std::vector<Impl::Required> required_of;  // by entry, until keyed_required is made
+  required_of.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
     const auto& r = records[e.record];
@@ -1027,7 +1028,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
       std::sort(m.required.begin() + req.begin, m.required.end());
     }
     req.end = static_cast<std::uint32_t>(m.required.size());
-    m.required_of.push_back(req);
+    required_of.push_back(req);
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -1049,8 +1050,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     words[i].shrink_to_fit();
   }
   m.keyed = keyed.build();
-  m.keyed_masks.reserve(m.keyed.postings().size());
-  for (std::uint32_t e : m.keyed.postings()) m.keyed_masks.push_back(m.required_of[e].mask);
+  m.keyed_required.reserve(m.keyed.postings().size());
+  for (std::uint32_t e : m.keyed.postings()) m.keyed_required.push_back(required_of[e]);
   m.all_words = all.build();
   // A word in more than one record in 60 ("invalid", "must", "value")
   // barely ranks, and its list is most of the full-text pass's reads: it is
@@ -1094,8 +1095,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
   mem += m.idf_by_df.capacity() * sizeof(double);
-  mem += m.required.capacity() * sizeof(std::uint64_t) + m.required_of.capacity() * sizeof(Impl::Required);
-  mem += m.keyed_masks.capacity() * sizeof(std::uint64_t) + m.posting_weight.capacity() * sizeof(float);
+  mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Impl::Required);
+  mem += m.posting_weight.capacity() * sizeof(float);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -1224,8 +1225,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     word_set.insert(h);
   }
   const std::vector<std::uint64_t>& present = word_set.items;  // distinct, in message order
-  auto all_present = [&](std::uint32_t e) {
-    const Impl::Required& r = m.required_of[e];
+  auto all_present = [&](const Impl::Required& r) {
     std::size_t b = r.begin, end = r.end;
     for (std::size_t k = b; k < end; ++k)
       if (!word_set.has(m.required[k])) return false;
@@ -1246,12 +1246,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
-    const std::uint64_t* masks = m.keyed_masks.data() + m.keyed.position(posting);
+    const Impl::Required* req = m.keyed_required.data() + m.keyed.position(posting);
     for (std::size_t i = 0; i < posting.size(); ++i) {
-      if ((masks[i] & ~present_mask) != 0) continue;
+      if ((req[i].mask & ~present_mask) != 0) continue;
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
-      if (in_cands(e) || !all_present(e)) continue;
+      if (in_cands(e) || !all_present(req[i])) continue;
       add(e);
     }
   }
