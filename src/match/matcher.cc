@@ -524,9 +524,9 @@ struct Matcher::Impl {
   // array: a candidate whose words are not all in the message cannot
   // match, and RE2 is not asked.
   std::vector<std::uint64_t> required;
-  // By entry, together so one read has both: one bit per required word
-  // (mask_bit of its hash), so a candidate missing a word is usually
-  // dropped by one AND, and the entry's range in `required`.
+  // A keyed entry's words, together so one read has both: one bit per
+  // required word (mask_bit of its hash), so a candidate missing a word is
+  // usually dropped by one AND, and the entry's range in `required`.
   struct Required {
     std::uint64_t mask = 0;
     std::uint32_t begin = 0, end = 0;
