@@ -1235,6 +1235,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // read in one run beside the list, and only an entry whose mask passes
   // is read further (its word range, its candidate slot).
   constexpr std::size_t k_ahead = 8;
+  constexpr std::size_t k_long_list = 8;
   // The words' slots are requested together first: the lookups below then
   // find them on their way rather than waiting for each in turn.
   for (std::uint64_t h : present)
@@ -1247,6 +1248,15 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
     const Impl::Required* req = m.keyed_required.data() + m.keyed.position(posting);
+    // A long list (a large index): the words of the entries whose masks
+    // pass, and their candidate slots, are asked for all at once before
+    // any is read, so their misses overlap.
+    if (posting.size() >= k_long_list)
+      for (std::size_t i = 0; i < posting.size(); ++i)
+        if ((req[i].mask & ~present_mask) == 0) {
+          __builtin_prefetch(m.required.data() + req[i].begin);
+          __builtin_prefetch(&scratch.slot[posting[i]]);
+        }
     for (std::size_t i = 0; i < posting.size(); ++i) {
       if ((req[i].mask & ~present_mask) != 0) continue;
       const std::uint32_t e = posting[i];
