@@ -1248,17 +1248,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (!m.may_key(h)) continue;
     const auto posting = m.keyed.find(h);
     const Impl::Required* req = m.keyed_required.data() + m.keyed.position(posting);
+    auto passes = [&](std::size_t i) { return (req[i].mask & ~present_mask) == 0; };
     // A long list (a large index): the words of the entries whose masks
     // pass, and their candidate slots, are asked for all at once before
     // any is read, so their misses overlap.
     if (posting.size() >= k_long_list)
       for (std::size_t i = 0; i < posting.size(); ++i)
-        if ((req[i].mask & ~present_mask) == 0) {
+        if (passes(i)) {
           __builtin_prefetch(m.required.data() + req[i].begin);
           __builtin_prefetch(&scratch.slot[posting[i]]);
         }
     for (std::size_t i = 0; i < posting.size(); ++i) {
-      if ((req[i].mask & ~present_mask) != 0) continue;
+      if (!passes(i)) continue;
       const std::uint32_t e = posting[i];
       if (cands.size() >= k_max_confirm) break;
       if (in_cands(e) || !all_present(req[i])) continue;
