@@ -299,29 +299,35 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
   return true;
 }
 
+// A histogram of positive scores by their top bits: sign, exponent and
+// four mantissa bits (a positive double's bits order like its value), so
+// buckets are 1/16 of an octave, in order, from 2^-16 to 2^16; scores
+// beyond either end share the end bucket. Filled while scores are made,
+// it tells keep_best where its cut falls without a pass of its own.
+struct ScoreHistogram {
+  static constexpr std::size_t k_buckets = 512;
+  static constexpr std::uint64_t k_low = (1023 - 16) << 4;  // the bucket of 2^-16
+  std::array<std::uint32_t, k_buckets> count{};
+  static std::size_t index(double s) {
+    const std::uint64_t b = std::bit_cast<std::uint64_t>(s) >> 48;
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(b, k_low, k_low + k_buckets - 1) - k_low);
+  }
+  void add(double s) { ++count[index(s)]; }
+};
+
 // Leaves in `v` its best `keep` items, in no particular order: higher score
 // first, the lower entry on a tie (a strict order, so the set is the one a
-// full sort would give). Scores must be positive. A histogram over the
-// scores' top bits finds the bucket the cut falls in; only that bucket is
-// ordered, so the cost is a few passes over `v` rather than a selection's
+// full sort would give). Scores must be positive and counted in `h`. The
+// histogram finds the bucket the cut falls in; only that bucket is
+// ordered, so the cost is a pass over `v` rather than a selection's
 // unpredictable comparisons.
 // `best` is the highest score in `v`; `tie` is working memory.
 void keep_best(std::vector<std::pair<double, std::uint32_t>>& v, std::size_t keep, double best,
-               std::vector<std::pair<double, std::uint32_t>>& tie) {
+               const ScoreHistogram& h, std::vector<std::pair<double, std::uint32_t>>& tie) {
   if (v.size() <= keep) return;
-  // Sign, exponent and four mantissa bits: a positive double's bits order
-  // like its value, so buckets are 1/16 of an octave, in order.
-  auto bucket = [](double s) { return std::bit_cast<std::uint64_t>(s) >> 48; };
-  constexpr std::size_t k_buckets = 512;
-  const std::uint64_t top = bucket(best);
-  const std::uint64_t base = top >= k_buckets - 1 ? top - (k_buckets - 1) : 0;
-  auto index = [&](double s) {
-    std::uint64_t b = bucket(s);
-    return static_cast<std::size_t>(b > base ? b - base : 0);  // lower scores share bucket 0
-  };
-  std::array<std::uint32_t, k_buckets> count{};
-  for (const auto& item : v) ++count[index(item.first)];
-  std::size_t above = 0, cut = k_buckets - 1;
+  auto index = ScoreHistogram::index;
+  const auto& count = h.count;
+  std::size_t above = 0, cut = index(best);
   while (above + count[cut] < keep) above += count[cut--];  // ends: v.size() > keep
   // Those above the cut move to the front (in place: never ahead of the
   // reading position); those in its bucket are ordered apart.
@@ -431,7 +437,12 @@ struct Scratch {
   Spans walked;
   Spans walk_spans[3];  // Impl::confirm's working memory, by form
   std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
-  std::vector<std::uint32_t> slot_touched, ft_touched, confirmed_touched, module_touched;
+  std::vector<std::uint32_t> slot_touched, confirmed_touched, module_touched;
+  // Entries the full-text pass touched: the first ft_count of ft_touched,
+  // which is only grown (the pass writes ahead of the count).
+  std::vector<std::uint32_t> ft_touched;
+  std::size_t ft_count = 0;
+  ScoreHistogram histogram;
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
   std::vector<std::uint64_t> hashes;  // the message's word hashes, repeats kept
@@ -464,7 +475,7 @@ struct Reset {
   Scratch& s;
   ~Reset() {
     for (std::uint32_t e : s.slot_touched) s.slot[e] = 0;
-    for (std::uint32_t e : s.ft_touched) s.ft[e] = {};
+    for (std::size_t i = 0; i < s.ft_count; ++i) s.ft[s.ft_touched[i]] = {};
     for (std::uint32_t p : s.confirmed_touched) {
       s.confirmed[p] = 0;
       s.walked_at[p] = {};
@@ -473,7 +484,7 @@ struct Reset {
     for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
     s.module_touched.clear();
     s.slot_touched.clear();
-    s.ft_touched.clear();
+    s.ft_count = 0;
     s.confirmed_touched.clear();
     s.cands.clear();
     s.hashes.clear();
@@ -521,20 +532,23 @@ struct Matcher::Impl {
   // in a run beside the list rather than at each entry.
   std::vector<float> posting_weight;
   // Every whole word of each keyed pattern (hashes, sorted), as one flat
-  // array: a candidate whose words are not all in the message cannot
-  // match, and RE2 is not asked.
+  // array in the order of `keyed`'s postings: a candidate whose words are
+  // not all in the message cannot match, and RE2 is not asked.
   std::vector<std::uint64_t> required;
-  // A keyed entry's words, together so one read has both: one bit per
-  // required word (mask_bit of its hash), so a candidate missing a word is
-  // usually dropped by one AND, and the entry's range in `required`.
+  // A keyed posting as the lookup reads it: the entry, one bit per required
+  // word (mask_bit of its hash), so a candidate missing a word is usually
+  // dropped by one AND, and where its words start in `required` (they end
+  // where the next posting's start).
   struct Required {
     std::uint64_t mask = 0;
-    std::uint32_t begin = 0, end = 0;
+    std::uint32_t entry = 0;
+    std::uint32_t begin = 0;
   };
-  // By position in `keyed`'s postings, the posted entry's Required: a
-  // word's list and its entries' masks and word ranges are each one run of
-  // memory, so most entries are ruled out, and the rest checked, without a
-  // read of the entry's own (at a million entries, a miss each).
+  // By position in `keyed`'s postings, that posting's Required, and one
+  // more that ends the last one's words: a word's list is one run of
+  // memory, read without the postings themselves, so most entries are
+  // ruled out, and the rest checked, without a read of the entry's own (at
+  // a million entries, a miss each).
   std::vector<Required> keyed_required;
   // Each pattern's literal runs (PatternText::runs), all in one string: a
   // message holding them not in order cannot match, and RE2 is not asked.
@@ -997,7 +1011,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint64_t> entry_words, all_entry_words;
   std::vector<std::size_t> all_entry_ends;
   all_entry_ends.reserve(n);
-  std::vector<Impl::Required> required_of;  // by entry, until keyed_required is made
+  // Each keyed entry's words, by entry, until they are laid out by posting.
+  std::vector<std::uint64_t> entry_required;
+  std::vector<std::pair<std::size_t, std::size_t>> required_of;  // by entry: range in entry_required
+  std::vector<std::uint64_t> mask_of(n, 0);
   required_of.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     Entry& e = m.entries[i];
@@ -1018,17 +1035,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
     all_entry_ends.push_back(all_entry_words.size());
 
-    Impl::Required req;
-    req.begin = static_cast<std::uint32_t>(m.required.size());
+    const std::size_t req_begin = entry_required.size();
     if (e.kind == Kind::keyed) {
       for (const auto& w : words[i]) {
-        m.required.push_back(word_hash(w));
-        req.mask |= mask_bit(m.required.back());
+        entry_required.push_back(word_hash(w));
+        mask_of[i] |= mask_bit(entry_required.back());
       }
-      std::sort(m.required.begin() + req.begin, m.required.end());
+      std::sort(entry_required.begin() + static_cast<std::ptrdiff_t>(req_begin), entry_required.end());
     }
-    req.end = static_cast<std::uint32_t>(m.required.size());
-    required_of.push_back(req);
+    required_of.emplace_back(req_begin, entry_required.size());
     if (e.kind != Kind::keyed) {
       m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
       continue;
@@ -1050,8 +1065,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
     words[i].shrink_to_fit();
   }
   m.keyed = keyed.build();
-  m.keyed_required.reserve(m.keyed.postings().size());
-  for (std::uint32_t e : m.keyed.postings()) m.keyed_required.push_back(required_of[e]);
+  m.keyed_required.reserve(m.keyed.postings().size() + 1);
+  m.required.reserve(entry_required.size());
+  for (std::uint32_t e : m.keyed.postings()) {
+    m.keyed_required.push_back({mask_of[e], e, static_cast<std::uint32_t>(m.required.size())});
+    const auto [begin, end] = required_of[e];
+    m.required.insert(m.required.end(), entry_required.begin() + static_cast<std::ptrdiff_t>(begin),
+                      entry_required.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  m.keyed_required.push_back({0, 0, static_cast<std::uint32_t>(m.required.size())});
   m.all_words = all.build();
   // A word in more than one record in 60 ("invalid", "must", "value")
   // barely ranks, and its list is most of the full-text pass's reads: it is
@@ -1225,8 +1247,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     word_set.insert(h);
   }
   const std::vector<std::uint64_t>& present = word_set.items;  // distinct, in message order
-  auto all_present = [&](const Impl::Required& r) {
-    std::size_t b = r.begin, end = r.end;
+  auto all_present = [&](const Impl::Required* r) {
+    std::size_t b = r[0].begin, end = r[1].begin;
     for (std::size_t k = b; k < end; ++k)
       if (!word_set.has(m.required[k])) return false;
     return true;
@@ -1256,13 +1278,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       for (std::size_t i = 0; i < posting.size(); ++i)
         if (passes(i)) {
           __builtin_prefetch(m.required.data() + req[i].begin);
-          __builtin_prefetch(&scratch.slot[posting[i]]);
+          __builtin_prefetch(&scratch.slot[req[i].entry]);
         }
     for (std::size_t i = 0; i < posting.size(); ++i) {
       if (!passes(i)) continue;
-      const std::uint32_t e = posting[i];
+      const std::uint32_t e = req[i].entry;
       if (cands.size() >= k_max_confirm) break;
-      if (in_cands(e) || !all_present(req[i])) continue;
+      if (in_cands(e) || !all_present(req + i)) continue;
       add(e);
     }
   }
@@ -1313,14 +1335,21 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       if (posting.empty() || posting.size() > m.fulltext_max_df) continue;
       const double idf = m.idf_by_df[posting.size()];
       const float* own = m.posting_weight.data() + m.all_words.position(posting);
+      // Every entry is written down and counted only when new (no branch
+      // on it): room for the whole list first. `own` is the entry's own
+      // weight at every posting of it.
+      std::vector<std::uint32_t>& touched = scratch.ft_touched;
+      if (touched.size() < scratch.ft_count + posting.size()) touched.resize(2 * (scratch.ft_count + posting.size()));
+      std::uint32_t* at = touched.data();
+      std::size_t count = scratch.ft_count;
       for (std::size_t k = 0; k < posting.size(); ++k) {
         Scratch::FullText& f = ft[posting[k]];
-        if (f.shared == 0) {  // idf > 0: n > df
-          scratch.ft_touched.push_back(posting[k]);
-          f.own = own[k];
-        }
+        at[count] = posting[k];
+        count += f.shared == 0;  // idf > 0: n > df
+        f.own = own[k];
         f.shared += idf;
       }
+      scratch.ft_count = count;
     }
     // Sites of the class: all that share words with the message; of the
     // others, which all score alike, enough to show their tie.
@@ -1343,14 +1372,19 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     {
       std::vector<std::pair<double, std::uint32_t>>& best = scratch.best;
       best.clear();
+      best.reserve(scratch.ft_count);
+      ScoreHistogram& histogram = scratch.histogram;
+      histogram.count.fill(0);
       double best_score = 0;
       std::size_t at_best = 0;
-      for (std::uint32_t e : scratch.ft_touched) {
+      for (std::size_t i = 0; i < scratch.ft_count; ++i) {
+        const std::uint32_t e = scratch.ft_touched[i];
         double s = ft[e].shared;
         double own = ft[e].own;
         double score = own > 0 ? s * std::min(1.0, s / own) : 0;
         if (score <= 0) continue;
         best.emplace_back(score, e);
+        histogram.add(score);
         if (score > best_score) {
           best_score = score;
           at_best = 0;
@@ -1360,7 +1394,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       std::size_t keep = 16 + static_cast<std::size_t>(top);
       if (no_evidence) keep = std::max(keep, std::min(at_best, k_max_tied) + static_cast<std::size_t>(top));
       keep = std::min(keep, best.size());
-      keep_best(best, keep, best_score, scratch.tie);
+      keep_best(best, keep, best_score, histogram, scratch.tie);
       for (const auto& [score, e] : best) {
         Cand& c = add(e);
         if (!c.reasons.pattern) c.reasons.fulltext = true;
