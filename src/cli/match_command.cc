@@ -82,7 +82,7 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     for (const auto& c : res.candidates) {
       const auto& r = records[c.index];
       json caps = json::object();
-      for (const auto& [k, v] : c.captures) caps[k] = v;
+      for (const auto& [k, v] : c.captures) caps[std::string(k)] = std::string(v);
       j["candidates"].push_back({{"id", r.id},
                                  {"repo", r.repo},
                                  {"filePath", r.file_path},
@@ -116,7 +116,10 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     std::printf("\n%d. %s:%d  %s  [%s]  (%s)\n", rank++, r.file_path.c_str(), r.line_number, r.repo.c_str(),
                 why.c_str(), r.id.c_str());
     std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
-    for (const auto& [k, v] : c.captures) std::printf("   %s = %s\n", k.c_str(), v.substr(0, 200).c_str());
+    for (const auto& [k, v] : c.captures) {
+      const std::string_view shown = v.substr(0, 200);
+      std::printf("   %.*s = %.*s\n", static_cast<int>(k.size()), k.data(), static_cast<int>(shown.size()), shown.data());
+    }
     if (!r.documentation.empty()) std::printf("%s", first_lines(r.documentation, 2, 160).c_str());
   }
   return 0;

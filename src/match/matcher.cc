@@ -390,6 +390,28 @@ struct WordSet {
   }
 };
 
+// A capture of a shown answer before it is copied into the result: its
+// name (or number, when > 0) and value as views.
+struct PendingCapture {
+  std::string_view name;
+  std::string_view value;
+  std::uint32_t number = 0;
+};
+
+// The decimal digits of n > 0, written at `out`; returns how many.
+std::size_t write_number(std::uint32_t n, char* out) {
+  char digits[10];
+  std::size_t k = 0;
+  for (; n > 0; n /= 10) digits[k++] = static_cast<char>('0' + n % 10);
+  for (std::size_t i = 0; i < k; ++i) out[i] = digits[k - 1 - i];
+  return k;
+}
+std::size_t number_size(std::uint32_t n) {
+  std::size_t k = 1;
+  for (; n >= 10; n /= 10) ++k;
+  return k;
+}
+
 struct Confirmed {
   int kind = 0;  // 3 whole message, 2 its start, 1 somewhere in it, 0 no match
   int variant = 0;  // 0 text, 1 unquoted, 2 after errno
@@ -456,6 +478,8 @@ struct Scratch {
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
+  std::vector<PendingCapture> pending;  // the shown answers' captures, in order
+  std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
 
   void fit(std::size_t entries, std::size_t patterns, std::size_t files, std::size_t records) {
     if (module_agree.size() < files) module_agree.resize(files, -1);
@@ -570,21 +594,20 @@ struct Matcher::Impl {
     return v;
   }
   // Reads an entry's capture names in order: the template's interpolation
-  // when it has one per group, else the group's number from 1. Each
-  // capture is built in place in the answer's list, name and value copied
-  // once.
+  // when it has one per group, else the group's number from 1. A capture
+  // is noted as views (the name in name_blob, the value in the message)
+  // until the result copies every one at once.
   struct CaptureNames {
     const char* at = nullptr;
     bool numbered = true;
-    std::size_t g = 0;
-    void add(std::vector<std::pair<std::string, std::string>>& captures, std::string_view value) {
+    std::uint32_t g = 0;
+    void add(std::vector<PendingCapture>& captures, std::string_view value) {
       if (numbered) {
-        captures.emplace_back(std::to_string(++g), value);
+        captures.push_back({{}, value, ++g});
         return;
       }
       std::uint16_t size = read16(at);
-      captures.emplace_back(std::piecewise_construct, std::forward_as_tuple(at + 2, size),
-                            std::forward_as_tuple(value.data(), value.size()));
+      captures.push_back({{at + 2, size}, value, 0});
       at += 2 + size;
     }
   };
@@ -1493,6 +1516,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
   }
   out.candidates.reserve(shown);
+  std::vector<PendingCapture>& pending = scratch.pending;
+  pending.clear();
+  scratch.pending_end.clear();
   // What the shown answers read beyond ranking (their ids, capture names)
   // is asked for together.
   for (std::size_t i = 0; i < shown; ++i) {
@@ -1533,9 +1559,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         spans = walked;
       }
       if (captured && !spans.empty()) {
-        cd.captures.reserve(spans.size());
         Impl::CaptureNames names = m.capture_names(c.entry, spans.size());
-        for (const auto& [offset, size] : spans) names.add(cd.captures, t.substr(offset, size));
+        for (const auto& [offset, size] : spans) names.add(pending, t.substr(offset, size));
       }
     }
     if (!captured && c.reasons.pattern && e.kind != Kind::empty) {
@@ -1548,14 +1573,45 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         std::vector<re2::StringPiece>& sub = scratch.sub;
         sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (re->Match(Impl::absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
-          cd.captures.reserve(static_cast<std::size_t>(groups));
           Impl::CaptureNames names = m.capture_names(c.entry, static_cast<std::size_t>(groups));
           for (int g = 1; g <= groups; ++g)
-            names.add(cd.captures, std::string_view(sub[g].data() ? sub[g].data() : "", sub[g].size()));
+            names.add(pending, std::string_view(sub[g].data() ? sub[g].data() : "", sub[g].size()));
         }
       }
     }
-    out.candidates.push_back(std::move(cd));
+    scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
+    out.candidates.push_back(cd);
+  }
+  // Every capture's name and value is copied into one block the result
+  // holds, and each answer's captures are its run of the result's list.
+  if (!pending.empty()) {
+    std::size_t bytes = 0;
+    for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
+    out.capture_text = std::make_unique_for_overwrite<char[]>(bytes);
+    out.capture_list.reserve(pending.size());
+    char* at = out.capture_text.get();
+    auto copy = [&](std::string_view v) {
+      if (!v.empty()) std::memcpy(at, v.data(), v.size());
+      at += v.size();
+      return std::string_view(at - v.size(), v.size());
+    };
+    for (const PendingCapture& p : pending) {
+      std::string_view name;
+      if (p.number > 0) {
+        const std::size_t k = write_number(p.number, at);
+        name = {at, k};
+        at += k;
+      } else {
+        name = copy(p.name);
+      }
+      out.capture_list.push_back({name, copy(p.value)});
+    }
+    std::uint32_t begin = 0;
+    for (std::size_t i = 0; i < out.candidates.size(); ++i) {
+      const std::uint32_t end = scratch.pending_end[i];
+      out.candidates[i].captures = {out.capture_list.data() + begin, end - begin};
+      begin = end;
+    }
   }
 
   // From here on nothing reads `message` or `variants`: the parsed text

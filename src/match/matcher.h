@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,6 +45,15 @@ struct Reasons {
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
 };
 
+// A value taken out of the message, named after the interpolation it
+// fills (`{values}` -> "values"), or numbered from 1 when the template's
+// interpolations cannot name the pattern's groups. Both views are held by
+// the MatchResult the candidate belongs to.
+struct Capture {
+  std::string_view name;
+  std::string_view value;
+};
+
 struct Candidate {
   // Index into the vector given to Matcher::build, and the record's id
   // (the Matcher's copy: valid while the Matcher lives).
@@ -52,8 +62,10 @@ struct Candidate {
   // Higher is better; comparable only within one MatchResult.
   double score = 0;
   // Captured values, named after the interpolations of errorMessage in
-  // order (`{values}` -> "values"); empty when the pattern did not match.
-  std::vector<std::pair<std::string, std::string>> captures;
+  // order; empty when the pattern did not match. A view of the
+  // MatchResult's own storage: valid while that result lives (a moved
+  // result keeps it).
+  std::span<const Capture> captures;
   Reasons reasons;
 };
 
@@ -88,6 +100,12 @@ struct MatchResult {
   // True when the input was longer than the matcher reads (its last part
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;
+
+  // What the candidates' captures view: every name and value of the
+  // result, copied once into one block, and the list of them. A result is
+  // moved, not copied (a copy's captures would view the original).
+  std::unique_ptr<char[]> capture_text;
+  std::vector<Capture> capture_list;
 };
 
 struct BuildStats {

@@ -353,7 +353,7 @@ struct App::Impl {
     for (const auto& c : m.candidates) {
       if (c.index >= s.lines.size()) continue;
       json caps = json::array();
-      for (const auto& [n, v] : c.captures) caps.push_back({{"name", n}, {"value", v}});
+      for (const auto& [n, v] : c.captures) caps.push_back({{"name", std::string(n)}, {"value", std::string(v)}});
       cands.push_back({{"id", c.id},
                        {"score", c.score},
                        {"captures", caps},
@@ -402,8 +402,8 @@ struct App::Impl {
         Data caps{Data::type::list};
         for (const auto& [n, v] : c.captures) {
           Data cap;
-          cap.set("name", n);
-          cap.set("value", v);
+          cap.set("name", std::string(n));
+          cap.set("value", std::string(v));
           caps.push_back(cap);
         }
         item.set("captures", caps);

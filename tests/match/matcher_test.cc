@@ -51,15 +51,30 @@ const Matcher& shared() {
 }
 
 std::string top_id(const MatchResult& r) { return r.candidates.empty() ? "" : std::string(r.candidates.front().id); }
+std::pair<std::string, std::string> pair_of(const Capture& c) { return {std::string(c.name), std::string(c.value)}; }
 
 TEST(Matcher, CapturesAreNamedAfterInterpolations) {
   auto r = shared().match("ValueError: The batch size is not consistent across layers: [2, 3]");
   ASSERT_EQ(top_id(r), "a0");
   EXPECT_FALSE(r.ambiguous);
   ASSERT_EQ(r.candidates[0].captures.size(), 1u);
-  EXPECT_EQ(r.candidates[0].captures[0].first, "values");
-  EXPECT_EQ(r.candidates[0].captures[0].second, "[2, 3]");
+  EXPECT_EQ(r.candidates[0].captures[0].name, "values");
+  EXPECT_EQ(r.candidates[0].captures[0].value, "[2, 3]");
   EXPECT_TRUE(r.candidates[0].reasons.pattern);
+  // The result holds its captures' text: a moved result, outliving the
+  // message it was asked and the matcher, still reads them.
+  std::string message = "TypeError: expected 3 values, got 4";
+  MatchResult moved;
+  {
+    Matcher own = Matcher::build(sample());
+    MatchResult first = own.match(message);
+    message.assign(message.size(), '#');
+    moved = std::move(first);
+  }
+  ASSERT_FALSE(moved.candidates.empty());
+  ASSERT_EQ(moved.candidates[0].captures.size(), 2u);
+  EXPECT_EQ(pair_of(moved.candidates[0].captures[0]), (std::pair<std::string, std::string>{"n", "3"}));
+  EXPECT_EQ(pair_of(moved.candidates[0].captures[1]), (std::pair<std::string, std::string>{"m", "4"}));
   EXPECT_TRUE(r.candidates[0].reasons.error_class);
 }
 
@@ -75,14 +90,14 @@ TEST(Matcher, CapturesAreNumberedWhenTheTemplateDoesNotNameEachGroup) {
     auto r = m.match((id == "n0" ? "ValueError" : "TypeError") + std::string(": expected 3 of ints"));
     ASSERT_EQ(top_id(r), id);
     ASSERT_EQ(r.candidates[0].captures.size(), 2u);
-    EXPECT_EQ(r.candidates[0].captures[0], (std::pair<std::string, std::string>{"n", "3"}));
-    EXPECT_EQ(r.candidates[0].captures[1], (std::pair<std::string, std::string>{"kind", "ints"}));
+    EXPECT_EQ(pair_of(r.candidates[0].captures[0]), (std::pair<std::string, std::string>{"n", "3"}));
+    EXPECT_EQ(pair_of(r.candidates[0].captures[1]), (std::pair<std::string, std::string>{"kind", "ints"}));
   }
   auto r = m.match("KeyError: lost 'k' in table");
   ASSERT_EQ(top_id(r), "n2");
   ASSERT_EQ(r.candidates[0].captures.size(), 2u);
-  EXPECT_EQ(r.candidates[0].captures[0], (std::pair<std::string, std::string>{"1", "'k'"}));
-  EXPECT_EQ(r.candidates[0].captures[1], (std::pair<std::string, std::string>{"2", "table"}));
+  EXPECT_EQ(pair_of(r.candidates[0].captures[0]), (std::pair<std::string, std::string>{"1", "'k'"}));
+  EXPECT_EQ(pair_of(r.candidates[0].captures[1]), (std::pair<std::string, std::string>{"2", "table"}));
 }
 
 TEST(Matcher, PythonMessageQuirks) {
@@ -93,7 +108,8 @@ TEST(Matcher, PythonMessageQuirks) {
   // OSError with errno.
   auto r = shared().match("FileNotFoundError: [Errno 2] No such file or directory: 'x.txt'");
   ASSERT_EQ(top_id(r), "a3");
-  EXPECT_EQ(r.candidates[0].captures.at(0).second, "'x.txt'");
+  ASSERT_FALSE(r.candidates[0].captures.empty());
+  EXPECT_EQ(r.candidates[0].captures[0].value, "'x.txt'");
 }
 
 // A record's messageVariants are matched like its own pattern, and the
@@ -115,8 +131,8 @@ TEST(Matcher, VariantsAnswerForTheirRecord) {
   EXPECT_EQ(r.candidates[0].index, records.size() - 2);
   EXPECT_TRUE(r.candidates[0].reasons.pattern);
   ASSERT_EQ(r.candidates[0].captures.size(), 1u);
-  EXPECT_EQ(r.candidates[0].captures[0].first, "value");
-  EXPECT_EQ(r.candidates[0].captures[0].second, "'x'");
+  EXPECT_EQ(r.candidates[0].captures[0].name, "value");
+  EXPECT_EQ(r.candidates[0].captures[0].value, "'x'");
   std::set<std::string> ids;
   for (const auto& c : r.candidates) EXPECT_TRUE(ids.insert(std::string(c.id)).second) << c.id << " listed twice";
   EXPECT_FALSE(r.ambiguous);
@@ -208,7 +224,8 @@ TEST(Matcher, ConcurrentMatchesAgree) {
       for (int i = 0; i < 3000; ++i) {
         int k = (i * 7919) % 210000;
         auto r = m.match("ValueError: bad thing number" + std::to_string(k) + " 42");
-        if (top_id(r) == "id" + std::to_string(k) && !r.ambiguous && r.candidates[0].captures.at(0).second == "42")
+        if (top_id(r) == "id" + std::to_string(k) && !r.ambiguous && !r.candidates[0].captures.empty() &&
+            r.candidates[0].captures[0].value == "42")
           ++right[t];
       }
     });
@@ -295,7 +312,7 @@ void expect_re2_captures(const std::string& pattern, const std::string& msg, con
   ASSERT_EQ(top_id(r), "p") << pattern << " / " << msg;
   ASSERT_EQ(r.candidates[0].captures.size(), sub.size() - 1) << pattern << " / " << msg;
   for (std::size_t g = 1; g < sub.size(); ++g)
-    EXPECT_EQ(r.candidates[0].captures[g - 1].second, std::string(sub[g].data(), sub[g].size()))
+    EXPECT_EQ(r.candidates[0].captures[g - 1].value, std::string(sub[g].data(), sub[g].size()))
         << pattern << " / " << msg << " group " << g;
 }
 
@@ -440,7 +457,7 @@ TEST(Matcher, IntegerGroupsAgreeWithRe2) {
       ASSERT_TRUE(p && p->reasons.pattern) << pattern << " / " << msg;
       ASSERT_EQ(p->captures.size(), sub.size() - 1) << pattern << " / " << msg;
       for (std::size_t g = 1; g < sub.size(); ++g)
-        EXPECT_EQ(p->captures[g - 1].second, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
+        EXPECT_EQ(p->captures[g - 1].value, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
             << pattern << " / " << msg << " group " << g;
     } else if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_START, sub.data(), n)) {
       // A match from the start only: when the matcher has it (a word of
@@ -451,7 +468,7 @@ TEST(Matcher, IntegerGroupsAgreeWithRe2) {
       ++start;
       ASSERT_EQ(p->captures.size(), sub.size() - 1) << pattern << " / " << msg;
       for (std::size_t g = 1; g < sub.size(); ++g)
-        EXPECT_EQ(p->captures[g - 1].second, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
+        EXPECT_EQ(p->captures[g - 1].value, std::string(sub[g].data() ? sub[g].data() : "", sub[g].size()))
             << pattern << " / " << msg << " group " << g << " (from the start)";
     } else if (!re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) {
       ++none;
@@ -471,9 +488,9 @@ TEST(Matcher, IntegerGroupAfterALaterRunPlacement) {
   auto r = m.match("ValueError: kw a1bxb2c");
   ASSERT_EQ(top_id(r), "p");
   ASSERT_EQ(r.candidates[0].captures.size(), 2u);
-  EXPECT_EQ(r.candidates[0].captures[0].second, "1bx");
-  EXPECT_EQ(r.candidates[0].captures[1].second, "2");
-  EXPECT_EQ(r.candidates[0].captures[1].first, "n");
+  EXPECT_EQ(r.candidates[0].captures[0].value, "1bx");
+  EXPECT_EQ(r.candidates[0].captures[1].value, "2");
+  EXPECT_EQ(r.candidates[0].captures[1].name, "n");
 }
 
 }  // namespace
