@@ -70,11 +70,12 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
 
   if (as_json) {
     json j;
-    j["exception"] = {{"errorClass", res.exception.error_class}, {"message", res.exception.message}};
+    j["exception"] = {{"errorClass", std::string(res.exception.error_class)}, {"message", std::string(res.exception.message)}};
     j["frames"] = json::array();
     for (const auto& f : res.frames) j["frames"].push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
     j["chained"] = json::array();
-    for (const auto& c : res.chained) j["chained"].push_back({{"errorClass", c.error_class}, {"message", c.message}});
+    for (const auto& c : res.chained)
+      j["chained"].push_back({{"errorClass", std::string(c.error_class)}, {"message", std::string(c.message)}});
     j["ambiguous"] = res.ambiguous;
     j["fulltextFallback"] = res.fulltext_fallback;
     j["truncated"] = res.truncated;
@@ -99,12 +100,13 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
 
   if (res.candidates.empty()) {
     std::cerr << "errdex match: no throw site found for "
-              << (res.exception.error_class.empty() ? std::string("this text") : res.exception.error_class) << " among "
+              << (res.exception.error_class.empty() ? std::string("this text") : std::string(res.exception.error_class)) << " among "
               << records.size() << " records\n";
     return 1;
   }
-  std::printf("%s%s%s\n", res.exception.error_class.c_str(), res.exception.error_class.empty() ? "" : ": ",
-              res.exception.message.substr(0, 200).c_str());
+  const std::string_view shown = res.exception.message.substr(0, 200);
+  std::printf("%.*s%s%.*s\n", static_cast<int>(res.exception.error_class.size()), res.exception.error_class.data(),
+              res.exception.error_class.empty() ? "" : ": ", static_cast<int>(shown.size()), shown.data());
   if (res.fulltext_fallback) std::printf("no pattern matched: ranked by full text\n");
   if (res.ambiguous) std::printf("ambiguous: the best score is shared by several sites\n");
   if (res.truncated) std::printf("input was cut: only its last part (or the message's first part) was read\n");

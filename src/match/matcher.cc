@@ -1582,19 +1582,27 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
     out.candidates.push_back(cd);
   }
-  // Every capture's name and value is copied into one block the result
-  // holds, and each answer's captures are its run of the result's list.
+  // The exception's text, the chained ones' and every capture's name and
+  // value are copied into one block the result holds; each answer's
+  // captures are its run of the result's list.
+  std::span<const ExceptionBlock> earlier;
+  if (!single) earlier = {tb.exceptions.data(), tb.exceptions.size() - 1};
+  std::size_t bytes = error_class.size() + whole.size();
+  for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();
+  for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
+  if (bytes > 0) out.text = std::make_unique_for_overwrite<char[]>(bytes);
+  char* at = out.text.get();
+  auto copy = [&](std::string_view v) {
+    if (v.empty()) return std::string_view();
+    std::memcpy(at, v.data(), v.size());
+    at += v.size();
+    return std::string_view(at - v.size(), v.size());
+  };
+  out.exception = {copy(error_class), copy(whole)};
+  out.chained.reserve(earlier.size());
+  for (const ExceptionBlock& b : earlier) out.chained.push_back({copy(b.error_class), copy(b.message)});
   if (!pending.empty()) {
-    std::size_t bytes = 0;
-    for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
-    out.capture_text = std::make_unique_for_overwrite<char[]>(bytes);
     out.capture_list.reserve(pending.size());
-    char* at = out.capture_text.get();
-    auto copy = [&](std::string_view v) {
-      if (!v.empty()) std::memcpy(at, v.data(), v.size());
-      at += v.size();
-      return std::string_view(at - v.size(), v.size());
-    };
     for (const PendingCapture& p : pending) {
       std::string_view name;
       if (p.number > 0) {
@@ -1613,21 +1621,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       begin = end;
     }
   }
-
-  // From here on nothing reads `message` or `variants`: the parsed text
-  // moves into the result.
-  if (single) {
-    out.exception.error_class = std::string(error_class);
-    out.exception.message = std::string(whole);
-    return out;
+  if (!single) {
+    ExceptionBlock& ex = tb.exceptions.back();
+    out.frames.reserve(ex.frames.size());
+    for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
   }
-  ExceptionBlock& ex = tb.exceptions.back();
-  out.exception = {std::move(ex.error_class), std::move(ex.message)};
-  out.frames.reserve(ex.frames.size());
-  for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
-  out.chained.reserve(tb.exceptions.size() - 1);
-  for (std::size_t i = 0; i + 1 < tb.exceptions.size(); ++i)
-    out.chained.push_back({std::move(tb.exceptions[i].error_class), std::move(tb.exceptions[i].message)});
   return out;
 }
 

@@ -69,10 +69,11 @@ struct Candidate {
   Reasons reasons;
 };
 
-// One exception of the pasted text as the parser read it.
+// One exception of the pasted text as the parser read it. Views of the
+// MatchResult's own storage, as captures are.
 struct ParsedException {
-  std::string error_class;  // as printed, e.g. "json.decoder.JSONDecodeError"
-  std::string message;      // may span several lines
+  std::string_view error_class;  // as printed, e.g. "json.decoder.JSONDecodeError"
+  std::string_view message;      // may span several lines
 };
 
 struct ParsedFrame {
@@ -101,10 +102,10 @@ struct MatchResult {
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;
 
-  // What the candidates' captures view: every name and value of the
-  // result, copied once into one block, and the list of them. A result is
-  // moved, not copied (a copy's captures would view the original).
-  std::unique_ptr<char[]> capture_text;
+  // What `exception`, `chained` and the candidates' captures view: their
+  // text, copied once into one block, and the list of captures. A result
+  // is moved, not copied (a copy would view the original's text).
+  std::unique_ptr<char[]> text;
   std::vector<Capture> capture_list;
 };
 

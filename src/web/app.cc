@@ -363,9 +363,10 @@ struct App::Impl {
     json frames = json::array();
     for (const auto& f : m.frames) frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
     json chained = json::array();
-    for (const auto& e : m.chained) chained.push_back({{"errorClass", e.error_class}, {"message", e.message}});
+    for (const auto& e : m.chained)
+      chained.push_back({{"errorClass", std::string(e.error_class)}, {"message", std::string(e.message)}});
     return {{"engine", s.matcher->name()},
-            {"exception", {{"errorClass", m.exception.error_class}, {"message", m.exception.message}}},
+            {"exception", {{"errorClass", std::string(m.exception.error_class)}, {"message", std::string(m.exception.message)}}},
             {"frames", frames},
             {"chained", chained},
             {"ambiguous", m.ambiguous},
@@ -380,8 +381,9 @@ struct App::Impl {
     if (text) {
       auto m = s.matcher->match(*text, 5);
       d.set("engine", s.matcher->name());
-      d.set("exception_class", m.exception.error_class.empty() ? "(no exception line found)" : m.exception.error_class);
-      d.set("exception_message", m.exception.error_class.empty() ? "" : m.exception.message);
+      d.set("exception_class", m.exception.error_class.empty() ? std::string("(no exception line found)")
+                                                                : std::string(m.exception.error_class));
+      d.set("exception_message", m.exception.error_class.empty() ? std::string() : std::string(m.exception.message));
       d.set("has_frames", !m.frames.empty());
       d.set("frame_count", std::to_string(m.frames.size()));
       if (!m.frames.empty())

@@ -78,6 +78,46 @@ TEST(Matcher, CapturesAreNamedAfterInterpolations) {
   EXPECT_TRUE(r.candidates[0].reasons.error_class);
 }
 
+// The exception explained, the ones chained before it and the frames are
+// the result's own: they outlive the pasted text and the matcher.
+TEST(Matcher, ResultHoldsTheParsedExceptions) {
+  std::string text =
+      "Traceback (most recent call last):\n"
+      "  File \"/src/pkg/a.py\", line 7, in f\n"
+      "KeyError: 'k'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/src/pkg/a.py\", line 7, in g\n"
+      "TypeError: expected 3 values, got 4\n";
+  MatchResult r;
+  {
+    Matcher own = Matcher::build(sample());
+    r = own.match(text);
+    text.assign(text.size(), '#');
+  }
+  EXPECT_EQ(r.exception.error_class, "TypeError");
+  EXPECT_EQ(r.exception.message, "expected 3 values, got 4");
+  ASSERT_EQ(r.chained.size(), 1u);
+  EXPECT_EQ(r.chained[0].error_class, "KeyError");
+  EXPECT_EQ(r.chained[0].message, "'k'");
+  ASSERT_EQ(r.frames.size(), 1u);
+  EXPECT_EQ(r.frames[0].file, "/src/pkg/a.py");
+  EXPECT_EQ(r.frames[0].function, "g");
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(top_id(r), "a5");
+  ASSERT_EQ(r.candidates[0].captures.size(), 2u);
+  EXPECT_EQ(r.candidates[0].captures[1].value, "4");
+  // A single line: the class and message are copied out of it too.
+  std::string line = "ValueError: The batch size is not consistent across layers: [2, 3]";
+  MatchResult one = shared().match(line);
+  line.assign(line.size(), '#');
+  EXPECT_EQ(one.exception.error_class, "ValueError");
+  EXPECT_EQ(one.exception.message, "The batch size is not consistent across layers: [2, 3]");
+  EXPECT_TRUE(one.chained.empty());
+}
+
 // Names come from the record's own template; where it does not name one
 // interpolation per group, the groups are numbered from 1.
 TEST(Matcher, CapturesAreNumberedWhenTheTemplateDoesNotNameEachGroup) {
