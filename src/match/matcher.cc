@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <tuple>
 #include <unordered_map>
@@ -1582,45 +1583,45 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
     out.candidates.push_back(cd);
   }
-  // The exception's text, the chained ones' and every capture's name and
-  // value are copied into one block the result holds; each answer's
-  // captures are its run of the result's list.
+  // Every capture of the result, then their names and values, the
+  // exception's text and the chained ones', are copied into one block the
+  // result holds; each answer's captures are its run of the Captures.
   std::span<const ExceptionBlock> earlier;
   if (!single) earlier = {tb.exceptions.data(), tb.exceptions.size() - 1};
   std::size_t bytes = error_class.size() + whole.size();
   for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();
   for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
-  if (bytes > 0) out.text = std::make_unique_for_overwrite<char[]>(bytes);
-  char* at = out.text.get();
+  static_assert(alignof(Capture) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+  const std::size_t list_bytes = pending.size() * sizeof(Capture);
+  if (list_bytes + bytes > 0) out.storage = std::make_unique_for_overwrite<char[]>(list_bytes + bytes);
+  Capture* list = reinterpret_cast<Capture*>(out.storage.get());
+  char* at = out.storage.get() + list_bytes;
   auto copy = [&](std::string_view v) {
     if (v.empty()) return std::string_view();
     std::memcpy(at, v.data(), v.size());
     at += v.size();
     return std::string_view(at - v.size(), v.size());
   };
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    const PendingCapture& p = pending[k];
+    std::string_view name;
+    if (p.number > 0) {
+      const std::size_t digits = write_number(p.number, at);
+      name = {at, digits};
+      at += digits;
+    } else {
+      name = copy(p.name);
+    }
+    std::construct_at(list + k, Capture{name, copy(p.value)});
+  }
+  for (std::size_t i = 0, begin = 0; i < out.candidates.size(); ++i) {
+    const std::size_t end = scratch.pending_end[i];
+    out.candidates[i].captures = {list + begin, end - begin};
+    begin = end;
+  }
   out.exception = {copy(error_class), copy(whole)};
   out.chained.reserve(earlier.size());
   for (const ExceptionBlock& b : earlier) out.chained.push_back({copy(b.error_class), copy(b.message)});
-  if (!pending.empty()) {
-    out.capture_list.reserve(pending.size());
-    for (const PendingCapture& p : pending) {
-      std::string_view name;
-      if (p.number > 0) {
-        const std::size_t k = write_number(p.number, at);
-        name = {at, k};
-        at += k;
-      } else {
-        name = copy(p.name);
-      }
-      out.capture_list.push_back({name, copy(p.value)});
-    }
-    std::uint32_t begin = 0;
-    for (std::size_t i = 0; i < out.candidates.size(); ++i) {
-      const std::uint32_t end = scratch.pending_end[i];
-      out.candidates[i].captures = {out.capture_list.data() + begin, end - begin};
-      begin = end;
-    }
-  }
   if (!single) {
     ExceptionBlock& ex = tb.exceptions.back();
     out.frames.reserve(ex.frames.size());

@@ -102,11 +102,11 @@ struct MatchResult {
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;
 
-  // What `exception`, `chained` and the candidates' captures view: their
-  // text, copied once into one block, and the list of captures. A result
-  // is moved, not copied (a copy would view the original's text).
-  std::unique_ptr<char[]> text;
-  std::vector<Capture> capture_list;
+  // What `exception`, `chained` and the candidates' captures view: one
+  // block holding every Capture of the result, then their names and
+  // values and the exceptions' text. A result is moved, not copied (a copy
+  // would view the original's block).
+  std::unique_ptr<char[]> storage;
 };
 
 struct BuildStats {
