@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include "match/path_suffix.h"
@@ -481,6 +482,7 @@ struct Scratch {
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
   std::vector<PendingCapture> pending;  // the shown answers' captures, in order
   std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
+  std::vector<Candidate> shown;  // the answers, until copied into the result
 
   void fit(std::size_t entries, std::size_t patterns, std::size_t files, std::size_t records) {
     if (module_agree.size() < files) module_agree.resize(files, -1);
@@ -1516,7 +1518,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   } else {
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
   }
-  out.candidates.reserve(shown);
+  std::vector<Candidate>& answers = scratch.shown;
+  answers.clear();
   std::vector<PendingCapture>& pending = scratch.pending;
   pending.clear();
   scratch.pending_end.clear();
@@ -1581,21 +1584,26 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
     }
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
-    out.candidates.push_back(cd);
+    answers.push_back(cd);
   }
-  // Every capture of the result, then their names and values, the
-  // exception's text and the chained ones', are copied into one block the
-  // result holds; each answer's captures are its run of the Captures.
+  // The answers, every capture of them, then the captures' names and
+  // values, the exception's text and the chained ones', are copied into
+  // one block the result holds; each answer's captures are its run of the
+  // Captures.
   std::span<const ExceptionBlock> earlier;
   if (!single) earlier = {tb.exceptions.data(), tb.exceptions.size() - 1};
   std::size_t bytes = error_class.size() + whole.size();
   for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();
   for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
-  static_assert(alignof(Capture) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+  static_assert(alignof(Candidate) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && sizeof(Candidate) % alignof(Capture) == 0);
+  static_assert(std::is_trivially_destructible_v<Candidate> && std::is_trivially_destructible_v<Capture>);
+  const std::size_t answer_bytes = answers.size() * sizeof(Candidate);
   const std::size_t list_bytes = pending.size() * sizeof(Capture);
-  if (list_bytes + bytes > 0) out.storage = std::make_unique_for_overwrite<char[]>(list_bytes + bytes);
-  Capture* list = reinterpret_cast<Capture*>(out.storage.get());
-  char* at = out.storage.get() + list_bytes;
+  if (answer_bytes + list_bytes + bytes > 0)
+    out.storage = std::make_unique_for_overwrite<char[]>(answer_bytes + list_bytes + bytes);
+  Candidate* placed = reinterpret_cast<Candidate*>(out.storage.get());
+  Capture* list = reinterpret_cast<Capture*>(out.storage.get() + answer_bytes);
+  char* at = out.storage.get() + answer_bytes + list_bytes;
   auto copy = [&](std::string_view v) {
     if (v.empty()) return std::string_view();
     std::memcpy(at, v.data(), v.size());
@@ -1614,11 +1622,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     std::construct_at(list + k, Capture{name, copy(p.value)});
   }
-  for (std::size_t i = 0, begin = 0; i < out.candidates.size(); ++i) {
+  for (std::size_t i = 0, begin = 0; i < answers.size(); ++i) {
     const std::size_t end = scratch.pending_end[i];
-    out.candidates[i].captures = {list + begin, end - begin};
+    answers[i].captures = {list + begin, end - begin};
+    std::construct_at(placed + i, answers[i]);
     begin = end;
   }
+  out.candidates = {placed, answers.size()};
   out.exception = {copy(error_class), copy(whole)};
   out.chained.reserve(earlier.size());
   for (const ExceptionBlock& b : earlier) out.chained.push_back({copy(b.error_class), copy(b.message)});

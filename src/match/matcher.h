@@ -83,8 +83,8 @@ struct ParsedFrame {
 };
 
 struct MatchResult {
-  // Best first, at most `top` of them.
-  std::vector<Candidate> candidates;
+  // Best first, at most `top` of them. A view of the result's storage.
+  std::span<const Candidate> candidates;
   // The exception being explained: the last of a chain (the one printed
   // last), or the whole text when no "Class: message" line was found.
   ParsedException exception;
@@ -102,10 +102,10 @@ struct MatchResult {
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;
 
-  // What `exception`, `chained` and the candidates' captures view: one
-  // block holding every Capture of the result, then their names and
-  // values and the exceptions' text. A result is moved, not copied (a copy
-  // would view the original's block).
+  // What `candidates`, `exception`, `chained` and the captures view: one
+  // block holding the candidates, every Capture of the result, then their
+  // names and values and the exceptions' text. A result is moved, not
+  // copied (a copy would view the original's block).
   std::unique_ptr<char[]> storage;
 };
 

@@ -106,7 +106,7 @@ TEST(Matcher, ResultHoldsTheParsedExceptions) {
   EXPECT_EQ(r.frames[0].file, "/src/pkg/a.py");
   EXPECT_EQ(r.frames[0].function, "g");
   ASSERT_FALSE(r.candidates.empty());
-  EXPECT_EQ(top_id(r), "a5");
+  EXPECT_EQ(r.candidates[0].index, 5u);  // a5 (its id is the matcher's, gone with it)
   ASSERT_EQ(r.candidates[0].captures.size(), 2u);
   EXPECT_EQ(r.candidates[0].captures[1].value, "4");
   // A single line: the class and message are copied out of it too.
