@@ -1264,7 +1264,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // it; a pattern whose other words are not all there is dropped unasked.
   std::vector<std::uint64_t>& hashes = scratch.hashes;
   word_hashes(message, scratch.word_scratch, hashes);
-  if (variants.has_unquoted) word_hashes(variants.unquoted, scratch.word_scratch, hashes);
+  // The unquoted form has the same words: it drops the quotes around the
+  // message and one backslash of an escape pair, never a word character,
+  // and always leaves a non-word character between the words it joined.
   WordSet& word_set = scratch.present;
   word_set.prepare(hashes.size());
   std::uint64_t present_mask = 0;

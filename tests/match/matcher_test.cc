@@ -152,6 +152,19 @@ TEST(Matcher, PythonMessageQuirks) {
   EXPECT_EQ(r.candidates[0].captures[0].value, "'x.txt'");
 }
 
+// KeyError's repr with escapes: the unquoted, unescaped form is the one
+// the pattern explains, found through the words of the message as printed
+// (the two forms have the same words).
+TEST(Matcher, EscapedReprFindsItsUnquotedPattern) {
+  const Matcher m = Matcher::build({rec("q1", "KeyError", "it's {name}", "it's (.+?)", "pkg/q.py", 3),
+                                    rec("q2", "KeyError", "{key}", "(.+?)", "pkg/r.py", 9)});
+  auto r = m.match(R"(KeyError: 'it\'s a "quoted" key\\n')");
+  ASSERT_EQ(top_id(r), "q1");
+  EXPECT_TRUE(r.candidates[0].reasons.pattern);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].value, R"(a "quoted" key\n)");
+}
+
 // A record's messageVariants are matched like its own pattern, and the
 // record is one answer however many of its messages match.
 TEST(Matcher, VariantsAnswerForTheirRecord) {
