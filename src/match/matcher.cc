@@ -841,6 +841,55 @@ struct Matcher::Impl {
   }
 };
 
+MatchResult::MatchResult(MatchResult&& other) noexcept { *this = std::move(other); }
+
+MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
+  if (this == &other) return *this;
+  frames = std::move(other.frames);
+  chained = std::move(other.chained);
+  ambiguous = other.ambiguous;
+  fulltext_fallback = other.fulltext_fallback;
+  truncated = other.truncated;
+  block_size = std::exchange(other.block_size, 0);
+  candidates = std::exchange(other.candidates, {});
+  exception = std::exchange(other.exception, {});
+  storage = std::move(other.storage);
+  if (storage || block_size == 0) return *this;  // a block on the heap keeps its place
+  // The block was inline: it is copied, and every view into it moves with it.
+  std::memcpy(inline_block, other.inline_block, block_size);
+  const char* from = other.inline_block;
+  const char* to_end = from + block_size;
+  auto follow = [&](const auto* p) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(p)>>;
+    const char* c = reinterpret_cast<const char*>(p);
+    return c >= from && c < to_end ? reinterpret_cast<T*>(inline_block + (c - from)) : const_cast<T*>(p);
+  };
+  auto follow_view = [&](std::string_view v) { return v.empty() ? v : std::string_view(follow(v.data()), v.size()); };
+  Candidate* placed = follow(candidates.data());
+  candidates = {placed, candidates.size()};
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    Candidate& c = placed[i];
+    if (c.captures.empty()) continue;
+    Capture* list = follow(c.captures.data());
+    c.captures = {list, c.captures.size()};
+  }
+  // Every Capture lies between the candidates and the text: each is moved
+  // once, whichever candidates view it.
+  if (!candidates.empty()) {
+    Capture* first = nullptr;
+    std::size_t count = 0;
+    for (const Candidate& c : candidates)
+      if (!c.captures.empty()) {
+        if (!first) first = const_cast<Capture*>(c.captures.data());
+        count = static_cast<std::size_t>(c.captures.data() + c.captures.size() - first);
+      }
+    for (std::size_t k = 0; k < count; ++k) first[k] = {follow_view(first[k].name), follow_view(first[k].value)};
+  }
+  exception = {follow_view(exception.error_class), follow_view(exception.message)};
+  for (ParsedException& e : chained) e = {follow_view(e.error_class), follow_view(e.message)};
+  return *this;
+}
+
 Matcher::Matcher(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Matcher::Matcher(Matcher&&) noexcept = default;
 Matcher& Matcher::operator=(Matcher&&) noexcept = default;
@@ -1601,11 +1650,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   static_assert(std::is_trivially_destructible_v<Candidate> && std::is_trivially_destructible_v<Capture>);
   const std::size_t answer_bytes = answers.size() * sizeof(Candidate);
   const std::size_t list_bytes = pending.size() * sizeof(Capture);
-  if (answer_bytes + list_bytes + bytes > 0)
-    out.storage = std::make_unique_for_overwrite<char[]>(answer_bytes + list_bytes + bytes);
-  Candidate* placed = reinterpret_cast<Candidate*>(out.storage.get());
-  Capture* list = reinterpret_cast<Capture*>(out.storage.get() + answer_bytes);
-  char* at = out.storage.get() + answer_bytes + list_bytes;
+  out.block_size = answer_bytes + list_bytes + bytes;
+  if (out.block_size > MatchResult::k_inline) out.storage = std::make_unique_for_overwrite<char[]>(out.block_size);
+  char* block = out.block();
+  Candidate* placed = reinterpret_cast<Candidate*>(block);
+  Capture* list = reinterpret_cast<Capture*>(block + answer_bytes);
+  char* at = block + answer_bytes + list_bytes;
   auto copy = [&](std::string_view v) {
     if (v.empty()) return std::string_view();
     std::memcpy(at, v.data(), v.size());

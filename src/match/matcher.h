@@ -102,11 +102,26 @@ struct MatchResult {
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;
 
+  MatchResult() = default;
+  // Moving keeps every view valid (a block held inline is copied and the
+  // views into it follow); a result is not copied.
+  MatchResult(MatchResult&& other) noexcept;
+  MatchResult& operator=(MatchResult&& other) noexcept;
+  MatchResult(const MatchResult&) = delete;
+  MatchResult& operator=(const MatchResult&) = delete;
+  ~MatchResult() = default;
+
   // What `candidates`, `exception`, `chained` and the captures view: one
   // block holding the candidates, every Capture of the result, then their
-  // names and values and the exceptions' text. A result is moved, not
-  // copied (a copy would view the original's block).
+  // names and values and the exceptions' text. A small block (most
+  // results) is held inline, so a result costs no allocation; a larger
+  // one in `storage`.
+  static constexpr std::size_t k_inline = 768;
+  alignas(16) char inline_block[k_inline];
   std::unique_ptr<char[]> storage;
+  std::size_t block_size = 0;  // bytes of the block in use, wherever it is
+  // The block: inline_block or storage.get().
+  char* block() { return storage ? storage.get() : inline_block; }
 };
 
 struct BuildStats {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <cstring>
 #include <memory>
 #include <random>
 #include <set>
@@ -70,6 +71,7 @@ TEST(Matcher, CapturesAreNamedAfterInterpolations) {
     MatchResult first = own.match(message);
     message.assign(message.size(), '#');
     moved = std::move(first);
+    std::memset(first.inline_block, '#', MatchResult::k_inline);
   }
   ASSERT_FALSE(moved.candidates.empty());
   ASSERT_EQ(moved.candidates[0].captures.size(), 2u);
@@ -244,6 +246,53 @@ TEST(Matcher, TiesAreListedBeyondTop) {
   auto t = shared().match("TypeError: expected 2 values, got 3", 1);
   EXPECT_TRUE(t.ambiguous);
   EXPECT_EQ(t.candidates.size(), 2u);
+}
+
+// A result's views follow it when it moves, whether its block is held
+// inline (a few answers) or on the heap (a tie of a hundred).
+TEST(Matcher, MovedResultsKeepTheirViews) {
+  auto check_small = [](const MatchResult& r) {
+    ASSERT_EQ(r.candidates.size(), 2u);
+    EXPECT_EQ(r.exception.error_class, "TypeError");
+    EXPECT_EQ(r.exception.message, "expected 2 values, got 3");
+    for (const Candidate& c : r.candidates) {
+      ASSERT_EQ(c.captures.size(), 2u);
+      EXPECT_EQ(pair_of(c.captures[0]), (std::pair<std::string, std::string>{"n", "2"}));
+      EXPECT_EQ(pair_of(c.captures[1]), (std::pair<std::string, std::string>{"m", "3"}));
+    }
+  };
+  MatchResult first = shared().match("TypeError: expected 2 values, got 3", 1);
+  check_small(first);
+  // The moved-from block is scribbled over: a view left pointing into it
+  // reads '#'.
+  auto scribble = [](MatchResult& r) { std::memset(r.inline_block, '#', MatchResult::k_inline); };
+  MatchResult second(std::move(first));
+  EXPECT_TRUE(first.candidates.empty());
+  scribble(first);
+  check_small(second);
+  MatchResult third;
+  third = std::move(second);
+  scribble(second);
+  check_small(third);
+
+  std::vector<model::ErrorRecord> many;
+  for (int i = 0; i < 150; ++i)
+    many.push_back(rec("t" + std::to_string(i), "LookupError", "no entry {key} in table {name}",
+                       "no entry (.+?) in table (.+?)", "pkg/t" + std::to_string(i) + ".py", i + 1));
+  const Matcher m = Matcher::build(many);
+  MatchResult big = m.match("LookupError: no entry 'k' in table users");
+  ASSERT_TRUE(big.ambiguous);
+  ASSERT_EQ(big.candidates.size(), 100u);
+  MatchResult moved;
+  moved = std::move(big);
+  ASSERT_EQ(moved.candidates.size(), 100u);
+  EXPECT_EQ(moved.exception.message, "no entry 'k' in table users");
+  for (const Candidate& c : moved.candidates) {
+    ASSERT_EQ(c.captures.size(), 2u);
+    EXPECT_EQ(c.captures[0].value, "'k'");
+    EXPECT_EQ(c.captures[1].name, "name");
+    EXPECT_EQ(c.captures[1].value, "users");
+  }
 }
 
 TEST(Matcher, NoPatternFallsBackToFullText) {
