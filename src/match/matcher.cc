@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -400,14 +401,7 @@ struct PendingCapture {
   std::uint32_t number = 0;
 };
 
-// The decimal digits of n > 0, written at `out`; returns how many.
-std::size_t write_number(std::uint32_t n, char* out) {
-  char digits[10];
-  std::size_t k = 0;
-  for (; n > 0; n /= 10) digits[k++] = static_cast<char>('0' + n % 10);
-  for (std::size_t i = 0; i < k; ++i) out[i] = digits[k - 1 - i];
-  return k;
-}
+// How many decimal digits n has.
 std::size_t number_size(std::uint32_t n) {
   std::size_t k = 1;
   for (; n >= 10; n /= 10) ++k;
@@ -867,23 +861,13 @@ MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
   auto follow_view = [&](std::string_view v) { return v.empty() ? v : std::string_view(follow(v.data()), v.size()); };
   Candidate* placed = follow(candidates.data());
   candidates = {placed, candidates.size()};
+  // Each Capture belongs to one candidate: it moves with that one's run.
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     Candidate& c = placed[i];
     if (c.captures.empty()) continue;
     Capture* list = follow(c.captures.data());
+    for (std::size_t k = 0; k < c.captures.size(); ++k) list[k] = {follow_view(list[k].name), follow_view(list[k].value)};
     c.captures = {list, c.captures.size()};
-  }
-  // Every Capture lies between the candidates and the text: each is moved
-  // once, whichever candidates view it.
-  if (!candidates.empty()) {
-    Capture* first = nullptr;
-    std::size_t count = 0;
-    for (const Candidate& c : candidates)
-      if (!c.captures.empty()) {
-        if (!first) first = const_cast<Capture*>(c.captures.data());
-        count = static_cast<std::size_t>(c.captures.data() + c.captures.size() - first);
-      }
-    for (std::size_t k = 0; k < count; ++k) first[k] = {follow_view(first[k].name), follow_view(first[k].value)};
   }
   exception = {follow_view(exception.error_class), follow_view(exception.message)};
   for (ParsedException& e : chained) e = {follow_view(e.error_class), follow_view(e.message)};
@@ -1666,9 +1650,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     const PendingCapture& p = pending[k];
     std::string_view name;
     if (p.number > 0) {
-      const std::size_t digits = write_number(p.number, at);
-      name = {at, digits};
-      at += digits;
+      char* end = std::to_chars(at, at + number_size(p.number), p.number).ptr;
+      name = {at, static_cast<std::size_t>(end - at)};
+      at = end;
     } else {
       name = copy(p.name);
     }
