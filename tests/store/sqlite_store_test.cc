@@ -460,7 +460,7 @@ TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
   std::atomic<bool> done{false};
   std::set<std::size_t> seen;
   std::vector<std::string> bad;
-  int reads = 0;
+  std::atomic<int> reads{0};
   std::thread reader([&] {
     auto store = open_or_die(path);
     if (!store) return;
@@ -497,13 +497,21 @@ TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
     for (int round = 0; round < 32; ++round) {
       auto s = writer->ingest(datasets[round % datasets.size()]);
       EXPECT_TRUE(s) << s.error();
+      // The reader runs between ingests: two more completed reads mean one
+      // started after this commit. Without the wait a busy machine can run
+      // every ingest before the reader's first read. The bound only keeps a
+      // broken reader from hanging the test.
+      const int after = reads.load();
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (reads.load() < after + 2 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
   done = true;
   reader.join();
   EXPECT_TRUE(bad.empty()) << bad.size() << " bad reads, first: " << (bad.empty() ? "" : bad.front());
-  EXPECT_GT(reads, 0);
-  EXPECT_GE(seen.size(), 2u) << "the reader should have observed more than one dataset";
+  EXPECT_GT(reads.load(), 0);
+  EXPECT_EQ(seen.size(), sizes.size()) << "the reader should have observed every dataset";
 }
 
 off_t file_size(const std::string& path) {
