@@ -1627,9 +1627,17 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // Captures.
   std::span<const ExceptionBlock> earlier;
   if (!single) earlier = {tb.exceptions.data(), tb.exceptions.size() - 1};
+  // A value inside the message (the text form and the errno form are parts
+  // of it) is a view of the message's copy; only one taken from the
+  // unquoted form, which lives in the scratch, is copied itself.
+  auto in_whole = [&](std::string_view v) {
+    return v.empty() || (std::less_equal<>()(whole.data(), v.data()) &&
+                         std::less_equal<>()(v.data() + v.size(), whole.data() + whole.size()));
+  };
   std::size_t bytes = error_class.size() + whole.size();
   for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();
-  for (const PendingCapture& p : pending) bytes += p.value.size() + (p.number > 0 ? number_size(p.number) : p.name.size());
+  for (const PendingCapture& p : pending)
+    bytes += (in_whole(p.value) ? 0 : p.value.size()) + (p.number > 0 ? number_size(p.number) : p.name.size());
   static_assert(alignof(Candidate) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && sizeof(Candidate) % alignof(Capture) == 0);
   static_assert(std::is_trivially_destructible_v<Candidate> && std::is_trivially_destructible_v<Capture>);
   const std::size_t answer_bytes = answers.size() * sizeof(Candidate);
@@ -1646,6 +1654,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     at += v.size();
     return std::string_view(at - v.size(), v.size());
   };
+  out.exception = {copy(error_class), copy(whole)};
   for (std::size_t k = 0; k < pending.size(); ++k) {
     const PendingCapture& p = pending[k];
     std::string_view name;
@@ -1656,7 +1665,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     } else {
       name = copy(p.name);
     }
-    std::construct_at(list + k, Capture{name, copy(p.value)});
+    std::string_view value = p.value.empty() ? std::string_view()
+                             : in_whole(p.value)
+                                 ? out.exception.message.substr(static_cast<std::size_t>(p.value.data() - whole.data()), p.value.size())
+                                 : copy(p.value);
+    std::construct_at(list + k, Capture{name, value});
   }
   for (std::size_t i = 0, begin = 0; i < answers.size(); ++i) {
     const std::size_t end = scratch.pending_end[i];
@@ -1665,7 +1678,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     begin = end;
   }
   out.candidates = {placed, answers.size()};
-  out.exception = {copy(error_class), copy(whole)};
   out.chained.reserve(earlier.size());
   for (const ExceptionBlock& b : earlier) out.chained.push_back({copy(b.error_class), copy(b.message)});
   if (!single) {
