@@ -108,6 +108,7 @@ int run_list(const std::string& db, const std::optional<std::string>& repo, bool
   } else {
     for (const auto& l : *lines) print_summary_line(l.record);
   }
+  if (lines->empty()) std::cerr << "errdex list: no records" << (repo ? " for " + *repo : std::string()) << "\n";
   return lines->empty() ? 1 : 0;
 }
 
@@ -130,6 +131,8 @@ int run_search(const std::string& db, const std::string& text, const std::option
   } else {
     for (const auto& h : *hits) print_summary_line(h.record);
   }
+  if (hits->empty())
+    std::cerr << "errdex search: no record matches \"" << text << "\"" << (repo ? " in " + *repo : std::string()) << "\n";
   return hits->empty() ? 1 : 0;
 }
 
@@ -146,6 +149,7 @@ int run_export(const std::string& db, const std::optional<std::string>& repo) {
   }
   for (const auto& l : *lines) std::cout << model::to_json(l) << "\n";
   std::cout.flush();
+  if (lines->empty()) std::cerr << "errdex export: no records" << (repo ? " for " + *repo : std::string()) << "\n";
   return lines->empty() ? 1 : 0;
 }
 

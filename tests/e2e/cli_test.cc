@@ -124,6 +124,14 @@ TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   EXPECT_EQ(json::parse(r.out).size(), 3u);
   r = run(errdex_cmd() + " list --repo nobody/none --db " + shell_quote(db));
   EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no records for nobody/none"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " export --repo nobody/none --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no records for nobody/none"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " search zzyzzyx --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no record matches \"zzyzzyx\""), std::string::npos) << r.err;
   r = run(errdex_cmd() + " search non-negative --json --db " + shell_quote(db));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)[0]["record"]["id"], id);
