@@ -671,9 +671,12 @@ struct App::Impl {
     } else if (ct.empty() || ct == "text/plain") {
       text = req.body;
     } else if (ct == "application/x-www-form-urlencoded") {
+      // The paste box's form has a `text` field. `curl --data 'ValueError:
+      // ...'` sends the text itself, unencoded, under this type: a body
+      // that is not a form with that field is the text.
       auto form = parse_query(req.body);
-      if (!form) throw HttpError{400, form.error()};
-      text = (*form)["text"];
+      if (form && form->count("text")) text = (*form)["text"];
+      else text = req.body;
     } else {
       throw HttpError{415, "send text/plain, application/json or a form"};
     }

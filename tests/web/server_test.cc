@@ -260,6 +260,15 @@ TEST_F(ServeTest, MatchTakesTextOrJson) {
   EXPECT_EQ(post(port(), "/api/match", "application/json", "{\"nope\":1}").status, 400);
   EXPECT_EQ(post(port(), "/api/match", "application/json", "{not json").status, 400);
   EXPECT_EQ(post(port(), "/api/match", "text/plain", "   ").status, 400);
+  // What `curl --data` sends: the raw text under the form's type, with no
+  // `text` field (a '%' that is no escape included); a form's field wins.
+  auto curl = post(port(), "/api/match", "application/x-www-form-urlencoded", "ValueError: plain message 100%");
+  ASSERT_EQ(curl.status, 200) << curl.body;
+  EXPECT_EQ(json::parse(curl.body)["exception"]["message"], "plain message 100%");
+  auto form = post(port(), "/api/match", "application/x-www-form-urlencoded", "text=ValueError%3A+plain+message");
+  ASSERT_EQ(form.status, 200) << form.body;
+  EXPECT_EQ(json::parse(form.body)["exception"]["message"], "plain message");
+  EXPECT_EQ(post(port(), "/api/match", "application/x-www-form-urlencoded", "text=").status, 400);
   EXPECT_EQ(post(port(), "/api/match", "image/png", "x").status, 415);
   EXPECT_EQ(post(port(), "/api/match", "text/plain", std::string("ValueError: \xff\xfe bad")).status, 400);
   EXPECT_EQ(get(port(), "/api/match").status, 405);
