@@ -623,11 +623,13 @@ TEST(ServeCommand, PicksUpANewDatasetWithoutRestart) {
   write_file(tmp / "two.jsonl", model::to_json(model::DatasetLine{r2, "2026-08-16T00:00:00.000Z"}) + "\n");
   ASSERT_EQ(run(errdex_cmd() + " import " + (tmp / "two.jsonl").string() + " --db " + db).code, 0);
   int status = 0;
-  for (int i = 0; i < 100 && status != 200; ++i) {
+  // The server looks for a new dataset every 2 s; the bound is
+  // wide so a loaded machine does not fail the test.
+  for (int i = 0; i < 300 && status != 200; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     status = get(server.port(), std::string("/api/errors/") + k_twin2).status;
   }
-  EXPECT_EQ(status, 200) << "the new dataset was not served within 10 s";
+  EXPECT_EQ(status, 200) << "the new dataset was not served within 30 s";
 }
 
 }  // namespace
