@@ -11,13 +11,18 @@
 //
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
 //        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
-//        [--tracebacks 0|1] [--re2-set 0|1]
+//        [--tracebacks 0|1] [--re2-set 0|1] [--cycles 1,32,100,300,603]
 // (--peers 0 gives errdex's rows only, on the stdlib and --synthetic N,
 // for profiling and for comparing two builds of errdex;
 // --rounds sets the passes over the stdlib's single lines, for errdex and
 // for RE2::Set and Hyperscan, 50 by default; --tracebacks 0 leaves out the
 // traceback row, so every match() call is a single line; --re2-set 0
-// leaves out RE2::Set on the stdlib, the slowest peer under valgrind.)
+// leaves out RE2::Set on the stdlib, the slowest peer under valgrind;
+// --cycles K,... adds, for each K, the time per line when the stdlib's
+// lines are matched in groups of K distinct lines cycled many times, over
+// the time when each line of the group is repeated on its own: how much of
+// a line's cost is the processor's state (caches, branch history) that
+// other messages displace, rather than the work itself.)
 // Run by hand (bench/match/run.sh, bench/match/cost.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
@@ -94,6 +99,35 @@ Latency measure(std::size_t messages, int rounds, const std::function<bool(std::
   l.p50_us = us[us.size() / 2];
   l.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
   return l;
+}
+
+// For each K of `sizes`: the lines in consecutive groups of K, each group
+// matched as a cycle of its K lines (enough passes for ~20,000 calls), and
+// then each of its lines repeated as often on its own; the two times over
+// all groups, per line, and their ratio.
+void cycle_table(const errdex::match::Matcher& m, const std::vector<std::string>& lines, const std::string& sizes) {
+  std::printf("\n| lines cycled (K) | µs per line, cycled | µs per line, each repeated | cycled / repeated |\n|---:|---:|---:|---:|\n");
+  std::size_t sink = 0;
+  std::stringstream in(sizes);
+  for (std::string item; std::getline(in, item, ',');) {
+    const std::size_t k = std::min<std::size_t>(std::max(1, std::atoi(item.c_str())), lines.size());
+    const std::size_t passes = 20000 / k + 1;
+    double cycled = 0, repeated = 0;
+    std::size_t calls = 0;
+    for (std::size_t start = 0; start + k <= lines.size(); start += k) {
+      auto t0 = Clock::now();
+      for (std::size_t r = 0; r < passes; ++r)
+        for (std::size_t i = start; i < start + k; ++i) sink += m.match(lines[i], 5).candidates.size();
+      cycled += seconds_since(t0);
+      t0 = Clock::now();
+      for (std::size_t i = start; i < start + k; ++i)
+        for (std::size_t r = 0; r < passes; ++r) sink += m.match(lines[i], 5).candidates.size();
+      repeated += seconds_since(t0);
+      calls += passes * k;
+    }
+    std::printf("| %zu | %.2f | %.2f | %.2f |\n", k, 1e6 * cycled / calls, 1e6 * repeated / calls, cycled / repeated);
+  }
+  if (sink == 0) std::printf("(no candidates at all)\n");
 }
 
 void row(const char* index, const char* engine, std::size_t patterns, double build_s, double mem_mb, const Latency& l,
@@ -299,6 +333,7 @@ int main(int argc, char** argv) {
   int rounds = 50;    // --rounds N: passes over the stdlib's single lines
   bool with_tracebacks = true;  // --tracebacks 0: single lines only
   bool with_re2_set = true;     // --re2-set 0: no RE2::Set on the stdlib
+  std::string cycles;           // --cycles K,...: cycled groups of K lines vs each line repeated
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -310,6 +345,7 @@ int main(int argc, char** argv) {
     else if (k == "--rounds") rounds = std::max(1, std::atoi(v.c_str()));
     else if (k == "--tracebacks") with_tracebacks = v != "0";
     else if (k == "--re2-set") with_re2_set = v != "0";
+    else if (k == "--cycles") cycles = v;
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -317,7 +353,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1] [--cycles K,...]\n");
     return 2;
   }
 
@@ -360,6 +396,7 @@ int main(int argc, char** argv) {
       auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
       row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
     }
+    if (!cycles.empty()) cycle_table(m, pasted, cycles);
     if (peers) {
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);

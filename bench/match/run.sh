@@ -11,4 +11,4 @@ n=${2:-1000000}
 . bench/match/stdlib.sh
 echo "machine: $(nproc) cores, $(python3 --version), $(wc -l <"$work/cases.jsonl") real errors"
 "$build/match_bench" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" --synthetic "$n" \
-  --peer-sizes 10000,30000 --hs-max 30000
+  --peer-sizes 10000,30000 --hs-max 30000 --cycles 1,32,100,300,603
