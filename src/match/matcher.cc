@@ -1631,8 +1631,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // of it) is a view of the message's copy; only one taken from the
   // unquoted form, which lives in the scratch, is copied itself.
   auto in_whole = [&](std::string_view v) {
-    return v.empty() || (std::less_equal<>()(whole.data(), v.data()) &&
-                         std::less_equal<>()(v.data() + v.size(), whole.data() + whole.size()));
+    return std::less_equal<>()(whole.data(), v.data()) && std::less_equal<>()(v.data() + v.size(), whole.data() + whole.size());
   };
   std::size_t bytes = error_class.size() + whole.size();
   for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();

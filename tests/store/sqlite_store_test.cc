@@ -494,15 +494,16 @@ TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
   {
     auto writer = open_or_die(path);
     ASSERT_TRUE(writer);
+    // One bound for all the waits below: it only keeps a broken reader
+    // from hanging the test.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     for (int round = 0; round < 32; ++round) {
       auto s = writer->ingest(datasets[round % datasets.size()]);
       EXPECT_TRUE(s) << s.error();
       // The reader runs between ingests: two more completed reads mean one
       // started after this commit. Without the wait a busy machine can run
-      // every ingest before the reader's first read. The bound only keeps a
-      // broken reader from hanging the test.
+      // every ingest before the reader's first read.
       const int after = reads.load();
-      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
       while (reads.load() < after + 2 && std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
