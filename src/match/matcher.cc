@@ -464,6 +464,8 @@ struct Scratch {
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
   std::vector<std::uint64_t> hashes;  // the message's word hashes, repeats kept
+  std::vector<std::uint64_t> keying;  // of the message's distinct words, those that may key a pattern
+  std::vector<std::uint32_t> passing;  // positions in a keyed list whose masks pass
   WordScratch word_scratch;
   WordSet present;
   Spans spans;
@@ -1319,32 +1321,49 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // is read further (its word range, its candidate slot).
   constexpr std::size_t k_ahead = 8;
   constexpr std::size_t k_long_list = 8;
-  // The words' slots are requested together first: the lookups below then
-  // find them on their way rather than waiting for each in turn.
-  for (std::uint64_t h : present)
-    if (m.may_key(h)) m.keyed.prefetch(h);
+  // The words that may key a pattern, and then the entries of a list whose
+  // masks pass, are gathered without a branch per item (each is written
+  // and counted only if it passes): which pass differs from message to
+  // message, so a branch on each would be mispredicted at random. The
+  // words' slots are requested together first: the lookups below then find
+  // them on their way rather than waiting for each in turn.
+  std::vector<std::uint64_t>& keying = scratch.keying;
+  if (keying.size() < present.size()) keying.resize(2 * present.size());
+  std::size_t keying_count = 0;
   for (std::uint64_t h : present) {
+    keying[keying_count] = h;
+    keying_count += m.may_key(h);
+  }
+  for (std::size_t k = 0; k < keying_count; ++k) m.keyed.prefetch(keying[k]);
+  for (std::size_t k = 0; k < keying_count; ++k) {
     if (cands.size() >= k_max_confirm) {
       out.truncated = true;
       break;
     }
-    if (!m.may_key(h)) continue;
-    const auto posting = m.keyed.find(h);
+    const auto posting = m.keyed.find(keying[k]);
     const Impl::Required* req = m.keyed_required.data() + m.keyed.position(posting);
-    auto passes = [&](std::size_t i) { return (req[i].mask & ~present_mask) == 0; };
+    std::vector<std::uint32_t>& passing = scratch.passing;
+    if (passing.size() < posting.size()) passing.resize(2 * posting.size());
+    std::size_t passing_count = 0;
+    for (std::size_t i = 0; i < posting.size(); ++i) {
+      passing[passing_count] = static_cast<std::uint32_t>(i);
+      passing_count += (req[i].mask & ~present_mask) == 0;
+    }
     // A long list (a large index): the words of the entries whose masks
     // pass, and their candidate slots, are asked for all at once before
     // any is read, so their misses overlap.
     if (posting.size() >= k_long_list)
-      for (std::size_t i = 0; i < posting.size(); ++i)
-        if (passes(i)) {
-          __builtin_prefetch(m.required.data() + req[i].begin);
-          __builtin_prefetch(&scratch.slot[req[i].entry]);
-        }
-    for (std::size_t i = 0; i < posting.size(); ++i) {
-      if (!passes(i)) continue;
+      for (std::size_t j = 0; j < passing_count; ++j) {
+        __builtin_prefetch(m.required.data() + req[passing[j]].begin);
+        __builtin_prefetch(&scratch.slot[req[passing[j]].entry]);
+      }
+    for (std::size_t j = 0; j < passing_count; ++j) {
+      const std::uint32_t i = passing[j];
       const std::uint32_t e = req[i].entry;
-      if (cands.size() >= k_max_confirm) break;
+      if (cands.size() >= k_max_confirm) {
+        out.truncated = true;
+        break;
+      }
       if (in_cands(e) || !all_present(req + i)) continue;
       add(e);
     }
