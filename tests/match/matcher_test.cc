@@ -335,6 +335,24 @@ TEST(Matcher, ConcurrentMatchesAgree) {
   for (int t = 0; t < 4; ++t) EXPECT_EQ(right[t], 3000);
 }
 
+// More candidates than the matcher confirms (20,000): the answer says it
+// was cut, even when the word that overflowed is the message's last.
+TEST(Matcher, TooManyCandidatesSaysTruncated) {
+  std::vector<model::ErrorRecord> records;
+  for (int i = 0; i < 20500; ++i)
+    records.push_back(rec("c" + std::to_string(i), "ValueError", "{n} crowded", "(.+?) crowded",
+                          "pkg/m" + std::to_string(i) + ".py", 1));
+  Matcher m = Matcher::build(records);
+  auto r = m.match("ValueError: 7 crowded");
+  EXPECT_TRUE(r.truncated);
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_TRUE(r.ambiguous);
+  EXPECT_EQ(r.candidates[0].captures.size(), 1u);
+  auto few = Matcher::build(std::vector<model::ErrorRecord>(records.begin(), records.begin() + 50)).match("ValueError: 7 crowded");
+  EXPECT_FALSE(few.truncated);
+  EXPECT_EQ(few.candidates.size(), 50u);
+}
+
 TEST(Matcher, HostileInputsFinishWithAResult) {
   const Matcher& m = shared();
   std::string big(10u << 20, 'x');
