@@ -435,8 +435,8 @@ using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
 
 // Per-thread working memory of match(), indexed by entry and pattern so a
 // message costs no hashing and no allocation once warm. Every slot a match
-// sets is reset before it returns (Reset), so the arrays are at rest (zero,
-// -1 for module_agree) between calls and one thread may use several Matchers.
+// sets is reset before it returns (Reset), so the arrays are at rest (zero)
+// between calls and one thread may use several Matchers.
 struct Scratch {
   std::vector<std::uint32_t> slot;       // by entry: 1 + index into cands, 0 none
   // By entry, once touched by the full-text pass: the weight it shares
@@ -454,8 +454,7 @@ struct Scratch {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> walked_at;
   Spans walked;
   Spans walk_spans[3];  // Impl::confirm's working memory, by form
-  std::vector<std::int32_t> module_agree;  // by file: module parts its path names, -1 not yet
-  std::vector<std::uint32_t> slot_touched, confirmed_touched, module_touched;
+  std::vector<std::uint32_t> slot_touched, confirmed_touched;
   // Entries the full-text pass touched: the first ft_count of ft_touched,
   // which is only grown (the pass writes ahead of the count).
   std::vector<std::uint32_t> ft_touched;
@@ -472,6 +471,7 @@ struct Scratch {
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
   std::vector<std::string_view> modules;
+  std::vector<std::uint64_t> module_hashes;  // word_hash of each of `modules`
   std::vector<std::string_view> frame_parts;  // the innermost frame's path components
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
@@ -480,8 +480,7 @@ struct Scratch {
   std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
   std::vector<Candidate> shown;  // the answers, until copied into the result
 
-  void fit(std::size_t entries, std::size_t patterns, std::size_t files, std::size_t records) {
-    if (module_agree.size() < files) module_agree.resize(files, -1);
+  void fit(std::size_t entries, std::size_t patterns, std::size_t records) {
     if (record_at.size() < records) record_at.resize(records, 0);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
@@ -504,8 +503,6 @@ struct Reset {
       s.walked_at[p] = {};
     }
     s.walked.clear();
-    for (std::uint32_t f : s.module_touched) s.module_agree[f] = -1;
-    s.module_touched.clear();
     s.slot_touched.clear();
     s.ft_count = 0;
     s.confirmed_touched.clear();
@@ -528,6 +525,11 @@ struct Matcher::Impl {
   std::unique_ptr<std::atomic<RE2*>[]> compiled;  // by pattern id
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
+  // The word hashes of each file's path components and of its last one's
+  // stem ("decoder" of "decoder.py"), the names a module agrees with: file
+  // f's are file_names[file_names_at[f] .. file_names_at[f + 1]).
+  std::vector<std::uint64_t> file_names;
+  std::vector<std::uint32_t> file_names_at;
   // Looked up by a view of the frame's path: no string is made per match.
   struct ViewHash {
     using is_transparent = void;
@@ -1160,9 +1162,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
 
   m.file_parts.resize(m.files.size());
+  m.file_names_at.assign(1, 0);
   for (std::size_t f = 0; f < m.files.size(); ++f) {
-    m.file_parts[f] = path_components(m.files[f]);
-    if (!m.file_parts[f].empty()) m.by_basename[std::string(m.file_parts[f].back())];
+    const auto& parts = m.file_parts[f] = path_components(m.files[f]);
+    for (std::string_view part : parts) m.file_names.push_back(word_hash(part));
+    if (!parts.empty()) {
+      m.by_basename[std::string(parts.back())];
+      if (std::string_view s = stem(parts.back()); s.size() != parts.back().size()) m.file_names.push_back(word_hash(s));
+    }
+    m.file_names_at.push_back(static_cast<std::uint32_t>(m.file_names.size()));
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& parts = m.file_parts[m.entries[i].file_id];
@@ -1180,6 +1188,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.idf_by_df.capacity() * sizeof(double);
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Impl::Required);
   mem += m.posting_weight.capacity() * sizeof(float);
+  mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -1229,7 +1238,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
                                 ? asked_id
                                 : m.class_of(error_class);
   thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size(), m.files.size(), m.has_variants ? m.stats.records : 0);
+  scratch.fit(m.entries.size(), m.patterns.size(), m.has_variants ? m.stats.records : 0);
   Reset reset{scratch};
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
@@ -1494,22 +1503,22 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
   // named among a record's path components is a hint of its own: below
   // class agreement, above a few characters of pattern.
+  // Names are compared by their word hashes, as the word tables compare
+  // words: a file's are in one run beside the others'.
   std::vector<std::string_view>& modules = scratch.modules;
+  std::vector<std::uint64_t>& module_hashes = scratch.module_hashes;
+  module_hashes.clear();
   if (last_class.size() != error_class.size()) module_parts(error_class, modules);
-  // Many candidates share a file: each file is read once per message.
+  for (std::string_view mod : modules) module_hashes.push_back(word_hash(mod));
   auto module_agreement = [&](std::uint32_t file) {
-    std::int32_t& known = scratch.module_agree[file];
-    if (known >= 0) return known;
-    const auto& parts = m.file_parts[file];
+    const std::uint64_t* names = m.file_names.data() + m.file_names_at[file];
+    const std::size_t count = m.file_names_at[file + 1] - m.file_names_at[file];
     std::int32_t agree = 0;
-    for (std::string_view mod : modules)
-      for (std::size_t k = 0; k < parts.size(); ++k)
-        if (parts[k] == mod || (k + 1 == parts.size() && stem(parts[k]) == mod)) {
-          ++agree;
-          break;
-        }
-    known = agree;
-    scratch.module_touched.push_back(file);
+    for (std::uint64_t h : module_hashes) {
+      bool named = false;
+      for (std::size_t k = 0; k < count; ++k) named |= names[k] == h;
+      agree += named;
+    }
     return agree;
   };
   // The class only ranks: a candidate needs a frame, its pattern or shared
