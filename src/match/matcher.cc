@@ -87,8 +87,8 @@ std::string_view class_name(std::string_view written) {
 }
 
 // "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
-// Appended to `parts`.
-void module_parts(std::string_view printed_class, std::vector<std::string_view>& parts) {
+// Their word hashes are appended to `parts`.
+void module_parts(std::string_view printed_class, std::vector<std::uint64_t>& parts) {
   auto dot = printed_class.rfind('.');
   if (dot == std::string_view::npos) return;
   std::string_view mod = printed_class.substr(0, dot);
@@ -96,7 +96,7 @@ void module_parts(std::string_view printed_class, std::vector<std::string_view>&
   while (i <= mod.size()) {
     auto j = mod.find('.', i);
     if (j == std::string_view::npos) j = mod.size();
-    if (j > i) parts.push_back(mod.substr(i, j - i));
+    if (j > i) parts.push_back(word_hash(mod.substr(i, j - i)));
     i = j + 1;
   }
 }
@@ -470,8 +470,7 @@ struct Scratch {
   Spans spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
-  std::vector<std::string_view> modules;
-  std::vector<std::uint64_t> module_hashes;  // word_hash of each of `modules`
+  std::vector<std::uint64_t> modules;  // the printed class's module parts, by word hash
   std::vector<std::string_view> frame_parts;  // the innermost frame's path components
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
@@ -1505,16 +1504,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // class agreement, above a few characters of pattern.
   // Names are compared by their word hashes, as the word tables compare
   // words: a file's are in one run beside the others'.
-  std::vector<std::string_view>& modules = scratch.modules;
-  std::vector<std::uint64_t>& module_hashes = scratch.module_hashes;
-  module_hashes.clear();
+  std::vector<std::uint64_t>& modules = scratch.modules;
   if (last_class.size() != error_class.size()) module_parts(error_class, modules);
-  for (std::string_view mod : modules) module_hashes.push_back(word_hash(mod));
   auto module_agreement = [&](std::uint32_t file) {
     const std::uint64_t* names = m.file_names.data() + m.file_names_at[file];
     const std::size_t count = m.file_names_at[file + 1] - m.file_names_at[file];
     std::int32_t agree = 0;
-    for (std::uint64_t h : module_hashes) {
+    for (std::uint64_t h : modules) {
       bool named = false;
       for (std::size_t k = 0; k < count; ++k) named |= names[k] == h;
       agree += named;
