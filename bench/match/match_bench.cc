@@ -22,7 +22,8 @@
 // lines are matched in groups of K distinct lines cycled many times, over
 // the time when each line of the group is repeated on its own: how much of
 // a line's cost is the processor's state (caches, branch history) that
-// other messages displace, rather than the work itself.)
+// other messages displace, rather than the work itself. A table after
+// (a) says how the time of its lines splits by the kind of answer.)
 // Run by hand (bench/match/run.sh, bench/match/cost.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
@@ -128,6 +129,52 @@ void cycle_table(const errdex::match::Matcher& m, const std::vector<std::string>
     std::printf("| %zu | %.2f | %.2f | %.2f |\n", k, 1e6 * cycled / calls, 1e6 * repeated / calls, cycled / repeated);
   }
   if (sink == 0) std::printf("(no candidates at all)\n");
+}
+
+// Where the time of (a) goes: each line's time (its median over `rounds`
+// cycled passes, each call timed on its own) summed by the kind of answer
+// it got, and the share of the slowest tenth of the lines. Full-text
+// ranking scores every record sharing a word with the message, so lines
+// that need it cost the most.
+void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string>& lines, int rounds) {
+  std::vector<std::vector<double>> us(lines.size());
+  std::vector<int> kind(lines.size(), 0);
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto a = Clock::now();
+      auto result = m.match(lines[i], 5);
+      us[i].push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+      bool fulltext = false;
+      for (const auto& c : result.candidates) fulltext |= c.reasons.fulltext;
+      kind[i] = result.fulltext_fallback ? 2 : fulltext ? 1 : 0;
+    }
+  std::vector<double> line_us(lines.size());
+  double total = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::sort(us[i].begin(), us[i].end());
+    total += line_us[i] = us[i][us[i].size() / 2];
+  }
+  if (total <= 0) return;
+  const char* names[3] = {"pattern or class only", "full text among the answers", "full text the only evidence"};
+  std::printf("\n| answer (stdlib lines, cycled, median of %d) | lines | share of lines | share of time | mean µs per line |\n"
+              "|---|---:|---:|---:|---:|\n", rounds);
+  for (int k = 0; k < 3; ++k) {
+    std::size_t n = 0;
+    double t = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (kind[i] == k) {
+        ++n;
+        t += line_us[i];
+      }
+    std::printf("| %s | %zu | %.1f %% | %.1f %% | %.2f |\n", names[k], n, 100.0 * n / lines.size(), 100.0 * t / total,
+                n ? t / n : 0.0);
+  }
+  std::vector<double> sorted = line_us;
+  std::sort(sorted.rbegin(), sorted.rend());
+  double slow = 0;
+  for (std::size_t i = 0; i < sorted.size() / 10; ++i) slow += sorted[i];
+  std::printf("| the slowest tenth of the lines | %zu | 10.0 %% | %.1f %% | %.2f |\n", sorted.size() / 10, 100.0 * slow / total,
+              sorted.size() >= 10 ? slow / static_cast<double>(sorted.size() / 10) : 0.0);
 }
 
 void row(const char* index, const char* engine, std::size_t patterns, double build_s, double mem_mb, const Latency& l,
@@ -397,6 +444,7 @@ int main(int argc, char** argv) {
       row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
     }
     if (!cycles.empty()) cycle_table(m, pasted, cycles);
+    time_by_kind(m, pasted, 30);
     if (peers) {
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
