@@ -1269,7 +1269,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   auto add = [&](std::uint32_t e) -> Cand& {
     std::uint32_t& at = scratch.slot[e];
     if (at == 0) {
-      cands.push_back(Cand{e});
+      cands.push_back(Cand{.entry = e});
       at = static_cast<std::uint32_t>(cands.size());
       scratch.slot_touched.push_back(e);
     }

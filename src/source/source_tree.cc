@@ -84,7 +84,8 @@ bool head_state(git_repository* repo, const std::string& pathspec, std::string& 
   char hex[GIT_OID_HEXSZ + 1];
   git_oid_tostr(hex, sizeof hex, &oid);
   sha = hex;
-  git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+  git_status_options opts;
+  git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
   opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
   char* spec = const_cast<char*>(pathspec.c_str());
