@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The same matcher built by clang (the project's compiler, see the Makefile)
 # and by gcc, in one process: the matcher's sources are compiled once by
-# each compiler with the flags of the project's build (-O2 -g1), with
+# each compiler with the flags of the project's build (-O2 -g1 -gdwarf-4), with
 # `errdex` renamed so both builds link together (ab_side.cc), and a driver
 # (ab_main.cc) checks they give the same answers and then times whole
 # passes over the standard library's pasted lines (a), the builds taking
@@ -25,7 +25,7 @@ sources=(src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc bench/match/
 for side in gcc clang; do
   cxx=$([ $side = gcc ] && echo g++ || echo clang++)
   for f in "${sources[@]}"; do
-    echo "$cxx -std=gnu++20 -O2 -g1 -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $work/ab/$side/$(basename "$f" .cc).o"
+    echo "$cxx -std=gnu++20 -O2 -g1 -gdwarf-4 -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $work/ab/$side/$(basename "$f" .cc).o"
   done
 done | xargs -P2 -I{} sh -c '{}'
 clang++ -std=gnu++20 -O2 bench/match/ab_main.cc "$work"/ab/gcc/*.o "$work"/ab/clang/*.o -o "$work/ab/ab_main" \
@@ -39,7 +39,7 @@ section=$(cat <<EOF
 ### match, clang against gcc, stdlib (a), $(date -u '+%Y-%m-%d %H:%M') UTC
 
 Command: \`bench/match/compilers.sh $build $rounds\` ($(clang++ --version | head -1); $(g++ --version | head -1); both
--O2 -g1, the same sources, in one process; $rounds rounds, each a pass over the $(wc -l <"$work/cases.jsonl") pasted lines
+-O2 -g1 -gdwarf-4, the same sources, in one process; $rounds rounds, each a pass over the $(wc -l <"$work/cases.jsonl") pasted lines
 by each build in turn; one thread; 2 shared cores)
 
 \`\`\`
