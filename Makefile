@@ -2,8 +2,8 @@
 BUILD ?= build
 JOBS ?= 2
 DB ?= data/errdex.db
-# clang, not gcc: the matcher answers the same lines in about 0.9 of the
-# time (bench/match/compilers.sh); the scan and the server are alike.
+# clang, not gcc: the matcher gives the same answers in 0.91-0.95 of the
+# time (bench/match/compilers.sh); the scan takes about as long.
 C_COMPILER ?= clang
 CXX_COMPILER ?= clang++
 
