@@ -41,7 +41,7 @@ count() {  # count NAME FUNCTION MATCH_BENCH_ARGS...
   shift 2
   valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes --LL=2097152,16,64 --collect-atstart=no \
     --toggle-collect="$fn" --callgrind-out-file="$work/$name.out" "$build/match_bench" --db "sqlite:$work/stdlib.db" \
-    --cases "$work/cases.jsonl" --synthetic 0 --tracebacks 0 --rounds 1 "$@" >/dev/null 2>&1
+    --cases "$work/cases.jsonl" --synthetic 0 --tracebacks 0 --kinds 0 --rounds 1 "$@" >/dev/null 2>&1
   { grep '^events:' "$work/$name.out"; grep -m1 '^summary:\|^totals:' "$work/$name.out"; } >"$work/$name.counts"
 }
 count errdex 'errdex::match::Matcher::match(*' --peers 0

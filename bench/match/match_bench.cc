@@ -11,7 +11,7 @@
 //
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
 //        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
-//        [--tracebacks 0|1] [--re2-set 0|1] [--cycles 1,32,100,300,603]
+//        [--tracebacks 0|1] [--re2-set 0|1] [--cycles 1,32,100,300,603] [--kinds 0|1]
 // (--peers 0 gives errdex's rows only, on the stdlib and --synthetic N,
 // for profiling and for comparing two builds of errdex;
 // --rounds sets the passes over the stdlib's single lines, for errdex and
@@ -23,7 +23,9 @@
 // the time when each line of the group is repeated on its own: how much of
 // a line's cost is the processor's state (caches, branch history) that
 // other messages displace, rather than the work itself. A table after
-// (a) says how the time of its lines splits by the kind of answer.)
+// (a) says how the time of its lines splits by the kind of answer;
+// --kinds 0 leaves it out, so that (cost.sh) every match() call of the
+// run is one of measure()'s.)
 // Run by hand (bench/match/run.sh, bench/match/cost.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
@@ -382,6 +384,7 @@ int main(int argc, char** argv) {
   bool with_tracebacks = true;  // --tracebacks 0: single lines only
   bool with_re2_set = true;     // --re2-set 0: no RE2::Set on the stdlib
   std::string cycles;           // --cycles K,...: cycled groups of K lines vs each line repeated
+  bool with_kinds = true;       // --kinds 0: no table of (a)'s time by kind of answer
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -394,6 +397,7 @@ int main(int argc, char** argv) {
     else if (k == "--tracebacks") with_tracebacks = v != "0";
     else if (k == "--re2-set") with_re2_set = v != "0";
     else if (k == "--cycles") cycles = v;
+    else if (k == "--kinds") with_kinds = v != "0";
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -401,7 +405,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1] [--cycles K,...]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1] [--cycles K,...] [--kinds 0|1]\n");
     return 2;
   }
 
@@ -445,7 +449,7 @@ int main(int argc, char** argv) {
       row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
     }
     if (!cycles.empty()) cycle_table(m, pasted, cycles);
-    time_by_kind(m, pasted, 30);
+    if (with_kinds) time_by_kind(m, pasted, 30);
     if (peers) {
     Peers p;
     for (const auto& r : stdlib) p.patterns.push_back(r.message_pattern);
