@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The same matcher built by clang (the project's compiler, see the Makefile)
 # and by gcc, in one process: the matcher's sources are compiled once by
-# each compiler with the flags of the project's build (-O2 -g1 -gdwarf-4), with
+# each compiler with the flags of the project's build (read from its CMake
+# cache, so they cannot drift from CMakeLists.txt), with
 # `errdex` renamed so both builds link together (ab_side.cc), and a driver
 # (ab_main.cc) checks they give the same answers and then times whole
 # passes over the standard library's pasted lines (a), the builds taking
@@ -19,13 +20,15 @@ for tool in gcc g++ clang clang++; do
   command -v $tool >/dev/null || { echo "compilers.sh: $tool is needed (scripts/deps.sh installs it)" >&2; exit 2; }
 done
 . bench/match/stdlib.sh  # builds $build's errdex and match_bench, makes $work
+flags=$(sed -n 's/^CMAKE_CXX_FLAGS_RELWITHDEBINFO:STRING=//p' "$build/CMakeCache.txt")
+[ -n "$flags" ] || { echo "compilers.sh: no RelWithDebInfo flags in $build/CMakeCache.txt" >&2; exit 2; }
 
 mkdir -p "$work/ab/gcc" "$work/ab/clang"
 sources=(src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc bench/match/ab_side.cc)
 for side in gcc clang; do
   cxx=$([ $side = gcc ] && echo g++ || echo clang++)
   for f in "${sources[@]}"; do
-    echo "$cxx -std=gnu++20 -O2 -g1 -gdwarf-4 -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $work/ab/$side/$(basename "$f" .cc).o"
+    echo "$cxx -std=gnu++20 $flags -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $work/ab/$side/$(basename "$f" .cc).o"
   done
 done | xargs -P2 -I{} sh -c '{}'
 clang++ -std=gnu++20 -O2 bench/match/ab_main.cc "$work"/ab/gcc/*.o "$work"/ab/clang/*.o -o "$work/ab/ab_main" \
@@ -39,7 +42,7 @@ section=$(cat <<EOF
 ### match, clang against gcc, stdlib (a), $(date -u '+%Y-%m-%d %H:%M') UTC
 
 Command: \`bench/match/compilers.sh $build $rounds\` ($(clang++ --version | head -1); $(g++ --version | head -1); both
--O2 -g1 -gdwarf-4, the same sources, in one process; $rounds rounds, each a pass over the $(wc -l <"$work/cases.jsonl") pasted lines
+$flags, the same sources, in one process; $rounds rounds, each a pass over the $(wc -l <"$work/cases.jsonl") pasted lines
 by each build in turn; one thread; 2 shared cores)
 
 \`\`\`
