@@ -11,8 +11,9 @@ apt_build=(build-essential cmake ninja-build ccache pkg-config git
            libcli11-dev libboost-dev libkainjow-mustache-dev libgtest-dev libbenchmark-dev
            zlib1g-dev python3 clang libclang-rt-14-dev)
 # Tests and benchmarks only: peers (Hyperscan, ast-grep, nginx, wrk), a
-# real browser, valgrind (bench/match/cost.sh counts instead of timing).
-apt_test=(hyperfine libhyperscan-dev wrk nginx chromium valgrind)
+# real browser, valgrind (bench/match/cost.sh counts instead of timing),
+# llvm-profdata (bench/match/pgo.sh).
+apt_test=(hyperfine libhyperscan-dev wrk nginx chromium valgrind llvm)
 
 missing=()
 for p in "${apt_build[@]}" "${apt_test[@]}"; do

@@ -1,5 +1,6 @@
-// One side of bench/match/compilers.sh: compiled, with the matcher's own
-// sources, once per compiler, each time with `errdex` renamed
+// One side of bench/match/compilers.sh and bench/match/pgo.sh: compiled,
+// with the matcher's own sources, once as side a and once as side b (two
+// compilers, or without and with a profile), each time with `errdex` renamed
 // (-Derrdex=errdex_SIDE) so both builds live in one process. The driver
 // (ab_main.cc) reaches each side through these C entry points.
 #include <cstdint>

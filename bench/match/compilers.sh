@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The same matcher built by clang (the project's compiler, see the Makefile)
 # and by gcc, in one process: the matcher's sources are compiled once by
-# each compiler with the flags of the project's build (read from its CMake
-# cache, so they cannot drift from CMakeLists.txt), with
+# each compiler with the flags of the project's build (read from its
+# compile_commands.json, so they cannot drift from CMakeLists.txt), with
 # `errdex` renamed so both builds link together (ab_side.cc), and a driver
 # (ab_main.cc) checks they give the same answers and then times whole
 # passes over the standard library's pasted lines (a), the builds taking
@@ -20,21 +20,21 @@ for tool in gcc g++ clang clang++; do
   command -v $tool >/dev/null || { echo "compilers.sh: $tool is needed (scripts/deps.sh installs it)" >&2; exit 2; }
 done
 . bench/match/stdlib.sh  # builds $build's errdex and match_bench, makes $work
-flags=$(sed -n 's/^CMAKE_CXX_FLAGS_RELWITHDEBINFO:STRING=//p' "$build/CMakeCache.txt")
-[ -n "$flags" ] || { echo "compilers.sh: no RelWithDebInfo flags in $build/CMakeCache.txt" >&2; exit 2; }
+flags=$(matcher_flags)
+[ -n "$flags" ] || { echo "compilers.sh: no compile command for the matcher in $build/compile_commands.json" >&2; exit 2; }
 
-mkdir -p "$work/ab/gcc" "$work/ab/clang"
+mkdir -p "$work/ab/a" "$work/ab/b"
 sources=(src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc bench/match/ab_side.cc)
-for side in gcc clang; do
-  cxx=$([ $side = gcc ] && echo g++ || echo clang++)
+for side in a b; do  # a: gcc, b: clang
+  cxx=$([ $side = a ] && echo g++ || echo clang++)
   for f in "${sources[@]}"; do
     echo "$cxx -std=gnu++20 $flags -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $work/ab/$side/$(basename "$f" .cc).o"
   done
 done | xargs -P2 -I{} sh -c '{}'
-clang++ -std=gnu++20 -O2 bench/match/ab_main.cc "$work"/ab/gcc/*.o "$work"/ab/clang/*.o -o "$work/ab/ab_main" \
+clang++ -std=gnu++20 -O2 bench/match/ab_main.cc "$work"/ab/a/*.o "$work"/ab/b/*.o -o "$work/ab/ab_main" \
   $(pkg-config --libs re2 sqlite3) -pthread
 status=0
-out=$("$work/ab/ab_main" "sqlite:$work/stdlib.db" "$work/cases.jsonl" "$rounds") || status=$?
+out=$("$work/ab/ab_main" "sqlite:$work/stdlib.db" "$work/cases.jsonl" "$rounds" gcc clang) || status=$?
 echo "$out"
 [ $status -le 1 ] || { echo "compilers.sh: the driver failed" >&2; exit 2; }
 section=$(cat <<EOF

@@ -137,7 +137,7 @@ void cycle_table(const errdex::match::Matcher& m, const std::vector<std::string>
 // cycled passes, each call timed on its own) summed by the kind of answer
 // it got, and the share of the slowest tenth of the lines. Full-text
 // ranking scores every record sharing a word with the message, so lines
-// that need it cost the most.
+// that need it cost the most. Then the slowest lines themselves.
 void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string>& lines, int rounds) {
   std::vector<std::vector<double>> us(lines.size());
   std::vector<int> kind(lines.size(), 0);
@@ -172,12 +172,26 @@ void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string
     std::printf("| %s | %zu | %.1f %% | %.1f %% | %.2f |\n", names[k], n, 100.0 * n / lines.size(), 100.0 * t / total,
                 n ? t / n : 0.0);
   }
-  std::sort(line_us.rbegin(), line_us.rend());
-  const std::size_t tenth = line_us.size() / 10;
+  std::vector<double> sorted = line_us;
+  std::sort(sorted.rbegin(), sorted.rend());
+  const std::size_t tenth = sorted.size() / 10;
   double slow = 0;
-  for (std::size_t i = 0; i < tenth; ++i) slow += line_us[i];
+  for (std::size_t i = 0; i < tenth; ++i) slow += sorted[i];
   std::printf("| the slowest tenth of the lines | %zu | 10.0 %% | %.1f %% | %.2f |\n", tenth, 100.0 * slow / total,
               tenth ? slow / static_cast<double>(tenth) : 0.0);
+  // The slowest lines themselves: what the tail is made of.
+  std::vector<std::size_t> order(lines.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::size_t listed = std::min<std::size_t>(8, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(listed), order.end(),
+                    [&](std::size_t a, std::size_t b) { return line_us[a] > line_us[b]; });
+  std::printf("\n| slowest lines (cycled, median of %d) | µs | answer |\n|---|---:|---|\n", rounds);
+  for (std::size_t k = 0; k < listed; ++k) {
+    std::string shown = lines[order[k]].substr(0, 90);
+    for (char& c : shown)
+      if (c == '\n' || c == '|' || c == '`') c = ' ';
+    std::printf("| `%s` | %.2f | %s |\n", shown.c_str(), line_us[order[k]], names[kind[order[k]]]);
+  }
 }
 
 void row(const char* index, const char* engine, std::size_t patterns, double build_s, double mem_mb, const Latency& l,
