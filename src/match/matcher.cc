@@ -459,6 +459,19 @@ struct Scratch {
   // which is only grown (the pass writes ahead of the count).
   std::vector<std::uint32_t> ft_touched;
   std::size_t ft_count = 0;
+  // Entries the pass met a second time (sharing two words or more with the
+  // message, listed once per word after the first), the first ft_multi_count.
+  std::vector<std::uint32_t> ft_multi;
+  std::size_t ft_multi_count = 0;
+  // The lists the pass read, and each word's weight as the pass added it.
+  struct FullTextList {
+    std::span<const std::uint32_t> entries;
+    const float* own = nullptr;
+    float weight = 0;
+  };
+  std::vector<FullTextList> ft_lists;
+  std::vector<std::uint8_t> ft_scored;  // by entry: 1 while scored in this ranking
+  std::vector<std::uint32_t> ft_marked;  // entries whose ft_scored is set
   ScoreHistogram histogram;
   std::vector<Cand> cands;
   std::vector<Ranked> ranked;
@@ -484,6 +497,7 @@ struct Scratch {
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries);
+      ft_scored.resize(entries, 0);
     }
     if (confirmed.size() < patterns) {
       confirmed.resize(patterns, 0);
@@ -504,6 +518,8 @@ struct Reset {
     s.walked.clear();
     s.slot_touched.clear();
     s.ft_count = 0;
+    s.ft_multi_count = 0;
+    s.ft_lists.clear();
     s.confirmed_touched.clear();
     s.cands.clear();
     s.hashes.clear();
@@ -1156,6 +1172,12 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
       word_weight[i] = static_cast<float>(w);
       begin = all_entry_ends[i];
     }
+    // Each word's list lightest record first: a record sharing only that
+    // word with a message scores less the heavier it is, so the full-text
+    // pass reads such records of a long list only as far as they can rank.
+    m.all_words.sort_lists([&](std::uint32_t a, std::uint32_t b) {
+      return word_weight[a] != word_weight[b] ? word_weight[a] < word_weight[b] : a < b;
+    });
     m.posting_weight.reserve(m.all_words.postings().size());
     for (std::uint32_t e : m.all_words.postings()) m.posting_weight.push_back(word_weight[e]);
   }
@@ -1428,16 +1450,26 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // weight at every posting of it.
       std::vector<std::uint32_t>& touched = scratch.ft_touched;
       if (touched.size() < scratch.ft_count + posting.size()) touched.resize(2 * (scratch.ft_count + posting.size()));
+      std::vector<std::uint32_t>& multi = scratch.ft_multi;
+      if (multi.size() < scratch.ft_multi_count + posting.size()) multi.resize(2 * (scratch.ft_multi_count + posting.size()));
       std::uint32_t* at = touched.data();
-      std::size_t count = scratch.ft_count;
+      std::uint32_t* again = multi.data();
+      std::size_t count = scratch.ft_count, multi_count = scratch.ft_multi_count;
       for (std::size_t k = 0; k < posting.size(); ++k) {
         Scratch::FullText& f = ft[posting[k]];
         at[count] = posting[k];
-        count += f.shared == 0;  // idf > 0: n > df
+        again[multi_count] = posting[k];
+        const bool seen = f.shared != 0;  // idf > 0: n > df
+        count += !seen;
+        multi_count += seen;
         f.own = own[k];
         f.shared += idf;
       }
       scratch.ft_count = count;
+      scratch.ft_multi_count = multi_count;
+      // What a record sharing only this word holds of it: the sum above
+      // from zero, in the float the pass keeps.
+      scratch.ft_lists.push_back({posting, own, static_cast<float>(0.0f + idf)});
     }
     // Sites of the class: all that share words with the message; of the
     // others, which all score alike, enough to show their tie.
@@ -1465,23 +1497,62 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       histogram.count.fill(0);
       double best_score = 0;
       std::size_t at_best = 0;
-      for (std::size_t i = 0; i < scratch.ft_count; ++i) {
-        const std::uint32_t e = scratch.ft_touched[i];
-        double s = ft[e].shared;
-        double own = ft[e].own;
-        double score = own > 0 ? s * std::min(1.0, s / own) : 0;
-        if (score <= 0) continue;
-        best.emplace_back(score, e);
-        histogram.add(score);
-        if (score > best_score) {
-          best_score = score;
-          at_best = 0;
+      // Only records that can be among the best `reach` are scored: every
+      // record sharing two words or more, and of each word's list (lightest
+      // first) the first `reach` and any tied with the last of them. A
+      // record sharing one word scores s * min(1, s / own) for that word's
+      // s, less the heavier it is, and any record of the list scores at
+      // least that for its own weight (it holds s or more): one past that
+      // reach has `reach` records scoring strictly more. So the best
+      // `reach`, the best score and every record tied at it are the ones
+      // scoring every record would give.
+      auto single = [](double s, double own) { return s * std::min(1.0, s / own); };
+      auto score_within = [&](std::size_t reach) {
+        best.clear();
+        histogram.count.fill(0);
+        best_score = 0;
+        at_best = 0;
+        auto take = [&](std::uint32_t e) {
+          std::uint8_t& scored = scratch.ft_scored[e];
+          if (scored) return;
+          scored = 1;
+          scratch.ft_marked.push_back(e);
+          double s = ft[e].shared;
+          double own = ft[e].own;
+          double score = own > 0 ? s * std::min(1.0, s / own) : 0;
+          if (score <= 0) return;
+          best.emplace_back(score, e);
+          histogram.add(score);
+          if (score > best_score) {
+            best_score = score;
+            at_best = 0;
+          }
+          at_best += score == best_score;
+        };
+        for (std::size_t i = 0; i < scratch.ft_multi_count; ++i) take(scratch.ft_multi[i]);
+        for (const Scratch::FullTextList& list : scratch.ft_lists) {
+          std::size_t end = std::min(reach, list.entries.size());
+          if (end > 0) {
+            const double last = single(list.weight, list.own[end - 1]);
+            while (end < list.entries.size() && single(list.weight, list.own[end]) == last) ++end;
+          }
+          for (std::size_t k = 0; k < end; ++k) take(list.entries[k]);
         }
-        at_best += score == best_score;
-      }
+        for (std::uint32_t e : scratch.ft_marked) scratch.ft_scored[e] = 0;
+        scratch.ft_marked.clear();
+      };
       std::size_t keep = 16 + static_cast<std::size_t>(top);
-      if (no_evidence) keep = std::max(keep, std::min(at_best, k_max_tied) + static_cast<std::size_t>(top));
-      keep = std::min(keep, best.size());
+      score_within(keep);
+      if (no_evidence) {
+        // Every record tied at the best score is shown (up to k_max_tied):
+        // the ranking reaches that far when the tie is longer than `keep`.
+        const std::size_t tied_keep = std::min(at_best, k_max_tied) + static_cast<std::size_t>(top);
+        if (tied_keep > keep) {
+          keep = tied_keep;
+          score_within(keep);
+        }
+      }
+      keep = std::min(keep, scratch.ft_count);
       keep_best(best, keep, best_score, histogram, scratch.tie);
       for (const auto& [score, e] : best) {
         Cand& c = add(e);

@@ -2,6 +2,7 @@
 // An immutable map from a word's 64-bit hash to a list of entry numbers:
 // one open-addressing table over one flat array of postings, so a lookup is
 // a probe or two and the whole index is three vectors.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -35,6 +36,13 @@ class WordTable {
   // Every posting in table order (the order position() counts in).
   const std::vector<std::uint32_t>& postings() const { return m_postings; }
   std::size_t memory_bytes() const;
+  // Reorders each word's list by `less` (a strict order over entries).
+  template <class Less>
+  void sort_lists(Less less) {
+    for (const Slot& slot : m_slots)
+      if (slot.count > 1)
+        std::sort(m_postings.begin() + slot.begin, m_postings.begin() + slot.begin + slot.count, less);
+  }
 
  private:
   struct Slot {

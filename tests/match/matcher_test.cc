@@ -305,6 +305,42 @@ TEST(Matcher, NoPatternFallsBackToFullText) {
   EXPECT_TRUE(none.candidates.empty());
 }
 
+// Full text scores only the records that can rank: of each word's list the
+// lightest (a record sharing one word scores less the more words of its
+// own it has), and every record sharing two words or more. A heavy record
+// last in both of its words' lists still wins when it shares both, and a
+// tie at the best score longer than the 21 records it reaches by default
+// is shown whole.
+TEST(Matcher, FullTextFindsTheBestBeyondEachWordsLightestRecords) {
+  std::vector<model::ErrorRecord> records;
+  // Sixty records per word: the first the lightest, the others tied a
+  // little heavier, and the heavy record last in both lists. Forty more
+  // share one word and are all alike.
+  for (int i = 0; i < 60; ++i) {
+    const std::string n = std::to_string(i), more = i > 0 ? " extra" + n : "";
+    records.push_back(rec("l" + n, "ValueError", "alpha light" + n + more + " {x}", "alpha light" + n + more + " (.+?)", "pkg/l.py", i + 1));
+    records.push_back(rec("r" + n, "ValueError", "beta right" + n + more + " {x}", "beta right" + n + more + " (.+?)", "pkg/r.py", i + 1));
+  }
+  records.push_back(rec("heavy", "ValueError", "alpha beta gamma delta {x}", "alpha beta gamma delta (.+?)", "pkg/h.py", 1));
+  for (int i = 0; i < 40; ++i)
+    records.push_back(rec("t" + std::to_string(i), "ValueError", "omega tie" + std::to_string(i) + " {x}",
+                          "omega tie" + std::to_string(i) + " (.+?)", "pkg/t.py", i + 1));
+  const Matcher m = Matcher::build(records);
+
+  MatchResult both = m.match("SomethingError: alpha beta");
+  EXPECT_TRUE(both.fulltext_fallback);
+  EXPECT_FALSE(both.ambiguous);
+  EXPECT_EQ(top_id(both), "heavy");
+
+  MatchResult tie = m.match("SomethingError: omega", 5);
+  EXPECT_TRUE(tie.fulltext_fallback);
+  EXPECT_TRUE(tie.ambiguous);
+  ASSERT_EQ(tie.candidates.size(), 40u);
+  std::set<std::string> ids;
+  for (const Candidate& c : tie.candidates) ids.insert(std::string(c.id));
+  EXPECT_EQ(ids.size(), 40u);
+}
+
 TEST(Matcher, RejectedPatternStillReachableByFrame) {
   EXPECT_EQ(shared().stats().bad_patterns, 1u);
   EXPECT_EQ(shared().stats().records, 9u);
