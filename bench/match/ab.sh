@@ -1,0 +1,58 @@
+# Sourced by the in-process comparisons of two builds of the matcher
+# (compilers.sh, pgo.sh) from the repository's root, with $name set to the
+# script's name and the script's arguments: answers --help from the
+# script's header, reads [BUILD_DIR] [ROUNDS] into $build and $rounds, and
+# defines the steps the scripts share. ab_prepare builds $build and makes
+# the stdlib's index and cases (stdlib.sh); ab_compile compiles the
+# matcher's sources as one side (ab_side.cc); ab_run links both sides with
+# the driver (ab_main.cc), checks their answers and times them; ab_record
+# appends the result to bench/RESULTS.md.
+case "${1:-}" in -h|--help) sed -n '2,/^# usage/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+build=${1:-build}
+rounds=${2:-400}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "$name: ROUNDS is a positive number" >&2; exit 2; }
+ab_libs="$(pkg-config --libs re2 sqlite3) -pthread"
+
+# Sets $work (stdlib.sh) and $flags, the flags $build compiles the matcher with.
+ab_prepare() {
+  . bench/match/stdlib.sh  # builds $build's errdex and match_bench, makes $work
+  flags=$(matcher_flags)
+  [ -n "$flags" ] || { echo "$name: no compile command for the matcher in $build/compile_commands.json" >&2; exit 2; }
+}
+
+# ab_compile CXX SIDE DIR [EXTRA_FLAGS]: the matcher's sources as side SIDE
+# (a or b) into DIR, two at a time.
+ab_compile() {
+  local cxx=$1 side=$2 dir=$3 extra=${4:-}
+  mkdir -p "$dir"
+  for f in src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc bench/match/ab_side.cc; do
+    echo "$cxx -std=gnu++20 $flags $extra -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $dir/$(basename "$f" .cc).o"
+  done | xargs -P2 -I{} sh -c '{}'
+}
+
+# ab_run DIR_A DIR_B LABEL_A LABEL_B: sets $out (the driver's report) and
+# $status (0 same answers, 1 some differ).
+ab_run() {
+  clang++ -std=gnu++20 -O2 bench/match/ab_main.cc "$1"/*.o "$2"/*.o -o "$work/ab/ab_main" $ab_libs
+  status=0
+  out=$("$work/ab/ab_main" "sqlite:$work/stdlib.db" "$work/cases.jsonl" "$rounds" "$3" "$4") || status=$?
+  echo "$out"
+  [ $status -le 1 ] || { echo "$name: the driver failed" >&2; exit 2; }
+}
+
+# ab_record TITLE HOW: a section of bench/RESULTS.md with the command, HOW
+# the builds were made, and $out.
+ab_record() {
+  cat >>bench/RESULTS.md <<EOT
+
+### match, $1, stdlib (a), $(date -u '+%Y-%m-%d %H:%M') UTC
+
+Command: \`bench/match/$name $build $rounds\` ($2; $rounds rounds, each a pass over the
+$(wc -l <"$work/cases.jsonl") pasted lines by each build in turn; one thread; 2 shared cores)
+
+\`\`\`
+$out
+\`\`\`
+EOT
+  echo "bench/match/$name: appended to bench/RESULTS.md"
+}
