@@ -1507,16 +1507,20 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // `reach`, the best score and every record tied at it are the ones
       // scoring every record would give.
       auto single = [](double s, double own) { return s * std::min(1.0, s / own); };
+      std::uint8_t* const scored_by_entry = scratch.ft_scored.data();
+      std::vector<std::uint32_t>& marked = scratch.ft_marked;
       auto score_within = [&](std::size_t reach) {
         best.clear();
         histogram.count.fill(0);
         best_score = 0;
         at_best = 0;
-        auto take = [&](std::uint32_t e) {
-          std::uint8_t& scored = scratch.ft_scored[e];
+        // Inlined in both loops below: a call per record costs as much as
+        // the score.
+        auto take = [&](std::uint32_t e) __attribute__((always_inline)) {
+          std::uint8_t& scored = scored_by_entry[e];
           if (scored) return;
           scored = 1;
-          scratch.ft_marked.push_back(e);
+          marked.push_back(e);
           double s = ft[e].shared;
           double own = ft[e].own;
           double score = own > 0 ? s * std::min(1.0, s / own) : 0;
