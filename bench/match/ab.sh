@@ -13,6 +13,28 @@ rounds=${2:-400}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "$name: ROUNDS is a positive number" >&2; exit 2; }
 ab_libs="$(pkg-config --libs re2 sqlite3) -pthread"
 
+# The flags $build compiles the matcher with (its compile_commands.json),
+# without the compiler, includes, output and source: what the in-process
+# comparisons compile both sides with.
+matcher_flags() {
+  python3 - "$build/compile_commands.json" <<'PY'
+import json, shlex, sys
+for c in json.load(open(sys.argv[1])):
+    if c["file"].endswith("src/match/matcher.cc"):
+        args = c.get("arguments") or shlex.split(c["command"])
+        out, skip = [], False
+        for a in args[1:]:
+            if skip:
+                skip = False
+            elif a in ("-o", "-c", "-I"):
+                skip = True
+            elif not (a.startswith("-I") or a.startswith("-std=") or a == c["file"]):
+                out.append(a)
+        print(" ".join(out))
+        break
+PY
+}
+
 # Sets $work (stdlib.sh) and $flags, the flags $build compiles the matcher with.
 ab_prepare() {
   . bench/match/stdlib.sh  # builds $build's errdex and match_bench, makes $work

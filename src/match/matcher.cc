@@ -302,6 +302,11 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
   return true;
 }
 
+// A record's full-text score: the weight it shares with the message times
+// the share of its own weight that is (so a record whose every word is
+// there beats a longer one that shares a few more). `own` > 0.
+double fulltext_score(double shared, double own) { return shared * std::min(1.0, shared / own); }
+
 // A histogram of positive scores by their top bits: sign, exponent and
 // four mantissa bits (a positive double's bits order like its value), so
 // buckets are 1/16 of an octave, in order, from 2^-16 to 2^16; scores
@@ -1506,7 +1511,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // reach has `reach` records scoring strictly more. So the best
       // `reach`, the best score and every record tied at it are the ones
       // scoring every record would give.
-      auto single = [](double s, double own) { return s * std::min(1.0, s / own); };
       std::uint8_t* const scored_by_entry = scratch.ft_scored.data();
       std::vector<std::uint32_t>& marked = scratch.ft_marked;
       auto score_within = [&](std::size_t reach) {
@@ -1523,7 +1527,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           marked.push_back(e);
           double s = ft[e].shared;
           double own = ft[e].own;
-          double score = own > 0 ? s * std::min(1.0, s / own) : 0;
+          double score = own > 0 ? fulltext_score(s, own) : 0;
           if (score <= 0) return;
           best.emplace_back(score, e);
           histogram.add(score);
@@ -1537,13 +1541,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         for (const Scratch::FullTextList& list : scratch.ft_lists) {
           std::size_t end = std::min(reach, list.entries.size());
           if (end > 0) {
-            const double last = single(list.weight, list.own[end - 1]);
-            while (end < list.entries.size() && single(list.weight, list.own[end]) == last) ++end;
+            const double last = fulltext_score(list.weight, list.own[end - 1]);
+            while (end < list.entries.size() && fulltext_score(list.weight, list.own[end]) == last) ++end;
           }
           for (std::size_t k = 0; k < end; ++k) take(list.entries[k]);
         }
-        for (std::uint32_t e : scratch.ft_marked) scratch.ft_scored[e] = 0;
-        scratch.ft_marked.clear();
+        for (std::uint32_t e : marked) scored_by_entry[e] = 0;
+        marked.clear();
       };
       std::size_t keep = 16 + static_cast<std::size_t>(top);
       score_within(keep);
@@ -1564,13 +1568,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
       out.fulltext_fallback = no_evidence && keep > 0;
     }
-    // Shared weight times the share of the record's own words the message
-    // holds, so a record whose every word is there beats a longer one that
-    // shares a few more.
+    // Every candidate's full-text score, whatever brought it in.
     for (Cand& c : cands) {
       const Scratch::FullText& f = ft[c.entry];
       double own = f.own;
-      if (f.shared > 0 && own > 0) c.fulltext = f.shared * std::min(1.0, f.shared / own);
+      if (f.shared > 0 && own > 0) c.fulltext = fulltext_score(f.shared, own);
     }
   }
 
