@@ -1,7 +1,8 @@
 #pragma once
 // Explains a pasted error: one line (`ValueError: ...`), a Python traceback
-// (plain, chained, exception groups, pytest `E   ` lines, log prefixes) or
-// any text, answered with the throw sites that produce it, best first.
+// (plain, chained, exception groups, pytest `E   ` lines, IPython and
+// Jupyter, log prefixes, terminal colours) or any text, answered with the
+// throw sites that produce it, best first.
 //
 // A Matcher is built once from records and then only answers. After build
 // returns, match() may be called from any number of threads at once; the

@@ -166,6 +166,117 @@ bool parse_pytest_frame(std::string_view line, Frame& f) {
   return true;
 }
 
+// IPython and Jupyter: `File PATH:LINE, in func(args)` (IPython 8; `File
+// PATH:LINE in func` and `File PATH:LINE` in its SyntaxError layout),
+// `Cell In[3], line 1` and `Input In [3], in <cell line: 1>()` for a cell,
+// at the traceback's column. A path may hold ':' (`C:\...`): the line number
+// is after the first ':' followed by digits and then the end, ',' or ' in '.
+bool parse_ipython_frame(std::string_view line, Frame& f) {
+  auto number_after = [](std::string_view s, std::size_t i, std::size_t& end) {
+    std::size_t digits = 0;
+    int n = read_line_number(s, i, digits);
+    end = i;
+    return digits == 0 ? -1 : n;
+  };
+  if (line.starts_with("File ")) {
+    std::string_view rest = line.substr(5);
+    for (std::size_t colon = rest.find(':'); colon != std::string_view::npos; colon = rest.find(':', colon + 1)) {
+      std::size_t end = 0;
+      int n = number_after(rest, colon + 1, end);
+      if (n < 0 || colon == 0) continue;
+      std::string_view after = rest.substr(end);
+      std::string_view function;
+      if (after.starts_with(", in ")) function = after.substr(5);
+      else if (after.starts_with(" in ")) function = after.substr(4);
+      else if (!trim(after).empty()) continue;
+      f.file = std::string(rest.substr(0, colon));
+      f.line = n;
+      // `loads(s, cls, ...)`: the name, as Python prints it.
+      function = trim(function);
+      f.function = std::string(function.substr(0, function.find('(')));
+      return true;
+    }
+    return false;
+  }
+  // A cell: its name as printed stands for the file.
+  for (std::string_view cell : {std::string_view("Cell In"), std::string_view("Input In")}) {
+    if (!line.starts_with(cell)) continue;
+    auto close = line.find(']', cell.size());
+    if (close == std::string_view::npos) return false;
+    std::string_view rest = line.substr(close + 1);
+    std::size_t at = 0;
+    if (rest.starts_with(", line ")) at = 7;
+    else if (auto k = rest.find("<cell line: "); k != std::string_view::npos) at = k + 12;
+    else return false;
+    std::size_t end = 0;
+    int n = number_after(rest, at, end);
+    if (n < 0) return false;
+    f.file = std::string(line.substr(0, close + 1));
+    f.line = n;
+    f.function.clear();
+    return true;
+  }
+  return false;
+}
+
+// IPython 7: `PATH in func(args)` or `<ipython-input-3-...> in <module>`;
+// the line is the one its source excerpt marks with `---->`.
+bool parse_ipython7_frame(std::string_view line, Frame& f) {
+  if (line.empty() || is_space(line[0])) return false;
+  auto in = line.find(" in ");
+  if (in == std::string_view::npos || in == 0) return false;
+  std::string_view file = line.substr(0, in);
+  bool path_like = file.front() == '/' || file.front() == '~' || file.front() == '<' || file.front() == '.' ||
+                   (file.size() > 2 && file[1] == ':' && (file[2] == '\\' || file[2] == '/'));
+  if (!path_like || (file.find(' ') != std::string_view::npos && file.front() != '<')) return false;
+  std::string_view function = trim(line.substr(in + 4));
+  if (function.empty() || !(is_ident_start(function[0]) || function[0] == '<')) return false;
+  f.file = std::string(file);
+  f.line = 0;
+  f.function = std::string(function.substr(0, function.find('(')));
+  return true;
+}
+
+// IPython's mark on the executing line of a source excerpt: `---> 12 ...`
+// (a run of '-', then '>', then the line number). Its number, or -1.
+int ipython_arrow(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == '-') ++i;
+  if (i == 0 || i >= line.size() || line[i] != '>') return -1;
+  ++i;
+  while (i < line.size() && line[i] == ' ') ++i;
+  std::size_t digits = 0;
+  int n = read_line_number(line, i, digits);
+  return digits == 0 ? -1 : n;
+}
+
+// A line of an IPython source excerpt: its number right-aligned (so
+// indented less than Python's four spaces past line 999), or `(...)` where
+// lines are left out.
+bool ipython_excerpt(std::string_view line) {
+  std::string_view t = trim(line);
+  if (t == "(...)") return true;
+  std::size_t digits = 0;
+  while (digits < t.size() && t[digits] >= '0' && t[digits] <= '9') ++digits;
+  return digits > 0 && (digits == t.size() || t[digits] == ' ');
+}
+
+// IPython's header: `JSONDecodeError        Traceback (most recent call
+// last)`, the class then the words Python prints, with no colon. Where the
+// class starts, or npos.
+std::size_t ipython_header(std::string_view line, std::size_t h) {
+  if (!trim(line.substr(h + k_header.size() - 1)).empty()) return std::string_view::npos;
+  std::string_view before = line.substr(0, h);
+  std::size_t end = before.size();
+  if (end == 0 || !is_space(before[end - 1])) return std::string_view::npos;
+  while (end > 0 && is_space(before[end - 1])) --end;
+  std::size_t start = before.find_first_not_of(" \t");
+  if (start == std::string_view::npos || start >= end) return std::string_view::npos;
+  ClassAt c;
+  if (!class_at(before.substr(0, end), start, c) || !c.message.empty()) return std::string_view::npos;
+  return start;
+}
+
 bool is_caret_line(std::string_view line) {
   std::string_view t = trim(line);
   if (t.empty()) return false;
@@ -208,21 +319,59 @@ void finish(ExceptionBlock& b) {
   if (t.size() != b.message.size()) b.message = std::string(t);
 }
 
+// Terminal control sequences (ECMA-48) left in copied text: colours
+// (IPython, pytest --color=yes, Python 3.13), window titles. Appends
+// `text` to `out` without them: CSI `ESC [ params intermediates final`;
+// the strings OSC, DCS, SOS, PM and APC (`ESC ]`, `P`, `X`, `^`, `_`) up to
+// BEL or `ESC \`, and never past the line's end (an unterminated one loses
+// only the rest of its line); any other `ESC intermediates final`.
+void strip_escapes(std::string_view text, std::string& out) {
+  constexpr char k_esc = '\x1b';
+  out.reserve(out.size() + text.size());
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  auto in = [](char c, char lo, char hi) { return c >= lo && c <= hi; };
+  while (i < n) {
+    const std::size_t esc = text.find(k_esc, i);
+    out.append(text.substr(i, esc == std::string_view::npos ? std::string_view::npos : esc - i));
+    if (esc == std::string_view::npos) break;
+    i = esc + 1;
+    if (i >= n) break;
+    const char kind = text[i];
+    if (kind == '[') {
+      ++i;
+      while (i < n && in(text[i], 0x30, 0x3f)) ++i;
+      while (i < n && in(text[i], 0x20, 0x2f)) ++i;
+      if (i < n && in(text[i], 0x40, 0x7e)) ++i;
+    } else if (kind == ']' || kind == 'P' || kind == 'X' || kind == '^' || kind == '_') {
+      ++i;
+      while (i < n && text[i] != '\a' && text[i] != '\n' && !(text[i] == k_esc && i + 1 < n && text[i + 1] == '\\')) ++i;
+      if (i < n && text[i] == '\a') ++i;
+      else if (i < n && text[i] == k_esc) i += 2;
+    } else {
+      while (i < n && in(text[i], 0x20, 0x2f)) ++i;
+      if (i < n && in(text[i], 0x30, 0x7e)) ++i;
+    }
+  }
+}
+
 // What one pass over a pasted line tells: where its first '\n' is, and
 // whether it may hold a traceback, chain or group marker (each has
 // "Traceback" or "xception": the pass looks for "Tr" and "xc").
 struct LineScan {
   std::size_t newline = std::string_view::npos;
   bool maybe_marker = false;
+  bool escape = false;  // an ESC byte: a terminal control sequence to strip
 };
 
 LineScan scan_line(std::string_view text) {
   LineScan out;
   const char* p = text.data();
   const std::size_t n = text.size();
-  auto note = [&](std::size_t base, std::uint32_t nl, std::uint32_t pairs) {
+  auto note = [&](std::size_t base, std::uint32_t nl, std::uint32_t pairs, std::uint32_t esc) {
     if (nl != 0 && out.newline == std::string_view::npos) out.newline = base + static_cast<std::size_t>(std::countr_zero(nl));
     out.maybe_marker |= pairs != 0;
+    out.escape |= esc != 0;
   };
 #if defined(__SSE2__)
   // 16 bytes at a time, with the byte after each (a pair may straddle two
@@ -233,7 +382,8 @@ LineScan scan_line(std::string_view text) {
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + 1));
     auto eq = [](__m128i v, char ch) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(ch)); };
     const __m128i pair = _mm_or_si128(_mm_and_si128(eq(c, 'T'), eq(next, 'r')), _mm_and_si128(eq(c, 'x'), eq(next, 'c')));
-    note(base, static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\n'))), static_cast<std::uint32_t>(_mm_movemask_epi8(pair)));
+    note(base, static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\n'))), static_cast<std::uint32_t>(_mm_movemask_epi8(pair)),
+         static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\x1b'))));
   };
   std::size_t at = 0;
   for (; at + 17 <= n; at += 16) {
@@ -245,7 +395,7 @@ LineScan scan_line(std::string_view text) {
   group(tail, at);
 #else
   for (std::size_t i = 0; i < n; ++i) {
-    note(i, p[i] == '\n', i + 1 < n && ((p[i] == 'T' && p[i + 1] == 'r') || (p[i] == 'x' && p[i + 1] == 'c')));
+    note(i, p[i] == '\n', i + 1 < n && ((p[i] == 'T' && p[i + 1] == 'r') || (p[i] == 'x' && p[i + 1] == 'c')), p[i] == '\x1b');
     if (out.newline != std::string_view::npos) return out;
   }
 #endif
@@ -262,6 +412,7 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     if (scan.newline + 1 != text.size()) return false;
     line.remove_suffix(1);
   }
+  if (scan.escape) return false;  // read by parse_traceback, which strips it
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
   if (scan.maybe_marker)
@@ -286,17 +437,24 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     if (nl != std::string_view::npos) text.remove_prefix(nl + 1);
     tb.truncated = true;
   }
+  std::string plain;
+  if (text.find('\x1b') != std::string_view::npos) {
+    strip_escapes(text, plain);
+    text = plain;
+  }
   if (LineException one; parse_single_line(text, known, one)) {
     tb.exceptions.push_back({std::string(one.error_class), std::string(one.message), {}});
     return tb;
   }
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
-  const bool has_header = text.find(k_header) != std::string_view::npos;
+  // Python's header, or IPython's (the same words, no colon).
+  const bool has_header = text.find(k_header.substr(0, k_header.size() - 1)) != std::string_view::npos;
 
   enum class State { none, frames, message };
   State state = State::none;
   bool frameless = false;  // the current block has no traceback header
   std::size_t col = 0;     // where the traceback's own column 0 is in each line
+  bool ipython = false;    // the current block is IPython's (its own header)
   std::vector<ExceptionBlock>& blocks = tb.exceptions;
 
   // pytest (no Python traceback printed): the last run of `E   ` lines.
@@ -334,13 +492,20 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       line = g.text;
     }
 
-    auto h = line.find(k_header);
-    if (h != std::string_view::npos) {
+    auto h = has_header ? line.find(k_header.substr(0, k_header.size() - 1)) : std::string_view::npos;
+    const bool python_header = h != std::string_view::npos && line.substr(h).starts_with(k_header);
+    const std::size_t ipython_at = h != std::string_view::npos && !python_header ? ipython_header(line, h) : std::string_view::npos;
+    if (python_header || ipython_at != std::string_view::npos) {
       if (!blocks.empty()) finish(blocks.back());
       blocks.emplace_back();
-      // "Exception Group Traceback": its own column is that of "Exception".
-      auto eg = line.rfind("Exception Group ", h);
-      col = (eg != std::string_view::npos && eg + 16 == h) ? eg : h;
+      if (python_header) {
+        // "Exception Group Traceback": its own column is that of "Exception".
+        auto eg = line.rfind("Exception Group ", h);
+        col = (eg != std::string_view::npos && eg + 16 == h) ? eg : h;
+      } else {
+        col = ipython_at;  // the class in the header starts the exception's line
+      }
+      ipython = !python_header;
       state = State::frames;
       frameless = false;
       continue;
@@ -365,6 +530,19 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         if (trim(rest).empty() || is_caret_line(rest)) break;
         if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") break;  // a source line
         if (trim(rest).substr(0, 22) == "[Previous line repeate") break;
+        // IPython's frames (its SyntaxError layout has them under Python's
+        // header too), the excerpt's marked line, hidden frames.
+        if (parse_ipython_frame(rest.substr(std::min(rest.find_first_not_of(' '), rest.size())), f) ||
+            (ipython && parse_ipython7_frame(rest, f))) {
+          blocks.back().frames.push_back(std::move(f));
+          break;
+        }
+        if (int n = ipython ? ipython_arrow(rest) : -1; n >= 0) {
+          std::vector<Frame>& frames = blocks.back().frames;
+          if (!frames.empty() && frames.back().line == 0) frames.back().line = n;
+          break;
+        }
+        if (ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) break;
         ClassAt c;
         ExceptionBlock& b = blocks.back();
         if (class_at(rest, 0, c) || find_exception(line, known, c)) {

@@ -3,6 +3,7 @@
 // that same standard library, and the matcher must name the raise site.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -36,40 +37,51 @@ struct Tally {
 
 class StdlibAccuracy : public ::testing::Test {
  protected:
+  // The cases stdlib_cases.py makes with `python` from its standard
+  // library `stdlib` (one JSON object each), in `work`.
+  static void make_cases(const std::string& python, const std::string& stdlib, const std::filesystem::path& work,
+                         const std::string& options, std::vector<nlohmann::json>& cases) {
+    std::string script = std::string(ERRDEX_SOURCE_DIR) + "/tests/match/stdlib_cases.py";
+    auto py = run(python + " " + shell_quote(script) + " " + shell_quote(stdlib) + " " + shell_quote(work.string()) + " " +
+                  options + " </dev/null");
+    ASSERT_EQ(py.code, 0) << python << ": " << py.err;
+    std::istringstream in(py.out);
+    for (std::string line; std::getline(in, line);) cases.push_back(nlohmann::json::parse(line));
+    std::printf("%s: %s", python.c_str(), py.err.substr(py.err.rfind("kept")).c_str());
+  }
+
+  // `stdlib` scanned by the real binary into `db`, read back, and indexed.
+  static void index(const std::string& stdlib, const std::string& ref, const std::filesystem::path& db,
+                    std::vector<model::ErrorRecord>& records, match::Matcher*& matcher) {
+    std::string url = "sqlite:" + db.string();
+    auto scan = run(testing::errdex_cmd() + " scan " + shell_quote(stdlib) + " --repo python/cpython --ref " + ref +
+                    " -q --db " + shell_quote(url));
+    ASSERT_EQ(scan.code, 0) << scan.err;
+    auto st = store::open_store(url);
+    ASSERT_TRUE(st) << st.error();
+    auto lines = (*st)->list(std::nullopt);
+    ASSERT_TRUE(lines) << lines.error();
+    for (auto& l : *lines) records.push_back(std::move(l.record));
+    matcher = new match::Matcher(match::Matcher::build(records));
+  }
+
   static void SetUpTestSuite() {
     s_tmp = new testing::TempDir;
     std::string stdlib = testing::python_stdlib();
     ASSERT_FALSE(stdlib.empty());
-    std::string script = std::string(ERRDEX_SOURCE_DIR) + "/tests/match/stdlib_cases.py";
-    auto py = run("python3 " + shell_quote(script) + " " + shell_quote(stdlib) + " " +
-                  shell_quote((*s_tmp / "work").string()) + " </dev/null");
-    ASSERT_EQ(py.code, 0) << py.err;
-    std::istringstream in(py.out);
-    for (std::string line; std::getline(in, line);) {
-      auto j = nlohmann::json::parse(line);
-      s_cases.push_back({j["case"], j["code"], j["traceback"], j["last"], j["file"], j["line"]});
-    }
-    std::printf("%s", py.err.substr(py.err.rfind("kept")).c_str());
-
-    std::string db = "sqlite:" + (*s_tmp / "stdlib.db").string();
-    auto scan = run(testing::errdex_cmd() + " scan " + shell_quote(stdlib) +
-                    " --repo python/cpython --ref v3.11.7 -q --db " + shell_quote(db));
-    ASSERT_EQ(scan.code, 0) << scan.err;
-    auto st = store::open_store(db);
-    ASSERT_TRUE(st) << st.error();
-    auto lines = (*st)->list(std::nullopt);
-    ASSERT_TRUE(lines) << lines.error();
-    for (auto& l : *lines) s_records.push_back(std::move(l.record));
-    s_matcher = new match::Matcher(match::Matcher::build(s_records));
+    std::vector<nlohmann::json> cases;
+    make_cases("python3", stdlib, *s_tmp / "work", "", cases);
+    for (const auto& j : cases) s_cases.push_back({j["case"], j["code"], j["traceback"], j["last"], j["file"], j["line"]});
+    index(stdlib, "v3.11.7", *s_tmp / "stdlib.db", s_records, s_matcher);
   }
   static void TearDownTestSuite() {
     delete s_matcher;
     delete s_tmp;
   }
 
-  static Verdict judge(const match::MatchResult& r, const Case& c) {
+  static Verdict judge(const std::vector<model::ErrorRecord>& records, const match::MatchResult& r, const Case& c) {
     auto is_true = [&](const match::Candidate& k) {
-      const auto& rec = s_records[k.index];
+      const auto& rec = records[k.index];
       return rec.file_path == c.file && rec.line_number == c.line;
     };
     if (r.candidates.empty()) return Verdict::wrong;
@@ -80,8 +92,10 @@ class StdlibAccuracy : public ::testing::Test {
     return Verdict::wrong;
   }
 
-  static void count(Tally& t, const match::MatchResult& r, const Case& c, const std::string& input) {
-    switch (judge(r, c)) {
+  // `records` are those the matcher was built from.
+  static void count(const std::vector<model::ErrorRecord>& records, Tally& t, const match::MatchResult& r, const Case& c,
+                    const std::string& input) {
+    switch (judge(records, r, c)) {
       case Verdict::right: ++t.right; break;
       case Verdict::ambiguous: {
         ++t.ambiguous;
@@ -94,8 +108,8 @@ class StdlibAccuracy : public ::testing::Test {
       case Verdict::wrong: {
         ++t.wrong;
         std::string got = r.candidates.empty() ? "nothing"
-                                               : s_records[r.candidates.front().index].file_path + ":" +
-                                                     std::to_string(s_records[r.candidates.front().index].line_number);
+                                               : records[r.candidates.front().index].file_path + ":" +
+                                                     std::to_string(records[r.candidates.front().index].line_number);
         t.misses.push_back("case " + std::to_string(c.id) + " want " + c.file + ":" + std::to_string(c.line) +
                            " got " + got + (r.ambiguous ? " (tie)" : "") + " for " +
                            nlohmann::json(input.substr(0, 160)).dump());
@@ -126,8 +140,8 @@ TEST_F(StdlibAccuracy, TracebackAndMessageOnly) {
   ASSERT_GE(s_cases.size(), 200u) << "too few real errors from the standard library";
   Tally with_tb, last_only;
   for (const auto& c : s_cases) {
-    count(with_tb, s_matcher->match(c.traceback, 5), c, c.traceback);
-    count(last_only, s_matcher->match(c.last, 5), c, c.last);
+    count(s_records, with_tb, s_matcher->match(c.traceback, 5), c, c.traceback);
+    count(s_records, last_only, s_matcher->match(c.last, 5), c, c.last);
   }
   std::printf("%zu real errors, %zu records\n", s_cases.size(), s_records.size());
   report("with traceback", with_tb);
@@ -156,6 +170,77 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
   std::printf("virtualenv paths: %d/%d cases give the same answers\n", same, compared);
   for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
   EXPECT_EQ(same, compared);
+}
+
+// The same errors as IPython and Jupyter print them: raised by Debian's
+// python3 (the interpreter Debian's ipython3 runs on; scripts/deps.sh
+// installs it) from its own standard library, formatted by IPython's own
+// formatter, plain and in colour, and matched against that library's index.
+class IPythonAccuracy : public StdlibAccuracy {
+ protected:
+  static constexpr const char* k_python = "/usr/bin/python3";
+
+  static void SetUpTestSuite() {
+    s_ip_tmp = new testing::TempDir;
+    std::string stdlib = testing::python_stdlib(k_python);
+    ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
+    std::vector<nlohmann::json> cases;
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython", cases);
+    for (const auto& j : cases)
+      s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
+                            j.value("ipython_color", ""), j["traceback"]});
+    index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
+  }
+  static void TearDownTestSuite() {
+    delete s_ip_matcher;
+    delete s_ip_tmp;
+  }
+
+  struct IPythonCase {
+    Case c;  // its traceback is IPython's
+    std::string coloured;  // IPython's in colour, for every tenth case
+    std::string python;    // Python's own, to compare with
+  };
+  static testing::TempDir* s_ip_tmp;
+  static std::vector<IPythonCase> s_ip_cases;
+  static std::vector<model::ErrorRecord> s_ip_records;
+  static match::Matcher* s_ip_matcher;
+};
+
+testing::TempDir* IPythonAccuracy::s_ip_tmp = nullptr;
+std::vector<IPythonAccuracy::IPythonCase> IPythonAccuracy::s_ip_cases;
+std::vector<model::ErrorRecord> IPythonAccuracy::s_ip_records;
+match::Matcher* IPythonAccuracy::s_ip_matcher = nullptr;
+
+TEST_F(IPythonAccuracy, IPythonTracebacksFindTheirSites) {
+  ASSERT_GE(s_ip_cases.size(), 200u) << "too few real errors from Debian's standard library";
+  Tally ipython, python;
+  int coloured = 0, same_in_colour = 0;
+  std::vector<std::string> differ;
+  for (const auto& k : s_ip_cases) {
+    auto r = s_ip_matcher->match(k.c.traceback, 5);
+    count(s_ip_records, ipython, r, k.c, k.c.traceback);
+    count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+    if (k.coloured.empty()) continue;
+    ++coloured;
+    EXPECT_NE(k.coloured.find('\x1b'), std::string::npos) << "case " << k.c.id << " has no colour";
+    auto c = s_ip_matcher->match(k.coloured, 5);
+    bool equal = c.candidates.size() == r.candidates.size() && c.ambiguous == r.ambiguous &&
+                 c.exception.error_class == r.exception.error_class && c.exception.message == r.exception.message;
+    for (std::size_t i = 0; equal && i < r.candidates.size(); ++i)
+      equal = c.candidates[i].index == r.candidates[i].index && c.candidates[i].score == r.candidates[i].score;
+    if (equal) ++same_in_colour;
+    else differ.push_back("case " + std::to_string(k.c.id));
+  }
+  std::printf("%zu real errors from %s's standard library, %zu records\n", s_ip_cases.size(), k_python,
+              s_ip_records.size());
+  report("IPython traceback", ipython);
+  report("Python traceback, same errors", python);
+  std::printf("IPython in colour: %d/%d cases give the answers of the plain text\n", same_in_colour, coloured);
+  for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
+  EXPECT_GE(ipython.top1(), 99.5);  // the goal for tracebacks
+  EXPECT_GE(coloured, 20);
+  EXPECT_EQ(same_in_colour, coloured);
 }
 
 }  // namespace

@@ -70,6 +70,24 @@ TEST_F(MatchCli, TracebackOnStdinAsJson) {
   EXPECT_EQ(j["exception"]["errorClass"], "KeyError");
 }
 
+// A traceback copied with its colours: the answer is the plain one's, and
+// nothing of the escapes reaches the terminal.
+TEST_F(MatchCli, ColouredTracebackAnswersAsPlainAndPrintsNoEscape) {
+  const std::string plain =
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app/shapes/cache.py\", line 3, in update\n"
+      "ValueError: The batch size is not consistent across layers: [2, 3]\n";
+  const std::string coloured =
+      "\x1b]0;term\x07Traceback (most recent call last):\n"
+      "  File \x1b[35m\"/srv/app/shapes/cache.py\"\x1b[0m, line \x1b[35m3\x1b[0m, in \x1b[35mupdate\x1b[0m\n"
+      "\x1b[1;35mValueError\x1b[0m: \x1b[35mThe batch size is not consistent across layers: [2, 3]\x1b[0m\n";
+  auto a = match("", plain), b = match("", coloured);
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(b.out.find("shapes/cache.py:3"), std::string::npos) << b.out;
+  EXPECT_EQ(b.out.find('\x1b'), std::string::npos) << b.out;
+}
+
 TEST_F(MatchCli, ExitCodes) {
   EXPECT_EQ(match(shell_quote("qqq zzz")).code, 1);
   EXPECT_EQ(match("", "\n  \n").code, 2);

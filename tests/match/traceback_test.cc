@@ -272,3 +272,176 @@ TEST(Traceback, RegressionLineNumberTooLongIsUnknown) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// IPython 8.5's layout (Debian's ipython3, and Jupyter's kernel): a rule,
+// the class beside the header words, `File path:N, in f(args)` frames with a
+// numbered excerpt, the marked line `--> N`.
+TEST(Traceback, IPythonTraceback) {
+  auto t = parse_traceback(
+      "---------------------------------------------------------------------------\n"
+      "JSONDecodeError                           Traceback (most recent call last)\n"
+      "Cell In [1], line 1\n"
+      "----> 1 import json; json.loads('')\n"
+      "\n"
+      "File /usr/lib/python3.11/json/__init__.py:346, in loads(s, cls, object_hook, **kw)\n"
+      "    343 if (cls is None and object_hook is None and\n"
+      "--> 346     return _default_decoder.decode(s)\n"
+      "\n"
+      "File ~/.venv/lib/python3.11/subprocess.py:1901, in Popen._execute_child(self, args)\n"
+      "   (...)\n"
+      "   1899     if errno_num != 0:\n"
+      "   1900         err_msg = os.strerror(errno_num)\n"
+      "-> 1901     raise child_exception_type(errno_num, err_msg, err_filename)\n"
+      "\n"
+      "File ~/.venv/lib/python3.11/json/decoder.py:355, in JSONDecoder.raw_decode(self, s, idx)\n"
+      "    354 except StopIteration as err:\n"
+      "--> 355     raise JSONDecodeError(\"Expecting value\", s, err.value) from None\n"
+      "\n"
+      "JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n");
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "JSONDecodeError");
+  EXPECT_EQ(last(t).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(t).frames.size(), 4u);
+  EXPECT_EQ(last(t).frames[0].file, "Cell In [1]");
+  EXPECT_EQ(last(t).frames[0].line, 1);
+  EXPECT_EQ(last(t).frames[1].file, "/usr/lib/python3.11/json/__init__.py");
+  EXPECT_EQ(last(t).frames[1].line, 346);
+  EXPECT_EQ(last(t).frames[1].function, "loads");
+  EXPECT_EQ(last(t).frames[2].line, 1901);  // past line 999 the excerpt is indented less
+  EXPECT_EQ(last(t).frames[3].file, "~/.venv/lib/python3.11/json/decoder.py");
+  EXPECT_EQ(last(t).frames[3].line, 355);
+  EXPECT_EQ(last(t).frames[3].function, "JSONDecoder.raw_decode");
+}
+
+// Chained, a Windows path, IPython 8.0's `Input In [2], in <cell line: 3>()`
+// cell and hidden frames.
+TEST(Traceback, IPythonChainedWithWindowsPath) {
+  auto t = parse_traceback(
+      "---------------------------------------------------------------------------\n"
+      "KeyError                                  Traceback (most recent call last)\n"
+      "Input In [2], in <cell line: 3>()\n"
+      "      2 try:\n"
+      "----> 3     d['x']\n"
+      "\n"
+      "KeyError: 'x'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "ValueError                                Traceback (most recent call last)\n"
+      "    [... skipping hidden 1 frame]\n"
+      "\n"
+      "File C:\\Users\\me\\app\\config.py:12, in load(path)\n"
+      "---> 12 raise ValueError(f\"bad config: {path}\")\n"
+      "\n"
+      "ValueError: bad config: a.toml\n");
+  ASSERT_EQ(t.exceptions.size(), 2u);
+  EXPECT_EQ(t.exceptions[0].error_class, "KeyError");
+  ASSERT_EQ(t.exceptions[0].frames.size(), 1u);
+  EXPECT_EQ(t.exceptions[0].frames[0].file, "Input In [2]");
+  EXPECT_EQ(t.exceptions[0].frames[0].line, 3);
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "bad config: a.toml");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "C:\\Users\\me\\app\\config.py");
+  EXPECT_EQ(last(t).frames[0].line, 12);
+  EXPECT_EQ(last(t).frames[0].function, "load");
+}
+
+// IPython 7 names a frame `path in f(args)`; its line is the one the
+// excerpt marks.
+TEST(Traceback, IPython7FramesTakeTheMarkedLine) {
+  auto t = parse_traceback(
+      "---------------------------------------------------------------------------\n"
+      "JSONDecodeError                           Traceback (most recent call last)\n"
+      "<ipython-input-1-5b1a4b5c2d3e> in <module>\n"
+      "----> 1 json.loads('')\n"
+      "\n"
+      "/usr/lib/python3.8/json/__init__.py in loads(s, cls, object_hook, **kw)\n"
+      "    355             parse_constant is None and object_pairs_hook is None and not kw):\n"
+      "--> 357         return _default_decoder.decode(s)\n"
+      "    358     if cls is None:\n"
+      "\n"
+      "/usr/lib/python3.8/json/decoder.py in raw_decode(self, s, idx)\n"
+      "    354         except StopIteration as err:\n"
+      "--> 355             raise JSONDecodeError(\"Expecting value\", s, err.value) from None\n"
+      "\n"
+      "JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n");
+  EXPECT_EQ(last(t).error_class, "JSONDecodeError");
+  ASSERT_EQ(last(t).frames.size(), 3u);
+  EXPECT_EQ(last(t).frames[0].file, "<ipython-input-1-5b1a4b5c2d3e>");
+  EXPECT_EQ(last(t).frames[0].line, 1);
+  EXPECT_EQ(last(t).frames[1].line, 357);
+  EXPECT_EQ(last(t).frames[2].file, "/usr/lib/python3.8/json/decoder.py");
+  EXPECT_EQ(last(t).frames[2].line, 355);
+  EXPECT_EQ(last(t).frames[2].function, "raw_decode");
+}
+
+// IPython's SyntaxError layout: Python's header over its own frames, one
+// of them `File path:N in f` with no comma, the last `File name:N` alone.
+TEST(Traceback, IPythonSyntaxErrorLayout) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "\n"
+      "  File ~/.venv/lib/python3.11/site-packages/IPython/core/interactiveshell.py:3433 in run_code\n"
+      "    exec(code_obj, self.user_global_ns, self.user_ns)\n"
+      "\n"
+      "  Cell In[1], line 1\n"
+      "    compile('def f(:', 'x.py', 'exec')\n"
+      "\n"
+      "  File x.py:1\n"
+      "    def f(:\n"
+      "          ^\n"
+      "SyntaxError: invalid syntax\n");
+  EXPECT_EQ(last(t).error_class, "SyntaxError");
+  EXPECT_EQ(last(t).message, "invalid syntax");
+  ASSERT_EQ(last(t).frames.size(), 3u);
+  EXPECT_EQ(last(t).frames[0].line, 3433);
+  EXPECT_EQ(last(t).frames[0].function, "run_code");
+  EXPECT_EQ(last(t).frames[1].file, "Cell In[1]");
+  EXPECT_EQ(last(t).frames[2].file, "x.py");
+  EXPECT_EQ(last(t).frames[2].line, 1);
+}
+
+// Colours and window titles (IPython, pytest --color=yes, Python 3.13)
+// read as the text they paint: every kind of sequence, whole or cut short.
+TEST(Traceback, TerminalControlSequencesAreReadThrough) {
+  const std::string plain =
+      "Traceback (most recent call last):\n"
+      "  File \"/app/main.py\", line 10, in <module>\n"
+      "    run()\n"
+      "ValueError: bad value: 3\n";
+  auto expected = parse_traceback(plain);
+  const std::string coloured =
+      "\x1b]0;IPython: /tmp\x07\x1b[22;0t"  // a title (OSC ended by BEL), a window op
+      "Traceback (most recent call last):\n"
+      "  File \x1b[35m\"/app/main.py\"\x1b[0m, line \x1b[38;5;241m10\x1b[39m, in \x1b[1m<module>\x1b[m\n"
+      "    run()\x1b]8;;http://x\x1b\\\n"  // a hyperlink (OSC ended by ST)
+      "\x1b(B\x1b[1;35mValueError\x1b[0m: \x1b[35mbad value: 3\x1b[0m\n";
+  auto t = parse_traceback(coloured);
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, last(expected).error_class);
+  EXPECT_EQ(last(t).message, last(expected).message);
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "/app/main.py");
+  EXPECT_EQ(last(t).frames[0].line, 10);
+  EXPECT_EQ(last(t).frames[0].function, "<module>");
+
+  // One line: the single-line reader leaves it to parse_traceback.
+  LineException one;
+  EXPECT_FALSE(parse_single_line("\x1b[31mKeyError\x1b[0m: 'x'", {}, one));
+  auto k = parse_traceback("\x1b[31mKeyError\x1b[0m: 'x'");
+  EXPECT_EQ(last(k).error_class, "KeyError");
+  EXPECT_EQ(last(k).message, "'x'");
+
+  // A title never ended loses the rest of its line only; a lone ESC at the
+  // end, nothing.
+  auto cut = parse_traceback("\x1b]0;title without end\nValueError: kept\x1b");
+  EXPECT_EQ(last(cut).error_class, "ValueError");
+  EXPECT_EQ(last(cut).message, "kept");
+}
+
+}  // namespace
+}  // namespace errdex::match

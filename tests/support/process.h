@@ -79,9 +79,10 @@ inline RunResult run(const std::string& cmd) {
 
 inline std::string errdex_cmd() { return shell_quote(ERRDEX_BINARY); }
 
-// The standard library of the python3 on PATH (sysconfig's stdlib path).
-inline std::string python_stdlib() {
-  auto r = run("python3 -c 'import sysconfig; print(sysconfig.get_paths()[\"stdlib\"])'");
+// The standard library of the python3 on PATH, or of `python` (sysconfig's
+// stdlib path).
+inline std::string python_stdlib(const std::string& python = "python3") {
+  auto r = run(python + " -c 'import sysconfig; print(sysconfig.get_paths()[\"stdlib\"])'");
   std::string s = r.out;
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
