@@ -10,6 +10,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "util/text.h"
+
 namespace errdex::match {
 namespace {
 
@@ -57,11 +59,17 @@ struct ClassAt {
   std::string_view name;
   std::string_view message;
   std::string_view last;  // the name's last dotted component
+  // `message` is the body of a Python string literal as repr() prints it,
+  // backslash escapes still in (see unescape_literal).
+  bool escaped = false;
+  bool literal = false;  // a repr whose one argument is a string literal
 };
 
 // A dotted name at exactly `pos`, followed by ": message", ":" or the end.
-bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
+// `name_end`, when given, is set to where the name ends, found or not.
+bool class_at(std::string_view line, std::size_t pos, ClassAt& out, std::size_t* name_end = nullptr) {
   std::size_t i = pos;
+  if (name_end) *name_end = pos;
   if (i >= line.size() || !is_ident_start(line[i])) return false;
   std::size_t last = pos;
   while (true) {
@@ -72,6 +80,7 @@ bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
     }
     break;
   }
+  if (name_end) *name_end = i;
   std::string_view name = line.substr(pos, i - pos);
   std::string_view rest = line.substr(i);
   std::string_view last_name = line.substr(last, i - last);
@@ -86,21 +95,148 @@ bool class_at(std::string_view line, std::size_t pos, ClassAt& out) {
   return true;
 }
 
-// The leftmost `Class: message` in a line with no traceback around it. The
-// name must look like an exception class: by convention, or known to the
-// caller; and stand after the line start, a blank or punctuation.
+// The end of the Python string literal opening at `pos` (' or ", as repr()
+// quotes), past its closing quote; npos when it does not close on the line.
+// `escaped` is set when its body holds a backslash.
+std::size_t literal_end(std::string_view s, std::size_t pos, bool& escaped) {
+  const char quote = s[pos];
+  for (std::size_t i = pos + 1; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      escaped = true;
+      ++i;
+    } else if (s[i] == quote) {
+      return i + 1;
+    } else if (s[i] == '\n') {
+      break;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// An exception as repr() prints it, `Class('message')`, its bare name from
+// `pos` to `open` (the '('): what logs show (`raised unexpected:
+// ValueError('x')`, asyncio's `exception=KeyError('k')`). The message is
+// what str() would print: a string argument's text (KeyError's: its repr,
+// quotes and all), nothing for `Class()`, and the arguments as written for
+// anything else.
+bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& out) {
+  std::string_view name = line.substr(pos, open - pos);
+  // repr() names the class bare: a dotted name is a call (`log.Warning(`).
+  if (name.find('.') != std::string_view::npos) return false;
+  std::string_view last = name;
+  std::size_t i = open + 1;
+  bool escaped = false;
+  std::string_view message;
+  const bool literal = i < line.size() && (line[i] == '\'' || line[i] == '"');
+  if (literal) {
+    std::size_t end = literal_end(line, i, escaped);
+    if (end == std::string_view::npos || end >= line.size() || line[end] != ')') return false;
+    if (last == "KeyError") {
+      message = line.substr(i, end - i);
+      escaped = false;  // str(KeyError) is the key's repr, as printed
+    } else {
+      message = line.substr(i + 1, end - i - 2);
+    }
+  } else {
+    // Other arguments: up to the parenthesis that closes the call.
+    int depth = 1;
+    std::size_t k = i;
+    for (; k < line.size() && depth > 0; ++k) {
+      if (line[k] == '\'' || line[k] == '"') {
+        bool ignored = false;
+        std::size_t end = literal_end(line, k, ignored);
+        if (end == std::string_view::npos) return false;
+        k = end - 1;
+      } else {
+        depth += (line[k] == '(') - (line[k] == ')');
+      }
+    }
+    if (depth != 0) return false;
+    message = trim(line.substr(i, k - 1 - i));
+  }
+  out = {name, message, last, escaped, literal};
+  return true;
+}
+
+// The text of a string literal's body as repr() escapes it: `\n`, `\'`,
+// `\xNN`, `\uNNNN` and the rest read back (code points as UTF-8, a lone
+// surrogate as U+FFFD); an escape Python does not know stays as written.
+std::string unescape_literal(std::string_view body) {
+  std::string out;
+  out.reserve(body.size());
+  auto hex = [&](std::size_t at, std::size_t digits, std::uint32_t& cp) {
+    if (at + digits > body.size()) return false;
+    cp = 0;
+    for (std::size_t k = at; k < at + digits; ++k) {
+      char c = body[k];
+      int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      if (v < 0) return false;
+      cp = cp * 16 + static_cast<std::uint32_t>(v);
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 == body.size()) {
+      out += body[i];
+      continue;
+    }
+    const char e = body[++i];
+    std::uint32_t cp = 0;
+    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+    if (digits > 0 && hex(i + 1, digits, cp)) {
+      util::append_utf8(cp, out);
+      i += digits;
+      continue;
+    }
+    switch (e) {
+      case '\\': out += '\\'; break;
+      case '\'': out += '\''; break;
+      case '"': out += '"'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'v': out += '\v'; break;
+      default:
+        out += '\\';
+        out += e;
+    }
+  }
+  return out;
+}
+
+// A found exception's message, as the text it stands for.
+std::string message_text(const ClassAt& c) { return c.escaped ? unescape_literal(c.message) : std::string(c.message); }
+
+// Whether the word before `pos` is `raise` (a source line, not an error).
+bool after_raise(std::string_view line, std::size_t pos) {
+  std::string_view before = line.substr(0, pos);
+  while (!before.empty() && is_space(before.back())) before.remove_suffix(1);
+  return before.ends_with("raise") && (before.size() == 5 || !is_ident(before[before.size() - 6]));
+}
+
+// The leftmost `Class: message` in a line with no traceback around it, or
+// `Class('message')` as repr() prints one. The name must look like an
+// exception class: by convention, or known to the caller (capitalised, for
+// a repr); and stand after the line start, a blank or punctuation ('=' too,
+// for a repr).
 bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool conventional_only = false) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (!is_ident_start(line[i])) continue;
+    bool after_equals = false;
     if (i > 0) {
       char p = line[i - 1];
       if (is_ident(p) || p == '.') continue;
+      after_equals = p == '=';
       if (!(is_space(p) || p == ':' || p == ']' || p == '>' || p == '|' || p == ')' || p == '-' || p == '(' ||
-            p == '[' || p == '"' || p == '\''))
+            p == '[' || p == '"' || p == '\'' || after_equals))
         continue;
     }
     ClassAt c;
-    if (class_at(line, i, c)) {
+    std::size_t name_end = i;
+    if (!after_equals && class_at(line, i, c, &name_end)) {
       std::string_view last = c.last;
       bool dotted = last.size() != c.name.size();
       // The caller's table first: one lookup, where the convention is ten
@@ -110,6 +246,17 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
         out = c;
         return true;
       }
+    } else if (after_equals) {
+      class_at(line, i, c, &name_end);
+    }
+    // A known class in lower case (re's `error`) only with one string
+    // argument: `log('x')` is as likely a call.
+    if (!conventional_only && name_end < line.size() && line[name_end] == '(' && repr_at(line, i, name_end, c) &&
+        !after_raise(line, i) &&
+        (conventional_class(c.last) ||
+         (known && ((c.last[0] >= 'A' && c.last[0] <= 'Z') || c.literal) && known(c.last)))) {
+      out = c;
+      return true;
     }
     // Skip the rest of this word: later starts inside it are not names.
     while (i + 1 < line.size() && (is_ident(line[i + 1]) || line[i + 1] == '.')) ++i;
@@ -419,8 +566,12 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
   ClassAt c;
-  if (find_exception(line, known, c)) out = {c.name, c.message, c.last};
-  else out = {{}, trim(text), {}};
+  if (find_exception(line, known, c)) {
+    if (c.escaped) return false;  // its text is not the line's: parse_traceback makes it
+    out = {c.name, c.message, c.last};
+  } else {
+    out = {{}, trim(text), {}};
+  }
   return true;
 }
 
@@ -547,7 +698,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         ExceptionBlock& b = blocks.back();
         if (class_at(rest, 0, c) || find_exception(line, known, c)) {
           b.error_class = std::string(c.name);
-          b.message = std::string(c.message);
+          b.message = message_text(c);
         } else {
           b.message = std::string(trim(rest));
         }
@@ -566,7 +717,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // class name starts another exception.
         if (frameless && find_exception(line, known, c, true)) {
           finish(blocks.back());
-          blocks.push_back({std::string(c.name), std::string(c.message), {}});
+          blocks.push_back({std::string(c.name), message_text(c), {}});
           break;
         }
         append_line(blocks.back().message, rest);
@@ -575,7 +726,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       case State::none: {
         ClassAt c;
         if (find_exception(line, known, c)) {
-          blocks.push_back({std::string(c.name), std::string(c.message), {}});
+          blocks.push_back({std::string(c.name), message_text(c), {}});
           col = static_cast<std::size_t>(c.name.data() - line.data());
           state = State::message;
           frameless = true;
@@ -605,7 +756,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     ClassAt c;
     if (class_at(first, 0, c) || find_exception(first, known, c)) {
       b.error_class = std::string(c.name);
-      b.message = std::string(c.message);
+      b.message = message_text(c);
       if (first_nl != std::string_view::npos) append_line(b.message, pb.substr(first_nl + 1));
     } else {
       b.message = std::string(pb);

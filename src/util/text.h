@@ -17,6 +17,9 @@ std::uint64_t mix64(std::uint64_t h);
 std::string hex64(std::uint64_t v);
 // True when `s` is valid UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view s);
+// Appends code point `cp` as UTF-8; a surrogate or a value past U+10FFFF
+// as U+FFFD.
+void append_utf8(std::uint32_t cp, std::string& out);
 // Splits on '\n'; a trailing '\r' is kept (sourceCode is verbatim).
 std::vector<std::string_view> split_lines(std::string_view s);
 // Current UTC time as ISO 8601 with milliseconds: 2026-08-14T18:24:08.354Z.

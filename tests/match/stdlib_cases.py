@@ -4,8 +4,8 @@ Runs each call below with a bad input in this interpreter and prints one
 JSON line per case whose exception was raised by a `raise` or `assert`
 statement in the standard library's Python source (not in C): the formatted
 traceback, the exception-only text (what a user pastes when they keep the
-last line), and the innermost frame's file (relative to the stdlib root)
-and line. Cases raised elsewhere are reported on stderr and left out.
+last line), its repr() (what logs often print), and the innermost frame's
+file (relative to the stdlib root) and line. Cases raised elsewhere are reported on stderr and left out.
 
 With --ipython, each case also carries its traceback as IPython prints it
 in a terminal or a Jupyter notebook (IPython's own formatter, in the
@@ -818,6 +818,7 @@ for n, code in enumerate(split_cases(CASES)):
         "code": code,
         "traceback": "".join(traceback.format_exception(err)),
         "last": "".join(traceback.format_exception_only(err)),
+        "repr": repr(err),
         "file": rel,
         "line": line,
     }

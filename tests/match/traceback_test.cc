@@ -445,3 +445,57 @@ TEST(Traceback, TerminalControlSequencesAreReadThrough) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// Exceptions as logs print them, by repr(): the class and what str() would
+// show, escapes read back.
+TEST(Traceback, ReprInALogLine) {
+  auto t = parse_traceback(
+      "[2026-12-03 12:00:00,000: ERROR/MainProcess] Task app.parse raised unexpected: "
+      "JSONDecodeError('Expecting value: line 1 column 1 (char 0)')");
+  EXPECT_EQ(last(t).error_class, "JSONDecodeError");
+  EXPECT_EQ(last(t).message, "Expecting value: line 1 column 1 (char 0)");
+  LineException one;
+  ASSERT_TRUE(parse_single_line("raised unexpected: ValueError(\"bad 'x'\") in 0.1s", {}, one));
+  EXPECT_EQ(one.error_class, "ValueError");
+  EXPECT_EQ(one.message, "bad 'x'");
+
+  // asyncio, after '='; KeyError's str() is the key's repr, quotes kept.
+  auto k = parse_traceback("future: <Task finished name='Task-1' coro=<main() done> exception=KeyError('user')>");
+  EXPECT_EQ(last(k).error_class, "KeyError");
+  EXPECT_EQ(last(k).message, "'user'");
+
+  // Escapes: the single-line reader hands the line over, the message is
+  // the text they stand for.
+  const char* escaped = "got ValueError('it\\'s \\xe9\\u20ac\\n\\\\ \\q')";
+  EXPECT_FALSE(parse_single_line(escaped, {}, one));
+  auto e = parse_traceback(escaped);
+  EXPECT_EQ(last(e).error_class, "ValueError");
+  EXPECT_EQ(last(e).message, "it's \xc3\xa9\xe2\x82\xac\n\\ \\q");
+
+  // No argument; arguments that are not one string, as written.
+  EXPECT_EQ(last(parse_traceback("failed: StopIteration()")).error_class, "StopIteration");
+  EXPECT_EQ(last(parse_traceback("failed: StopIteration()")).message, "");
+  auto os = parse_traceback("failed: FileNotFoundError(2, 'No such file (or directory)')");
+  EXPECT_EQ(last(os).error_class, "FileNotFoundError");
+  EXPECT_EQ(last(os).message, "2, 'No such file (or directory)'");
+}
+
+TEST(Traceback, ReprLookalikesAreNotExceptions) {
+  // A source line raises; a call of an unknown name, a method, an unclosed
+  // literal name nothing.
+  for (const char* line : {"    raise ValueError('x')", "compute(ValueErrorish('x'))", "log.Warning('x')",
+                           "failed: ValueError('never closed)"}) {
+    auto t = parse_traceback(line);
+    EXPECT_EQ(last(t).error_class, "") << line;
+  }
+  // A known class in lower case (re's `error`) with one string argument.
+  auto is_error = [](std::string_view name) { return name == "error" || name == "value"; };
+  EXPECT_EQ(last(parse_traceback("failed: error('missing group name')", is_error)).error_class, "error");
+  EXPECT_EQ(last(parse_traceback("set value(3) of x", is_error)).error_class, "");
+}
+
+}  // namespace
+}  // namespace errdex::match
