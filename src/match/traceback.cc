@@ -313,38 +313,36 @@ bool parse_pytest_frame(std::string_view line, Frame& f) {
   return true;
 }
 
+// `PATH:LINE, in func(args)`, `PATH:LINE in func` or `PATH:LINE`: a frame as
+// IPython (after `File `) and rich print it. A path may hold ':' (`C:\...`):
+// the line number is after the first ':' followed by digits and then the
+// end, ',' or ' in '.
+bool parse_path_frame(std::string_view rest, Frame& f) {
+  for (std::size_t colon = rest.find(':'); colon != std::string_view::npos; colon = rest.find(':', colon + 1)) {
+    std::size_t end = colon + 1, digits = 0;
+    int n = read_line_number(rest, end, digits);
+    if (digits == 0 || colon == 0) continue;
+    std::string_view after = rest.substr(end);
+    std::string_view function;
+    if (after.starts_with(", in ")) function = after.substr(5);
+    else if (after.starts_with(" in ")) function = after.substr(4);
+    else if (!trim(after).empty()) continue;
+    f.file = std::string(rest.substr(0, colon));
+    f.line = n;
+    // `loads(s, cls, ...)`: the name, as Python prints it.
+    function = trim(function);
+    f.function = std::string(function.substr(0, function.find('(')));
+    return true;
+  }
+  return false;
+}
+
 // IPython and Jupyter: `File PATH:LINE, in func(args)` (IPython 8; `File
 // PATH:LINE in func` and `File PATH:LINE` in its SyntaxError layout),
 // `Cell In[3], line 1` and `Input In [3], in <cell line: 1>()` for a cell,
-// at the traceback's column. A path may hold ':' (`C:\...`): the line number
-// is after the first ':' followed by digits and then the end, ',' or ' in '.
+// at the traceback's column.
 bool parse_ipython_frame(std::string_view line, Frame& f) {
-  auto number_after = [](std::string_view s, std::size_t i, std::size_t& end) {
-    std::size_t digits = 0;
-    int n = read_line_number(s, i, digits);
-    end = i;
-    return digits == 0 ? -1 : n;
-  };
-  if (line.starts_with("File ")) {
-    std::string_view rest = line.substr(5);
-    for (std::size_t colon = rest.find(':'); colon != std::string_view::npos; colon = rest.find(':', colon + 1)) {
-      std::size_t end = 0;
-      int n = number_after(rest, colon + 1, end);
-      if (n < 0 || colon == 0) continue;
-      std::string_view after = rest.substr(end);
-      std::string_view function;
-      if (after.starts_with(", in ")) function = after.substr(5);
-      else if (after.starts_with(" in ")) function = after.substr(4);
-      else if (!trim(after).empty()) continue;
-      f.file = std::string(rest.substr(0, colon));
-      f.line = n;
-      // `loads(s, cls, ...)`: the name, as Python prints it.
-      function = trim(function);
-      f.function = std::string(function.substr(0, function.find('(')));
-      return true;
-    }
-    return false;
-  }
+  if (line.starts_with("File ")) return parse_path_frame(line.substr(5), f);
   // A cell: its name as printed stands for the file.
   for (std::string_view cell : {std::string_view("Cell In"), std::string_view("Input In")}) {
     if (!line.starts_with(cell)) continue;
@@ -355,9 +353,9 @@ bool parse_ipython_frame(std::string_view line, Frame& f) {
     if (rest.starts_with(", line ")) at = 7;
     else if (auto k = rest.find("<cell line: "); k != std::string_view::npos) at = k + 12;
     else return false;
-    std::size_t end = 0;
-    int n = number_after(rest, at, end);
-    if (n < 0) return false;
+    std::size_t digits = 0;
+    int n = read_line_number(rest, at, digits);
+    if (digits == 0) return false;
     f.file = std::string(line.substr(0, close + 1));
     f.line = n;
     f.function.clear();
@@ -406,6 +404,20 @@ bool ipython_excerpt(std::string_view line) {
   std::size_t digits = 0;
   while (digits < t.size() && t[digits] >= '0' && t[digits] <= '9') ++digits;
   return digits > 0 && (digits == t.size() || t[digits] == ' ');
+}
+
+// rich's traceback (typer, pip and many CLIs print it): a box opened by
+// `╭─── Traceback (most recent call last) ───╮` and closed by `╰───╯`, its
+// lines `│ path.py:12 in f │` (a frame) or excerpts and locals, then the
+// exception's line.
+constexpr std::string_view k_box_top = "\u256d", k_box_bottom = "\u2570", k_box_side = "\u2502";
+
+// The text inside a box line `│ text │` (its right side may be cut off).
+std::string_view inside_box(std::string_view line) {
+  std::string_view t = trim(line);
+  t.remove_prefix(k_box_side.size());
+  if (t.ends_with(k_box_side)) t.remove_suffix(k_box_side.size());
+  return trim(t);
 }
 
 // IPython's header: `JSONDecodeError        Traceback (most recent call
@@ -606,6 +618,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   bool frameless = false;  // the current block has no traceback header
   std::size_t col = 0;     // where the traceback's own column 0 is in each line
   bool ipython = false;    // the current block is IPython's (its own header)
+  bool in_box = false;     // inside rich's box of frames
   std::vector<ExceptionBlock>& blocks = tb.exceptions;
 
   // pytest (no Python traceback printed): the last run of `E   ` lines.
@@ -643,20 +656,42 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       line = g.text;
     }
 
+    if (in_box) {
+      std::string_view t = trim(line);
+      if (t.starts_with(k_box_bottom)) {
+        in_box = false;
+        continue;
+      }
+      if (t.starts_with(k_box_side)) {
+        // Frames only: excerpts, blank lines and the boxes of locals (a
+        // value may read `x.py:3`) say nothing here.
+        std::string_view in = inside_box(t);
+        bool nested = in.starts_with(k_box_side) || in.starts_with(k_box_top) || in.starts_with(k_box_bottom);
+        if (Frame f; !nested && parse_path_frame(in, f)) blocks.back().frames.push_back(std::move(f));
+        continue;
+      }
+      in_box = false;  // a box cut short: read on as usual
+    }
+
     auto h = has_header ? line.find(k_header.substr(0, k_header.size() - 1)) : std::string_view::npos;
     const bool python_header = h != std::string_view::npos && line.substr(h).starts_with(k_header);
-    const std::size_t ipython_at = h != std::string_view::npos && !python_header ? ipython_header(line, h) : std::string_view::npos;
-    if (python_header || ipython_at != std::string_view::npos) {
+    const bool rich_header = h != std::string_view::npos && !python_header && trim(line).starts_with(k_box_top);
+    const std::size_t ipython_at =
+        h != std::string_view::npos && !python_header && !rich_header ? ipython_header(line, h) : std::string_view::npos;
+    if (python_header || rich_header || ipython_at != std::string_view::npos) {
       if (!blocks.empty()) finish(blocks.back());
       blocks.emplace_back();
       if (python_header) {
         // "Exception Group Traceback": its own column is that of "Exception".
         auto eg = line.rfind("Exception Group ", h);
         col = (eg != std::string_view::npos && eg + 16 == h) ? eg : h;
+      } else if (rich_header) {
+        col = static_cast<std::size_t>(line.find(k_box_top));  // the box's left side
+        in_box = true;
       } else {
         col = ipython_at;  // the class in the header starts the exception's line
       }
-      ipython = !python_header;
+      ipython = ipython_at != std::string_view::npos;
       state = State::frames;
       frameless = false;
       continue;

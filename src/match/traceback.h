@@ -3,10 +3,11 @@
 // groups, SyntaxError layout, 3.11+ caret lines, pytest output (`E   `
 // lines, `path.py:12: ` frames), IPython and Jupyter tracebacks (8's
 // `File path:12, in f(...)` and `Cell In[3], line 1` frames, 7's `path in
-// f(...)` with its `---->` line), multi-line messages, and lines that carry
-// a log prefix. Terminal colours and other control sequences are read
-// through. Pure: text in, structure out; any bytes are accepted and time is
-// linear in the input.
+// f(...)` with its `---->` line), rich's boxed traceback, multi-line
+// messages, lines that carry a log prefix, and exceptions a log prints by
+// repr() (`raised unexpected: ValueError('x')`). Terminal colours and
+// other control sequences are read through. Pure: text in, structure out;
+// any bytes are accepted and time is linear in the input.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -195,11 +195,12 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
   EXPECT_EQ(same, compared);
 }
 
-// The same errors as IPython and Jupyter print them: raised by Debian's
-// python3 (the interpreter Debian's ipython3 runs on; scripts/deps.sh
-// installs it) from its own standard library, formatted by IPython's own
-// formatter, plain and in colour, and matched against that library's index.
-class IPythonAccuracy : public StdlibAccuracy {
+// The same errors as other tools print them: IPython and Jupyter, and the
+// rich library (typer, pip, many CLIs). Raised by Debian's python3 (the
+// interpreter Debian's ipython3 and python3-rich run on; scripts/deps.sh
+// installs them) from its own standard library, formatted by the tools' own
+// code, and matched against that library's index.
+class FormattedTracebacks : public StdlibAccuracy {
  protected:
   static constexpr const char* k_python = "/usr/bin/python3";
 
@@ -208,10 +209,10 @@ class IPythonAccuracy : public StdlibAccuracy {
     std::string stdlib = testing::python_stdlib(k_python);
     ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
     std::vector<nlohmann::json> cases;
-    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython", cases);
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich", cases);
     for (const auto& j : cases)
       s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
-                            j.value("ipython_color", ""), j["traceback"]});
+                            j.value("ipython_color", ""), j["traceback"], j.value("rich", "")});
     index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
   }
   static void TearDownTestSuite() {
@@ -223,6 +224,7 @@ class IPythonAccuracy : public StdlibAccuracy {
     Case c;  // its traceback is IPython's
     std::string coloured;  // IPython's in colour, for every tenth case
     std::string python;    // Python's own, to compare with
+    std::string rich;      // rich's, for every tenth case
   };
   static testing::TempDir* s_ip_tmp;
   static std::vector<IPythonCase> s_ip_cases;
@@ -230,12 +232,12 @@ class IPythonAccuracy : public StdlibAccuracy {
   static match::Matcher* s_ip_matcher;
 };
 
-testing::TempDir* IPythonAccuracy::s_ip_tmp = nullptr;
-std::vector<IPythonAccuracy::IPythonCase> IPythonAccuracy::s_ip_cases;
-std::vector<model::ErrorRecord> IPythonAccuracy::s_ip_records;
-match::Matcher* IPythonAccuracy::s_ip_matcher = nullptr;
+testing::TempDir* FormattedTracebacks::s_ip_tmp = nullptr;
+std::vector<FormattedTracebacks::IPythonCase> FormattedTracebacks::s_ip_cases;
+std::vector<model::ErrorRecord> FormattedTracebacks::s_ip_records;
+match::Matcher* FormattedTracebacks::s_ip_matcher = nullptr;
 
-TEST_F(IPythonAccuracy, IPythonTracebacksFindTheirSites) {
+TEST_F(FormattedTracebacks, IPythonTracebacksFindTheirSites) {
   ASSERT_GE(s_ip_cases.size(), 200u) << "too few real errors from Debian's standard library";
   Tally ipython, python;
   int coloured = 0, same_in_colour = 0;
@@ -264,6 +266,20 @@ TEST_F(IPythonAccuracy, IPythonTracebacksFindTheirSites) {
   EXPECT_GE(ipython.top1(), 99.5);  // the goal for tracebacks
   EXPECT_GE(coloured, 20);
   EXPECT_EQ(same_in_colour, coloured);
+}
+
+TEST_F(FormattedTracebacks, RichTracebacksFindTheirSites) {
+  Tally rich, python;
+  for (const auto& k : s_ip_cases) {
+    if (k.rich.empty()) continue;
+    count(s_ip_records, rich, s_ip_matcher->match(k.rich, 5), k.c, k.rich);
+    count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+  }
+  report("rich traceback", rich);
+  report("Python traceback, same errors", python);
+  EXPECT_GE(rich.total(), 50);
+  EXPECT_GE(rich.top1(), 99.5);
+  EXPECT_LE(rich.ambiguous, python.ambiguous);  // a frame settles what the message alone leaves tied
 }
 
 }  // namespace

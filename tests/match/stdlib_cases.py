@@ -13,7 +13,11 @@ interpreter running this script): "ipython" plain, and for every tenth
 case "ipython_color" in IPython's Linux colours (25 ms each: its
 highlighting is slow).
 
-usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython]
+With --rich, every tenth case also carries "rich": its traceback as the
+rich library prints it (typer, pip and many command-line tools), 100
+columns wide, without colour (60 ms each).
+
+usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich]
 """
 import ast
 import contextlib
@@ -27,6 +31,20 @@ import warnings
 ROOT = os.path.realpath(sys.argv[1])
 WORK = sys.argv[2]
 IPYTHON = "--ipython" in sys.argv[3:]
+RICH = "--rich" in sys.argv[3:]
+if RICH:
+    from rich.console import Console
+    from rich.traceback import Traceback as RichTraceback
+
+    RICH_CONSOLE = Console(width=100, color_system=None, force_terminal=False)
+
+
+def rich_text(err):
+    with RICH_CONSOLE.capture() as captured:
+        RICH_CONSOLE.print(RichTraceback.from_exception(type(err), err, err.__traceback__, width=100))
+    return captured.get()
+
+
 if IPYTHON:
     from IPython.core.ultratb import AutoFormattedTB
 
@@ -826,6 +844,8 @@ for n, code in enumerate(split_cases(CASES)):
         for key, formatter in FORMATTERS.items():
             if key == "ipython" or kept % 10 == 1:
                 out[key] = formatter.text(type(err), err, err.__traceback__)
+    if RICH and kept % 10 == 5:
+        out["rich"] = rich_text(err)
     print(json.dumps(out))
 print("kept %d cases, left out %d" % (kept, skipped), file=sys.stderr)
 sys.stdout.flush()

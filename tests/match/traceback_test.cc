@@ -499,3 +499,48 @@ TEST(Traceback, ReprLookalikesAreNotExceptions) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// rich's layout (typer, pip): frames in a box, `path:N in f`, excerpts
+// marked `❱`, boxes of locals; chained; a right border cut off.
+TEST(Traceback, RichTraceback) {
+  auto t = parse_traceback(
+      "╭───────────────────── Traceback (most recent call last) ──────────────────────╮\n"
+      "│ /app/config.py:6 in f                                                        │\n"
+      "│                                                                              │\n"
+      "│   5 │   try:                                                                 │\n"
+      "│ ❱ 6 │   │   return d['x']                                                    │\n"
+      "│ ╭─ locals ─╮                                                                 │\n"
+      "│ │ d = {}   │                                                                 │\n"
+      "│ ╰──────────╯                                                                 │\n"
+      "╰──────────────────────────────────────────────────────────────────────────────╯\n"
+      "KeyError: 'x'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "╭───────────────────── Traceback (most recent call last) ──────────────────────╮\n"
+      "│ in <module>                                                                  │\n"
+      "│ ╭──────────── locals ─────────────╮                                          │\n"
+      "│ │ where = 'settings.py:12 in load' │                                         │\n"
+      "│ ╰─────────────────────────────────╯                                          │\n"
+      "│ C:\\Users\\me\\app\\config.py:8 in f\n"
+      "│ ❱ 8 │   │   raise ValueError(\"bad config: a.toml\")                           │\n"
+      "╰──────────────────────────────────────────────────────────────────────────────╯\n"
+      "ValueError: bad config: a.toml\n");
+  ASSERT_EQ(t.exceptions.size(), 2u);
+  EXPECT_EQ(t.exceptions[0].error_class, "KeyError");
+  ASSERT_EQ(t.exceptions[0].frames.size(), 1u);
+  EXPECT_EQ(t.exceptions[0].frames[0].file, "/app/config.py");
+  EXPECT_EQ(t.exceptions[0].frames[0].line, 6);
+  EXPECT_EQ(t.exceptions[0].frames[0].function, "f");
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "bad config: a.toml");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "C:\\Users\\me\\app\\config.py");
+  EXPECT_EQ(last(t).frames[0].line, 8);
+}
+
+}  // namespace
+}  // namespace errdex::match
