@@ -135,7 +135,7 @@ bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& 
       message = line.substr(i, end - i);
       escaped = false;  // str(KeyError) is the key's repr, as printed
     } else {
-      message = line.substr(i + 1, end - i - 2);
+      message = trim(line.substr(i + 1, end - i - 2));  // messages are trimmed (escapes: once read)
     }
   } else {
     // Other arguments: up to the parenthesis that closes the call.

@@ -270,6 +270,14 @@ TEST(Traceback, RegressionLineNumberTooLongIsUnknown) {
   EXPECT_EQ(t.exceptions.back().frames[0].line, 0);
 }
 
+// Found by traceback_fuzz: a repr's string argument ending in a blank gave
+// an untrimmed message.
+TEST(Traceback, RegressionReprMessageIsTrimmed) {
+  auto t = parse_traceback(std::string_view("act eError('iin ')\x1e'"));
+  EXPECT_EQ(t.exceptions.back().error_class, "eError");
+  EXPECT_EQ(t.exceptions.back().message, "iin");
+}
+
 }  // namespace
 }  // namespace errdex::match
 
