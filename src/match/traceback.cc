@@ -420,6 +420,10 @@ std::string_view inside_box(std::string_view line) {
   return trim(t);
 }
 
+// Django's error report (the debug page's copy-and-paste view, its e-mails)
+// ends its traceback with these lines.
+constexpr std::string_view k_django_type = "Exception Type: ", k_django_value = "Exception Value: ";
+
 // IPython's header: `JSONDecodeError        Traceback (most recent call
 // last)`, the class then the words Python prints, with no colon. Where the
 // class starts, or npos.
@@ -619,6 +623,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   std::size_t col = 0;     // where the traceback's own column 0 is in each line
   bool ipython = false;    // the current block is IPython's (its own header)
   bool in_box = false;     // inside rich's box of frames
+  // Django's report: its `Exception Type:` line was read; then its value.
+  enum class Django { none, type, value };
+  Django django = Django::none;
   std::vector<ExceptionBlock>& blocks = tb.exceptions;
 
   // pytest (no Python traceback printed): the last run of `E   ` lines.
@@ -729,9 +736,31 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           break;
         }
         if (ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) break;
+        // Django's report chains inside one traceback: `The above
+        // exception (message) was the direct cause of the following
+        // exception:` or `During handling of the above exception
+        // (message), another exception occurred:`. The frames so far are
+        // the earlier exception's.
+        if (rest.starts_with("The above exception (") || rest.starts_with("During handling of the above exception (")) {
+          const std::size_t open = rest.find('(');
+          const std::size_t close = rest.rfind(')');
+          ExceptionBlock earlier;
+          if (close != std::string_view::npos && close > open) earlier.message = std::string(trim(rest.substr(open + 1, close - open - 1)));
+          earlier.frames = std::move(blocks.back().frames);
+          blocks.back().frames.clear();
+          blocks.insert(blocks.end() - 1, std::move(earlier));
+          break;
+        }
         ClassAt c;
         ExceptionBlock& b = blocks.back();
-        if (class_at(rest, 0, c) || find_exception(line, known, c)) {
+        if (rest.starts_with(k_django_type)) {
+          // Django's report: `Exception Type: Class at /path`, then
+          // `Exception Value: message`.
+          std::string_view type = trim(rest.substr(k_django_type.size()));
+          b.error_class = std::string(type.substr(0, type.find(" at ")));
+          b.message.clear();
+          django = Django::type;
+        } else if (class_at(rest, 0, c) || find_exception(line, known, c)) {
           b.error_class = std::string(c.name);
           b.message = message_text(c);
         } else {
@@ -742,7 +771,20 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       }
       case State::message: {
         std::string_view rest = line.size() > col ? line.substr(col) : line;
+        if (django == Django::type && rest.starts_with(k_django_value)) {
+          blocks.back().message = std::string(trim(rest.substr(k_django_value.size())));
+          django = Django::value;
+          break;
+        }
+        // What Django prints after the value (or in its place).
+        if (django != Django::none && (rest == "Request data not supplied" || rest.starts_with("Request information:"))) {
+          django = Django::none;
+          finish(blocks.back());
+          state = State::none;
+          break;
+        }
         if (trim(line).empty()) {
+          django = Django::none;
           finish(blocks.back());
           state = State::none;
           break;

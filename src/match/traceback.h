@@ -3,7 +3,8 @@
 // groups, SyntaxError layout, 3.11+ caret lines, pytest output (`E   `
 // lines, `path.py:12: ` frames), IPython and Jupyter tracebacks (8's
 // `File path:12, in f(...)` and `Cell In[3], line 1` frames, 7's `path in
-// f(...)` with its `---->` line), rich's boxed traceback, multi-line
+// f(...)` with its `---->` line), rich's boxed traceback, Django's error
+// report (`Exception Type:` and `Exception Value:` lines), multi-line
 // messages, lines that carry a log prefix, and exceptions a log prints by
 // repr() (`raised unexpected: ValueError('x')`). Terminal colours and
 // other control sequences are read through. Pure: text in, structure out;

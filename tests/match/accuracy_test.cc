@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "match/matcher.h"
+#include "match/traceback.h"
 #include "store/store.h"
 #include "support/process.h"
 
@@ -195,11 +196,12 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
   EXPECT_EQ(same, compared);
 }
 
-// The same errors as other tools print them: IPython and Jupyter, and the
-// rich library (typer, pip, many CLIs). Raised by Debian's python3 (the
-// interpreter Debian's ipython3 and python3-rich run on; scripts/deps.sh
-// installs them) from its own standard library, formatted by the tools' own
-// code, and matched against that library's index.
+// The same errors as other tools print them: IPython and Jupyter, the rich
+// library (typer, pip, many CLIs), Django's error report. Raised by Debian's
+// python3 (the interpreter Debian's ipython3, python3-rich and
+// python3-django run on; scripts/deps.sh installs them) from its own
+// standard library, formatted by the tools' own code, and matched against
+// that library's index.
 class FormattedTracebacks : public StdlibAccuracy {
  protected:
   static constexpr const char* k_python = "/usr/bin/python3";
@@ -209,10 +211,10 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string stdlib = testing::python_stdlib(k_python);
     ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
     std::vector<nlohmann::json> cases;
-    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich", cases);
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django", cases);
     for (const auto& j : cases)
       s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
-                            j.value("ipython_color", ""), j["traceback"], j.value("rich", "")});
+                            j.value("ipython_color", ""), j["traceback"], j.value("rich", ""), j.value("django", "")});
     index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
   }
   static void TearDownTestSuite() {
@@ -225,6 +227,7 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string coloured;  // IPython's in colour, for every tenth case
     std::string python;    // Python's own, to compare with
     std::string rich;      // rich's, for every tenth case
+    std::string django;    // Django's error report, for every tenth case
   };
   static testing::TempDir* s_ip_tmp;
   static std::vector<IPythonCase> s_ip_cases;
@@ -280,6 +283,36 @@ TEST_F(FormattedTracebacks, RichTracebacksFindTheirSites) {
   EXPECT_GE(rich.total(), 50);
   EXPECT_GE(rich.top1(), 99.5);
   EXPECT_LE(rich.ambiguous, python.ambiguous);  // a frame settles what the message alone leaves tied
+}
+
+// The report Django's debug page offers to copy: Python's frames, then
+// `Exception Type: Class` and `Exception Value: message` (a chain inside
+// one traceback, its own way).
+TEST_F(FormattedTracebacks, DjangoReportsFindTheirSites) {
+  Tally django, python;
+  int same_exception = 0;
+  std::vector<std::string> differ;
+  for (const auto& k : s_ip_cases) {
+    if (k.django.empty()) continue;
+    auto d = s_ip_matcher->match(k.django, 5), p = s_ip_matcher->match(k.python, 5);
+    count(s_ip_records, django, d, k.c, k.django);
+    count(s_ip_records, python, p, k.c, k.python);
+    // Django names the class bare.
+    if (match::last_component(p.exception.error_class) == d.exception.error_class &&
+        p.exception.message == d.exception.message)
+      ++same_exception;
+    else
+      differ.push_back("case " + std::to_string(k.c.id) + ": " + std::string(d.exception.error_class) + ": " +
+                       std::string(d.exception.message.substr(0, 80)));
+  }
+  report("Django report", django);
+  report("Python traceback, same errors", python);
+  std::printf("Django report: the exception Python prints in %d of %d cases\n", same_exception, django.total());
+  for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
+  EXPECT_GE(django.total(), 50);
+  EXPECT_GE(django.top1(), 99.5);
+  EXPECT_LE(django.ambiguous, python.ambiguous);
+  EXPECT_GE(same_exception, django.total() * 9 / 10);
 }
 
 }  // namespace

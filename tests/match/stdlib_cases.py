@@ -17,7 +17,11 @@ With --rich, every tenth case also carries "rich": its traceback as the
 rich library prints it (typer, pip and many command-line tools), 100
 columns wide, without colour (60 ms each).
 
-usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich]
+With --django, every tenth case also carries "django": the error report
+Django's debug page offers to copy and its error e-mails hold (Django's
+ExceptionReporter, without a request).
+
+usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django]
 """
 import ast
 import contextlib
@@ -37,6 +41,16 @@ if RICH:
     from rich.traceback import Traceback as RichTraceback
 
     RICH_CONSOLE = Console(width=100, color_system=None, force_terminal=False)
+
+
+DJANGO = "--django" in sys.argv[3:]
+if DJANGO:
+    import django
+    from django.conf import settings as django_settings
+
+    django_settings.configure(DEBUG=True, SECRET_KEY="errdex-test")
+    django.setup()
+    from django.views.debug import ExceptionReporter
 
 
 def rich_text(err):
@@ -846,6 +860,8 @@ for n, code in enumerate(split_cases(CASES)):
                 out[key] = formatter.text(type(err), err, err.__traceback__)
     if RICH and kept % 10 == 5:
         out["rich"] = rich_text(err)
+    if DJANGO and kept % 10 == 7:
+        out["django"] = ExceptionReporter(None, type(err), err, err.__traceback__).get_traceback_text()
     print(json.dumps(out))
 print("kept %d cases, left out %d" % (kept, skipped), file=sys.stderr)
 sys.stdout.flush()

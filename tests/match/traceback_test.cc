@@ -552,3 +552,46 @@ TEST(Traceback, RichTraceback) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// Django's error report (debug page, e-mails): the class and message come
+// after the frames; a chain stays inside one traceback.
+TEST(Traceback, DjangoReport) {
+  auto t = parse_traceback(
+      "Environment:\n"
+      "\n"
+      "Request Method: GET\n"
+      "Request URL: http://127.0.0.1:8000/api/\n"
+      "\n"
+      "Django Version: 3.2.25\n"
+      "Python Version: 3.11.2\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/json/decoder.py\", line 355, in raw_decode\n"
+      "    raise JSONDecodeError(\"Expecting value\", s, err.value) from None\n"
+      "\n"
+      "The above exception (Expecting value: line 1 column 1 (char 0)) was the direct cause of the following exception:\n"
+      "  File \"/srv/app/views.py\", line 13, in api\n"
+      "    <source code not available>\n"
+      "  File \"/srv/app/config.py\", line 11, in load\n"
+      "    raise KeyError('cfg') from e\n"
+      "\n"
+      "Exception Type: KeyError at /api/\n"
+      "Exception Value: 'cfg'\n"
+      "Request information:\n"
+      "USER: AnonymousUser\n");
+  ASSERT_EQ(t.exceptions.size(), 2u);
+  EXPECT_EQ(t.exceptions[0].message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(t.exceptions[0].frames.size(), 1u);
+  EXPECT_EQ(t.exceptions[0].frames[0].line, 355);
+  EXPECT_EQ(last(t).error_class, "KeyError");
+  EXPECT_EQ(last(t).message, "'cfg'");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].file, "/srv/app/config.py");
+  EXPECT_EQ(last(t).frames[1].line, 11);
+}
+
+}  // namespace
+}  // namespace errdex::match
