@@ -440,6 +440,15 @@ std::size_t ipython_header(std::string_view line, std::size_t h) {
   return start;
 }
 
+// pytest --tb=line prints an error as `path.py:12: Class: message`: the
+// frame of exception `c`, found in `line`, when the line opens with one
+// that ends where the class starts.
+bool line_frame(std::string_view line, const ClassAt& c, Frame& f) {
+  const std::size_t at = static_cast<std::size_t>(c.name.data() - line.data());
+  if (at < 6 || line.substr(at - 2, 2) != ": ") return false;
+  return parse_pytest_frame(line.substr(0, at), f) && f.function.empty();
+}
+
 bool is_caret_line(std::string_view line) {
   std::string_view t = trim(line);
   if (t.empty()) return false;
@@ -584,6 +593,7 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
   ClassAt c;
   if (find_exception(line, known, c)) {
     if (c.escaped) return false;  // its text is not the line's: parse_traceback makes it
+    if (Frame f; c.name.data() != line.data() && line_frame(line, c, f)) return false;  // a frame too
     out = {c.name, c.message, c.last};
   } else {
     out = {{}, trim(text), {}};
@@ -805,6 +815,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         if (find_exception(line, known, c)) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           col = static_cast<std::size_t>(c.name.data() - line.data());
+          // pytest --tb=line: `path.py:12: Class: message`, its frame first.
+          if (Frame f; line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
           state = State::message;
           frameless = true;
         }

@@ -595,3 +595,24 @@ TEST(Traceback, DjangoReport) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// pytest --tb=line: one line per failure, its frame first.
+TEST(Traceback, PytestLineFormatKeepsItsFrame) {
+  const char* line = "/srv/app/config.py:11: json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)";
+  LineException one;
+  EXPECT_FALSE(parse_single_line(line, {}, one));
+  auto t = parse_traceback(line);
+  EXPECT_EQ(last(t).error_class, "json.decoder.JSONDecodeError");
+  EXPECT_EQ(last(t).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "/srv/app/config.py");
+  EXPECT_EQ(last(t).frames[0].line, 11);
+  // A log prefix with a blank before the path is no frame.
+  EXPECT_TRUE(last(parse_traceback("2026-12-03 12:00 app.py:12: ValueError: bad")).frames.empty());
+}
+
+}  // namespace
+}  // namespace errdex::match
