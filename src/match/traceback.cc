@@ -449,6 +449,16 @@ bool line_frame(std::string_view line, const ClassAt& c, Frame& f) {
   return parse_pytest_frame(line.substr(0, at), f) && f.function.empty();
 }
 
+// pytest's headings: `=== FAILURES ===` (`fill` '=') and a failure's
+// `___ test_x ___` ('_'): the title between the runs, or "" for any other
+// line (a ruler of '=' in a message is none).
+std::string_view pytest_heading(std::string_view line, char fill) {
+  if (line.size() < 8 || line[0] != fill || line.back() != fill) return {};
+  const std::size_t a = line.find_first_not_of(fill), b = line.find_last_not_of(fill);
+  if (a == std::string_view::npos || a < 3 || line[a] != ' ' || line[b] != ' ' || line.size() - b < 4) return {};
+  return trim(line.substr(a, b - a));
+}
+
 bool is_caret_line(std::string_view line) {
   std::string_view t = trim(line);
   if (t.empty()) return false;
@@ -642,6 +652,10 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   std::vector<Frame> pytest_frames;
   std::vector<std::string_view> pytest_lines;  // after the `E`
   bool in_e_block = false;
+  bool in_summary = false;  // in pytest's warnings or short summary
+  // Where the last run of `E   ` lines and the last traceback header start
+  // (line numbers from 1; 0 none): the one printed last is explained.
+  std::size_t line_no = 0, last_e_block = 0, last_header = 0;
 
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -650,10 +664,30 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
 
-    if (!has_header) {
+    // A whole pytest report: its `=== warnings summary ===` and `=== short
+    // test summary info ===` sections name other exceptions (warnings read
+    // `path.py:12: DeprecationWarning: ...`); `___ test_x ___` opens the
+    // section of a failure, whose frames are its own.
+    if (std::string_view title = pytest_heading(raw, '='); !title.empty()) {
+      in_summary = title.starts_with("warnings summary") || title == "short test summary info";
+      continue;
+    }
+    if (in_summary) continue;
+    if (!pytest_heading(raw, '_').empty()) {
+      pytest_frames.clear();
+      continue;
+    }
+
+    // pytest's `E   ` lines and `path.py:12: in f` frames; Python prints
+    // neither (its frames are indented), so they are read wherever they are.
+    ++line_no;
+    {
       Frame f;
       if (raw.size() >= 2 && raw[0] == 'E' && (raw[1] == ' ' || raw[1] == '\t')) {
-        if (!in_e_block) pytest_lines.clear();
+        if (!in_e_block) {
+          pytest_lines.clear();
+          last_e_block = line_no;
+        }
         in_e_block = true;
         pytest_lines.push_back(raw.substr(1));
         continue;
@@ -698,6 +732,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     if (python_header || rich_header || ipython_at != std::string_view::npos) {
       if (!blocks.empty()) finish(blocks.back());
       blocks.emplace_back();
+      last_header = line_no;
       if (python_header) {
         // "Exception Group Traceback": its own column is that of "Exception".
         auto eg = line.rfind("Exception Group ", h);
@@ -801,10 +836,16 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         }
         ClassAt c;
         // A continuation line may read `word: text`; only a conventional
-        // class name starts another exception.
-        if (frameless && find_exception(line, known, c, true)) {
+        // class name starts another exception, or any class after a
+        // `path.py:12: ` frame (pytest --tb=line prints one per failure).
+        Frame f;
+        if (frameless && (find_exception(line, known, c, true) ||
+                          (line.find(".py:") != std::string_view::npos && find_exception(line, known, c) &&
+                           line_frame(line, c, f)))) {
           finish(blocks.back());
           blocks.push_back({std::string(c.name), message_text(c), {}});
+          if (line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
+          col = static_cast<std::size_t>(c.name.data() - line.data());
           break;
         }
         append_line(blocks.back().message, rest);
@@ -826,7 +867,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   }
   if (!blocks.empty()) finish(blocks.back());
 
-  if (!has_header && !pytest_lines.empty()) {
+  if (!pytest_lines.empty() && last_e_block > last_header) {
     // pytest indents the block as deep as the failing source line; lines
     // after the first keep whatever indentation they have beyond that.
     std::size_t indent = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Reads a pasted Python error: plain and chained tracebacks, exception
 // groups, SyntaxError layout, 3.11+ caret lines, pytest output (`E   `
-// lines, `path.py:12: ` frames), IPython and Jupyter tracebacks (8's
+// lines, `path.py:12: ` frames, --tb=line, a whole report: its last
+// failure), IPython and Jupyter tracebacks (8's
 // `File path:12, in f(...)` and `Cell In[3], line 1` frames, 7's `path in
 // f(...)` with its `---->` line), rich's boxed traceback, Django's error
 // report (`Exception Type:` and `Exception Value:` lines), multi-line

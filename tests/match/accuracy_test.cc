@@ -3,6 +3,7 @@
 // that same standard library, and the matcher must name the raise site.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -197,11 +198,11 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
 }
 
 // The same errors as other tools print them: IPython and Jupyter, the rich
-// library (typer, pip, many CLIs), Django's error report. Raised by Debian's
-// python3 (the interpreter Debian's ipython3, python3-rich and
-// python3-django run on; scripts/deps.sh installs them) from its own
-// standard library, formatted by the tools' own code, and matched against
-// that library's index.
+// library (typer, pip, many CLIs), Django's error report, pytest. Raised by
+// Debian's python3 (the interpreter Debian's ipython3, python3-rich,
+// python3-django and python3-pytest run on; scripts/deps.sh installs them)
+// from its own standard library, formatted by the tools' own code, and
+// matched against that library's index.
 class FormattedTracebacks : public StdlibAccuracy {
  protected:
   static constexpr const char* k_python = "/usr/bin/python3";
@@ -211,10 +212,14 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string stdlib = testing::python_stdlib(k_python);
     ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
     std::vector<nlohmann::json> cases;
-    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django", cases);
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django --pytest", cases);
     for (const auto& j : cases)
       s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
-                            j.value("ipython_color", ""), j["traceback"], j.value("rich", ""), j.value("django", "")});
+                            j.value("ipython_color", ""), j["traceback"], j.value("rich", ""), j.value("django", ""),
+                            {j.value("pytest_long", ""), j.value("pytest_short", ""), j.value("pytest_native", ""),
+                             j.value("pytest_line", "")},
+                            {j.value("pytest_whole_long", ""), j.value("pytest_whole_short", ""),
+                             j.value("pytest_whole_native", ""), j.value("pytest_whole_line", "")}});
     index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
   }
   static void TearDownTestSuite() {
@@ -228,6 +233,11 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string python;    // Python's own, to compare with
     std::string rich;      // rich's, for every tenth case
     std::string django;    // Django's error report, for every tenth case
+    // pytest's report of the failure, --tb=long, short, native and line,
+    // for every tenth case.
+    std::array<std::string, 4> pytest;
+    // pytest's whole output in each style, on the last case it reports.
+    std::array<std::string, 4> pytest_whole;
   };
   static testing::TempDir* s_ip_tmp;
   static std::vector<IPythonCase> s_ip_cases;
@@ -283,6 +293,35 @@ TEST_F(FormattedTracebacks, RichTracebacksFindTheirSites) {
   EXPECT_GE(rich.total(), 50);
   EXPECT_GE(rich.top1(), 99.5);
   EXPECT_LE(rich.ambiguous, python.ambiguous);  // a frame settles what the message alone leaves tied
+}
+
+// pytest's reports of the failures (the cases run as tests by pytest
+// itself), in each --tb style: `E   ` lines under `path.py:12: in f`
+// frames, Python's own traceback, or one `path.py:12: Class: message` line.
+TEST_F(FormattedTracebacks, PytestReportsFindTheirSites) {
+  const char* styles[] = {"long", "short", "native", "line"};
+  for (std::size_t s = 0; s < 4; ++s) {
+    Tally pytest;
+    for (const auto& k : s_ip_cases)
+      if (!k.pytest[s].empty()) count(s_ip_records, pytest, s_ip_matcher->match(k.pytest[s], 5), k.c, k.pytest[s]);
+    report(("pytest --tb=" + std::string(styles[s])).c_str(), pytest);
+    EXPECT_GE(pytest.total(), 50) << styles[s];
+    EXPECT_GE(pytest.top1(), 99.5) << styles[s];
+  }
+  // The whole output of 60 failures, warnings and summary: the last failure.
+  int wholes = 0;
+  for (const auto& k : s_ip_cases)
+    for (std::size_t s = 0; s < 4; ++s) {
+      if (k.pytest_whole[s].empty()) continue;
+      ++wholes;
+      auto r = s_ip_matcher->match(k.pytest_whole[s], 5);
+      EXPECT_EQ(judge(s_ip_records, r, k.c), Verdict::right)
+          << "whole --tb=" << styles[s] << " output, last failure case " << k.c.id << ": "
+          << (r.candidates.empty() ? std::string("nothing")
+                                   : s_ip_records[r.candidates[0].index].file_path + ":" +
+                                         std::to_string(s_ip_records[r.candidates[0].index].line_number));
+    }
+  EXPECT_EQ(wholes, 4);
 }
 
 // The report Django's debug page offers to copy: Python's frames, then

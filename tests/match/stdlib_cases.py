@@ -21,7 +21,13 @@ With --django, every tenth case also carries "django": the error report
 Django's debug page offers to copy and its error e-mails hold (Django's
 ExceptionReporter, without a request).
 
-usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django]
+With --pytest, every tenth case also carries "pytest_long",
+"pytest_short", "pytest_native" and "pytest_line": its failure as pytest
+reports it with that --tb style (the case run as a test by pytest itself, in
+a subprocess; one failure's section of the report, or its line). The last
+of them also carries "pytest_whole_<style>": pytest's whole output.
+
+usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest]
 """
 import ast
 import contextlib
@@ -818,7 +824,53 @@ def raise_lines(path, cache={}):
     return cache[path]
 
 
+PYTEST = "--pytest" in sys.argv[3:]
+PYTEST_STYLES = ("long", "short", "native", "line")
+
+
+def pytest_reports(cases):
+    """{case number: {style: report}} for `cases` [(number, code)], each run
+    as a test function by pytest."""
+    import re
+    import subprocess
+
+    with open("test_errdex_cases.py", "w", encoding="utf-8") as f:
+        for n, code in cases:
+            f.write("def test_case_%d():\n    exec(compile(%r, %r, 'exec'), {'__name__': '__case__'})\n\n"
+                    % (n, code, "<case %d>" % n))
+    reports = {n: {} for n, _ in cases}
+    for style in PYTEST_STYLES:
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=" + style,
+                              "test_errdex_cases.py"], capture_output=True, text=True, timeout=600)
+        # The whole report too, with the last case: pasted whole, it is
+        # that failure that is explained (warnings and summary come after).
+        reports[cases[-1][0]]["whole_" + style] = run.stdout
+        # The failures: from the line after `=== FAILURES ===` to the next
+        # `=== ... ===` heading (warnings, the summary).
+        body = run.stdout.split("= FAILURES =", 1)[-1]
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = re.split(r"^=+ .* =+$", body, maxsplit=1, flags=re.M)[0]
+        if style == "line":
+            # A failure per `path:N: ` line (a message may go on over more
+            # lines), in the order the tests ran.
+            failures = []
+            for line in body.splitlines():
+                if re.match(r"^(/|<)[^ ]*:\d+: ", line):
+                    failures.append(line + "\n")
+                elif failures and line.strip():
+                    failures[-1] += line + "\n"
+            if len(failures) == len(cases):
+                for (n, _), failure in zip(cases, failures):
+                    reports[n][style] = failure
+            continue
+        parts = re.split(r"^_+ test_case_(\d+) _+$", body, flags=re.M)
+        for k in range(1, len(parts) - 1, 2):
+            reports[int(parts[k])][style] = parts[k + 1].strip("\n") + "\n"
+    return reports
+
+
 kept = skipped = 0
+records = []
 for n, code in enumerate(split_cases(CASES)):
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # some calls print (dis, pickletools)
@@ -862,6 +914,14 @@ for n, code in enumerate(split_cases(CASES)):
         out["rich"] = rich_text(err)
     if DJANGO and kept % 10 == 7:
         out["django"] = ExceptionReporter(None, type(err), err, err.__traceback__).get_traceback_text()
+    records.append(out)
+if PYTEST:
+    chosen = [(r["case"], r["code"]) for k, r in enumerate(records) if k % 10 == 8]
+    for n, styles in pytest_reports(chosen).items():
+        record = next(r for r in records if r["case"] == n)
+        for style, report in styles.items():
+            record["pytest_" + style] = report
+for out in records:
     print(json.dumps(out))
 print("kept %d cases, left out %d" % (kept, skipped), file=sys.stderr)
 sys.stdout.flush()

@@ -616,3 +616,60 @@ TEST(Traceback, PytestLineFormatKeepsItsFrame) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// A whole pytest report: several failures, the last explained with its own
+// frames; warnings (which read like failures) and the summary left out; a
+// message quoting a Python traceback does not turn the report into one.
+TEST(Traceback, WholePytestReport) {
+  auto t = parse_traceback(
+      "============================= test session starts ==============================\n"
+      "collected 2 items\n"
+      "\n"
+      "tests/test_a.py FF                                                        [100%]\n"
+      "\n"
+      "=================================== FAILURES ===================================\n"
+      "___________________________________ test_one ___________________________________\n"
+      "tests/test_a.py:3: in test_one\n"
+      "    run()\n"
+      "/srv/app/pool.py:40: in run\n"
+      "    raise RuntimeError(remote)\n"
+      "E   RuntimeError: worker failed:\n"
+      "E   Traceback (most recent call last):\n"
+      "E     File \"/srv/app/worker.py\", line 9, in work\n"
+      "E   ValueError: bad\n"
+      "___________________________________ test_two ___________________________________\n"
+      "tests/test_a.py:6: in test_two\n"
+      "    load()\n"
+      "/srv/app/config.py:11: in load\n"
+      "    raise KeyError('cfg')\n"
+      "E   KeyError: 'cfg'\n"
+      "=============================== warnings summary ===============================\n"
+      "tests/test_a.py::test_two\n"
+      "  /usr/lib/python3.11/wave.py:583: DeprecationWarning: old\n"
+      "    warnings.warn(msg)\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED tests/test_a.py::test_one - RuntimeError: worker failed:\n"
+      "FAILED tests/test_a.py::test_two - KeyError: 'cfg'\n"
+      "============================== 2 failed in 0.05s ===============================\n");
+  EXPECT_EQ(last(t).error_class, "KeyError");
+  EXPECT_EQ(last(t).message, "'cfg'");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].file, "/srv/app/config.py");
+  EXPECT_EQ(last(t).frames[1].line, 11);
+
+  // --tb=line: a failure per line, the last explained, whatever its class.
+  auto is_error = [](std::string_view name) { return name == "error"; };
+  auto l = parse_traceback(
+      "/srv/app/a.py:3: ValueError: first\n"
+      "/srv/app/b.py:7: re.error: second at position 4\n",
+      is_error);
+  EXPECT_EQ(last(l).error_class, "re.error");
+  ASSERT_EQ(last(l).frames.size(), 1u);
+  EXPECT_EQ(last(l).frames[0].file, "/srv/app/b.py");
+}
+
+}  // namespace
+}  // namespace errdex::match
