@@ -227,6 +227,110 @@ class FormattedTracebacks : public StdlibAccuracy {
     delete s_ip_tmp;
   }
 
+  static void ipython() {
+    ASSERT_GE(s_ip_cases.size(), 200u) << "too few real errors from Debian's standard library";
+    Tally ipython, python;
+    int coloured = 0, same_in_colour = 0;
+    std::vector<std::string> differ;
+    for (const auto& k : s_ip_cases) {
+      auto r = s_ip_matcher->match(k.c.traceback, 5);
+      count(s_ip_records, ipython, r, k.c, k.c.traceback);
+      count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+      if (k.coloured.empty()) continue;
+      ++coloured;
+      EXPECT_NE(k.coloured.find('\x1b'), std::string::npos) << "case " << k.c.id << " has no colour";
+      auto c = s_ip_matcher->match(k.coloured, 5);
+      bool equal = c.candidates.size() == r.candidates.size() && c.ambiguous == r.ambiguous &&
+                   c.exception.error_class == r.exception.error_class && c.exception.message == r.exception.message;
+      for (std::size_t i = 0; equal && i < r.candidates.size(); ++i)
+        equal = c.candidates[i].index == r.candidates[i].index && c.candidates[i].score == r.candidates[i].score;
+      if (equal) ++same_in_colour;
+      else differ.push_back("case " + std::to_string(k.c.id));
+    }
+    std::printf("%zu real errors from %s's standard library, %zu records\n", s_ip_cases.size(), k_python,
+                s_ip_records.size());
+    report("IPython traceback", ipython);
+    report("Python traceback, same errors", python);
+    std::printf("IPython in colour: %d/%d cases give the answers of the plain text\n", same_in_colour, coloured);
+    for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
+    EXPECT_GE(ipython.top1(), 99.5);  // the goal for tracebacks
+    EXPECT_GE(coloured, 20);
+    EXPECT_EQ(same_in_colour, coloured);
+  }
+
+  static void rich() {
+    Tally rich, python;
+    for (const auto& k : s_ip_cases) {
+      if (k.rich.empty()) continue;
+      count(s_ip_records, rich, s_ip_matcher->match(k.rich, 5), k.c, k.rich);
+      count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+    }
+    report("rich traceback", rich);
+    report("Python traceback, same errors", python);
+    EXPECT_GE(rich.total(), 50);
+    EXPECT_GE(rich.top1(), 99.5);
+    EXPECT_LE(rich.ambiguous, python.ambiguous);  // a frame settles what the message alone leaves tied
+  }
+
+  // pytest's reports of the failures (the cases run as tests by pytest
+  // itself), in each --tb style: `E   ` lines under `path.py:12: in f`
+  // frames, Python's own traceback, or one `path.py:12: Class: message` line.
+  static void pytest() {
+    const char* styles[] = {"long", "short", "native", "line"};
+    for (std::size_t s = 0; s < 4; ++s) {
+      Tally pytest;
+      for (const auto& k : s_ip_cases)
+        if (!k.pytest[s].empty()) count(s_ip_records, pytest, s_ip_matcher->match(k.pytest[s], 5), k.c, k.pytest[s]);
+      report(("pytest --tb=" + std::string(styles[s])).c_str(), pytest);
+      EXPECT_GE(pytest.total(), 50) << styles[s];
+      EXPECT_GE(pytest.top1(), 99.5) << styles[s];
+    }
+    // The whole output of 60 failures, warnings and summary: the last failure.
+    int wholes = 0;
+    for (const auto& k : s_ip_cases)
+      for (std::size_t s = 0; s < 4; ++s) {
+        if (k.pytest_whole[s].empty()) continue;
+        ++wholes;
+        auto r = s_ip_matcher->match(k.pytest_whole[s], 5);
+        EXPECT_EQ(judge(s_ip_records, r, k.c), Verdict::right)
+            << "whole --tb=" << styles[s] << " output, last failure case " << k.c.id << ": "
+            << (r.candidates.empty() ? std::string("nothing")
+                                     : s_ip_records[r.candidates[0].index].file_path + ":" +
+                                           std::to_string(s_ip_records[r.candidates[0].index].line_number));
+      }
+    EXPECT_EQ(wholes, 4);
+  }
+
+  // The report Django's debug page offers to copy: Python's frames, then
+  // `Exception Type: Class` and `Exception Value: message` (a chain inside
+  // one traceback, its own way).
+  static void django() {
+    Tally django, python;
+    int same_exception = 0;
+    std::vector<std::string> differ;
+    for (const auto& k : s_ip_cases) {
+      if (k.django.empty()) continue;
+      auto d = s_ip_matcher->match(k.django, 5), p = s_ip_matcher->match(k.python, 5);
+      count(s_ip_records, django, d, k.c, k.django);
+      count(s_ip_records, python, p, k.c, k.python);
+      // Django names the class bare.
+      if (match::last_component(p.exception.error_class) == d.exception.error_class &&
+          p.exception.message == d.exception.message)
+        ++same_exception;
+      else
+        differ.push_back("case " + std::to_string(k.c.id) + ": " + std::string(d.exception.error_class) + ": " +
+                         std::string(d.exception.message.substr(0, 80)));
+    }
+    report("Django report", django);
+    report("Python traceback, same errors", python);
+    std::printf("Django report: the exception Python prints in %d of %d cases\n", same_exception, django.total());
+    for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
+    EXPECT_GE(django.total(), 50);
+    EXPECT_GE(django.top1(), 99.5);
+    EXPECT_LE(django.ambiguous, python.ambiguous);
+    EXPECT_GE(same_exception, django.total() * 9 / 10);
+  }
+
   struct IPythonCase {
     Case c;  // its traceback is IPython's
     std::string coloured;  // IPython's in colour, for every tenth case
@@ -250,108 +354,26 @@ std::vector<FormattedTracebacks::IPythonCase> FormattedTracebacks::s_ip_cases;
 std::vector<model::ErrorRecord> FormattedTracebacks::s_ip_records;
 match::Matcher* FormattedTracebacks::s_ip_matcher = nullptr;
 
-TEST_F(FormattedTracebacks, IPythonTracebacksFindTheirSites) {
+// One test, so the cases are made once (each test of a suite is a process
+// of its own under ctest).
+TEST_F(FormattedTracebacks, ToolsReportsFindTheirSites) {
   ASSERT_GE(s_ip_cases.size(), 200u) << "too few real errors from Debian's standard library";
-  Tally ipython, python;
-  int coloured = 0, same_in_colour = 0;
-  std::vector<std::string> differ;
-  for (const auto& k : s_ip_cases) {
-    auto r = s_ip_matcher->match(k.c.traceback, 5);
-    count(s_ip_records, ipython, r, k.c, k.c.traceback);
-    count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
-    if (k.coloured.empty()) continue;
-    ++coloured;
-    EXPECT_NE(k.coloured.find('\x1b'), std::string::npos) << "case " << k.c.id << " has no colour";
-    auto c = s_ip_matcher->match(k.coloured, 5);
-    bool equal = c.candidates.size() == r.candidates.size() && c.ambiguous == r.ambiguous &&
-                 c.exception.error_class == r.exception.error_class && c.exception.message == r.exception.message;
-    for (std::size_t i = 0; equal && i < r.candidates.size(); ++i)
-      equal = c.candidates[i].index == r.candidates[i].index && c.candidates[i].score == r.candidates[i].score;
-    if (equal) ++same_in_colour;
-    else differ.push_back("case " + std::to_string(k.c.id));
+  {
+    SCOPED_TRACE("IPython");
+    ipython();
   }
-  std::printf("%zu real errors from %s's standard library, %zu records\n", s_ip_cases.size(), k_python,
-              s_ip_records.size());
-  report("IPython traceback", ipython);
-  report("Python traceback, same errors", python);
-  std::printf("IPython in colour: %d/%d cases give the answers of the plain text\n", same_in_colour, coloured);
-  for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
-  EXPECT_GE(ipython.top1(), 99.5);  // the goal for tracebacks
-  EXPECT_GE(coloured, 20);
-  EXPECT_EQ(same_in_colour, coloured);
-}
-
-TEST_F(FormattedTracebacks, RichTracebacksFindTheirSites) {
-  Tally rich, python;
-  for (const auto& k : s_ip_cases) {
-    if (k.rich.empty()) continue;
-    count(s_ip_records, rich, s_ip_matcher->match(k.rich, 5), k.c, k.rich);
-    count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+  {
+    SCOPED_TRACE("rich");
+    rich();
   }
-  report("rich traceback", rich);
-  report("Python traceback, same errors", python);
-  EXPECT_GE(rich.total(), 50);
-  EXPECT_GE(rich.top1(), 99.5);
-  EXPECT_LE(rich.ambiguous, python.ambiguous);  // a frame settles what the message alone leaves tied
-}
-
-// pytest's reports of the failures (the cases run as tests by pytest
-// itself), in each --tb style: `E   ` lines under `path.py:12: in f`
-// frames, Python's own traceback, or one `path.py:12: Class: message` line.
-TEST_F(FormattedTracebacks, PytestReportsFindTheirSites) {
-  const char* styles[] = {"long", "short", "native", "line"};
-  for (std::size_t s = 0; s < 4; ++s) {
-    Tally pytest;
-    for (const auto& k : s_ip_cases)
-      if (!k.pytest[s].empty()) count(s_ip_records, pytest, s_ip_matcher->match(k.pytest[s], 5), k.c, k.pytest[s]);
-    report(("pytest --tb=" + std::string(styles[s])).c_str(), pytest);
-    EXPECT_GE(pytest.total(), 50) << styles[s];
-    EXPECT_GE(pytest.top1(), 99.5) << styles[s];
+  {
+    SCOPED_TRACE("pytest");
+    pytest();
   }
-  // The whole output of 60 failures, warnings and summary: the last failure.
-  int wholes = 0;
-  for (const auto& k : s_ip_cases)
-    for (std::size_t s = 0; s < 4; ++s) {
-      if (k.pytest_whole[s].empty()) continue;
-      ++wholes;
-      auto r = s_ip_matcher->match(k.pytest_whole[s], 5);
-      EXPECT_EQ(judge(s_ip_records, r, k.c), Verdict::right)
-          << "whole --tb=" << styles[s] << " output, last failure case " << k.c.id << ": "
-          << (r.candidates.empty() ? std::string("nothing")
-                                   : s_ip_records[r.candidates[0].index].file_path + ":" +
-                                         std::to_string(s_ip_records[r.candidates[0].index].line_number));
-    }
-  EXPECT_EQ(wholes, 4);
-}
-
-// The report Django's debug page offers to copy: Python's frames, then
-// `Exception Type: Class` and `Exception Value: message` (a chain inside
-// one traceback, its own way).
-TEST_F(FormattedTracebacks, DjangoReportsFindTheirSites) {
-  Tally django, python;
-  int same_exception = 0;
-  std::vector<std::string> differ;
-  for (const auto& k : s_ip_cases) {
-    if (k.django.empty()) continue;
-    auto d = s_ip_matcher->match(k.django, 5), p = s_ip_matcher->match(k.python, 5);
-    count(s_ip_records, django, d, k.c, k.django);
-    count(s_ip_records, python, p, k.c, k.python);
-    // Django names the class bare.
-    if (match::last_component(p.exception.error_class) == d.exception.error_class &&
-        p.exception.message == d.exception.message)
-      ++same_exception;
-    else
-      differ.push_back("case " + std::to_string(k.c.id) + ": " + std::string(d.exception.error_class) + ": " +
-                       std::string(d.exception.message.substr(0, 80)));
+  {
+    SCOPED_TRACE("Django");
+    django();
   }
-  report("Django report", django);
-  report("Python traceback, same errors", python);
-  std::printf("Django report: the exception Python prints in %d of %d cases\n", same_exception, django.total());
-  for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
-  EXPECT_GE(django.total(), 50);
-  EXPECT_GE(django.top1(), 99.5);
-  EXPECT_LE(django.ambiguous, python.ambiguous);
-  EXPECT_GE(same_exception, django.total() * 9 / 10);
 }
 
 }  // namespace
