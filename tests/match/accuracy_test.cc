@@ -154,6 +154,33 @@ TEST_F(StdlibAccuracy, TracebackAndMessageOnly) {
   EXPECT_GE(last_only.top1(), 95.0);
 }
 
+// The exception line as logs carry it, after a prefix: Python's logging,
+// syslog, a timestamped service log, a container runtime. Each ranks as the
+// line alone does.
+TEST_F(StdlibAccuracy, LogPrefixedLines) {
+  const char* prefixes[] = {
+      "ERROR:app.worker:task 3f2a failed: ",
+      "2026-12-03 12:00:00,123 ERROR [app.worker] task failed: ",
+      "Dec  3 12:00:00 host app[4242]: ",
+      "2026-12-03T12:00:00.123456789Z stderr F ",
+  };
+  for (const char* prefix : prefixes) {
+    Tally logged;
+    int same = 0;
+    for (const auto& c : s_cases) {
+      // The first line carries the prefix; a message's further lines follow as printed.
+      std::string line = prefix + c.last;
+      auto r = s_matcher->match(line, 5), m = s_matcher->match(c.last, 5);
+      count(s_records, logged, r, c, line);
+      same += !r.candidates.empty() && !m.candidates.empty() && r.candidates[0].index == m.candidates[0].index &&
+              r.ambiguous == m.ambiguous;
+    }
+    report(("after \"" + std::string(prefix) + "\"").c_str(), logged);
+    std::printf("  the line's own answer in %d of %zu cases\n", same, s_cases.size());
+    EXPECT_GE(logged.top1(), 97.0) << prefix;  // the goal for a message alone
+  }
+}
+
 // Logs print exceptions by repr() (Celery's `raised unexpected:
 // ValueError('...')`, asyncio's `exception=KeyError('k')`): such a line is
 // read as the exception it names, and ranks as its message does.
