@@ -86,6 +86,14 @@ std::string_view class_name(std::string_view written) {
   return last_component(written);
 }
 
+// Whether a name in lower case reads as an exception class: re's `error`,
+// socket's `timeout`, nntplib's `error_reply`, not a variable (`exc`, `e`).
+bool reads_as_class(std::string_view name) {
+  for (std::string_view word : {"error", "Error", "timeout", "Timeout", "warning", "Warning"})
+    if (name.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
 // "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
 // Their word hashes are appended to `parts`.
 void module_parts(std::string_view printed_class, std::vector<std::uint64_t>& parts) {
@@ -1232,6 +1240,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::string_view asked;
   std::uint32_t asked_id = 0;
   auto known = [&](std::string_view last) {
+    // Sites raise variables too (`raise exc`, `raise e`, `raise path`): a
+    // name in lower case is a class only when it reads as one, or `path:
+    // /srv/x` in a log line would be taken for an exception.
+    if (!last.empty() && last[0] >= 'a' && last[0] <= 'z' && !reads_as_class(last)) return false;
     auto id = m.class_ids.find(word_hash(last));
     asked = last;
     asked_id = id.empty() ? 0 : id.front();

@@ -242,6 +242,25 @@ TEST(Matcher, ClassOutranksSpecificity) {
   EXPECT_EQ(tied, (std::set<std::string>{"a5", "a6"}));
 }
 
+// Sites raise variables (`raise path`, `raise exc`): in a pasted line such
+// a name is no class, or a log's `path: /srv/x.json: ` would hide the
+// exception after it. Lower-case class names that read as ones still count.
+TEST(Matcher, RaisedVariablesAreNoClassNames) {
+  auto m = Matcher::build({
+      rec("v0", "path", "{path}", "(.+?)", "pkg/walk.py", 3),
+      rec("v1", "exc", "{exc}", "(.+?)", "pkg/retry.py", 8),
+      rec("j0", "JSONDecodeError", "Expecting value", "Expecting value", "json/decoder.py", 355),
+      rec("r0", "source.error", "missing {what}", "missing (.+?)", "re/_parser.py", 750),
+  });
+  auto r = m.match("worker 3 failed, path: /srv/x.json: json.decoder.JSONDecodeError: Expecting value");
+  EXPECT_EQ(r.exception.error_class, "json.decoder.JSONDecodeError");
+  EXPECT_EQ(top_id(r), "j0");
+  EXPECT_EQ(m.match("retrying, exc: 3 tries left").exception.error_class, "");
+  auto e = m.match("compile failed: error: missing )");
+  EXPECT_EQ(e.exception.error_class, "error");
+  EXPECT_EQ(top_id(e), "r0");
+}
+
 TEST(Matcher, TiesAreListedBeyondTop) {
   auto t = shared().match("TypeError: expected 2 values, got 3", 1);
   EXPECT_TRUE(t.ambiguous);
