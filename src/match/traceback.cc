@@ -539,21 +539,20 @@ void strip_escapes(std::string_view text, std::string& out) {
 
 // What one pass over a pasted line tells: where its first '\n' is, and
 // whether it may hold a traceback, chain or group marker (each has
-// "Traceback" or "xception": the pass looks for "Tr" and "xc").
+// "Traceback" or "xception": the pass looks for "Tr" and "xc") or an ESC
+// (a terminal control sequence): both rare, so one flag says either.
 struct LineScan {
   std::size_t newline = std::string_view::npos;
   bool maybe_marker = false;
-  bool escape = false;  // an ESC byte: a terminal control sequence to strip
 };
 
 LineScan scan_line(std::string_view text) {
   LineScan out;
   const char* p = text.data();
   const std::size_t n = text.size();
-  auto note = [&](std::size_t base, std::uint32_t nl, std::uint32_t pairs, std::uint32_t esc) {
+  auto note = [&](std::size_t base, std::uint32_t nl, std::uint32_t pairs) {
     if (nl != 0 && out.newline == std::string_view::npos) out.newline = base + static_cast<std::size_t>(std::countr_zero(nl));
     out.maybe_marker |= pairs != 0;
-    out.escape |= esc != 0;
   };
 #if defined(__SSE2__)
   // 16 bytes at a time, with the byte after each (a pair may straddle two
@@ -563,9 +562,9 @@ LineScan scan_line(std::string_view text) {
     const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g));
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + 1));
     auto eq = [](__m128i v, char ch) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(ch)); };
-    const __m128i pair = _mm_or_si128(_mm_and_si128(eq(c, 'T'), eq(next, 'r')), _mm_and_si128(eq(c, 'x'), eq(next, 'c')));
-    note(base, static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\n'))), static_cast<std::uint32_t>(_mm_movemask_epi8(pair)),
-         static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\x1b'))));
+    const __m128i pair = _mm_or_si128(_mm_or_si128(_mm_and_si128(eq(c, 'T'), eq(next, 'r')), _mm_and_si128(eq(c, 'x'), eq(next, 'c'))),
+                                      eq(c, '\x1b'));
+    note(base, static_cast<std::uint32_t>(_mm_movemask_epi8(eq(c, '\n'))), static_cast<std::uint32_t>(_mm_movemask_epi8(pair)));
   };
   std::size_t at = 0;
   for (; at + 17 <= n; at += 16) {
@@ -577,7 +576,7 @@ LineScan scan_line(std::string_view text) {
   group(tail, at);
 #else
   for (std::size_t i = 0; i < n; ++i) {
-    note(i, p[i] == '\n', i + 1 < n && ((p[i] == 'T' && p[i + 1] == 'r') || (p[i] == 'x' && p[i + 1] == 'c')), p[i] == '\x1b');
+    note(i, p[i] == '\n', p[i] == '\x1b' || (i + 1 < n && ((p[i] == 'T' && p[i + 1] == 'r') || (p[i] == 'x' && p[i + 1] == 'c'))));
     if (out.newline != std::string_view::npos) return out;
   }
 #endif
@@ -594,12 +593,13 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     if (scan.newline + 1 != text.size()) return false;
     line.remove_suffix(1);
   }
-  if (scan.escape) return false;  // read by parse_traceback, which strips it
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() >= 2 && line[0] == 'E' && (line[1] == ' ' || line[1] == '\t')) return false;
-  if (scan.maybe_marker)
+  if (scan.maybe_marker) {
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
+    if (line.find('\x1b') != std::string_view::npos) return false;  // read by parse_traceback, which strips it
+  }
   ClassAt c;
   if (find_exception(line, known, c)) {
     if (c.escaped) return false;  // its text is not the line's: parse_traceback makes it
