@@ -220,9 +220,14 @@ bool after_raise(std::string_view line, std::size_t pos) {
 // The leftmost `Class: message` in a line with no traceback around it, or
 // `Class('message')` as repr() prints one. The name must look like an
 // exception class: by convention, or known to the caller (capitalised, for
-// a repr); and stand after the line start, a blank or punctuation ('=' too,
-// for a repr).
+// a repr), or else be dotted and capitalised; and stand after the line
+// start, a blank or punctuation ('=' too, for a repr).
 bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool conventional_only = false) {
+  // A dotted, capitalised name with a message (`decimal.InvalidOperation:
+  // x / 0`) is how Python prints an exception whatever its name: the first
+  // such is the answer when no name the convention or the caller knows is.
+  ClassAt fallback;
+  bool has_fallback = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (!is_ident_start(line[i])) continue;
     bool after_equals = false;
@@ -246,6 +251,10 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
         out = c;
         return true;
       }
+      if (!has_fallback && !conventional_only && dotted && !c.message.empty() && last[0] >= 'A' && last[0] <= 'Z') {
+        fallback = c;
+        has_fallback = true;
+      }
     } else if (after_equals) {
       class_at(line, i, c, &name_end);
     }
@@ -261,7 +270,8 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
     // Skip the rest of this word: later starts inside it are not names.
     while (i + 1 < line.size() && (is_ident(line[i + 1]) || line[i + 1] == '.')) ++i;
   }
-  return false;
+  if (has_fallback) out = fallback;
+  return has_fallback;
 }
 
 // Decimal digits at `i` (advanced past them). A number too long for any

@@ -673,3 +673,20 @@ TEST(Traceback, WholePytestReport) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// A dotted, capitalised name with a message is an exception whatever its
+// name (decimal's InvalidOperation), unless a name known as one comes later.
+TEST(Traceback, DottedCapitalisedNamesAreExceptionsLastOfAll) {
+  EXPECT_EQ(last(parse_traceback("decimal.InvalidOperation: 0 / 0")).error_class, "decimal.InvalidOperation");
+  auto t = parse_traceback("task failed: decimal.DivisionByZero: x / 0");
+  EXPECT_EQ(last(t).error_class, "decimal.DivisionByZero");
+  EXPECT_EQ(last(t).message, "x / 0");
+  EXPECT_EQ(last(parse_traceback("INFO app.Worker: stopped on ValueError: bad")).error_class, "ValueError");
+  EXPECT_EQ(last(parse_traceback("see app.worker: it stopped")).error_class, "");
+}
+
+}  // namespace
+}  // namespace errdex::match
