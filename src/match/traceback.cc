@@ -241,7 +241,8 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
     }
     ClassAt c;
     std::size_t name_end = i;
-    if (!after_equals && class_at(line, i, c, &name_end)) {
+    // After '=' only a repr is an exception (`exception=KeyError('k')`).
+    if (class_at(line, i, c, &name_end) && !after_equals) {
       std::string_view last = c.last;
       bool dotted = last.size() != c.name.size();
       // The caller's table first: one lookup, where the convention is ten
@@ -255,8 +256,6 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
         fallback = c;
         has_fallback = true;
       }
-    } else if (after_equals) {
-      class_at(line, i, c, &name_end);
     }
     // A known class in lower case (re's `error`) only with one string
     // argument: `log('x')` is as likely a call.
@@ -658,7 +657,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   Django django = Django::none;
   std::vector<ExceptionBlock>& blocks = tb.exceptions;
 
-  // pytest (no Python traceback printed): the last run of `E   ` lines.
+  // pytest: the last run of `E   ` lines, and the frames of its failure.
   std::vector<Frame> pytest_frames;
   std::vector<std::string_view> pytest_lines;  // after the `E`
   bool in_e_block = false;
