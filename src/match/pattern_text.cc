@@ -1,5 +1,7 @@
 #include "match/pattern_text.h"
 
+#include "util/text.h"
+
 namespace errdex::match {
 namespace {
 
@@ -20,12 +22,7 @@ char unescape(char e) {
   }
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using util::hex_value;
 
 }  // namespace
 

@@ -159,50 +159,16 @@ bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& 
 }
 
 // The text of a string literal's body as repr() escapes it: `\n`, `\'`,
-// `\xNN`, `\uNNNN` and the rest read back (code points as UTF-8, a lone
-// surrogate as U+FFFD); an escape Python does not know stays as written.
+// `\xNN`, `\uNNNN` and the rest read back (util::append_python_escape);
+// `\N{...}`, which repr() never writes, stays as written.
 std::string unescape_literal(std::string_view body) {
   std::string out;
   out.reserve(body.size());
-  auto hex = [&](std::size_t at, std::size_t digits, std::uint32_t& cp) {
-    if (at + digits > body.size()) return false;
-    cp = 0;
-    for (std::size_t k = at; k < at + digits; ++k) {
-      char c = body[k];
-      int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      if (v < 0) return false;
-      cp = cp * 16 + static_cast<std::uint32_t>(v);
-    }
-    return true;
-  };
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 == body.size()) {
-      out += body[i];
-      continue;
-    }
-    const char e = body[++i];
-    std::uint32_t cp = 0;
-    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
-    if (digits > 0 && hex(i + 1, digits, cp)) {
-      util::append_utf8(cp, out);
-      i += digits;
-      continue;
-    }
-    switch (e) {
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      case '"': out += '"'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'v': out += '\v'; break;
-      default:
-        out += '\\';
-        out += e;
-    }
+  for (std::size_t i = 0; i < body.size();) {
+    if (body[i] != '\\' || i + 1 == body.size() || body[i + 1] == 'N' || body[i + 1] == '\n' || body[i + 1] == '\r')
+      out += body[i++];
+    else
+      i = util::append_python_escape(body, i, false, out);
   }
   return out;
 }

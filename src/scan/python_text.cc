@@ -44,25 +44,6 @@ void append_sanitized(std::string_view s, std::string& out) {
   }
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Reads exactly `n` hex digits at s[i]; nullopt when there are fewer.
-std::optional<std::uint32_t> read_hex(std::string_view s, std::size_t i, std::size_t n) {
-  if (i + n > s.size()) return std::nullopt;
-  std::uint32_t v = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    int h = hex_value(s[i + k]);
-    if (h < 0) return std::nullopt;
-    v = v * 16 + static_cast<std::uint32_t>(h);
-  }
-  return v;
-}
-
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -114,52 +95,17 @@ void decode_literal(std::string_view body, const StringPrefix& prefix,
       ++i;
       continue;
     }
-    char e = body[i + 1];
-    i += 2;
+    const char e = body[i + 1];
     switch (e) {
-      case '\n': break;  // line continuation
+      case '\n':  // line continuation
+        i += 2;
+        break;
       case '\r':
+        i += 2;
         if (i < n && body[i] == '\n') ++i;
         break;
-      case '\\': tmp += '\\'; break;
-      case '\'': tmp += '\''; break;
-      case '"': tmp += '"'; break;
-      case 'a': tmp += '\a'; break;
-      case 'b': tmp += '\b'; break;
-      case 'f': tmp += '\f'; break;
-      case 'n': tmp += '\n'; break;
-      case 'r': tmp += '\r'; break;
-      case 't': tmp += '\t'; break;
-      case 'v': tmp += '\v'; break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
-        std::uint32_t v = static_cast<std::uint32_t>(e - '0');
-        for (int k = 0; k < 2 && i < n && body[i] >= '0' && body[i] <= '7'; ++k, ++i)
-          v = v * 8 + static_cast<std::uint32_t>(body[i] - '0');
-        append_utf8(v, tmp);
-        break;
-      }
-      case 'x':
-        if (auto v = read_hex(body, i, 2)) {
-          append_utf8(*v, tmp);
-          i += 2;
-        } else {
-          tmp += "\\x";
-        }
-        break;
-      case 'u':
-      case 'U': {
-        std::size_t len = e == 'u' ? 4 : 8;
-        auto v = prefix.bytes ? std::nullopt : read_hex(body, i, len);
-        if (v) {
-          append_utf8(*v, tmp);
-          i += len;
-        } else {
-          tmp += '\\';
-          tmp += e;
-        }
-        break;
-      }
       case 'N': {
+        i += 2;
         std::size_t close = body.find('}', i);
         if (prefix.bytes || i >= n || body[i] != '{' || close == std::string_view::npos) {
           tmp += "\\N";
@@ -174,10 +120,8 @@ void decode_literal(std::string_view body, const StringPrefix& prefix,
         i = close + 1;
         break;
       }
-      default:  // unknown escapes stay as written
-        tmp += '\\';
-        tmp += e;
-        break;
+      default:
+        i = util::append_python_escape(body, i, prefix.bytes, tmp);
     }
   }
   flush();

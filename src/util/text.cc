@@ -49,6 +49,73 @@ void append_utf8(std::uint32_t cp, std::string& out) {
   }
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+namespace {
+
+// Reads exactly `n` hex digits at s[i]; false when there are fewer.
+bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v) {
+  if (i + n > s.size()) return false;
+  v = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    int h = hex_value(s[i + k]);
+    if (h < 0) return false;
+    v = v * 16 + static_cast<std::uint32_t>(h);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::size_t append_python_escape(std::string_view body, std::size_t i, bool bytes, std::string& out) {
+  const std::size_t n = body.size();
+  const char e = body[i + 1];
+  i += 2;
+  switch (e) {
+    case '\\': out += '\\'; break;
+    case '\'': out += '\''; break;
+    case '"': out += '"'; break;
+    case 'a': out += '\a'; break;
+    case 'b': out += '\b'; break;
+    case 'f': out += '\f'; break;
+    case 'n': out += '\n'; break;
+    case 'r': out += '\r'; break;
+    case 't': out += '\t'; break;
+    case 'v': out += '\v'; break;
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      std::uint32_t v = static_cast<std::uint32_t>(e - '0');
+      for (int k = 0; k < 2 && i < n && body[i] >= '0' && body[i] <= '7'; ++k, ++i)
+        v = v * 8 + static_cast<std::uint32_t>(body[i] - '0');
+      append_utf8(v, out);
+      break;
+    }
+    case 'x':
+    case 'u':
+    case 'U': {
+      const std::size_t len = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+      std::uint32_t v = 0;
+      if ((e == 'x' || !bytes) && read_hex(body, i, len, v)) {
+        append_utf8(v, out);
+        i += len;
+      } else {
+        out += '\\';
+        out += e;
+      }
+      break;
+    }
+    default:  // unknown escapes stay as written
+      out += '\\';
+      out += e;
+      break;
+  }
+  return i;
+}
+
 bool is_valid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const auto* end = p + s.size();

@@ -17,9 +17,18 @@ std::uint64_t mix64(std::uint64_t h);
 std::string hex64(std::uint64_t v);
 // True when `s` is valid UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view s);
+// The value of hex digit `c`, or -1.
+int hex_value(char c);
 // Appends code point `cp` as UTF-8; a surrogate or a value past U+10FFFF
 // as U+FFFD.
 void append_utf8(std::uint32_t cp, std::string& out);
+// Appends the value of the backslash escape of a Python string literal at
+// body[i] (a '\\' with a character after it) and returns the index past it:
+// `\\`, `\'`, `\"`, `\a \b \f \n \r \t \v`, octal, `\xNN`, and `\uNNNN` and
+// `\UNNNNNNNN` unless `bytes` (code points as UTF-8). Any other escape, or
+// one with too few digits, is kept as written. Line continuations and
+// `\N{...}` are the caller's: the scanner and the matcher read them apart.
+std::size_t append_python_escape(std::string_view body, std::size_t i, bool bytes, std::string& out);
 // Splits on '\n'; a trailing '\r' is kept (sourceCode is verbatim).
 std::vector<std::string_view> split_lines(std::string_view s);
 // Current UTC time as ISO 8601 with milliseconds: 2026-08-14T18:24:08.354Z.

@@ -3,16 +3,8 @@
 #include "util/text.h"
 
 namespace errdex::web {
-namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
+using util::hex_value;
 
 Expected<std::string> percent_decode(std::string_view s, bool plus_is_space) {
   std::string out;
