@@ -10,6 +10,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <nlohmann/json.hpp>
+
 #include "util/text.h"
 
 namespace errdex::match {
@@ -65,7 +67,8 @@ struct ClassAt {
   bool literal = false;  // a repr whose one argument is a string literal
 };
 
-// A dotted name at exactly `pos`, followed by ": message", ":" or the end.
+// A dotted name at exactly `pos`, followed by ": message", ":" or the end
+// (or, quoted, by its closing quote).
 // `name_end`, when given, is set to where the name ends, found or not.
 bool class_at(std::string_view line, std::size_t pos, ClassAt& out, std::size_t* name_end = nullptr) {
   std::size_t i = pos;
@@ -88,7 +91,12 @@ bool class_at(std::string_view line, std::size_t pos, ClassAt& out, std::size_t*
     out = {name, {}, last_name};
     return true;
   }
-  if (rest.front() != ':') return false;
+  if (rest.front() != ':') {
+    // A quoted name alone (a JSON log's `"message": "EOFError"`).
+    if (pos == 0 || (line[pos - 1] != '"' && line[pos - 1] != '\'') || rest.front() != line[pos - 1]) return false;
+    out = {name, {}, last_name};
+    return true;
+  }
   rest.remove_prefix(1);
   if (!rest.empty() && rest.front() != ' ' && rest.front() != '\t') return false;
   out = {name, trim(rest), last_name};
@@ -158,18 +166,46 @@ bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& 
   return true;
 }
 
-// The text of a string literal's body as repr() escapes it: `\n`, `\'`,
-// `\xNN`, `\uNNNN` and the rest read back (util::append_python_escape);
-// `\N{...}`, which repr() never writes, stays as written.
+// The text of a string literal's body as repr() or JSON escapes it: `\n`,
+// `\'`, `\xNN`, `\uNNNN` and the rest read back (util::append_python_escape),
+// and JSON's own `\/` and a character past U+FFFF as two `\uXXXX`;
+// `\N{...}`, which neither writes, stays as written.
+void append_unescaped(std::string_view body, std::string& out) {
+  auto hex4 = [&](std::size_t at, std::uint32_t& v) {
+    if (at + 4 > body.size()) return false;
+    v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) {
+      const int d = util::hex_value(body[k]);
+      if (d < 0) return false;
+      v = v * 16 + static_cast<std::uint32_t>(d);
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < body.size();) {
+    const std::size_t esc = body.find('\\', i);
+    out.append(body.substr(i, esc == std::string_view::npos ? std::string_view::npos : esc - i));
+    if (esc == std::string_view::npos) break;
+    i = esc;
+    std::uint32_t hi = 0, lo = 0;
+    if (i + 1 == body.size() || body[i + 1] == 'N' || body[i + 1] == '\n' || body[i + 1] == '\r') {
+      out += body[i++];
+    } else if (body[i + 1] == '/') {
+      out += '/';
+      i += 2;
+    } else if (body[i + 1] == 'u' && hex4(i + 2, hi) && hi >= 0xd800 && hi < 0xdc00 && i + 7 < body.size() &&
+               body[i + 6] == '\\' && body[i + 7] == 'u' && hex4(i + 8, lo) && lo >= 0xdc00 && lo < 0xe000) {
+      util::append_utf8(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), out);
+      i += 12;
+    } else {
+      i = util::append_python_escape(body, i, false, out);
+    }
+  }
+}
+
 std::string unescape_literal(std::string_view body) {
   std::string out;
   out.reserve(body.size());
-  for (std::size_t i = 0; i < body.size();) {
-    if (body[i] != '\\' || i + 1 == body.size() || body[i + 1] == 'N' || body[i + 1] == '\n' || body[i + 1] == '\r')
-      out += body[i++];
-    else
-      i = util::append_python_escape(body, i, false, out);
-  }
+  append_unescaped(body, out);
   return out;
 }
 
@@ -183,11 +219,38 @@ bool after_raise(std::string_view line, std::size_t pos) {
   return before.ends_with("raise") && (before.size() == 5 || !is_ident(before[before.size() - 6]));
 }
 
+// Whether the name at `name_at` opens a quoted string.
+bool opens_string(std::string_view line, std::size_t name_at) {
+  return name_at > 0 && (line[name_at - 1] == '"' || line[name_at - 1] == '\'');
+}
+
+// A `Class: message` that opens a quoted string (a JSON log's `"error":
+// "ValueError: x"`, logfmt's `error="..."`, a repr's `'...'`; opens_string
+// says so): its message ends at the string's closing quote, escapes to be
+// read back. Left as it is when the quote does not close on the line, or
+// is itself escaped (a string inside a string).
+void quoted_message(std::string_view line, std::size_t name_at, ClassAt& c) {
+  if (c.message.empty() || (name_at >= 2 && line[name_at - 2] == '\\')) return;
+  const char quote = line[name_at - 1];
+  const std::size_t from = static_cast<std::size_t>(c.message.data() - line.data());
+  bool escaped = false;
+  for (std::size_t k = from; k < line.size(); ++k) {
+    if (line[k] == '\\') {
+      escaped = true;
+      ++k;
+    } else if (line[k] == quote) {
+      c.message = trim(line.substr(from, k - from));
+      c.escaped = escaped;
+      return;
+    }
+  }
+}
+
 // The leftmost `Class: message` in a line with no traceback around it, or
 // `Class('message')` as repr() prints one. The name must look like an
 // exception class: by convention, or known to the caller (capitalised, for
 // a repr), or else be dotted and capitalised; and stand after the line
-// start, a blank or punctuation ('=' too, for a repr).
+// start, a blank, an escaped `\n` or punctuation ('=' too, for a repr).
 bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool conventional_only = false) {
   // A dotted, capitalised name with a message (`decimal.InvalidOperation:
   // x / 0`) is how Python prints an exception whatever its name: the first
@@ -199,10 +262,16 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
     bool after_equals = false;
     if (i > 0) {
       char p = line[i - 1];
-      if (is_ident(p) || p == '.') continue;
+      // An escaped line break (`\n` in a JSON string or a repr) starts a line.
+      bool escaped_break = false;
+      if (is_ident(p)) {
+        if ((p != 'n' && p != 't') || i < 2 || line[i - 2] != '\\') continue;
+        escaped_break = true;
+      }
+      if (p == '.') continue;
       after_equals = p == '=';
       if (!(is_space(p) || p == ':' || p == ']' || p == '>' || p == '|' || p == ')' || p == '-' || p == '(' ||
-            p == '[' || p == '"' || p == '\'' || after_equals))
+            p == '[' || p == '"' || p == '\'' || after_equals || escaped_break))
         continue;
     }
     ClassAt c;
@@ -215,10 +284,12 @@ bool find_exception(std::string_view line, KnownClass known, ClassAt& out, bool 
       // suffix tests, and most pasted classes are known.
       if ((!conventional_only && known && (dotted || !c.message.empty() || i == 0) && known(last)) ||
           conventional_class(last)) {
+        if (opens_string(line, i)) quoted_message(line, i, c);
         out = c;
         return true;
       }
       if (!has_fallback && !conventional_only && dotted && !c.message.empty() && last[0] >= 'A' && last[0] <= 'Z') {
+        if (opens_string(line, i)) quoted_message(line, i, c);
         fallback = c;
         has_fallback = true;
       }
@@ -558,6 +629,165 @@ LineScan scan_line(std::string_view text) {
   return out;
 }
 
+
+// A traceback a log wrote inside a string, its newlines escaped: a JSON log
+// line (python-json-logger's `"exc_info": "Traceback (most recent call
+// last):\n  File \"...`, structlog's JSONRenderer, a log shipper's JSON), a
+// Python repr (structlog's KeyValueRenderer: `exception='Traceback ...\n
+// File "..."'`), or logfmt (`exception="Traceback (most recent call
+// last):` opening a quoted value over several lines, its quotes `\"`).
+// Appends that string's text, escapes read back, to `out`: from its opening
+// quote (the nearest one before the header on its line, not inside a word;
+// the header itself when there is none) to its closing quote or the end of the text. False,
+// with `out` untouched, when the first header is not in such a string.
+bool escaped_traceback(std::string_view text, std::string& out) {
+  const std::size_t h = text.find(k_header);
+  if (h == std::string_view::npos) return false;
+  const std::size_t after = h + k_header.size();
+  auto unescaped = [&](std::size_t i) {  // text[i] follows an even run of backslashes
+    std::size_t k = i;
+    while (k > 0 && text[k - 1] == '\\') --k;
+    return (i - k) % 2 == 0;
+  };
+  const std::size_t line_start = h == 0 ? 0 : text.rfind('\n', h - 1) + 1;  // npos + 1 == 0
+  std::size_t open = std::string_view::npos;
+  for (std::size_t i = h; i > line_start; --i) {
+    const char c = text[i - 1];
+    // An apostrophe inside a word (`can't`) opens nothing.
+    if ((c == '"' || c == '\'') && unescaped(i - 1) && (i - 1 == line_start || !is_ident(text[i - 2]))) {
+      open = i - 1;
+      break;
+    }
+  }
+  const bool escaped_newline = after < text.size() && text[after] == '\\';
+  const bool quoted_value = open != std::string_view::npos && open + 1 == h &&
+                            (after == text.size() || text[after] == '\n' || text[after] == '\r');
+  if (!escaped_newline && !quoted_value) return false;
+  const char quote = open == std::string_view::npos ? '\0' : text[open];
+  std::size_t i = open == std::string_view::npos ? h : open + 1;
+  std::string_view body = text;
+  for (std::size_t k = i; quote != '\0' && k < text.size(); ++k) {
+    if (text[k] == '\\') {
+      ++k;
+    } else if (text[k] == quote) {
+      body = text.substr(0, k);
+      break;
+    }
+  }
+  out.reserve(body.size() - i);
+  append_unescaped(body.substr(i), out);
+  return true;
+}
+
+
+// An exception a log or an error tracker kept as JSON data rather than as
+// text: structlog's dict_tracebacks (`"exception": [{"exc_type": ...,
+// "exc_value": ..., "frames": [{"filename", "lineno", "name"}]}]`, the
+// exception raised last first, then its causes) and a Sentry event
+// (`"exception": {"values": [{"module", "type", "value", "stacktrace":
+// {"frames": [{"abs_path", "filename", "lineno", "function"}]}}]}`, oldest
+// first). The JSON is the text from its first '{' to its last '}' (a log
+// prefix before it is fine); the first object holding such an "exception",
+// at any depth, is read. False, with `out` untouched, when there is none.
+// Nesting deeper than k_max_json_depth, or JSON longer than k_max_json, is
+// not read as such (an error tracker's event is far smaller and flatter),
+// so no input makes the document's memory grow past a few times its size.
+constexpr std::size_t k_max_json = 4u << 20;
+constexpr int k_max_json_depth = 64;
+
+// Whether JSON text nests no deeper than k_max_json_depth (strings skipped).
+bool shallow_json(std::string_view json) {
+  int depth = 0;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '"') {
+      for (++i; i < json.size() && json[i] != '"'; ++i)
+        if (json[i] == '\\') ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > k_max_json_depth) return false;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& out) {
+  using Json = nlohmann::json;
+  const std::size_t open = text.find('{'), close = text.rfind('}');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return false;
+  const std::string_view json = text.substr(open, close - open + 1);
+  if (json.size() > k_max_json || !shallow_json(json)) return false;
+  const Json doc = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return false;
+  auto string_at = [](const Json& o, const char* key) -> std::string {
+    auto it = o.find(key);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto frames_of = [&](const Json* list, const char* file_key, const char* alt_file_key, const char* function_key) {
+    std::vector<Frame> frames;
+    if (list == nullptr || !list->is_array()) return frames;
+    for (const Json& f : *list) {
+      if (!f.is_object()) continue;
+      Frame frame;
+      frame.file = string_at(f, file_key);
+      if (frame.file.empty() && alt_file_key) frame.file = string_at(f, alt_file_key);
+      if (auto it = f.find("lineno"); it != f.end() && it->is_number_integer()) {
+        const auto n = it->get<std::int64_t>();
+        frame.line = n > 0 && n < (1 << 30) ? static_cast<int>(n) : 0;
+      }
+      frame.function = string_at(f, function_key);
+      if (!frame.file.empty()) frames.push_back(std::move(frame));
+    }
+    return frames;
+  };
+  auto member = [](const Json& o, const char* key) -> const Json* {
+    auto it = o.find(key);
+    return it == o.end() ? nullptr : &*it;
+  };
+  // Depth first, with a stack of its own: any nesting is read in bounded stack.
+  std::vector<const Json*> stack{&doc};
+  while (!stack.empty()) {
+    const Json& o = *stack.back();
+    stack.pop_back();
+    if (o.is_object()) {
+      if (const Json* e = member(o, "exception")) {
+        std::vector<ExceptionBlock> blocks;
+        if (e->is_array()) {  // structlog
+          for (const Json& x : *e) {
+            if (!x.is_object() || !member(x, "exc_type")) continue;
+            ExceptionBlock b{string_at(x, "exc_type"), string_at(x, "exc_value"), frames_of(member(x, "frames"), "filename", nullptr, "name")};
+            finish(b);
+            blocks.insert(blocks.begin(), std::move(b));
+          }
+        } else if (const Json* values = e->is_object() ? member(*e, "values") : nullptr; values && values->is_array()) {  // Sentry
+          for (const Json& x : *values) {
+            if (!x.is_object() || !member(x, "type")) continue;
+            std::string module = string_at(x, "module");
+            std::string type = string_at(x, "type");
+            if (!module.empty() && module != "builtins" && type.find('.') == std::string::npos) type = module + "." + type;
+            const Json* st = member(x, "stacktrace");
+            ExceptionBlock b{std::move(type), string_at(x, "value"),
+                             frames_of(st && st->is_object() ? member(*st, "frames") : nullptr, "abs_path", "filename", "function")};
+            finish(b);
+            blocks.push_back(std::move(b));
+          }
+        }
+        if (!blocks.empty()) {
+          out = std::move(blocks);
+          return true;
+        }
+      }
+      for (const auto& [key, value] : o.items())
+        if (value.is_structured()) stack.push_back(&value);
+    } else if (o.is_array()) {
+      for (const Json& value : o)
+        if (value.is_structured()) stack.push_back(&value);
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool parse_single_line(std::string_view text, KnownClass known, LineException& out) {
@@ -574,6 +804,8 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
     if (line.find('\x1b') != std::string_view::npos) return false;  // read by parse_traceback, which strips it
+    // An exception kept as JSON data (structlog, Sentry): each has "exception".
+    if (line.find("\"exc_type\"") != std::string_view::npos || line.find("\"stacktrace\"") != std::string_view::npos) return false;
   }
   ClassAt c;
   if (find_exception(line, known, c)) {
@@ -608,6 +840,18 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     tb.exceptions.push_back({std::string(one.error_class), std::string(one.message), {}});
     return tb;
   }
+  // A traceback logged inside a string is read as the string's text; a
+  // string inside a string (JSON logged by a JSON log) a level at a time.
+  std::string unescaped[2];
+  for (int level = 0; level < 4; ++level) {
+    std::string& next = unescaped[level % 2];
+    next.clear();
+    if (!escaped_traceback(text, next)) break;
+    text = next;
+  }
+  if ((text.find("\"exc_type\"") != std::string_view::npos || text.find("\"stacktrace\"") != std::string_view::npos) &&
+      structured_exceptions(text, tb.exceptions))
+    return tb;
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
   // Python's header, or IPython's (the same words, no colon).
   const bool has_header = text.find(k_header.substr(0, k_header.size() - 1)) != std::string_view::npos;

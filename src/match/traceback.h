@@ -6,9 +6,12 @@
 // `File path:12, in f(...)` and `Cell In[3], line 1` frames, 7's `path in
 // f(...)` with its `---->` line), rich's boxed traceback, Django's error
 // report (`Exception Type:` and `Exception Value:` lines), multi-line
-// messages, lines that carry a log prefix, and exceptions a log prints by
-// repr() (`raised unexpected: ValueError('x')`). Terminal colours and
-// other control sequences are read through. Pure: text in, structure out;
+// messages, lines that carry a log prefix, exceptions a log prints by
+// repr() (`raised unexpected: ValueError('x')`), and structured logs: a
+// traceback inside a JSON string, a repr or a logfmt value (its escapes
+// read back), an exception kept as JSON data (structlog's dict_tracebacks,
+// a Sentry event), an exception alone as a quoted value. Terminal colours
+// and other control sequences are read through. Pure: text in, structure out;
 // any bytes are accepted and time is linear in the input.
 #include <string>
 #include <string_view>

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -225,9 +226,11 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
 }
 
 // The same errors as other tools print them: IPython and Jupyter, the rich
-// library (typer, pip, many CLIs), Django's error report, pytest. Raised by
-// Debian's python3 (the interpreter Debian's ipython3, python3-rich,
-// python3-django and python3-pytest run on; scripts/deps.sh installs them)
+// library (typer, pip, many CLIs), Django's error report, pytest,
+// structured logs and Sentry. Raised by Debian's python3 (the interpreter
+// Debian's ipython3, python3-rich, python3-django, python3-pytest,
+// python3-structlog, python3-pythonjsonlogger and python3-sentry-sdk run
+// on; scripts/deps.sh installs them)
 // from its own standard library, formatted by the tools' own code, and
 // matched against that library's index.
 class FormattedTracebacks : public StdlibAccuracy {
@@ -239,14 +242,17 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string stdlib = testing::python_stdlib(k_python);
     ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
     std::vector<nlohmann::json> cases;
-    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django --pytest", cases);
-    for (const auto& j : cases)
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django --pytest --logs", cases);
+    for (const auto& j : cases) {
       s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
                             j.value("ipython_color", ""), j["traceback"], j.value("rich", ""), j.value("django", ""),
                             {j.value("pytest_long", ""), j.value("pytest_short", ""), j.value("pytest_native", ""),
                              j.value("pytest_line", "")},
                             {j.value("pytest_whole_long", ""), j.value("pytest_whole_short", ""),
                              j.value("pytest_whole_native", ""), j.value("pytest_whole_line", "")}});
+      if (j.contains("logs"))
+        for (const auto& [layout, text] : j["logs"].items()) s_ip_cases.back().logs[layout] = text;
+    }
     index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
   }
   static void TearDownTestSuite() {
@@ -328,6 +334,48 @@ class FormattedTracebacks : public StdlibAccuracy {
     EXPECT_EQ(wholes, 4);
   }
 
+  // Structured logs and error trackers: the traceback inside a JSON string
+  // (python-json-logger, structlog, Docker's json-file wrapping a JSON
+  // line), a repr or a logfmt value (structlog), kept as JSON data
+  // (structlog's dict_tracebacks, a Sentry event), and the exception alone
+  // as a JSON log's message, which must answer as the text Python prints.
+  static void logs() {
+    std::map<std::string, Tally> by_layout;
+    Tally python;
+    int alone = 0, alone_same = 0;
+    for (const auto& k : s_ip_cases) {
+      if (k.logs.empty()) continue;
+      count(s_ip_records, python, s_ip_matcher->match(k.python, 5), k.c, k.python);
+      for (const auto& [layout, text] : k.logs) {
+        auto r = s_ip_matcher->match(text, 5);
+        if (layout != "JSON line, exception only") {
+          count(s_ip_records, by_layout[layout], r, k.c, text);
+          continue;
+        }
+        ++alone;
+        auto p = s_ip_matcher->match(k.c.last, 5);
+        bool equal = r.candidates.size() == p.candidates.size() && r.ambiguous == p.ambiguous &&
+                     r.exception.error_class == p.exception.error_class && r.exception.message == p.exception.message;
+        for (std::size_t i = 0; equal && i < p.candidates.size(); ++i) equal = r.candidates[i].index == p.candidates[i].index;
+        if (equal) ++alone_same;
+        else std::printf("  differs case %d: %.*s: %.*s\n", k.c.id, static_cast<int>(r.exception.error_class.size()),
+                         r.exception.error_class.data(), static_cast<int>(std::min<std::size_t>(r.exception.message.size(), 80)),
+                         r.exception.message.data());
+      }
+    }
+    report("Python traceback, same errors", python);
+    for (const auto& [layout, tally] : by_layout) {
+      report(layout.c_str(), tally);
+      EXPECT_GE(tally.total(), 50) << layout;
+      EXPECT_GE(tally.top1(), 99.5) << layout;
+    }
+    EXPECT_EQ(by_layout.size(), 7u);
+    std::printf("exception alone in a JSON log line: the answers of the text Python prints in %d of %d cases\n",
+                alone_same, alone);
+    EXPECT_GE(alone, 50);
+    EXPECT_EQ(alone_same, alone);
+  }
+
   // The report Django's debug page offers to copy: Python's frames, then
   // `Exception Type: Class` and `Exception Value: message` (a chain inside
   // one traceback, its own way).
@@ -369,6 +417,9 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::array<std::string, 4> pytest;
     // pytest's whole output in each style, on the last case it reports.
     std::array<std::string, 4> pytest_whole;
+    // As structured logs and error trackers keep it, by layout, for every
+    // tenth case.
+    std::map<std::string, std::string> logs;
   };
   static testing::TempDir* s_ip_tmp;
   static std::vector<IPythonCase> s_ip_cases;
@@ -400,6 +451,10 @@ TEST_F(FormattedTracebacks, ToolsReportsFindTheirSites) {
   {
     SCOPED_TRACE("Django");
     django();
+  }
+  {
+    SCOPED_TRACE("logs");
+    logs();
   }
 }
 

@@ -12,6 +12,12 @@ namespace {
 using testing::run;
 using testing::shell_quote;
 
+// A traceback of the fixture's site, as Python prints it.
+const char* const k_plain =
+    "Traceback (most recent call last):\n"
+    "  File \"/srv/app/shapes/cache.py\", line 3, in update\n"
+    "ValueError: The batch size is not consistent across layers: [2, 3]\n";
+
 class MatchCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -37,6 +43,14 @@ class MatchCli : public ::testing::Test {
       cmd += " < " + shell_quote((m_tmp / "in.txt").string());
     }
     return run(cmd);
+  }
+  // `pasted` on stdin answers as k_plain does, with the site; the output.
+  std::string expect_answers_as_plain(const std::string& pasted) {
+    auto a = match("", k_plain), b = match("", pasted);
+    EXPECT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_NE(b.out.find("shapes/cache.py:3"), std::string::npos) << b.out;
+    return b.out;
   }
   testing::TempDir m_tmp;
   std::string m_db;
@@ -73,19 +87,21 @@ TEST_F(MatchCli, TracebackOnStdinAsJson) {
 // A traceback copied with its colours: the answer is the plain one's, and
 // nothing of the escapes reaches the terminal.
 TEST_F(MatchCli, ColouredTracebackAnswersAsPlainAndPrintsNoEscape) {
-  const std::string plain =
-      "Traceback (most recent call last):\n"
-      "  File \"/srv/app/shapes/cache.py\", line 3, in update\n"
-      "ValueError: The batch size is not consistent across layers: [2, 3]\n";
   const std::string coloured =
       "\x1b]0;term\x07Traceback (most recent call last):\n"
       "  File \x1b[35m\"/srv/app/shapes/cache.py\"\x1b[0m, line \x1b[35m3\x1b[0m, in \x1b[35mupdate\x1b[0m\n"
       "\x1b[1;35mValueError\x1b[0m: \x1b[35mThe batch size is not consistent across layers: [2, 3]\x1b[0m\n";
-  auto a = match("", plain), b = match("", coloured);
-  ASSERT_EQ(b.code, 0) << b.err;
-  EXPECT_EQ(a.out, b.out);
-  EXPECT_NE(b.out.find("shapes/cache.py:3"), std::string::npos) << b.out;
-  EXPECT_EQ(b.out.find('\x1b'), std::string::npos) << b.out;
+  EXPECT_EQ(expect_answers_as_plain(coloured).find('\x1b'), std::string::npos);
+}
+
+// A structured log's line, pasted as kubectl or a log viewer shows it: the
+// traceback inside its JSON string answers as the traceback itself.
+TEST_F(MatchCli, JsonLogLineAnswersAsItsTraceback) {
+  const std::string json =
+      "{\"asctime\": \"2026-12-03 14:27:53,679\", \"levelname\": \"ERROR\", \"message\": \"update failed\", "
+      "\"exc_info\": \"Traceback (most recent call last):\\n  File \\\"/srv/app/shapes/cache.py\\\", line 3, in "
+      "update\\nValueError: The batch size is not consistent across layers: [2, 3]\"}\n";
+  expect_answers_as_plain(json);
 }
 
 TEST_F(MatchCli, ExitCodes) {

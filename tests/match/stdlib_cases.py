@@ -27,7 +27,15 @@ reports it with that --tb style (the case run as a test by pytest itself, in
 a subprocess; one failure's section of the report, or its line). The last
 of them also carries "pytest_whole_<style>": pytest's whole output.
 
-usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest]
+With --logs, every tenth case also carries "logs": {layout: text}, its
+error as structured logs and error trackers keep it, each made by the tool
+itself: python-json-logger's JSON line, structlog's JSON, key=value (repr)
+and logfmt lines with the formatted traceback, structlog's
+dict_tracebacks, a Sentry event (sentry-sdk, its transport a function),
+the JSON line as Docker's json-file driver wraps it, and a JSON line whose
+message is the exception as Python prints it without its traceback.
+
+usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs]
 """
 import ast
 import contextlib
@@ -57,6 +65,59 @@ if DJANGO:
     django_settings.configure(DEBUG=True, SECRET_KEY="errdex-test")
     django.setup()
     from django.views.debug import ExceptionReporter
+
+
+LOGS = "--logs" in sys.argv[3:]
+if LOGS:
+    import logging
+
+    import sentry_sdk
+    import structlog
+    from pythonjsonlogger import jsonlogger
+
+    LOG_BUFFER = io.StringIO()
+    _handler = logging.StreamHandler(LOG_BUFFER)
+    _handler.setFormatter(jsonlogger.JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    JSON_LOGGER = logging.getLogger("errdex.cases")
+    JSON_LOGGER.addHandler(_handler)
+    JSON_LOGGER.propagate = False
+    SENTRY_EVENTS = []
+    sentry_sdk.init(dsn="https://key@o0.ingest.sentry.io/1", transport=SENTRY_EVENTS.append,
+                    default_integrations=False)
+    STRUCTLOG_RENDERERS = {
+        "structlog JSONRenderer": [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
+        "structlog KeyValueRenderer": [structlog.processors.format_exc_info, structlog.processors.KeyValueRenderer()],
+        "structlog LogfmtRenderer": [structlog.processors.format_exc_info, structlog.processors.LogfmtRenderer()],
+        "structlog dict_tracebacks": [structlog.processors.dict_tracebacks, structlog.processors.JSONRenderer()],
+    }
+
+
+def logged(err, last_line):
+    """{layout: text} for `err` as the logging tools print it."""
+    out = {}
+
+    def json_line(*args, **kwargs):
+        LOG_BUFFER.seek(0)
+        LOG_BUFFER.truncate()
+        JSON_LOGGER.error(*args, **kwargs)
+        return LOG_BUFFER.getvalue()
+
+    out["python-json-logger"] = json_line("request failed", exc_info=err)
+    for name, renderer in STRUCTLOG_RENDERERS.items():
+        buf = io.StringIO()
+        log = structlog.wrap_logger(structlog.PrintLogger(buf),
+                                    processors=[structlog.processors.add_log_level] + renderer)
+        log.error("request failed", exc_info=err)
+        out[name] = buf.getvalue()
+    SENTRY_EVENTS.clear()
+    sentry_sdk.capture_exception(err)
+    sentry_sdk.flush()
+    if SENTRY_EVENTS:
+        out["Sentry event"] = json.dumps(SENTRY_EVENTS[-1], default=str, indent=2)
+    out["Docker json-file"] = json.dumps({"log": out["python-json-logger"], "stream": "stderr",
+                                          "time": "2026-12-03T14:00:00.000000000Z"})
+    out["JSON line, exception only"] = json_line(last_line.rstrip("\n"))
+    return out
 
 
 def rich_text(err):
@@ -912,6 +973,8 @@ for n, code in enumerate(split_cases(CASES)):
                 out[key] = formatter.text(type(err), err, err.__traceback__)
     if RICH and kept % 10 == 5:
         out["rich"] = rich_text(err)
+    if LOGS and kept % 10 == 3:
+        out["logs"] = logged(err, out["last"])
     if DJANGO and kept % 10 == 7:
         out["django"] = ExceptionReporter(None, type(err), err, err.__traceback__).get_traceback_text()
     records.append(out)

@@ -690,3 +690,164 @@ TEST(Traceback, DottedCapitalisedNamesAreExceptionsLastOfAll) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// What Python prints for `json.loads("{")`, as structured logs hold it.
+const char* const k_logged_traceback =
+    "Traceback (most recent call last):\n"
+    "  File \"/app/handler.py\", line 9, in handle\n"
+    "    return json.loads(body)\n"
+    "  File \"/usr/lib/python3.11/json/decoder.py\", line 353, in raw_decode\n"
+    "    obj, end = self.scan_once(s, idx)\n"
+    "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)";
+
+void expect_logged(const Traceback& t, const std::string& layout) {
+  ASSERT_FALSE(t.exceptions.empty()) << layout;
+  EXPECT_EQ(last(t).error_class, "json.decoder.JSONDecodeError") << layout;
+  EXPECT_EQ(last(t).message, "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)") << layout;
+  ASSERT_EQ(last(t).frames.size(), 2u) << layout;
+  EXPECT_EQ(last(t).frames[1].file, "/usr/lib/python3.11/json/decoder.py") << layout;
+  EXPECT_EQ(last(t).frames[1].line, 353) << layout;
+  EXPECT_EQ(last(t).frames[1].function, "raw_decode") << layout;
+}
+
+// The string's escapes, as json.dumps (`json`) or repr() (`repr`) write them.
+std::string escaped(std::string_view text, char quote) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\\' || c == quote) out += std::string("\\") + c;
+    else out += c;
+  }
+  return out;
+}
+
+TEST(Traceback, TracebacksLoggedInsideAString) {
+  const std::string tb = k_logged_traceback;
+  // python-json-logger, structlog's JSONRenderer: a JSON log line.
+  expect_logged(parse_traceback("{\"asctime\": \"2026-12-03 14:27:53,679\", \"levelname\": \"ERROR\", \"message\": "
+                                "\"request failed\", \"exc_info\": \"" + escaped(tb, '"') + "\"}"),
+                "json");
+  // The message before it in the same string, and a log prefix.
+  expect_logged(parse_traceback("2026-12-03T14:00:00Z app {\"msg\": \"can't parse\\n" + escaped(tb, '"') + "\\n\"}"),
+                "json, text before");
+  // structlog's KeyValueRenderer: repr() of the string.
+  expect_logged(parse_traceback("event='request failed' level='error' exception='" + escaped(tb, '\'') + "'"), "repr");
+  // structlog's LogfmtRenderer: a quoted value over several lines.
+  std::string logfmt = "event=\"request failed\" level=error exception=\"";
+  for (char c : tb) logfmt += c == '"' ? std::string("\\\"") : std::string(1, c);
+  expect_logged(parse_traceback(logfmt + "\""), "logfmt");
+  // JSON logged by a JSON log: two levels of escapes.
+  std::string inner = "{\"exc_info\": \"" + escaped(tb, '"') + "\"}";
+  expect_logged(parse_traceback("{\"log\": \"" + escaped(inner, '"') + "\", \"stream\": \"stderr\"}"), "json in json");
+  // The value pasted alone, without its quotes.
+  expect_logged(parse_traceback(escaped(tb, '"')), "unquoted");
+
+  // JSON's escapes: `\/`, a character past U+FFFF as a surrogate pair.
+  auto u = parse_traceback("{\"exc\": \"Traceback (most recent call last):\\n  File \\\"\\/app\\/x.py\\\", line 3, in f\\n"
+                           "KeyError: 'caf\\u00e9 \\ud83d\\ude00'\"}");
+  EXPECT_EQ(last(u).error_class, "KeyError");
+  EXPECT_EQ(last(u).message, "'caf\xc3\xa9 \xf0\x9f\x98\x80'");
+  ASSERT_EQ(last(u).frames.size(), 1u);
+  EXPECT_EQ(last(u).frames[0].file, "/app/x.py");
+
+  // A traceback printed as Python prints it is not read as a string, even
+  // with a quote before it on its line.
+  auto plain = parse_traceback("log: \"job failed\"\n" + tb);
+  expect_logged(plain, "plain");
+  // An unclosed string: read to the end.
+  expect_logged(parse_traceback("{\"exc_info\": \"" + escaped(tb, '"')), "unclosed");
+}
+
+TEST(Traceback, ExceptionLinesLoggedInsideAString) {
+  // The message ends where the string does; escapes are read back.
+  LineException one;
+  ASSERT_TRUE(parse_single_line(
+      "{\"level\":\"error\",\"error\":\"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\",\"ts\":1}", {},
+      one));
+  EXPECT_EQ(one.error_class, "json.decoder.JSONDecodeError");
+  EXPECT_EQ(one.message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_TRUE(parse_single_line("{\"error\": \"ValueError: invalid literal for int() with base 10: 'x'\"}", {}, one));
+  EXPECT_EQ(one.message, "invalid literal for int() with base 10: 'x'");
+
+  const char* repr = "error='ValueError: invalid literal for int() with base 10: \\'x\\'' took=3ms";
+  EXPECT_FALSE(parse_single_line(repr, {}, one));  // escapes: parse_traceback reads them
+  auto t = parse_traceback(repr);
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "invalid literal for int() with base 10: 'x'");
+  auto j = parse_traceback("{\"error\": \"KeyError: \\\"caf\\u00e9\\\"\"}");
+  EXPECT_EQ(last(j).error_class, "KeyError");
+  EXPECT_EQ(last(j).message, "\"caf\xc3\xa9\"");
+
+  // A quote that does not close leaves the message as printed.
+  ASSERT_TRUE(parse_single_line("said \"ValueError: bad", {}, one));
+  EXPECT_EQ(one.message, "bad");
+}
+
+
+TEST(Traceback, QuotedExceptionWithoutMessage) {
+  LineException one;
+  ASSERT_TRUE(parse_single_line("{\"levelname\": \"ERROR\", \"message\": \"EOFError\"}", {}, one));
+  EXPECT_EQ(one.error_class, "EOFError");
+  EXPECT_EQ(one.message, "");
+  // A quoted word that is no exception's name stays text.
+  ASSERT_TRUE(parse_single_line("{\"message\": \"Done\"}", {}, one));
+  EXPECT_EQ(one.error_class, "");
+}
+
+
+TEST(Traceback, ExceptionsKeptAsJsonData) {
+  // structlog's dict_tracebacks: the exception raised last first, then its cause.
+  auto s = parse_traceback(
+      "{\"event\": \"request failed\", \"exception\": [{\"exc_type\": \"KeyError\", \"exc_value\": \"'wrapped'\", "
+      "\"is_cause\": false, \"frames\": [{\"filename\": \"/app/x.py\", \"lineno\": 7, \"name\": \"f\", \"locals\": "
+      "{\"filename\": \"not a frame\"}}]}, {\"exc_type\": \"JSONDecodeError\", \"exc_value\": \"Expecting value: line 1 "
+      "column 1 (char 0)\", \"is_cause\": true, \"frames\": [{\"filename\": \"/usr/lib/python3.11/json/decoder.py\", "
+      "\"lineno\": 355, \"name\": \"raw_decode\"}]}]}");
+  ASSERT_EQ(s.exceptions.size(), 2u);
+  EXPECT_EQ(s.exceptions[0].error_class, "JSONDecodeError");
+  EXPECT_EQ(s.exceptions[0].frames.at(0).line, 355);
+  EXPECT_EQ(last(s).error_class, "KeyError");
+  EXPECT_EQ(last(s).message, "'wrapped'");
+  ASSERT_EQ(last(s).frames.size(), 1u);
+  EXPECT_EQ(last(s).frames[0].file, "/app/x.py");
+  EXPECT_EQ(last(s).frames[0].function, "f");
+
+  // A Sentry event, after a log prefix: oldest first, the module names the class.
+  auto e = parse_traceback(
+      "14:00:00 sent {\"level\": \"error\", \"exception\": {\"values\": [{\"module\": \"json.decoder\", \"type\": "
+      "\"JSONDecodeError\", \"value\": \"Extra data: line 1 column 5 (char 4)\", \"stacktrace\": {\"frames\": [{\"filename\": "
+      "\"json/decoder.py\", \"abs_path\": \"/usr/lib/python3.11/json/decoder.py\", \"function\": \"decode\", \"lineno\": 340}, "
+      "{\"filename\": \"app.py\", \"function\": \"main\", \"lineno\": 1e3}]}}, {\"module\": \"builtins\", \"type\": "
+      "\"ValueError\", \"value\": \"x\"}]}}");
+  ASSERT_EQ(e.exceptions.size(), 2u);
+  EXPECT_EQ(e.exceptions[0].error_class, "json.decoder.JSONDecodeError");
+  ASSERT_EQ(e.exceptions[0].frames.size(), 2u);
+  EXPECT_EQ(e.exceptions[0].frames[0].file, "/usr/lib/python3.11/json/decoder.py");
+  EXPECT_EQ(e.exceptions[0].frames[0].line, 340);
+  EXPECT_EQ(e.exceptions[0].frames[1].file, "app.py");
+  EXPECT_EQ(e.exceptions[0].frames[1].line, 0);  // not an integer: unknown
+  EXPECT_EQ(last(e).error_class, "ValueError");
+  EXPECT_TRUE(last(e).frames.empty());
+
+  // Not such JSON, broken JSON, JSON nested too deep or too long: read as text.
+  EXPECT_EQ(last(parse_traceback("{\"exc_type\": 3}")).error_class, "");
+  auto broken = parse_traceback(
+      "{\"exception\": [{\"exc_type\": \"KeyError\", \"frames\": [{\"filename\": \"/a.py\", \"lineno\": 3}]");
+  EXPECT_EQ(last(broken).error_class, "KeyError");  // the quoted name, read in the text
+  EXPECT_TRUE(last(broken).frames.empty());
+  std::string deep = "{\"exception\": [{\"exc_type\": \"KeyError\", \"frames\": [], \"x\": " + std::string(5u << 20, '[') +
+                     std::string(5u << 20, ']') + "}]}";
+  auto d = parse_traceback(deep);
+  EXPECT_FALSE(d.exceptions.empty());
+  std::string wide = "{\"exception\": [{\"exc_type\": \"KeyError\", \"exc_value\": \"k\", \"frames\": [], \"x\": [";
+  for (int i = 0; i < 1000000; ++i) wide += "1,";
+  wide += "1]}]}";
+  auto w = parse_traceback(wide);  // 2 MB: read
+  EXPECT_EQ(last(w).error_class, "KeyError");
+}
+
+}  // namespace
+}  // namespace errdex::match
