@@ -629,17 +629,18 @@ LineScan scan_line(std::string_view text) {
   return out;
 }
 
-
 // A traceback a log wrote inside a string, its newlines escaped: a JSON log
 // line (python-json-logger's `"exc_info": "Traceback (most recent call
 // last):\n  File \"...`, structlog's JSONRenderer, a log shipper's JSON), a
 // Python repr (structlog's KeyValueRenderer: `exception='Traceback ...\n
-// File "..."'`), or logfmt (`exception="Traceback (most recent call
-// last):` opening a quoted value over several lines, its quotes `\"`).
-// Appends that string's text, escapes read back, to `out`: from its opening
-// quote (the nearest one before the header on its line, not inside a word;
-// the header itself when there is none) to its closing quote or the end of the text. False,
-// with `out` untouched, when the first header is not in such a string.
+// File "..."'`), logfmt (`exception="Traceback (most recent call last):`
+// opening a quoted value over several lines, its quotes `\"`), or a log of
+// one JSON object per line of text (Docker's json-file driver). Appends the
+// string's text, escapes read back, to `out`: from its opening quote (the
+// nearest one before the header on its line, not inside a word; the
+// header itself when there is none) to its closing quote or the end of the
+// text, then the string of each later line that opens as its line does.
+// False, with `out` untouched, when the first header is not in a string.
 bool escaped_traceback(std::string_view text, std::string& out) {
   const std::size_t h = text.find(k_header);
   if (h == std::string_view::npos) return false;
@@ -664,21 +665,35 @@ bool escaped_traceback(std::string_view text, std::string& out) {
                             (after == text.size() || text[after] == '\n' || text[after] == '\r');
   if (!escaped_newline && !quoted_value) return false;
   const char quote = open == std::string_view::npos ? '\0' : text[open];
-  std::size_t i = open == std::string_view::npos ? h : open + 1;
-  std::string_view body = text;
-  for (std::size_t k = i; quote != '\0' && k < text.size(); ++k) {
-    if (text[k] == '\\') {
-      ++k;
-    } else if (text[k] == quote) {
-      body = text.substr(0, k);
-      break;
+  // Where the string from `from` closes (its quote), or npos: to the end.
+  auto string_end = [&](std::size_t from) {
+    for (std::size_t k = from; quote != '\0' && k < text.size(); ++k) {
+      if (text[k] == '\\') ++k;
+      else if (text[k] == quote) return k;
     }
+    return std::string_view::npos;
+  };
+  const std::size_t from = open == std::string_view::npos ? h : open + 1;
+  const std::size_t end = string_end(from);
+  append_unescaped(text.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from), out);
+  if (end == std::string_view::npos) return true;
+  // A log of one JSON object per line of text (Docker's json-file driver,
+  // log shippers): each later line that opens as this one does, up to the
+  // string, adds its string's text.
+  const std::string_view lead = text.substr(line_start, from - line_start);
+  for (std::size_t at = text.find('\n', end); at != std::string_view::npos;) {
+    ++at;
+    const std::size_t next = text.find('\n', at);
+    const std::size_t line_end = next == std::string_view::npos ? text.size() : next;
+    if (text.substr(at, line_end - at).starts_with(lead)) {
+      if (!out.empty() && out.back() != '\n') out += '\n';
+      const std::size_t e = std::min(string_end(at + lead.size()), line_end);
+      append_unescaped(text.substr(at + lead.size(), e - at - lead.size()), out);
+    }
+    at = next;
   }
-  out.reserve(body.size() - i);
-  append_unescaped(body.substr(i), out);
   return true;
 }
-
 
 // An exception a log or an error tracker kept as JSON data rather than as
 // text: structlog's dict_tracebacks (`"exception": [{"exc_type": ...,

@@ -32,7 +32,8 @@ error as structured logs and error trackers keep it, each made by the tool
 itself: python-json-logger's JSON line, structlog's JSON, key=value (repr)
 and logfmt lines with the formatted traceback, structlog's
 dict_tracebacks, a Sentry event (sentry-sdk, its transport a function),
-the JSON line as Docker's json-file driver wraps it, and a JSON line whose
+the JSON line and Python's own traceback as Docker's json-file driver
+keeps them (a JSON object per line), and a JSON line whose
 message is the exception as Python prints it without its traceback.
 
 usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs]
@@ -114,8 +115,15 @@ def logged(err, last_line):
     sentry_sdk.flush()
     if SENTRY_EVENTS:
         out["Sentry event"] = json.dumps(SENTRY_EVENTS[-1], default=str, indent=2)
-    out["Docker json-file"] = json.dumps({"log": out["python-json-logger"], "stream": "stderr",
-                                          "time": "2026-12-03T14:00:00.000000000Z"})
+    # Docker's json-file driver: a JSON object per line the container wrote,
+    # '<', '>' and '&' escaped as Go's encoder escapes them.
+    def docker(lines):
+        return "".join(json.dumps({"log": line, "stream": "stderr", "time": "2026-12-03T14:00:00.000000000Z"})
+                       .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") + "\n"
+                       for line in lines)
+
+    out["Docker json-file, a JSON log's line"] = docker([out["python-json-logger"]])
+    out["Docker json-file, stderr lines"] = docker("".join(traceback.format_exception(err)).splitlines(True))
     out["JSON line, exception only"] = json_line(last_line.rstrip("\n"))
     return out
 

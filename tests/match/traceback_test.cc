@@ -742,6 +742,16 @@ TEST(Traceback, TracebacksLoggedInsideAString) {
   // JSON logged by a JSON log: two levels of escapes.
   std::string inner = "{\"exc_info\": \"" + escaped(tb, '"') + "\"}";
   expect_logged(parse_traceback("{\"log\": \"" + escaped(inner, '"') + "\", \"stream\": \"stderr\"}"), "json in json");
+  // Docker's json-file driver: a JSON object per line of stderr (other
+  // objects' lines between them are no part of it).
+  std::string docker;
+  for (std::size_t at = 0; at < tb.size();) {
+    std::size_t nl = std::min(tb.find('\n', at), tb.size());
+    docker += "{\"log\":\"" + escaped(tb.substr(at, nl - at) + "\n", '"') + "\",\"stream\":\"stderr\"}\n";
+    if (at == 0) docker += "{\"other\":\"Traceback (most recent call last):\\n\"}\n";
+    at = nl + 1;
+  }
+  expect_logged(parse_traceback(docker), "docker");
   // The value pasted alone, without its quotes.
   expect_logged(parse_traceback(escaped(tb, '"')), "unquoted");
 
