@@ -229,7 +229,8 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
 // library (typer, pip, many CLIs), Django's error report, pytest,
 // structured logs and Sentry. Raised by Debian's python3 (the interpreter
 // Debian's ipython3, python3-rich, python3-django, python3-pytest,
-// python3-structlog, python3-pythonjsonlogger and python3-sentry-sdk run
+// python3-structlog, python3-pythonjsonlogger, python3-loguru and
+// python3-sentry-sdk run
 // on; scripts/deps.sh installs them)
 // from its own standard library, formatted by the tools' own code, and
 // matched against that library's index.
@@ -335,11 +336,12 @@ class FormattedTracebacks : public StdlibAccuracy {
   }
 
   // Structured logs and error trackers: the traceback inside a JSON string
-  // (python-json-logger, structlog, Docker's json-file wrapping a JSON
-  // line), in a JSON object per line (Docker's json-file wrapping stderr),
-  // a repr or a logfmt value (structlog), kept as JSON data
-  // (structlog's dict_tracebacks, a Sentry event), and the exception alone
-  // as a JSON log's message, which must answer as the text Python prints.
+  // (python-json-logger, structlog, loguru, Docker's json-file wrapping a
+  // JSON line), in a JSON object per line (Docker's json-file wrapping
+  // stderr), in a repr or a logfmt value (structlog), with loguru's
+  // variables under its lines, kept as JSON data (structlog's
+  // dict_tracebacks, a Sentry event), and the exception alone as a JSON
+  // log's message, which must answer as the text Python prints.
   static void logs() {
     std::map<std::string, Tally> by_layout;
     Tally python;
@@ -370,7 +372,7 @@ class FormattedTracebacks : public StdlibAccuracy {
       EXPECT_GE(tally.total(), 50) << layout;
       EXPECT_GE(tally.top1(), 99.5) << layout;
     }
-    EXPECT_EQ(by_layout.size(), 8u);
+    EXPECT_EQ(by_layout.size(), 10u);
     std::printf("exception alone in a JSON log line: the answers of the text Python prints in %d of %d cases\n",
                 alone_same, alone);
     EXPECT_GE(alone, 50);

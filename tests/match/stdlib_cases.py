@@ -31,7 +31,7 @@ With --logs, every tenth case also carries "logs": {layout: text}, its
 error as structured logs and error trackers keep it, each made by the tool
 itself: python-json-logger's JSON line, structlog's JSON, key=value (repr)
 and logfmt lines with the formatted traceback, structlog's
-dict_tracebacks, a Sentry event (sentry-sdk, its transport a function),
+dict_tracebacks, loguru's text (variables under each line) and JSON, a Sentry event (sentry-sdk, its transport a function),
 the JSON line and Python's own traceback as Docker's json-file driver
 keeps them (a JSON object per line), and a JSON line whose
 message is the exception as Python prints it without its traceback.
@@ -74,6 +74,7 @@ if LOGS:
 
     import sentry_sdk
     import structlog
+    from loguru import logger as LOGURU
     from pythonjsonlogger import jsonlogger
 
     LOG_BUFFER = io.StringIO()
@@ -109,6 +110,14 @@ def logged(err, last_line):
         log = structlog.wrap_logger(structlog.PrintLogger(buf),
                                     processors=[structlog.processors.add_log_level] + renderer)
         log.error("request failed", exc_info=err)
+        out[name] = buf.getvalue()
+    # loguru, as it prints (variables under each line) and as JSON.
+    LOGURU.remove()
+    for name, options in (("loguru", {}), ("loguru serialize", {"serialize": True})):
+        buf = io.StringIO()
+        sink = LOGURU.add(buf, backtrace=True, diagnose=True, colorize=False, **options)
+        LOGURU.opt(exception=err).error("request failed")
+        LOGURU.remove(sink)
         out[name] = buf.getvalue()
     SENTRY_EVENTS.clear()
     sentry_sdk.capture_exception(err)
