@@ -701,7 +701,8 @@ bool escaped_traceback(std::string_view text, std::string& out) {
 // exception raised last first, then its causes) and a Sentry event
 // (`"exception": {"values": [{"module", "type", "value", "stacktrace":
 // {"frames": [{"abs_path", "filename", "lineno", "function"}]}}]}`, oldest
-// first). The JSON is the text from its first '{' to its last '}' (a log
+// first), and AWS Lambda's error result (`{"errorMessage", "errorType",
+// "stackTrace": ["  File \"...\", line 5, in handler\n ..."]}`). The JSON is the text from its first '{' to its last '}' (a log
 // prefix before it is fine); the first object holding such an "exception",
 // at any depth, is read. False, with `out` untouched, when there is none.
 // Nesting deeper than k_max_json_depth, or JSON longer than k_max_json, is
@@ -793,6 +794,21 @@ bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& o
           return true;
         }
       }
+      // AWS Lambda's error result: its stackTrace holds Python's frames as
+      // traceback.format_list prints them.
+      if (const Json* type = member(o, "errorType"); type && type->is_string() && member(o, "errorMessage")) {
+        ExceptionBlock b{type->get<std::string>(), string_at(o, "errorMessage"), {}};
+        if (const Json* st = member(o, "stackTrace"); st && st->is_array())
+          for (const Json& entry : *st) {
+            if (!entry.is_string()) continue;
+            const std::string& lines = entry.get_ref<const std::string&>();
+            for (std::string_view line : util::split_lines(lines))
+              if (Frame f; parse_frame(line, f)) b.frames.push_back(std::move(f));
+          }
+        finish(b);
+        out.assign(1, std::move(b));
+        return true;
+      }
       for (const auto& [key, value] : o.items())
         if (value.is_structured()) stack.push_back(&value);
     } else if (o.is_array()) {
@@ -819,8 +835,11 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
     if (line.find('\x1b') != std::string_view::npos) return false;  // read by parse_traceback, which strips it
-    // An exception kept as JSON data (structlog, Sentry): each has "exception".
-    if (line.find("\"exc_type\"") != std::string_view::npos || line.find("\"stacktrace\"") != std::string_view::npos) return false;
+    // An exception kept as JSON data: structlog's and Sentry's have
+    // "exception", Lambda's "stackTrace".
+    if (line.find("\"exc_type\"") != std::string_view::npos || line.find("\"stacktrace\"") != std::string_view::npos ||
+        line.find("\"stackTrace\"") != std::string_view::npos)
+      return false;
   }
   ClassAt c;
   if (find_exception(line, known, c)) {
@@ -864,7 +883,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     if (!escaped_traceback(text, next)) break;
     text = next;
   }
-  if ((text.find("\"exc_type\"") != std::string_view::npos || text.find("\"stacktrace\"") != std::string_view::npos) &&
+  if ((text.find("\"exc_type\"") != std::string_view::npos || text.find("\"stacktrace\"") != std::string_view::npos ||
+       text.find("\"errorType\"") != std::string_view::npos) &&
       structured_exceptions(text, tb.exceptions))
     return tb;
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
@@ -1128,6 +1148,19 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     finish(b);
     b.frames = std::move(pytest_frames);
     blocks.push_back(std::move(b));
+  }
+
+  // An exception's line printed before its traceback, which then ends with
+  // no line of its own (AWS Lambda's log: `[ERROR] Class: message`, then
+  // `Traceback (most recent call last):` and the frames): one exception.
+  if (blocks.size() >= 2) {
+    ExceptionBlock& tail = blocks.back();
+    ExceptionBlock& head = blocks[blocks.size() - 2];
+    if (tail.error_class.empty() && tail.message.empty() && !tail.frames.empty() && !head.error_class.empty() &&
+        head.frames.empty()) {
+      head.frames = std::move(tail.frames);
+      blocks.pop_back();
+    }
   }
 
   if (blocks.empty()) {

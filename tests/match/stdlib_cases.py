@@ -31,7 +31,8 @@ With --logs, every tenth case also carries "logs": {layout: text}, its
 error as structured logs and error trackers keep it, each made by the tool
 itself: python-json-logger's JSON line, structlog's JSON, key=value (repr)
 and logfmt lines with the formatted traceback, structlog's
-dict_tracebacks, loguru's text (variables under each line) and JSON, a Sentry event (sentry-sdk, its transport a function),
+dict_tracebacks, loguru's text (variables under each line) and JSON, AWS
+Lambda's error result and its log lines (as its runtime builds them), a Sentry event (sentry-sdk, its transport a function),
 the JSON line and Python's own traceback as Docker's json-file driver
 keeps them (a JSON object per line), and a JSON line whose
 message is the exception as Python prints it without its traceback.
@@ -133,6 +134,16 @@ def logged(err, last_line):
 
     out["Docker json-file, a JSON log's line"] = docker([out["python-json-logger"]])
     out["Docker json-file, stderr lines"] = docker("".join(traceback.format_exception(err)).splitlines(True))
+    # AWS Lambda's Python runtime (awslambdaric, not packaged for Debian):
+    # the error result its make_error() returns, and the lines its
+    # log_error() writes to CloudWatch, built as it builds them.
+    stack = traceback.format_list(traceback.extract_tb(err.__traceback__))
+    result = {"errorMessage": str(err), "errorType": type(err).__name__, "requestId": "3f2a", "stackTrace": stack}
+    out["AWS Lambda error result"] = json.dumps(result)
+    lambda_log = ["[ERROR] %s: %s" % (result["errorType"], result["errorMessage"]), "Traceback (most recent call last):"]
+    for element in stack:
+        lambda_log += element.splitlines() or [""]
+    out["AWS Lambda log"] = "\n".join(lambda_log) + "\n"
     out["JSON line, exception only"] = json_line(last_line.rstrip("\n"))
     return out
 

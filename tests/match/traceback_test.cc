@@ -842,6 +842,18 @@ TEST(Traceback, ExceptionsKeptAsJsonData) {
   EXPECT_EQ(last(e).error_class, "ValueError");
   EXPECT_TRUE(last(e).frames.empty());
 
+  // AWS Lambda's error result: the frames as traceback.format_list prints them.
+  auto l = parse_traceback(
+      "{\"errorMessage\": \"Expecting value: line 1 column 1 (char 0)\", \"errorType\": \"JSONDecodeError\", "
+      "\"requestId\": \"3f2a\", \"stackTrace\": [\"  File \\\"/var/task/app.py\\\", line 5, in handler\\n    return "
+      "json.loads(body)\\n\", \"  File \\\"/var/lang/lib/python3.11/json/decoder.py\\\", line 355, in raw_decode\\n\"]}");
+  ASSERT_EQ(l.exceptions.size(), 1u);
+  EXPECT_EQ(last(l).error_class, "JSONDecodeError");
+  EXPECT_EQ(last(l).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(l).frames.size(), 2u);
+  EXPECT_EQ(last(l).frames[0].file, "/var/task/app.py");
+  EXPECT_EQ(last(l).frames[1].line, 355);
+
   // Not such JSON, broken JSON, JSON nested too deep or too long: read as text.
   EXPECT_EQ(last(parse_traceback("{\"exc_type\": 3}")).error_class, "");
   auto broken = parse_traceback(
@@ -857,6 +869,35 @@ TEST(Traceback, ExceptionsKeptAsJsonData) {
   wide += "1]}]}";
   auto w = parse_traceback(wide);  // 2 MB: read
   EXPECT_EQ(last(w).error_class, "KeyError");
+}
+
+// An exception's line printed before its traceback, which has none of its
+// own (AWS Lambda's log lines): one exception with those frames.
+TEST(Traceback, ExceptionLineBeforeItsFrames) {
+  auto t = parse_traceback(
+      "[ERROR] JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/var/task/app.py\", line 5, in handler\n"
+      "    return json.loads(body)\n"
+      "  File \"/var/lang/lib/python3.11/json/decoder.py\", line 355, in raw_decode\n");
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "JSONDecodeError");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].line, 355);
+  // A chain cut short keeps its last traceback apart: the earlier
+  // exception has frames of its own.
+  auto c = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"/a.py\", line 1, in f\n"
+      "KeyError: 'k'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/a.py\", line 3, in f\n");
+  ASSERT_EQ(c.exceptions.size(), 2u);
+  EXPECT_EQ(last(c).error_class, "");
+  EXPECT_EQ(last(c).frames.size(), 1u);
 }
 
 }  // namespace
