@@ -22,7 +22,9 @@
 // lines are matched in groups of K distinct lines cycled many times, over
 // the time when each line of the group is repeated on its own: how much of
 // a line's cost is the processor's state (caches, branch history) that
-// other messages displace, rather than the work itself. A table after
+// other messages displace, rather than the work itself; and a table of
+// the time of a line once its caches or its branch history are displaced
+// (a walk over 1 to 32 MB, random branches). A table after
 // (a) says how the time of its lines splits by the kind of answer;
 // --kinds 0 leaves it out, so that (cost.sh) every match() call of the
 // run is one of measure()'s.)
@@ -131,6 +133,58 @@ void cycle_table(const errdex::match::Matcher& m, const std::vector<std::string>
     std::printf("| %zu | %.2f | %.2f | %.2f |\n", k, 1e6 * cycled / calls, 1e6 * repeated / calls, cycled / repeated);
   }
   if (sink == 0) std::printf("(no candidates at all)\n");
+}
+
+// What a line costs when what it left in the processor is displaced first:
+// each line matched once untimed, then, after displacing nothing, the
+// caches (a walk over `mb` megabytes, a read per 64-byte line), or the
+// branch predictor's history (20,000 branches on random bits), once more,
+// timed on its own; the mean over `passes` passes of every line.
+void displaced_table(const errdex::match::Matcher& m, const std::vector<std::string>& lines) {
+  std::vector<unsigned char> walk(std::size_t{32} << 20, 1);
+  std::vector<std::uint32_t> bits(1 << 16);
+  std::uint32_t x = 12345;
+  for (auto& b : bits) b = (x = x * 1103515245u + 12345u) >> 8;
+  volatile std::uint64_t sink = 0;
+  auto displace_caches = [&](std::size_t mb) {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < (mb << 20); i += 64) sum += walk[i];
+    sink = sink + sum;
+  };
+  auto displace_branches = [&] {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < 20000; ++i) {
+      const std::uint32_t v = bits[(i * 7) & 0xffff];
+      // Each arm has a side effect of its own, so no arm becomes a select.
+      if (v & 1) { sum += v; asm volatile(""); } else { sum ^= v; asm volatile(""); }
+      if (v & 2) { sum += 3; asm volatile(""); }
+      if (v & 4) { sum *= 5; asm volatile(""); }
+    }
+    sink = sink + sum;
+  };
+  struct Row { const char* what; std::function<void()> displace; };
+  const Row rows[] = {
+      {"nothing (the line repeated)", [] {}},
+      {"caches: 1 MB walked", [&] { displace_caches(1); }},
+      {"caches: 2 MB walked", [&] { displace_caches(2); }},
+      {"caches: 4 MB walked", [&] { displace_caches(4); }},
+      {"caches: 32 MB walked", [&] { displace_caches(32); }},
+      {"branch history: 20,000 random branches", displace_branches},
+  };
+  const int passes = 5;
+  std::printf("\n| displaced before each line | µs per line |\n|---|---:|\n");
+  for (const Row& row : rows) {
+    double total = 0;
+    for (int p = 0; p < passes; ++p)
+      for (const std::string& line : lines) {
+        sink = sink + m.match(line, 5).candidates.size();
+        row.displace();
+        auto t0 = Clock::now();
+        sink = sink + m.match(line, 5).candidates.size();
+        total += seconds_since(t0);
+      }
+    std::printf("| %s | %.2f |\n", row.what, 1e6 * total / (passes * lines.size()));
+  }
 }
 
 // Where the time of (a) goes: each line's time (its median over `rounds`
@@ -462,7 +516,10 @@ int main(int argc, char** argv) {
       auto t = measure(tracebacks.size(), 20, [&](std::size_t i) { return !m.match(tracebacks[i], 5).candidates.empty(); });
       row("(a) stdlib", "errdex Matcher, traceback", stdlib.size(), build, mem, t, "same, with frames");
     }
-    if (!cycles.empty()) cycle_table(m, pasted, cycles);
+    if (!cycles.empty()) {
+      cycle_table(m, pasted, cycles);
+      displaced_table(m, pasted);
+    }
     if (with_kinds) time_by_kind(m, pasted, 30);
     if (peers) {
     Peers p;
