@@ -701,8 +701,9 @@ bool escaped_traceback(std::string_view text, std::string& out) {
 // exception raised last first, then its causes) and a Sentry event
 // (`"exception": {"values": [{"module", "type", "value", "stacktrace":
 // {"frames": [{"abs_path", "filename", "lineno", "function"}]}}]}`, oldest
-// first), and AWS Lambda's error result (`{"errorMessage", "errorType",
-// "stackTrace": ["  File \"...\", line 5, in handler\n ..."]}`). The JSON is the text from its first '{' to its last '}' (a log
+// first), AWS Lambda's error result (`{"errorMessage", "errorType",
+// "stackTrace": ["  File \"...\", line 5, in handler\n ..."]}`), and a
+// Jupyter notebook's error output (`{"ename", "evalue", "traceback"}`). The JSON is the text from its first '{' to its last '}' (a log
 // prefix before it is fine); the first object holding such an "exception",
 // at any depth, is read. False, with `out` untouched, when there is none.
 // Nesting deeper than k_max_json_depth, or JSON longer than k_max_json, is
@@ -727,6 +728,10 @@ bool shallow_json(std::string_view json) {
   }
   return true;
 }
+
+// How deep parse_traceback is inside a notebook output's traceback (its
+// lines are parsed again, and they may hold JSON of their own).
+thread_local int t_structured_depth = 0;
 
 bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& out) {
   using Json = nlohmann::json;
@@ -794,6 +799,26 @@ bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& o
           return true;
         }
       }
+      // A Jupyter notebook's error output (nbformat): `{"output_type":
+      // "error", "ename", "evalue", "traceback": [...]}`, the traceback's
+      // lines as IPython formats them, in colour: its frames are read there.
+      if (const Json* ename = member(o, "ename"); ename && ename->is_string() && member(o, "evalue")) {
+        ExceptionBlock b{ename->get<std::string>(), string_at(o, "evalue"), {}};
+        if (const Json* lines = member(o, "traceback"); lines && lines->is_array() && t_structured_depth < 2) {
+          std::string joined;
+          for (const Json& line : *lines)
+            if (line.is_string()) joined.append(line.get_ref<const std::string&>()).push_back('\n');
+          struct Depth {
+            Depth() { ++t_structured_depth; }
+            ~Depth() { --t_structured_depth; }
+          } depth;
+          Traceback inner = parse_traceback(joined);
+          b.frames = std::move(inner.exceptions.back().frames);
+        }
+        finish(b);
+        out.assign(1, std::move(b));
+        return true;
+      }
       // AWS Lambda's error result: its stackTrace holds Python's frames as
       // traceback.format_list prints them.
       if (const Json* type = member(o, "errorType"); type && type->is_string() && member(o, "errorMessage")) {
@@ -836,9 +861,9 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
       if (line.find(marker) != std::string_view::npos) return false;
     if (line.find('\x1b') != std::string_view::npos) return false;  // read by parse_traceback, which strips it
     // An exception kept as JSON data: structlog's and Sentry's have
-    // "exception", Lambda's "stackTrace".
+    // "exception", Lambda's "stackTrace", a notebook's "Traceback".
     if (line.find("\"exc_type\"") != std::string_view::npos || line.find("\"stacktrace\"") != std::string_view::npos ||
-        line.find("\"stackTrace\"") != std::string_view::npos)
+        line.find("\"stackTrace\"") != std::string_view::npos || line.find("\"ename\"") != std::string_view::npos)
       return false;
   }
   ClassAt c;
@@ -884,7 +909,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     text = next;
   }
   if ((text.find("\"exc_type\"") != std::string_view::npos || text.find("\"stacktrace\"") != std::string_view::npos ||
-       text.find("\"errorType\"") != std::string_view::npos) &&
+       text.find("\"errorType\"") != std::string_view::npos || text.find("\"ename\"") != std::string_view::npos) &&
       structured_exceptions(text, tb.exceptions))
     return tb;
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;

@@ -10,7 +10,8 @@
 // repr() (`raised unexpected: ValueError('x')`), and structured logs: a
 // traceback inside a JSON string, a repr or a logfmt value (its escapes
 // read back), an exception kept as JSON data (structlog's dict_tracebacks,
-// a Sentry event), an exception alone as a quoted value. Terminal colours
+// a Sentry event, AWS Lambda's error result, a Jupyter notebook's error
+// output), an exception alone as a quoted value. Terminal colours
 // and other control sequences are read through. Pure: text in, structure out;
 // any bytes are accepted and time is linear in the input.
 #include <string>

@@ -251,6 +251,7 @@ class FormattedTracebacks : public StdlibAccuracy {
                              j.value("pytest_line", "")},
                             {j.value("pytest_whole_long", ""), j.value("pytest_whole_short", ""),
                              j.value("pytest_whole_native", ""), j.value("pytest_whole_line", "")}});
+      s_ip_cases.back().notebook = j.value("notebook", "");
       if (j.contains("logs"))
         for (const auto& [layout, text] : j["logs"].items()) s_ip_cases.back().logs[layout] = text;
     }
@@ -286,6 +287,12 @@ class FormattedTracebacks : public StdlibAccuracy {
     report("IPython traceback", ipython);
     report("Python traceback, same errors", python);
     std::printf("IPython in colour: %d/%d cases give the answers of the plain text\n", same_in_colour, coloured);
+    Tally notebook;
+    for (const auto& k : s_ip_cases)
+      if (!k.notebook.empty()) count(s_ip_records, notebook, s_ip_matcher->match(k.notebook, 5), k.c, k.notebook);
+    report("Jupyter notebook, the error as a cell's output", notebook);
+    EXPECT_GE(notebook.total(), 50);
+    EXPECT_GE(notebook.top1(), 99.5);
     for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
     EXPECT_GE(ipython.top1(), 99.5);  // the goal for tracebacks
     EXPECT_GE(coloured, 20);
@@ -424,6 +431,9 @@ class FormattedTracebacks : public StdlibAccuracy {
     // As structured logs and error trackers keep it, by layout, for every
     // tenth case.
     std::map<std::string, std::string> logs;
+    // A Jupyter notebook holding the error as a cell's output, for the
+    // tenth that has `coloured`.
+    std::string notebook;
   };
   static testing::TempDir* s_ip_tmp;
   static std::vector<IPythonCase> s_ip_cases;

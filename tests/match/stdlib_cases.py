@@ -11,7 +11,9 @@ With --ipython, each case also carries its traceback as IPython prints it
 in a terminal or a Jupyter notebook (IPython's own formatter, in the
 interpreter running this script): "ipython" plain, and for every tenth
 case "ipython_color" in IPython's Linux colours (25 ms each: its
-highlighting is slow).
+highlighting is slow) and "notebook": a Jupyter notebook holding the error
+as a cell's output, written by nbformat (IPython's lines in colour, as a
+kernel sends them).
 
 With --rich, every tenth case also carries "rich": its traceback as the
 rich library prints it (typer, pip and many command-line tools), 100
@@ -155,6 +157,7 @@ def rich_text(err):
 
 
 if IPYTHON:
+    import nbformat
     from IPython.core.ultratb import AutoFormattedTB
 
     FORMATTERS = {
@@ -999,6 +1002,12 @@ for n, code in enumerate(split_cases(CASES)):
         for key, formatter in FORMATTERS.items():
             if key == "ipython" or kept % 10 == 1:
                 out[key] = formatter.text(type(err), err, err.__traceback__)
+        if kept % 10 == 1:
+            lines = FORMATTERS["ipython_color"].structured_traceback(type(err), err, err.__traceback__)
+            output = nbformat.v4.new_output("error", ename=type(err).__name__, evalue=str(err), traceback=lines)
+            notebook = nbformat.v4.new_notebook()
+            notebook.cells.append(nbformat.v4.new_code_cell(code, execution_count=1, outputs=[output]))
+            out["notebook"] = nbformat.writes(notebook)
     if RICH and kept % 10 == 5:
         out["rich"] = rich_text(err)
     if LOGS and kept % 10 == 3:

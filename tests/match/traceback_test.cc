@@ -854,6 +854,22 @@ TEST(Traceback, ExceptionsKeptAsJsonData) {
   EXPECT_EQ(last(l).frames[0].file, "/var/task/app.py");
   EXPECT_EQ(last(l).frames[1].line, 355);
 
+  // A Jupyter notebook's error output: IPython's lines, in colour.
+  auto n = parse_traceback(
+      "{\"cells\": [{\"cell_type\": \"code\", \"outputs\": [{\"ename\": \"JSONDecodeError\", \"evalue\": "
+      "\"Expecting value: line 1 column 1 (char 0)\", \"output_type\": \"error\", \"traceback\": [\"\\u001b[1;31m-----"
+      "-----\\u001b[0m\", \"\\u001b[1;31mJSONDecodeError\\u001b[0m     Traceback (most recent call last)\", \"Cell "
+      "\\u001b[1;32mIn[1], line 2\\u001b[0m\\n\", \"File \\u001b[1;32m/usr/lib/python3.11/json/decoder.py:355\\u001b[0m, "
+      "in \\u001b[0;36mJSONDecoder.raw_decode\\u001b[1;34m(self, s, idx)\\u001b[0m\\n\", \"\\u001b[1;31mJSONDecodeError"
+      "\\u001b[0m: Expecting value: line 1 column 1 (char 0)\"]}]}]}");
+  ASSERT_EQ(n.exceptions.size(), 1u);
+  EXPECT_EQ(last(n).error_class, "JSONDecodeError");
+  EXPECT_EQ(last(n).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(n).frames.size(), 2u);
+  EXPECT_EQ(last(n).frames[0].file, "Cell In[1]");
+  EXPECT_EQ(last(n).frames[1].file, "/usr/lib/python3.11/json/decoder.py");
+  EXPECT_EQ(last(n).frames[1].line, 355);
+
   // Not such JSON, broken JSON, JSON nested too deep or too long: read as text.
   EXPECT_EQ(last(parse_traceback("{\"exc_type\": 3}")).error_class, "");
   auto broken = parse_traceback(
