@@ -470,6 +470,27 @@ std::string_view inside_box(std::string_view line) {
 // ends its traceback with these lines.
 constexpr std::string_view k_django_type = "Exception Type: ", k_django_value = "Exception Value: ";
 
+// How AWS Lambda's Python runtime logs an error: `[ERROR] Class: message`,
+// then the traceback's header and frames, with no exception line.
+constexpr std::string_view k_lambda_error = "[ERROR] ";
+
+// Whether `line` opens with text shaped as `prefix`: the same bytes but
+// for a digit in place of a digit and a letter in place of a letter.
+bool same_shape(std::string_view line, std::string_view prefix) {
+  if (line.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    const char a = line[i], b = prefix[i];
+    const bool digits = a >= '0' && a <= '9' && b >= '0' && b <= '9';
+    const bool letters = ((a | 0x20) >= 'a' && (a | 0x20) <= 'z') && ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+    if (a != b && !digits && !letters) return false;
+  }
+  return true;
+}
+
+// What Python's logging prints after an exception when asked for the
+// stack too (stack_info=True): the frames of the logging call, no error's.
+constexpr std::string_view k_stack = "Stack (most recent call last):";
+
 // IPython's header: `JSONDecodeError        Traceback (most recent call
 // last)`, the class then the words Python prints, with no colon. Where the
 // class starts, or npos.
@@ -675,7 +696,17 @@ bool escaped_traceback(std::string_view text, std::string& out) {
   };
   const std::size_t from = open == std::string_view::npos ? h : open + 1;
   const std::size_t end = string_end(from);
-  append_unescaped(text.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from), out);
+  const std::string_view body = text.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from);
+  if (!escaped_newline) {
+    // A value over several lines (logfmt) escapes its quotes and nothing
+    // else: `\n` and `\\` in a source line of the traceback are as written.
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      if (body[i] == '\\' && i + 1 < body.size() && body[i + 1] == quote) ++i;
+      out += body[i];
+    }
+    return true;
+  }
+  append_unescaped(body, out);
   if (end == std::string_view::npos) return true;
   // A log of one JSON object per line of text (Docker's json-file driver,
   // log shippers): each later line that opens as this one does, up to the
@@ -920,6 +951,10 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   State state = State::none;
   bool frameless = false;  // the current block has no traceback header
   std::size_t col = 0;     // where the traceback's own column 0 is in each line
+  // What stands before `col` on the line that set it: a message's later
+  // lines lose their first `col` bytes only when those are shaped alike
+  // (a log prefix on every line, its time changing).
+  std::string_view col_prefix;
   bool ipython = false;    // the current block is IPython's (its own header)
   bool in_box = false;     // inside rich's box of frames
   // Django's report: its `Exception Type:` line was read; then its value.
@@ -1022,6 +1057,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       } else {
         col = ipython_at;  // the class in the header starts the exception's line
       }
+      col_prefix = line.substr(0, col);
       ipython = ipython_at != std::string_view::npos;
       state = State::frames;
       frameless = false;
@@ -1094,7 +1130,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         break;
       }
       case State::message: {
-        std::string_view rest = line.size() > col ? line.substr(col) : line;
+        std::string_view rest = line.size() > col && same_shape(line, col_prefix) ? line.substr(col) : line;
         if (django == Django::type && rest.starts_with(k_django_value)) {
           blocks.back().message = std::string(trim(rest.substr(k_django_value.size())));
           django = Django::value;
@@ -1107,7 +1143,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           state = State::none;
           break;
         }
-        if (trim(line).empty()) {
+        // A blank line ends the message, and so does the stack that
+        // logging prints after it with stack_info=True.
+        if (trim(line).empty() || rest.starts_with(k_stack)) {
           django = Django::none;
           finish(blocks.back());
           state = State::none;
@@ -1125,6 +1163,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           if (line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
           col = static_cast<std::size_t>(c.name.data() - line.data());
+          col_prefix = line.substr(0, col);
           break;
         }
         append_line(blocks.back().message, rest);
@@ -1132,9 +1171,12 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       }
       case State::none: {
         ClassAt c;
-        if (find_exception(line, known, c)) {
+        // AWS Lambda's log names the class bare after `[ERROR] `, whatever it is.
+        if (find_exception(line, known, c) || (line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) &&
+                                               !c.message.empty() && c.last[0] >= 'A' && c.last[0] <= 'Z')) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           col = static_cast<std::size_t>(c.name.data() - line.data());
+          col_prefix = line.substr(0, col);
           // pytest --tb=line: `path.py:12: Class: message`, its frame first.
           if (Frame f; line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
           state = State::message;

@@ -342,7 +342,8 @@ class FormattedTracebacks : public StdlibAccuracy {
     EXPECT_EQ(wholes, 4);
   }
 
-  // Structured logs and error trackers: the traceback inside a JSON string
+  // Logs and error trackers: Python's logging with the stack after the
+  // error (stack_info=True), the traceback inside a JSON string
   // (python-json-logger, structlog, loguru, Docker's json-file wrapping a
   // JSON line), in a JSON object per line (Docker's json-file wrapping
   // stderr), in a repr or a logfmt value (structlog), with loguru's
@@ -352,6 +353,7 @@ class FormattedTracebacks : public StdlibAccuracy {
   // a JSON log's message, which must answer as the text Python prints.
   static void logs() {
     std::map<std::string, Tally> by_layout;
+    std::map<std::string, int> same_message;  // the message read is the one read from Python's traceback
     Tally python;
     int alone = 0, alone_same = 0;
     for (const auto& k : s_ip_cases) {
@@ -361,6 +363,10 @@ class FormattedTracebacks : public StdlibAccuracy {
         auto r = s_ip_matcher->match(text, 5);
         if (layout != "JSON line, exception only") {
           count(s_ip_records, by_layout[layout], r, k.c, text);
+          auto p = s_ip_matcher->match(k.python, 1);
+          if (r.exception.message == p.exception.message) ++same_message[layout];
+          else std::printf("  %s, case %d: message %.*s\n", layout.c_str(), k.c.id,
+                           static_cast<int>(std::min<std::size_t>(r.exception.message.size(), 100)), r.exception.message.data());
           continue;
         }
         ++alone;
@@ -377,10 +383,12 @@ class FormattedTracebacks : public StdlibAccuracy {
     report("Python traceback, same errors", python);
     for (const auto& [layout, tally] : by_layout) {
       report(layout.c_str(), tally);
+      std::printf("  the message read from Python's traceback in %d of %d\n", same_message[layout], tally.total());
+      EXPECT_EQ(same_message[layout], tally.total()) << layout;
       EXPECT_GE(tally.total(), 50) << layout;
       EXPECT_GE(tally.top1(), 99.5) << layout;
     }
-    EXPECT_EQ(by_layout.size(), 12u);
+    EXPECT_EQ(by_layout.size(), 13u);
     std::printf("exception alone in a JSON log line: the answers of the text Python prints in %d of %d cases\n",
                 alone_same, alone);
     EXPECT_GE(alone, 50);

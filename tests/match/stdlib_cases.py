@@ -31,7 +31,8 @@ of them also carries "pytest_whole_<style>": pytest's whole output.
 
 With --logs, every tenth case also carries "logs": {layout: text}, its
 error as structured logs and error trackers keep it, each made by the tool
-itself: python-json-logger's JSON line, structlog's JSON, key=value (repr)
+itself: Python's logging with exc_info and stack_info, python-json-logger's
+JSON line, structlog's JSON, key=value (repr)
 and logfmt lines with the formatted traceback, structlog's
 dict_tracebacks, loguru's text (variables under each line) and JSON, AWS
 Lambda's error result and its log lines (as its runtime builds them), a Sentry event (sentry-sdk, its transport a function),
@@ -108,6 +109,10 @@ def logged(err, last_line):
         return LOG_BUFFER.getvalue()
 
     out["python-json-logger"] = json_line("request failed", exc_info=err)
+    # Python's own logging, asked for the stack too (printed after the error).
+    record = logging.LogRecord("app", logging.ERROR, __file__, 1, "request failed", None, (type(err), err, err.__traceback__),
+                               sinfo="Stack (most recent call last):\n" + "".join(traceback.format_stack()).rstrip("\n"))
+    out["logging, exc_info and stack_info"] = logging.Formatter("%(levelname)s:%(name)s:%(message)s").format(record)
     for name, renderer in STRUCTLOG_RENDERERS.items():
         buf = io.StringIO()
         log = structlog.wrap_logger(structlog.PrintLogger(buf),

@@ -739,6 +739,14 @@ TEST(Traceback, TracebacksLoggedInsideAString) {
   std::string logfmt = "event=\"request failed\" level=error exception=\"";
   for (char c : tb) logfmt += c == '"' ? std::string("\\\"") : std::string(1, c);
   expect_logged(parse_traceback(logfmt + "\""), "logfmt");
+  // logfmt escapes its quotes only: a source line's `\n` is as written.
+  std::string source_n = "Traceback (most recent call last):\n  File \"/a.py\", line 3, in f\n"
+                         "    raise ValueError(f\"bad:\\n{x}\")\nValueError: bad:\n1";
+  std::string logfmt_n = "event=failed exception=\"";
+  for (char c : source_n) logfmt_n += c == '"' ? std::string("\\\"") : std::string(1, c);
+  auto n = parse_traceback(logfmt_n + "\"");
+  EXPECT_EQ(last(n).message, "bad:\n1");
+  ASSERT_EQ(last(n).frames.size(), 1u);
   // JSON logged by a JSON log: two levels of escapes.
   std::string inner = "{\"exc_info\": \"" + escaped(tb, '"') + "\"}";
   expect_logged(parse_traceback("{\"log\": \"" + escaped(inner, '"') + "\", \"stream\": \"stderr\"}"), "json in json");
@@ -900,6 +908,17 @@ TEST(Traceback, ExceptionLineBeforeItsFrames) {
   EXPECT_EQ(last(t).error_class, "JSONDecodeError");
   ASSERT_EQ(last(t).frames.size(), 2u);
   EXPECT_EQ(last(t).frames[1].line, 355);
+  // The class bare whatever its name, a message over several lines with
+  // no log prefix of their own.
+  auto bare = parse_traceback(
+      "[ERROR] DivisionByZero: x / 0\n"
+      "- and more\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/_pydecimal.py\", line 4058, in _raise_error\n");
+  ASSERT_EQ(bare.exceptions.size(), 1u);
+  EXPECT_EQ(last(bare).error_class, "DivisionByZero");
+  EXPECT_EQ(last(bare).message, "x / 0\n- and more");
+  EXPECT_EQ(last(bare).frames.size(), 1u);
   // A chain cut short keeps its last traceback apart: the earlier
   // exception has frames of its own.
   auto c = parse_traceback(
@@ -914,6 +933,31 @@ TEST(Traceback, ExceptionLineBeforeItsFrames) {
   ASSERT_EQ(c.exceptions.size(), 2u);
   EXPECT_EQ(last(c).error_class, "");
   EXPECT_EQ(last(c).frames.size(), 1u);
+}
+
+// Python's logging with stack_info=True prints the logging call's stack
+// after the error: no part of its message.
+TEST(Traceback, LoggedStackIsNoPartOfTheMessage) {
+  auto t = parse_traceback(
+      "ERROR:app:failed\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/a.py\", line 3, in f\n"
+      "ValueError: bad\n"
+      "Stack (most recent call last):\n"
+      "  File \"/a.py\", line 9, in main\n");
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  EXPECT_EQ(last(t).message, "bad");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].line, 3);
+}
+
+// A message's later lines lose a log prefix only when they carry one too.
+TEST(Traceback, MessageLinesLoseOnlyARepeatedPrefix) {
+  auto t = parse_traceback(
+      "2026-12-03 14:00:01 ValueError: first\n"
+      "2026-12-03 14:00:02 second\n"
+      "- third, longer than the prefix\n");
+  EXPECT_EQ(last(t).message, "first\nsecond\n- third, longer than the prefix");
 }
 
 }  // namespace
