@@ -726,18 +726,7 @@ bool escaped_traceback(std::string_view text, std::string& out) {
   return true;
 }
 
-// An exception a log or an error tracker kept as JSON data rather than as
-// text: structlog's dict_tracebacks (`"exception": [{"exc_type": ...,
-// "exc_value": ..., "frames": [{"filename", "lineno", "name"}]}]`, the
-// exception raised last first, then its causes) and a Sentry event
-// (`"exception": {"values": [{"module", "type", "value", "stacktrace":
-// {"frames": [{"abs_path", "filename", "lineno", "function"}]}}]}`, oldest
-// first), AWS Lambda's error result (`{"errorMessage", "errorType",
-// "stackTrace": ["  File \"...\", line 5, in handler\n ..."]}`), and a
-// Jupyter notebook's error output (`{"ename", "evalue", "traceback"}`). The JSON is the text from its first '{' to its last '}' (a log
-// prefix before it is fine); the first object holding such an "exception",
-// at any depth, is read. False, with `out` untouched, when there is none.
-// Nesting deeper than k_max_json_depth, or JSON longer than k_max_json, is
+// JSON longer than k_max_json, or nesting deeper than k_max_json_depth, is
 // not read as such (an error tracker's event is far smaller and flatter),
 // so no input makes the document's memory grow past a few times its size.
 constexpr std::size_t k_max_json = 4u << 20;
@@ -764,6 +753,18 @@ bool shallow_json(std::string_view json) {
 // lines are parsed again, and they may hold JSON of their own).
 thread_local int t_structured_depth = 0;
 
+// An exception a log or an error tracker kept as JSON data rather than as
+// text: structlog's dict_tracebacks (`"exception": [{"exc_type": ...,
+// "exc_value": ..., "frames": [{"filename", "lineno", "name"}]}]`, the
+// exception raised last first, then its causes), a Sentry event
+// (`"exception": {"values": [{"module", "type", "value", "stacktrace":
+// {"frames": [{"abs_path", "filename", "lineno", "function"}]}}]}`, oldest
+// first), AWS Lambda's error result (`{"errorMessage", "errorType",
+// "stackTrace": ["  File \"...\", line 5, in handler\n ..."]}`), and a
+// Jupyter notebook's error output (`{"ename", "evalue", "traceback"}`).
+// The JSON is the text from its first '{' to its last '}' (a log prefix
+// before it is fine); the first object holding such an exception, at any
+// depth, is read. False, with `out` untouched, when there is none.
 bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& out) {
   using Json = nlohmann::json;
   const std::size_t open = text.find('{'), close = text.rfind('}');
@@ -808,19 +809,22 @@ bool structured_exceptions(std::string_view text, std::vector<ExceptionBlock>& o
         if (e->is_array()) {  // structlog
           for (const Json& x : *e) {
             if (!x.is_object() || !member(x, "exc_type")) continue;
-            ExceptionBlock b{string_at(x, "exc_type"), string_at(x, "exc_value"), frames_of(member(x, "frames"), "filename", nullptr, "name")};
+            ExceptionBlock b{string_at(x, "exc_type"), string_at(x, "exc_value"),
+                             frames_of(member(x, "frames"), "filename", nullptr, "name")};
             finish(b);
             blocks.insert(blocks.begin(), std::move(b));
           }
-        } else if (const Json* values = e->is_object() ? member(*e, "values") : nullptr; values && values->is_array()) {  // Sentry
+        } else if (const Json* values = e->is_object() ? member(*e, "values") : nullptr;
+                   values && values->is_array()) {  // Sentry
           for (const Json& x : *values) {
             if (!x.is_object() || !member(x, "type")) continue;
             std::string module = string_at(x, "module");
             std::string type = string_at(x, "type");
-            if (!module.empty() && module != "builtins" && type.find('.') == std::string::npos) type = module + "." + type;
+            if (!module.empty() && module != "builtins" && type.find('.') == std::string::npos)
+              type = module + "." + type;
             const Json* st = member(x, "stacktrace");
-            ExceptionBlock b{std::move(type), string_at(x, "value"),
-                             frames_of(st && st->is_object() ? member(*st, "frames") : nullptr, "abs_path", "filename", "function")};
+            const Json* frames = st && st->is_object() ? member(*st, "frames") : nullptr;
+            ExceptionBlock b{std::move(type), string_at(x, "value"), frames_of(frames, "abs_path", "filename", "function")};
             finish(b);
             blocks.push_back(std::move(b));
           }
@@ -1172,8 +1176,11 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       case State::none: {
         ClassAt c;
         // AWS Lambda's log names the class bare after `[ERROR] `, whatever it is.
-        if (find_exception(line, known, c) || (line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) &&
-                                               !c.message.empty() && c.last[0] >= 'A' && c.last[0] <= 'Z')) {
+        auto lambda_error = [&] {
+          return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
+                 c.last[0] >= 'A' && c.last[0] <= 'Z';
+        };
+        if (find_exception(line, known, c) || lambda_error()) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           col = static_cast<std::size_t>(c.name.data() - line.data());
           col_prefix = line.substr(0, col);
