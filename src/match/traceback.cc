@@ -171,16 +171,7 @@ bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& 
 // and JSON's own `\/` and a character past U+FFFF as two `\uXXXX`;
 // `\N{...}`, which neither writes, stays as written.
 void append_unescaped(std::string_view body, std::string& out) {
-  auto hex4 = [&](std::size_t at, std::uint32_t& v) {
-    if (at + 4 > body.size()) return false;
-    v = 0;
-    for (std::size_t k = at; k < at + 4; ++k) {
-      const int d = util::hex_value(body[k]);
-      if (d < 0) return false;
-      v = v * 16 + static_cast<std::uint32_t>(d);
-    }
-    return true;
-  };
+  auto hex4 = [&](std::size_t at, std::uint32_t& v) { return util::read_hex(body, at, 4, v); };
   for (std::size_t i = 0; i < body.size();) {
     const std::size_t esc = body.find('\\', i);
     out.append(body.substr(i, esc == std::string_view::npos ? std::string_view::npos : esc - i));

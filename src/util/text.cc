@@ -56,9 +56,6 @@ int hex_value(char c) {
   return -1;
 }
 
-namespace {
-
-// Reads exactly `n` hex digits at s[i]; false when there are fewer.
 bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v) {
   if (i + n > s.size()) return false;
   v = 0;
@@ -69,8 +66,6 @@ bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v
   }
   return true;
 }
-
-}  // namespace
 
 std::size_t append_python_escape(std::string_view body, std::size_t i, bool bytes, std::string& out) {
   const std::size_t n = body.size();

@@ -19,6 +19,9 @@ std::string hex64(std::uint64_t v);
 bool is_valid_utf8(std::string_view s);
 // The value of hex digit `c`, or -1.
 int hex_value(char c);
+// Reads exactly `n` (at most 8) hex digits at s[i] into `v`; false when
+// there are fewer.
+bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v);
 // Appends code point `cp` as UTF-8; a surrogate or a value past U+10FFFF
 // as U+FFFD.
 void append_utf8(std::uint32_t cp, std::string& out);
