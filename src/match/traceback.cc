@@ -740,6 +740,14 @@ bool shallow_json(std::string_view json) {
   return true;
 }
 
+// Whether `text` may hold an exception kept as JSON data: it names a key
+// only such data has.
+bool may_be_structured(std::string_view text) {
+  for (std::string_view key : {"\"exc_type\"", "\"stacktrace\"", "\"errorType\"", "\"ename\""})
+    if (text.find(key) != std::string_view::npos) return true;
+  return false;
+}
+
 // How deep parse_traceback is inside a notebook output's traceback (its
 // lines are parsed again, and they may hold JSON of their own).
 thread_local int t_structured_depth = 0;
@@ -886,11 +894,9 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     for (std::string_view marker : {k_header, k_during, k_cause, std::string_view("Exception Group Traceback")})
       if (line.find(marker) != std::string_view::npos) return false;
     if (line.find('\x1b') != std::string_view::npos) return false;  // read by parse_traceback, which strips it
-    // An exception kept as JSON data: structlog's and Sentry's have
-    // "exception", Lambda's "stackTrace", a notebook's "Traceback".
-    if (line.find("\"exc_type\"") != std::string_view::npos || line.find("\"stacktrace\"") != std::string_view::npos ||
-        line.find("\"stackTrace\"") != std::string_view::npos || line.find("\"ename\"") != std::string_view::npos)
-      return false;
+    // An exception kept as JSON data (its line is marked too: "exception",
+    // "exc_type", "stackTrace" or IPython's header is in it).
+    if (may_be_structured(line)) return false;
   }
   ClassAt c;
   if (find_exception(line, known, c)) {
@@ -934,9 +940,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     if (!escaped_traceback(text, next)) break;
     text = next;
   }
-  if ((text.find("\"exc_type\"") != std::string_view::npos || text.find("\"stacktrace\"") != std::string_view::npos ||
-       text.find("\"errorType\"") != std::string_view::npos || text.find("\"ename\"") != std::string_view::npos) &&
-      structured_exceptions(text, tb.exceptions))
+  if (may_be_structured(text) && structured_exceptions(text, tb.exceptions))
     return tb;
   const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
   // Python's header, or IPython's (the same words, no colon).
