@@ -171,7 +171,6 @@ bool repr_at(std::string_view line, std::size_t pos, std::size_t open, ClassAt& 
 // and JSON's own `\/` and a character past U+FFFF as two `\uXXXX`;
 // `\N{...}`, which neither writes, stays as written.
 void append_unescaped(std::string_view body, std::string& out) {
-  auto hex4 = [&](std::size_t at, std::uint32_t& v) { return util::read_hex(body, at, 4, v); };
   for (std::size_t i = 0; i < body.size();) {
     const std::size_t esc = body.find('\\', i);
     out.append(body.substr(i, esc == std::string_view::npos ? std::string_view::npos : esc - i));
@@ -183,8 +182,9 @@ void append_unescaped(std::string_view body, std::string& out) {
     } else if (body[i + 1] == '/') {
       out += '/';
       i += 2;
-    } else if (body[i + 1] == 'u' && hex4(i + 2, hi) && hi >= 0xd800 && hi < 0xdc00 && i + 7 < body.size() &&
-               body[i + 6] == '\\' && body[i + 7] == 'u' && hex4(i + 8, lo) && lo >= 0xdc00 && lo < 0xe000) {
+    } else if (body[i + 1] == 'u' && util::read_hex(body, i + 2, 4, hi) && hi >= 0xd800 && hi < 0xdc00 &&
+               i + 7 < body.size() && body[i + 6] == '\\' && body[i + 7] == 'u' && util::read_hex(body, i + 8, 4, lo) &&
+               lo >= 0xdc00 && lo < 0xe000) {
       util::append_utf8(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), out);
       i += 12;
     } else {
@@ -222,19 +222,12 @@ bool opens_string(std::string_view line, std::size_t name_at) {
 // is itself escaped (a string inside a string).
 void quoted_message(std::string_view line, std::size_t name_at, ClassAt& c) {
   if (c.message.empty() || (name_at >= 2 && line[name_at - 2] == '\\')) return;
-  const char quote = line[name_at - 1];
-  const std::size_t from = static_cast<std::size_t>(c.message.data() - line.data());
   bool escaped = false;
-  for (std::size_t k = from; k < line.size(); ++k) {
-    if (line[k] == '\\') {
-      escaped = true;
-      ++k;
-    } else if (line[k] == quote) {
-      c.message = trim(line.substr(from, k - from));
-      c.escaped = escaped;
-      return;
-    }
-  }
+  const std::size_t end = literal_end(line, name_at - 1, escaped);
+  if (end == std::string_view::npos) return;
+  const std::size_t from = static_cast<std::size_t>(c.message.data() - line.data());
+  c.message = trim(line.substr(from, end - 1 - from));
+  c.escaped = escaped;
 }
 
 // The leftmost `Class: message` in a line with no traceback around it, or
