@@ -947,6 +947,10 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   // lines lose their first `col` bytes only when those are shaped alike
   // (a log prefix on every line, its time changing).
   std::string_view col_prefix;
+  auto set_col = [&](std::string_view l, std::size_t at) {
+    col = at;
+    col_prefix = l.substr(0, at);
+  };
   bool ipython = false;    // the current block is IPython's (its own header)
   bool in_box = false;     // inside rich's box of frames
   // Django's report: its `Exception Type:` line was read; then its value.
@@ -1042,14 +1046,13 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       if (python_header) {
         // "Exception Group Traceback": its own column is that of "Exception".
         auto eg = line.rfind("Exception Group ", h);
-        col = (eg != std::string_view::npos && eg + 16 == h) ? eg : h;
+        set_col(line, (eg != std::string_view::npos && eg + 16 == h) ? eg : h);
       } else if (rich_header) {
-        col = static_cast<std::size_t>(line.find(k_box_top));  // the box's left side
+        set_col(line, line.find(k_box_top));  // the box's left side
         in_box = true;
       } else {
-        col = ipython_at;  // the class in the header starts the exception's line
+        set_col(line, ipython_at);  // the class in the header starts the exception's line
       }
-      col_prefix = line.substr(0, col);
       ipython = ipython_at != std::string_view::npos;
       state = State::frames;
       frameless = false;
@@ -1154,8 +1157,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           finish(blocks.back());
           blocks.push_back({std::string(c.name), message_text(c), {}});
           if (line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
-          col = static_cast<std::size_t>(c.name.data() - line.data());
-          col_prefix = line.substr(0, col);
+          set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
           break;
         }
         append_line(blocks.back().message, rest);
@@ -1170,8 +1172,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         };
         if (find_exception(line, known, c) || lambda_error()) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
-          col = static_cast<std::size_t>(c.name.data() - line.data());
-          col_prefix = line.substr(0, col);
+          set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
           // pytest --tb=line: `path.py:12: Class: message`, its frame first.
           if (Frame f; line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
           state = State::message;
