@@ -504,6 +504,7 @@ struct Scratch {
   std::vector<PendingCapture> pending;  // the shown answers' captures, in order
   std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
   std::vector<Candidate> shown;  // the answers, until copied into the result
+  std::vector<const ExceptionBlock*> others;  // a traceback's exceptions not explained
 
   void fit(std::size_t entries, std::size_t patterns, std::size_t records) {
     if (record_at.size() < records) record_at.resize(records, 0);
@@ -866,6 +867,27 @@ struct Matcher::Impl {
     return id.empty() ? 0 : id.front();
   }
 };
+
+namespace {
+
+// Which of a traceback's exceptions to explain: the last printed, unless
+// its innermost frame raises an object made elsewhere (`raise
+// self._value`) and an earlier exception with the same class (IPython
+// names it bare) and message has frames of its own. That is the object before it was handed on: a
+// worker's exception that multiprocessing or concurrent.futures print as
+// the cause of their copy. Its frames lead to where it was raised.
+std::size_t explained_block(const std::vector<ExceptionBlock>& blocks) {
+  const std::size_t last = blocks.size() - 1;
+  const ExceptionBlock& b = blocks[last];
+  if (b.frames.empty() || !b.frames.back().reraise) return last;
+  for (std::size_t k = last; k-- > 0;)
+    if (!blocks[k].frames.empty() && last_component(blocks[k].error_class) == last_component(b.error_class) &&
+        blocks[k].message == b.message)
+      return k;
+  return last;
+}
+
+}  // namespace
 
 MatchResult::MatchResult(MatchResult&& other) noexcept { *this = std::move(other); }
 
@@ -1251,6 +1273,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   };
   LineException one;
   Traceback tb;
+  std::size_t explained = 0;  // of tb.exceptions
   std::string_view error_class, whole;
   static const std::vector<Frame> no_frames;
   const std::vector<Frame>* frames = &no_frames;
@@ -1261,7 +1284,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   } else {
     tb = parse_traceback(text, known);
     out.truncated = tb.truncated;
-    const ExceptionBlock& ex = tb.exceptions.back();
+    explained = explained_block(tb.exceptions);
+    const ExceptionBlock& ex = tb.exceptions[explained];
     error_class = ex.error_class;
     whole = ex.message;
     frames = &ex.frames;
@@ -1738,8 +1762,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // values, the exception's text and the chained ones', are copied into
   // one block the result holds; each answer's captures are its run of the
   // Captures.
-  std::span<const ExceptionBlock> earlier;
-  if (!single) earlier = {tb.exceptions.data(), tb.exceptions.size() - 1};
+  // The text's other exceptions, in the order printed.
+  std::vector<const ExceptionBlock*>& others = scratch.others;
+  others.clear();
+  if (!single)
+    for (std::size_t k = 0; k < tb.exceptions.size(); ++k)
+      if (k != explained) others.push_back(&tb.exceptions[k]);
   // A value inside the message (the text form and the errno form are parts
   // of it) is a view of the message's copy; only one taken from the
   // unquoted form, which lives in the scratch, is copied itself.
@@ -1747,7 +1775,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     return std::less_equal<>()(whole.data(), v.data()) && std::less_equal<>()(v.data() + v.size(), whole.data() + whole.size());
   };
   std::size_t bytes = error_class.size() + whole.size();
-  for (const ExceptionBlock& b : earlier) bytes += b.error_class.size() + b.message.size();
+  for (const ExceptionBlock* b : others) bytes += b->error_class.size() + b->message.size();
   for (const PendingCapture& p : pending)
     bytes += (in_whole(p.value) ? 0 : p.value.size()) + (p.number > 0 ? number_size(p.number) : p.name.size());
   static_assert(alignof(Candidate) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && sizeof(Candidate) % alignof(Capture) == 0);
@@ -1790,10 +1818,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     begin = end;
   }
   out.candidates = {placed, answers.size()};
-  out.chained.reserve(earlier.size());
-  for (const ExceptionBlock& b : earlier) out.chained.push_back({copy(b.error_class), copy(b.message)});
+  out.chained.reserve(others.size());
+  for (const ExceptionBlock* b : others) out.chained.push_back({copy(b->error_class), copy(b->message)});
   if (!single) {
-    ExceptionBlock& ex = tb.exceptions.back();
+    ExceptionBlock& ex = tb.exceptions[explained];
     out.frames.reserve(ex.frames.size());
     for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
   }

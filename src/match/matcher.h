@@ -87,12 +87,17 @@ struct MatchResult {
   // Best first, at most `top` of them. A view of the result's storage.
   std::span<const Candidate> candidates;
   // The exception being explained: the last of a chain (the one printed
-  // last), or the whole text when no "Class: message" line was found.
+  // last), or the whole text when no "Class: message" line was found. When
+  // the last is a copy raised again by a frame that only hands an object
+  // on (`raise self._value`: multiprocessing, concurrent.futures), the
+  // earlier exception of the same class and message, with its own frames:
+  // the worker's traceback, printed as the copy's cause.
   ParsedException exception;
   // That exception's frames, outermost first (as printed).
   std::vector<ParsedFrame> frames;
-  // Earlier exceptions of a chain ("During handling of the above
-  // exception..."), and exceptions inside a group, in the order printed.
+  // The text's other exceptions, in the order printed: earlier ones of a
+  // chain ("During handling of the above exception..."), exceptions inside
+  // a group, and a pool's copy (printed last) when the worker's is explained.
   std::vector<ParsedException> chained;
   // True when the best score is shared by more than one candidate: every
   // tied candidate is in `candidates` (even beyond `top`; at most 100).

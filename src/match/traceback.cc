@@ -210,6 +210,23 @@ bool after_raise(std::string_view line, std::size_t pos) {
   return before.ends_with("raise") && (before.size() == 5 || !is_ident(before[before.size() - 6]));
 }
 
+// Whether a frame's source line raises an object made elsewhere: `raise`
+// and an expression that is no call and starts in lower case (a variable,
+// an attribute, an item: `raise exc`, `raise self._value`, `raise
+// errors[0]`), or such an expression's `.with_traceback(...)`; `from ...`
+// may follow. `raise ValueError` and `raise make_error(x)` make a new one.
+bool raises_object(std::string_view source) {
+  std::string_view t = trim(source);
+  if (!t.starts_with("raise ") && !t.starts_with("raise\t")) return false;
+  t = trim(t.substr(6));
+  if (auto hash = t.find('#'); hash != std::string_view::npos) t = trim(t.substr(0, hash));
+  if (auto from = t.find(" from "); from != std::string_view::npos) t = trim(t.substr(0, from));
+  constexpr std::string_view k_with = ".with_traceback(";
+  if (auto with = t.find(k_with); with != std::string_view::npos && t.back() == ')') t = t.substr(0, with);
+  if (t.empty() || !((t[0] >= 'a' && t[0] <= 'z') || t[0] == '_')) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return is_ident(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'; });
+}
+
 // Whether the name at `name_at` opens a quoted string.
 bool opens_string(std::string_view line, std::size_t name_at) {
   return name_at > 0 && (line[name_at - 1] == '"' || line[name_at - 1] == '\'');
@@ -413,8 +430,9 @@ bool parse_ipython7_frame(std::string_view line, Frame& f) {
 }
 
 // IPython's mark on the executing line of a source excerpt: `---> 12 ...`
-// (a run of '-', then '>', then the line number). Its number, or -1.
-int ipython_arrow(std::string_view line) {
+// (a run of '-', then '>', then the line number). Its number, or -1;
+// `source` is set to the line's text after the number.
+int ipython_arrow(std::string_view line, std::string_view& source) {
   std::size_t i = 0;
   while (i < line.size() && line[i] == '-') ++i;
   if (i == 0 || i >= line.size() || line[i] != '>') return -1;
@@ -422,6 +440,7 @@ int ipython_arrow(std::string_view line) {
   while (i < line.size() && line[i] == ' ') ++i;
   std::size_t digits = 0;
   int n = read_line_number(line, i, digits);
+  source = line.substr(i);
   return digits == 0 ? -1 : n;
 }
 
@@ -952,6 +971,11 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     col_prefix = l.substr(0, at);
   };
   bool ipython = false;    // the current block is IPython's (its own header)
+  bool source_next = false;  // the next source line is the last frame's
+  // multiprocessing and concurrent.futures print a worker's traceback as
+  // the message of the exception they chain it to, between lines of `"""`:
+  // the line before was one, and the traceback inside ends at the next.
+  bool quote_before = false, in_quote = false;
   bool in_box = false;     // inside rich's box of frames
   // Django's report: its `Exception Type:` line was read; then its value.
   enum class Django { none, type, value };
@@ -1017,6 +1041,15 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       line = g.text;
     }
 
+    const bool after_quote = quote_before;
+    quote_before = trim(line) == R"(""")";
+    if (in_quote && quote_before) {
+      if (!blocks.empty()) finish(blocks.back());
+      state = State::none;
+      in_quote = false;
+      continue;
+    }
+
     if (in_box) {
       std::string_view t = trim(line);
       if (t.starts_with(k_box_bottom)) {
@@ -1043,6 +1076,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
       if (!blocks.empty()) finish(blocks.back());
       blocks.emplace_back();
       last_header = line_no;
+      in_quote |= after_quote && python_header;
+      source_next = false;
       if (python_header) {
         // "Exception Group Traceback": its own column is that of "Exception".
         auto eg = line.rfind("Exception Group ", h);
@@ -1072,11 +1107,16 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           std::vector<Frame>& frames = blocks.back().frames;
           if (frames.empty()) frames.reserve(8);
           frames.push_back(std::move(f));
+          source_next = true;
           break;
         }
         std::string_view rest = line.size() > col ? line.substr(col) : std::string_view{};
         if (trim(rest).empty() || is_caret_line(rest)) break;
-        if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") break;  // a source line
+        if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") {  // a source line
+          if (source_next && !blocks.back().frames.empty()) blocks.back().frames.back().reraise = raises_object(rest);
+          source_next = false;
+          break;
+        }
         if (trim(rest).substr(0, 22) == "[Previous line repeate") break;
         // IPython's frames (its SyntaxError layout has them under Python's
         // header too), the excerpt's marked line, hidden frames.
@@ -1085,9 +1125,11 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           blocks.back().frames.push_back(std::move(f));
           break;
         }
-        if (int n = ipython ? ipython_arrow(rest) : -1; n >= 0) {
+        std::string_view source;
+        if (int n = ipython ? ipython_arrow(rest, source) : -1; n >= 0) {
           std::vector<Frame>& frames = blocks.back().frames;
           if (!frames.empty() && frames.back().line == 0) frames.back().line = n;
+          if (!frames.empty() && frames.back().line == n) frames.back().reraise = raises_object(source);
           break;
         }
         if (ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) break;

@@ -11,7 +11,8 @@
 // traceback inside a JSON string, a repr or a logfmt value (its escapes
 // read back), an exception kept as JSON data (structlog's dict_tracebacks,
 // a Sentry event, AWS Lambda's error result, a Jupyter notebook's error
-// output), an exception alone as a quoted value. Terminal colours
+// output), an exception alone as a quoted value, and a process pool's
+// worker traceback printed between lines of `"""` as a message. Terminal colours
 // and other control sequences are read through. Pure: text in, structure out;
 // any bytes are accepted and time is linear in the input.
 #include <string>
@@ -24,6 +25,10 @@ struct Frame {
   std::string file;  // as printed
   int line = 0;
   std::string function;  // "" when not printed (SyntaxError, pytest)
+  // Its source line raises an exception object made elsewhere (`raise
+  // exc`, `raise self._value`): a Future or a pool handing a worker's
+  // exception on. Read from Python's layout only.
+  bool reraise = false;
 };
 
 struct ExceptionBlock {

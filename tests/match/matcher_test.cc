@@ -120,6 +120,43 @@ TEST(Matcher, ResultHoldsTheParsedExceptions) {
   EXPECT_TRUE(one.chained.empty());
 }
 
+// A pool's copy of a worker's exception is explained by the worker's
+// traceback, printed before it: the copy's last frame only hands it on.
+// Without such a frame, or such a traceback, the last printed is explained.
+TEST(Matcher, AnExceptionHandedOnIsExplainedWhereItWasRaised) {
+  const std::string worker =
+      "multiprocessing.pool.RemoteTraceback: \n"
+      "\"\"\"\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/multiprocessing/pool.py\", line 125, in worker\n"
+      "    result = (True, func(*args, **kwds))\n"
+      "  File \"/srv/pkg/a.py\", line 7, in f\n"
+      "    raise TypeError(f'expected {n} values, got {m}')\n"
+      "TypeError: expected 3 values, got 4\n"
+      "\"\"\"\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/main.py\", line 6, in <module>\n"
+      "    pool.map(f, [3])\n"
+      "  File \"/usr/lib/python3.11/multiprocessing/pool.py\", line 774, in get\n";
+  auto r = shared().match(worker + "    raise self._value\nTypeError: expected 3 values, got 4\n");
+  EXPECT_EQ(top_id(r), "a5");  // pkg/a.py:7, by the worker's frame
+  EXPECT_TRUE(r.candidates.front().reasons.frame_line);
+  ASSERT_EQ(r.frames.size(), 2u);
+  EXPECT_EQ(r.frames.back().file, "/srv/pkg/a.py");
+  ASSERT_EQ(r.chained.size(), 1u);  // the copy
+  EXPECT_EQ(r.chained[0].message, "expected 3 values, got 4");
+  // A new exception raised there, or another message: the last printed.
+  for (std::string tail : {"    raise TypeError(x)\nTypeError: expected 3 values, got 4\n",
+                           "    raise self._value\nTypeError: expected 3 values, got 5\n"}) {
+    auto other = shared().match(worker + tail);
+    EXPECT_EQ(other.frames.back().file, "/usr/lib/python3.11/multiprocessing/pool.py") << tail;
+    EXPECT_EQ(other.chained.size(), 1u);
+  }
+}
+
 // Names come from the record's own template; where it does not name one
 // interpolation per group, the groups are numbered from 1.
 TEST(Matcher, CapturesAreNumberedWhenTheTemplateDoesNotNameEachGroup) {

@@ -40,7 +40,15 @@ the JSON line and Python's own traceback as Docker's json-file driver
 keeps them (a JSON object per line), and a JSON line whose
 message is the exception as Python prints it without its traceback.
 
-usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs]
+With --remote, every tenth case also carries "remote": {pool: text}, its
+error as a process pool hands it back: the case run in a worker of
+multiprocessing.Pool and of concurrent.futures.ProcessPoolExecutor, and the
+exception the parent gets printed by Python (the worker's traceback is its
+cause, between lines of triple quotes), and with --ipython as IPython
+prints it too. Only errors that cross over whole (same class and message)
+are kept.
+
+usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs] [--remote]
 """
 import ast
 import contextlib
@@ -72,6 +80,43 @@ if DJANGO:
     from django.views.debug import ExceptionReporter
 
 
+def run_in_worker(code, n):
+    """A case run in a pool's worker process (by reference: a function of
+    this script, which the forked worker has)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, "<case %d>" % n, "exec"), {"__name__": "__case__"})
+
+
+def remote_reports(code, n, err):
+    """{pool: text} for a case whose error `err` is an Exception: run in a
+    fresh worker of each pool, the error the parent gets, as Python prints
+    it, when it is `err` again (a class and message that survive pickling)."""
+    import concurrent.futures
+    import multiprocessing
+
+    fork = multiprocessing.get_context("fork")
+    out = {}
+    if not isinstance(err, Exception):
+        return out  # a worker dies of SystemExit and the like: no result comes back
+    for pool in ("multiprocessing.Pool", "concurrent.futures.ProcessPoolExecutor"):
+        try:
+            if pool == "multiprocessing.Pool":
+                with fork.Pool(1) as workers:
+                    workers.apply_async(run_in_worker, (code, n)).get(timeout=20)
+            else:
+                with concurrent.futures.ProcessPoolExecutor(1, mp_context=fork) as workers:
+                    workers.submit(run_in_worker, code, n).result(timeout=20)
+        except BaseException as e:
+            if type(e) is type(err) and str(e) == str(err):
+                out[pool] = "".join(traceback.format_exception(e))
+                if IPYTHON:
+                    out[pool + ", IPython"] = FORMATTERS["ipython"].text(type(e), e, e.__traceback__)
+        for child in multiprocessing.active_children():
+            child.kill()
+    return out
+
+
+REMOTE = "--remote" in sys.argv[3:]
 LOGS = "--logs" in sys.argv[3:]
 if LOGS:
     import logging
@@ -1017,6 +1062,8 @@ for n, code in enumerate(split_cases(CASES)):
         out["rich"] = rich_text(err)
     if LOGS and kept % 10 == 3:
         out["logs"] = logged(err, out["last"])
+    if REMOTE and kept % 10 == 9:
+        out["remote"] = remote_reports(code, n, err)
     if DJANGO and kept % 10 == 7:
         out["django"] = ExceptionReporter(None, type(err), err, err.__traceback__).get_traceback_text()
     records.append(out)

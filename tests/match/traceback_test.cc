@@ -57,6 +57,84 @@ TEST(Traceback, ChainedExceptionsExplainTheLast) {
   EXPECT_EQ(last(t).frames[0].file, "b.py");
 }
 
+// A process pool's error: the worker's traceback (itself a chain here) is
+// the message of the exception the pool chains to its copy, between lines
+// of triple quotes; the copy's last frame raises the object handed over.
+TEST(Traceback, WorkerTracebackBetweenQuotes) {
+  auto t = parse_traceback(
+      "concurrent.futures.process._RemoteTraceback: \n"
+      "\"\"\"\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/ipaddress.py\", line 1, in f\n"
+      "    return int(s)\n"
+      "KeyError: 'x'\n"
+      "\n"
+      "During handling of the above exception, another exception occurred:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/concurrent/futures/process.py\", line 256, in _process_worker\n"
+      "    r = call_item.fn(*call_item.args, **call_item.kwargs)\n"
+      "        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+      "  File \"/usr/lib/python3.11/ipaddress.py\", line 3, in g\n"
+      "    raise ValueError(msg) from None\n"
+      "ValueError: Address negative\n"
+      "\"\"\"\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app.py\", line 6, in <module>\n"
+      "    ex.submit(work, \"x\").result()\n"
+      "  File \"/usr/lib/python3.11/concurrent/futures/_base.py\", line 401, in __get_result\n"
+      "    raise self._exception\n"
+      "ValueError: Address negative\n");
+  ASSERT_EQ(t.exceptions.size(), 3u);
+  EXPECT_EQ(t.exceptions[0].message, "'x'");
+  EXPECT_EQ(t.exceptions[1].error_class, "ValueError");
+  EXPECT_EQ(t.exceptions[1].message, "Address negative");  // the closing quotes are no part of it
+  ASSERT_EQ(t.exceptions[1].frames.size(), 2u);
+  EXPECT_FALSE(t.exceptions[1].frames[1].reraise);  // `raise ValueError(msg) from None` makes one
+  EXPECT_EQ(last(t).message, "Address negative");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_FALSE(last(t).frames[0].reraise);
+  EXPECT_TRUE(last(t).frames[1].reraise);
+  // Outside such quotes a line of `"""` is the message's.
+  auto q = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 2, in f\n"
+      "ValueError: bad docstring\n"
+      "\"\"\"\n"
+      "end\n");
+  EXPECT_EQ(last(q).message, "bad docstring\n\"\"\"\nend");
+}
+
+// Which source lines raise an object made elsewhere.
+TEST(Traceback, ReraiseOfAnObjectIsToldFromANewException) {
+  auto reraise = [](std::string source) {
+    auto t = parse_traceback("Traceback (most recent call last):\n  File \"a.py\", line 2, in f\n    " + source +
+                             "\nValueError: x\n");
+    return !last(t).frames.empty() && last(t).frames.back().reraise;
+  };
+  EXPECT_TRUE(reraise("raise exc"));
+  EXPECT_TRUE(reraise("raise self._value"));
+  EXPECT_TRUE(reraise("raise errors[0]"));
+  EXPECT_TRUE(reraise("raise exc from None"));
+  EXPECT_TRUE(reraise("raise _err  # hand it on"));
+  EXPECT_TRUE(reraise("raise value.with_traceback(tb)"));
+  EXPECT_FALSE(reraise("raise ValueError"));
+  EXPECT_FALSE(reraise("raise ValueError('x')"));
+  EXPECT_FALSE(reraise("raise make_error(x)"));
+  EXPECT_FALSE(reraise("raise"));
+  EXPECT_FALSE(reraise("raised = exc"));
+  EXPECT_FALSE(reraise("return exc"));
+  // Only the frame's own line: a source line further down is not read.
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 2, in f\n"
+      "ValueError: x\n");
+  EXPECT_FALSE(last(t).frames.back().reraise);
+}
+
 TEST(Traceback, MultiLineMessageAndNoMessage) {
   auto t = parse_traceback(
       "Traceback (most recent call last):\n"
