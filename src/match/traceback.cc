@@ -493,6 +493,9 @@ bool same_shape(std::string_view line, std::string_view prefix) {
 // What Python's logging prints after an exception when asked for the
 // stack too (stack_info=True): the frames of the logging call, no error's.
 constexpr std::string_view k_stack = "Stack (most recent call last):";
+// What logging's handleError prints after the traceback of an error raised
+// while logging (`--- Logging error ---`): the frames of the logging call.
+constexpr std::string_view k_call_stack = "Call stack:";
 
 // IPython's header: `JSONDecodeError        Traceback (most recent call
 // last)`, the class then the words Python prints, with no colon. Where the
@@ -1181,8 +1184,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           break;
         }
         // A blank line ends the message, and so does the stack that
-        // logging prints after it with stack_info=True.
-        if (trim(line).empty() || rest.starts_with(k_stack)) {
+        // logging prints after it with stack_info=True, or after an error
+        // raised while logging.
+        if (trim(line).empty() || rest.starts_with(k_stack) || trim(rest) == k_call_stack) {
           django = Django::none;
           finish(blocks.back());
           state = State::none;

@@ -398,7 +398,7 @@ class FormattedTracebacks : public StdlibAccuracy {
     }
     report("Python traceback, same errors", python);
     expect_each(by_layout, same_message, "the message read from Python's traceback");
-    EXPECT_EQ(by_layout.size(), 13u);
+    EXPECT_EQ(by_layout.size(), 14u);
     std::printf("exception alone in a JSON log line: the answers of the text Python prints in %d of %d cases\n",
                 alone_same, alone);
     EXPECT_GE(alone, 50);

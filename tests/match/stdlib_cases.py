@@ -37,8 +37,10 @@ and logfmt lines with the formatted traceback, structlog's
 dict_tracebacks, loguru's text (variables under each line) and JSON, AWS
 Lambda's error result and its log lines (as its runtime builds them), a Sentry event (sentry-sdk, its transport a function),
 the JSON line and Python's own traceback as Docker's json-file driver
-keeps them (a JSON object per line), and a JSON line whose
-message is the exception as Python prints it without its traceback.
+keeps them (a JSON object per line), logging's report of an error raised
+while it formats a message (`--- Logging error ---`, the traceback, `Call
+stack:`), and a JSON line whose message is the exception as Python prints
+it without its traceback.
 
 With --remote, every tenth case also carries "remote": {pool: text}, its
 error as a process pool hands it back: the case run in a worker of
@@ -197,6 +199,21 @@ def logged(err, last_line):
         lambda_log += element.splitlines() or [""]
     out["AWS Lambda log"] = "\n".join(lambda_log) + "\n"
     out["JSON line, exception only"] = json_line(last_line.rstrip("\n"))
+    # The error raised while logging formats a message (its str() raises):
+    # logging's handleError prints `--- Logging error ---`, the traceback,
+    # then `Call stack:` with the frames of the call and the message and
+    # arguments. Last: raising `err` again adds the logging frames to its
+    # traceback, which is put back after.
+    class Unprintable:
+        def __str__(self):
+            raise err
+
+    original = err.__traceback__
+    handler = logging.StreamHandler(io.StringIO())
+    with contextlib.redirect_stderr(io.StringIO()) as printed:
+        handler.emit(logging.LogRecord("app", logging.ERROR, __file__, 1, Unprintable(), None, None))
+    err.with_traceback(original)
+    out["logging, an error while logging"] = printed.getvalue()
     return out
 
 

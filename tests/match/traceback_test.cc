@@ -1027,6 +1027,23 @@ TEST(Traceback, LoggedStackIsNoPartOfTheMessage) {
   EXPECT_EQ(last(t).message, "bad");
   ASSERT_EQ(last(t).frames.size(), 1u);
   EXPECT_EQ(last(t).frames[0].line, 3);
+  // An error raised while logging: logging's handleError prints the
+  // logging call's frames after the traceback, then its message.
+  auto e = parse_traceback(
+      "--- Logging error ---\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/logging/__init__.py\", line 377, in getMessage\n"
+      "    msg = msg % self.args\n"
+      "TypeError: %d format: a real number is required, not str\n"
+      "Call stack:\n"
+      "  File \"/srv/app.py\", line 3, in <module>\n"
+      "    log.error(\"value %d\", \"x\")\n"
+      "Message: 'value %d'\n"
+      "Arguments: ('x',)\n");
+  ASSERT_EQ(e.exceptions.size(), 1u);
+  EXPECT_EQ(last(e).message, "%d format: a real number is required, not str");
+  ASSERT_EQ(last(e).frames.size(), 1u);
+  EXPECT_EQ(last(e).frames[0].line, 377);
 }
 
 // A message's later lines lose a log prefix only when they carry one too.
