@@ -497,6 +497,48 @@ constexpr std::string_view k_stack = "Stack (most recent call last):";
 // while logging (`--- Logging error ---`): the frames of the logging call.
 constexpr std::string_view k_call_stack = "Call stack:";
 
+// Whether `line` is no part of an error but of where it was copied from: a
+// Markdown fence (```), a CI runner's or make's line on the step's failure
+// (`##[error]Process completed with exit code 1.`, `make: *** [x] Error
+// 1`), a prompt of Python's or IPython's REPL (`>>> `,
+// `In [3]: `), or a shell's (`$ python x.py`, `user@host:~/p$ `, `(venv)
+// C:\p> `, `PS C:\p> `, `% make`): a token ending in `$`, `%`, `#` or `>`
+// at the start, alone or holding a path's or a host's characters (`@`,
+// `:`, `~`, `/`, `\`) or a shell's name (`bash-5.2$ `), then a space or
+// nothing; cmd.exe's `C:\p>` runs into the command. A message's own lines do
+// not read so, and one that did would end the message early, not lose
+// the site.
+bool copied_around(std::string_view line) {
+  std::string_view t = trim(line);
+  if (t.starts_with("```") || t.starts_with("~~~")) return true;
+  // What a CI runner or a build tool prints when the step fails.
+  for (std::string_view runner : {"##[", "::error", "::endgroup", "Error: Process completed with exit code",
+                                  "ERROR: Job failed", "Finished: FAILURE", "make: *** ", "make["})
+    if (t.starts_with(runner)) return true;
+  if (t == ">>>" || t.starts_with(">>> ")) return true;
+  if (t.starts_with("In [")) {
+    std::size_t i = 4, digits = 0;
+    read_line_number(t, i, digits);
+    return digits > 0 && t.substr(i).starts_with("]:");
+  }
+  if (t.starts_with('(')) {  // a virtualenv's or conda's name
+    const std::size_t close = t.find(") ");
+    if (close == std::string_view::npos || close > 64) return false;
+    t = t.substr(close + 2);
+  }
+  if (t.starts_with("PS ")) t.remove_prefix(3);
+  // cmd.exe's prompt runs into the command: `C:\Users\me>python x.py`.
+  if (t.size() >= 3 && ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z') && t[1] == ':' && t[2] == '\\')
+    return t.find('>') != std::string_view::npos;
+  const std::string_view token = t.substr(0, t.find(' '));
+  if (token.empty() || token.size() > 256 || token[0] == '<') return false;  // `</div>` is markup
+  const char end = token.back();
+  if (end != '$' && end != '%' && end != '#' && end != '>') return false;
+  if (token.size() == 1) return end == '$' || end == '%';  // `# x` is a comment, `> x` a quote
+  const std::string_view body = token.substr(0, token.size() - 1);
+  return body.find_first_of("@:~/\\") != std::string_view::npos || body.starts_with("bash-") || body.starts_with("sh-");
+}
+
 // IPython's header: `JSONDecodeError        Traceback (most recent call
 // last)`, the class then the words Python prints, with no colon. Where the
 // class starts, or npos.
@@ -1113,7 +1155,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           source_next = true;
           break;
         }
-        std::string_view rest = line.size() > col ? line.substr(col) : std::string_view{};
+        // A prefix before the header that the lines after it do not repeat
+        // (`>>> >>> Traceback ...` of a REPL fed by a pipe) is not theirs.
+        std::string_view rest = !same_shape(line, col_prefix) ? line : line.size() > col ? line.substr(col) : std::string_view{};
         if (trim(rest).empty() || is_caret_line(rest)) break;
         if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") {  // a source line
           if (source_next && !blocks.back().frames.empty()) blocks.back().frames.back().reraise = raises_object(rest);
@@ -1185,8 +1229,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         }
         // A blank line ends the message, and so does the stack that
         // logging prints after it with stack_info=True, or after an error
-        // raised while logging.
-        if (trim(line).empty() || rest.starts_with(k_stack) || trim(rest) == k_call_stack) {
+        // raised while logging, and what the text was copied from.
+        if (trim(line).empty() || rest.starts_with(k_stack) || trim(rest) == k_call_stack || copied_around(rest)) {
           django = Django::none;
           finish(blocks.back());
           state = State::none;
@@ -1216,6 +1260,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
                  c.last[0] >= 'A' && c.last[0] <= 'Z';
         };
+        if (copied_around(line)) break;  // `Error: Process completed with exit code 1.` names no exception
         if (find_exception(line, known, c) || lambda_error()) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));

@@ -227,13 +227,13 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
 
 // The same errors as other tools print them: IPython and Jupyter, the rich
 // library (typer, pip, many CLIs), Django's error report, pytest,
-// structured logs and Sentry, process pools. Raised by Debian's python3 (the interpreter
-// Debian's ipython3, python3-rich, python3-django, python3-pytest,
-// python3-structlog, python3-pythonjsonlogger, python3-loguru and
-// python3-sentry-sdk run
-// on; scripts/deps.sh installs them)
-// from its own standard library, formatted by the tools' own code, and
-// matched against that library's index.
+// structured logs and Sentry, process pools, Python's REPL, and copied with
+// a shell's prompts or a GitHub issue's prose around them. Raised by
+// Debian's python3 (the interpreter Debian's ipython3, python3-rich,
+// python3-django, python3-pytest, python3-structlog,
+// python3-pythonjsonlogger, python3-loguru and python3-sentry-sdk run on;
+// scripts/deps.sh installs them) from its own standard library, formatted
+// by the tools' own code, and matched against that library's index.
 class FormattedTracebacks : public StdlibAccuracy {
  protected:
   static constexpr const char* k_python = "/usr/bin/python3";
@@ -243,7 +243,7 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::string stdlib = testing::python_stdlib(k_python);
     ASSERT_FALSE(stdlib.empty()) << k_python << " has no standard library (scripts/deps.sh installs it)";
     std::vector<nlohmann::json> cases;
-    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django --pytest --logs --remote", cases);
+    make_cases(k_python, stdlib, *s_ip_tmp / "work", "--ipython --rich --django --pytest --logs --remote --sessions", cases);
     for (const auto& j : cases) {
       s_ip_cases.push_back({{j["case"], j["code"], j["ipython"], j["last"], j["file"], j["line"]},
                             j.value("ipython_color", ""), j["traceback"], j.value("rich", ""), j.value("django", ""),
@@ -256,6 +256,8 @@ class FormattedTracebacks : public StdlibAccuracy {
         for (const auto& [layout, text] : j["logs"].items()) s_ip_cases.back().logs[layout] = text;
       if (j.contains("remote"))
         for (const auto& [pool, text] : j["remote"].items()) s_ip_cases.back().remote[pool] = text;
+      if (j.contains("sessions"))
+        for (const auto& [where, text] : j["sessions"].items()) s_ip_cases.back().sessions[where] = text;
     }
     index(stdlib, "v3.11", *s_ip_tmp / "stdlib.db", s_ip_records, s_ip_matcher);
   }
@@ -407,12 +409,12 @@ class FormattedTracebacks : public StdlibAccuracy {
 
   // A process pool's error as the parent gets it: the case run in a worker
   // of multiprocessing.Pool and of concurrent.futures.ProcessPoolExecutor,
-  // printed by Python and by IPython. The exception printed last was raised again by the pool (`raise
-  // self._value`); the worker's traceback, printed as its cause between
-  // lines of triple quotes, leads to the site. The exception explained must
-  // be the one Python's own traceback of the error shows, with the
-  // worker's frames ending at the site; the pool's copy, printed last, is
-  // listed last among the others.
+  // printed by Python and by IPython. The exception printed last was
+  // raised again by the pool (`raise self._value`); the worker's
+  // traceback, printed as its cause between lines of triple quotes, leads
+  // to the site. The exception explained must be the one Python's own
+  // traceback of the error shows, with the worker's frames ending at the
+  // site; the pool's copy, printed last, is listed last among the others.
   static void remote() {
     std::map<std::string, Tally> by_pool;
     std::map<std::string, int> same_exception;
@@ -433,6 +435,36 @@ class FormattedTracebacks : public StdlibAccuracy {
       }
     expect_each(by_pool, same_exception, "the worker's exception and frames");
     EXPECT_EQ(by_pool.size(), 4u);
+  }
+
+  // An error copied with what stands around it: typed into Python's REPL on
+  // a terminal (each line echoed after its prompt, the prompt after the
+  // traceback), between a shell's prompts, in a GitHub issue (prose and a
+  // Markdown fence), in a GitHub Actions step's log (a time on each line,
+  // the runner's `##[error]` line last). None of it may join the message: the answers must be
+  // those of Python's traceback alone, to the captures.
+  static void sessions() {
+    std::map<std::string, Tally> by_where;
+    std::map<std::string, int> same;
+    for (const auto& k : s_ip_cases)
+      for (const auto& [where, text] : k.sessions) {
+        auto r = s_ip_matcher->match(text, 5);
+        count(s_ip_records, by_where[where], r, k.c, text);
+        auto p = s_ip_matcher->match(k.python, 5);
+        bool equal = r.candidates.size() == p.candidates.size() && r.ambiguous == p.ambiguous &&
+                     r.exception.error_class == p.exception.error_class && r.exception.message == p.exception.message;
+        for (std::size_t i = 0; equal && i < p.candidates.size(); ++i) {
+          const auto &a = r.candidates[i], &b = p.candidates[i];
+          equal = a.index == b.index && a.score == b.score && a.captures.size() == b.captures.size();
+          for (std::size_t c = 0; equal && c < a.captures.size(); ++c) equal = a.captures[c].value == b.captures[c].value;
+        }
+        if (equal) ++same[where];
+        else
+          std::printf("  %s, case %d: %.*s\n", where.c_str(), k.c.id,
+                      static_cast<int>(std::min<std::size_t>(r.exception.message.size(), 100)), r.exception.message.data());
+      }
+    expect_each(by_where, same, "the answers of Python's traceback alone");
+    EXPECT_EQ(by_where.size(), 4u);
   }
 
   // The report Django's debug page offers to copy: Python's frames, then
@@ -481,6 +513,10 @@ class FormattedTracebacks : public StdlibAccuracy {
     std::map<std::string, std::string> logs;
     // As a process pool hands it back, by pool, for every tenth case.
     std::map<std::string, std::string> remote;
+    // Copied with what stands around it (a REPL's prompts and echoed
+    // input, a shell's prompts, a GitHub issue's prose and fence), for
+    // every tenth case.
+    std::map<std::string, std::string> sessions;
     // A Jupyter notebook holding the error as a cell's output, for the
     // tenth that has `coloured`.
     std::string notebook;
@@ -523,6 +559,10 @@ TEST_F(FormattedTracebacks, ToolsReportsFindTheirSites) {
   {
     SCOPED_TRACE("process pools");
     remote();
+  }
+  {
+    SCOPED_TRACE("copied with what stands around it");
+    sessions();
   }
 }
 

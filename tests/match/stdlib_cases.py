@@ -50,7 +50,16 @@ cause, between lines of triple quotes), and with --ipython as IPython
 prints it too. Only errors that cross over whole (same class and message)
 are kept.
 
+With --sessions, every tenth case also carries "sessions": {where: text},
+its error as it is copied with what stands around it: typed into Python's
+REPL (this interpreter run with -i on a terminal, a pseudo-terminal here,
+each line echoed after its prompt and the prompt after the traceback), and
+its traceback between a shell's prompts, in a GitHub issue (prose and a
+Markdown fence around it) or in a GitHub Actions step's raw log (a time on
+each line, the runner's `##[error]` line last).
+
 usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs] [--remote]
+       [--sessions]
 """
 import ast
 import contextlib
@@ -118,6 +127,72 @@ def remote_reports(code, n, err):
     return out
 
 
+def repl_session(code, timeout=20):
+    """What a terminal shows when `code` is typed into this interpreter's
+    REPL line by line, each after its prompt, up to the first error."""
+    import pty
+    import select
+    import subprocess
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-i", "-q"], stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+                            cwd=WORK, env=dict(os.environ, TERM="dumb", PYTHONSTARTUP=""))
+    os.close(slave)
+    shown = b""
+    deadline = time.monotonic() + timeout
+
+    def prompt():
+        nonlocal shown
+        while time.monotonic() < deadline:
+            if not select.select([master], [], [], 0.5)[0]:
+                if proc.poll() is not None:
+                    return False
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the interpreter exited (SystemExit)
+                return False
+            if not chunk:
+                return False
+            shown += chunk
+            if shown.endswith(b">>> ") or shown.endswith(b"... "):
+                return True
+        return False
+
+    alive = prompt()
+    for line in code.split("\n") + [""]:
+        if not alive or b"Traceback (most recent call last)" in shown:
+            break
+        os.write(master, line.encode() + b"\n")
+        alive = prompt()
+    if alive and shown.endswith(b"... "):
+        os.write(master, b"\n")
+        prompt()
+    proc.kill()
+    proc.wait()
+    os.close(master)
+    return shown.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def sessions(code, formatted, last_line):
+    """{where: text}: the error as copied with what stands around it."""
+    out = {}
+    repl = repl_session(code)
+    if repl.count("Traceback (most recent call last)") == 1 and last_line.strip() in repl:
+        out["Python REPL"] = repl
+    out["shell session"] = "user@host:~/proj$ python3 app.py\n" + formatted + "user@host:~/proj$ \n"
+    out["GitHub issue"] = ("Hi, running the app I get this error:\n\n```\n" + formatted +
+                           "```\n\nNote: it worked yesterday. Any idea?\n")
+    # A GitHub Actions step's raw log: a time on each line, the runner's
+    # line on the step's failure last.
+    lines = ["Run python3 app.py"] + formatted.splitlines() + ["##[error]Process completed with exit code 1."]
+    out["GitHub Actions log"] = "".join("2026-12-03T10:%02d:%02d.%07dZ %s\n" % (k // 60 % 60, k % 60, 1234567 + k, line)
+                                        for k, line in enumerate(lines))
+    return out
+
+
+SESSIONS = "--sessions" in sys.argv[3:]
 REMOTE = "--remote" in sys.argv[3:]
 LOGS = "--logs" in sys.argv[3:]
 if LOGS:
@@ -1079,6 +1154,8 @@ for n, code in enumerate(split_cases(CASES)):
         out["rich"] = rich_text(err)
     if LOGS and kept % 10 == 3:
         out["logs"] = logged(err, out["last"])
+    if SESSIONS and kept % 10 == 4:
+        out["sessions"] = sessions(code, out["traceback"], out["last"])
     if REMOTE and kept % 10 == 9:
         out["remote"] = remote_reports(code, n, err)
     if DJANGO and kept % 10 == 7:

@@ -1046,6 +1046,44 @@ TEST(Traceback, LoggedStackIsNoPartOfTheMessage) {
   EXPECT_EQ(last(e).frames[0].line, 377);
 }
 
+// What stands around a copied error (a fence, a REPL's or a shell's
+// prompt) ends its message; a message's own lines that merely look alike
+// stay in it.
+TEST(Traceback, PromptsAndFencesAroundACopyAreNoPartOfTheMessage) {
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/a.py\", line 3, in f\n"
+      "ValueError: bad\n";
+  for (std::string after : {"```", "~~~", ">>> ", ">>>", "In [4]: ", "$ echo $?", "% make",
+                            "user@host:~/proj$ ", "(venv) user@host:~/proj$ python3 a.py", "root@box:/# ls",
+                            "C:\\Users\\me>python a.py", "PS C:\\Users\\me> python a.py", "bash-5.2$ ",
+                            "##[error]Process completed with exit code 1.", "Error: Process completed with exit code 1.",
+                            "ERROR: Job failed: exit code 1", "make: *** [Makefile:3: test] Error 1"}) {
+    auto t = parse_traceback(tb + after + "\nmore\n");
+    EXPECT_EQ(last(t).message, "bad") << after;
+    // After a blank line too: a runner's `Error: ...` is no exception.
+    auto apart = parse_traceback(tb + "\n" + after + "\n");
+    EXPECT_EQ(last(apart).error_class, "ValueError") << after;
+  }
+  for (std::string line : {"</div>", "# not a prompt", "> a quote", "100% done", "a$ b", "In [x]: y", "<http://x.org/>"}) {
+    auto t = parse_traceback(tb + line + "\n");
+    EXPECT_EQ(last(t).message, "bad\n" + line) << line;
+  }
+  // A REPL fed by a pipe prints its prompts before the header, not before
+  // the lines after it.
+  auto r = parse_traceback(
+      ">>> >>> Traceback (most recent call last):\n"
+      "  File \"<stdin>\", line 1, in <module>\n"
+      "  File \"/usr/lib/python3.11/json/__init__.py\", line 346, in loads\n"
+      "    return _default_decoder.decode(s)\n"
+      "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+      ">>> \n");
+  EXPECT_EQ(last(r).error_class, "json.decoder.JSONDecodeError");
+  EXPECT_EQ(last(r).message, "Expecting value: line 1 column 1 (char 0)");
+  ASSERT_EQ(last(r).frames.size(), 2u);
+  EXPECT_EQ(last(r).frames[1].line, 346);
+}
+
 // A message's later lines lose a log prefix only when they carry one too.
 TEST(Traceback, MessageLinesLoseOnlyARepeatedPrefix) {
   auto t = parse_traceback(
