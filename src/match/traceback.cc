@@ -216,14 +216,19 @@ bool after_raise(std::string_view line, std::size_t pos) {
 // errors[0]`), or such an expression's `.with_traceback(...)`; `from ...`
 // may follow. `raise ValueError` and `raise make_error(x)` make a new one.
 bool raises_object(std::string_view source) {
-  std::string_view t = trim(source);
-  if (!t.starts_with("raise ") && !t.starts_with("raise\t")) return false;
-  t = trim(t.substr(6));
+  std::size_t at = 0;
+  while (at < source.size() && is_space(source[at])) ++at;
+  if (source.substr(at, 5) != "raise") return false;  // most lines, at once
+  at += 5;
+  const std::size_t word_end = at;
+  while (at < source.size() && is_space(source[at])) ++at;
+  // `raise ValueError(...)`, the usual raise, ends here too.
+  if (at == word_end || at == source.size() || !((source[at] >= 'a' && source[at] <= 'z') || source[at] == '_')) return false;
+  std::string_view t = trim(source.substr(at));
   if (auto hash = t.find('#'); hash != std::string_view::npos) t = trim(t.substr(0, hash));
   if (auto from = t.find(" from "); from != std::string_view::npos) t = trim(t.substr(0, from));
   constexpr std::string_view k_with = ".with_traceback(";
   if (auto with = t.find(k_with); with != std::string_view::npos && t.back() == ')') t = t.substr(0, with);
-  if (t.empty() || !((t[0] >= 'a' && t[0] <= 'z') || t[0] == '_')) return false;
   return std::all_of(t.begin(), t.end(), [](char c) { return is_ident(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'; });
 }
 
@@ -509,13 +514,15 @@ constexpr std::string_view k_call_stack = "Call stack:";
 // not read so, and one that did would end the message early, not lose
 // the site.
 bool copied_around(std::string_view line) {
-  std::string_view t = trim(line);
+  std::size_t at = 0;
+  while (at < line.size() && is_space(line[at])) ++at;
+  std::string_view t = line.substr(at);
   if (t.starts_with("```") || t.starts_with("~~~")) return true;
   // What a CI runner or a build tool prints when the step fails.
   for (std::string_view runner : {"##[", "::error", "::endgroup", "Error: Process completed with exit code",
                                   "ERROR: Job failed", "Finished: FAILURE", "make: *** ", "make["})
     if (t.starts_with(runner)) return true;
-  if (t == ">>>" || t.starts_with(">>> ")) return true;
+  if (t.starts_with(">>>") && (t.size() == 3 || is_space(t[3]))) return true;
   if (t.starts_with("In [")) {
     std::size_t i = 4, digits = 0;
     read_line_number(t, i, digits);
@@ -1087,7 +1094,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     }
 
     const bool after_quote = quote_before;
-    quote_before = trim(line) == R"(""")";
+    quote_before = line.size() >= 3 && line.size() <= 8 && trim(line) == R"(""")";  // short lines only: cheap
     if (in_quote && quote_before) {
       if (!blocks.empty()) finish(blocks.back());
       state = State::none;
@@ -1230,7 +1237,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // A blank line ends the message, and so does the stack that
         // logging prints after it with stack_info=True, or after an error
         // raised while logging, and what the text was copied from.
-        if (trim(line).empty() || rest.starts_with(k_stack) || trim(rest) == k_call_stack || copied_around(rest)) {
+        if (trim(line).empty() || rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack) ||
+            copied_around(rest)) {
           django = Django::none;
           finish(blocks.back());
           state = State::none;
@@ -1260,8 +1268,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
                  c.last[0] >= 'A' && c.last[0] <= 'Z';
         };
-        if (copied_around(line)) break;  // `Error: Process completed with exit code 1.` names no exception
-        if (find_exception(line, known, c) || lambda_error()) {
+        // `Error: Process completed with exit code 1.` names no exception.
+        if ((find_exception(line, known, c) || lambda_error()) && !copied_around(line)) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
           set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
           // pytest --tb=line: `path.py:12: Class: message`, its frame first.
