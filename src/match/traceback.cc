@@ -232,6 +232,12 @@ bool raises_object(std::string_view source) {
   return std::all_of(t.begin(), t.end(), [](char c) { return is_ident(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'; });
 }
 
+// Whether `line` reads as a frame's source line in Python's layout: four
+// spaces (or a tab) and text.
+bool rest_is_source(std::string_view line) {
+  return (line.starts_with("    ") || line.starts_with("\t")) && !trim(line).empty();
+}
+
 // Whether the name at `name_at` opens a quoted string.
 bool opens_string(std::string_view line, std::size_t name_at) {
   return name_at > 0 && (line[name_at - 1] == '"' || line[name_at - 1] == '\'');
@@ -1028,6 +1034,13 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   // the message of the exception they chain it to, between lines of `"""`:
   // the line before was one, and the traceback inside ends at the next.
   bool quote_before = false, in_quote = false;
+  // A traceback copied without its header (its last frames and the
+  // exception) starts at its first frame line. Such a block that no
+  // exception line ends (logging's stack, traceback.print_stack) is let
+  // go at the end; so are frames under logging's `Stack (most recent
+  // call last):` and `Call stack:`, which are no exception's.
+  std::vector<std::size_t> headerless;
+  bool in_stack = false;
   bool in_box = false;     // inside rich's box of frames
   // Django's report: its `Exception Type:` line was read; then its value.
   enum class Django { none, type, value };
@@ -1211,6 +1224,17 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           b.error_class = std::string(type.substr(0, type.find(" at ")));
           b.message.clear();
           django = Django::type;
+        } else if (!headerless.empty() && headerless.back() + 1 == blocks.size()) {
+          // Frames with no header: only a line that reads as an exception
+          // ends them (`Message: 'x'` after logging's stack does not).
+          if (find_exception(line, known, c)) {
+            b.error_class = std::string(c.name);
+            b.message = message_text(c);
+            state = State::message;
+          } else {
+            state = State::none;
+          }
+          break;
         } else if (class_at(rest, 0, c) || find_exception(line, known, c)) {
           b.error_class = std::string(c.name);
           b.message = message_text(c);
@@ -1237,8 +1261,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // A blank line ends the message, and so does the stack that
         // logging prints after it with stack_info=True, or after an error
         // raised while logging, and what the text was copied from.
-        if (trim(line).empty() || rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack) ||
-            copied_around(rest)) {
+        const bool stack = rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack);
+        if (trim(line).empty() || stack || copied_around(rest)) {
+          in_stack = stack;
           django = Django::none;
           finish(blocks.back());
           state = State::none;
@@ -1268,6 +1293,24 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
                  c.last[0] >= 'A' && c.last[0] <= 'Z';
         };
+        if (std::string_view t = trim(line); t.starts_with(k_stack) || t == k_call_stack) {
+          in_stack = true;
+          break;
+        }
+        if (Frame f; line.find("  File \"") != std::string_view::npos && parse_frame(line, f)) {
+          if (in_stack) break;
+          headerless.push_back(blocks.size());
+          blocks.emplace_back();
+          blocks.back().frames.push_back(std::move(f));
+          set_col(line, line.find("  File \""));
+          state = State::frames;
+          source_next = true;
+          frameless = false;
+          ipython = false;
+          break;
+        }
+        if (rest_is_source(line)) break;  // a frame's source line: the frames go on
+        in_stack = false;
         // `Error: Process completed with exit code 1.` names no exception.
         if ((find_exception(line, known, c) || lambda_error()) && !copied_around(line)) {
           blocks.push_back({std::string(c.name), message_text(c), {}});
@@ -1282,6 +1325,8 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     }
   }
   if (!blocks.empty()) finish(blocks.back());
+  for (auto k = headerless.rbegin(); k != headerless.rend(); ++k)
+    if (blocks[*k].error_class.empty() && blocks[*k].message.empty()) blocks.erase(blocks.begin() + static_cast<std::ptrdiff_t>(*k));
 
   if (!pytest_lines.empty() && last_e_block > last_header) {
     // pytest indents the block as deep as the failing source line; lines

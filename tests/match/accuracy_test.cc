@@ -225,6 +225,39 @@ TEST_F(StdlibAccuracy, VirtualenvPathsGiveTheSameAnswers) {
   EXPECT_EQ(same, compared);
 }
 
+// A traceback's tail copied without its header: its last frames (one, or
+// two) and the exception, as a terminal that scrolled or a log viewer cut
+// short leaves them. The innermost frame is there, so the answers are
+// those of the whole traceback.
+TEST_F(StdlibAccuracy, TracebackTailsGiveTheSameAnswers) {
+  for (int kept : {1, 2}) {
+    int same = 0, compared = 0;
+    std::vector<std::string> differ;
+    for (const auto& c : s_cases) {
+      // From the kept-th last frame line of the last traceback on.
+      std::size_t at = c.traceback.size();
+      for (int k = 0; k < kept && at != std::string::npos && at > 0; ++k) at = c.traceback.rfind("\n  File \"", at - 1);
+      if (at == std::string::npos) continue;
+      std::string tail = c.traceback.substr(at + 1);
+      if (tail.find("Traceback (most recent call last)") != std::string::npos) continue;
+      auto a = s_matcher->match(c.traceback, 5), b = s_matcher->match(tail, 5);
+      ++compared;
+      bool equal = a.candidates.size() == b.candidates.size() && a.ambiguous == b.ambiguous &&
+                   a.exception.message == b.exception.message && !b.frames.empty() &&
+                   b.frames.back().line == a.frames.back().line;
+      for (std::size_t i = 0; equal && i < a.candidates.size(); ++i)
+        equal = a.candidates[i].index == b.candidates[i].index && a.candidates[i].score == b.candidates[i].score;
+      if (equal) ++same;
+      else differ.push_back("case " + std::to_string(c.id));
+    }
+    std::printf("the last %d frame(s) without the header: %d/%d cases give the answers of the whole traceback\n", kept,
+                same, compared);
+    for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
+    EXPECT_GE(compared, 550);
+    EXPECT_EQ(same, compared);
+  }
+}
+
 // The same errors as other tools print them: IPython and Jupyter, the rich
 // library (typer, pip, many CLIs), Django's error report, pytest,
 // structured logs and Sentry, process pools, Python's REPL, and copied with

@@ -1084,6 +1084,45 @@ TEST(Traceback, PromptsAndFencesAroundACopyAreNoPartOfTheMessage) {
   EXPECT_EQ(last(r).frames[1].line, 346);
 }
 
+// A traceback's tail copied without its header: the frames are read from
+// the first frame line. Frames that no exception ends (logging's stack,
+// traceback.print_stack) are no exception's.
+TEST(Traceback, TailWithoutTheHeaderKeepsItsFrames) {
+  auto t = parse_traceback(
+      "  File \"/usr/lib/python3.11/json/decoder.py\", line 355, in raw_decode\n"
+      "    raise JSONDecodeError(\"Expecting value\", s, err.value) from None\n"
+      "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n");
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "json.decoder.JSONDecodeError");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].line, 355);
+  // A script's SyntaxError has no header either.
+  auto syntax = parse_traceback(
+      "  File \"/srv/app.py\", line 3\n"
+      "    def f(\n"
+      "         ^\n"
+      "SyntaxError: '(' was never closed\n");
+  EXPECT_EQ(last(syntax).error_class, "SyntaxError");
+  ASSERT_EQ(last(syntax).frames.size(), 1u);
+  EXPECT_EQ(last(syntax).frames[0].line, 3);
+  // A stack printed after the error, or alone, adds no exception.
+  for (std::string after : {"Stack (most recent call last):\n", "", "\n"}) {
+    auto s = parse_traceback(
+        "ERROR:app:failed\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/a.py\", line 3, in f\n"
+        "ValueError: bad\n" +
+        after +
+        "  File \"/a.py\", line 9, in main\n"
+        "    log.error('failed', stack_info=True)\n"
+        "Message: 'x'\n");
+    ASSERT_EQ(s.exceptions.size(), 1u) << after;
+    EXPECT_EQ(last(s).message, after.empty() ? "bad\n  File \"/a.py\", line 9, in main\n    log.error('failed', stack_info=True)\nMessage: 'x'" : "bad") << after;
+    ASSERT_EQ(last(s).frames.size(), 1u) << after;
+    EXPECT_EQ(last(s).frames[0].line, 3) << after;
+  }
+}
+
 // A message's later lines lose a log prefix only when they carry one too.
 TEST(Traceback, MessageLinesLoseOnlyARepeatedPrefix) {
   auto t = parse_traceback(
