@@ -1325,8 +1325,20 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     }
   }
   if (!blocks.empty()) finish(blocks.back());
-  for (auto k = headerless.rbegin(); k != headerless.rend(); ++k)
-    if (blocks[*k].error_class.empty() && blocks[*k].message.empty()) blocks.erase(blocks.begin() + static_cast<std::ptrdiff_t>(*k));
+  if (!headerless.empty()) {  // one pass: a text may hold a great many
+    std::size_t kept = 0, h = 0;
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+      bool empty_headerless = false;
+      if (h < headerless.size() && headerless[h] == k) {
+        ++h;
+        empty_headerless = blocks[k].error_class.empty() && blocks[k].message.empty();
+      }
+      if (empty_headerless) continue;
+      if (kept != k) blocks[kept] = std::move(blocks[k]);
+      ++kept;
+    }
+    blocks.resize(kept);
+  }
 
   if (!pytest_lines.empty() && last_e_block > last_header) {
     // pytest indents the block as deep as the failing source line; lines

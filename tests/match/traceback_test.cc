@@ -331,6 +331,15 @@ TEST(Traceback, HugeAndBinaryInputs) {
   auto l = parse_traceback(lines);
   EXPECT_EQ(last(l).error_class, "ValueError");
   EXPECT_EQ(std::count(last(l).message.begin(), last(l).message.end(), '\n'), 100000);
+
+  // 50,000 frames with no header that no exception ends, each its own
+  // block until all are let go in one pass, between 50,000 exceptions.
+  std::string stray;
+  for (int i = 0; i < 50000; ++i) stray += "  File \"a.py\", line 1, in f\nnot an exception\n\nKeyError: 'k'\n\n";
+  auto s = parse_traceback(stray);
+  ASSERT_EQ(s.exceptions.size(), 50000u);
+  EXPECT_TRUE(s.exceptions.front().frames.empty());
+  EXPECT_EQ(last(s).error_class, "KeyError");
 }
 
 }  // namespace
