@@ -1179,7 +1179,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // (`>>> >>> Traceback ...` of a REPL fed by a pipe) is not theirs.
         std::string_view rest = !same_shape(line, col_prefix) ? line : line.size() > col ? line.substr(col) : std::string_view{};
         if (trim(rest).empty() || is_caret_line(rest)) break;
-        if (rest.substr(0, 4) == "    " || rest.substr(0, 1) == "\t") {  // a source line
+        if (rest_is_source(rest)) {
           if (source_next && !blocks.back().frames.empty()) blocks.back().frames.back().reraise = raises_object(rest);
           source_next = false;
           break;
