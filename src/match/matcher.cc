@@ -36,6 +36,9 @@ constexpr std::size_t k_max_tied = 100;
 // Up to this many candidates, the walk confirming each keeps its groups for
 // the captures (see Matcher::match).
 constexpr std::size_t k_keep_walks = 32;
+// Up to this many shown answers are picked from many candidates by one
+// pass over them (see Matcher::match's ranking).
+constexpr std::size_t k_small_top = 16;
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 2000;
 // A class raised from more sites with no constant text than this tells
@@ -1445,9 +1448,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // As above, a candidate's entry and then its pattern's data are asked
   // for a few candidates ahead.
   bool any_pattern = false, any_frame_line = false, any_class_pattern = false, any_whole = false;
-  for (std::size_t i = 0; i < cands.size(); ++i) {
-    if (i + 2 * k_ahead < cands.size()) __builtin_prefetch(&m.entries[cands[i + 2 * k_ahead].entry]);
-    if (i + k_ahead < cands.size()) {
+  for (std::size_t i = 0, n = cands.size(); i < n; ++i) {
+    if (i + 2 * k_ahead < n) __builtin_prefetch(&m.entries[cands[i + 2 * k_ahead].entry]);
+    if (i + k_ahead < n) {
       std::uint32_t p = m.entries[cands[i + k_ahead].entry].pattern_id;
       __builtin_prefetch(&scratch.confirmed[p]);
       __builtin_prefetch(&m.simple[p]);
@@ -1687,6 +1690,34 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // A handful (the usual case): insertion sort moves least.
     for (std::size_t i = 1; i < ranked.size(); ++i)
       for (std::size_t j = i; j > 0 && better(ranked[j], ranked[j - 1]); --j) std::swap(ranked[j], ranked[j - 1]);
+  } else if (tied >= shown) {
+    // A tie as long as what is shown: the shown are tied ones, which only
+    // their entries order. They are gathered in one pass, and only they
+    // are ordered, rather than a heap of them sifting every other.
+    std::size_t kept = 0;
+    for (const Ranked& r : ranked) {
+      ranked[kept] = r;
+      kept += r.score == top_score;
+    }
+    auto by_entry = [](const Ranked& a, const Ranked& b) { return a.entry < b.entry; };
+    if (kept == shown)
+      std::sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(kept), by_entry);
+    else
+      std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown),
+                        ranked.begin() + static_cast<std::ptrdiff_t>(kept), by_entry);
+  } else if (shown <= k_small_top) {
+    // A few shown of many (a class's sites, full text): one pass keeps
+    // the best so far in order in a small buffer; most candidates lose to
+    // its last at the first comparison, where a heap would sift.
+    Ranked best[k_small_top];
+    std::size_t kept = 0;
+    for (const Ranked& r : ranked) {
+      if (kept == shown && !better(r, best[kept - 1])) continue;
+      std::size_t j = kept < shown ? kept++ : shown - 1;
+      for (; j > 0 && better(r, best[j - 1]); --j) best[j] = best[j - 1];
+      best[j] = r;
+    }
+    std::copy(best, best + kept, ranked.begin());
   } else {
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(), better);
   }
