@@ -27,7 +27,7 @@
 // (a walk over 1 to 32 MB, random branches). A table after
 // (a) says how the time of its lines splits by the kind of answer;
 // --kinds 0 leaves it out, so that (cost.sh) every match() call of the
-// run is one of measure()'s.)
+// run is one of measure()'s.) After (b), a table of its slowest messages.
 // Run by hand (bench/match/run.sh, bench/match/cost.sh), never by `make test`.
 #include <hs/hs.h>
 #include <re2/re2.h>
@@ -246,6 +246,40 @@ void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string
       if (c == '\n' || c == '|' || c == '`') c = ' ';
     std::printf("| `%s` | %.2f | %s |\n", shown.c_str(), line_us[order[k]], names[kind[order[k]]]);
   }
+}
+
+// The tail of (b): each message's median time over `rounds` passes, and
+// the slowest messages with what their answer held (candidates shown, the
+// best score's tier, full text). What p99 is made of.
+void slowest_messages(const errdex::match::Matcher& m, const std::vector<std::string>& lines, int rounds) {
+  std::vector<std::vector<double>> us(lines.size());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto a = Clock::now();
+      auto result = m.match(lines[i], 5);
+      us[i].push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+    }
+  std::vector<double> median(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::sort(us[i].begin(), us[i].end());
+    median[i] = us[i][us[i].size() / 2];
+  }
+  std::vector<std::size_t> order(lines.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::size_t listed = std::min<std::size_t>(10, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(listed), order.end(),
+                    [&](std::size_t a, std::size_t b) { return median[a] > median[b]; });
+  std::printf("\n| slowest messages of (b) (median of %d) | µs | shown | ambiguous | full text |\n|---|---:|---:|---|---|\n",
+              rounds);
+  for (std::size_t k = 0; k < listed; ++k) {
+    auto result = m.match(lines[order[k]], 5);
+    std::string shown = lines[order[k]].substr(0, 90);
+    for (char& c : shown)
+      if (c == '\n' || c == '|' || c == '`') c = ' ';
+    std::printf("| `%s` | %.2f | %zu | %s | %s |\n", shown.c_str(), median[order[k]], result.candidates.size(),
+                result.ambiguous ? "yes" : "no", result.fulltext_fallback ? "the only evidence" : "no");
+  }
+  std::printf("\n");
 }
 
 void row(const char* index, const char* engine, std::size_t patterns, double build_s, double mem_mb, const Latency& l,
@@ -581,8 +615,9 @@ int main(int argc, char** argv) {
         "patterns compile on first use: this pass pays for it");
     auto warm = measure(synth_pasted.size(), 5, [&](std::size_t i) { return !m.match(synth_pasted[i], 5).candidates.empty(); });
     row(label, "errdex Matcher, warm", synth.size(), build, mb(rss_bytes() - m0), warm, "");
-    std::printf("\n(b) the template a message was made from is among the best-scored candidates for %zu/%zu messages\n\n",
+    std::printf("\n(b) the template a message was made from is among the best-scored candidates for %zu/%zu messages\n",
                 right, synth_pasted.size());
+    slowest_messages(m, synth_pasted, 3);
   }
 
   // Peers on subsets of (b): the first n templates, with messages from them.
