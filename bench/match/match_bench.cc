@@ -192,6 +192,26 @@ void displaced_table(const errdex::match::Matcher& m, const std::vector<std::str
 // it got, and the share of the slowest tenth of the lines. Full-text
 // ranking scores every record sharing a word with the message, so lines
 // that need it cost the most. Then the slowest lines themselves.
+// A pasted line as a Markdown table cell: its first 90 bytes, with the
+// characters that would break the row made blanks.
+std::string table_cell(const std::string& line) {
+  std::string shown = line.substr(0, 90);
+  for (char& c : shown)
+    if (c == '\n' || c == '|' || c == '`') c = ' ';
+  return shown;
+}
+
+// The indexes of the `count` largest of `times`, largest first.
+std::vector<std::size_t> slowest(const std::vector<double>& times, std::size_t count) {
+  std::vector<std::size_t> order(times.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  count = std::min(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+                    [&](std::size_t a, std::size_t b) { return times[a] > times[b]; });
+  order.resize(count);
+  return order;
+}
+
 void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string>& lines, int rounds) {
   std::vector<std::vector<double>> us(lines.size());
   std::vector<int> kind(lines.size(), 0);
@@ -234,18 +254,9 @@ void time_by_kind(const errdex::match::Matcher& m, const std::vector<std::string
   std::printf("| the slowest tenth of the lines | %zu | 10.0 %% | %.1f %% | %.2f |\n", tenth, 100.0 * slow / total,
               tenth ? slow / static_cast<double>(tenth) : 0.0);
   // The slowest lines themselves: what the tail is made of.
-  std::vector<std::size_t> order(lines.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const std::size_t listed = std::min<std::size_t>(8, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(listed), order.end(),
-                    [&](std::size_t a, std::size_t b) { return line_us[a] > line_us[b]; });
   std::printf("\n| slowest lines (cycled, median of %d) | µs | answer |\n|---|---:|---|\n", rounds);
-  for (std::size_t k = 0; k < listed; ++k) {
-    std::string shown = lines[order[k]].substr(0, 90);
-    for (char& c : shown)
-      if (c == '\n' || c == '|' || c == '`') c = ' ';
-    std::printf("| `%s` | %.2f | %s |\n", shown.c_str(), line_us[order[k]], names[kind[order[k]]]);
-  }
+  for (std::size_t i : slowest(line_us, 8))
+    std::printf("| `%s` | %.2f | %s |\n", table_cell(lines[i]).c_str(), line_us[i], names[kind[i]]);
 }
 
 // The tail of (b): each message's median time over `rounds` passes, and
@@ -256,7 +267,7 @@ void slowest_messages(const errdex::match::Matcher& m, const std::vector<std::st
   for (int r = 0; r < rounds; ++r)
     for (std::size_t i = 0; i < lines.size(); ++i) {
       auto a = Clock::now();
-      auto result = m.match(lines[i], 5);
+      m.match(lines[i], 5);
       us[i].push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
     }
   std::vector<double> median(lines.size());
@@ -264,19 +275,11 @@ void slowest_messages(const errdex::match::Matcher& m, const std::vector<std::st
     std::sort(us[i].begin(), us[i].end());
     median[i] = us[i][us[i].size() / 2];
   }
-  std::vector<std::size_t> order(lines.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const std::size_t listed = std::min<std::size_t>(10, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(listed), order.end(),
-                    [&](std::size_t a, std::size_t b) { return median[a] > median[b]; });
   std::printf("\n| slowest messages of (b) (median of %d) | µs | shown | ambiguous | full text |\n|---|---:|---:|---|---|\n",
               rounds);
-  for (std::size_t k = 0; k < listed; ++k) {
-    auto result = m.match(lines[order[k]], 5);
-    std::string shown = lines[order[k]].substr(0, 90);
-    for (char& c : shown)
-      if (c == '\n' || c == '|' || c == '`') c = ' ';
-    std::printf("| `%s` | %.2f | %zu | %s | %s |\n", shown.c_str(), median[order[k]], result.candidates.size(),
+  for (std::size_t i : slowest(median, 10)) {
+    auto result = m.match(lines[i], 5);
+    std::printf("| `%s` | %.2f | %zu | %s | %s |\n", table_cell(lines[i]).c_str(), median[i], result.candidates.size(),
                 result.ambiguous ? "yes" : "no", result.fulltext_fallback ? "the only evidence" : "no");
   }
   std::printf("\n");
