@@ -34,6 +34,11 @@ messages=$(wc -l <"$work/cases.jsonl")
 # Each engine is counted in a run of its own, collecting only while inside
 # its per-message function (callees included): errdex's Matcher::match,
 # Hyperscan's hs_scan, RE2::Set::Match, and RE2::PartialMatchN for the loop.
+# callgrind turns collection over on entering and on leaving each function
+# a --toggle-collect pattern names, nested ones too: Matcher::match's
+# lambdas are named "errdex::match::Matcher::match(...) const::$_N::...",
+# so a pattern with a wildcard after "match(" would switch counting off
+# inside them. errdex's is the function's whole name, matched exactly.
 # One round: every engine but the loop sees each line twice (measure()'s
 # untimed and timed passes); the loop sees each once, with every pattern.
 count() {  # count NAME FUNCTION MATCH_BENCH_ARGS...
@@ -44,7 +49,7 @@ count() {  # count NAME FUNCTION MATCH_BENCH_ARGS...
     --cases "$work/cases.jsonl" --synthetic 0 --tracebacks 0 --kinds 0 --rounds 1 "$@" >/dev/null 2>&1
   { grep '^events:' "$work/$name.out"; grep -m1 '^summary:\|^totals:' "$work/$name.out"; } >"$work/$name.counts"
 }
-count errdex 'errdex::match::Matcher::match(*' --peers 0
+count errdex 'errdex::match::Matcher::match(std::basic_string_view<char, std::char_traits<char> >, int) const' --peers 0
 count hyperscan '*hs_scan' --re2-set 0  # the CPU's variant (avx2_hs_scan, ...)
 count re2_loop 're2::RE2::PartialMatchN(*' --re2-set 0
 [ "$re2_set" = 1 ] && count re2_set 're2::RE2::Set::Match(*' --re2-set 1
@@ -69,6 +74,9 @@ for name, label, per in engines:
         print(f"| {label} | - | - | - | - | - | no counts |")
         continue
     c = dict(zip(lines[0].split()[1:], (int(x) for x in lines[1].split()[1:])))
+    if c.get("Ir", 0) == 0:  # the toggle's name matched no function of this build
+        print(f"| {label} | - | - | - | - | - | no counts: its function was not found |")
+        continue
     k = n * per
     ir, misp = c["Ir"] / k, (c.get("Bcm", 0) + c.get("Bim", 0)) / k
     l1, ll = (c.get("D1mr", 0) + c.get("D1mw", 0)) / k, (c.get("DLmr", 0) + c.get("DLmw", 0)) / k
