@@ -72,7 +72,7 @@ for name, label, per in engines:
     lines = open(path).read().split("\n") + [""]
     c = dict(zip(lines[0].split()[1:], (int(x) for x in lines[1].split()[1:])))
     if c.get("Ir", 0) == 0:  # no profile, or the toggle named no function of this build
-        print(f"| {label} | - | - | - | - | - | no counts: its function was not found |")
+        print(f"| {label} | - | - | - | - | - | no counts: no profile, or its function was not found |")
         continue
     k = n * per
     ir, misp = c["Ir"] / k, (c.get("Bcm", 0) + c.get("Bim", 0)) / k
