@@ -394,6 +394,21 @@ class FileScanner {
   // an alternative. Bases defined in the file are followed.
   void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
   TSNode class_named(std::string_view name);
+  // Which constructor argument of class `name` (0-based, `self` not
+  // counted) is the message Python prints: 0 for a class not defined in
+  // this file (Exception and the built-in classes print their first), else
+  // the parameter its `__init__` hands on as its base's message
+  // (`InterpolationError(option, section, msg)` calls `Error.__init__(self,
+  // msg)`: 2); -1 when its `__init__` hands on something else. Bases are
+  // followed at most `hops` deep.
+  int message_argument(std::string_view name, int hops);
+  // The first `Base.__init__(self, ...)` or `super().__init__(...)` call
+  // in `init_fn`'s body, and the class it calls (`owner_base` for super).
+  TSNode base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class);
+  // The `__init__` defined in class `cls`'s body, or null.
+  TSNode init_of(TSNode cls);
+  // The first base `cls` names when it is a plain name, else empty.
+  std::string_view first_base(TSNode cls);
   // `t` with each interpolation of a parameter replaced by the argument a
   // call passes for it (`arg_of(part)`, null for none): the argument's own
   // template when it builds one and the part shows it as is (no conversion
@@ -937,6 +952,67 @@ TSNode FileScanner::class_named(std::string_view name) {
   return it == m_classes.end() ? TSNode{} : it->second;
 }
 
+TSNode FileScanner::init_of(TSNode cls) {
+  TSNode body = child(cls, m_g.f_body);
+  std::uint32_t count = named_count(body);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode def = ts_node_named_child(body, i);
+    if (kind(def) == Kind::FunctionDef && text(child(def, m_g.f_name)) == "__init__") return def;
+  }
+  return TSNode{};
+}
+
+std::string_view FileScanner::first_base(TSNode cls) {
+  TSNode bases = child(cls, m_g.f_superclasses);
+  TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
+  return kind(base) == Kind::Identifier ? text(base) : std::string_view();
+}
+
+TSNode FileScanner::base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class) {
+  TSNode found{};
+  walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (!ts_node_is_null(found)) return false;
+    Kind k = kind(node);
+    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+    if (k == Kind::Call) {
+      TSNode fn = child(node, m_g.f_function);
+      if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "__init__") {
+        TSNode object = child(fn, m_g.f_object);
+        if (kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super") callee_class = owner_base;
+        else callee_class = kind(object) == Kind::Identifier ? text(object) : std::string_view();
+        found = node;
+        return false;
+      }
+    }
+    return k != Kind::String;
+  });
+  return found;
+}
+
+int FileScanner::message_argument(std::string_view name, int hops) {
+  for (; hops > 0; --hops) {
+    TSNode cls = name.empty() ? TSNode{} : class_named(name);
+    if (ts_node_is_null(cls)) return 0;
+    TSNode init_fn = init_of(cls);
+    if (ts_node_is_null(init_fn)) {
+      name = first_base(cls);
+      continue;
+    }
+    std::string_view callee;
+    TSNode call = base_init_call(init_fn, first_base(cls), callee);
+    if (ts_node_is_null(call)) return 0;  // BaseException keeps the arguments: the first is shown
+    int inner = message_argument(callee, hops - 1);
+    if (inner < 0) return -1;
+    TSNode object = child(child(call, m_g.f_function), m_g.f_object);
+    bool via_super = kind(object) == Kind::Call;
+    TSNode arg = argument_for(call, inner + (via_super ? 0 : 1), {});
+    int position = -1;
+    if (kind(arg) != Kind::Identifier || !parameter_position(init_fn, text(arg), position) || position < 1) return -1;
+    return position - 1;
+  }
+  return 0;
+}
+
 const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
   index_calls();
   static const std::vector<TSNode> none;
@@ -1112,7 +1188,7 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   if (ts_node_is_null(class_named(name))) return;
   // The class and its bases defined here, nearest first: the first
   // `__str__` and the first `__init__` found are the ones Python runs.
-  TSNode str_fn{}, init_fn{};
+  TSNode str_fn{}, init_fn{}, init_owner{};
   std::string_view cls_name = name;
   std::vector<std::string_view> chain;
   for (int hops = 0; hops < 4 && (ts_node_is_null(str_fn) || ts_node_is_null(init_fn)); ++hops) {
@@ -1127,7 +1203,10 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
       if (kind(def) != Kind::FunctionDef) continue;
       std::string_view fname = text(child(def, m_g.f_name));
       if (fname == "__str__" && ts_node_is_null(str_fn)) str_fn = def;
-      if (fname == "__init__" && ts_node_is_null(init_fn)) init_fn = def;
+      if (fname == "__init__" && ts_node_is_null(init_fn)) {
+        init_fn = def;
+        init_owner = cls;
+      }
     }
     TSNode bases = child(cls, m_g.f_superclasses);
     TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
@@ -1208,37 +1287,33 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     return;
   }
   // `super().__init__(msg, ...)`, `super(Cls, self).__init__(msg)`,
-  // `Base.__init__(self, msg)`: the message is what the base is given.
+  // `Base.__init__(self, msg)`: the message is what the base is given, in
+  // the place the base prints (`Base.__init__(self, option, section, msg)`
+  // when the base hands its third on as the message).
   TSNode body = child(init_fn, m_g.f_body);
+  std::string_view base_class;
+  TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
+  if (ts_node_is_null(base_call)) return;
   TSNode msg{};
-  walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
-    if (!ts_node_is_null(msg)) return false;
-    Kind k = kind(node);
-    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
-    if (k == Kind::Call) {
-      TSNode fn = child(node, m_g.f_function);
-      if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "__init__") {
-        TSNode object = child(fn, m_g.f_object);
-        bool via_super = kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super";
-        TSNode args = child(node, m_g.f_arguments);
-        if (kind(args) != Kind::ArgumentList) return false;
-        std::uint32_t skip = via_super ? 0 : 1;  // `Base.__init__(self, ...)`
-        std::uint32_t seen = 0, count = named_count(args);
-        for (std::uint32_t i = 0; i < count; ++i) {
-          TSNode a = ts_node_named_child(args, i);
-          Kind ak = kind(a);
-          if (ak == Kind::Comment) continue;
-          if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
-          if (seen++ == skip) {
-            msg = a;
-            break;
-          }
-        }
-        return false;
+  {
+    TSNode object = child(child(base_call, m_g.f_function), m_g.f_object);
+    bool via_super = kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super";
+    TSNode args = child(base_call, m_g.f_arguments);
+    if (kind(args) != Kind::ArgumentList) return;
+    int shown = message_argument(base_class, 4);
+    std::uint32_t skip = (via_super ? 0 : 1) + static_cast<std::uint32_t>(std::max(shown, 0));  // `Base.__init__(self, ...)`
+    std::uint32_t seen = 0, count = named_count(args);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      Kind ak = kind(a);
+      if (ak == Kind::Comment) continue;
+      if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
+      if (seen++ == skip) {
+        msg = a;
+        break;
       }
     }
-    return k != Kind::String;
-  });
+  }
   if (ts_node_is_null(msg)) return;
   m_scope = body;
   auto t = build(msg, start_byte(msg), 1, true);

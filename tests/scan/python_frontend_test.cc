@@ -337,6 +337,68 @@ TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
 }
 
+// A base whose `__init__` takes the message after other arguments
+// (configparser's InterpolationError(option, section, msg)): the argument a
+// subclass gives in that place is the message, built in its `__init__`,
+// not the first one it passes.
+TEST(PythonFrontend, BaseTakingTheMessageAfterOtherArguments) {
+  FileFacts f = scan_python(
+      "class Error(Exception):\n"
+      "    def __init__(self, msg=''):\n"
+      "        self.message = msg\n"
+      "        Exception.__init__(self, msg)\n"
+      "class InterpolationError(Error):\n"
+      "    def __init__(self, option, section, msg):\n"
+      "        Error.__init__(self, msg)\n"
+      "        self.option = option\n"
+      "class MissingOptionError(InterpolationError):\n"
+      "    def __init__(self, option, section, rawval, reference):\n"
+      "        msg = ('Bad value substitution: option {!r} in section {!r} contains '\n"
+      "               'a key {!r}. Raw value: {!r}'.format(option, section, reference, rawval))\n"
+      "        InterpolationError.__init__(self, option, section, msg)\n"
+      "class DepthError(InterpolationError):\n"
+      "    def __init__(self, option, section, rawval):\n"
+      "        super().__init__(option, section, 'Recursion limit exceeded in value substitution: option {!r}'.format(option))\n"
+      "class Opaque(Error):\n"
+      "    def __init__(self, a, b):\n"
+      "        Error.__init__(self, a + b)\n"
+      "class Below(Opaque):\n"
+      "    def __init__(self, x):\n"
+      "        Opaque.__init__(self, 'first {}'.format(x), 'second')\n"
+      "def get(opt, sect, raw, var):\n"
+      "    if var:\n"
+      "        raise MissingOptionError(opt, sect, raw, var)\n"
+      "    if raw:\n"
+      "        raise DepthError(opt, sect, raw)\n"
+      "    raise Below(opt)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(alternatives(f.sites[0]),
+            std::vector<std::string>{"Bad value substitution: option {opt!r} in section {sect!r} contains a key {var!r}. "
+                                     "Raw value: {raw!r}"});
+  EXPECT_EQ(alternatives(f.sites[1]),
+            std::vector<std::string>{"Recursion limit exceeded in value substitution: option {opt!r}"});
+  // A base that builds its message of several arguments: its first stands
+  // for it, as before.
+  EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"first {opt}"});
+  // Bases that name each other are followed only so far: here to where
+  // the first argument stands for the message, which is the call's own.
+  FileFacts cyclic = scan_python(
+      "class A(B):\n"
+      "    def __init__(self, x, msg):\n"
+      "        B.__init__(self, x, msg)\n"
+      "class B(A):\n"
+      "    def __init__(self, x, msg):\n"
+      "        A.__init__(self, x, msg)\n"
+      "class C(A):\n"
+      "    def __init__(self, v):\n"
+      "        A.__init__(self, v, 'bad {}'.format(v))\n"
+      "def f(v):\n"
+      "    raise C(v)\n");
+  ASSERT_EQ(cyclic.sites.size(), 1u);
+  EXPECT_EQ(message(cyclic.sites[0]), "{v}");
+  EXPECT_TRUE(alternatives(cyclic.sites[0]).empty());
+}
+
 // Input decides how long a chain of message variables is and how many
 // callers and returns there are: each is read only so far, so a scan stays
 // linear in the file.
