@@ -198,6 +198,10 @@ bool all_literal(const std::vector<TemplatePart>& parts) {
   return std::all_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal; });
 }
 
+bool any_literal(const std::vector<TemplatePart>& parts) {
+  return std::any_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal && !p.text.empty(); });
+}
+
 std::string joined_literal(const std::vector<TemplatePart>& parts) {
   std::string s;
   for (const auto& p : parts) s += p.text;
@@ -1502,7 +1506,20 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
   for (TSNode op : operands) {
     if (ts_node_is_null(op)) return std::nullopt;
     std::optional<MessageTemplate> sub;
-    if (kind(unwrap_parens(op)) != Kind::Identifier) sub = build(op, site_byte, depth + 1, false);
+    TSNode bare = unwrap_parens(op);
+    if (kind(bare) != Kind::Identifier) {
+      sub = build(op, site_byte, depth + 1, false);
+    } else {
+      // `msg + f': {node!r}'` where `msg = "malformed node"` on the way
+      // to it: a variable assigned text once, on every path to the site,
+      // reads as that text. One assigned on some paths only (a parameter
+      // replaced in a branch), or anything but text, stays a value.
+      auto found = reaching(text(bare), site_byte);
+      if (found.size() == 1 && start_byte(found[0].block) <= site_byte && site_byte < end_byte(found[0].block)) {
+        sub = build_reaching(found[0], depth + 1);
+        if (sub && !any_literal(sub->parts)) sub.reset();
+      }
+    }
     if (sub) {
       any_string = true;
       append_parts(t.parts, std::move(sub->parts));

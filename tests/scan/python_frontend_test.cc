@@ -337,6 +337,37 @@ TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
 }
 
+// A variable joined to text (`msg + f': {node!r}'`) reads as the text it
+// was given when one assignment reaches the site on every path; a value
+// replaced on some paths only, or several that reach, stay values.
+TEST(PythonFrontend, VariableJoinedToTextReadsAsItsText) {
+  FileFacts f = scan_python(
+      "def malformed(node):\n"
+      "    msg = 'malformed node or string'\n"
+      "    if lno := getattr(node, 'lineno', None):\n"
+      "        msg += f' on line {lno}'\n"
+      "    raise ValueError(msg + f': {node!r}')\n"
+      "def bad_path(p):\n"
+      "    if p[:4] == '////':\n"
+      "        p = p[4:]\n"
+      "    raise OSError('Bad path: ' + p)\n"
+      "def large(n):\n"
+      "    what = None\n"
+      "    if n > 1:\n"
+      "        what = 'Files count'\n"
+      "    elif n > 2:\n"
+      "        what = 'Filesize'\n"
+      "    raise OSError(what + ' would require ZIP64 extensions')\n"
+      "def lookup(name, sub):\n"
+      "    full = '%s.%s' % (name, sub)\n"
+      "    raise ImportError('No module named ' + full)\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(message(f.sites[0]), "malformed node or string on line {lno}: {node!r}");
+  EXPECT_EQ(message(f.sites[1]), "Bad path: {p}");
+  EXPECT_EQ(message(f.sites[2]), "{what} would require ZIP64 extensions");
+  EXPECT_EQ(message(f.sites[3]), "No module named {name}.{sub}");
+}
+
 // A base whose `__init__` takes the message after other arguments
 // (configparser's InterpolationError(option, section, msg)): the argument a
 // subclass gives in that place is the message, built in its `__init__`,
