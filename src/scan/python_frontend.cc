@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "scan/python_text.h"
@@ -397,6 +398,18 @@ class FileScanner {
   // with the class's parameters replaced by this call's arguments, becomes
   // an alternative. Bases defined in the file are followed.
   void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // `raise OSError(err, f'Connect call failed {address}')` prints
+  // "[Errno 111] Connect call failed ('127.0.0.1', 1)" and `raise
+  // TokenError('EOF in multi-line string', start)` prints "('EOF in
+  // multi-line string', (1, 0))": given two arguments or more, Python shows
+  // the tuple of their reprs, and the OSError family its strerror (the
+  // matcher reads the "[Errno N] " before it) with the filename's repr
+  // after ": ". What it prints becomes an alternative, for the built-in
+  // classes and for this file's classes that take their display from them.
+  void resolve_args_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // How an argument shows inside a tuple's repr, appended to `parts`:
+  // false when that cannot be told from the source.
+  bool append_repr(std::vector<TemplatePart>& parts, TSNode arg, std::uint32_t at);
   TSNode class_named(std::string_view name);
   // Which constructor argument of class `name` (0-based, `self` not
   // counted) is the message Python prints: 0 for a class not defined in
@@ -787,6 +800,7 @@ void FileScanner::emit_raise(TSNode n) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
       resolve_class_display(site, expr, at);
+      resolve_args_display(site, expr, at);
     } else {
       site.error_class = python::collapse_ws(text(expr));
       if (kind(expr) == Kind::Identifier) resolve_raised_name(site, expr, at);
@@ -1182,6 +1196,143 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
       push_alternative(site, std::move(msg));
     }
   }
+}
+
+namespace {
+
+enum class Display { none, tuple, os_error };
+
+// How a built-in exception class shows two arguments or more.
+Display builtin_display(std::string_view name) {
+  static const std::unordered_set<std::string_view> os_errors = {
+      "OSError", "IOError", "EnvironmentError", "FileNotFoundError", "FileExistsError", "PermissionError",
+      "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
+      "BrokenPipeError", "TimeoutError", "IsADirectoryError", "NotADirectoryError", "InterruptedError",
+      "BlockingIOError", "ChildProcessError", "ProcessLookupError", "socket.error", "os.error", "select.error"};
+  // BaseException's __str__: one argument as it is, more as their tuple.
+  static const std::unordered_set<std::string_view> tuples = {
+      "Exception", "BaseException", "ValueError", "TypeError", "RuntimeError", "KeyError", "IndexError",
+      "LookupError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "FloatingPointError",
+      "AssertionError", "NotImplementedError", "RecursionError", "EOFError", "MemoryError", "BufferError",
+      "ReferenceError", "SystemError", "AttributeError", "NameError", "UnboundLocalError", "ImportError",
+      "ModuleNotFoundError", "StopIteration", "StopAsyncIteration", "UnicodeError"};
+  if (os_errors.contains(name)) return Display::os_error;
+  if (tuples.contains(name)) return Display::tuple;
+  return Display::none;
+}
+
+// Python's repr of a str, when it is plain: printable ASCII without a
+// backslash, quoted with ' unless it holds one (and no ").
+std::optional<std::string> plain_repr(const std::vector<TemplatePart>& parts) {
+  bool single = false, dbl = false;
+  for (const auto& p : parts) {
+    if (!p.literal) continue;
+    for (unsigned char c : p.text) {
+      if (c < 0x20 || c >= 0x7f || c == '\\') return std::nullopt;
+      single |= c == '\'';
+      dbl |= c == '"';
+    }
+  }
+  if (single && dbl) return std::nullopt;
+  return std::string(single ? "\"" : "'");
+}
+
+}  // namespace
+
+bool FileScanner::append_repr(std::vector<TemplatePart>& parts, TSNode arg, std::uint32_t at) {
+  TSNode bare = unwrap_parens(arg);
+  Kind k = kind(bare);
+  if (k == Kind::String || k == Kind::ConcatString || k == Kind::BinaryOp || k == Kind::Call) {
+    auto t = build(bare, at, 1, false);
+    if (t) {
+      // Text: quoted as repr quotes it, when its constant part says how.
+      auto quote = plain_repr(t->parts);
+      if (!quote) return false;
+      append_literal(parts, *quote);
+      append_parts(parts, std::move(t->parts));
+      append_literal(parts, *quote);
+      return true;
+    }
+    if (k == Kind::String || k == Kind::ConcatString) return false;
+  }
+  std::string e = expr_text(text(arg));
+  parts.push_back(interp(e, e + "!r"));
+  return true;
+}
+
+void FileScanner::resolve_args_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return;
+  std::vector<TSNode> positional;
+  std::uint32_t na = named_count(args);
+  for (std::uint32_t i = 0; i < na; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::Comment || ak == Kind::KeywordArg) continue;
+    if (ak == Kind::ListSplat || ak == Kind::DictSplat) return;  // how many is not known
+    positional.push_back(a);
+  }
+  if (positional.size() < 2 || positional.size() > 8) return;
+  // A class of this file shows as the built-in class it derives from,
+  // unless one on the way formats its own message.
+  TSNode callee = child(call, m_g.f_function);
+  Kind ck = kind(callee);
+  if (ck != Kind::Identifier && ck != Kind::Attribute) return;
+  std::string name = python::collapse_ws(text(callee));
+  bool local = ck == Kind::Identifier && ts_node_is_null(m_scope);
+  Display display = Display::none;
+  for (int hops = 0; hops < 5 && !name.empty(); ++hops) {
+    TSNode cls = local ? class_named(name) : TSNode{};
+    if (ts_node_is_null(cls)) {
+      display = builtin_display(name);
+      break;
+    }
+    TSNode body = child(cls, m_g.f_body);
+    std::uint32_t count = named_count(body);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::DecoratedDef) def = child(def, m_g.f_definition);
+      std::string_view fname = kind(def) == Kind::FunctionDef ? text(child(def, m_g.f_name)) : std::string_view();
+      if (fname == "__init__" || fname == "__str__" || fname == "__new__") return;
+      // `__str__ = __repr__` and the like.
+      if (kind(def) == Kind::ExprStatement && text(def).starts_with("__str__")) return;
+    }
+    name = std::string(first_base(cls));
+  }
+  MessageTemplate t;
+  t.from_literals = true;
+  if (display == Display::os_error) {
+    if (positional.size() > 5) return;
+    if (kind(unwrap_parens(positional[0])) == Kind::String) return;  // not an errno
+    auto strerror = build(positional[1], at, 1, true);
+    if (strerror) {
+      append_parts(t.parts, std::move(strerror->parts));
+    } else {
+      std::string e = expr_text(text(positional[1]));
+      t.parts.push_back(interp(e));
+    }
+    // BlockingIOError's third is the characters written, never shown.
+    if (positional.size() >= 3 && !name.ends_with("BlockingIOError")) {
+      append_literal(t.parts, ": ");
+      if (!append_repr(t.parts, positional[2], at)) return;
+    }
+    if (positional.size() == 5) {
+      append_literal(t.parts, " -> ");
+      if (!append_repr(t.parts, positional[4], at)) return;
+    }
+    t.style = "os_error";
+  } else if (display == Display::tuple) {
+    append_literal(t.parts, "(");
+    for (std::size_t i = 0; i < positional.size(); ++i) {
+      if (i > 0) append_literal(t.parts, ", ");
+      if (!append_repr(t.parts, positional[i], at)) return;
+    }
+    append_literal(t.parts, ")");
+    t.style = "args";
+  } else {
+    return;
+  }
+  push_alternative(site, std::move(t));
 }
 
 void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {

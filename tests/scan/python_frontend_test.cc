@@ -337,6 +337,49 @@ TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
 }
 
+// Given two arguments or more, Python prints the tuple of their reprs, and
+// the OSError family "[Errno N] strerror: 'filename'" (the matcher reads the
+// "[Errno N] " itself): what it prints is an alternative. A class of the file
+// shows as the built-in it derives from unless it formats its own message;
+// an argument whose repr the source cannot tell, or a count it cannot tell,
+// gives none.
+TEST(PythonFrontend, SeveralArgumentsShowAsPythonPrintsThem) {
+  FileFacts f = scan_python(
+      "import socket\n"
+      "class TokenError(Exception): pass\n"
+      "class Fancy(Exception):\n"
+      "    def __str__(self):\n"
+      "        return 'fancy'\n"
+      "def f(address, domain, start, x):\n"
+      "    if x == 1:\n"
+      "        raise OSError(x, f'Connect call failed {address}')\n"
+      "    if x == 2:\n"
+      "        raise FileNotFoundError(ENOENT, 'No translation file found for domain', domain)\n"
+      "    if x == 3:\n"
+      "        raise TokenError('EOF in multi-line string', start)\n"
+      "    if x == 4:\n"
+      "        raise ValueError(\"it's bad\", x)\n"
+      "    if x == 5:\n"
+      "        raise ValueError('a\\\\b', x)\n"
+      "    if x == 6:\n"
+      "        raise Fancy('a', x)\n"
+      "    if x == 7:\n"
+      "        raise BlockingIOError(EAGAIN, 'write could not complete', 0)\n"
+      "    if x == 8:\n"
+      "        raise socket.error(x, 'bad socket')\n"
+      "    raise ValueError('a', *x)\n");
+  ASSERT_EQ(f.sites.size(), 9u);
+  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"Connect call failed {address}"});
+  EXPECT_EQ(alternatives(f.sites[1]), std::vector<std::string>{"No translation file found for domain: {domain!r}"});
+  EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"('EOF in multi-line string', {start!r})"});
+  EXPECT_EQ(alternatives(f.sites[3]), std::vector<std::string>{"(\"it's bad\", {x!r})"});
+  EXPECT_TRUE(alternatives(f.sites[4]).empty());  // repr doubles the backslash
+  EXPECT_EQ(alternatives(f.sites[5]), std::vector<std::string>{"fancy"});
+  EXPECT_EQ(alternatives(f.sites[6]), std::vector<std::string>{"write could not complete"});
+  EXPECT_EQ(alternatives(f.sites[7]), std::vector<std::string>{"bad socket"});
+  EXPECT_TRUE(alternatives(f.sites[8]).empty());
+}
+
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it
 // was given when one assignment reaches the site on every path; a value
 // replaced on some paths only, or several that reach, stay values.
