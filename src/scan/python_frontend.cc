@@ -463,6 +463,11 @@ class FileScanner {
   bool parameter_position(TSNode fn, std::string_view name, int& position) const;
   // The argument a call passes for parameter (position, name), or null.
   TSNode argument_for(TSNode call, int position, std::string_view name) const;
+  // The default value of `fn`'s parameter `name`, or null.
+  TSNode parameter_default(TSNode fn, std::string_view name) const;
+  // Whether a call passes `*args` or `**kwargs`: which parameters it fills
+  // is not known.
+  bool passes_splat(TSNode call) const;
   TSNode enclosing_function(TSNode n) const;
   // Calls in the whole file by the last component of their callee, and
   // the first function definition of a name; indexed once per file.
@@ -1068,6 +1073,28 @@ bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& posi
   return false;
 }
 
+TSNode FileScanner::parameter_default(TSNode fn, std::string_view name) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    std::string_view type = ts_node_type(p);
+    if ((type == "default_parameter" || type == "typed_default_parameter") && text(child(p, m_g.f_name)) == name)
+      return child(p, m_g.f_value);
+  }
+  return TSNode{};
+}
+
+bool FileScanner::passes_splat(TSNode call) const {
+  TSNode args = child(call, m_g.f_arguments);
+  std::uint32_t count = kind(args) == Kind::ArgumentList ? named_count(args) : 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    Kind k = kind(ts_node_named_child(args, i));
+    if (k == Kind::ListSplat || k == Kind::DictSplat) return true;
+  }
+  return false;
+}
+
 TSNode FileScanner::argument_for(TSNode call, int position, std::string_view name) const {
   TSNode args = child(call, m_g.f_arguments);
   if (kind(args) != Kind::ArgumentList) return TSNode{};
@@ -1412,7 +1439,12 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
       std::string_view param = it != kept.end() ? std::string_view(it->second) : std::string_view(p.text);
       int position = -1;
       if (!parameter_position(init_fn, param, position) || position == 0) return TSNode{};
-      return argument_for(call, position < 0 ? -1 : position - 1, param);
+      TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
+      // Not passed: `def __init__(self, message="Invalid file")` shows its default.
+      if (!ts_node_is_null(given) || passes_splat(call)) return given;
+      TSNode fallback = parameter_default(init_fn, param);
+      Kind fk = kind(fallback);
+      return fk == Kind::String || fk == Kind::ConcatString ? fallback : TSNode{};
     });
     out.from_literals = true;
     return out;
@@ -1473,7 +1505,19 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   m_scope = body;
   auto t = build(msg, start_byte(msg), 1, true);
   m_scope = saved;
-  if (t) push_alternative(site, substitute(std::move(*t)));
+  // A parameter handed on as it is: the call's argument, or the default
+  // when the call leaves it out (`def __init__(self, message="Invalid
+  // file")` raised as `InvalidFileException()`).
+  int position = -1;
+  if (!t && kind(msg) == Kind::Identifier && parameter_position(init_fn, text(msg), position) && position > 0) {
+    t.emplace();
+    t->parts.push_back(interp(std::string(text(msg))));
+  }
+  if (!t) return;
+  MessageTemplate shown = substitute(std::move(*t));
+  auto same_parts = [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; };
+  if (!std::equal(shown.parts.begin(), shown.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
+    push_alternative(site, std::move(shown));
 }
 
 void FileScanner::emit_assert(TSNode n) {

@@ -454,6 +454,34 @@ TEST(PythonFrontend, BaseTakingTheMessageAfterOtherArguments) {
   // A base that builds its message of several arguments: its first stands
   // for it, as before.
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"first {opt}"});
+  // A parameter handed on as it is shows the call's argument, or its
+  // default when the call leaves it out; a class without `__init__` takes
+  // its base's.
+  FileFacts handed = scan_python(
+      "class InvalidFileException(ValueError):\n"
+      "    def __init__(self, message='Invalid file'):\n"
+      "        ValueError.__init__(self, message)\n"
+      "class Error(Exception):\n"
+      "    def __init__(self, msg=''):\n"
+      "        Exception.__init__(self, msg)\n"
+      "class InterpolationError(Error):\n"
+      "    def __init__(self, option, section, msg):\n"
+      "        Error.__init__(self, msg)\n"
+      "class InterpolationSyntaxError(InterpolationError):\n"
+      "    pass\n"
+      "def f(x, option, section, rest):\n"
+      "    if x:\n"
+      "        raise InvalidFileException()\n"
+      "    if rest:\n"
+      "        raise InterpolationSyntaxError(option, section, 'bad reference %r' % (rest,))\n"
+      "    if section:\n"
+      "        raise InvalidFileException(*x)\n"
+      "    raise InvalidFileException('given ' + x)\n");
+  ASSERT_EQ(handed.sites.size(), 4u);
+  EXPECT_EQ(alternatives(handed.sites[0]), std::vector<std::string>{"Invalid file"});
+  EXPECT_EQ(alternatives(handed.sites[1]), std::vector<std::string>{"bad reference {rest}"});
+  EXPECT_TRUE(alternatives(handed.sites[2]).empty());  // what *x fills is not known
+  EXPECT_TRUE(alternatives(handed.sites[3]).empty());  // the message itself
   // Bases that name each other are followed only so far: here to where
   // the first argument stands for the message, which is the call's own.
   FileFacts cyclic = scan_python(
