@@ -1681,7 +1681,21 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
     case Kind::Identifier:
       if (!allow_var) return std::nullopt;
       return build_variable(text(n), site_byte, depth);
-    default: return std::nullopt;
+    default: {
+      // `(msg % args)[:256]`: a cut that keeps any message of ordinary
+      // length whole reads as the message.
+      if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return std::nullopt;
+      TSNode cut = ts_node_named_child(n, 1);
+      if (std::string_view(ts_node_type(cut)) != "slice" || named_count(cut) != 1) return std::nullopt;
+      std::string_view whole = text(cut);
+      TSNode stop = ts_node_named_child(cut, 0);
+      if (whole.empty() || whole.front() != ':' || std::string_view(ts_node_type(stop)) != "integer") return std::nullopt;
+      std::string_view digits = text(stop);
+      if (digits.size() < 2 || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+          std::stoi(std::string(digits)) < 64)
+        return std::nullopt;
+      return build(ts_node_named_child(n, 0), site_byte, depth + 1, allow_var);
+    }
   }
 }
 

@@ -380,6 +380,23 @@ TEST(PythonFrontend, SeveralArgumentsShowAsPythonPrintsThem) {
   EXPECT_TRUE(alternatives(f.sites[8]).empty());
 }
 
+// A message cut to a length that keeps any ordinary message whole
+// (`(... % ...)[:256]`, enum's) reads as the message; a shorter cut, or one
+// that drops its start, leaves it opaque.
+TEST(PythonFrontend, MessageCutLongAfterItsTextReadsAsTheMessage) {
+  FileFacts f = scan_python(
+      "def f(enum_type, cls_name, missing, msg):\n"
+      "    if msg:\n"
+      "        raise ValueError(('invalid %s %r: missing values %s' % (enum_type, cls_name, missing))[:256])\n"
+      "    if cls_name:\n"
+      "        raise ValueError(('cut %s' % msg)[:10])\n"
+      "    raise ValueError(('from %s' % msg)[5:300])\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "invalid {enum_type} {cls_name}: missing values {missing}");
+  EXPECT_EQ(message(f.sites[1]), "{('cut %s' % msg)[:10]}");
+  EXPECT_EQ(message(f.sites[2]), "{('from %s' % msg)[5:300]}");
+}
+
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it
 // was given when one assignment reaches the site on every path; a value
 // replaced on some paths only, or several that reach, stay values.
