@@ -385,6 +385,11 @@ class FileScanner {
   // other reaching assignments, or the callers' arguments when it is a
   // parameter, become alternatives.
   void read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at);
+  // `raise ValueError(msg + f': {node!r}')` where several values of `msg`
+  // reach the raise (`msg += f' on line {lno}'` in a branch): the message
+  // with the latest, and each other one as an alternative, as a message
+  // variable's are. One variable of the concatenation, a few values.
+  void concat_variants(ThrowSite& site, TSNode expr, std::uint32_t at);
   // `raise err` where `err = ValueError(...)` earlier: class and message
   // from the call that built it.
   void resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at);
@@ -491,6 +496,9 @@ class FileScanner {
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
   int m_variable_hops = 0;  // variables followed to build the current message
+  // While a concatenation's variants are built: the variable whose
+  // reaching value build_concat takes, and which of them.
+  const std::pair<std::string_view, std::size_t>* m_concat_pick = nullptr;
   TSNode m_root;
   const Language& m_g;
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets
@@ -859,6 +867,7 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   TSNode name = unwrap_parens(msg);
   if (kind(name) != Kind::Identifier) {
     site.message = message_from(msg, at);
+    concat_variants(site, name, at);
     return;
   }
   // A message variable: the latest reaching assignment is the message,
@@ -878,6 +887,35 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
       t->from_literals = true;
       push_alternative(site, std::move(*t));
     }
+}
+
+void FileScanner::concat_variants(ThrowSite& site, TSNode expr, std::uint32_t at) {
+  if (kind(expr) != Kind::BinaryOp || text(child(expr, m_g.f_operator)) != "+") return;
+  std::string_view variable;
+  for (TSNode cur = expr; kind(cur) == Kind::BinaryOp && text(child(cur, m_g.f_operator)) == "+";
+       cur = child(cur, m_g.f_left)) {
+    for (TSNode side : {child(cur, m_g.f_right), child(cur, m_g.f_left)}) {
+      TSNode bare = unwrap_parens(side);
+      if (kind(bare) != Kind::Identifier) continue;
+      if (!variable.empty() && variable != text(bare)) return;  // two variables: left as they are
+      variable = text(bare);
+    }
+  }
+  if (variable.empty()) return;
+  auto found = reaching(variable, at);
+  if (found.size() < 2 || found.size() > 8) return;
+  for (std::size_t i = found.size(); i-- > 0;) {
+    std::pair<std::string_view, std::size_t> pick{variable, i};
+    m_concat_pick = &pick;
+    auto t = build(expr, at, 0, true);
+    m_concat_pick = nullptr;
+    if (!t) continue;
+    t->from_literals = true;
+    if (i + 1 == found.size())
+      site.message = std::move(*t);
+    else
+      push_alternative(site, std::move(*t));
+  }
 }
 
 void FileScanner::resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at) {
@@ -1724,8 +1762,14 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
       // reads as that text. One assigned on some paths only (a parameter
       // replaced in a branch), or anything but text, stays a value.
       auto found = reaching(text(bare), site_byte);
-      if (found.size() == 1 && start_byte(found[0].block) <= site_byte && site_byte < end_byte(found[0].block)) {
-        sub = build_reaching(found[0], depth + 1);
+      const Reaching* pick = nullptr;
+      if (m_concat_pick && m_concat_pick->first == text(bare)) {
+        if (m_concat_pick->second < found.size()) pick = &found[m_concat_pick->second];
+      } else if (found.size() == 1 && start_byte(found[0].block) <= site_byte && site_byte < end_byte(found[0].block)) {
+        pick = &found[0];
+      }
+      if (pick) {
+        sub = build_reaching(*pick, depth + 1);
         if (sub && !any_literal(sub->parts)) sub.reset();
       }
     }
@@ -1913,7 +1957,14 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
       std::erase_if(live, [&](const Reaching& r) { return r.at >= b && r.at < e; });
       live.push_back({a.rhs, a.node, a.block, a.start, {}});
     } else {
-      for (auto& r : live) r.appends.push_back(a.rhs);
+      // `msg += ...` inside a branch the assignment is not in may not run:
+      // the value without it reaches too (a few at most).
+      std::vector<Reaching> skipped;
+      for (auto& r : live) {
+        if (!ts_node_eq(a.block, r.block) && live.size() + skipped.size() < 8) skipped.push_back(r);
+        r.appends.push_back(a.rhs);
+      }
+      live.insert(live.begin(), skipped.begin(), skipped.end());
     }
   }
   // The flow checks below climb the tree: only the latest few are weighed.

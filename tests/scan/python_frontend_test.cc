@@ -398,8 +398,9 @@ TEST(PythonFrontend, MessageCutLongAfterItsTextReadsAsTheMessage) {
 }
 
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it
-// was given when one assignment reaches the site on every path; a value
-// replaced on some paths only, or several that reach, stay values.
+// was given when one assignment reaches the site on every path, and as each
+// of several that reach (the latest the message, the others variants, as
+// for a message variable); a value replaced on some paths only stays a value.
 TEST(PythonFrontend, VariableJoinedToTextReadsAsItsText) {
   FileFacts f = scan_python(
       "def malformed(node):\n"
@@ -423,8 +424,14 @@ TEST(PythonFrontend, VariableJoinedToTextReadsAsItsText) {
       "    raise ImportError('No module named ' + full)\n");
   ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(message(f.sites[0]), "malformed node or string on line {lno}: {node!r}");
+  // The `+=` in a branch may not run: the text without it is a variant.
+  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"malformed node or string: {node!r}"});
   EXPECT_EQ(message(f.sites[1]), "Bad path: {p}");
-  EXPECT_EQ(message(f.sites[2]), "{what} would require ZIP64 extensions");
+  // Several values reach: the latest is the message, the others variants
+  // (None is no text: the variable stays a value there).
+  EXPECT_EQ(message(f.sites[2]), "Filesize would require ZIP64 extensions");
+  EXPECT_EQ(alternatives(f.sites[2]), (std::vector<std::string>{"Files count would require ZIP64 extensions",
+                                                                "{what} would require ZIP64 extensions"}));
   EXPECT_EQ(message(f.sites[3]), "No module named {name}.{sub}");
 }
 
