@@ -45,9 +45,12 @@ ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class, std::st
       // Exception says nothing about the kind of error: a later base may.
       bool generic = name == "Exception" || name == "BaseException";
       if (!generic || fallback.chain.empty()) {
+        // `name` views the chain's last string, which is replaced here:
+        // copied first.
+        std::string builtin(name);
         fallback.chain = std::move(f.chain);
-        fallback.chain.back() = std::string(name);
-        fallback.builtin = std::string(name);
+        fallback.chain.back() = builtin;
+        fallback.builtin = std::move(builtin);
         fallback.defined_at = std::move(f.defined_at);
       }
       if (!generic) return fallback;

@@ -142,6 +142,20 @@ def load(cfg, name):
   expect_code_parses(r);
 }
 
+// A built-in base whose name is too long to sit inside a std::string
+// (ConnectionResetError) is named whole in the documentation and the tags.
+TEST(StaticAnalyst, LongBuiltinBaseNameIsKeptWhole) {
+  auto rs = analyze_repo({
+      {"app/net.py", "class PeerDisconnected(ConnectionResetError):\n    pass\n\n\n"
+                     "def read(sock):\n    if sock is None:\n        raise PeerDisconnected('peer closed the connection')\n"},
+  });
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_TRUE(contains(rs[0].documentation, "derives from ConnectionResetError")) << rs[0].documentation;
+  EXPECT_NE(std::find(rs[0].tags.begin(), rs[0].tags.end(), "connectionreseterror"), rs[0].tags.end());
+  for (const auto& t : rs[0].tags)
+    for (char c : t) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << t;
+}
+
 TEST(StaticAnalyst, AClassNameDefinedInSeveralModulesResolvesOnlyInItsOwn) {
   auto rs = analyze_repo({
       {"app/a.py", "class error(OSError):\n    pass\n\n\ndef f(p):\n    if not p:\n        raise error('no path given here')\n"},
