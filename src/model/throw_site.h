@@ -83,11 +83,25 @@ struct ThrowSite {
   std::string class_doc;
 };
 
+// A parameter of a class's constructor (after `self`).
+struct ClassParam {
+  std::string name;
+  bool keyword_only = false;
+  // The default when it is plain text (`message="Invalid file"`), else "".
+  std::string default_text;
+};
+
 // A class defined in the file, for resolving custom exceptions to bases.
 struct ClassDef {
   std::string name;
   std::vector<std::string> bases;
   int line = 0;
+  // Module-level classes that format what an instance shows (`__str__`,
+  // or the message `__init__` gives its base, here or in a base defined in
+  // the same file): that message, whose interpolations may name `params`,
+  // which the raising call fills. Empty when the class formats nothing.
+  std::vector<MessageTemplate> display;
+  std::vector<ClassParam> params;
 };
 
 // Everything a frontend learns from one file.

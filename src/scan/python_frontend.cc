@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "scan/python_text.h"
@@ -403,6 +404,25 @@ class FileScanner {
   // with the class's parameters replaced by this call's arguments, becomes
   // an alternative. Bases defined in the file are followed.
   void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // What an instance of module-level class `name` shows, before a call's
+  // arguments fill it: the returns of the first `__str__` found on the
+  // class and its bases defined here, or the message the first `__init__`
+  // gives its base; with that `__init__` and what it keeps of its
+  // parameters. With `ask_outline`, a class whose methods the outline
+  // blanked asks for the file to be read again with them.
+  struct ClassDisplay {
+    std::vector<MessageTemplate> shown;
+    TSNode init_fn{};
+    std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
+  };
+  std::optional<ClassDisplay> class_display(std::string_view name, bool ask_outline);
+  // Each module-level class's display and constructor parameters, into
+  // FileFacts::classes, for the files that raise it (apply_class_display).
+  void export_displays();
+  // Whether module-level class `name` derives, through classes defined
+  // here, from a class named like an exception (...Error, ...Exception,
+  // ...Warning).
+  bool exception_like(std::string_view name);
   // `raise OSError(err, f'Connect call failed {address}')` prints
   // "[Errno 111] Connect call failed ('127.0.0.1', 1)" and `raise
   // TokenError('EOF in multi-line string', start)` prints "('EOF in
@@ -466,6 +486,10 @@ class FileScanner {
   // function `fn` (-1 when keyword-only or absent), and whether it is a
   // parameter at all.
   bool parameter_position(TSNode fn, std::string_view name, int& position) const;
+  // Calls f(name, keyword_only) for each named parameter of `fn` in order
+  // (`self` included, `*args` and `**kwargs` not) until f returns false.
+  template <class F>
+  void each_parameter(TSNode fn, F&& f) const;
   // The argument a call passes for parameter (position, name), or null.
   TSNode argument_for(TSNode call, int position, std::string_view name) const;
   // The default value of `fn`'s parameter `name`, or null.
@@ -547,6 +571,9 @@ FileFacts FileScanner::run() {
     }
     return descend && subtree_has_keyword(n);
   });
+  m_path.clear();
+  m_ctx.clear();
+  export_displays();
   return std::move(m_facts);
 }
 
@@ -1081,10 +1108,10 @@ const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
   return it == m_calls.end() ? none : it->second;
 }
 
-bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& position) const {
+template <class F>
+void FileScanner::each_parameter(TSNode fn, F&& f) const {
   TSNode params = child(fn, m_g.f_parameters);
   std::uint32_t count = named_count(params);
-  int pos = 0;
   bool keyword_only = false;
   for (std::uint32_t i = 0; i < count; ++i) {
     TSNode p = ts_node_named_child(params, i);
@@ -1102,13 +1129,23 @@ bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& posi
     } else {
       continue;  // `/`, `**kwargs`, comments
     }
+    if (!pname.empty() && !f(pname, keyword_only)) return;
+  }
+}
+
+bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& position) const {
+  int pos = 0;
+  bool found = false;
+  each_parameter(fn, [&](std::string_view pname, bool keyword_only) {
     if (pname == name) {
       position = keyword_only ? -1 : pos;
-      return true;
+      found = true;
+      return false;
     }
     if (!keyword_only) ++pos;
-  }
-  return false;
+    return true;
+  });
+  return found;
 }
 
 TSNode FileScanner::parameter_default(TSNode fn, std::string_view name) const {
@@ -1400,12 +1437,8 @@ void FileScanner::resolve_args_display(ThrowSite& site, TSNode call, std::uint32
   push_alternative(site, std::move(t));
 }
 
-void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
-  TSNode callee = child(call, m_g.f_function);
-  if (kind(callee) != Kind::Identifier || !ts_node_is_null(m_scope)) return;
-  std::string_view name = text(callee);
-  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return;
-  if (ts_node_is_null(class_named(name))) return;
+std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
+  if (ts_node_is_null(class_named(name))) return std::nullopt;
   // The class and its bases defined here, nearest first: the first
   // `__str__` and the first `__init__` found are the ones Python runs.
   TSNode str_fn{}, init_fn{}, init_owner{};
@@ -1442,58 +1475,39 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
       if (added) it->second = python::class_defines_methods(m_original, c);
       return it->second;
     };
-    if (!m_original.empty() && m_original.size() != m_src.size() &&
+    if (ask_outline && !m_original.empty() && m_original.size() != m_src.size() &&
         std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end() &&
         std::any_of(chain.begin(), chain.end(), defines_methods)) {
       m_facts.blanked.emplace_back("__init__");
       m_facts.blanked.emplace_back("__str__");
     }
-    return;
+    return std::nullopt;
   }
+  ClassDisplay d;
+  d.init_fn = init_fn;
   // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
   // given for `msg`.
-  std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
   if (!ts_node_is_null(init_fn))
-    walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
       Kind k = kind(node);
-      if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
       if (k == Kind::Assignment) {
         TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
         int position = -1;
         if (kind(left) == Kind::Attribute && kind(right) == Kind::Identifier && text(child(left, m_g.f_object)) == "self" &&
             parameter_position(init_fn, text(right), position))
-          kept.emplace(std::string(text(left)), std::string(text(right)));
+          d.kept.emplace(std::string(text(left)), std::string(text(right)));
         return false;
       }
       return k != Kind::String;
     });
-  // A parameter (or what `__init__` kept of one) in the message stands for
-  // what this call passes.
-  auto substitute = [&](MessageTemplate t) {
-    // `%s` shows a string argument as it is.
-    MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
-      if (ts_node_is_null(init_fn)) return TSNode{};
-      auto it = kept.find(p.text);
-      std::string_view param = it != kept.end() ? std::string_view(it->second) : std::string_view(p.text);
-      int position = -1;
-      if (!parameter_position(init_fn, param, position) || position == 0) return TSNode{};
-      TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
-      // Not passed: `def __init__(self, message="Invalid file")` shows its default.
-      if (!ts_node_is_null(given) || passes_splat(call)) return given;
-      TSNode fallback = parameter_default(init_fn, param);
-      Kind fk = kind(fallback);
-      return fk == Kind::String || fk == Kind::ConcatString ? fallback : TSNode{};
-    });
-    out.from_literals = true;
-    return out;
-  };
   TSNode saved = m_scope;
   if (!ts_node_is_null(str_fn)) {
     TSNode body = child(str_fn, m_g.f_body);
     std::vector<TSNode> returns;
-    walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    walk(body, [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
       Kind k = kind(node);
-      if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
       if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
       return k != Kind::String && k != Kind::Return;
     });
@@ -1501,15 +1515,11 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     for (TSNode r : returns) {
       TSNode value = first_named(r);
       if (ts_node_is_null(value)) continue;
-      auto t = build(value, start_byte(r), 1, true);
-      if (t) {
-        m_scope = saved;
-        push_alternative(site, substitute(std::move(*t)));
-        m_scope = body;
-      }
+      if (auto t = build(value, start_byte(r), 1, true)) d.shown.push_back(std::move(*t));
     }
     m_scope = saved;
-    return;
+    if (d.shown.empty()) return std::nullopt;
+    return d;
   }
   // `super().__init__(msg, ...)`, `super(Cls, self).__init__(msg)`,
   // `Base.__init__(self, msg)`: the message is what the base is given, in
@@ -1518,13 +1528,13 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   TSNode body = child(init_fn, m_g.f_body);
   std::string_view base_class;
   TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
-  if (ts_node_is_null(base_call)) return;
+  if (ts_node_is_null(base_call)) return std::nullopt;
   TSNode msg{};
   {
     TSNode object = child(child(base_call, m_g.f_function), m_g.f_object);
     bool via_super = kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super";
     TSNode args = child(base_call, m_g.f_arguments);
-    if (kind(args) != Kind::ArgumentList) return;
+    if (kind(args) != Kind::ArgumentList) return std::nullopt;
     int shown = message_argument(base_class, 4);
     std::uint32_t skip = (via_super ? 0 : 1) + static_cast<std::uint32_t>(std::max(shown, 0));  // `Base.__init__(self, ...)`
     std::uint32_t seen = 0, count = named_count(args);
@@ -1539,7 +1549,7 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
       }
     }
   }
-  if (ts_node_is_null(msg)) return;
+  if (ts_node_is_null(msg)) return std::nullopt;
   m_scope = body;
   auto t = build(msg, start_byte(msg), 1, true);
   m_scope = saved;
@@ -1551,11 +1561,99 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     t.emplace();
     t->parts.push_back(interp(std::string(text(msg))));
   }
-  if (!t) return;
-  MessageTemplate shown = substitute(std::move(*t));
+  if (!t) return std::nullopt;
+  d.shown.push_back(std::move(*t));
+  return d;
+}
+
+void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier || !ts_node_is_null(m_scope)) return;
+  std::string_view name = text(callee);
+  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return;
+  auto d = class_display(name, true);
+  if (!d) return;
+  // A parameter (or what `__init__` kept of one) in the message stands for
+  // what this call passes.
+  auto substitute = [&](MessageTemplate t) {
+    // `%s` shows a string argument as it is.
+    MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
+      if (ts_node_is_null(d->init_fn)) return TSNode{};
+      auto it = d->kept.find(p.text);
+      std::string_view param = it != d->kept.end() ? std::string_view(it->second) : std::string_view(p.text);
+      int position = -1;
+      if (!parameter_position(d->init_fn, param, position) || position == 0) return TSNode{};
+      TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
+      // Not passed: `def __init__(self, message="Invalid file")` shows its default.
+      if (!ts_node_is_null(given) || passes_splat(call)) return given;
+      TSNode fallback = parameter_default(d->init_fn, param);
+      Kind fk = kind(fallback);
+      return fk == Kind::String || fk == Kind::ConcatString ? fallback : TSNode{};
+    });
+    out.from_literals = true;
+    return out;
+  };
   auto same_parts = [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; };
-  if (!std::equal(shown.parts.begin(), shown.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
-    push_alternative(site, std::move(shown));
+  for (MessageTemplate& t : d->shown) {
+    MessageTemplate shown = substitute(std::move(t));
+    if (!std::equal(shown.parts.begin(), shown.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
+      push_alternative(site, std::move(shown));
+  }
+}
+
+bool FileScanner::exception_like(std::string_view name) {
+  for (int hops = 0; hops < 6 && !name.empty(); ++hops) {
+    TSNode cls = class_named(name);
+    if (ts_node_is_null(cls)) break;
+    TSNode bases = child(cls, m_g.f_superclasses);
+    TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
+    Kind bk = kind(base);
+    if (bk != Kind::Identifier && bk != Kind::Attribute) return false;
+    name = text(base);
+    if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  }
+  return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning");
+}
+
+void FileScanner::export_displays() {
+  for (ClassDef& c : m_facts.classes) {
+    TSNode node = class_named(c.name);
+    if (ts_node_is_null(node) || line_of(node) != c.line) continue;  // module-level classes only
+    // An exception class whose methods the outline blanked asks for them:
+    // the file is read again, once, keeping them.
+    auto d = class_display(c.name, exception_like(c.name));
+    if (!d) continue;
+    // The constructor's parameters after `self`, and the text defaults.
+    if (!ts_node_is_null(d->init_fn)) {
+      bool first = true;
+      each_parameter(d->init_fn, [&](std::string_view pname, bool keyword_only) {
+        if (std::exchange(first, false)) return true;  // self
+        model::ClassParam cp;
+        cp.name = std::string(pname);
+        cp.keyword_only = keyword_only;
+        TSNode def = parameter_default(d->init_fn, pname);
+        bool is_f = false;
+        std::vector<TemplatePart> parts;
+        if ((kind(def) == Kind::String || kind(def) == Kind::ConcatString) && literal_parts(def, parts, is_f) &&
+            all_literal(parts))
+          cp.default_text = joined_literal(parts);
+        c.params.push_back(std::move(cp));
+        return true;
+      });
+    }
+    for (MessageTemplate& t : d->shown) {
+      // Parameters as the names the call fills: `self.reason` -> `reason`.
+      for (TemplatePart& p : t.parts) {
+        if (p.literal) continue;
+        auto it = d->kept.find(p.text);
+        if (it == d->kept.end()) continue;
+        if (p.display.rfind(p.text, 0) == 0) p.display = it->second + p.display.substr(p.text.size());
+        p.text = it->second;
+      }
+      t.from_literals = true;
+      c.display.push_back(std::move(t));
+    }
+  }
 }
 
 void FileScanner::emit_assert(TSNode n) {
@@ -2143,6 +2241,77 @@ model::FileFacts scan_python(std::string_view source) {
 }
 
 model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}); }
+
+void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
+  if (cls.display.empty() || site.kind != "raise") return;
+  // The arguments as written: positional ones in order, keywords by name.
+  std::vector<std::size_t> positional;  // indexes into site.args
+  std::vector<std::pair<std::string_view, std::string_view>> keywords;
+  for (std::size_t i = 0; i < site.args.size(); ++i) {
+    std::string_view a = site.args[i];
+    if (a.starts_with("*")) return;  // which parameters it fills is not known
+    std::size_t n = 0;
+    while (n < a.size() && (std::isalnum(static_cast<unsigned char>(a[n])) || a[n] == '_')) ++n;
+    if (n > 0 && !std::isdigit(static_cast<unsigned char>(a[0])) && n < a.size() && a[n] == '=' &&
+        (n + 1 == a.size() || a[n + 1] != '=')) {
+      keywords.emplace_back(a.substr(0, n), a.substr(n + 1));
+      continue;
+    }
+    if (!keywords.empty()) return;  // not Python
+    positional.push_back(i);
+  }
+  auto same_parts = [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; };
+  for (const MessageTemplate& t : cls.display) {
+    MessageTemplate out;
+    out.style = t.style;
+    out.from_literals = true;
+    for (const TemplatePart& p : t.parts) {
+      if (p.literal) {
+        append_literal(out.parts, p.text);
+        continue;
+      }
+      std::size_t k = 0;
+      while (k < cls.params.size() && cls.params[k].name != p.text) ++k;
+      if (k == cls.params.size()) {
+        out.parts.push_back(p);
+        continue;
+      }
+      // The argument for it: by position, by name, else the default.
+      std::optional<std::string_view> given;
+      bool first_argument = false;
+      if (!cls.params[k].keyword_only && k < positional.size()) {
+        given = site.args[positional[k]];
+        first_argument = positional[k] == 0;
+      }
+      for (const auto& [name, value] : keywords)
+        if (!given && name == p.text) given = value;
+      if (!given) {
+        if (cls.params[k].default_text.empty()) {
+          out.parts.push_back(p);
+        } else {
+          append_literal(out.parts, cls.params[k].default_text);
+        }
+        continue;
+      }
+      // Shown as it is: the site's message when it is the first argument.
+      const bool as_is = (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
+      if (as_is && first_argument && site.message.style != "none" && site.message.style != "expression") {
+        for (const TemplatePart& q : site.message.parts) {
+          if (q.literal) append_literal(out.parts, q.text);
+          else out.parts.push_back(q);
+        }
+        continue;
+      }
+      std::string a(*given);
+      std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
+      out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
+    }
+    if (!std::equal(out.parts.begin(), out.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
+      push_alternative(site, std::move(out));
+  }
+}
+
+bool may_define_classes(std::string_view source) { return source.find("class") != std::string_view::npos; }
 
 bool may_have_sites(std::string_view source) {
   return source.find("raise") != std::string_view::npos || source.find("warn") != std::string_view::npos ||

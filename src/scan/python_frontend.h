@@ -19,8 +19,18 @@ model::FileFacts scan_python(std::string_view source);
 // against.
 model::FileFacts scan_python_whole(std::string_view source);
 
+// `raise URLError('unknown url type: %s' % type)` in one file, where
+// another defines URLError to show '<urlopen error %s>' % self.reason: the
+// class's display (ClassDef::display), its parameters filled with the
+// site's arguments as written, becomes an alternative of the site. Nothing
+// happens when the arguments cannot be matched to the parameters (`*args`).
+void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls);
+
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.
 bool may_have_sites(std::string_view source);
+// The same for class definitions (no `class` bytes): a file without sites
+// is still read for its classes, which other files raise.
+bool may_define_classes(std::string_view source);
 
 }  // namespace errdex::scan

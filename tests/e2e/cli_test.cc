@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "support/process.h"
@@ -165,6 +167,59 @@ TEST(Cli, ShowListSearchExportImportAndExitCodes) {
     EXPECT_EQ(r.code, 0) << cmd;
     EXPECT_NE(r.out.find("--help"), std::string::npos) << cmd;
   }
+}
+
+// A class defined in one module and raised in another: what its
+// `__str__` prints there is a variant of the raising site, so a pasted line
+// finds that site by pattern with the values named. Two classes of one
+// name in two modules are left alone.
+TEST(Cli, ClassDefinedInOneFileShowsAsItPrintsWhereAnotherRaisesIt) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "x.db").string();
+  write_file(repo / "net/error.py", R"(class URLError(OSError):
+    def __init__(self, reason, filename=None):
+        self.reason = reason
+
+    def __str__(self):
+        return '<urlopen error %s>' % self.reason
+
+
+class Twice(Exception):
+    def __str__(self):
+        return 'first twice'
+)");
+  write_file(repo / "net/other.py", R"(class Twice(Exception):
+    def __str__(self):
+        return 'second twice'
+)");
+  write_file(repo / "net/request.py", R"(from net.error import URLError, Twice
+
+
+def open_url(url, kind):
+    if kind not in ('http', 'ftp'):
+        raise URLError('unknown url type: %s' % kind)
+    if not url:
+        raise Twice('no url')
+    raise URLError(*url)
+)");
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/net --db " + shell_quote(db) + " -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::map<int, json> by_line;
+  for (auto& rec : export_records(db))
+    if (rec["filePath"] == "net/request.py") by_line[rec["lineNumber"].get<int>()] = rec;
+  ASSERT_EQ(by_line.size(), 3u);
+  ASSERT_TRUE(by_line[6].contains("messageVariants")) << by_line[6].dump();
+  EXPECT_EQ(by_line[6]["messageVariants"][0]["errorMessage"], "<urlopen error unknown url type: {kind}>");
+  EXPECT_FALSE(by_line[8].contains("messageVariants")) << by_line[8].dump();  // which Twice is not known
+  EXPECT_FALSE(by_line[9].contains("messageVariants")) << by_line[9].dump();  // *url: which parameter is not known
+
+  r = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " " +
+          shell_quote("urllib.error.URLError: <urlopen error unknown url type: gopher>"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  json best = json::parse(r.out)["candidates"][0];
+  EXPECT_EQ(best["filePath"], "net/request.py");
+  EXPECT_EQ(best["lineNumber"], 6);
+  EXPECT_EQ(best["captures"]["kind"], "gopher");
 }
 
 TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {

@@ -397,6 +397,42 @@ TEST(PythonFrontend, MessageCutLongAfterItsTextReadsAsTheMessage) {
   EXPECT_EQ(message(f.sites[2]), "{('from %s' % msg)[5:300]}");
 }
 
+// A module-level exception class that formats what it shows exports that
+// display, in terms of its constructor's parameters (what `__init__` keeps
+// as `self.reason` read as `reason`), for the files that raise it; a file
+// without any raise is read for it too, its methods kept.
+TEST(PythonFrontend, ExceptionClassExportsItsDisplayAndParameters) {
+  FileFacts f = scan_python(
+      "class URLError(OSError):\n"
+      "    def __init__(self, reason, filename=None, *, hint='see the docs'):\n"
+      "        self.reason = reason\n"
+      "\n"
+      "    def __str__(self):\n"
+      "        return '<urlopen error %s>' % self.reason\n"
+      "\n"
+      "\n"
+      "class Plain(ValueError):\n"
+      "    pass\n"
+      "\n"
+      "\n"
+      "class Helper:\n"
+      "    def __str__(self):\n"
+      "        return 'not an exception'\n");
+  EXPECT_TRUE(f.sites.empty());
+  ASSERT_EQ(f.classes.size(), 3u);
+  const model::ClassDef& u = f.classes[0];
+  ASSERT_EQ(u.display.size(), 1u);
+  EXPECT_EQ(template_text(u.display[0]), "<urlopen error {reason}>");
+  ASSERT_EQ(u.params.size(), 3u);
+  EXPECT_EQ(u.params[0].name, "reason");
+  EXPECT_FALSE(u.params[0].keyword_only);
+  EXPECT_EQ(u.params[1].name, "filename");
+  EXPECT_EQ(u.params[2].name, "hint");
+  EXPECT_TRUE(u.params[2].keyword_only);
+  EXPECT_EQ(u.params[2].default_text, "see the docs");
+  EXPECT_TRUE(f.classes[1].display.empty());
+}
+
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it
 // was given when one assignment reaches the site on every path, and as each
 // of several that reach (the latest the message, the others variants, as
