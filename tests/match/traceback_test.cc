@@ -315,7 +315,7 @@ TEST(Traceback, HugeAndBinaryInputs) {
   EXPECT_EQ(last(h).error_class, "KeyError");
 
   std::string binary;
-  for (int i = 0; i < (1 << 20); ++i) binary += static_cast<char>((i * 7919) & 0xff);
+  for (unsigned i = 0; i < (1u << 20); ++i) binary += static_cast<char>((i * 7919u) & 0xffu);
   auto b = parse_traceback(binary);
   EXPECT_FALSE(b.exceptions.empty());
 
