@@ -8,7 +8,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
-#include <unordered_map>
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
@@ -131,29 +130,8 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     classes.add(join_path(prefix, entries[i].path), facts[i].classes);
   out.classes = classes.size();
   // A class raised in one file and defined in another shows there as it
-  // does where it is defined (`raise URLError(...)` in urllib/request.py,
-  // its `__str__` in urllib/error.py). A name defined in several files is
-  // left alone, as the class index leaves it.
-  {
-    struct Defined {
-      std::size_t file = 0;
-      const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
-    };
-    std::unordered_map<std::string_view, Defined> by_name;
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      for (const model::ClassDef& c : facts[i].classes) {
-        auto [it, added] = by_name.emplace(c.name, Defined{i, &c});
-        if (!added && (it->second.file != i || it->second.cls != &c)) it->second.cls = nullptr;
-      }
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      for (model::ThrowSite& site : facts[i].sites) {
-        std::string_view name = site.error_class;
-        if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
-        auto it = by_name.find(name);
-        if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
-        scan::apply_class_display(site, *it->second.cls);
-      }
-  }
+  // does where it is defined.
+  scan::link_class_displays(facts);
 
   // Pass 4: analyze each file's sites with the index (static analyst and
   // per-site lints).

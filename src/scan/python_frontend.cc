@@ -447,6 +447,9 @@ class FileScanner {
   // The first `Base.__init__(self, ...)` or `super().__init__(...)` call
   // in `init_fn`'s body, and the class it calls (`owner_base` for super).
   TSNode base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class);
+  // How many arguments of such a call stand before the base's own: 1 for
+  // `Base.__init__(self, ...)`, 0 for `super().__init__(...)`.
+  int self_arguments(TSNode base_call) const;
   // The `__init__` defined in class `cls`'s body, or null.
   TSNode init_of(TSNode cls);
   // The first base `cls` names when it is a plain name, else empty.
@@ -1056,6 +1059,11 @@ std::string_view FileScanner::first_base(TSNode cls) {
   return kind(base) == Kind::Identifier ? text(base) : std::string_view();
 }
 
+int FileScanner::self_arguments(TSNode base_call) const {
+  TSNode object = child(child(base_call, m_g.f_function), m_g.f_object);
+  return kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super" ? 0 : 1;
+}
+
 TSNode FileScanner::base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class) {
   TSNode found{};
   walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
@@ -1091,9 +1099,7 @@ int FileScanner::message_argument(std::string_view name, int hops) {
     if (ts_node_is_null(call)) return 0;  // BaseException keeps the arguments: the first is shown
     int inner = message_argument(callee, hops - 1);
     if (inner < 0) return -1;
-    TSNode object = child(child(call, m_g.f_function), m_g.f_object);
-    bool via_super = kind(object) == Kind::Call;
-    TSNode arg = argument_for(call, inner + (via_super ? 0 : 1), {});
+    TSNode arg = argument_for(call, inner + self_arguments(call), {});
     int position = -1;
     if (kind(arg) != Kind::Identifier || !parameter_position(init_fn, text(arg), position) || position < 1) return -1;
     return position - 1;
@@ -1461,10 +1467,8 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
         init_owner = cls;
       }
     }
-    TSNode bases = child(cls, m_g.f_superclasses);
-    TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
-    if (kind(base) != Kind::Identifier) break;
-    cls_name = text(base);
+    cls_name = first_base(cls);
+    if (cls_name.empty()) break;
   }
   if (ts_node_is_null(str_fn) && ts_node_is_null(init_fn)) {
     // The outline may have blanked the methods: keep them next time.
@@ -1531,12 +1535,10 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   if (ts_node_is_null(base_call)) return std::nullopt;
   TSNode msg{};
   {
-    TSNode object = child(child(base_call, m_g.f_function), m_g.f_object);
-    bool via_super = kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super";
     TSNode args = child(base_call, m_g.f_arguments);
     if (kind(args) != Kind::ArgumentList) return std::nullopt;
     int shown = message_argument(base_class, 4);
-    std::uint32_t skip = (via_super ? 0 : 1) + static_cast<std::uint32_t>(std::max(shown, 0));  // `Base.__init__(self, ...)`
+    std::uint32_t skip = static_cast<std::uint32_t>(self_arguments(base_call) + std::max(shown, 0));
     std::uint32_t seen = 0, count = named_count(args);
     for (std::uint32_t i = 0; i < count; ++i) {
       TSNode a = ts_node_named_child(args, i);
@@ -2242,6 +2244,10 @@ model::FileFacts scan_python(std::string_view source) {
 
 model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}); }
 
+namespace {
+
+// `site` raises `cls`, defined in another file: its display filled with the
+// site's arguments, as an alternative.
 void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
   if (cls.display.empty() || site.kind != "raise") return;
   // The arguments as written: positional ones in order, keywords by name.
@@ -2309,6 +2315,30 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
     if (!std::equal(out.parts.begin(), out.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
       push_alternative(site, std::move(out));
   }
+}
+
+}  // namespace
+
+void link_class_displays(std::vector<model::FileFacts>& files) {
+  struct Defined {
+    std::size_t file = 0;
+    const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
+  };
+  std::unordered_map<std::string_view, Defined> by_name;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (const model::ClassDef& c : files[i].classes) {
+      auto [it, added] = by_name.emplace(c.name, Defined{i, &c});
+      if (!added) it->second.cls = nullptr;
+    }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (model::ThrowSite& site : files[i].sites) {
+      std::string_view name = site.error_class;
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      auto it = by_name.find(name);
+      // Raised where it is defined: the file's own scan followed it.
+      if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
+      apply_class_display(site, *it->second.cls);
+    }
 }
 
 bool may_define_classes(std::string_view source) { return source.find("class") != std::string_view::npos; }

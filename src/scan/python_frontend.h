@@ -2,6 +2,7 @@
 // The Python frontend: bytes of one .py file in, throw-site facts out.
 // Pure and thread-safe (each call uses its own parser).
 #include <string_view>
+#include <vector>
 
 #include "model/throw_site.h"
 
@@ -19,12 +20,16 @@ model::FileFacts scan_python(std::string_view source);
 // against.
 model::FileFacts scan_python_whole(std::string_view source);
 
-// `raise URLError('unknown url type: %s' % type)` in one file, where
-// another defines URLError to show '<urlopen error %s>' % self.reason: the
-// class's display (ClassDef::display), its parameters filled with the
-// site's arguments as written, becomes an alternative of the site. Nothing
-// happens when the arguments cannot be matched to the parameters (`*args`).
-void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls);
+// Across a repository's files (FileFacts of each, in any order): a raise
+// of a class defined in another file shows there as it does where it is
+// defined. `raise URLError('unknown url type: %s' % type)` in one file,
+// where another defines URLError to show '<urlopen error %s>' %
+// self.reason: the class's display (ClassDef::display), its parameters
+// filled with the site's arguments as written, becomes an alternative of
+// the site. A class name defined in several files is left alone, as the
+// class index leaves it, and so are arguments that cannot be matched to
+// the parameters (`*args`).
+void link_class_displays(std::vector<model::FileFacts>& files);
 
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.
