@@ -200,6 +200,21 @@ bool all_literal(const std::vector<TemplatePart>& parts) {
   return std::all_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal; });
 }
 
+// Whether two templates read alike: the same literal text and the same
+// interpolated expressions, in order.
+bool same_parts(const MessageTemplate& a, const MessageTemplate& b) {
+  return std::equal(a.parts.begin(), a.parts.end(), b.parts.begin(), b.parts.end(),
+                    [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; });
+}
+
+// Interpolation `p` with its expression replaced by the source text of the
+// argument that fills it, keeping its conversion and format (`{x!r}` of
+// argument `a + b` shows as `{a + b!r}`).
+TemplatePart filled_with(const TemplatePart& p, std::string arg) {
+  std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : arg + p.display.substr(p.text.size());
+  return interp(std::move(arg), std::move(display), p.printf_conv);
+}
+
 bool any_literal(const std::vector<TemplatePart>& parts) {
   return std::any_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal && !p.text.empty(); });
 }
@@ -476,9 +491,7 @@ class FileScanner {
         append_parts(out.parts, std::move(given->parts));
         continue;
       }
-      std::string a = expr_text(text(arg));
-      std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
-      out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
+      out.parts.push_back(filled_with(p, expr_text(text(arg))));
     }
     return out;
   }
@@ -865,11 +878,7 @@ void push_alternative(ThrowSite& site, MessageTemplate t) {
   constexpr std::size_t k_max_alternatives = 256;
   if (!has_words(t) || site.alternatives.size() >= k_max_alternatives) return;
   for (const auto& a : site.alternatives)
-    if (a.parts.size() == t.parts.size() &&
-        std::equal(a.parts.begin(), a.parts.end(), t.parts.begin(), [](const TemplatePart& x, const TemplatePart& y) {
-          return x.literal == y.literal && x.text == y.text;
-        }))
-      return;
+    if (same_parts(a, t)) return;
   site.alternatives.push_back(std::move(t));
 }
 
@@ -1595,11 +1604,9 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     out.from_literals = true;
     return out;
   };
-  auto same_parts = [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; };
   for (MessageTemplate& t : d->shown) {
     MessageTemplate shown = substitute(std::move(t));
-    if (!std::equal(shown.parts.begin(), shown.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
-      push_alternative(site, std::move(shown));
+    if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
   }
 }
 
@@ -2266,7 +2273,6 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
     if (!keywords.empty()) return;  // not Python
     positional.push_back(i);
   }
-  auto same_parts = [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; };
   for (const MessageTemplate& t : cls.display) {
     MessageTemplate out;
     out.style = t.style;
@@ -2302,18 +2308,12 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       // Shown as it is: the site's message when it is the first argument.
       const bool as_is = (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
       if (as_is && first_argument && site.message.style != "none" && site.message.style != "expression") {
-        for (const TemplatePart& q : site.message.parts) {
-          if (q.literal) append_literal(out.parts, q.text);
-          else out.parts.push_back(q);
-        }
+        append_parts(out.parts, std::vector<TemplatePart>(site.message.parts));
         continue;
       }
-      std::string a(*given);
-      std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : a + p.display.substr(p.text.size());
-      out.parts.push_back(interp(std::move(a), std::move(display), p.printf_conv));
+      out.parts.push_back(filled_with(p, std::string(*given)));
     }
-    if (!std::equal(out.parts.begin(), out.parts.end(), site.message.parts.begin(), site.message.parts.end(), same_parts))
-      push_alternative(site, std::move(out));
+    if (!same_parts(out, site.message)) push_alternative(site, std::move(out));
   }
 }
 
