@@ -6,8 +6,8 @@
 # and repeated (each line many times in a row, its caches and branch
 # history its own), so the table says which phases do work and which wait
 # on what other messages displaced. A diagnostic, not a benchmark: it
-# compares errdex with itself, and the counter reads (about 20 cycles
-# each, 12 a line) are in its figures.
+# compares errdex with itself, and the counter's own reads (12 a line,
+# 29 ticks each on the machine of bench/RESULTS.md) are in its figures.
 #
 # The shipped matcher is not touched: a copy of src/match/matcher.cc gets a
 # read of the time stamp counter where each phase starts (at the comments
@@ -46,9 +46,8 @@ std::uint64_t errdex_phase_clock() {
 }
 namespace {
 thread_local std::uint64_t errdex_phase_last;
-std::uint64_t errdex_phase_now() { return errdex_phase_clock(); }
 void errdex_phase_mark(int k) {
-  const std::uint64_t t = errdex_phase_now();
+  const std::uint64_t t = errdex_phase_clock();
   errdex_phase_ticks[k] += t - errdex_phase_last;
   errdex_phase_last = t;
 }
@@ -58,13 +57,13 @@ struct ErrdexPhaseEnd {
 };
 }  // namespace
 ''' % (", ".join('"%s"' % n for n in names), len(names), len(names) - 1)
-def put(anchor, text, before=True):
+def put(anchor, text):  # text goes just before anchor, which must occur once
     global s
     if s.count(anchor) != 1:
         sys.exit("phases.sh: %s in %s: %r" % ("not found" if anchor not in s else "found more than once", src, anchor))
-    s = s.replace(anchor, text + anchor if before else anchor + text)
+    s = s.replace(anchor, text + anchor)
 put("namespace errdex::match {\nnamespace {", prelude)
-put("  const bool single = parse_single_line(text, known, one);", "  errdex_phase_last = errdex_phase_now();\n  ++errdex_phase_calls;\n")
+put("  const bool single = parse_single_line(text, known, one);", "  errdex_phase_last = errdex_phase_clock();\n  ++errdex_phase_calls;\n")
 ends = ["  thread_local Scratch scratch;",
         "  // Frames: the innermost frame is where the exception was raised.",
         "  // Words: every whole word of the message looks up the patterns keyed on",
