@@ -98,13 +98,24 @@ void word_hashes(std::string_view text, WordScratch& s, std::vector<std::uint64_
   const std::size_t n = text.size();
   // Rounded up to whole 16-byte groups, then k_pad: every read below is
   // inside `pad`, and the zero bytes past the text are not word characters.
+  // Only the bytes past the text are zeroed: the pad is reused, and most
+  // messages are short, so filling all of it first would cost more than
+  // the pass.
   const std::size_t groups = (n + 15) / 16;
-  s.pad.assign(groups * 16 + k_pad, '\0');
+  const std::size_t padded = groups * 16 + k_pad;
+  if (s.pad.size() < padded) s.pad.resize(padded);
   if (n > 0) std::memcpy(s.pad.data(), text.data(), n);
-  // One spare block, always zero: a run's end is found without a bound check.
-  s.bits.assign(groups / 4 + 2, 0);
-  for (std::size_t g = 0; g < groups; ++g)
-    s.bits[g / 4] |= static_cast<std::uint64_t>(word_bits16(s.pad.data() + g * 16)) << (16 * (g % 4));
+  std::memset(s.pad.data() + n, 0, padded - n);
+  // One spare block, always zero: a run's end is found without a bound
+  // check. Every block is written whole.
+  const std::size_t blocks = groups / 4 + 2;
+  if (s.bits.size() < blocks) s.bits.resize(blocks);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::uint64_t w = 0;
+    for (std::size_t g = 4 * b; g < std::min(groups, 4 * b + 4); ++g)
+      w |= static_cast<std::uint64_t>(word_bits16(s.pad.data() + g * 16)) << (16 * (g % 4));
+    s.bits[b] = w;
+  }
   const char* p = s.pad.data();
   std::uint64_t carry = 0;  // whether the previous block ended inside a word
   for (std::size_t b = 0; b * 64 < n; ++b) {
