@@ -371,26 +371,41 @@ class FileScanner {
   std::optional<MessageTemplate> build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_variable(std::string_view name, std::uint32_t site_byte, int depth);
+  // `"sep".join(items)`, and the items of a list as text.
+  std::optional<MessageTemplate> build_join(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
+  bool list_items(TSNode n, std::uint32_t site_byte, int depth, bool allow_var,
+                  std::vector<std::vector<TemplatePart>>& items);
+  std::vector<TemplatePart> item_parts(TSNode item, std::uint32_t site_byte, int depth);
 
+  // What is added to a name's value after it is assigned: `name += value`
+  // ('+'), or a list's `name.append(value)` ('a'), `name.extend(value)`
+  // ('e') or `name.insert(0, value)` ('p'), at byte `at`.
+  struct Added {
+    TSNode value;
+    char how = '+';
+    std::uint32_t at = 0;
+  };
   // Where a name's value may come from at `site_byte`: its assignments in
   // the current scope that can reach the site (a later assignment in the
   // same or an enclosing block replaces an earlier one; one on another
   // branch of an `if` the site is not on cannot reach it), in source order,
-  // each with the `+=` appends that follow it.
+  // each with what is added to it on the way (an addition on a branch the
+  // assignment is not on, `else` to its `if`, never follows it).
   struct Reaching {
     TSNode rhs;
     TSNode assignment;
     TSNode block;          // the block holding the assignment statement
     std::uint32_t at = 0;  // start of the assignment
-    std::vector<TSNode> appends;
+    std::vector<Added> appends;
   };
   std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
-  // Every assignment to a plain name (and `name += ...`) in `scope`, in
-  // source order; indexed once per scope.
+  // Every assignment to a plain name (and `name += ...`, and the list
+  // calls of Added) in `scope`, in source order; indexed once per scope.
   struct Assign {
     TSNode node, rhs, block;
     std::uint32_t start = 0, end = 0;
     bool augmented = false;
+    char how = '+';  // of an augmented one: as Added::how
   };
   const std::vector<Assign>* assignments(TSNode scope, std::string_view name);
   bool may_reach(TSNode assignment, std::uint32_t site_byte) const;
@@ -1822,7 +1837,9 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
       if (op == "%") return build_percent(n, site_byte, depth, allow_var);
       return std::nullopt;
     }
-    case Kind::Call: return build_format(n, site_byte, depth, allow_var);
+    case Kind::Call:
+      if (auto t = build_join(n, site_byte, depth, allow_var)) return t;
+      return build_format(n, site_byte, depth, allow_var);
     case Kind::Identifier:
       if (!allow_var) return std::nullopt;
       return build_variable(text(n), site_byte, depth);
@@ -2032,6 +2049,35 @@ const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, s
       Kind k = kind(node);
       if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
         return false;
+      if (k == Kind::Call && d >= 2 && kind(path[d - 1]) == Kind::ExprStatement) {
+        // `name.append(x)`, `name.extend(x)`, `name.insert(0, x)` as a
+        // statement: call <- expression_statement <- block.
+        TSNode fn = child(node, m_g.f_function);
+        TSNode args = child(node, m_g.f_arguments);
+        if (kind(fn) == Kind::Attribute && kind(child(fn, m_g.f_object)) == Kind::Identifier &&
+            kind(args) == Kind::ArgumentList) {
+          std::vector<TSNode> given;
+          std::uint32_t count = named_count(args);
+          bool plain = true;
+          for (std::uint32_t i = 0; i < count; ++i) {
+            TSNode a = ts_node_named_child(args, i);
+            Kind ak = kind(a);
+            if (ak == Kind::Comment) continue;
+            plain &= ak != Kind::KeywordArg && ak != Kind::ListSplat && ak != Kind::DictSplat;
+            given.push_back(a);
+          }
+          std::string_view method = text(child(fn, m_g.f_attribute));
+          char how = !plain                                                          ? 0
+                     : method == "append" && given.size() == 1                       ? 'a'
+                     : method == "extend" && given.size() == 1                       ? 'e'
+                     : method == "insert" && given.size() == 2 && text(given[0]) == "0" ? 'p'
+                                                                                    : 0;
+          if (how)
+            it->second[std::string(text(child(fn, m_g.f_object)))].push_back(
+                {node, given.back(), path[d - 2], start_byte(node), end_byte(node), true, how});
+        }
+        return true;
+      }
       if (k != Kind::Assignment && k != Kind::AugAssignment) return k != Kind::String && k != Kind::Comment;
       TSNode left = child(node, m_g.f_left);
       TSNode right = child(node, m_g.f_right);
@@ -2065,11 +2111,14 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
       live.push_back({a.rhs, a.node, a.block, a.start, {}});
     } else {
       // `msg += ...` inside a branch the assignment is not in may not run:
-      // the value without it reaches too (a few at most).
+      // the value without it reaches too (a few at most). On a branch
+      // the assignment cannot reach (its `if`'s `else`), it never runs
+      // after it.
       std::vector<Reaching> skipped;
       for (auto& r : live) {
+        if (!may_reach(r.assignment, a.start)) continue;
         if (!ts_node_eq(a.block, r.block) && live.size() + skipped.size() < 8) skipped.push_back(r);
-        r.appends.push_back(a.rhs);
+        r.appends.push_back({a.rhs, a.how, a.start});
       }
       live.insert(live.begin(), skipped.begin(), skipped.end());
     }
@@ -2165,12 +2214,13 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   auto t = build(r.rhs, r.at, depth + 1, true);
   --m_variable_hops;
   if (!t) return std::nullopt;
-  for (TSNode a : r.appends) {
-    auto more = build(a, r.at, depth + 1, false);
+  for (const Added& a : r.appends) {
+    if (a.how != '+') return std::nullopt;  // a list's call: not text
+    auto more = build(a.value, r.at, depth + 1, false);
     if (more)
       append_parts(t->parts, std::move(more->parts));
     else
-      t->parts.push_back(interp(expr_text(text(a))));
+      t->parts.push_back(interp(expr_text(text(a.value))));
   }
   t->style = "variable";
   return t;
@@ -2180,6 +2230,91 @@ std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name
   auto found = reaching(name, site_byte);
   if (found.empty()) return std::nullopt;
   return build_reaching(found.back(), depth);
+}
+
+// `"".join(parts)`, `", ".join(["a", repr(x)])`: the items with the
+// separator between them. The list is a literal, or a variable as the
+// latest assignment reaching the join leaves it (`configparser` builds
+// `DuplicateOptionError`'s message so, appending under `if`s: each
+// addition on the way is taken).
+std::optional<MessageTemplate> FileScanner::build_join(TSNode call, std::uint32_t site_byte, int depth, bool allow_var) {
+  if (depth > k_max_depth) return std::nullopt;
+  TSNode fn = child(call, m_g.f_function);
+  if (kind(fn) != Kind::Attribute || text(child(fn, m_g.f_attribute)) != "join") return std::nullopt;
+  std::vector<TemplatePart> sep;
+  bool is_f = false;
+  TSNode sep_node = child(fn, m_g.f_object);
+  if (kind(sep_node) != Kind::String || !literal_parts(sep_node, sep, is_f) || !all_literal(sep)) return std::nullopt;
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList || named_count(args) != 1) return std::nullopt;
+  TSNode list = unwrap_parens(ts_node_named_child(args, 0));
+  std::vector<std::vector<TemplatePart>> items;
+  if (!list_items(list, site_byte, depth + 1, allow_var, items) || items.empty()) return std::nullopt;
+  MessageTemplate t;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) append_parts(t.parts, sep);
+    append_parts(t.parts, std::move(items[i]));
+  }
+  if (!any_literal(t.parts)) return std::nullopt;
+  t.style = kind(list) == Kind::Identifier ? "variable" : "join";
+  return t;
+}
+
+// The items of list `n` at `site_byte`: a list literal's, or a list
+// variable's (its latest reaching assignment, then what is appended,
+// extended and inserted at 0 on the way). False when they cannot be read.
+bool FileScanner::list_items(TSNode n, std::uint32_t site_byte, int depth, bool allow_var,
+                             std::vector<std::vector<TemplatePart>>& items) {
+  if (depth > k_max_depth) return false;
+  n = unwrap_parens(n);
+  if (std::string_view(ts_node_type(n)) == "list") {
+    std::uint32_t count = named_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode item = ts_node_named_child(n, i);
+      Kind k = kind(item);
+      if (k == Kind::Comment) continue;
+      if (k == Kind::ListSplat) return false;
+      items.push_back(item_parts(item, site_byte, depth + 1));
+    }
+    return true;
+  }
+  if (kind(n) != Kind::Identifier || !allow_var || m_variable_hops >= k_max_variable_hops) return false;
+  auto found = reaching(text(n), site_byte);
+  if (found.empty()) return false;
+  const Reaching& r = found.back();
+  ++m_variable_hops;
+  bool ok = list_items(r.rhs, r.at, depth + 1, true, items);
+  for (std::size_t k = 0; ok && k < r.appends.size(); ++k) {
+    const Added& a = r.appends[k];
+    if (a.how == 'a') {
+      items.push_back(item_parts(a.value, a.at, depth + 1));
+    } else if (a.how == 'p') {
+      items.insert(items.begin(), item_parts(a.value, a.at, depth + 1));
+    } else {
+      ok = list_items(a.value, a.at, depth + 1, true, items);  // `extend(x)`, `+= x`
+    }
+  }
+  --m_variable_hops;
+  return ok;
+}
+
+// One item of a joined list as text: `repr(x)` as `{x!r}`, `str(x)` as
+// `{x}`, a message expression as built, anything else as an interpolation.
+std::vector<TemplatePart> FileScanner::item_parts(TSNode item, std::uint32_t site_byte, int depth) {
+  item = unwrap_parens(item);
+  std::vector<TemplatePart> parts;
+  if (kind(item) == Kind::Call) {
+    std::string_view callee = text(child(item, m_g.f_function));
+    TSNode args = child(item, m_g.f_arguments);
+    if ((callee == "repr" || callee == "str") && kind(args) == Kind::ArgumentList && named_count(args) == 1) {
+      std::string e = expr_text(text(ts_node_named_child(args, 0)));
+      parts.push_back(callee == "repr" ? interp(e, e + "!r") : interp(e));
+      return parts;
+    }
+  }
+  if (auto t = build(item, site_byte, depth + 1, false)) return std::move(t->parts);
+  parts.push_back(interp(expr_text(text(item))));
+  return parts;
 }
 
 // An over-estimate of the scanner's indent stack depth: lines inside

@@ -471,6 +471,52 @@ TEST(PythonFrontend, VariableJoinedToTextReadsAsItsText) {
   EXPECT_EQ(message(f.sites[3]), "No module named {name}.{sub}");
 }
 
+// A message joined from a list (`"".join(parts)`): a list literal's items,
+// or a list variable's as its assignment and the `append`, `extend` and
+// `insert(0, ...)` calls on the way to the join leave it. A call on the
+// other branch of the assignment's `if` does not follow it (configparser's
+// DuplicateOptionError builds its message so).
+TEST(PythonFrontend, MessageJoinedFromAList) {
+  FileFacts f = scan_python(
+      "def bad(x, y, z):\n"
+      "    raise ValueError(', '.join(['bad', repr(x), str(y), 'value %d' % z]))\n"
+      "class Error(Exception):\n"
+      "    def __init__(self, msg=''):\n"
+      "        Exception.__init__(self, msg)\n"
+      "class DuplicateOptionError(Error):\n"
+      "    def __init__(self, section, option, source=None, lineno=None):\n"
+      "        msg = [repr(option), ' in section ', repr(section),\n"
+      "               ' already exists']\n"
+      "        if source is not None:\n"
+      "            message = ['While reading from ', repr(source)]\n"
+      "            if lineno is not None:\n"
+      "                message.append(' [line {0:2d}]'.format(lineno))\n"
+      "            message.append(': option ')\n"
+      "            message.extend(msg)\n"
+      "            msg = message\n"
+      "        else:\n"
+      "            msg.insert(0, 'Option ')\n"
+      "        Error.__init__(self, ''.join(msg))\n"
+      "def read(sect, opt, name, n):\n"
+      "    raise DuplicateOptionError(sect, opt, name, n)\n"
+      "def other(x):\n"
+      "    msg = 'base'\n"
+      "    if x:\n"
+      "        msg = 'other'\n"
+      "    else:\n"
+      "        msg += ' more'\n"
+      "    raise KeyError(msg)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "bad, {x!r}, {y}, value {z}");
+  EXPECT_EQ(f.sites[0].message.style, "join");
+  EXPECT_EQ(alternatives(f.sites[1]),
+            std::vector<std::string>{
+                "While reading from {name!r} [line {n:2d}]: option {opt!r} in section {sect!r} already exists"});
+  // `+=` on the `else` of the `if` that assigned 'other' never follows it.
+  EXPECT_EQ(message(f.sites[2]), "other");
+  for (const std::string& a : alternatives(f.sites[2])) EXPECT_NE(a, "other more");
+}
+
 // A base whose `__init__` takes the message after other arguments
 // (configparser's InterpolationError(option, section, msg)): the argument a
 // subclass gives in that place is the message, built in its `__init__`,
