@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <type_traits>
@@ -738,6 +739,73 @@ struct Matcher::Impl {
     return true;
   }
 
+  // Whether simple pattern `sp`, with `(-?\d+)` gaps, matches `t` as RE2
+  // would with anchor `a` (groups as `(.*?)`, see relax). A `(-?\d+)` gap
+  // ends where the digits after the run before it end (the run after it
+  // never starts with a digit: read_simple), so only a run after lazy
+  // groups, or the first run of an unanchored search, has places to
+  // choose from: each place it occurs is tried in turn. The bytes read are
+  // bounded by a multiple of the text's length: past that, nothing is said
+  // (nullopt) and RE2 decides, so no text makes this slower than RE2.
+  std::optional<bool> simple_search(const Simple& sp, std::string_view t, RE2::Anchor a) const {
+    std::size_t budget = 64 + 8 * t.size();
+    auto spend = [&](std::size_t bytes) {
+      if (bytes >= budget) return false;
+      budget -= bytes;
+      return true;
+    };
+    auto digit = [&](std::size_t i) { return t[i] >= '0' && t[i] <= '9'; };
+    // The end of the `(-?\d+)` at `pos`, or npos; nullopt past the budget.
+    auto integer = [&](std::size_t pos) -> std::optional<std::size_t> {
+      const std::size_t end = int_end(t, pos);
+      if (!spend(1 + (end == std::string_view::npos ? 0 : end - pos))) return std::nullopt;
+      return end;
+    };
+    // The pattern from item `k` on, the text read up to `pos`.
+    auto rest = [&](auto& self, std::uint32_t k, std::size_t pos) -> std::optional<bool> {
+      if (k == sp.items) {
+        if (sp.trailing == 0) return a != RE2::ANCHOR_BOTH || pos == t.size();
+        if (!sp.trailing_int) return true;  // lazy groups take the rest, or nothing
+        const auto end = integer(pos);
+        if (!end) return std::nullopt;
+        return *end != std::string_view::npos && (a != RE2::ANCHOR_BOTH || *end == t.size());
+      }
+      const SimpleItem& it = simple_items[sp.first + k];
+      const std::string_view run(simple_lits.data() + it.lit_begin, it.lit_size);
+      const bool free_start = k == 0 && a == RE2::UNANCHORED;
+      if (!free_start && (it.groups == 0 || it.int_gap)) {
+        std::size_t at = pos;
+        if (it.int_gap) {
+          const auto end = integer(pos);
+          if (!end) return std::nullopt;
+          if (*end == std::string_view::npos) return false;
+          at = *end;
+        }
+        if (!spend(run.size())) return std::nullopt;
+        if (t.compare(at, run.size(), run) != 0) return false;
+        return self(self, k + 1, at + run.size());
+      }
+      // Each place the run occurs: after lazy groups, anywhere from `pos`;
+      // the first of an unanchored search, anywhere, and after a `(-?\d+)`
+      // where a digit ends right before it.
+      for (std::size_t from = pos;;) {
+        const std::size_t at = t.find(run, from);
+        if (!spend((at == std::string_view::npos ? t.size() : at) - from + run.size())) return std::nullopt;
+        if (at == std::string_view::npos) return false;
+        from = at + 1;
+        if (it.int_gap && (at == 0 || !digit(at - 1))) continue;
+        auto found = self(self, k + 1, at + run.size());
+        if (!found || *found) return found;
+      }
+    };
+    if (sp.items == 0 && sp.trailing_int && a == RE2::UNANCHORED) {
+      for (std::size_t i = 0; i < t.size(); ++i)
+        if (digit(i)) return true;
+      return false;
+    }
+    return rest(rest, 0, 0);
+  }
+
   // `groups` adjacent lazy groups from `pos` to `end`: all but the last
   // empty, the last up to `end`.
   static void take_groups(Spans* spans, std::uint32_t groups,
@@ -824,8 +892,9 @@ struct Matcher::Impl {
         return found;
       }
       // `(-?\d+)` gaps: a walk that fits is a match (whole, or from the
-      // start); where `(-?\d+)` read as any text does not fit either, there
-      // is none; RE2 decides the rest.
+      // start), with its groups; else the search decides; where it runs
+      // out of tries and `(-?\d+)` read as any text does not fit either,
+      // there is none; RE2 decides the rest.
       if (a != RE2::UNANCHORED) {
         Spans* out = keep_walk ? &walk[2] : nullptr;
         if (out) out->clear();
@@ -834,6 +903,7 @@ struct Matcher::Impl {
           return true;
         }
       }
+      if (std::optional<bool> found = simple_search(sp, t, a)) return *found;
       bool relaxed = a == RE2::ANCHOR_BOTH ? simple_whole(sp, t, nullptr, true) : simple_within(sp, t, a == RE2::ANCHOR_START);
       return relaxed && run(t, a);
     };

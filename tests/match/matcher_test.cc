@@ -693,6 +693,90 @@ TEST(Matcher, IntegerGroupsAgreeWithRe2) {
   EXPECT_GT(none, 200);
 }
 
+// Patterns that open with a group, a `(-?\\d+)` or the keyed word, and
+// messages with text before the keyed word: whether the pattern matches
+// whole, from the start, inside or not at all is RE2's answer, found
+// without RE2 (each run placed where it occurs, the first anywhere) when
+// the first-occurrence walk does not fit.
+TEST(Matcher, IntegerGroupsAnywhereAgreeWithRe2) {
+  std::mt19937 rng(13);
+  const std::string lit = "ab-1 ", text = "ab-12 x";
+  int whole = 0, start = 0, inside = 0, none = 0;
+  for (int round = 0; round < 6000; ++round) {
+    std::string pattern;
+    switch (rng() % 3) {
+      case 0: pattern = "(.+?) "; break;
+      case 1: pattern = "(-?\\d+) "; break;
+      default: break;
+    }
+    pattern += "kw ";
+    for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) {
+      switch (rng() % 3) {
+        case 0: pattern += "(.+?)"; break;
+        case 1: pattern += "(-?\\d+)"; break;
+        default: pattern += lit[rng() % lit.size()]; break;
+      }
+    }
+    std::string msg;
+    for (int k = static_cast<int>(rng() % 6); k > 0; --k) msg += text[rng() % text.size()];
+    msg += msg.empty() ? "kw " : " kw ";
+    for (int k = static_cast<int>(rng() % 9); k > 0; --k) msg += text[rng() % text.size()];
+    while (!msg.empty() && msg.front() == ' ') msg.erase(0, 1);  // a pasted line is read trimmed
+    while (!msg.empty() && msg.back() == ' ') msg.pop_back();
+    auto re = relaxed_re2(pattern);
+    ASSERT_TRUE(re->ok()) << pattern;
+    auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+    auto r = m.match("ValueError: " + msg);
+    const Candidate* p = nullptr;
+    for (const auto& c : r.candidates)
+      if (c.id == "p" && c.reasons.pattern) p = &c;
+    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double specific = 1e6 + 4 * cc;
+    // A word of the pattern may stand inside a longer word of the message
+    // ("1" in "12"), which the word index does not look up: only a whole
+    // match is sure to be found, and none is never found.
+    if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, nullptr, 0)) {
+      ++whole;
+      ASSERT_TRUE(p) << pattern << " / " << msg;
+      EXPECT_DOUBLE_EQ(p->score, specific + 3) << pattern << " / " << msg;
+    } else if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_START, nullptr, 0)) {
+      if (!p) continue;
+      ++start;
+      EXPECT_DOUBLE_EQ(p->score, specific + 2) << pattern << " / " << msg;
+    } else if (re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) {
+      if (!p) continue;
+      ++inside;
+      EXPECT_LT(p->score, specific + 1) << pattern << " / " << msg;
+      EXPECT_GT(p->score, 1e6 + cc) << pattern << " / " << msg;
+    } else {
+      ++none;
+      EXPECT_FALSE(p) << pattern << " / " << msg;
+    }
+  }
+  std::printf("whole %d, from the start %d, inside %d, none %d\n", whole, start, inside, none);
+  // Every outcome was exercised, not only one.
+  EXPECT_GT(whole, 100);
+  EXPECT_GT(start, 100);
+  EXPECT_GT(inside, 100);
+  EXPECT_GT(none, 100);
+}
+
+// A text where the runs occur everywhere: the search gives up within its
+// bound of bytes and RE2 decides, or finds the match within it; either
+// way the answer is RE2's.
+TEST(Matcher, IntegerSearchOnHostileTextAgreesWithRe2) {
+  const std::string pattern = "kw (.+?)a(.+?)a(-?\\d+)b";
+  auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
+  auto re = relaxed_re2(pattern);
+  for (const std::string tail : {"1c", "1b", "x1b"}) {
+    const std::string msg = "kw " + std::string(20000, 'a') + tail;
+    auto r = m.match("ValueError: " + msg);
+    bool found = false;
+    for (const auto& c : r.candidates) found |= c.id == "p" && c.reasons.pattern;
+    EXPECT_EQ(found, re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) << tail;
+  }
+}
+
 // The case a first-occurrence walk gets wrong: RE2 places the first `b`
 // later so that the digits fit.
 TEST(Matcher, IntegerGroupAfterALaterRunPlacement) {
