@@ -37,6 +37,9 @@ constexpr std::size_t k_max_tied = 100;
 // Up to this many candidates, the walk confirming each keeps its groups for
 // the captures (see Matcher::match).
 constexpr std::size_t k_keep_walks = 32;
+// Items (literal runs) of a pattern the (-?\d+) search reads itself; past
+// that its recursion would grow with the pattern, and RE2 decides.
+constexpr std::uint32_t k_max_search_items = 256;
 // Up to this many shown answers are picked from many candidates by one
 // pass over them (see Matcher::match's ranking).
 constexpr std::size_t k_small_top = 16;
@@ -746,8 +749,11 @@ struct Matcher::Impl {
   // groups, or the first run of an unanchored search, has places to
   // choose from: each place it occurs is tried in turn. The bytes read are
   // bounded by a multiple of the text's length: past that, nothing is said
-  // (nullopt) and RE2 decides, so no text makes this slower than RE2.
+  // (nullopt) and RE2 decides, so no text makes this slower than RE2. It
+  // recurses once per item: a pattern of more items than k_max_search_items
+  // is left to RE2 too.
   std::optional<bool> simple_search(const Simple& sp, std::string_view t, RE2::Anchor a) const {
+    if (sp.items > k_max_search_items) return std::nullopt;
     std::size_t budget = 64 + 8 * t.size();
     auto spend = [&](std::size_t bytes) {
       if (bytes >= budget) return false;

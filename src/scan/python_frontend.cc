@@ -404,8 +404,7 @@ class FileScanner {
   struct Assign {
     TSNode node, rhs, block;
     std::uint32_t start = 0, end = 0;
-    bool augmented = false;
-    char how = '+';  // of an augmented one: as Added::how
+    char how = '=';  // '=' a plain assignment, else as Added::how
   };
   const std::vector<Assign>* assignments(TSNode scope, std::string_view name);
   bool may_reach(TSNode assignment, std::uint32_t site_byte) const;
@@ -2074,7 +2073,7 @@ const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, s
                                                                                     : 0;
           if (how)
             it->second[std::string(text(child(fn, m_g.f_object)))].push_back(
-                {node, given.back(), path[d - 2], start_byte(node), end_byte(node), true, how});
+                {node, given.back(), path[d - 2], start_byte(node), end_byte(node), how});
         }
         return true;
       }
@@ -2085,7 +2084,7 @@ const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, s
       if (kind(left) == Kind::Identifier && !ts_node_is_null(right) && (plain || text(child(node, m_g.f_operator)) == "+=")) {
         // assignment <- expression_statement <- block
         TSNode block = d >= 2 ? path[d - 2] : scope;
-        it->second[std::string(text(left))].push_back({node, right, block, start_byte(node), end_byte(node), !plain});
+        it->second[std::string(text(left))].push_back({node, right, block, start_byte(node), end_byte(node), plain ? '=' : '+'});
       }
       return true;  // `a = b = ...`, and walrus inside
     });
@@ -2103,7 +2102,7 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
   for (const Assign& a : *list) {
     if (a.start >= site_byte) break;  // in source order
     if (a.end > site_byte) continue;
-    if (!a.augmented) {
+    if (a.how == '=') {
       // Replaces the assignments before it in its own block (and the
       // blocks nested there): every path on from them passes it.
       std::uint32_t b = start_byte(a.block), e = end_byte(a.block);

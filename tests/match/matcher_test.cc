@@ -775,6 +775,22 @@ TEST(Matcher, IntegerSearchOnHostileTextAgreesWithRe2) {
     for (const auto& c : r.candidates) found |= c.id == "p" && c.reasons.pattern;
     EXPECT_EQ(found, re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) << tail;
   }
+  // A pattern of more runs than the search recurses over is RE2's to decide.
+  std::string many = "kw ", text = "kw ";
+  for (int k = 0; k < 400; ++k) {
+    many += "(-?\\d+)a";
+    text += std::to_string(k) + "a";
+  }
+  auto long_one = Matcher::build({rec("q", "ValueError", "m", many, "pkg/q.py", 1)});
+  auto long_re = relaxed_re2(many);
+  for (const std::string tail : {"", " x", "-"}) {
+    const std::string msg = text + tail;
+    auto r = long_one.match("ValueError: " + msg);
+    bool found = false;
+    for (const auto& c : r.candidates) found |= c.id == "q" && c.reasons.pattern;
+    EXPECT_EQ(found, long_re->Match(msg, 0, msg.size(), RE2::UNANCHORED, nullptr, 0)) << tail;
+    EXPECT_TRUE(found) << tail;  // each text holds the whole run of numbers
+  }
 }
 
 // The case a first-occurrence walk gets wrong: RE2 places the first `b`
