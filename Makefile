@@ -7,10 +7,15 @@ DB ?= data/errdex.db
 C_COMPILER ?= clang
 CXX_COMPILER ?= clang++
 
-.PHONY: deps build run test fuzz bench clean
+.PHONY: deps test-deps build run test fuzz bench clean
 
+# What building and running need; `make test` adds the test-only tools
+# (browser, peers, valgrind, the Python packages whose tracebacks it reads).
 deps:
 	@scripts/deps.sh
+
+test-deps:
+	@scripts/deps.sh test
 
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -20,10 +25,10 @@ build: deps
 run: build
 	@scripts/run.sh $(BUILD)/errdex $(DB)
 
-test: build
+test: test-deps build
 	@scripts/test.sh $(BUILD)
 
-fuzz: deps
+fuzz: test-deps
 	@scripts/fuzz.sh
 
 clean:

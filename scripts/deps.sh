@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything errdex needs on a fresh Debian 12 machine. Idempotent:
 # when every package is present it only checks, which takes about a second.
-# Called by `make build`, `make run` and `make test`.
+# Called by `make build` and `make run` with no argument: only what building
+# and running need. `make test` calls it with `test`: the test-only tools too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +20,13 @@ apt_test=(hyperfine libhyperscan-dev wrk nginx chromium valgrind llvm ipython3 p
           python3-pytest python3-structlog python3-pythonjsonlogger python3-loguru python3-sentry-sdk)
 
 missing=()
-for p in "${apt_build[@]}" "${apt_test[@]}"; do
+wanted=("${apt_build[@]}")
+case "${1:-}" in
+  "") ;;
+  test) wanted+=("${apt_test[@]}") ;;
+  *) echo "usage: scripts/deps.sh [test]" >&2; exit 2 ;;
+esac
+for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 # The machine may carry its own Node.js; Debian's is only the fallback.
