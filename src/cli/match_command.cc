@@ -63,9 +63,14 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     return 2;
   }
   std::vector<model::ErrorRecord> records = std::move(*fields);
+  auto repos = (*st)->repos();
+  if (!repos) {
+    std::cerr << "errdex match: " << repos.error() << "\n";
+    return 2;
+  }
 
   // From here on the index is immutable.
-  match::Matcher matcher = match::Matcher::build(records);
+  match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos));
   match::MatchResult res = matcher.match(text, top);
 
   if (as_json) {

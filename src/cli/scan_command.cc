@@ -20,6 +20,7 @@
 #include "cli/store_url.h"
 #include "model/record_json.h"
 #include "scan/python_frontend.h"
+#include "source/import_roots.h"
 #include "source/source_tree.h"
 #include "store/store.h"
 #include "util/text.h"
@@ -129,6 +130,12 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   for (std::size_t i = 0; i < entries.size(); ++i)
     classes.add(join_path(prefix, entries[i].path), facts[i].classes);
   out.classes = classes.size();
+  {
+    std::vector<std::string> paths;
+    paths.reserve(entries.size());
+    for (const auto& e : entries) paths.push_back(join_path(prefix, e.path));
+    out.import_roots = source::import_roots(paths);
+  }
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   scan::link_class_displays(facts);
@@ -218,7 +225,7 @@ int run_scan(const ScanArgs& a) {
 
   // Pass 7: one transaction replaces the dataset of (repo, sha). From here
   // on readers see the new records.
-  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), {}};
+  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}};
   // Serialised on every core here, so the transaction below only writes.
   ds.record_json.resize(ds.records.size());
   parallel_for(ds.records.size(), a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency()),

@@ -26,6 +26,7 @@ struct PipelineOutput {
   std::size_t files = 0;   // read without a problem
   std::size_t parsed = 0;  // of those, parsed (may hold a site)
   std::size_t classes = 0; // class definitions indexed
+  std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;
   // In dataset order (file order, then line); sites[i] gave records[i].
   std::vector<model::ErrorRecord> records;

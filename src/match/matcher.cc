@@ -561,6 +561,7 @@ struct Matcher::Impl {
   std::unique_ptr<std::atomic<RE2*>[]> compiled;  // by pattern id
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
+  std::vector<std::uint64_t> module_mask;                 // module_lengths() of each file, by file_id
   // The word hashes of each file's path components and of its last one's
   // stem ("decoder" of "decoder.py"), the names a module agrees with: file
   // f's are file_names[file_names_at[f] .. file_names_at[f + 1]).
@@ -1015,7 +1016,7 @@ Matcher::~Matcher() = default;
 const BuildStats& Matcher::stats() const { return m_impl->stats; }
 std::size_t Matcher::size() const { return m_impl->stats.records; }
 
-Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
+Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
   // The record's own pattern first, then its variants: entry i < records
@@ -1053,6 +1054,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   const bool keep_compiled = n <= 200000;
 
   std::unordered_map<std::string, std::uint32_t> file_ids;
+  std::vector<const std::string*> file_repo;  // by file_id
   std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // interned while reading; frozen into m.class_ids
   std::vector<std::vector<std::string>> words(n);
   std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
@@ -1112,8 +1114,12 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
-    auto [fit, fadded] = file_ids.emplace(r.file_path, static_cast<std::uint32_t>(m.files.size()));
-    if (fadded) m.files.push_back(r.file_path);
+    // By repository and path: the repositories' import roots differ.
+    auto [fit, fadded] = file_ids.emplace(r.repo + '\n' + r.file_path, static_cast<std::uint32_t>(m.files.size()));
+    if (fadded) {
+      m.files.push_back(r.file_path);
+      file_repo.push_back(&r.repo);
+    }
     e.file_id = fit->second;
 
     const std::string& pat = pattern_of(i);
@@ -1297,9 +1303,13 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   }
 
   m.file_parts.resize(m.files.size());
+  m.module_mask.resize(m.files.size());
   m.file_names_at.assign(1, 0);
+  static const std::vector<std::string> k_default_roots = {"", "src", "lib", "Lib"};
   for (std::size_t f = 0; f < m.files.size(); ++f) {
     const auto& parts = m.file_parts[f] = path_components(m.files[f]);
+    auto listed = roots.find(*file_repo[f]);
+    m.module_mask[f] = module_lengths(parts, listed == roots.end() ? k_default_roots : listed->second);
     for (std::string_view part : parts) m.file_names.push_back(word_hash(part));
     if (!parts.empty()) {
       m.by_basename[std::string(parts.back())];
@@ -1324,6 +1334,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records) {
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Impl::Required);
   mem += m.posting_weight.capacity() * sizeof(float);
   mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
+  mem += m.module_mask.capacity() * sizeof(std::uint64_t);
   m.stats.memory_bytes = mem;
   return Matcher(std::move(impl));
 }
@@ -1426,13 +1437,24 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (!parts.empty()) {
       auto it = m.by_basename.find(parts.back());
       if (it != m.by_basename.end()) {
+        // An installed path's module path (after site-packages, lib/python3.11)
+        // names a file whole when the rest of the file's path is an import
+        // root: `ipaddress.py` is `Lib/ipaddress.py`, though one component
+        // alone is never enough by suffix.
+        const int start = module_start(parts, f.file.find('\\') != std::string::npos);
+        const std::size_t module_len = start < 0 ? 0 : parts.size() - static_cast<std::size_t>(start);
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
         int agree = -1;
         for (std::uint32_t e : it->second) {
           const std::uint32_t file = m.entries[e].file_id;
           if (agree < 0 || file != last_file) {
-            agree = suffix_agreement(parts, m.file_parts[file]);
+            const auto& rec = m.file_parts[file];
+            if (module_len > 0 && module_len < 64 && ((m.module_mask[file] >> module_len) & 1) &&
+                common_suffix(parts, rec) >= module_len)
+              agree = static_cast<int>(rec.size());
+            else
+              agree = suffix_agreement(parts, rec);
             last_file = file;
           }
           if (agree <= 0) continue;

@@ -29,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,7 +39,8 @@ namespace errdex::match {
 
 // Why a candidate ranks where it does. Several may hold at once.
 struct Reasons {
-  bool frame = false;     // a traceback frame's file (by path suffix) agrees
+  bool frame = false;     // a traceback frame's file agrees (by module path
+                          // under an import root, or by path suffix)
   bool frame_line = false;  // ... and its line is the record's line
   bool error_class = false;  // the exception's class agrees (last dotted name;
                              // an "[Errno N]" message agrees with OSError)
@@ -138,12 +140,19 @@ struct BuildStats {
   std::size_t memory_bytes = 0;     // approximate size of the index
 };
 
+// Each repository's import roots (source/import_roots.h: "", "Lib",
+// "src"), by repository name, as the store keeps them with its dataset. An
+// installed frame's module path (`.../lib/python3.11/ipaddress.py` reads
+// `ipaddress.py`) then names the file `Lib/ipaddress.py` whole. A repository
+// not listed is taken to import from "", "src", "lib" and "Lib".
+using ImportRoots = std::unordered_map<std::string, std::vector<std::string>>;
+
 class Matcher {
  public:
   // Builds the index over every record's messagePattern, class and file.
   // Never fails: a pattern RE2 rejects is counted in stats() and its record
   // is still reachable through frames and class.
-  static Matcher build(const std::vector<model::ErrorRecord>& records);
+  static Matcher build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots = {});
 
   Matcher(Matcher&&) noexcept;
   Matcher& operator=(Matcher&&) noexcept;

@@ -1,5 +1,7 @@
 #include "match/path_suffix.h"
 
+#include <algorithm>
+
 namespace errdex::match {
 
 void path_components(std::string_view path, std::vector<std::string_view>& out) {
@@ -21,12 +23,62 @@ std::vector<std::string_view> path_components(std::string_view path) {
   return out;
 }
 
-int suffix_agreement(const std::vector<std::string_view>& frame, const std::vector<std::string_view>& record) {
+std::size_t common_suffix(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
   std::size_t k = 0;
-  while (k < frame.size() && k < record.size() && frame[frame.size() - 1 - k] == record[record.size() - 1 - k]) ++k;
+  while (k < a.size() && k < b.size() && a[a.size() - 1 - k] == b[b.size() - 1 - k]) ++k;
+  return k;
+}
+
+int suffix_agreement(const std::vector<std::string_view>& frame, const std::vector<std::string_view>& record) {
+  const std::size_t k = common_suffix(frame, record);
   if (k == 0) return 0;
   if (k == record.size() || k >= 2) return static_cast<int>(k);
   return 0;
+}
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// "python3", "python3.11", "python3.13t".
+bool is_python_dir(std::string_view c) {
+  if (c.substr(0, 6) != "python" || c.size() == 6) return false;
+  c.remove_prefix(6);
+  if (c.back() == 't') c.remove_suffix(1);
+  bool digit = false;
+  for (char ch : c) {
+    if (ch >= '0' && ch <= '9') digit = true;
+    else if (ch != '.') return false;
+  }
+  return digit;
+}
+
+}  // namespace
+
+int module_start(const std::vector<std::string_view>& frame, bool windows) {
+  // From the file outwards: the marker nearest the file wins, so a
+  // virtualenv's `lib/python3.11/site-packages/pkg/x.py` reads `pkg/x.py`.
+  for (std::size_t i = frame.size(); i-- > 1;) {
+    std::string_view c = frame[i - 1];
+    bool marker = c == "site-packages" || c == "dist-packages" || ends_with(c, ".egg") || ends_with(c, ".pyz") ||
+                  ends_with(c, ".zip") || (windows && c == "Lib") ||
+                  (is_python_dir(c) && i >= 2 && (frame[i - 2] == "lib" || frame[i - 2] == "lib64"));
+    if (marker) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::uint64_t module_lengths(const std::vector<std::string_view>& record, const std::vector<std::string>& roots) {
+  std::uint64_t mask = 0;
+  const std::size_t n = record.size();
+  for (const std::string& root : roots) {
+    auto parts = path_components(root);
+    if (parts.size() >= n || n - parts.size() > 63) continue;
+    if (std::equal(parts.begin(), parts.end(), record.begin())) mask |= std::uint64_t{1} << (n - parts.size());
+  }
+  return mask;
 }
 
 }  // namespace errdex::match

@@ -3,6 +3,8 @@
 // (`.../site-packages/transformers/cache_utils.py`, a virtualenv, conda, an
 // editable install, a Windows path) maps to the repository's
 // `src/transformers/cache_utils.py`.
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -13,9 +15,24 @@ std::vector<std::string_view> path_components(std::string_view path);
 // The same into `out` (cleared first), whose memory is reused.
 void path_components(std::string_view path, std::vector<std::string_view>& out);
 
+// How many trailing components the two paths have in common.
+std::size_t common_suffix(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b);
+
 // How many trailing components the frame's path and the record's path have
 // in common, when that is enough to call them the same file: all of the
 // record's path, or at least two components. Otherwise 0.
 int suffix_agreement(const std::vector<std::string_view>& frame, const std::vector<std::string_view>& record);
+
+// Where an installed frame's module path begins: the index of the first
+// component after the last of `site-packages`, `dist-packages`,
+// `lib/pythonX.Y` (`lib64`, free-threaded `python3.13t` too), an `.egg`, a
+// zipapp (`.pyz`, `.zip`) or, in a Windows path (`windows`: it held a `\`),
+// `Lib`. -1 when the path names none, or nothing follows it.
+int module_start(const std::vector<std::string_view>& frame, bool windows);
+
+// Bit m (1..63) is set when the record's path without its last m components
+// is one of `roots` (source/import_roots.h): its last m components are then
+// a module path, `ipaddress.py` of `Lib/ipaddress.py` with the root `Lib`.
+std::uint64_t module_lengths(const std::vector<std::string_view>& record, const std::vector<std::string>& roots);
 
 }  // namespace errdex::match

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
 
@@ -12,7 +13,8 @@ namespace errdex::store::sqlite {
 namespace {
 
 // Version 1: meta, datasets, repos, records, records_fts.
-constexpr int k_schema_version = 1;
+// Version 2: datasets.import_roots (a JSON array of folders).
+constexpr int k_schema_version = 2;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
@@ -30,6 +32,7 @@ CREATE TABLE datasets(
   dataset_version TEXT NOT NULL,
   ingested_at TEXT NOT NULL,
   record_count INTEGER NOT NULL,
+  import_roots TEXT NOT NULL DEFAULT '[]',
   UNIQUE(repo, sha)
 );
 -- The current dataset of each repository. Deferred so that one ingest can
@@ -294,11 +297,26 @@ Status SqliteStore::migrate() {
     std::string set = "INSERT INTO meta(key, value) VALUES('schema_version', '" +
                       std::to_string(k_schema_version) + "')";
     if (auto s = exec(set.c_str(), "write schema version"); !s) return fail(s);
-  } else if (*version != std::to_string(k_schema_version)) {
-    // Later versions add their upgrade steps here; until then any other
-    // version is one this build cannot read.
-    return fail(Error{"store schema version " + *version + " is not supported (this errdex reads version " +
-                      std::to_string(k_schema_version) + ")"});
+  } else {
+    // An older store is upgraded in place, one numbered step at a time, in
+    // this transaction; a newer one is left alone.
+    static const char* const k_upgrades[] = {
+        nullptr,
+        // 1 -> 2
+        "ALTER TABLE datasets ADD COLUMN import_roots TEXT NOT NULL DEFAULT '[]'",
+    };
+    int from = 0;
+    for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
+    if (from < 1 || from > k_schema_version)
+      return fail(Error{"store schema version " + *version + " is not supported (this errdex reads versions 1 to " +
+                        std::to_string(k_schema_version) + ")"});
+    for (int v = from; v < k_schema_version; ++v)
+      if (auto s = exec(k_upgrades[v], ("upgrade schema from version " + std::to_string(v)).c_str()); !s)
+        return fail(s);
+    if (from != k_schema_version) {
+      std::string set = "UPDATE meta SET value = '" + std::to_string(k_schema_version) + "' WHERE key = 'schema_version'";
+      if (auto s = exec(set.c_str(), "write schema version"); !s) return fail(s);
+    }
   }
   return exec("COMMIT", "commit schema");
 }
@@ -321,7 +339,8 @@ Status SqliteStore::prepare_all() {
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
       {&m_insert_dataset,
-       "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count) VALUES(?1, ?2, ?3, ?4, ?5)"},
+       "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6)"},
       {&m_insert_record,
        "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json)"
        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
@@ -348,7 +367,7 @@ Status SqliteStore::prepare_all() {
       {&m_search, search_sql.c_str()},
       {&m_search_ids, search_ids_sql.c_str()},
       {&m_repos,
-       "SELECT p.repo, d.sha, d.dataset_version, d.record_count FROM repos p"
+       "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
   };
   for (const auto& item : items)
@@ -409,6 +428,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   {
     Run run(m_insert_dataset);
     run.text(1, dataset.repo).text(2, dataset.sha).text(3, dataset.dataset_version).text(4, util::iso_now_ms());
+    run.text(6, nlohmann::json(dataset.import_roots).dump());
     if (run.integer(5, static_cast<std::int64_t>(dataset.records.size())).step() != SQLITE_DONE)
       return db_error(m_db, "insert dataset");
     dataset_id = sqlite3_last_insert_rowid(m_db);
@@ -516,9 +536,17 @@ Expected<std::vector<RepoSummary>> SqliteStore::repos() {
   std::vector<RepoSummary> out;
   Run run(m_repos);
   int rc;
-  while ((rc = run.step()) == SQLITE_ROW)
-    out.push_back(RepoSummary{std::string(run.column_text(0)), std::string(run.column_text(1)),
-                              std::string(run.column_text(2)), run.column_int(3)});
+  while ((rc = run.step()) == SQLITE_ROW) {
+    RepoSummary r{std::string(run.column_text(0)), std::string(run.column_text(1)), std::string(run.column_text(2)),
+                  run.column_int(3), {}};
+    // Written by ingest as a JSON array of strings; anything else reads as
+    // unknown, and matching falls back to the usual roots.
+    auto roots = nlohmann::json::parse(run.column_text(4), nullptr, false);
+    if (roots.is_array())
+      for (const auto& root : roots)
+        if (root.is_string()) r.import_roots.push_back(root.get<std::string>());
+    out.push_back(std::move(r));
+  }
   if (rc != SQLITE_DONE) return db_error(m_db, "list repos");
   return out;
 }

@@ -4,6 +4,13 @@
 
 namespace errdex::store {
 
+std::unordered_map<std::string, std::vector<std::string>> import_roots(const std::vector<RepoSummary>& repos) {
+  std::unordered_map<std::string, std::vector<std::string>> out;
+  for (const auto& r : repos)
+    if (!r.import_roots.empty()) out.emplace(r.repo, r.import_roots);
+  return out;
+}
+
 Expected<std::unique_ptr<Store>> open_store(const std::string& url) {
   constexpr std::string_view k_sqlite = "sqlite:";
   if (url.starts_with(k_sqlite)) {

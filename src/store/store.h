@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/error_record.h"
@@ -20,6 +21,9 @@ struct Dataset {
   std::string sha;
   std::string dataset_version;  // ISO time
   std::vector<model::ErrorRecord> records;
+  // Folders the repository's Python modules are imported from
+  // (source/import_roots.h); empty when unknown (an imported dataset).
+  std::vector<std::string> import_roots;
   // Optional: model::to_json(records[i]) for every i, made by a caller that
   // can serialise on many threads; the store then stores these bytes. Empty
   // means the store serialises, inside its transaction.
@@ -31,6 +35,7 @@ struct RepoSummary {
   std::string sha;
   std::string dataset_version;
   std::int64_t records = 0;
+  std::vector<std::string> import_roots;  // as ingested; empty when unknown
 };
 
 // A search hit by id only, for callers that hold the records already.
@@ -75,6 +80,10 @@ class Store {
   // Repositories with their current dataset.
   virtual Expected<std::vector<RepoSummary>> repos() = 0;
 };
+
+// Each repository's import roots, by name (what match::Matcher::build
+// takes); repositories whose roots are unknown are left out.
+std::unordered_map<std::string, std::vector<std::string>> import_roots(const std::vector<RepoSummary>& repos);
 
 // Opens a store from a URL: "sqlite:path" (created if missing).
 Expected<std::unique_ptr<Store>> open_store(const std::string& url);

@@ -6,7 +6,8 @@ namespace {
 // The match stage's Matcher over the snapshot's records.
 class MatcherEngine final : public MatchEngine {
  public:
-  explicit MatcherEngine(const std::vector<model::ErrorRecord>& records) : m_matcher(match::Matcher::build(records)) {}
+  MatcherEngine(const std::vector<model::ErrorRecord>& records, const match::ImportRoots& roots)
+      : m_matcher(match::Matcher::build(records, roots)) {}
   match::MatchResult match(std::string_view text, int top) const override { return m_matcher.match(text, top); }
   std::string name() const override { return "matcher"; }
 
@@ -16,8 +17,9 @@ class MatcherEngine final : public MatchEngine {
 
 }  // namespace
 
-std::unique_ptr<MatchEngine> MatchEngine::build(const std::vector<model::ErrorRecord>& records) {
-  return std::make_unique<MatcherEngine>(records);
+std::unique_ptr<MatchEngine> MatchEngine::build(const std::vector<model::ErrorRecord>& records,
+                                               const match::ImportRoots& roots) {
+  return std::make_unique<MatcherEngine>(records, roots);
 }
 
 }  // namespace errdex::web

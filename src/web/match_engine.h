@@ -13,9 +13,11 @@ namespace errdex::web {
 
 class MatchEngine {
  public:
-  // Built once over the snapshot's records; indexes in results are indexes
+  // Built once over the snapshot's records and their repositories' import
+  // roots; indexes in results are indexes
   // into `records`. Thread-safe after construction.
-  static std::unique_ptr<MatchEngine> build(const std::vector<model::ErrorRecord>& records);
+  static std::unique_ptr<MatchEngine> build(const std::vector<model::ErrorRecord>& records,
+                                            const match::ImportRoots& roots);
   virtual ~MatchEngine() = default;
   virtual match::MatchResult match(std::string_view text, int top) const = 0;
   // The engine's name, reported by the API ("matcher").

@@ -146,7 +146,7 @@ Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
     snap->by_repo[r.repo].push_back(i);
     records.push_back(r);
   }
-  snap->matcher = MatchEngine::build(records);
+  snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos));
   return std::shared_ptr<const Snapshot>(std::move(snap));
 }
 

@@ -3,6 +3,7 @@
 // that same standard library, and the matcher must name the raise site.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -54,19 +55,27 @@ class StdlibAccuracy : public ::testing::Test {
     std::printf("%s: %s", python.c_str(), py.err.substr(py.err.rfind("kept")).c_str());
   }
 
-  // `stdlib` scanned by the real binary into `db`, read back, and indexed.
+  // `stdlib` scanned by the real binary into `db` as `make run` scans it
+  // (python/cpython, --prefix Lib: a case's file is Lib/ and its path in
+  // the standard library), read back, and indexed with the import roots the
+  // scan stored.
   static void index(const std::string& stdlib, const std::string& ref, const std::filesystem::path& db,
                     std::vector<model::ErrorRecord>& records, match::Matcher*& matcher) {
     std::string url = "sqlite:" + db.string();
-    auto scan = run(testing::errdex_cmd() + " scan " + shell_quote(stdlib) + " --repo python/cpython --ref " + ref +
-                    " -q --db " + shell_quote(url));
+    auto scan = run(testing::errdex_cmd() + " scan " + shell_quote(stdlib) + " --repo python/cpython --prefix Lib --ref " +
+                    ref + " -q --db " + shell_quote(url));
     ASSERT_EQ(scan.code, 0) << scan.err;
     auto st = store::open_store(url);
     ASSERT_TRUE(st) << st.error();
     auto lines = (*st)->list(std::nullopt);
     ASSERT_TRUE(lines) << lines.error();
     for (auto& l : *lines) records.push_back(std::move(l.record));
-    matcher = new match::Matcher(match::Matcher::build(records));
+    auto repos = (*st)->repos();
+    ASSERT_TRUE(repos) << repos.error();
+    auto roots = store::import_roots(*repos);
+    const auto& cpython = roots["python/cpython"];
+    ASSERT_NE(std::find(cpython.begin(), cpython.end(), "Lib"), cpython.end()) << "the scan stored no import root Lib";
+    matcher = new match::Matcher(match::Matcher::build(records, roots));
   }
 
   static void SetUpTestSuite() {
@@ -87,7 +96,7 @@ class StdlibAccuracy : public ::testing::Test {
   static Verdict judge(const std::vector<model::ErrorRecord>& records, const match::MatchResult& r, const Case& c) {
     auto is_true = [&](const match::Candidate& k) {
       const auto& rec = records[k.index];
-      return rec.file_path == c.file && rec.line_number == c.line;
+      return rec.file_path == "Lib/" + c.file && rec.line_number == c.line;
     };
     if (r.candidates.empty()) return Verdict::wrong;
     if (!r.ambiguous) return is_true(r.candidates.front()) ? Verdict::right : Verdict::wrong;

@@ -267,6 +267,76 @@ TEST(Matcher, SitePackagesPathMapsToRepositoryPath) {
   EXPECT_EQ(path_components("..\\a.b/c"), (Parts{"..", "a.b", "c"}));
 }
 
+// The issue behind it: with the standard library indexed as `make run`
+// indexes it (--prefix Lib), a traceback from that same python3 named a
+// top-level module's file by one component (`ipaddress.py`), which was never
+// enough, and the three sites raising its message tied.
+TEST(Matcher, InstalledTopLevelModuleMapsThroughItsImportRoot) {
+  auto at = [](std::string id, std::string file, int line) {
+    auto r = rec(std::move(id), "AddressValueError", "{exc} in {ip_str}", "(.+?) in (.+?)", std::move(file), line);
+    r.repo = "python/cpython";
+    return r;
+  };
+  std::vector<model::ErrorRecord> records = {at("i0", "Lib/ipaddress.py", 1207), at("i1", "Lib/ipaddress.py", 1647),
+                                             at("i2", "Lib/ipaddress.py", 1719),
+                                             at("t0", "Lib/test/ipaddress.py", 1719)};
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/ipaddress.py\", line 1719, in _ip_int_from_string\n"
+      "    raise AddressValueError(\"%s in %r\" % (exc, ip_str)) from None\n"
+      "ipaddress.AddressValueError: At most 4 characters permitted in '12345' in '12345::'\n";
+  Matcher m = Matcher::build(records, ImportRoots{{"python/cpython", {"", "Lib"}}});
+  auto r = m.match(tb);
+  ASSERT_EQ(top_id(r), "i2");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  // Lib/test is no import root: its file of the same name is not this module.
+  for (const auto& c : r.candidates)
+    if (c.id == "t0") EXPECT_FALSE(c.reasons.frame);
+  // Windows' layout, a virtualenv and a repository not listed (the usual
+  // roots: "", src, lib, Lib) read the same.
+  EXPECT_EQ(top_id(Matcher::build(records).match(tb)), "i2");
+  std::string win = tb;
+  win.replace(win.find("/usr/lib/python3.11/"), 20, "C:\\\\Python311\\\\Lib\\\\");
+  EXPECT_EQ(top_id(m.match(win)), "i2") << win;
+  // Roots that do not hold the file: one component stays too weak, as before.
+  Matcher other = Matcher::build(records, ImportRoots{{"python/cpython", {""}}});
+  EXPECT_TRUE(other.match(tb).ambiguous);
+}
+
+TEST(Matcher, SrcLayoutModuleMapsThroughItsImportRoot) {
+  std::vector<model::ErrorRecord> records = {
+      rec("s0", "ValueError", "bad {x}", "bad (.+?)", "src/tool.py", 3),
+      rec("s1", "ValueError", "bad {x}", "bad (.+?)", "scripts/tool.py", 3),
+  };
+  Matcher m = Matcher::build(records, ImportRoots{{"o/r", {"", "src"}}});
+  auto r = m.match(
+      "Traceback (most recent call last):\n"
+      "  File \"/home/u/.venv/lib/python3.12/site-packages/tool.py\", line 3, in f\n"
+      "ValueError: bad input\n");
+  ASSERT_EQ(top_id(r), "s0");
+  EXPECT_FALSE(r.ambiguous);
+}
+
+TEST(PathSuffix, ModuleStartAfterTheInstallationsFolders) {
+  auto start = [](const char* p) { return module_start(path_components(p), std::string_view(p).find('\\') != std::string_view::npos); };
+  EXPECT_EQ(start("/usr/lib/python3.11/ipaddress.py"), 3);
+  EXPECT_EQ(start("/usr/lib/python3.11/json/decoder.py"), 3);
+  EXPECT_EQ(start("/v/lib/python3.11/site-packages/pkg/x.py"), 4);
+  EXPECT_EQ(start("/usr/lib/python3/dist-packages/pkg/x.py"), 4);
+  EXPECT_EQ(start("/opt/py/lib64/python3.13t/os.py"), 4);
+  EXPECT_EQ(start("/x/foo-1.0-py3.11.egg/foo/x.py"), 2);
+  EXPECT_EQ(start("/x/app.pyz/pkg/x.py"), 2);
+  EXPECT_EQ(start("C:\\Python311\\Lib\\ipaddress.py"), 3);
+  EXPECT_EQ(start("/home/u/Lib/ipaddress.py"), -1);  // Lib marks only a Windows path
+  EXPECT_EQ(start("/home/u/python3.11/x.py"), -1);     // pythonX.Y only under lib
+  EXPECT_EQ(start("/x/site-packages"), -1);
+  EXPECT_EQ(start("x.py"), -1);
+  EXPECT_EQ(module_lengths(path_components("Lib/ipaddress.py"), {"", "Lib"}), (1u << 1) | (1u << 2));
+  EXPECT_EQ(module_lengths(path_components("Lib/test/x.py"), {"", "Lib"}), (1u << 2) | (1u << 3));
+  EXPECT_EQ(module_lengths(path_components("x.py"), {"x.py"}), 0u);
+}
+
 TEST(Matcher, ClassOutranksSpecificity) {
   // a7 "expected {what}" (ValueError) and a5/a6 (TypeError) all match.
   auto r = shared().match("ValueError: expected 2 values, got 3");

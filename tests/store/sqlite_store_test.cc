@@ -431,6 +431,58 @@ TEST(SqliteStore, NewerSchemaVersionIsRefused) {
   EXPECT_NE(s.error().find("schema version 99"), std::string::npos) << s.error();
 }
 
+TEST(SqliteStore, ImportRootsAreKeptWithTheDataset) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  Dataset d = make_dataset("acme/a", k_sha1, 2);
+  d.import_roots = {"", "Lib"};
+  ASSERT_TRUE(store->ingest(d));
+  ASSERT_TRUE(store->ingest(make_dataset("acme/b", k_sha1, 1)));
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 2u);
+  EXPECT_EQ((*repos)[0].import_roots, (std::vector<std::string>{"", "Lib"}));
+  EXPECT_TRUE((*repos)[1].import_roots.empty());
+  auto roots = import_roots(*repos);
+  EXPECT_EQ(roots.size(), 1u);
+  EXPECT_EQ(roots["acme/a"], (std::vector<std::string>{"", "Lib"}));
+}
+
+// A store written by the errdex before import roots (schema version 1) is
+// upgraded in place when opened: its datasets stay, with roots unknown.
+TEST(SqliteStore, VersionOneStoreIsMigrated) {
+  TempDir dir;
+  std::string path = dir.file("s.db");
+  {
+    auto store = open_or_die(path);
+    ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3)));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE datasets DROP COLUMN import_roots;"
+                         " UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  auto store = open_or_die(path);
+  EXPECT_EQ(count_current(*store, "acme/a"), 3u);
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  ASSERT_EQ(repos->size(), 1u);
+  EXPECT_TRUE((*repos)[0].import_roots.empty());
+  Dataset d = make_dataset("acme/a", k_sha2, 2);
+  d.import_roots = {"", "src"};
+  ASSERT_TRUE(store->ingest(d));
+  repos = store->repos();
+  ASSERT_TRUE(repos);
+  EXPECT_EQ((*repos)[0].import_roots, (std::vector<std::string>{"", "src"}));
+  // Opened again: nothing left to upgrade.
+  store.reset();
+  EXPECT_EQ(count_current(*open_or_die(path), "acme/a"), 2u);
+}
+
 TEST(SqliteStore, TwoConnectionsShareTheFile) {
   TempDir dir;
   auto a = open_or_die(dir.file("s.db"));

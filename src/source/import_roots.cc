@@ -1,0 +1,43 @@
+#include "source/import_roots.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <unordered_set>
+
+namespace errdex::source {
+namespace {
+
+// "a/b/c.py" -> "a/b"; "c.py" -> "".
+std::string_view parent_of(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+std::string_view name_of(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> import_roots(const std::vector<std::string>& python_paths) {
+  // Folders that are packages: they hold an __init__.py.
+  std::unordered_set<std::string_view> packages;
+  for (const auto& p : python_paths)
+    if (name_of(p) == "__init__.py") packages.insert(parent_of(p));
+  std::set<std::string> roots{""};
+  for (std::string_view pkg : packages) {
+    if (pkg.empty()) continue;  // an __init__.py at the top: the top is the root
+    std::string_view parent = parent_of(pkg);
+    if (!packages.contains(parent)) roots.emplace(parent);
+  }
+  for (const auto& p : python_paths) {
+    std::string_view dir = parent_of(p);
+    std::string_view name = name_of(dir);
+    if ((name == "src" || name == "lib" || name == "Lib") && !packages.contains(dir)) roots.emplace(dir);
+  }
+  return {roots.begin(), roots.end()};
+}
+
+}  // namespace errdex::source

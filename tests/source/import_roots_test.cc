@@ -1,0 +1,40 @@
+// Import roots from a tree's Python paths: CPython's Lib/, a src/ layout, a
+// flat repository, top-level modules with no package beside them.
+#include "source/import_roots.h"
+
+#include <gtest/gtest.h>
+
+namespace errdex::source {
+namespace {
+
+using Roots = std::vector<std::string>;
+
+TEST(ImportRoots, CPythonLayoutHasLibForItsTopLevelModules) {
+  // As `make run` scans the standard library: --prefix Lib.
+  Roots r = import_roots({"Lib/ipaddress.py", "Lib/json/__init__.py", "Lib/json/decoder.py", "Lib/test/__init__.py",
+                          "Lib/test/test_json/__init__.py", "Lib/test/test_json/test_fail.py",
+                          "Tools/scripts/summarize_stats.py"});
+  EXPECT_EQ(r, (Roots{"", "Lib"}));
+}
+
+TEST(ImportRoots, SrcLayout) {
+  EXPECT_EQ(import_roots({"src/pkg/__init__.py", "src/pkg/sub/__init__.py", "src/pkg/sub/x.py", "tests/test_x.py",
+                          "setup.py"}),
+            (Roots{"", "src"}));
+  // A package at the top: the top is its root, and a package's folder is
+  // never a root of its own.
+  EXPECT_EQ(import_roots({"pkg/__init__.py", "pkg/lib/__init__.py", "pkg/lib/x.py"}), (Roots{""}));
+  // Modules alone under src/, no package: src is still where they import from.
+  EXPECT_EQ(import_roots({"src/tool.py", "docs/conf.py"}), (Roots{"", "src"}));
+  // A repository that is itself a package (an __init__.py at the top).
+  EXPECT_EQ(import_roots({"__init__.py", "x.py"}), (Roots{""}));
+  EXPECT_EQ(import_roots({}), (Roots{""}));
+}
+
+TEST(ImportRoots, EveryTopLevelPackageNamesItsParent) {
+  EXPECT_EQ(import_roots({"a/b/pkg1/__init__.py", "c/pkg2/__init__.py", "c/pkg2/inner/__init__.py"}),
+            (Roots{"", "a/b", "c"}));
+}
+
+}  // namespace
+}  // namespace errdex::source
