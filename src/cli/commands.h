@@ -18,6 +18,7 @@ struct ScanArgs {
   int jobs = 0;
   bool json = false;
   bool quiet = false;
+  bool include_tests = false;  // records from test code too
   // "static" (default) or "llm"; the llm_* options apply to "llm" only.
   std::string analyst = "static";
   std::string llm_url;
@@ -36,6 +37,7 @@ struct LintArgs {
   std::string format = "text";  // text, json or sarif
   std::string level = "note";   // report findings at or above: note, warning
   int jobs = 0;
+  bool include_tests = false;
 };
 // Exit code 1 when findings exist, 0 when none, 2 on error.
 int run_lint(const LintArgs& a);

@@ -90,7 +90,7 @@ int run_lint(const LintArgs& a) {
     std::cerr << "errdex lint: --format must be text, json or sarif, got '" << a.format << "'\n";
     return 2;
   }
-  PipelineInput in{a.path, a.rev, a.repo, a.prefix, std::nullopt, std::nullopt, a.jobs, a.format == "text"};
+  PipelineInput in{a.path, a.rev, a.repo, a.prefix, std::nullopt, std::nullopt, a.jobs, a.format == "text", a.include_tests};
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex lint: " << run.error() << "\n";

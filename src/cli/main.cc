@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
                      "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
+  c_scan->add_flag("--include-tests", scan.include_tests,
+                   "Records from test code too (tests/, test/, testing/, test_*.py, *_test.py, conftest.py)");
   c_scan->add_option("--analyst", scan.analyst, "Who writes the prose: static (default, offline) or llm")
       ->check(CLI::IsMember({"static", "llm"}));
   c_scan->add_option("--llm-url", scan.llm_url, "OpenAI-compatible server for --analyst llm, e.g. http://127.0.0.1:8000");
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
   c_lint->add_option("--level", lint.level, "Lowest level reported: note (default) or warning")
       ->check(CLI::IsMember({"note", "warning"}));
   c_lint->add_option("-j,--jobs", lint.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
+  c_lint->add_flag("--include-tests", lint.include_tests, "Lint test code too (left out by default, as by scan)");
 
   std::string id;
   auto* c_show = app.add_subcommand("show", "Show one record");

@@ -77,6 +77,14 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   auto tree = source::open_tree(a.path, a.rev, options);
   if (!tree) return Error{tree.error()};
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
+  std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
+  // Test code raises on purpose: its errors are no user's. It is counted,
+  // not listed with the skipped files.
+  if (!a.include_tests) {
+    const std::size_t listed = entries.size();
+    std::erase_if(entries, [&](const source::Entry& e) { return source::is_test_path(join_path(prefix, e.path)); });
+    out.test_files = listed - entries.size();
+  }
 
   out.sha = a.sha ? *a.sha : (*tree)->sha();
   out.link_ref = out.sha;
@@ -88,7 +96,6 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   }
   out.repo = a.repo ? *a.repo : "local/" + std::filesystem::absolute(a.path).lexically_normal().filename().string();
   if (!a.repo && out.repo == "local/") out.repo = "local/root";
-  std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
   out.analyzed_at = util::iso_now_ms();
   out.dirty = !a.rev && (*tree)->dirty();
 
@@ -204,7 +211,7 @@ int run_scan(const ScanArgs& a) {
     cache = std::move(*opened);
   }
 
-  PipelineInput in{a.path, a.rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet};
+  PipelineInput in{a.path, a.rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests};
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -249,7 +256,8 @@ int run_scan(const ScanArgs& a) {
   if (a.json) {
     nlohmann::json j = {{"repo", out.repo},     {"sha", out.sha},       {"dirty", out.dirty},
                         {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
-                        {"seconds", secs},      {"db", a.db},           {"classes", out.classes}};
+                        {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
+                        {"testFiles", out.test_files}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)
@@ -270,6 +278,10 @@ int run_scan(const ScanArgs& a) {
                          : out.sha.substr(0, 10);
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
                 out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
+    if (out.test_files)
+      std::printf("left out %zu test files (tests/, test/, testing/, test_*.py, *_test.py, conftest.py; "
+                  "--include-tests keeps them)\n",
+                  out.test_files);
     if (!by_rule.empty()) {
       std::printf("lints:");
       for (const auto& [rule, n] : by_rule) std::printf(" %s %zu", rule.c_str(), n);

@@ -18,6 +18,9 @@ struct PipelineInput {
   std::optional<std::string> rev, repo, prefix, sha, ref;
   int jobs = 0;
   bool progress = true;  // draw progress bars (on a terminal)
+  // Test code (source::is_test_path) gives records too; by default it is
+  // left out.
+  bool include_tests = false;
 };
 
 struct PipelineOutput {
@@ -28,6 +31,7 @@ struct PipelineOutput {
   std::size_t classes = 0; // class definitions indexed
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;
+  std::size_t test_files = 0;  // left out as test code (PipelineInput::include_tests)
   // In dataset order (file order, then line); sites[i] gave records[i].
   std::vector<model::ErrorRecord> records;
   std::vector<model::ThrowSite> sites;

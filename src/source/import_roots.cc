@@ -40,4 +40,14 @@ std::vector<std::string> import_roots(const std::vector<std::string>& python_pat
   return {roots.begin(), roots.end()};
 }
 
+bool is_test_path(std::string_view path) {
+  std::string_view name = name_of(path);
+  if (name == "conftest.py" || name.starts_with("test_") || name.ends_with("_test.py")) return true;
+  for (std::string_view dir = parent_of(path); !dir.empty(); dir = parent_of(dir)) {
+    std::string_view d = name_of(dir);
+    if (d == "tests" || d == "test" || d == "testing") return true;
+  }
+  return false;
+}
+
 }  // namespace errdex::source

@@ -102,6 +102,64 @@ TEST(Cli, ScansAGitRevisionWithoutCheckoutAndIdsSurviveLineMoves) {
   EXPECT_NE(r.err.find("no-such-tag"), std::string::npos) << r.err;
 }
 
+// Test code raises on purpose: by default it gives no records, and the
+// summary says how many files were left out so (issue 29, item 1). The
+// import roots the scan stores let an installed traceback name src/ files.
+TEST(Cli, TestCodeIsLeftOutUnlessAskedAndSrcLayoutFramesMatch) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  // The second raise's one-word message is a lint finding.
+  const char* raising =
+      "def f(x):\n    if x < 0:\n        raise ValueError(f\"x must be positive, got {x}\")\n\n\n"
+      "def g():\n    raise RuntimeError(\"oops\")\n";
+  write_file(repo / "src/pkg/__init__.py", "");
+  write_file(repo / "src/pkg/core.py", raising);
+  write_file(repo / "src/pkg/testing/helpers.py", raising);
+  write_file(repo / "src/pkg/core_test.py", raising);
+  write_file(repo / "tests/test_core.py", raising);
+  write_file(repo / "tests/data/sample.py", raising);
+  write_file(repo / "conftest.py", raising);
+  write_file(repo / "test_top.py", raising);
+  write_file(repo / "tools/contest.py", raising);  // not test code: only near the names
+
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg --json -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = json::parse(r.out);
+  EXPECT_EQ(summary["testFiles"], 6);
+  EXPECT_EQ(summary["records"], 4);
+  auto recs = export_records(db);
+  ASSERT_EQ(recs.size(), 4u);
+  EXPECT_EQ(recs[0]["filePath"], "src/pkg/core.py");
+  EXPECT_EQ(recs[2]["filePath"], "tools/contest.py");
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg --db " + shell_quote(db));
+  EXPECT_NE(r.out.find("left out 6 test files"), std::string::npos) << r.out;
+
+  // A traceback from the installed package: the frame's module path
+  // pkg/core.py is src/pkg/core.py under the import root src.
+  r = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " " +
+          shell_quote("Traceback (most recent call last):\n"
+                      "  File \"/srv/app/.venv/lib/python3.11/site-packages/pkg/core.py\", line 3, in f\n"
+                      "ValueError: x must be positive, got -1\n"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto m = json::parse(r.out);
+  ASSERT_FALSE(m["candidates"].empty());
+  EXPECT_EQ(m["candidates"][0]["filePath"], "src/pkg/core.py");
+  EXPECT_FALSE(m["ambiguous"]);
+
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg --include-tests --json -q --db " +
+          shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["testFiles"], 0);
+  EXPECT_EQ(export_records(db).size(), 16u);
+
+  // lint reads what scan reads.
+  r = run(errdex_cmd() + " lint " + shell_quote(repo.str()) + " --format json");
+  auto findings = r.out;
+  r = run(errdex_cmd() + " lint " + shell_quote(repo.str()) + " --format json --include-tests");
+  EXPECT_EQ(findings.find("tests/test_core.py"), std::string::npos);
+  EXPECT_NE(r.out.find("tests/test_core.py"), std::string::npos) << r.out;
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

@@ -36,5 +36,14 @@ TEST(ImportRoots, EveryTopLevelPackageNamesItsParent) {
             (Roots{"", "a/b", "c"}));
 }
 
+TEST(IsTestPath, TestFoldersAndTestFileNames) {
+  for (const char* p : {"tests/test_x.py", "tests/data/sample.py", "Lib/test/support/__init__.py", "pkg/testing/x.py",
+                        "test/x.py", "test_top.py", "pkg/core_test.py", "conftest.py", "a/b/conftest.py"})
+    EXPECT_TRUE(is_test_path(p)) << p;
+  for (const char* p : {"Lib/unittest/case.py", "pkg/contest.py", "pkg/testsuite.py", "latest/x.py", "Lib/tests.py",
+                        "pkg/attest_x.py", "x.py", "", "tests"})
+    EXPECT_FALSE(is_test_path(p)) << p;
+}
+
 }  // namespace
 }  // namespace errdex::source
