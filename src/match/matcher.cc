@@ -55,6 +55,13 @@ constexpr double k_frame_line_per_component = 1e6;
 constexpr double k_frame_file = 1e7;
 constexpr double k_frame_file_per_component = 1e5;
 constexpr double k_class = 1e6;
+// The frame's printed statement on another line (another version of the
+// file): below its own line, above the file alone. Among several such, the
+// pattern decides first; the nearer line only breaks what it leaves equal
+// (all of 9,999 lines weigh less than one constant character).
+constexpr double k_frame_source = 5e7;
+constexpr double k_frame_source_per_line = 5e-5;
+constexpr int k_frame_source_max_lines = 9999;
 constexpr double k_per_constant_char = 4;
 constexpr double k_module_per_part = 40;  // < k_class / 4 for any pattern under 250k chars
 
@@ -84,6 +91,65 @@ struct Entry {
 // A word's bit in a 64-bit summary of a set of words: the hash's top bits,
 // which the word tables' slots do not use.
 std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
+
+// A source line's identity, its surrounding blanks aside; never 0.
+std::uint32_t statement_hash(std::string_view line) {
+  std::size_t b = 0, e = line.size();
+  while (b < e && (line[b] == ' ' || line[b] == '\t')) ++b;
+  while (e > b && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) --e;
+  if (b == e) return 0;
+  std::uint32_t h = 2166136261u;
+  for (std::size_t i = b; i < e; ++i) h = (h ^ static_cast<unsigned char>(line[i])) * 16777619u;
+  return h == 0 ? 1 : h;
+}
+
+// The hash of line `line` (1-based) of a record's excerpt, which starts at
+// line `start`; 0 when the excerpt does not hold it.
+std::uint32_t excerpt_line_hash(std::string_view excerpt, int start, int line) {
+  if (line < start || start <= 0) return 0;
+  for (int at = start; at < line; ++at) {
+    auto nl = excerpt.find('\n');
+    if (nl == std::string_view::npos) return 0;
+    excerpt.remove_prefix(nl + 1);
+  }
+  return statement_hash(excerpt.substr(0, excerpt.find('\n')));
+}
+
+// The function whose body holds line `line` of an excerpt starting at
+// `start`, as statement_hash() of its name: the nearest `def` above it
+// indented less than the line. 0 when the excerpt does not show it.
+std::uint32_t excerpt_function_hash(std::string_view excerpt, int start, int line) {
+  if (line < start || start <= 0) return 0;
+  std::vector<std::string_view> lines;
+  for (int at = start; at <= line; ++at) {
+    auto nl = excerpt.find('\n');
+    lines.push_back(excerpt.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    excerpt.remove_prefix(nl + 1);
+  }
+  if (static_cast<int>(lines.size()) != line - start + 1) return 0;
+  auto indent = [](std::string_view l) { return l.find_first_not_of(" \t"); };
+  std::size_t limit = indent(lines.back());
+  for (std::size_t i = lines.size() - 1; i-- > 0;) {
+    std::size_t in = indent(lines[i]);
+    if (in == std::string_view::npos || in >= limit) continue;
+    std::string_view t = lines[i].substr(in);
+    if (t.starts_with("async ")) t = t.substr(t.find_first_not_of(' ', 6) == std::string_view::npos ? t.size() : t.find_first_not_of(' ', 6));
+    if (t.starts_with("def ")) {
+      t = t.substr(4);
+      std::size_t e = 0;
+      while (e < t.size() && (t[e] == '_' || std::isalnum(static_cast<unsigned char>(t[e])) || static_cast<unsigned char>(t[e]) >= 0x80)) ++e;
+      return statement_hash(t.substr(0, e));
+    }
+    // A statement at a smaller indentation that is not a def: a class or
+    // module-level block holds the line, not a function.
+    if (!t.starts_with("@") && !t.starts_with("#")) {
+      if (t.starts_with("class ")) return 0;
+      limit = in;
+    }
+  }
+  return 0;
+}
 
 // The name a record's class is known by: "errors.InvalidArgument" ->
 // "InvalidArgument", "error[0]" -> "error", "self.error" -> "error".
@@ -438,6 +504,7 @@ struct Cand {
   double score = 0;
   Reasons reasons;
   int suffix = 0;
+  int line_distance = 0;  // frame_source: lines between the frame's and the site's
   bool by_class = false;  // listed because its class agrees, nothing else
   Confirmed confirmed;
   double fulltext = 0;
@@ -562,6 +629,12 @@ struct Matcher::Impl {
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
   std::vector<std::uint64_t> module_mask;                 // module_lengths() of each file, by file_id
+  // By record: statement_hash() of its statement's first line, read from
+  // its source excerpt; 0 when the excerpt does not hold it.
+  std::vector<std::uint32_t> statement;
+  // By record: statement_hash() of the name of the function holding it, as
+  // its excerpt shows it; 0 when unknown.
+  std::vector<std::uint32_t> function;
   // The word hashes of each file's path components and of its last one's
   // stem ("decoder" of "decoder.py"), the names a module agrees with: file
   // f's are file_names[file_names_at[f] .. file_names_at[f + 1]).
@@ -1031,6 +1104,12 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   m.ids.reserve(records.size());
   for (const auto& r : records) m.ids.push_back(r.id);
   m.stats.records = records.size();
+  m.statement.reserve(records.size());
+  m.function.reserve(records.size());
+  for (const auto& r : records) {
+    m.statement.push_back(excerpt_line_hash(r.source_code, r.source_code_start, r.line_number));
+    m.function.push_back(excerpt_function_hash(r.source_code, r.source_code_start, r.line_number));
+  }
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
   auto variant = [&](std::size_t i) -> const model::MessageVariant& {
     const auto& [r, v] = variant_of[i - records.size()];
@@ -1442,6 +1521,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         // root: `ipaddress.py` is `Lib/ipaddress.py`, though one component
         // alone is never enough by suffix.
         const int start = module_start(parts, f.file.find('\\') != std::string::npos);
+        // The statement printed under the frame: where the file's line
+        // holds another statement, another version of the file raised it.
+        const std::uint32_t printed = f.source.empty() ? 0 : statement_hash(f.source);
+        // The function the frame names (a dotted name read as its last
+        // part; `<module>`, `<lambda>`, `<genexpr>` and the like name no
+        // def, and say nothing); a site in another function is not the
+        // frame's statement, whatever its text.
+        std::string_view fn = f.function;
+        if (auto dot = fn.rfind('.'); dot != std::string_view::npos) fn.remove_prefix(dot + 1);
+        const std::uint32_t frame_function = fn.empty() || fn.front() == '<' ? 0 : statement_hash(fn);
         const std::size_t module_len = start < 0 ? 0 : parts.size() - static_cast<std::size_t>(start);
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
@@ -1461,7 +1550,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           Cand& c = add(e);
           c.suffix = agree;
           c.reasons.frame = true;
-          c.reasons.frame_line = m.entries[e].line == f.line;
+          const Entry& entry = m.entries[e];
+          const std::uint32_t own = printed ? m.statement[entry.record] : 0;
+          const std::uint32_t in_function = m.function[entry.record];
+          const bool same_function = frame_function == 0 || in_function == 0 || in_function == frame_function;
+          const bool same_line = entry.line == f.line;
+          c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;
+          c.reasons.frame_source = !same_line && own != 0 && own == printed && same_function;
+          if (c.reasons.frame_source) c.line_distance = std::min(std::abs(entry.line - f.line), k_frame_source_max_lines);
         }
       }
     }
@@ -1561,7 +1657,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     any_pattern |= specific;
     any_whole |= specific && c.confirmed.kind == 3;
     any_class_pattern |= specific && (error_class.empty() || class_agrees(m.entries[c.entry].class_id));
-    any_frame_line |= c.reasons.frame_line;
+    any_frame_line |= c.reasons.frame_line || c.reasons.frame_source;
   }
 
   // No site of this class has a pattern that matched: its sites with no
@@ -1743,6 +1839,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     double s = 0;
     if (!modules.empty()) s += k_module_per_part * module_agreement(e.file_id);
     if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
+    else if (c.reasons.frame_source)
+      s += k_frame_source + k_frame_file_per_component * c.suffix - k_frame_source_per_line * c.line_distance;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
     if (c.reasons.pattern)

@@ -41,7 +41,10 @@ namespace errdex::match {
 struct Reasons {
   bool frame = false;     // a traceback frame's file agrees (by module path
                           // under an import root, or by path suffix)
-  bool frame_line = false;  // ... and its line is the record's line
+  bool frame_line = false;  // ... and its line is the record's line (and, when
+                            // the frame printed its source, so is the text)
+  bool frame_source = false;  // ... the frame printed this site's statement,
+                              // on another line: another version of the file
   bool error_class = false;  // the exception's class agrees (last dotted name;
                              // an "[Errno N]" message agrees with OSError)
   bool pattern = false;   // the record's messagePattern matched the message

@@ -1180,7 +1180,11 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         std::string_view rest = !same_shape(line, col_prefix) ? line : line.size() > col ? line.substr(col) : std::string_view{};
         if (trim(rest).empty() || is_caret_line(rest)) break;
         if (rest_is_source(rest)) {
-          if (source_next && !blocks.back().frames.empty()) blocks.back().frames.back().reraise = raises_object(rest);
+          if (source_next && !blocks.back().frames.empty()) {
+            Frame& last = blocks.back().frames.back();
+            last.reraise = raises_object(rest);
+            last.source = trim(rest);
+          }
           source_next = false;
           break;
         }
@@ -1196,7 +1200,10 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         if (int n = ipython ? ipython_arrow(rest, source) : -1; n >= 0) {
           std::vector<Frame>& frames = blocks.back().frames;
           if (!frames.empty() && frames.back().line == 0) frames.back().line = n;
-          if (!frames.empty() && frames.back().line == n) frames.back().reraise = raises_object(source);
+          if (!frames.empty() && frames.back().line == n) {
+            frames.back().reraise = raises_object(source);
+            frames.back().source = trim(source);
+          }
           break;
         }
         if (ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) break;

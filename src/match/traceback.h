@@ -25,6 +25,9 @@ struct Frame {
   std::string file;  // as printed
   int line = 0;
   std::string function;  // "" when not printed (SyntaxError, pytest)
+  // The source line printed under it, trimmed; "" when none was printed.
+  // Another version of the file may hold the statement on another line.
+  std::string source;
   // Its source line raises an exception object made elsewhere (`raise
   // exc`, `raise self._value`): a Future or a pool handing a worker's
   // exception on. Read from Python's layout only.

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -264,6 +266,81 @@ TEST_F(StdlibAccuracy, TracebackTailsGiveTheSameAnswers) {
     for (const auto& d : differ) std::printf("  differs %s\n", d.c_str());
     EXPECT_GE(compared, 550);
     EXPECT_EQ(same, compared);
+  }
+}
+
+// Real errors raised by other versions of Python than the one indexed (the
+// issue: a user's traceback comes from the version they run). The cases'
+// frames name lines of that version's files; the answer must be the same
+// statement in the indexed version (tests/match/version_sites.py, by
+// Python's ast), which is often on another line, while the frame's line
+// number may land on another site. Needs at least one other interpreter:
+// the nearest minor versions found in pyenv's folder or beside /usr/bin.
+std::vector<std::string> other_pythons(const std::string& indexed_version) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> by_version;  // "3.12" -> interpreter
+  std::vector<fs::path> places;
+  if (const char* root = std::getenv("PYENV_ROOT")) places.push_back(fs::path(root) / "versions");
+  if (const char* home = std::getenv("HOME")) places.push_back(fs::path(home) / ".pyenv/versions");
+  std::error_code ec;
+  for (const auto& place : places)
+    for (const auto& v : fs::directory_iterator(place, ec)) {
+      std::string name = v.path().filename().string();
+      fs::path py = v.path() / "bin/python3";
+      if (name.starts_with("3.") && fs::exists(py, ec)) by_version.emplace(name.substr(0, name.rfind('.')), py.string());
+    }
+  for (int minor = 6; minor <= 20; ++minor) {
+    std::string py = "/usr/bin/python3." + std::to_string(minor);
+    if (fs::exists(py, ec)) by_version.emplace("3." + std::to_string(minor), py);
+  }
+  by_version.erase(indexed_version);
+  // The neighbours of the indexed version: one older, one newer.
+  std::vector<std::string> out;
+  auto at = by_version.lower_bound(indexed_version);
+  if (at != by_version.begin()) out.push_back(std::prev(at)->second);
+  if (at != by_version.end()) out.push_back(at->second);
+  return out;
+}
+
+TEST_F(StdlibAccuracy, TracebacksFromOtherPythonVersions) {
+  auto version = run("python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'");
+  ASSERT_EQ(version.code, 0);
+  version.out.pop_back();
+  auto others = other_pythons(version.out);
+  if (others.empty()) GTEST_SKIP() << "no other Python than " << version.out << " on this machine";
+  const std::string indexed = testing::python_stdlib();
+  for (const auto& python : others) {
+    std::string stdlib = testing::python_stdlib(python);
+    ASSERT_FALSE(stdlib.empty()) << python;
+    testing::TempDir tmp;
+    std::vector<nlohmann::json> cases;
+    make_cases(python, stdlib, tmp / "work", "", cases);
+    {
+      std::ofstream out(tmp / "cases.jsonl");
+      for (const auto& c : cases) out << c.dump() << "\n";
+    }
+    std::string script = std::string(ERRDEX_SOURCE_DIR) + "/tests/match/version_sites.py";
+    auto mapped = run("python3 " + shell_quote(script) + " " + shell_quote(stdlib) + " " + shell_quote(indexed) + " < " +
+                      shell_quote((tmp / "cases.jsonl").string()));
+    ASSERT_EQ(mapped.code, 0) << mapped.err;
+    Tally t;
+    int none = 0, moved = 0;
+    std::istringstream in(mapped.out);
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line);
+      if (j["want"].is_null()) {
+        ++none;  // the statement is not in the indexed version
+        continue;
+      }
+      Case c{j["case"], j["code"], j["traceback"], j["last"], j["file"], j["want"], ""};
+      moved += c.line != j["line"].get<int>();
+      count(s_records, t, s_matcher->match(c.traceback, 5), c, c.traceback);
+    }
+    std::printf("%s: %d cases, %d whose statement the indexed %s lacks, %d of the rest on another line\n", python.c_str(),
+                static_cast<int>(cases.size()), none, version.out.c_str(), moved);
+    report(("raised by " + python).c_str(), t);
+    EXPECT_GE(t.total(), 400) << python;
+    EXPECT_GE(t.top1(), 97.0) << python;
   }
 }
 

@@ -304,6 +304,51 @@ TEST(Matcher, InstalledTopLevelModuleMapsThroughItsImportRoot) {
   EXPECT_TRUE(other.match(tb).ambiguous);
 }
 
+// Another version of the file: the frame's line holds another statement
+// in the indexed file, and its own statement sits a few lines away.
+TEST(Matcher, PrintedStatementFindsItsSiteOnAnotherLine) {
+  auto at = [](std::string id, int line, std::string excerpt, int start) {
+    auto r = rec(std::move(id), "StatisticsError", "no median for empty data", "no median for empty data",
+                 "Lib/statistics.py", line);
+    r.source_code = std::move(excerpt);
+    r.source_code_start = start;
+    return r;
+  };
+  std::vector<model::ErrorRecord> records = {
+      at("median", 5, "def median(data):\n    n = len(data)\n    if n == 0:\n        raise StatisticsError(\"no median for empty data\")", 2),
+      at("low", 9, "def median_low(data):\n    if not data:\n        raise StatisticsError(\"no median for empty data\")", 7),
+      at("other", 20, "def f():\n    x = 1\n    raise StatisticsError(\"no median for empty data\")  # f", 18),
+  };
+  Matcher m = Matcher::build(records);
+  auto tb = [](int line, const char* function, const char* source) {
+    return std::string("Traceback (most recent call last):\n  File \"/usr/lib/python3.12/statistics.py\", line ") +
+           std::to_string(line) + ", in " + function + "\n    " + source +
+           "\nstatistics.StatisticsError: no median for empty data\n";
+  };
+  // Line 9 is median_low's raise here; the frame says median's statement.
+  auto r = m.match(tb(9, "median", "raise StatisticsError(\"no median for empty data\")"));
+  ASSERT_EQ(top_id(r), "median");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_TRUE(r.candidates[0].reasons.frame_source);
+  EXPECT_FALSE(r.candidates[0].reasons.frame_line);
+  // The same text in two functions: the frame's function decides, not the
+  // nearer line.
+  EXPECT_EQ(top_id(m.match(tb(8, "median_low", "raise StatisticsError(\"no median for empty data\")"))), "low");
+  EXPECT_EQ(top_id(m.match(tb(6, "median", "raise StatisticsError(\"no median for empty data\")"))), "median");
+  // Its own line and text: as before.
+  r = m.match(tb(20, "f", "raise StatisticsError(\"no median for empty data\")  # f"));
+  ASSERT_EQ(top_id(r), "other");
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  // No source printed (a log that keeps only the frame lines): the line
+  // number is all there is, and it is believed.
+  // `<module>` names no function.
+  for (const char* function : {"median_low", "<module>"}) {
+    std::string bare = std::string("Traceback (most recent call last):\n  File \"/usr/lib/python3.12/statistics.py\", line 9, in ") +
+                       function + "\nstatistics.StatisticsError: no median for empty data\n";
+    EXPECT_EQ(top_id(m.match(bare)), "low") << function;
+  }
+}
+
 TEST(Matcher, SrcLayoutModuleMapsThroughItsImportRoot) {
   std::vector<model::ErrorRecord> records = {
       rec("s0", "ValueError", "bad {x}", "bad (.+?)", "src/tool.py", 3),
