@@ -16,7 +16,7 @@ using nlohmann::json;
 
 std::vector<std::string> reason_names(const match::Reasons& r) {
   std::vector<std::string> out;
-  if (r.frame) out.push_back(r.frame_line ? "frame" : "frame-file");
+  if (r.frame) out.push_back(r.frame_line ? "frame" : r.frame_source ? "frame-statement" : "frame-file");
   if (r.error_class) out.push_back("class");
   if (r.pattern) out.push_back("pattern");
   if (r.fulltext) out.push_back("fulltext");

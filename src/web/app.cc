@@ -150,6 +150,7 @@ std::string lower(std::string_view s) { return util::to_lower_ascii(s); }
 std::vector<std::string> reason_words(const match::Reasons& r) {
   std::vector<std::string> out;
   if (r.frame_line) out.push_back("frame-line");
+  else if (r.frame_source) out.push_back("frame-statement");
   else if (r.frame) out.push_back("frame-file");
   if (r.pattern) out.push_back("pattern");
   if (r.error_class) out.push_back("class");
