@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "match/excerpt.h"
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
 #include "match/traceback.h"
@@ -91,65 +92,6 @@ struct Entry {
 // A word's bit in a 64-bit summary of a set of words: the hash's top bits,
 // which the word tables' slots do not use.
 std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
-
-// A source line's identity, its surrounding blanks aside; never 0.
-std::uint32_t statement_hash(std::string_view line) {
-  std::size_t b = 0, e = line.size();
-  while (b < e && (line[b] == ' ' || line[b] == '\t')) ++b;
-  while (e > b && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) --e;
-  if (b == e) return 0;
-  std::uint32_t h = 2166136261u;
-  for (std::size_t i = b; i < e; ++i) h = (h ^ static_cast<unsigned char>(line[i])) * 16777619u;
-  return h == 0 ? 1 : h;
-}
-
-// The hash of line `line` (1-based) of a record's excerpt, which starts at
-// line `start`; 0 when the excerpt does not hold it.
-std::uint32_t excerpt_line_hash(std::string_view excerpt, int start, int line) {
-  if (line < start || start <= 0) return 0;
-  for (int at = start; at < line; ++at) {
-    auto nl = excerpt.find('\n');
-    if (nl == std::string_view::npos) return 0;
-    excerpt.remove_prefix(nl + 1);
-  }
-  return statement_hash(excerpt.substr(0, excerpt.find('\n')));
-}
-
-// The function whose body holds line `line` of an excerpt starting at
-// `start`, as statement_hash() of its name: the nearest `def` above it
-// indented less than the line. 0 when the excerpt does not show it.
-std::uint32_t excerpt_function_hash(std::string_view excerpt, int start, int line) {
-  if (line < start || start <= 0) return 0;
-  std::vector<std::string_view> lines;
-  for (int at = start; at <= line; ++at) {
-    auto nl = excerpt.find('\n');
-    lines.push_back(excerpt.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    excerpt.remove_prefix(nl + 1);
-  }
-  if (static_cast<int>(lines.size()) != line - start + 1) return 0;
-  auto indent = [](std::string_view l) { return l.find_first_not_of(" \t"); };
-  std::size_t limit = indent(lines.back());
-  for (std::size_t i = lines.size() - 1; i-- > 0;) {
-    std::size_t in = indent(lines[i]);
-    if (in == std::string_view::npos || in >= limit) continue;
-    std::string_view t = lines[i].substr(in);
-    if (t.starts_with("async ")) t = t.substr(t.find_first_not_of(' ', 6) == std::string_view::npos ? t.size() : t.find_first_not_of(' ', 6));
-    if (t.starts_with("def ")) {
-      t = t.substr(4);
-      std::size_t e = 0;
-      while (e < t.size() && (t[e] == '_' || std::isalnum(static_cast<unsigned char>(t[e])) || static_cast<unsigned char>(t[e]) >= 0x80)) ++e;
-      return statement_hash(t.substr(0, e));
-    }
-    // A statement at a smaller indentation that is not a def: a class or
-    // module-level block holds the line, not a function.
-    if (!t.starts_with("@") && !t.starts_with("#")) {
-      if (t.starts_with("class ")) return 0;
-      limit = in;
-    }
-  }
-  return 0;
-}
 
 // The name a record's class is known by: "errors.InvalidArgument" ->
 // "InvalidArgument", "error[0]" -> "error", "self.error" -> "error".
