@@ -85,6 +85,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     std::erase_if(entries, [&](const source::Entry& e) { return source::is_test_path(join_path(prefix, e.path)); });
     out.test_files = listed - entries.size();
   }
+  // Each file's path as recorded: with the prefix, from the repository's top.
+  std::vector<std::string> paths;
+  paths.reserve(entries.size());
+  for (const auto& e : entries) paths.push_back(join_path(prefix, e.path));
 
   out.sha = a.sha ? *a.sha : (*tree)->sha();
   out.link_ref = out.sha;
@@ -135,14 +139,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // here on the index is only read.
   analyze::ClassIndex classes;
   for (std::size_t i = 0; i < entries.size(); ++i)
-    classes.add(join_path(prefix, entries[i].path), facts[i].classes);
+    classes.add(paths[i], facts[i].classes);
   out.classes = classes.size();
-  {
-    std::vector<std::string> paths;
-    paths.reserve(entries.size());
-    for (const auto& e : entries) paths.push_back(join_path(prefix, e.path));
-    out.import_roots = source::import_roots(paths);
-  }
+  out.import_roots = source::import_roots(paths);
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   scan::link_class_displays(facts);
@@ -154,7 +153,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     Progress progress(a.progress ? "analyze" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
-        analyze::FileContext ctx{out.repo, join_path(prefix, entries[i].path), out.sha, out.link_ref, out.analyzed_at,
+        analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
                                  contents[i], &classes};
         per_file[i] = analyze::analyze_file(ctx, facts[i].sites);
         // analyze_file returns records in line order: put the facts in the same.

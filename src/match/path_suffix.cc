@@ -38,10 +38,6 @@ int suffix_agreement(const std::vector<std::string_view>& frame, const std::vect
 
 namespace {
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 // "python3", "python3.11", "python3.13t".
 bool is_python_dir(std::string_view c) {
   if (c.substr(0, 6) != "python" || c.size() == 6) return false;
@@ -62,8 +58,8 @@ int module_start(const std::vector<std::string_view>& frame, bool windows) {
   // virtualenv's `lib/python3.11/site-packages/pkg/x.py` reads `pkg/x.py`.
   for (std::size_t i = frame.size(); i-- > 1;) {
     std::string_view c = frame[i - 1];
-    bool marker = c == "site-packages" || c == "dist-packages" || ends_with(c, ".egg") || ends_with(c, ".pyz") ||
-                  ends_with(c, ".zip") || (windows && c == "Lib") ||
+    bool marker = c == "site-packages" || c == "dist-packages" || c.ends_with(".egg") || c.ends_with(".pyz") ||
+                  c.ends_with(".zip") || (windows && c == "Lib") ||
                   (is_python_dir(c) && i >= 2 && (frame[i - 2] == "lib" || frame[i - 2] == "lib64"));
     if (marker) return static_cast<int>(i);
   }
