@@ -3,13 +3,15 @@
 // 0 ok (found), 1 not found, 2 error. Errors are printed to stderr.
 #include <cstddef>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace errdex::cli {
 
 struct ScanArgs {
   std::string path;
-  std::optional<std::string> rev;
+  std::vector<std::string> revs;            // --rev, each a revision of its own
+  std::optional<std::string> revs_glob;     // --revs: tags matching a glob
   std::optional<std::string> repo;
   std::optional<std::string> prefix;
   std::optional<std::string> sha;
@@ -49,6 +51,13 @@ int run_search(const std::string& db, const std::string& text, const std::option
 int run_export(const std::string& db, const std::optional<std::string>& repo);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
+// Exit 1 when nothing matched `repo` (and `ref`).
+int run_forget(const std::string& db, const std::string& repo, const std::optional<std::string>& ref);
+// Exit 1 when no stored revision holds the id.
+int run_history(const std::string& db, const std::string& id, bool json);
+// Exit 1 when either revision is not stored.
+int run_diff(const std::string& db, const std::string& repo, const std::string& from, const std::string& to,
+             bool json);
 
 struct ServeArgs {
   std::string db;

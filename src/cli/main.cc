@@ -23,7 +23,11 @@ int main(int argc, char** argv) {
   ScanArgs scan;
   auto* c_scan = app.add_subcommand("scan", "Scan a directory or a git revision into records");
   c_scan->add_option("path", scan.path, "Directory to scan (a work tree, a folder in one, or any folder)")->required();
-  c_scan->add_option("--rev", scan.rev, "Git revision to read without checkout (sha, tag or branch)");
+  c_scan->add_option("--rev", scan.revs,
+                     "Git revision to read without checkout (sha, tag or branch); give several to store each")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c_scan->add_option("--revs", scan.revs_glob, "Every tag matching a glob, e.g. 'v3.12.*', each stored as a revision");
   c_scan->add_option("--repo", scan.repo, "owner/name for ids and GitHub links (default local/<folder>)");
   c_scan->add_option("--prefix", scan.prefix, "Where the scanned folder sits in the repository, e.g. Lib");
   c_scan->add_option("--sha", scan.sha, "analyzedSha for a folder outside git (40 hex)");
@@ -89,6 +93,25 @@ int main(int argc, char** argv) {
   add_db(c_import);
   add_json(c_import);
 
+  std::optional<std::string> forget_ref;
+  auto* c_forget = app.add_subcommand("forget", "Drop a repository's revision (--ref) or all its revisions");
+  c_forget->add_option("repo", text, "owner/name")->required();
+  c_forget->add_option("--ref", forget_ref, "The revision: its ref, sha or a sha's first 7+ digits");
+  add_db(c_forget);
+
+  auto* c_history = app.add_subcommand("history", "An error across the stored revisions of its repository");
+  c_history->add_option("id", id, "Record id (16 hex)")->required();
+  add_db(c_history);
+  add_json(c_history);
+
+  std::string diff_from, diff_to;
+  auto* c_diff = app.add_subcommand("diff", "Errors added, removed, reworded, moved or changed in class between two revisions");
+  c_diff->add_option("repo", text, "owner/name")->required();
+  c_diff->add_option("from", diff_from, "The older revision: ref, sha or a sha's first 7+ digits")->required();
+  c_diff->add_option("to", diff_to, "The newer revision")->required();
+  add_db(c_diff);
+  add_json(c_diff);
+
   auto* c_stats = app.add_subcommand("stats", "Counts per repository and field coverage");
   add_db(c_stats);
   add_json(c_stats);
@@ -139,6 +162,9 @@ int main(int argc, char** argv) {
     if (*c_export) return run_export(db, repo);
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
+    if (*c_forget) return run_forget(db, text, forget_ref);
+    if (*c_history) return run_history(db, id, json);
+    if (*c_diff) return run_diff(db, text, diff_from, diff_to, json);
     if (*c_serve) {
       serve.db = db;
       return run_serve(serve);

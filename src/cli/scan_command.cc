@@ -22,6 +22,7 @@
 #include "scan/python_frontend.h"
 #include "source/import_roots.h"
 #include "source/source_tree.h"
+#include "store/history.h"
 #include "store/store.h"
 #include "util/text.h"
 
@@ -176,8 +177,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   return out;
 }
 
+int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
+                  const analyze::LlmOptions& llm, store::Store& st);
+
 int run_scan(const ScanArgs& a) {
-  auto t0 = std::chrono::steady_clock::now();
   if (a.analyst != "static" && a.analyst != "llm") {
     std::cerr << "errdex scan: --analyst must be static or llm, got '" << a.analyst << "'\n";
     return 2;
@@ -210,7 +213,40 @@ int run_scan(const ScanArgs& a) {
     cache = std::move(*opened);
   }
 
-  PipelineInput in{a.path, a.rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests};
+  if (a.ref && a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
+    std::cerr << "errdex scan: --ref names one revision; several are named by their --rev\n";
+    return 2;
+  }
+  std::vector<std::optional<std::string>> revisions(a.revs.begin(), a.revs.end());
+  if (a.revs_glob) {
+    auto tags = source::matching_tags(a.path, *a.revs_glob);
+    if (!tags) {
+      std::cerr << "errdex scan: " << tags.error() << "\n";
+      return 2;
+    }
+    if (tags->empty()) {
+      std::cerr << "errdex scan: no tag matches '" << *a.revs_glob << "'\n";
+      return 1;
+    }
+    revisions.insert(revisions.end(), tags->begin(), tags->end());
+  }
+  if (revisions.empty()) revisions.emplace_back();  // the folder as it is
+  auto st = open_store_for_write(a.db);
+  if (!st) {
+    std::cerr << "errdex scan: " << st.error() << "\n";
+    return 2;
+  }
+  // Each revision is its own dataset: one that fails is reported, and the
+  // others are still scanned.
+  int code = 0;
+  for (const auto& rev : revisions) code = std::max(code, scan_revision(a, rev, cache.get(), llm, **st));
+  return code;
+}
+
+int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
+                  const analyze::LlmOptions& llm, store::Store& st) {
+  auto t0 = std::chrono::steady_clock::now();
+  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests};
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -229,19 +265,30 @@ int run_scan(const ScanArgs& a) {
     llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at, [&] { progress.tick(); });
   }
 
-  // Pass 7: one transaction replaces the dataset of (repo, sha). From here
-  // on readers see the new records.
-  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}};
+  // Pass 7: the revision's name (--ref, else the --rev asked for unless it
+  // is the sha itself), and each site's key across revisions. A site whose
+  // message changed since a stored revision keeps that revision's id.
+  std::string ref = a.ref ? *a.ref : rev && !out.sha.starts_with(*rev) ? *rev : "";
+  std::vector<std::string> keys(out.records.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = store::site_key(out.records[i].file_path, out.sites[i].class_name, out.sites[i].function);
+  std::size_t kept_ids = 0;
+  if (auto revisions = st.revisions(out.repo); revisions && !revisions->empty()) {
+    std::vector<store::SiteAt> stored;
+    for (const auto& r : *revisions)
+      if (auto sites = st.revision(out.repo, r.ref.empty() ? r.sha : r.ref); sites && *sites)
+        stored.insert(stored.end(), (*sites)->second.begin(), (*sites)->second.end());
+    kept_ids = store::keep_site_ids(out.records, keys, stored);
+  }
+
+  // Pass 8: one transaction replaces the dataset of (repo, sha, ref). From
+  // here on readers see the new records.
+  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};
   // Serialised on every core here, so the transaction below only writes.
   ds.record_json.resize(ds.records.size());
   parallel_for(ds.records.size(), a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency()),
                [&](std::size_t i) { ds.record_json[i] = model::to_json(ds.records[i]); });
-  auto st = open_store_for_write(a.db);
-  if (!st) {
-    std::cerr << "errdex scan: " << st.error() << "\n";
-    return 2;
-  }
-  if (auto s = (*st)->ingest(ds); !s) {
+  if (auto s = st.ingest(ds); !s) {
     std::cerr << "errdex scan: storing failed: " << s.error() << "\n";
     return 2;
   }
@@ -256,7 +303,7 @@ int run_scan(const ScanArgs& a) {
     nlohmann::json j = {{"repo", out.repo},     {"sha", out.sha},       {"dirty", out.dirty},
                         {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
-                        {"testFiles", out.test_files}};
+                        {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)
@@ -275,8 +322,11 @@ int run_scan(const ScanArgs& a) {
     std::string at = out.sha == std::string(40, '0')
                          ? "an unknown commit (links pin to " + out.link_ref.substr(0, 40) + ")"
                          : out.sha.substr(0, 10);
+    if (!ref.empty() && ref != out.link_ref) at = ref + " (" + at + ")";
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
                 out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
+    if (kept_ids)
+      std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);
     if (out.test_files)
       std::printf("left out %zu test files (tests/, test/, testing/, test_*.py, *_test.py, conftest.py; "
                   "--include-tests keeps them)\n",

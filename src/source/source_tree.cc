@@ -408,4 +408,19 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
   return std::unique_ptr<SourceTree>(new GitTree(repo, tree, hex, options, rel));
 }
 
+Expected<std::vector<std::string>> matching_tags(const std::string& path, const std::string& glob) {
+  ensure_git();
+  RepoHandle h;
+  std::error_code ec;
+  std::string abs = std::filesystem::absolute(path, ec).string();
+  if (git_repository_open_ext(&h.repo, abs.c_str(), 0, nullptr) != 0)
+    return Error{"--revs needs a git repository, and " + path + " is not in one"};
+  git_strarray names{};
+  if (git_tag_list_match(&names, glob.c_str(), h.repo) != 0) return Error{git_error_text("cannot list tags")};
+  std::vector<std::string> out(names.strings, names.strings + names.count);
+  git_strarray_dispose(&names);
+  std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return util::version_less(a, b); });
+  return out;
+}
+
 }  // namespace errdex::source

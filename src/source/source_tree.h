@@ -53,6 +53,11 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path,
                                                 const std::optional<std::string>& rev,
                                                 const Options& options);
 
+// The tags of the git repository holding `path` whose names match `glob`
+// (fnmatch, e.g. "v3.12.*"), sorted as versions (v3.12.2 before v3.12.10).
+// Errors: `path` is not in a git repository.
+Expected<std::vector<std::string>> matching_tags(const std::string& path, const std::string& glob);
+
 // Checks the content of a read file: an empty optional when it can be
 // scanned, else the skip reason ("binary", "invalid-utf8", "too-large").
 std::optional<std::string> content_problem(const std::string& content, const Options& options);

@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <functional>
 #include <string_view>
 #include <utility>
 
@@ -14,7 +16,8 @@ namespace {
 
 // Version 1: meta, datasets, repos, records, records_fts.
 // Version 2: datasets.import_roots (a JSON array of folders).
-constexpr int k_schema_version = 2;
+// Version 3: datasets.ref, unique (repo, sha, ref); records.site_key.
+constexpr int k_schema_version = 3;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
@@ -25,15 +28,17 @@ constexpr std::size_t k_max_query_words = 32;
 constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
 
 constexpr const char* k_schema = R"sql(
+-- One revision of a repository each; several of one repository side by side.
 CREATE TABLE datasets(
   id INTEGER PRIMARY KEY,
   repo TEXT NOT NULL,
   sha TEXT NOT NULL,
+  ref TEXT NOT NULL DEFAULT '',
   dataset_version TEXT NOT NULL,
   ingested_at TEXT NOT NULL,
   record_count INTEGER NOT NULL,
   import_roots TEXT NOT NULL DEFAULT '[]',
-  UNIQUE(repo, sha)
+  UNIQUE(repo, sha, ref)
 );
 -- The current dataset of each repository. Deferred so that one ingest can
 -- drop and replace the dataset a row points to before repointing it.
@@ -53,10 +58,12 @@ CREATE TABLE records(
   error_class TEXT NOT NULL,
   error_message TEXT NOT NULL,
   json TEXT NOT NULL,
+  site_key TEXT NOT NULL DEFAULT '',
   UNIQUE(dataset_id, id)
 );
 CREATE INDEX records_by_id ON records(id);
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
+CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
 -- Holds the current records only (rowid = records.seq); ingest keeps it so.
 CREATE VIRTUAL TABLE records_fts USING fts5(
   error_message, error_class, tags, documentation,
@@ -101,7 +108,9 @@ class Run {
 
   Run& text(int i, std::string_view v) {
     if (m_rc == SQLITE_OK)
-      m_rc = sqlite3_bind_text64(m_stmt, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+      // An empty view may hold no pointer at all, which SQLite would bind as
+      // NULL: empty text is bound as "".
+      m_rc = sqlite3_bind_text64(m_stmt, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     return *this;
   }
   Run& text_or_null(int i, const std::optional<std::string>& v) {
@@ -187,6 +196,12 @@ class SqliteStore final : public Store {
   Status init();
 
   Status ingest(const Dataset& dataset) override;
+  Expected<std::size_t> forget(const std::string& repo, const std::optional<std::string>& rev) override;
+  Expected<std::vector<Revision>> revisions(const std::string& repo) override;
+  Expected<std::optional<std::pair<Revision, std::vector<SiteAt>>>> revision(const std::string& repo,
+                                                                           const std::string& rev) override;
+  Expected<std::vector<SiteAt>> occurrences(std::string_view id) override;
+  Expected<std::vector<SiteAt>> occurrences_of_key(const std::string& repo, const std::string& key) override;
   Expected<std::optional<model::DatasetLine>> get(std::string_view id) override;
   Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) override;
   Expected<std::vector<model::ErrorRecord>> match_fields(const std::optional<std::string>& repo) override;
@@ -215,6 +230,36 @@ class SqliteStore final : public Store {
   Status migrate();
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
+  // A repository's datasets in revision order (Store::ingest).
+  struct DatasetRow {
+    std::int64_t id = 0;
+    Revision revision;
+  };
+  Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
+  // The last of `rows` fitting `rev` (Store::revision), or nullptr.
+  static const DatasetRow* find_revision(const std::vector<DatasetRow>& rows, const std::string& rev);
+  // In a write transaction: clears the search index of the repository's
+  // current dataset. Called before its datasets change.
+  Status unindex_current(const std::string& repo);
+  // In a write transaction: makes the last revision current and indexes
+  // it for search, or forgets the repository when it has none left.
+  Status choose_current(const std::string& repo);
+  Expected<std::vector<SiteAt>> read_sites(Statement& stmt, const std::function<void(Run&)>& bind);
+  // Runs `work` in one write transaction: all of it lands, or none.
+  template <class Work>
+  auto in_transaction(const char* what, Work&& work) -> decltype(work()) {
+    if (auto s = exec("BEGIN IMMEDIATE", std::string("begin ") + what); !s) return Error{s.error()};
+    auto result = work();
+    if (!result) {
+      rollback();
+      return result;
+    }
+    if (auto c = exec("COMMIT", std::string("commit ") + what); !c) {
+      rollback();
+      return Error{c.error()};
+    }
+    return result;
+  }
   Expected<std::vector<RankedId>> search_ids(std::string_view text, const std::optional<std::string>& repo,
                                              int limit) override;
   // Every word of `text` (quoted, never FTS syntax); if no record has them
@@ -251,7 +296,8 @@ class SqliteStore final : public Store {
   std::unique_ptr<sqlite3, Closer> m_owner;
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
-  Statement m_insert_dataset, m_insert_record, m_insert_fts, m_set_current;
+  Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
+  Statement m_revision_sites, m_occurrences, m_occurrences_key;
   Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos;
 };
 
@@ -263,12 +309,15 @@ Status SqliteStore::init() {
   // synchronous=NORMAL is durable against process crashes; only a power loss
   // may drop the last commits. A large ingest grows the WAL to the size of
   // the dataset; journal_size_limit gives that space back after checkpoints.
-  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+  // Foreign keys are turned on after the schema is migrated: an upgrade
+  // that makes a table anew must not cascade its drop to the records.
+  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
                     " PRAGMA journal_size_limit=67108864;",
                     "configure");
       !s)
     return s;
   if (auto s = migrate(); !s) return s;
+  if (auto s = exec("PRAGMA foreign_keys=ON", "configure foreign keys"); !s) return s;
   return prepare_all();
 }
 
@@ -304,6 +353,18 @@ Status SqliteStore::migrate() {
         nullptr,
         // 1 -> 2
         "ALTER TABLE datasets ADD COLUMN import_roots TEXT NOT NULL DEFAULT '[]'",
+        // 2 -> 3: a unique key changes, so the table is made anew (foreign
+        // keys are off while migrating: records and repos keep pointing at
+        // the same ids).
+        "CREATE TABLE datasets_v3(id INTEGER PRIMARY KEY, repo TEXT NOT NULL, sha TEXT NOT NULL,"
+        " ref TEXT NOT NULL DEFAULT '', dataset_version TEXT NOT NULL, ingested_at TEXT NOT NULL,"
+        " record_count INTEGER NOT NULL, import_roots TEXT NOT NULL DEFAULT '[]', UNIQUE(repo, sha, ref));"
+        " INSERT INTO datasets_v3(id, repo, sha, dataset_version, ingested_at, record_count, import_roots)"
+        "  SELECT id, repo, sha, dataset_version, ingested_at, record_count, import_roots FROM datasets;"
+        " DROP TABLE datasets;"
+        " ALTER TABLE datasets_v3 RENAME TO datasets;"
+        " ALTER TABLE records ADD COLUMN site_key TEXT NOT NULL DEFAULT '';"
+        " CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -333,22 +394,39 @@ Status SqliteStore::prepare_all() {
   static const std::string search_sql = "SELECT r.json" + search_from;
   static const std::string search_ids_sql = "SELECT r.id" + search_from;
   const Item items[] = {
-      {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2"},
+      {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
       {&m_find_current, "SELECT dataset_id FROM repos WHERE repo = ?1"},
       {&m_fts_delete, "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE dataset_id = ?1)"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
       {&m_insert_dataset,
-       "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots)"
-       " VALUES(?1, ?2, ?3, ?4, ?5, ?6)"},
+       "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots, ref)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&m_insert_record,
-       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json)"
-       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
-      {&m_insert_fts,
-       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation) VALUES(?1, ?2, ?3, ?4, ?5)"},
+       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+      // The search index holds the current records only, read off their
+      // stored JSON.
+      {&m_fts_fill,
+       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
+       " SELECT r.seq, r.error_message, r.error_class,"
+       " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
+       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r WHERE r.dataset_id = ?1"},
       {&m_set_current,
        "INSERT INTO repos(repo, dataset_id) VALUES(?1, ?2)"
        " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"},
+      {&m_unset_current, "DELETE FROM repos WHERE repo = ?1"},
+      {&m_datasets_of, "SELECT id, ref, sha, dataset_version, record_count FROM datasets WHERE repo = ?1 ORDER BY id"},
+      {&m_revision_sites,
+       "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
+       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.dataset_id = ?1"
+       " ORDER BY r.file_path, r.line_number, r.id"},
+      {&m_occurrences,
+       "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
+       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.id = ?1"},
+      {&m_occurrences_key,
+       "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
+       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = ?2 AND d.repo = ?1"},
       {&m_get,
        "SELECT r.json, d.dataset_version FROM records r"
        " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id"
@@ -367,7 +445,7 @@ Status SqliteStore::prepare_all() {
       {&m_search, search_sql.c_str()},
       {&m_search_ids, search_ids_sql.c_str()},
       {&m_repos,
-       "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots FROM repos p"
+       "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
   };
   for (const auto& item : items)
@@ -378,6 +456,9 @@ Status SqliteStore::prepare_all() {
 Status SqliteStore::ingest(const Dataset& dataset) {
   if (dataset.repo.empty()) return Error{"dataset has no repo"};
   if (dataset.sha.empty()) return Error{"dataset of " + dataset.repo + " has no sha"};
+  if (!dataset.site_keys.empty() && dataset.site_keys.size() != dataset.records.size())
+    return Error{"dataset of " + dataset.repo + " has " + std::to_string(dataset.site_keys.size()) + " site keys for " +
+                 std::to_string(dataset.records.size()) + " records"};
   for (const auto& r : dataset.records) {
     if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
     if (r.repo != dataset.repo)
@@ -387,36 +468,17 @@ Status SqliteStore::ingest(const Dataset& dataset) {
   }
   // Everything below commits together or not at all: a reader or a process
   // opening after a crash sees the previous dataset or this one.
-  if (auto s = exec("BEGIN IMMEDIATE", "begin ingest"); !s) return s;
-  auto s = ingest_locked(dataset);
-  if (!s) {
-    rollback();
-    return s;
-  }
-  if (auto c = exec("COMMIT", "commit ingest"); !c) {
-    rollback();
-    return c;
-  }
-  return ok();
+  return in_transaction("ingest", [&] { return ingest_locked(dataset); });
 }
 
 Status SqliteStore::ingest_locked(const Dataset& dataset) {
-  std::optional<std::int64_t> same, current;
+  if (auto s = unindex_current(dataset.repo); !s) return s;
+  std::optional<std::int64_t> same;
   {
     Run run(m_find_same);
-    int rc = run.text(1, dataset.repo).text(2, dataset.sha).step();
+    int rc = run.text(1, dataset.repo).text(2, dataset.sha).text(3, dataset.ref).step();
     if (rc == SQLITE_ROW) same = run.column_int(0);
     else if (rc != SQLITE_DONE) return db_error(m_db, "find dataset");
-  }
-  {
-    Run run(m_find_current);
-    int rc = run.text(1, dataset.repo).step();
-    if (rc == SQLITE_ROW) current = run.column_int(0);
-    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
-  }
-  if (current) {
-    Run run(m_fts_delete);
-    if (run.integer(1, *current).step() != SQLITE_DONE) return db_error(m_db, "clear search index");
   }
   if (same) {
     Run del_records(m_delete_records);
@@ -428,39 +490,158 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   {
     Run run(m_insert_dataset);
     run.text(1, dataset.repo).text(2, dataset.sha).text(3, dataset.dataset_version).text(4, util::iso_now_ms());
-    run.text(6, nlohmann::json(dataset.import_roots).dump());
+    run.text(6, nlohmann::json(dataset.import_roots).dump()).text(7, dataset.ref);
     if (run.integer(5, static_cast<std::int64_t>(dataset.records.size())).step() != SQLITE_DONE)
       return db_error(m_db, "insert dataset");
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
-  std::string tags;
   const bool serialised = dataset.record_json.size() == dataset.records.size();
   for (std::size_t i = 0; i < dataset.records.size(); ++i) {
     const auto& r = dataset.records[i];
-    std::int64_t seq;
-    {
-      Run run(m_insert_record);
-      run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
-      run.text(6, r.error_class).text(7, r.error_message).text(8, serialised ? dataset.record_json[i] : model::to_json(r));
-      int rc = run.step();
-      if (rc == SQLITE_CONSTRAINT_UNIQUE)
-        return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
-      if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
-      seq = sqlite3_last_insert_rowid(m_db);
-    }
-    tags.clear();
-    for (const auto& t : r.tags) {
-      if (!tags.empty()) tags += ' ';
-      tags += t;
-    }
-    Run run(m_insert_fts);
-    run.integer(1, seq).text(2, r.error_message).text(3, r.error_class).text(4, tags).text(5, r.documentation);
-    if (run.step() != SQLITE_DONE) return db_error(m_db, "index record " + r.id);
+    Run run(m_insert_record);
+    run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
+    run.text(6, r.error_class).text(7, r.error_message).text(8, serialised ? dataset.record_json[i] : model::to_json(r));
+    run.text(9, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
+    int rc = run.step();
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+      return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
+    if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
+  }
+  return choose_current(dataset.repo);
+}
+
+Status SqliteStore::unindex_current(const std::string& repo) {
+  std::optional<std::int64_t> current;
+  {
+    Run run(m_find_current);
+    int rc = run.text(1, repo).step();
+    if (rc == SQLITE_ROW) current = run.column_int(0);
+    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
+  }
+  if (!current) return ok();
+  Run run(m_fts_delete);
+  if (run.integer(1, *current).step() != SQLITE_DONE) return db_error(m_db, "clear search index");
+  return ok();
+}
+
+Status SqliteStore::choose_current(const std::string& repo) {
+  auto rows = datasets_of(repo);
+  if (!rows) return Error{rows.error()};
+  if (rows->empty()) {
+    Run run(m_unset_current);
+    if (run.text(1, repo).step() != SQLITE_DONE) return db_error(m_db, "forget repository");
+    return ok();
+  }
+  const std::int64_t last = rows->back().id;
+  {
+    Run run(m_fts_fill);
+    if (run.integer(1, last).step() != SQLITE_DONE) return db_error(m_db, "index records for search");
   }
   Run run(m_set_current);
-  if (run.text(1, dataset.repo).integer(2, dataset_id).step() != SQLITE_DONE)
-    return db_error(m_db, "set current dataset");
+  if (run.text(1, repo).integer(2, last).step() != SQLITE_DONE) return db_error(m_db, "set current dataset");
   return ok();
+}
+
+Expected<std::vector<SqliteStore::DatasetRow>> SqliteStore::datasets_of(const std::string& repo) {
+  std::vector<DatasetRow> rows;
+  {
+    Run run(m_datasets_of);
+    run.text(1, repo);
+    int rc;
+    while ((rc = run.step()) == SQLITE_ROW)
+      rows.push_back({run.column_int(0), Revision{std::string(run.column_text(1)), std::string(run.column_text(2)),
+                                                  std::string(run.column_text(3)), run.column_int(4), false}});
+    if (rc != SQLITE_DONE) return db_error(m_db, "list revisions");
+  }
+  // Ingest order (by id) unless every revision has a name to read as a version.
+  if (std::all_of(rows.begin(), rows.end(), [](const DatasetRow& r) { return !r.revision.ref.empty(); }))
+    std::stable_sort(rows.begin(), rows.end(), [](const DatasetRow& a, const DatasetRow& b) {
+      return util::version_less(a.revision.ref, b.revision.ref);
+    });
+  if (!rows.empty()) rows.back().revision.current = true;
+  return rows;
+}
+
+const SqliteStore::DatasetRow* SqliteStore::find_revision(const std::vector<DatasetRow>& rows, const std::string& rev) {
+  const DatasetRow* found = nullptr;
+  for (const auto& r : rows)
+    if (r.revision.ref == rev || r.revision.sha == rev || (rev.size() >= 7 && r.revision.sha.starts_with(rev)))
+      found = &r;
+  return found;
+}
+
+Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::optional<std::string>& rev) {
+  return in_transaction("forget", [&]() -> Expected<std::size_t> {
+    auto rows = datasets_of(repo);
+    if (!rows) return Error{rows.error()};
+    std::vector<std::int64_t> drop;
+    if (!rev) {
+      for (const auto& r : *rows) drop.push_back(r.id);
+    } else if (const DatasetRow* r = find_revision(*rows, *rev)) {
+      drop.push_back(r->id);
+    }
+    if (drop.empty()) return std::size_t{0};
+    if (auto s = unindex_current(repo); !s) return Error{s.error()};
+    for (std::int64_t id : drop) {
+      Run del_records(m_delete_records);
+      if (del_records.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete records");
+      Run del_dataset(m_delete_dataset);
+      if (del_dataset.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete dataset");
+    }
+    if (auto s = choose_current(repo); !s) return Error{s.error()};
+    return drop.size();
+  });
+}
+
+Expected<std::vector<Revision>> SqliteStore::revisions(const std::string& repo) {
+  auto rows = datasets_of(repo);
+  if (!rows) return Error{rows.error()};
+  std::vector<Revision> out;
+  for (auto& r : *rows) out.push_back(std::move(r.revision));
+  return out;
+}
+
+Expected<std::vector<SiteAt>> SqliteStore::read_sites(Statement& stmt, const std::function<void(Run&)>& bind) {
+  std::vector<SiteAt> out;
+  Run run(stmt);
+  bind(run);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW) {
+    SiteAt s;
+    s.repo = run.column_text(0);
+    s.ref = run.column_text(1);
+    s.sha = run.column_text(2);
+    s.id = run.column_text(3);
+    s.file_path = run.column_text(4);
+    s.line = static_cast<int>(run.column_int(5));
+    s.error_class = run.column_text(6);
+    s.error_message = run.column_text(7);
+    s.site_key = run.column_text(8);
+    out.push_back(std::move(s));
+  }
+  if (rc != SQLITE_DONE) return db_error(m_db, "read sites");
+  return out;
+}
+
+Expected<std::optional<std::pair<Revision, std::vector<SiteAt>>>> SqliteStore::revision(const std::string& repo,
+                                                                                      const std::string& rev) {
+  using Answer = std::optional<std::pair<Revision, std::vector<SiteAt>>>;
+  auto rows = datasets_of(repo);
+  if (!rows) return Error{rows.error()};
+  const DatasetRow* r = find_revision(*rows, rev);
+  if (!r) return Answer();
+  auto sites = read_sites(m_revision_sites, [&](Run& run) { run.integer(1, r->id); });
+  if (!sites) return Error{sites.error()};
+  return Answer(std::pair(r->revision, std::move(*sites)));
+}
+
+Expected<std::vector<SiteAt>> SqliteStore::occurrences(std::string_view id) {
+  return read_sites(m_occurrences, [&](Run& run) { run.text(1, id); });
+}
+
+Expected<std::vector<SiteAt>> SqliteStore::occurrences_of_key(const std::string& repo, const std::string& key) {
+  if (key.empty()) return std::vector<SiteAt>();
+  return read_sites(m_occurrences_key, [&](Run& run) { run.text(1, repo).text(2, key); });
 }
 
 Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id) {
@@ -538,7 +719,7 @@ Expected<std::vector<RepoSummary>> SqliteStore::repos() {
   int rc;
   while ((rc = run.step()) == SQLITE_ROW) {
     RepoSummary r{std::string(run.column_text(0)), std::string(run.column_text(1)), std::string(run.column_text(2)),
-                  run.column_int(3), {}};
+                  run.column_int(3), {}, std::string(run.column_text(5))};
     // Written by ingest as a JSON array of strings; anything else reads as
     // unknown, and matching falls back to the usual roots.
     auto roots = nlohmann::json::parse(run.column_text(4), nullptr, false);

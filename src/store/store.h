@@ -28,6 +28,30 @@ struct Dataset {
   // can serialise on many threads; the store then stores these bytes. Empty
   // means the store serialises, inside its transaction.
   std::vector<std::string> record_json;
+  // The revision's name ("v3.12.1", "main"); "" when it has none. A
+  // repository keeps one dataset per (sha, ref): another ref, or another
+  // sha, is another revision beside the others.
+  std::string ref;
+  // Optional, by record: what makes a site the same site in another
+  // revision (file, class, function, exception class), so that a history
+  // follows it when its message or line changes. Empty: unknown.
+  std::vector<std::string> site_keys;
+};
+
+// One revision of a repository, as stored.
+struct Revision {
+  std::string ref;  // "" when it has none
+  std::string sha;
+  std::string dataset_version;
+  std::int64_t records = 0;
+  bool current = false;
+};
+
+// A record of one revision, in short: what a history or a diff reads.
+struct SiteAt {
+  std::string repo, ref, sha;
+  std::string id, file_path, error_class, error_message, site_key;
+  int line = 0;
 };
 
 struct RepoSummary {
@@ -36,6 +60,7 @@ struct RepoSummary {
   std::string dataset_version;
   std::int64_t records = 0;
   std::vector<std::string> import_roots;  // as ingested; empty when unknown
+  std::string ref;                        // the current revision's name, "" when none
 };
 
 // A search hit by id only, for callers that hold the records already.
@@ -54,9 +79,28 @@ struct SearchHit {
 class Store {
  public:
   virtual ~Store() = default;
-  // Replaces the dataset of (repo, sha) in one transaction and makes it the
-  // repository's current one. On failure nothing changes.
+  // Replaces the dataset of (repo, sha, ref) in one transaction, beside the
+  // repository's other revisions. The current revision (what get, list,
+  // search and repos answer with) is then the last one: in the order of
+  // their refs read as versions (v3.9 < v3.12) when every revision has a
+  // ref, else in the order they were ingested. On failure nothing changes.
   virtual Status ingest(const Dataset& dataset) = 0;
+  // Drops one revision of `repo` (`rev` as revision() reads it), or all of
+  // them; the current one is chosen again. The number dropped; 0 when none
+  // matched.
+  virtual Expected<std::size_t> forget(const std::string& repo, const std::optional<std::string>& rev) = 0;
+  // The repository's revisions, first to last (see ingest); empty when the
+  // repository is unknown.
+  virtual Expected<std::vector<Revision>> revisions(const std::string& repo) = 0;
+  // Every record of one revision, in short, by file and line. `rev` is a
+  // ref, a sha or a sha's first 7+ digits; when several revisions fit, the
+  // last. An empty optional when none does.
+  virtual Expected<std::optional<std::pair<Revision, std::vector<SiteAt>>>> revision(const std::string& repo,
+                                                                                   const std::string& rev) = 0;
+  // Every revision's record with this id, or with the site key `key` in
+  // `repo` when key is not empty, in no particular order.
+  virtual Expected<std::vector<SiteAt>> occurrences(std::string_view id) = 0;
+  virtual Expected<std::vector<SiteAt>> occurrences_of_key(const std::string& repo, const std::string& key) = 0;
   // The record with this id in its repository's current dataset.
   virtual Expected<std::optional<model::DatasetLine>> get(std::string_view id) = 0;
   // Current records, of one repository or all, ordered by repo, path, line.

@@ -39,4 +39,8 @@ std::string iso_now_ms();
 std::string to_lower_ascii(std::string_view s);
 std::string_view trim(std::string_view s);
 
+// Whether `a` comes before `b` read as versions: runs of digits compare as
+// numbers ("v3.9.1" < "v3.12.0"), leading zeros aside; the rest as bytes.
+bool version_less(std::string_view a, std::string_view b);
+
 }  // namespace errdex::util

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "model/record_json.h"
+#include "store/history.h"
 #include "util/text.h"
 #include "web/assets.h"
 #include "web/gzip.h"
@@ -780,6 +781,39 @@ struct App::Impl {
       case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q);
       case RouteId::api_openapi: return json_response(200, openapi_json());
       case RouteId::api_dataset: return api_dataset(s, q);
+      case RouteId::api_error_history: {
+        const auto& id = params.at("id");
+        if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+        auto h = store::site_history(st, id);
+        if (!h) throw std::runtime_error(h.error());
+        if (!*h) throw HttpError{404, "no stored revision holds record " + id};
+        return json_response(200, store::to_json(**h));
+      }
+      case RouteId::api_repo_revisions: {
+        std::string repo = params.at("owner") + "/" + params.at("name");
+        auto revs = st.revisions(repo);
+        if (!revs) throw std::runtime_error(revs.error());
+        if (revs->empty()) throw HttpError{404, "no repository " + repo};
+        json list = json::array();
+        for (const auto& r : *revs)
+          list.push_back({{"ref", r.ref},
+                          {"sha", r.sha},
+                          {"name", store::revision_name(r)},
+                          {"datasetVersion", r.dataset_version},
+                          {"records", r.records},
+                          {"current", r.current}});
+        return json_response(200, dump({{"repo", repo}, {"revisions", list}}));
+      }
+      case RouteId::api_repo_diff: {
+        std::string repo = params.at("owner") + "/" + params.at("name");
+        auto from = opt_param(q, "from"), to = opt_param(q, "to");
+        if (!from || !to) throw HttpError{400, "from and to are required"};
+        std::string missing;
+        auto d = store::diff_revisions(st, repo, *from, *to, &missing);
+        if (!d) throw std::runtime_error(d.error());
+        if (!*d) throw HttpError{404, repo + " has no stored revision " + missing};
+        return json_response(200, store::to_json(repo, **d));
+      }
     }
     throw HttpError{404, "no such page"};
   }

@@ -122,6 +122,44 @@ json build_openapi() {
   schemas["Repos"] = {{"type", "object"},
                       {"required", {"repos"}},
                       {"properties", {{"repos", {{"type", "array"}, {"items", repo}}}}}};
+  json site = {{"type", "object"},
+               {"required", {"id", "filePath", "lineNumber", "errorClass", "errorMessage"}},
+               {"properties",
+                {{"id", string_t},
+                 {"filePath", string_t},
+                 {"lineNumber", {{"type", "integer"}}},
+                 {"errorClass", string_t},
+                 {"errorMessage", string_t}}}};
+  json revision = {{"type", "object"},
+                   {"required", {"ref", "sha", "name", "datasetVersion"}},
+                   {"properties", {{"ref", string_t}, {"sha", string_t}, {"name", string_t}, {"datasetVersion", string_t}}}};
+  json pair = {{"type", "object"}, {"required", {"old", "new"}}, {"properties", {{"old", site}, {"new", site}}}};
+  json nullable_name = {{"type", {"string", "null"}}};
+  schemas["History"] = {
+      {"type", "object"},
+      {"required", {"id", "repo", "revisions", "firstSeen", "lastSeen", "removedIn", "changes"}},
+      {"properties",
+       {{"id", string_t},
+        {"repo", string_t},
+        {"revisions", {{"type", "array"}, {"items", {{"type", "object"}, {"required", {"name", "present"}}}}}},
+        {"firstSeen", nullable_name},
+        {"lastSeen", nullable_name},
+        {"removedIn", nullable_name},
+        {"changes", {{"type", "array"}, {"items", {{"type", "object"}, {"required", {"from", "to", "old", "new"}}}}}}}}};
+  schemas["Revisions"] = {{"type", "object"},
+                          {"required", {"repo", "revisions"}},
+                          {"properties", {{"repo", string_t}, {"revisions", {{"type", "array"}, {"items", revision}}}}}};
+  schemas["Diff"] = {{"type", "object"},
+                     {"required", {"repo", "from", "to", "added", "removed", "reworded", "classChanged", "moved"}},
+                     {"properties",
+                      {{"repo", string_t},
+                       {"from", revision},
+                       {"to", revision},
+                       {"added", {{"type", "array"}, {"items", site}}},
+                       {"removed", {{"type", "array"}, {"items", site}}},
+                       {"reworded", {{"type", "array"}, {"items", pair}}},
+                       {"classChanged", {{"type", "array"}, {"items", pair}}},
+                       {"moved", {{"type", "array"}, {"items", pair}}}}}};
   schemas["RepoErrors"] = {
       {"type", "object"},
       {"required", {"repo", "errors", "nextCursor"}},
@@ -183,6 +221,33 @@ json build_openapi() {
        {{"200", json_response("One page of records", "RepoErrors")},
         {"400", error_response("Bad limit or cursor")},
         {"404", error_response("No such repository")}}}};
+  json owner_name = {param("owner", "path", true, string_t, "Repository owner"),
+                     param("name", "path", true, string_t, "Repository name")};
+  paths["/api/errors/{id}/history"]["get"] = {
+      {"operationId", "getErrorHistory"},
+      {"summary", "The site across its repository's stored revisions: where it stood in each, first and last seen, "
+                  "removed in, and each change of message or class"},
+      {"parameters", {param("id", "path", true, {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}, "Record id")}},
+      {"responses",
+       {{"200", json_response("The history", "History")},
+        {"400", error_response("Not a record id")},
+        {"404", error_response("No stored revision holds it")}}}};
+  paths["/api/repos/{owner}/{name}/revisions"]["get"] = {
+      {"operationId", "listRepoRevisions"},
+      {"summary", "The repository's stored revisions, first to last; the last is the current one"},
+      {"parameters", owner_name},
+      {"responses", {{"200", json_response("Revisions", "Revisions")}, {"404", error_response("No such repository")}}}};
+  json diff_params = owner_name;
+  diff_params.push_back(param("from", "query", true, string_t, "The older revision: ref, sha or a sha's first 7+ digits"));
+  diff_params.push_back(param("to", "query", true, string_t, "The newer revision"));
+  paths["/api/repos/{owner}/{name}/diff"]["get"] = {
+      {"operationId", "diffRepoRevisions"},
+      {"summary", "Errors added, removed, reworded, moved, or whose class changed, from one revision to another"},
+      {"parameters", diff_params},
+      {"responses",
+       {{"200", json_response("The changes", "Diff")},
+        {"400", error_response("from or to missing")},
+        {"404", error_response("No such repository or revision")}}}};
   paths["/api/openapi.json"]["get"] = {
       {"operationId", "openapi"},
       {"summary", "This document"},
@@ -214,6 +279,9 @@ const std::vector<Route>& routes() {
       {RouteId::api_match, "POST", "/api/match", true},
       {RouteId::api_repos, "GET", "/api/repos", true},
       {RouteId::api_repo_errors, "GET", "/api/repos/{owner}/{name}/errors", true},
+      {RouteId::api_error_history, "GET", "/api/errors/{id}/history", true},
+      {RouteId::api_repo_revisions, "GET", "/api/repos/{owner}/{name}/revisions", true},
+      {RouteId::api_repo_diff, "GET", "/api/repos/{owner}/{name}/diff", true},
       {RouteId::api_openapi, "GET", "/api/openapi.json", true},
       {RouteId::api_dataset, "GET", "/api/dataset.jsonl", true},
   };

@@ -160,6 +160,101 @@ TEST(Cli, TestCodeIsLeftOutUnlessAskedAndSrcLayoutFramesMatch) {
   EXPECT_NE(r.out.find("tests/test_core.py"), std::string::npos) << r.out;
 }
 
+// Several revisions of one repository in one store (issue 28, items 2, 4
+// and 5): every tag a glob names, each its own dataset; a reworded message
+// keeps its site's id; history and diff read across them; forget drops one.
+TEST(Cli, RevisionsHistoryDiffAndForget) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "pkg/a.py",
+             "def f(x):\n    if x < 0:\n        raise ValueError(f\"x must be positive, got {x}\")\n\n\n"
+             "def g():\n    raise KeyError(\"gone soon\")\n");
+  git(repo, "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git tag v1.9");
+  write_file(repo / "pkg/a.py",
+             "# a line above\n\ndef f(x):\n    if x < 0:\n        raise ValueError(f\"x must not be negative, got {x}\")\n\n\n"
+             "def h():\n    raise TypeError(\"new one\")\n");
+  git(repo, "commit -qam two && git tag v1.10 && git tag other-tag");
+
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/vr --revs 'v1.*' --json -q --db " +
+               shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // One summary per revision, in version order (v1.9 before v1.10).
+  std::vector<json> summaries;
+  for (std::size_t at = 0; (at = r.out.find("{\n", at)) != std::string::npos;) {
+    std::size_t end = r.out.find("\n}", at);
+    summaries.push_back(json::parse(r.out.substr(at, end + 2 - at)));
+    at = end;
+  }
+  ASSERT_EQ(summaries.size(), 2u) << r.out;
+  EXPECT_EQ(summaries[0]["ref"], "v1.9");
+  EXPECT_EQ(summaries[1]["ref"], "v1.10");
+  EXPECT_EQ(summaries[1]["keptIds"], 1);
+
+  // The current revision is the last: list shows v1.10's records.
+  auto current = export_records(db);
+  ASSERT_EQ(current.size(), 2u);
+  std::string f_id;
+  for (const auto& rec : current)
+    if (rec["errorClass"] == "ValueError") f_id = rec["id"];
+  ASSERT_FALSE(f_id.empty());
+
+  r = run(errdex_cmd() + " history " + f_id + " --json --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto h = json::parse(r.out);
+  EXPECT_EQ(h["firstSeen"], "v1.9");
+  EXPECT_EQ(h["lastSeen"], "v1.10");
+  EXPECT_TRUE(h["removedIn"].is_null());
+  ASSERT_EQ(h["changes"].size(), 1u);
+  EXPECT_EQ(h["changes"][0]["old"]["errorMessage"], "x must be positive, got {x}");
+  EXPECT_EQ(h["changes"][0]["new"]["errorMessage"], "x must not be negative, got {x}");
+  EXPECT_EQ(h["revisions"][0]["lineNumber"], 3);
+  EXPECT_EQ(h["revisions"][1]["lineNumber"], 5);
+  r = run(errdex_cmd() + " history " + f_id + " --db " + shell_quote(db));
+  EXPECT_NE(r.out.find("first seen v1.9, last seen v1.10"), std::string::npos) << r.out;
+
+  r = run(errdex_cmd() + " diff acme/vr v1.9 v1.10 --json --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto d = json::parse(r.out);
+  ASSERT_EQ(d["added"].size(), 1u);
+  EXPECT_EQ(d["added"][0]["errorMessage"], "new one");
+  ASSERT_EQ(d["removed"].size(), 1u);
+  EXPECT_EQ(d["removed"][0]["errorMessage"], "gone soon");
+  ASSERT_EQ(d["reworded"].size(), 1u);
+  EXPECT_EQ(d["reworded"][0]["new"]["id"], f_id);
+  r = run(errdex_cmd() + " diff acme/vr v1.9 v2.0 --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no revision v2.0"), std::string::npos) << r.err;
+
+  // Another --rev adds a revision beside them; --ref names one revision only.
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/vr --rev other-tag -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/vr --rev v1.9 --rev v1.10 --ref x -q --db " +
+          shell_quote(db));
+  EXPECT_EQ(r.code, 2);
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/vr --revs 'v9.*' -q --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no tag matches"), std::string::npos) << r.err;
+
+  // The gone site's history says where it went away.
+  std::string g_id;
+  r = run(errdex_cmd() + " diff acme/vr v1.9 v1.10 --json --db " + shell_quote(db));
+  g_id = json::parse(r.out)["removed"][0]["id"];
+  r = run(errdex_cmd() + " history " + g_id + " --json --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["removedIn"], "v1.10");
+
+  r = run(errdex_cmd() + " forget acme/vr --ref v1.10 --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run(errdex_cmd() + " forget acme/vr --ref v1.10 --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+  r = run(errdex_cmd() + " forget acme/vr --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("forgot 2 revisions"), std::string::npos) << r.out;
+  EXPECT_TRUE(export_records(db).empty());
+  r = run(errdex_cmd() + " history " + f_id + " --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 1);
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

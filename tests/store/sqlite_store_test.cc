@@ -448,39 +448,156 @@ TEST(SqliteStore, ImportRootsAreKeptWithTheDataset) {
   EXPECT_EQ(roots["acme/a"], (std::vector<std::string>{"", "Lib"}));
 }
 
-// A store written by the errdex before import roots (schema version 1) is
-// upgraded in place when opened: its datasets stay, with roots unknown.
+// A store written by the errdex of before this schema's versions 2 and 3
+// (its DDL as it stood, with one dataset) is upgraded in place when opened:
+// its records stay current and searchable, with roots and ref unknown, and
+// it then keeps several revisions.
 TEST(SqliteStore, VersionOneStoreIsMigrated) {
   TempDir dir;
   std::string path = dir.file("s.db");
-  {
-    auto store = open_or_die(path);
-    ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3)));
-  }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "ALTER TABLE datasets DROP COLUMN import_roots;"
-                         " UPDATE meta SET value = '1' WHERE key = 'schema_version'",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK)
-      << sqlite3_errmsg(db);
+  const char* v1 = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES('schema_version', '1');
+CREATE TABLE datasets(id INTEGER PRIMARY KEY, repo TEXT NOT NULL, sha TEXT NOT NULL, dataset_version TEXT NOT NULL,
+  ingested_at TEXT NOT NULL, record_count INTEGER NOT NULL, UNIQUE(repo, sha));
+CREATE TABLE repos(repo TEXT PRIMARY KEY,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE records(seq INTEGER PRIMARY KEY, dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  id TEXT NOT NULL, repo TEXT NOT NULL, file_path TEXT NOT NULL, line_number INTEGER NOT NULL,
+  error_class TEXT NOT NULL, error_message TEXT NOT NULL, json TEXT NOT NULL, UNIQUE(dataset_id, id));
+CREATE INDEX records_by_id ON records(id);
+CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
+CREATE VIRTUAL TABLE records_fts USING fts5(error_message, error_class, tags, documentation,
+  tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO datasets VALUES(7, 'acme/a', '1111111111111111111111111111111111111111', 'v', 't', 3);
+INSERT INTO repos VALUES('acme/a', 7);
+)sql";
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA foreign_keys=ON", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, v1, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  Dataset d = make_dataset("acme/a", k_sha1, 3);
+  for (int i = 0; i < 3; ++i) {
+    const auto& r = d.records[i];
+    std::string sql = "INSERT INTO records(seq, dataset_id, id, repo, file_path, line_number, error_class, error_message, json)"
+                      " VALUES(" + std::to_string(i + 1) + ", 7, ?, ?, ?, ?, ?, ?, ?)";
+    sqlite3_stmt* st = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+    std::string json = model::to_json(r);
+    sqlite3_bind_text(st, 1, r.id.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, r.repo.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, r.file_path.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, r.line_number);
+    sqlite3_bind_text(st, 5, r.error_class.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, r.error_message.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, json.c_str(), -1, SQLITE_TRANSIENT);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    std::string fts = "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation) VALUES(" +
+                      std::to_string(i + 1) + ", '" + r.error_message + "', '" + r.error_class + "', '', '')";
+    ASSERT_EQ(sqlite3_exec(db, fts.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  }
   sqlite3_close(db);
+
   auto store = open_or_die(path);
+  ASSERT_TRUE(store);
   EXPECT_EQ(count_current(*store, "acme/a"), 3u);
+  auto hits = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 3u);
   auto repos = store->repos();
   ASSERT_TRUE(repos);
   ASSERT_EQ(repos->size(), 1u);
   EXPECT_TRUE((*repos)[0].import_roots.empty());
-  Dataset d = make_dataset("acme/a", k_sha2, 2);
-  d.import_roots = {"", "src"};
-  ASSERT_TRUE(store->ingest(d));
+  EXPECT_EQ((*repos)[0].ref, "");
+  // The migrated store keeps a second revision of the same sha beside it.
+  Dataset named = make_dataset("acme/a", k_sha1, 2, "named");
+  named.ref = "v2";
+  named.import_roots = {"", "src"};
+  ASSERT_TRUE(store->ingest(named));
+  auto revs = store->revisions("acme/a");
+  ASSERT_TRUE(revs);
+  ASSERT_EQ(revs->size(), 2u);
   repos = store->repos();
   ASSERT_TRUE(repos);
   EXPECT_EQ((*repos)[0].import_roots, (std::vector<std::string>{"", "src"}));
-  // Opened again: nothing left to upgrade.
+  EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+  // Opened again: nothing left to upgrade, foreign keys on (the cascade
+  // from datasets to records holds).
   store.reset();
-  EXPECT_EQ(count_current(*open_or_die(path), "acme/a"), 2u);
+  store = open_or_die(path);
+  EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+  auto dropped = store->forget("acme/a", std::nullopt);
+  ASSERT_TRUE(dropped);
+  EXPECT_EQ(*dropped, 2u);
+  EXPECT_EQ(count_current(*store, "acme/a"), 0u);
+}
+
+// Revisions of one repository side by side: ordered as versions when each
+// has a ref, the last one current; forgetting one makes the one before it
+// current, and search follows.
+TEST(SqliteStore, RevisionsLiveSideBySideAndTheLastIsCurrent) {
+  TempDir dir;
+  auto store = open_or_die(dir.file("s.db"));
+  auto named = [](const std::string& sha, int n, const std::string& salt, const std::string& ref) {
+    Dataset d = make_dataset("acme/a", sha, n, salt);
+    d.ref = ref;
+    return d;
+  };
+  ASSERT_TRUE(store->ingest(named(k_sha2, 5, "ten", "v1.10")));
+  ASSERT_TRUE(store->ingest(named(k_sha1, 3, "nine", "v1.9")));  // older, scanned later
+  ASSERT_TRUE(store->ingest(named(k_sha1, 4, "nine-b", "v1.9-b")));  // same sha, another name
+  auto revs = store->revisions("acme/a");
+  ASSERT_TRUE(revs);
+  ASSERT_EQ(revs->size(), 3u);
+  EXPECT_EQ((*revs)[0].ref, "v1.9");
+  EXPECT_EQ((*revs)[1].ref, "v1.9-b");
+  EXPECT_EQ((*revs)[2].ref, "v1.10");
+  EXPECT_TRUE((*revs)[2].current);
+  EXPECT_FALSE((*revs)[0].current);
+  EXPECT_EQ(count_current(*store, "acme/a"), 5u);
+  auto repos = store->repos();
+  ASSERT_TRUE(repos);
+  EXPECT_EQ((*repos)[0].ref, "v1.10");
+  auto hits = store->search("invalid", std::nullopt, 100);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 5u);
+
+  // A revision by ref, by sha and by a sha's prefix; the last that fits.
+  auto by_ref = store->revision("acme/a", "v1.9");
+  ASSERT_TRUE(by_ref && *by_ref);
+  EXPECT_EQ((*by_ref)->second.size(), 3u);
+  auto by_sha = store->revision("acme/a", k_sha1.substr(0, 8));
+  ASSERT_TRUE(by_sha && *by_sha);
+  EXPECT_EQ((*by_sha)->first.ref, "v1.9-b");
+  auto none = store->revision("acme/a", "v9");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  // Every revision's record with an id.
+  auto seen = store->occurrences(make_record("acme/a", k_sha1, 0, "nine").id);
+  ASSERT_TRUE(seen);
+  ASSERT_EQ(seen->size(), 1u);
+  EXPECT_EQ((*seen)[0].ref, "v1.9");
+
+  auto n = store->forget("acme/a", std::string("v1.10"));
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 1u);
+  EXPECT_EQ(count_current(*store, "acme/a"), 4u);
+  hits = store->search("invalid", std::nullopt, 100);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 4u);
+  n = store->forget("acme/a", std::string("nope"));
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 0u);
+  n = store->forget("acme/a", std::nullopt);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 2u);
+  repos = store->repos();
+  ASSERT_TRUE(repos);
+  EXPECT_TRUE(repos->empty());
+  hits = store->search("invalid", std::nullopt, 100);
+  ASSERT_TRUE(hits);
+  EXPECT_TRUE(hits->empty());
 }
 
 TEST(SqliteStore, TwoConnectionsShareTheFile) {

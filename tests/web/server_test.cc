@@ -494,6 +494,14 @@ TEST_F(ServeTest, OpenApiDocumentsEveryRouteAndNothingElse) {
     sub("{owner}", "evil");
     sub("{name}", "xss-repo");
     if (path == "/api/search") target += "?q=plain";
+    if (path.ends_with("/diff")) {
+      // The fixture's one revision, against itself: nothing changed.
+      std::string sha;
+      auto repos = json::parse(get(port(), "/api/repos").body);
+      for (const auto& repo : repos["repos"])
+        if (repo["repo"] == "evil/xss-repo") sha = repo["sha"];
+      target += "?from=" + sha + "&to=" + sha;
+    }
     HttpResponse resp = method == "post" ? post(port(), target, "text/plain", "ValueError: plain message")
                                          : get(port(), target);
     EXPECT_EQ(resp.status, 200) << method << " " << target;
@@ -558,6 +566,50 @@ TEST(ServeCommand, ScannedHostileRepositoryRendersAsText) {
   ASSERT_EQ(m.status, 200);
   EXPECT_EQ(m.body.find("<script"), std::string::npos);
   EXPECT_NE(m.body.find("evil.py:4"), std::string::npos) << "the pasted message finds its site";
+}
+
+// Two tags of a repository scanned into one store, served: the revisions,
+// a site's history and the diff over HTTP, as the CLI answers them.
+TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
+  TempDir tmp;
+  std::string repo = (tmp / "repo").string();
+  write_file(tmp / "repo" / "m.py", "def f(x):\n    raise ValueError(f\"bad {x}\")\n");
+  std::string git = "cd " + shell_quote(repo) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
+  ASSERT_EQ(run(git + "init -q && " + git + "add -A && " + git + "commit -qm one && " + git + "tag v1").code, 0);
+  write_file(tmp / "repo" / "m.py", "\n\ndef f(x):\n    raise ValueError(f\"x is bad: {x}\")\n");
+  ASSERT_EQ(run(git + "commit -qam two && " + git + "tag v2").code, 0);
+  std::string db = "sqlite:" + (tmp / "r.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote(repo) + " --repo acme/m --rev v1 --rev v2 -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+
+  auto revs = get(server.port(), "/api/repos/acme/m/revisions");
+  ASSERT_EQ(revs.status, 200) << revs.body;
+  auto rj = json::parse(revs.body)["revisions"];
+  ASSERT_EQ(rj.size(), 2u);
+  EXPECT_EQ(rj[0]["name"], "v1");
+  EXPECT_EQ(rj[1]["current"], true);
+
+  auto diff = get(server.port(), "/api/repos/acme/m/diff?from=v1&to=v2");
+  ASSERT_EQ(diff.status, 200) << diff.body;
+  auto dj = json::parse(diff.body);
+  ASSERT_EQ(dj["reworded"].size(), 1u);
+  std::string id = dj["reworded"][0]["new"]["id"];
+  EXPECT_EQ(dj["reworded"][0]["old"]["id"], id) << "the reworded site keeps its id";
+
+  auto hist = get(server.port(), "/api/errors/" + id + "/history");
+  ASSERT_EQ(hist.status, 200) << hist.body;
+  auto hj = json::parse(hist.body);
+  EXPECT_EQ(hj["firstSeen"], "v1");
+  ASSERT_EQ(hj["changes"].size(), 1u);
+  EXPECT_EQ(hj["changes"][0]["new"]["lineNumber"], 4);
+
+  EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1").status, 400);
+  EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1&to=v9").status, 404);
+  EXPECT_EQ(get(server.port(), "/api/repos/acme/none/revisions").status, 404);
+  EXPECT_EQ(get(server.port(), "/api/errors/0123456789abcdef/history").status, 404);
+  EXPECT_EQ(get(server.port(), "/api/errors/nothex/history").status, 400);
 }
 
 TEST(ServeCommand, HelpAndBadArguments) {

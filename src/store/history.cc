@@ -1,0 +1,220 @@
+#include "store/history.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace errdex::store {
+namespace {
+
+// Keys held by exactly one of `sites`.
+template <class Sites, class KeyOf>
+std::unordered_map<std::string, std::size_t> unique_keys(const Sites& sites, KeyOf key_of) {
+  std::unordered_map<std::string, std::size_t> at;
+  std::unordered_set<std::string> repeated;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const std::string& k = key_of(sites[i], i);
+    if (k.empty()) continue;
+    if (!at.emplace(k, i).second) repeated.insert(k);
+  }
+  for (const auto& k : repeated) at.erase(k);
+  return at;
+}
+
+}  // namespace
+
+std::string site_key(std::string_view file_path, std::string_view class_name, std::string_view function) {
+  std::string key;
+  key.reserve(file_path.size() + class_name.size() + function.size() + 2);
+  key.append(file_path).push_back('\n');
+  key.append(class_name).push_back('\n');
+  key.append(function);
+  return key;
+}
+
+std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
+                          const std::vector<SiteAt>& stored) {
+  if (keys.size() != records.size()) return 0;
+  // Per stored revision, its keys held once; a later revision's id wins.
+  std::unordered_map<std::string, std::string> id_of_key;
+  std::unordered_set<std::string> stored_ids;
+  for (std::size_t b = 0; b < stored.size();) {
+    std::size_t e = b;
+    while (e < stored.size() && stored[e].ref == stored[b].ref && stored[e].sha == stored[b].sha) ++e;
+    std::vector<SiteAt> one(stored.begin() + b, stored.begin() + e);
+    for (const auto& [k, i] : unique_keys(one, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
+      id_of_key[k] = one[i].id;
+    for (const auto& s : one) stored_ids.insert(s.id);
+    b = e;
+  }
+  std::unordered_set<std::string> taken;
+  for (const auto& r : records) taken.insert(r.id);
+  std::size_t kept = 0;
+  for (const auto& [k, i] : unique_keys(keys, [](const std::string& key, std::size_t) -> const std::string& { return key; })) {
+    auto& r = records[i];
+    if (stored_ids.contains(r.id)) continue;  // the same site, same message: its id already holds
+    auto old = id_of_key.find(k);
+    if (old == id_of_key.end() || taken.contains(old->second)) continue;
+    taken.erase(r.id);
+    r.id = old->second;
+    taken.insert(r.id);
+    ++kept;
+  }
+  return kept;
+}
+
+Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id) {
+  auto seen = store.occurrences(id);
+  if (!seen) return Error{seen.error()};
+  if (seen->empty()) return std::optional<SiteHistory>();
+  SiteHistory h;
+  h.id = std::string(id);
+  h.repo = seen->front().repo;
+  auto revisions = store.revisions(h.repo);
+  if (!revisions) return Error{revisions.error()};
+  for (auto& rev : *revisions) {
+    SiteHistory::At at{std::move(rev), std::nullopt};
+    for (const auto& s : *seen)
+      if (s.repo == h.repo && s.ref == at.revision.ref && s.sha == at.revision.sha) at.site = s;
+    h.revisions.push_back(std::move(at));
+  }
+  int previous = -1;
+  for (int i = 0; i < static_cast<int>(h.revisions.size()); ++i) {
+    if (!h.revisions[i].site) {
+      if (h.last >= 0 && h.removed_in < 0) h.removed_in = i;
+      continue;
+    }
+    if (h.first < 0) h.first = i;
+    h.last = i;
+    h.removed_in = -1;  // back again: removed only after its last revision
+    if (previous >= 0) {
+      const SiteAt& a = *h.revisions[previous].site;
+      const SiteAt& b = *h.revisions[i].site;
+      if (a.error_message != b.error_message || a.error_class != b.error_class) h.changes.push_back({previous, i});
+    }
+    previous = i;
+  }
+  return std::optional<SiteHistory>(std::move(h));
+}
+
+Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::string& repo, const std::string& from,
+                                                     const std::string& to, std::string* missing) {
+  auto a = store.revision(repo, from);
+  if (!a) return Error{a.error()};
+  auto b = store.revision(repo, to);
+  if (!b) return Error{b.error()};
+  if (!*a || !*b) {
+    if (missing) *missing = !*a ? from : to;
+    return std::optional<RevisionDiff>();
+  }
+  RevisionDiff d;
+  d.from = (*a)->first;
+  d.to = (*b)->first;
+  const auto& old_sites = (*a)->second;
+  const auto& new_sites = (*b)->second;
+  std::unordered_map<std::string, std::size_t> old_by_id, new_by_id;
+  for (std::size_t i = 0; i < old_sites.size(); ++i) old_by_id.emplace(old_sites[i].id, i);
+  for (std::size_t i = 0; i < new_sites.size(); ++i) new_by_id.emplace(new_sites[i].id, i);
+  auto classify = [&](const SiteAt& x, const SiteAt& y) {
+    if (x.error_class != y.error_class) d.class_changed.emplace_back(x, y);
+    else if (x.error_message != y.error_message) d.reworded.emplace_back(x, y);
+    else if (x.file_path != y.file_path || x.line != y.line) d.moved.emplace_back(x, y);
+  };
+  std::vector<std::size_t> gone, fresh;
+  for (std::size_t i = 0; i < old_sites.size(); ++i) {
+    auto it = new_by_id.find(old_sites[i].id);
+    if (it == new_by_id.end()) gone.push_back(i);
+    else classify(old_sites[i], new_sites[it->second]);
+  }
+  for (std::size_t i = 0; i < new_sites.size(); ++i)
+    if (!old_by_id.contains(new_sites[i].id)) fresh.push_back(i);
+  // A site that lost its id (its message changed, and the scan could not
+  // carry the id over) is paired by its key, held once on each side.
+  auto old_keys = unique_keys(old_sites, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; });
+  auto new_keys = unique_keys(new_sites, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; });
+  std::set<std::size_t> paired_new;
+  for (std::size_t i : gone) {
+    const SiteAt& x = old_sites[i];
+    auto ok = old_keys.find(x.site_key);
+    auto nk = new_keys.find(x.site_key);
+    if (ok == old_keys.end() || nk == new_keys.end() || old_by_id.contains(new_sites[nk->second].id) ||
+        paired_new.contains(nk->second)) {
+      d.removed.push_back(x);
+      continue;
+    }
+    paired_new.insert(nk->second);
+    const SiteAt& y = new_sites[nk->second];
+    if (x.error_class != y.error_class) d.class_changed.emplace_back(x, y);
+    else d.reworded.emplace_back(x, y);
+  }
+  for (std::size_t i : fresh)
+    if (!paired_new.contains(i)) d.added.push_back(new_sites[i]);
+  return std::optional<RevisionDiff>(std::move(d));
+}
+
+namespace {
+
+using nlohmann::json;
+
+json site_json(const SiteAt& s) {
+  return {{"id", s.id}, {"filePath", s.file_path}, {"lineNumber", s.line}, {"errorClass", s.error_class},
+          {"errorMessage", s.error_message}};
+}
+
+json revision_json(const Revision& r) {
+  return {{"ref", r.ref}, {"sha", r.sha}, {"name", revision_name(r)}, {"datasetVersion", r.dataset_version}};
+}
+
+json pairs_json(const std::vector<std::pair<SiteAt, SiteAt>>& pairs) {
+  json out = json::array();
+  for (const auto& [a, b] : pairs) out.push_back({{"old", site_json(a)}, {"new", site_json(b)}});
+  return out;
+}
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+std::string revision_name(const Revision& r) { return r.ref.empty() ? r.sha.substr(0, 10) : r.ref; }
+
+std::string to_json(const SiteHistory& h) {
+  json revs = json::array();
+  for (const auto& at : h.revisions) {
+    json r = revision_json(at.revision);
+    r["present"] = at.site.has_value();
+    if (at.site) r.update(site_json(*at.site));
+    revs.push_back(std::move(r));
+  }
+  auto name_at = [&](int i) { return i < 0 ? json(nullptr) : json(revision_name(h.revisions[i].revision)); };
+  json changes = json::array();
+  for (const auto& c : h.changes)
+    changes.push_back({{"from", name_at(c.from)},
+                       {"to", name_at(c.to)},
+                       {"old", site_json(*h.revisions[c.from].site)},
+                       {"new", site_json(*h.revisions[c.to].site)}});
+  return dump({{"id", h.id},
+               {"repo", h.repo},
+               {"revisions", std::move(revs)},
+               {"firstSeen", name_at(h.first)},
+               {"lastSeen", name_at(h.last)},
+               {"removedIn", name_at(h.removed_in)},
+               {"changes", std::move(changes)}});
+}
+
+std::string to_json(const std::string& repo, const RevisionDiff& d) {
+  json added = json::array(), removed = json::array();
+  for (const auto& s : d.added) added.push_back(site_json(s));
+  for (const auto& s : d.removed) removed.push_back(site_json(s));
+  return dump({{"repo", repo},
+               {"from", revision_json(d.from)},
+               {"to", revision_json(d.to)},
+               {"added", std::move(added)},
+               {"removed", std::move(removed)},
+               {"reworded", pairs_json(d.reworded)},
+               {"classChanged", pairs_json(d.class_changed)},
+               {"moved", pairs_json(d.moved)}});
+}
+
+}  // namespace errdex::store

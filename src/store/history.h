@@ -1,0 +1,88 @@
+#pragma once
+// An error across the revisions of its repository: when a site appeared,
+// moved, changed its message or class, and went away; and what changed
+// between two revisions. Read through the Store interface, so every backend
+// answers the same.
+//
+// Identity. A record's id hashes its repository, file, class, message and
+// ordinal (analyze::record_id), so it survives moved lines but not a
+// reworded message. A site is the same site in another revision when its
+// site key (file, enclosing class and function) is the same and is held by
+// no other site of either revision: the scan then gives the reworded site
+// its stored id (keep_site_ids), and a diff pairs the two as reworded or
+// class-changed rather than as one removed and one added.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/error_record.h"
+#include "store/store.h"
+#include "util/expected.h"
+
+namespace errdex::store {
+
+// The site key of a throw site: its file, and the class and function that
+// enclose it ("" at module level).
+std::string site_key(std::string_view file_path, std::string_view class_name, std::string_view function);
+
+// Gives each of `records` (keys[i] its site key) whose id is new the id a
+// stored revision's site of the same key had, where the key is held by one
+// site on each side and that id is not taken among `records`. `stored` is
+// every stored site of the repository (Store::revision over its
+// revisions), later revisions after earlier ones. The number of ids kept.
+std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
+                          const std::vector<SiteAt>& stored);
+
+struct SiteHistory {
+  std::string id, repo;
+  // Every revision of the repository, first to last, with the site as it
+  // stood there, or nothing where the revision does not hold it.
+  struct At {
+    Revision revision;
+    std::optional<SiteAt> site;
+  };
+  std::vector<At> revisions;
+  // Derived from `revisions`: indexes of the first and last revisions
+  // holding the site, and of the first one after the last that does not
+  // (removed in); -1 when there is none.
+  int first = -1, last = -1, removed_in = -1;
+  // Each change of the message or class between consecutive revisions that
+  // hold the site: indexes of the revision before and after.
+  struct Change {
+    int from = 0, to = 0;
+  };
+  std::vector<Change> changes;
+};
+
+// The history of the site with this id. An empty optional when no stored
+// revision holds it.
+Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id);
+
+struct RevisionDiff {
+  Revision from, to;
+  std::vector<SiteAt> added, removed;
+  // Pairs (in `from`, in `to`) of one site.
+  std::vector<std::pair<SiteAt, SiteAt>> reworded, class_changed, moved;
+};
+
+// What changed from revision `from` to `to` of `repo` (each as
+// Store::revision reads it). An empty optional when either is not stored;
+// `missing` then names it.
+Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::string& repo, const std::string& from,
+                                                     const std::string& to, std::string* missing = nullptr);
+
+// A revision as people name it: its ref, else its sha's first 10 digits.
+std::string revision_name(const Revision& r);
+
+// As JSON, the one shape of `errdex history --json`, `errdex diff --json`
+// and the API: a site is {id, filePath, lineNumber, errorClass,
+// errorMessage}; a history {id, repo, revisions: [{ref, sha, name, present,
+// and the site's fields when present}], firstSeen, lastSeen, removedIn,
+// changes: [{from, to, old: site, new: site}]}; a diff {repo, from, to,
+// added, removed, reworded, classChanged, moved}, pairs as {old, new}.
+std::string to_json(const SiteHistory& h);
+std::string to_json(const std::string& repo, const RevisionDiff& d);
+
+}  // namespace errdex::store

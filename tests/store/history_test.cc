@@ -1,0 +1,135 @@
+// An error across revisions, on a real SQLite store: ids carried over to a
+// reworded site, a site's history, and the diff between two revisions.
+#include "store/history.h"
+
+#include <gtest/gtest.h>
+
+#include "support/process.h"
+
+namespace errdex::store {
+namespace {
+
+using testing::TempDir;
+
+const std::string k_sha1(40, '1'), k_sha2(40, '2'), k_sha3(40, '3');
+
+struct Site {
+  std::string id, cls, message, function;
+  int line;
+};
+
+// One revision of acme/a, its sites all in pkg/a.py.
+Dataset revision(const std::string& sha, const std::string& ref, const std::vector<Site>& sites) {
+  Dataset d{"acme/a", sha, "2026-01-01T00:00:00.000Z", {}};
+  d.ref = ref;
+  for (const auto& s : sites) {
+    model::ErrorRecord r;
+    r.id = s.id;
+    r.repo = "acme/a";
+    r.file_path = "pkg/a.py";
+    r.line_number = s.line;
+    r.error_class = s.cls;
+    r.error_message = s.message;
+    r.analyzed_sha = sha;
+    d.records.push_back(r);
+    d.site_keys.push_back(site_key("pkg/a.py", "", s.function));
+  }
+  return d;
+}
+
+std::unique_ptr<Store> open_in(const TempDir& dir) {
+  auto s = open_store("sqlite:" + (dir / "h.db").string());
+  EXPECT_TRUE(s) << (s ? "" : s.error());
+  return s ? std::move(*s) : nullptr;
+}
+
+TEST(History, ARewordedSiteKeepsItsIdWhenItsKeyIsHeldOnce) {
+  std::vector<SiteAt> stored = {
+      {"acme/a", "v1", k_sha1, "00000000000000a1", "pkg/a.py", "ValueError", "x must be positive", site_key("pkg/a.py", "", "f"), 3},
+      {"acme/a", "v1", k_sha1, "00000000000000b1", "pkg/a.py", "KeyError", "one", site_key("pkg/a.py", "", "g"), 7},
+      {"acme/a", "v1", k_sha1, "00000000000000b2", "pkg/a.py", "KeyError", "two", site_key("pkg/a.py", "", "g"), 8},
+  };
+  std::vector<model::ErrorRecord> records(4);
+  records[0].id = "00000000000000a2";  // f reworded: takes a1
+  records[1].id = "00000000000000b1";  // g's first, unchanged
+  records[2].id = "00000000000000c1";  // g's second reworded: g is held twice, so no id is carried over
+  records[3].id = "00000000000000d1";  // a new function
+  std::vector<std::string> keys = {site_key("pkg/a.py", "", "f"), site_key("pkg/a.py", "", "g"),
+                                   site_key("pkg/a.py", "", "g"), site_key("pkg/a.py", "", "h")};
+  EXPECT_EQ(keep_site_ids(records, keys, stored), 1u);
+  EXPECT_EQ(records[0].id, "00000000000000a1");
+  EXPECT_EQ(records[1].id, "00000000000000b1");
+  EXPECT_EQ(records[2].id, "00000000000000c1");
+  EXPECT_EQ(records[3].id, "00000000000000d1");
+  // Keys that do not line up with the records change nothing.
+  keys.pop_back();
+  EXPECT_EQ(keep_site_ids(records, keys, stored), 0u);
+}
+
+TEST(History, FirstLastRemovedAndEachChange) {
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1.0", {{"00000000000000a1", "ValueError", "bad {x}", "f", 3}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v1.2", {{"00000000000000a1", "ValueError", "x is bad: {x}", "f", 5}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha3, "v1.10", {{"00000000000000ff", "TypeError", "other", "g", 1}})));
+  auto h = site_history(*st, "00000000000000a1");
+  ASSERT_TRUE(h);
+  ASSERT_TRUE(*h);
+  const SiteHistory& hist = **h;
+  EXPECT_EQ(hist.repo, "acme/a");
+  ASSERT_EQ(hist.revisions.size(), 3u);
+  EXPECT_EQ(revision_name(hist.revisions[hist.first].revision), "v1.0");
+  EXPECT_EQ(revision_name(hist.revisions[hist.last].revision), "v1.2");
+  ASSERT_GE(hist.removed_in, 0);
+  EXPECT_EQ(revision_name(hist.revisions[hist.removed_in].revision), "v1.10");
+  ASSERT_EQ(hist.changes.size(), 1u);
+  EXPECT_EQ(hist.revisions[hist.changes[0].to].site->error_message, "x is bad: {x}");
+  EXPECT_EQ(hist.revisions[1].site->line, 5);
+  auto j = to_json(hist);
+  EXPECT_NE(j.find("\"removedIn\":\"v1.10\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"firstSeen\":\"v1.0\""), std::string::npos) << j;
+  auto unknown = site_history(*st, "0123456789abcdef");
+  ASSERT_TRUE(unknown);
+  EXPECT_FALSE(*unknown);
+}
+
+TEST(History, DiffSaysAddedRemovedRewordedClassChangedMoved) {
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1", {{"00000000000000a1", "ValueError", "same", "moves", 3},
+                                                 {"00000000000000b1", "ValueError", "old words", "words", 10},
+                                                 {"00000000000000c1", "ValueError", "kind", "kind", 20},
+                                                 {"00000000000000d1", "KeyError", "gone", "gone", 30},
+                                                 {"00000000000000e1", "KeyError", "stays", "stays", 40}})));
+  // b's new id was not carried over (scanned elsewhere, say): its key pairs it.
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v2", {{"00000000000000a1", "ValueError", "same", "moves", 6},
+                                                 {"00000000000000b2", "ValueError", "new words", "words", 13},
+                                                 {"00000000000000c2", "TypeError", "kind", "kind", 23},
+                                                 {"00000000000000e1", "KeyError", "stays", "stays", 40},
+                                                 {"00000000000000f1", "OSError", "fresh", "fresh", 50}})));
+  std::string missing;
+  auto d = diff_revisions(*st, "acme/a", "v1", "v2", &missing);
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(*d);
+  const RevisionDiff& diff = **d;
+  ASSERT_EQ(diff.added.size(), 1u);
+  EXPECT_EQ(diff.added[0].error_message, "fresh");
+  ASSERT_EQ(diff.removed.size(), 1u);
+  EXPECT_EQ(diff.removed[0].error_message, "gone");
+  ASSERT_EQ(diff.reworded.size(), 1u);
+  EXPECT_EQ(diff.reworded[0].second.error_message, "new words");
+  ASSERT_EQ(diff.class_changed.size(), 1u);
+  EXPECT_EQ(diff.class_changed[0].second.error_class, "TypeError");
+  ASSERT_EQ(diff.moved.size(), 1u);
+  EXPECT_EQ(diff.moved[0].second.line, 6);
+  EXPECT_NE(to_json("acme/a", diff).find("\"classChanged\":[{"), std::string::npos);
+  auto none = diff_revisions(*st, "acme/a", "v1", "v3", &missing);
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  EXPECT_EQ(missing, "v3");
+}
+
+}  // namespace
+}  // namespace errdex::store
