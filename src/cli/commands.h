@@ -21,6 +21,7 @@ struct ScanArgs {
   bool json = false;
   bool quiet = false;
   bool include_tests = false;  // records from test code too
+  bool no_cache = false;       // parse every file, even one scanned before
   // "static" (default) or "llm"; the llm_* options apply to "llm" only.
   std::string analyst = "static";
   std::string llm_url;

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
                      "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
+  c_scan->add_flag("--no-cache", scan.no_cache, "Parse every file, even one whose facts an earlier scan cached");
   c_scan->add_flag("--include-tests", scan.include_tests,
                    "Records from test code too (tests/, test/, testing/, test_*.py, *_test.py, conftest.py)");
   c_scan->add_option("--analyst", scan.analyst, "Who writes the prose: static (default, offline) or llm")

@@ -14,11 +14,12 @@
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
 #include "cli/commands.h"
-#include "cli/llm_cache.h"
+#include "cli/store_caches.h"
 #include "cli/progress.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "scan/facts_json.h"
 #include "scan/python_frontend.h"
 #include "source/import_roots.h"
 #include "source/source_tree.h"
@@ -110,7 +111,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   std::vector<model::FileFacts> facts(entries.size());
   std::vector<std::string> contents(entries.size());
   std::vector<std::optional<std::string>> problems(entries.size());
-  std::atomic<std::size_t> parsed{0};
+  std::atomic<std::size_t> parsed{0}, cached{0};
+  // Facts parsed here that the cache did not hold, by file: written in one
+  // transaction after the pass.
+  std::vector<std::pair<std::string, std::string>> new_facts(a.facts_cache ? entries.size() : 0);
   {
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
@@ -122,7 +126,21 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = *bad;
       } else if (scan::may_have_sites(*content) || scan::may_define_classes(*content)) {
         ++parsed;
-        facts[i] = scan::scan_python(*content);
+        std::string key;
+        std::optional<model::FileFacts> known;
+        if (a.facts_cache) {
+          key = std::string(scan::scanner_version()) + ':' + util::hex64(util::fnv1a64(*content)) + ':' +
+                std::to_string(content->size());
+          if (auto text = a.facts_cache->get(key))
+            if (auto read = scan::facts_from_json(*text)) known = std::move(*read);
+        }
+        if (known) {
+          facts[i] = std::move(*known);
+          ++cached;
+        } else {
+          facts[i] = scan::scan_python(*content);
+          if (a.facts_cache) new_facts[i] = {std::move(key), scan::facts_to_json(facts[i])};
+        }
         // Only files with sites are analyzed; class definitions are all
         // that is kept of the others.
         if (!facts[i].sites.empty()) contents[i] = std::move(*content);
@@ -134,6 +152,11 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     if (problems[i]) out.skipped.push_back({entries[i].path, *problems[i]});
   out.files = entries.size() - std::count_if(problems.begin(), problems.end(), [](auto& p) { return p.has_value(); });
   out.parsed = parsed.load();
+  out.cached = cached.load();
+  if (a.facts_cache) {
+    std::erase_if(new_facts, [](const auto& kv) { return kv.first.empty(); });
+    a.facts_cache->put_all(new_facts);
+  }
 
   // Pass 3: the classes of the whole repository, so that a custom exception
   // defined in one file resolves to its base wherever it is raised. From
@@ -178,7 +201,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
 }
 
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  const analyze::LlmOptions& llm, store::Store& st);
+                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st);
 
 int run_scan(const ScanArgs& a) {
   if (a.analyst != "static" && a.analyst != "llm") {
@@ -236,17 +259,27 @@ int run_scan(const ScanArgs& a) {
     std::cerr << "errdex scan: " << st.error() << "\n";
     return 2;
   }
+  std::unique_ptr<FactsCache> facts;
+  if (!a.no_cache) {
+    auto opened = open_facts_cache(a.db);
+    if (!opened) {
+      std::cerr << "errdex scan: " << opened.error() << "\n";
+      return 2;
+    }
+    facts = std::move(*opened);
+  }
   // Each revision is its own dataset: one that fails is reported, and the
-  // others are still scanned.
+  // others are still scanned. A file unchanged since an earlier revision
+  // (or an earlier scan) is not parsed again.
   int code = 0;
-  for (const auto& rev : revisions) code = std::max(code, scan_revision(a, rev, cache.get(), llm, **st));
+  for (const auto& rev : revisions) code = std::max(code, scan_revision(a, rev, cache.get(), facts.get(), llm, **st));
   return code;
 }
 
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  const analyze::LlmOptions& llm, store::Store& st) {
+                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st) {
   auto t0 = std::chrono::steady_clock::now();
-  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests};
+  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts};
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -303,7 +336,8 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     nlohmann::json j = {{"repo", out.repo},     {"sha", out.sha},       {"dirty", out.dirty},
                         {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
-                        {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids}};
+                        {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
+                        {"cachedFiles", out.cached}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)
@@ -325,6 +359,9 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     if (!ref.empty() && ref != out.link_ref) at = ref + " (" + at + ")";
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
                 out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
+    if (out.cached)
+      std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache\n", out.cached,
+                  out.parsed);
     if (kept_ids)
       std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);
     if (out.test_files)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 #include "source/source_tree.h"
@@ -21,13 +22,18 @@ struct PipelineInput {
   // Test code (source::is_test_path) gives records too; by default it is
   // left out.
   bool include_tests = false;
+  // Facts of files scanned before, by content and scanner version
+  // (cli/store_caches.h): a file found there is not parsed again, and the
+  // facts of those parsed are added. Null: every file is parsed.
+  FactsCache* facts_cache = nullptr;
 };
 
 struct PipelineOutput {
   std::string repo, sha, link_ref, analyzed_at;
   bool dirty = false;
   std::size_t files = 0;   // read without a problem
-  std::size_t parsed = 0;  // of those, parsed (may hold a site)
+  std::size_t parsed = 0;  // of those, parsed (may hold a site), or read from the facts cache
+  std::size_t cached = 0;  // of those, whose facts came from the facts cache
   std::size_t classes = 0; // class definitions indexed
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;

@@ -255,6 +255,40 @@ TEST(Cli, RevisionsHistoryDiffAndForget) {
   EXPECT_EQ(r.code, 1);
 }
 
+// A file scanned before is not parsed again (issue 28, item 3): the facts
+// cache answers for it, and the records are the same as a full parse's.
+TEST(Cli, UnchangedFilesComeFromTheFactsCacheWithTheSameRecords) {
+  TempDir repo, data;
+  write_file(repo / "pkg/cache.py", k_module);
+  write_file(repo / "pkg/other.py", "class Oops(ValueError):\n    pass\n\n\ndef f(x):\n    raise Oops(f\"bad {x}\")\n");
+  std::string cached = "sqlite:" + (data / "c.db").string(), plain = "sqlite:" + (data / "p.db").string();
+  auto scan = [&](const std::string& db, const std::string& extra) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --json -q " + extra + " --db " +
+                 shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+  };
+  EXPECT_EQ(scan(cached, "")["cachedFiles"], 0);
+  EXPECT_EQ(scan(cached, "")["cachedFiles"], 2);
+  EXPECT_EQ(scan(plain, "--no-cache")["cachedFiles"], 0);
+  // A changed file is parsed again (the store keeps the reworded site's id
+  // in both: the same history).
+  write_file(repo / "pkg/other.py", "class Oops(ValueError):\n    pass\n\n\ndef f(x):\n    raise Oops(f\"worse {x}\")\n");
+  EXPECT_EQ(scan(cached, "")["cachedFiles"], 1);
+  EXPECT_EQ(scan(plain, "--no-cache")["cachedFiles"], 0);
+  // Apart from when they were made, the same records.
+  auto strip = [](std::vector<json> recs) {
+    for (auto& r : recs) {
+      r.erase("analyzedAt");
+      if (r.contains("analysis")) r["analysis"].erase("at");
+    }
+    return recs;
+  };
+  auto a = strip(export_records(cached)), b = strip(export_records(plain));
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a, b);
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench/scan/revisions.sh: many revisions of one repository into one store
+# (issue 28: "twenty revisions cost little more than one scan plus the
+# files that changed"), against one full scan of the newest of them and
+# against the same revisions scanned with every file parsed (--no-cache, as
+# before the facts cache), in the same run. Each store starts empty.
+#
+#   bench/scan/revisions.sh GIT_DIR TAG_PATTERN [N]
+#
+# GIT_DIR is a git repository (a bare mirror will do; nothing is checked
+# out), TAG_PATTERN an extended regex over its tag names, N how many of the
+# newest matching tags (in version order) to scan (default 20). Example:
+#   bench/scan/revisions.sh /work/.mirror/sqlalchemy+sqlalchemy/repo '^rel_2_0_[0-9]+$' 20
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ $# -ge 2 ] || { sed -n 2,15p "$0"; exit 2; }
+git_dir=$1 pattern=$2 n=${3:-20}
+errdex=${ERRDEX:-build/errdex}
+[ -x "$errdex" ] || { echo "build errdex first (make build)"; exit 2; }
+mapfile -t tags < <(git --git-dir="$git_dir" tag --sort=version:refname | grep -E "$pattern" | tail -n "$n")
+[ "${#tags[@]}" -gt 1 ] || { echo "fewer than two tags match $pattern"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+revs=()
+for t in "${tags[@]}"; do revs+=(--rev "$t"); done
+
+# Seconds of one command, from its own clock.
+seconds() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null
+  t1=$(date +%s.%N)
+  python3 -c "print($t1 - $t0)"
+}
+
+echo "repository $git_dir: ${#tags[@]} tags, ${tags[0]} .. ${tags[-1]}"
+one=$(seconds "$errdex" scan "$git_dir" --rev "${tags[-1]}" --repo bench/revs -q --no-cache --db "sqlite:$work/one.db")
+many=$(seconds "$errdex" scan "$git_dir" "${revs[@]}" --repo bench/revs -q --db "sqlite:$work/many.db")
+plain=$(seconds "$errdex" scan "$git_dir" "${revs[@]}" --repo bench/revs -q --no-cache --db "sqlite:$work/plain.db")
+# How much of the newest revision's tree the cache held: files parsed once
+# in all the revisions against files read.
+files=$("$errdex" scan "$git_dir" --rev "${tags[-1]}" --repo bench/revs -q --json --db "sqlite:$work/one.db" |
+        python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["parsed"])')
+count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$@"; }
+distinct=$(count "$work/many.db" 'SELECT count(*) FROM file_facts')
+revisions=$(count "$work/many.db" 'SELECT count(*) FROM datasets')
+printf '| what | seconds | × one scan |\n|---|---:|---:|\n'
+printf '| one full scan of %s | %.2f | 1.00 |\n' "${tags[-1]}" "$one"
+printf '| %d revisions, facts cache | %.2f | %.2f |\n' "${#tags[@]}" "$many" "$(python3 -c "print($many / $one)")"
+printf '| %d revisions, every file parsed (--no-cache) | %.2f | %.2f |\n' "${#tags[@]}" "$plain" "$(python3 -c "print($plain / $one)")"
+echo "revisions stored: $revisions; files parsed in one revision: $files; distinct file contents parsed over all: $distinct"

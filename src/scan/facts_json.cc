@@ -1,0 +1,116 @@
+#include "scan/facts_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "scan_version.h"  // generated: ERRDEX_SCAN_VERSION
+
+namespace errdex::scan {
+namespace {
+
+using nlohmann::json;
+
+json to(const model::MessageTemplate& t) {
+  json parts = json::array();
+  for (const auto& p : t.parts) parts.push_back({p.literal, p.text, p.display, std::string(1, p.printf_conv)});
+  return {t.style, std::move(parts), t.from_literals};
+}
+
+model::MessageTemplate template_from(const json& j) {
+  model::MessageTemplate t;
+  t.style = j.at(0).get<std::string>();
+  for (const auto& p : j.at(1)) {
+    model::TemplatePart part;
+    part.literal = p.at(0).get<bool>();
+    part.text = p.at(1).get<std::string>();
+    part.display = p.at(2).get<std::string>();
+    part.printf_conv = p.at(3).get<std::string>().at(0);
+    t.parts.push_back(std::move(part));
+  }
+  t.from_literals = j.at(2).get<bool>();
+  return t;
+}
+
+json templates(const std::vector<model::MessageTemplate>& ts) {
+  json out = json::array();
+  for (const auto& t : ts) out.push_back(to(t));
+  return out;
+}
+
+std::vector<model::MessageTemplate> templates_from(const json& j) {
+  std::vector<model::MessageTemplate> out;
+  for (const auto& t : j) out.push_back(template_from(t));
+  return out;
+}
+
+}  // namespace
+
+std::string_view scanner_version() { return ERRDEX_SCAN_VERSION; }
+
+std::string facts_to_json(const model::FileFacts& f) {
+  json sites = json::array();
+  for (const auto& s : f.sites) {
+    json guards = json::array();
+    for (const auto& g : s.guards) guards.push_back({g.kind, g.condition, g.names, g.line});
+    sites.push_back({s.kind, s.error_class, s.reraise, to(s.message), templates(s.alternatives), s.raised_text, s.args,
+                     s.cause, s.line, s.end_line, std::move(guards), s.function, s.function_params, s.decorators,
+                     s.function_doc, s.function_line, s.class_name, s.class_bases, s.class_doc});
+  }
+  json classes = json::array();
+  for (const auto& c : f.classes) {
+    json params = json::array();
+    for (const auto& p : c.params) params.push_back({p.name, p.keyword_only, p.default_text});
+    classes.push_back({c.name, c.bases, c.line, templates(c.display), std::move(params)});
+  }
+  return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked}.dump(
+      -1, ' ', false, json::error_handler_t::strict);
+}
+
+Expected<model::FileFacts> facts_from_json(std::string_view text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_array() || j.size() != 4) return Error{"not file facts"};
+  try {
+    model::FileFacts f;
+    for (const auto& s : j.at(0)) {
+      model::ThrowSite t;
+      t.kind = s.at(0).get<std::string>();
+      t.error_class = s.at(1).get<std::string>();
+      t.reraise = s.at(2).get<bool>();
+      t.message = template_from(s.at(3));
+      t.alternatives = templates_from(s.at(4));
+      t.raised_text = s.at(5).get<std::string>();
+      t.args = s.at(6).get<std::vector<std::string>>();
+      t.cause = s.at(7).get<std::string>();
+      t.line = s.at(8).get<int>();
+      t.end_line = s.at(9).get<int>();
+      for (const auto& g : s.at(10))
+        t.guards.push_back({g.at(0).get<std::string>(), g.at(1).get<std::string>(),
+                            g.at(2).get<std::vector<std::string>>(), g.at(3).get<int>()});
+      t.function = s.at(11).get<std::string>();
+      t.function_params = s.at(12).get<std::string>();
+      t.decorators = s.at(13).get<std::vector<std::string>>();
+      t.function_doc = s.at(14).get<std::string>();
+      t.function_line = s.at(15).get<int>();
+      t.class_name = s.at(16).get<std::string>();
+      t.class_bases = s.at(17).get<std::string>();
+      t.class_doc = s.at(18).get<std::string>();
+      f.sites.push_back(std::move(t));
+    }
+    for (const auto& c : j.at(1)) {
+      model::ClassDef d;
+      d.name = c.at(0).get<std::string>();
+      d.bases = c.at(1).get<std::vector<std::string>>();
+      d.line = c.at(2).get<int>();
+      d.display = templates_from(c.at(3));
+      for (const auto& p : c.at(4))
+        d.params.push_back({p.at(0).get<std::string>(), p.at(1).get<bool>(), p.at(2).get<std::string>()});
+      f.classes.push_back(std::move(d));
+    }
+    f.had_syntax_errors = j.at(2).get<bool>();
+    f.blanked = j.at(3).get<std::vector<std::string>>();
+    return f;
+  } catch (const json::exception& e) {
+    return Error{std::string("not file facts: ") + e.what()};
+  }
+}
+
+}  // namespace errdex::scan
