@@ -8,20 +8,13 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "match/matcher.h"
+#include "match/result_json.h"
 
 namespace errdex::cli {
 namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> reason_names(const match::Reasons& r) {
-  std::vector<std::string> out;
-  if (r.frame) out.push_back(r.frame_line ? "frame" : r.frame_source ? "frame-statement" : "frame-file");
-  if (r.error_class) out.push_back("class");
-  if (r.pattern) out.push_back("pattern");
-  if (r.fulltext) out.push_back("fulltext");
-  return out;
-}
 
 // The first `lines` lines of a text, each at most `width` bytes.
 std::string first_lines(const std::string& text, int lines, std::size_t width) {
@@ -73,33 +66,13 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
   match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos));
   match::MatchResult res = matcher.match(text, top);
 
+  std::unordered_map<std::string, std::pair<std::string, std::string>> revision;  // repo -> (ref, sha)
+  for (const auto& r : *repos) revision[r.repo] = {r.ref, r.sha};
   if (as_json) {
-    json j;
-    j["exception"] = {{"errorClass", std::string(res.exception.error_class)}, {"message", std::string(res.exception.message)}};
-    j["frames"] = json::array();
-    for (const auto& f : res.frames) j["frames"].push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
-    j["chained"] = json::array();
-    for (const auto& c : res.chained)
-      j["chained"].push_back({{"errorClass", std::string(c.error_class)}, {"message", std::string(c.message)}});
-    j["ambiguous"] = res.ambiguous;
-    j["fulltextFallback"] = res.fulltext_fallback;
-    j["truncated"] = res.truncated;
-    j["candidates"] = json::array();
-    for (const auto& c : res.candidates) {
-      const auto& r = records[c.index];
-      json caps = json::object();
-      for (const auto& [k, v] : c.captures) caps[std::string(k)] = std::string(v);
-      j["candidates"].push_back({{"id", r.id},
-                                 {"repo", r.repo},
-                                 {"filePath", r.file_path},
-                                 {"lineNumber", r.line_number},
-                                 {"errorClass", r.error_class},
-                                 {"errorMessage", r.error_message},
-                                 {"score", c.score},
-                                 {"captures", caps},
-                                 {"reasons", reason_names(c.reasons)}});
-    }
-    std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    match::ResultJsonSource src;
+    src.record = [&](std::size_t i) { return i < records.size() ? &records[i] : nullptr; };
+    src.revision = [&](const model::ErrorRecord& r) { return revision[r.repo]; };
+    std::cout << match::result_json(res, src, 2) << "\n";
     return res.candidates.empty() ? 1 : 0;
   }
 
@@ -119,7 +92,7 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
   for (const auto& c : res.candidates) {
     const auto& r = records[c.index];
     std::string why;
-    for (const auto& s : reason_names(c.reasons)) why += (why.empty() ? "" : ",") + s;
+    for (const auto& s : match::reason_words(c.reasons)) why += (why.empty() ? "" : ",") + s;
     std::printf("\n%d. %s:%d  %s  [%s]  (%s)\n", rank++, r.file_path.c_str(), r.line_number, r.repo.c_str(),
                 why.c_str(), r.id.c_str());
     std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());

@@ -11,6 +11,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 
+#include "match/result_json.h"
 #include "model/record_json.h"
 #include "store/history.h"
 #include "util/text.h"
@@ -147,17 +148,6 @@ std::optional<std::string> opt_param(const std::map<std::string, std::string>& q
 
 std::string lower(std::string_view s) { return util::to_lower_ascii(s); }
 
-// Reasons of a match candidate, as words.
-std::vector<std::string> reason_words(const match::Reasons& r) {
-  std::vector<std::string> out;
-  if (r.frame_line) out.push_back("frame-line");
-  else if (r.frame_source) out.push_back("frame-statement");
-  else if (r.frame) out.push_back("frame-file");
-  if (r.pattern) out.push_back("pattern");
-  if (r.error_class) out.push_back("class");
-  if (r.fulltext) out.push_back("fulltext");
-  return out;
-}
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
@@ -350,30 +340,17 @@ struct App::Impl {
     return page(200, text ? "Search: " + *text : "Search", "search.html", d, text.value_or(""));
   }
 
-  json match_json(const Snapshot& s, const match::MatchResult& m) {
-    json cands = json::array();
-    for (const auto& c : m.candidates) {
-      if (c.index >= s.lines.size()) continue;
-      json caps = json::array();
-      for (const auto& [n, v] : c.captures) caps.push_back({{"name", std::string(n)}, {"value", std::string(v)}});
-      cands.push_back({{"id", c.id},
-                       {"score", c.score},
-                       {"captures", caps},
-                       {"reasons", reason_words(c.reasons)},
-                       {"record", summary_json(s.lines[c.index].record)}});
-    }
-    json frames = json::array();
-    for (const auto& f : m.frames) frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
-    json chained = json::array();
-    for (const auto& e : m.chained)
-      chained.push_back({{"errorClass", std::string(e.error_class)}, {"message", std::string(e.message)}});
-    return {{"engine", s.matcher->name()},
-            {"exception", {{"errorClass", std::string(m.exception.error_class)}, {"message", std::string(m.exception.message)}}},
-            {"frames", frames},
-            {"chained", chained},
-            {"ambiguous", m.ambiguous},
-            {"fulltextFallback", m.fulltext_fallback},
-            {"candidates", cands}};
+  std::string match_json(const Snapshot& s, const match::MatchResult& m) {
+    match::ResultJsonSource src;
+    src.record = [&](std::size_t i) { return i < s.lines.size() ? &s.lines[i].record : nullptr; };
+    src.revision = [&](const model::ErrorRecord& r) -> std::pair<std::string, std::string> {
+      for (const auto& repo : s.repos)
+        if (repo.repo == r.repo) return {repo.ref, repo.sha};
+      return {"", r.analyzed_sha};
+    };
+    src.url = [](const model::ErrorRecord& r) { return error_url(r); };
+    src.engine = s.matcher->name();
+    return match::result_json(m, src);
   }
 
   Response match_page(const Snapshot& s, const std::string* text) {
@@ -402,7 +379,7 @@ struct App::Impl {
         char score[32];
         std::snprintf(score, sizeof score, "%.2f", c.score);
         item.set("score", std::string(score));
-        item.set("reasons", join(reason_words(c.reasons), ", "));
+        item.set("reasons", join(match::reason_words(c.reasons), ", "));
         Data caps{Data::type::list};
         for (const auto& [n, v] : c.captures) {
           Data cap;
@@ -683,7 +660,7 @@ struct App::Impl {
       throw HttpError{415, "send text/plain, application/json or a form"};
     }
     if (util::trim(text).empty()) throw HttpError{400, "nothing to match: the text is empty"};
-    return json_response(200, dump(match_json(s, s.matcher->match(text, top))));
+    return json_response(200, match_json(s, s.matcher->match(text, top)));
   }
 
   Response api_repos(const Snapshot& s) {

@@ -94,16 +94,24 @@ json build_openapi() {
   json capture = {{"type", "object"}, {"properties", {{"name", string_t}, {"value", string_t}}}};
   json candidate = {
       {"type", "object"},
-      {"required", {"id", "score", "captures", "reasons", "record"}},
+      {"required", {"id", "repo", "ref", "sha", "filePath", "lineNumber", "errorClass", "errorMessage", "score",
+                    "captures", "reasons", "url"}},
       {"properties",
        {{"id", string_t},
+        {"repo", string_t},
+        {"ref", {{"type", "string"}, {"description", "The revision's name; empty when it has none"}}},
+        {"sha", string_t},
+        {"filePath", string_t},
+        {"lineNumber", {{"type", "integer"}}},
+        {"errorClass", string_t},
+        {"errorMessage", string_t},
         {"score", {{"type", "number"}}},
         {"captures", {{"type", "array"}, {"items", capture}}},
         {"reasons", {{"type", "array"}, {"items", string_t}}},
-        {"record", {{"$ref", "#/components/schemas/RecordSummary"}}}}}};
+        {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},
-      {"required", {"engine", "exception", "frames", "candidates", "ambiguous", "fulltextFallback"}},
+      {"required", {"engine", "exception", "frames", "chained", "candidates", "ambiguous", "fulltextFallback", "truncated"}},
       {"properties",
        {{"engine", {{"type", "string"}, {"description", "What answered: matcher"}}},
         {"exception", {{"type", "object"}, {"properties", {{"errorClass", string_t}, {"message", string_t}}}}},
@@ -111,6 +119,7 @@ json build_openapi() {
         {"chained", {{"type", "array"}, {"items", {{"type", "object"}}}}},
         {"ambiguous", {{"type", "boolean"}}},
         {"fulltextFallback", {{"type", "boolean"}}},
+        {"truncated", {{"type", "boolean"}}},
         {"candidates", {{"type", "array"}, {"items", candidate}}}}}};
   json repo = {{"type", "object"},
                {"properties",

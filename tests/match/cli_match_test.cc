@@ -74,13 +74,16 @@ TEST_F(MatchCli, TracebackOnStdinAsJson) {
   ASSERT_TRUE(j["candidates"].is_array());
   ASSERT_FALSE(j["candidates"].empty());
   const auto& c = j["candidates"][0];
-  for (const char* k : {"id", "repo", "filePath", "lineNumber", "errorClass", "errorMessage", "score", "captures", "reasons"})
+  for (const char* k : {"id", "repo", "ref", "sha", "filePath", "lineNumber", "errorClass", "errorMessage", "score",
+                        "captures", "reasons"})
     EXPECT_TRUE(c.contains(k)) << k;
   EXPECT_EQ(c["filePath"], "shapes/cache.py");
   EXPECT_EQ(c["lineNumber"], 8);
   EXPECT_EQ(c["repo"], "acme/shapes");
-  EXPECT_EQ(c["captures"]["key"], "'user'");
-  EXPECT_NE(std::find(c["reasons"].begin(), c["reasons"].end(), "frame"), c["reasons"].end()) << c.dump();
+  ASSERT_EQ(c["captures"].size(), 1u);
+  EXPECT_EQ(c["captures"][0]["name"], "key");
+  EXPECT_EQ(c["captures"][0]["value"], "'user'");
+  EXPECT_NE(std::find(c["reasons"].begin(), c["reasons"].end(), "frame-line"), c["reasons"].end()) << c.dump();
   EXPECT_EQ(j["exception"]["errorClass"], "KeyError");
 }
 

@@ -605,6 +605,25 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   ASSERT_EQ(hj["changes"].size(), 1u);
   EXPECT_EQ(hj["changes"][0]["new"]["lineNumber"], 4);
 
+  // POST /api/match and `errdex match --json` answer in one shape: the
+  // API's candidates are the CLI's, with the page's url; both name the
+  // current revision.
+  const std::string pasted = "ValueError: x is bad: 7";
+  auto api = post(server.port(), "/api/match", "text/plain", pasted);
+  ASSERT_EQ(api.status, 200);
+  auto cli = run(errdex_cmd() + " match --json --db " + db + " " + shell_quote(pasted));
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  auto from_api = json::parse(api.body)["candidates"], from_cli = json::parse(cli.out)["candidates"];
+  ASSERT_FALSE(from_api.empty());
+  ASSERT_EQ(from_api.size(), from_cli.size());
+  for (std::size_t i = 0; i < from_api.size(); ++i) {
+    EXPECT_TRUE(from_api[i].contains("url"));
+    from_api[i].erase("url");
+    EXPECT_EQ(from_api[i], from_cli[i]);
+  }
+  EXPECT_EQ(from_cli[0]["ref"], "v2");
+  EXPECT_EQ(from_cli[0]["sha"], rj[1]["sha"]);
+
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1").status, 400);
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1&to=v9").status, 404);
   EXPECT_EQ(get(server.port(), "/api/repos/acme/none/revisions").status, 404);

@@ -1,0 +1,58 @@
+#include "match/result_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace errdex::match {
+
+std::vector<std::string> reason_words(const Reasons& r) {
+  std::vector<std::string> out;
+  if (r.frame_line) out.push_back("frame-line");
+  else if (r.frame_source) out.push_back("frame-statement");
+  else if (r.frame) out.push_back("frame-file");
+  if (r.error_class) out.push_back("class");
+  if (r.pattern) out.push_back("pattern");
+  if (r.fulltext) out.push_back("fulltext");
+  return out;
+}
+
+std::string result_json(const MatchResult& m, const ResultJsonSource& src, int indent) {
+  using nlohmann::json;
+  json cands = json::array();
+  for (const auto& c : m.candidates) {
+    const model::ErrorRecord* r = src.record ? src.record(c.index) : nullptr;
+    if (!r) continue;
+    json caps = json::array();
+    for (const auto& [n, v] : c.captures) caps.push_back({{"name", std::string(n)}, {"value", std::string(v)}});
+    auto [ref, sha] = src.revision ? src.revision(*r) : std::pair<std::string, std::string>{"", r->analyzed_sha};
+    json item = {{"id", r->id},
+                 {"repo", r->repo},
+                 {"ref", std::move(ref)},
+                 {"sha", std::move(sha)},
+                 {"filePath", r->file_path},
+                 {"lineNumber", r->line_number},
+                 {"errorClass", r->error_class},
+                 {"errorMessage", r->error_message},
+                 {"score", c.score},
+                 {"captures", std::move(caps)},
+                 {"reasons", reason_words(c.reasons)}};
+    if (src.url) item["url"] = src.url(*r);
+    cands.push_back(std::move(item));
+  }
+  json frames = json::array();
+  for (const auto& f : m.frames) frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
+  json chained = json::array();
+  for (const auto& e : m.chained)
+    chained.push_back({{"errorClass", std::string(e.error_class)}, {"message", std::string(e.message)}});
+  json out = json::object();
+  if (!src.engine.empty()) out["engine"] = src.engine;
+  out["exception"] = {{"errorClass", std::string(m.exception.error_class)}, {"message", std::string(m.exception.message)}};
+  out["frames"] = std::move(frames);
+  out["chained"] = std::move(chained);
+  out["ambiguous"] = m.ambiguous;
+  out["fulltextFallback"] = m.fulltext_fallback;
+  out["truncated"] = m.truncated;
+  out["candidates"] = std::move(cands);
+  return out.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace errdex::match

@@ -1,0 +1,44 @@
+#pragma once
+// A MatchResult as JSON: the one shape of `errdex match --json` and
+// POST /api/match.
+//
+//   {engine?, exception: {errorClass, message}, frames: [{file, line,
+//    function}], chained: [{errorClass, message}], ambiguous,
+//    fulltextFallback, truncated, candidates: [{id, repo, ref, sha, filePath,
+//    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
+//    reasons: [...], url?}]}
+//
+// reasons are reason_words(); ref is the name of the revision the record
+// belongs to ("" when it has none), sha its commit.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "match/matcher.h"
+#include "model/error_record.h"
+
+namespace errdex::match {
+
+// "frame-line" (the frame's line, and its printed statement when there is
+// one), "frame-statement" (its statement on another line), "frame-file",
+// "class", "pattern", "fulltext".
+std::vector<std::string> reason_words(const Reasons& r);
+
+struct ResultJsonSource {
+  // The record at a candidate's index; nullptr leaves the candidate out.
+  std::function<const model::ErrorRecord*(std::size_t index)> record;
+  // The revision a record belongs to: its name ("" when it has none) and
+  // commit. Null: "" and the record's analyzedSha.
+  std::function<std::pair<std::string, std::string>(const model::ErrorRecord&)> revision;
+  // The record's page; null: no url field.
+  std::function<std::string(const model::ErrorRecord&)> url;
+  // What answered; empty: no engine field.
+  std::string engine;
+};
+
+// `indent` < 0: one line; else pretty, with that many spaces.
+std::string result_json(const MatchResult& result, const ResultJsonSource& source, int indent = -1);
+
+}  // namespace errdex::match
