@@ -70,6 +70,9 @@ struct ServeArgs {
 };
 int run_serve(const ServeArgs& a);
 // `text` unset: read stdin. Exit 0 when a throw site was found, 1 when none.
-int run_match(const std::string& db, const std::optional<std::string>& text, bool json, int top);
+// `repo`: only its records; `ref` (with `repo`): only that revision's
+// (exit 1 when it is not stored).
+int run_match(const std::string& db, const std::optional<std::string>& text, bool json, int top,
+              const std::optional<std::string>& repo = std::nullopt, const std::optional<std::string>& ref = std::nullopt);
 
 }  // namespace errdex::cli

@@ -136,6 +136,9 @@ int main(int argc, char** argv) {
   c_match->add_option("text", match_text, "The message or traceback (default: read stdin)");
   c_match->add_option("--top", top, "Most candidates to show (ties at the best score are all shown)")
       ->check(CLI::Range(1, 1000));
+  std::optional<std::string> match_ref;
+  c_match->add_option("--repo", repo, "Only this owner/name's records");
+  c_match->add_option("--ref", match_ref, "With --repo: only this revision's records (ref, sha or a sha's first 7+ digits)");
   add_db(c_match);
   add_json(c_match);
 
@@ -170,7 +173,7 @@ int main(int argc, char** argv) {
       serve.db = db;
       return run_serve(serve);
     }
-    if (*c_match) return run_match(db, match_text, json, top);
+    if (*c_match) return run_match(db, match_text, json, top, repo, match_ref);
   } catch (const std::exception& e) {
     std::cerr << "errdex: internal error: " << e.what() << "\n";
     return 2;

@@ -33,7 +33,12 @@ std::string first_lines(const std::string& text, int lines, std::size_t width) {
 
 }  // namespace
 
-int run_match(const std::string& db, const std::optional<std::string>& text_arg, bool as_json, int top) {
+int run_match(const std::string& db, const std::optional<std::string>& text_arg, bool as_json, int top,
+              const std::optional<std::string>& repo, const std::optional<std::string>& ref) {
+  if (ref && !repo) {
+    std::cerr << "errdex match: --ref names a revision of the repository --repo names\n";
+    return 2;
+  }
   std::string text;
   if (text_arg) {
     text = *text_arg;
@@ -50,24 +55,41 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     std::cerr << "errdex match: " << st.error() << "\n";
     return 2;
   }
-  auto fields = (*st)->match_fields(std::nullopt);
-  if (!fields) {
-    std::cerr << "errdex match: " << fields.error() << "\n";
-    return 2;
-  }
-  std::vector<model::ErrorRecord> records = std::move(*fields);
   auto repos = (*st)->repos();
   if (!repos) {
     std::cerr << "errdex match: " << repos.error() << "\n";
     return 2;
+  }
+  std::unordered_map<std::string, std::pair<std::string, std::string>> revision;  // repo -> (ref, sha)
+  for (const auto& r : *repos) revision[r.repo] = {r.ref, r.sha};
+  std::vector<model::ErrorRecord> records;
+  if (ref) {
+    // One revision: its records, named by it.
+    auto at = (*st)->match_fields_at(*repo, *ref);
+    auto rev = (*st)->revision(*repo, *ref);
+    if (!at || !rev) {
+      std::cerr << "errdex match: " << (!at ? at.error() : rev.error()) << "\n";
+      return 2;
+    }
+    if (!*at || !*rev) {
+      std::cerr << "errdex match: " << *repo << " has no revision " << *ref << " in the store\n";
+      return 1;
+    }
+    records = std::move(**at);
+    revision[*repo] = {(*rev)->first.ref, (*rev)->first.sha};
+  } else {
+    auto fields = (*st)->match_fields(repo);
+    if (!fields) {
+      std::cerr << "errdex match: " << fields.error() << "\n";
+      return 2;
+    }
+    records = std::move(*fields);
   }
 
   // From here on the index is immutable.
   match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos));
   match::MatchResult res = matcher.match(text, top);
 
-  std::unordered_map<std::string, std::pair<std::string, std::string>> revision;  // repo -> (ref, sha)
-  for (const auto& r : *repos) revision[r.repo] = {r.ref, r.sha};
   if (as_json) {
     match::ResultJsonSource src;
     src.record = [&](std::size_t i) { return i < records.size() ? &records[i] : nullptr; };

@@ -205,6 +205,9 @@ class SqliteStore final : public Store {
   Expected<std::optional<model::DatasetLine>> get(std::string_view id) override;
   Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) override;
   Expected<std::vector<model::ErrorRecord>> match_fields(const std::optional<std::string>& repo) override;
+  Expected<std::optional<std::vector<model::ErrorRecord>>> match_fields_at(const std::string& repo,
+                                                                          const std::string& rev) override;
+  Expected<std::vector<model::ErrorRecord>> read_match_fields(Run& run);
   Expected<std::vector<SearchHit>> search(std::string_view text, const std::optional<std::string>& repo,
                                           int limit) override;
   Expected<std::vector<RepoSummary>> repos() override;
@@ -297,7 +300,7 @@ class SqliteStore final : public Store {
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
-  Statement m_revision_sites, m_occurrences, m_occurrences_key;
+  Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
   Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos;
 };
 
@@ -442,6 +445,12 @@ Status SqliteStore::prepare_all() {
        " json_extract(r.json, '$.messageVariants') FROM repos p"
        " JOIN records r ON r.dataset_id = p.dataset_id"
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
+      {&m_match_fields_at,
+       "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
+       " json_extract(r.json, '$.messagePattern'), json_extract(r.json, '$.sourceCode'),"
+       " json_extract(r.json, '$.sourceCodeStart'), json_extract(r.json, '$.documentation'),"
+       " json_extract(r.json, '$.messageVariants') FROM records r"
+       " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
       {&m_search_ids, search_ids_sql.c_str()},
       {&m_repos,
@@ -669,9 +678,27 @@ Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<
 }
 
 Expected<std::vector<model::ErrorRecord>> SqliteStore::match_fields(const std::optional<std::string>& repo) {
-  std::vector<model::ErrorRecord> out;
   Run run(m_match_fields);
   run.text_or_null(1, repo);
+  return read_match_fields(run);
+}
+
+Expected<std::optional<std::vector<model::ErrorRecord>>> SqliteStore::match_fields_at(const std::string& repo,
+                                                                                     const std::string& rev) {
+  using Answer = std::optional<std::vector<model::ErrorRecord>>;
+  auto rows = datasets_of(repo);
+  if (!rows) return Error{rows.error()};
+  const DatasetRow* r = find_revision(*rows, rev);
+  if (!r) return Answer();
+  Run run(m_match_fields_at);
+  run.integer(1, r->id);
+  auto records = read_match_fields(run);
+  if (!records) return Error{records.error()};
+  return Answer(std::move(*records));
+}
+
+Expected<std::vector<model::ErrorRecord>> SqliteStore::read_match_fields(Run& run) {
+  std::vector<model::ErrorRecord> out;
   int rc;
   while ((rc = run.step()) == SQLITE_ROW) {
     model::ErrorRecord r;

@@ -111,6 +111,10 @@ class Store {
   // sourceCodeStart and documentation; the other fields are left empty.
   // Cheaper than list(), which decodes every record whole.
   virtual Expected<std::vector<model::ErrorRecord>> match_fields(const std::optional<std::string>& repo) = 0;
+  // The same of one revision of `repo` (`rev` as revision() reads it); an
+  // empty optional when it is not stored.
+  virtual Expected<std::optional<std::vector<model::ErrorRecord>>> match_fields_at(const std::string& repo,
+                                                                                  const std::string& rev) = 0;
   // Full-text search over message, documentation and tags of current
   // records. `text` is user input: it is quoted, never parsed as FTS syntax.
   // Records with every word come first; if none has them all, records with

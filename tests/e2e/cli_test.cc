@@ -243,6 +243,21 @@ TEST(Cli, RevisionsHistoryDiffAndForget) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["removedIn"], "v1.10");
 
+  // Matching keeps to one revision with --ref: v1.9's message at v1.9's line.
+  r = run(errdex_cmd() + " match --repo acme/vr --ref v1.9 --json --db " + shell_quote(db) + " " +
+          shell_quote("ValueError: x must be positive, got -1"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto m = json::parse(r.out)["candidates"][0];
+  EXPECT_EQ(m["ref"], "v1.9");
+  EXPECT_EQ(m["lineNumber"], 3);
+  EXPECT_EQ(m["id"], f_id);
+  r = run(errdex_cmd() + " match --repo acme/vr --json --db " + shell_quote(db) + " " +
+          shell_quote("ValueError: x must not be negative, got -1"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["candidates"][0]["lineNumber"], 5);
+  EXPECT_EQ(run(errdex_cmd() + " match --ref v1.9 --db " + shell_quote(db) + " 'ValueError: x'").code, 2);
+  EXPECT_EQ(run(errdex_cmd() + " match --repo acme/vr --ref v0 --db " + shell_quote(db) + " 'ValueError: x'").code, 1);
+
   r = run(errdex_cmd() + " forget acme/vr --ref v1.10 --db " + shell_quote(db));
   ASSERT_EQ(r.code, 0) << r.err;
   r = run(errdex_cmd() + " forget acme/vr --ref v1.10 --db " + shell_quote(db));
@@ -406,7 +421,9 @@ def open_url(url, kind):
   json best = json::parse(r.out)["candidates"][0];
   EXPECT_EQ(best["filePath"], "net/request.py");
   EXPECT_EQ(best["lineNumber"], 6);
-  EXPECT_EQ(best["captures"]["kind"], "gopher");
+  ASSERT_EQ(best["captures"].size(), 1u);
+  EXPECT_EQ(best["captures"][0]["name"], "kind");
+  EXPECT_EQ(best["captures"][0]["value"], "gopher");
 }
 
 TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {
