@@ -52,6 +52,13 @@ int run_search(const std::string& db, const std::string& text, const std::option
 int run_export(const std::string& db, const std::optional<std::string>& repo);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
+// Passes stdin to stdout unchanged; under each Python traceback in it, where
+// it was raised, its values, the first fix and the page under `base_url`.
+int run_explain(const std::string& db, const std::string& base_url);
+// Runs `command`, its output passed through unchanged and explained as by
+// run_explain (on the stream it was printed to); returns its exit status
+// (128 + N when signal N ended it, 127 when it could not be run).
+int run_command(const std::string& db, const std::string& base_url, const std::vector<std::string>& command);
 // Exit 1 when nothing matched `repo` (and `ref`).
 int run_forget(const std::string& db, const std::string& repo, const std::optional<std::string>& ref);
 // Exit 1 when no stored revision holds the id.

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/store_url.h"
@@ -113,6 +115,23 @@ int main(int argc, char** argv) {
   add_db(c_diff);
   add_json(c_diff);
 
+  const char* env_url = std::getenv("ERRDEX_URL");
+  std::string base_url = env_url && *env_url ? env_url : "http://127.0.0.1:8080";
+  auto* c_explain = app.add_subcommand(
+      "explain", "Pass stdin through; under each Python traceback in it, where it was raised and how to fix it");
+  c_explain->add_option("--url", base_url, "Where errdex serve answers, for the page links (default $ERRDEX_URL or http://127.0.0.1:8080)");
+  add_db(c_explain);
+
+  std::vector<std::string> run_command_args;
+  auto* c_run = app.add_subcommand(
+      "run", "Run a command; its output passes through, explained under each Python traceback; its exit code is kept");
+  c_run->add_option("--url", base_url, "Where errdex serve answers, for the page links (default $ERRDEX_URL or http://127.0.0.1:8080)");
+  // Everything from the command on is the command's, options included.
+  c_run->prefix_command();
+  c_run->allow_extras();
+  c_run->footer("Usage: errdex run [--db URL] [--url URL] -- COMMAND [ARGS...]");
+  add_db(c_run);
+
   auto* c_stats = app.add_subcommand("stats", "Counts per repository and field coverage");
   add_db(c_stats);
   add_json(c_stats);
@@ -143,6 +162,17 @@ int main(int argc, char** argv) {
   add_json(c_match);
 
   try {
+    // `errdex run [options] -- COMMAND…`: what follows `--` is the command's,
+    // never errdex's, whatever it looks like.
+    std::vector<std::string> after_dashes;
+    if (argc > 1 && std::string_view(argv[1]) == "run")
+      for (int i = 2; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--") {
+          after_dashes.assign(argv + i + 1, argv + argc);
+          argc = i;
+          break;
+        }
+    run_command_args = std::move(after_dashes);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -167,6 +197,11 @@ int main(int argc, char** argv) {
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
     if (*c_forget) return run_forget(db, text, forget_ref);
+    if (*c_explain) return run_explain(db, base_url);
+    if (*c_run) {
+      std::vector<std::string> command = run_command_args.empty() ? c_run->remaining() : run_command_args;
+      return run_command(db, base_url, command);
+    }
     if (*c_history) return run_history(db, id, json);
     if (*c_diff) return run_diff(db, text, diff_from, diff_to, json);
     if (*c_serve) {

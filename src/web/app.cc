@@ -69,9 +69,7 @@ bool is_record_id(std::string_view id) {
 
 std::string slug_of(const model::ErrorRecord& r) { return r.slug.empty() ? "error" : r.slug; }
 
-std::string error_url(const model::ErrorRecord& r) {
-  return "/errors/" + percent_encode(r.id) + "/" + percent_encode(slug_of(r));
-}
+std::string error_url(const model::ErrorRecord& r) { return record_page_path(r); }
 
 std::string repo_url(const std::string& repo) { return "/repos/" + percent_encode(repo, true); }
 

@@ -80,4 +80,8 @@ Expected<std::string> decode_path(std::string_view raw) {
   return path;
 }
 
+std::string record_page_path(const model::ErrorRecord& r) {
+  return "/errors/" + percent_encode(r.id) + "/" + percent_encode(r.slug.empty() ? "error" : r.slug);
+}
+
 }  // namespace errdex::web

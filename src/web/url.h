@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/error_record.h"
 #include "util/expected.h"
 
 namespace errdex::web {
@@ -21,6 +22,10 @@ Expected<std::map<std::string, std::string>> parse_query(std::string_view query)
 // Encodes everything except unreserved characters (RFC 3986) and, when
 // `keep_slash`, '/'.
 std::string percent_encode(std::string_view s, bool keep_slash = false);
+
+// The path of a record's page: /errors/{id}/{slug} ("error" when it has no
+// slug), percent-encoded.
+std::string record_page_path(const model::ErrorRecord& r);
 
 // A request path made safe to route: decoded, and rejected when a segment is
 // "." or "..", or when it does not start with '/'.

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -302,6 +303,58 @@ TEST(Cli, UnchangedFilesComeFromTheFactsCacheWithTheSameRecords) {
   auto a = strip(export_records(cached)), b = strip(export_records(plain));
   ASSERT_EQ(a.size(), 4u);
   EXPECT_EQ(a, b);
+}
+
+// The answer printed where the error is (issue 32, item 4): errdex run
+// around a real failing Python program passes its output through unchanged
+// and its exit code on, and under the traceback says where it was raised,
+// its values, the first fix and the page; errdex explain does the same for
+// a stream.
+TEST(Cli, RunAndExplainPrintTheAnswerUnderTheTraceback) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/mod.py",
+             "def f(x):\n    if x < 0:\n        raise ValueError(f\"x must be positive, got {x}\")\n    return x\n");
+  std::string db = "sqlite:" + (data / "e.db").string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string program = "import sys; sys.path.insert(0, " + json(repo.str()).dump() +
+                              "); print('working'); import pkg.mod; pkg.mod.f(int(sys.argv[1]))";
+  auto direct = run("python3 -c " + shell_quote(program) + " -5");
+  ASSERT_EQ(direct.code, 1);
+  auto wrapped = run(errdex_cmd() + " run --db " + shell_quote(db) + " --url http://errdex.test -- python3 -c " +
+                     shell_quote(program) + " -5");
+  EXPECT_EQ(wrapped.code, 1);
+  EXPECT_EQ(wrapped.out, direct.out);
+  // stderr: the program's own, with the answer's lines under the traceback.
+  std::string own, said;
+  std::istringstream err(wrapped.err);
+  for (std::string line; std::getline(err, line);) (line.rfind("errdex:", 0) == 0 ? said : own) += line + "\n";
+  EXPECT_EQ(own, direct.err);
+  EXPECT_EQ(wrapped.err.substr(0, direct.err.size()), direct.err) << "the answer comes after the traceback";
+  EXPECT_NE(said.find("ValueError raised at pkg/mod.py:3 (acme/pkg)"), std::string::npos) << said;
+  EXPECT_NE(said.find("x = -5"), std::string::npos) << said;
+  EXPECT_NE(said.find("fix: "), std::string::npos) << said;
+  EXPECT_NE(said.find("http://errdex.test/errors/"), std::string::npos) << said;
+
+  // No error: nothing added, the exit code kept.
+  auto fine = run(errdex_cmd() + " run --db " + shell_quote(db) + " -- python3 -c " + shell_quote(program) + " 5");
+  EXPECT_EQ(fine.code, 0);
+  EXPECT_EQ(fine.out, "working\n");
+  EXPECT_EQ(fine.err, "");
+  EXPECT_EQ(run(errdex_cmd() + " run --db " + shell_quote(db) + " -- sh -c 'exit 7'").code, 7);
+  EXPECT_EQ(run(errdex_cmd() + " run --db " + shell_quote(db) + " -- errdex-no-such-program").code, 127);
+  EXPECT_EQ(run(errdex_cmd() + " run --db " + shell_quote(db)).code, 2);
+
+  // explain: a stream, the traceback in it explained in place.
+  auto piped = run("python3 -c " + shell_quote(program) + " -2 2>&1 | env -u ERRDEX_URL " + errdex_cmd() + " explain --db " +
+                   shell_quote(db));
+  EXPECT_EQ(piped.code, 0);
+  EXPECT_EQ(piped.out.rfind("working\nTraceback", 0), 0u) << piped.out;
+  EXPECT_NE(piped.out.find("ValueError: x must be positive, got -2\nerrdex: ValueError raised at pkg/mod.py:3"),
+            std::string::npos)
+      << piped.out;
+  EXPECT_NE(piped.out.find("http://127.0.0.1:8080/errors/"), std::string::npos) << piped.out;
 }
 
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {

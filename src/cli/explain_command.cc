@@ -1,0 +1,239 @@
+// errdex explain and errdex run: the answer printed where the error is.
+// Output passes through unchanged, byte for byte; under each Python
+// traceback in it, a few lines say where it was raised, the values its
+// message holds, the first fix and the page.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <unordered_map>
+
+#include "cli/commands.h"
+#include "cli/store_url.h"
+#include "match/matcher.h"
+#include "match/stream_watch.h"
+#include "store/store.h"
+#include "web/url.h"
+
+extern char** environ;
+
+namespace errdex::cli {
+namespace {
+
+// Explains one traceback at a time. The store is opened and the matcher
+// built at the first traceback: a run without errors costs nothing.
+class Explainer {
+ public:
+  Explainer(std::string db, std::string base_url) : m_db(std::move(db)), m_base(std::move(base_url)) {
+    while (!m_base.empty() && m_base.back() == '/') m_base.pop_back();
+  }
+
+  // The lines to print under `traceback`, each ending in '\n'; "" when no
+  // throw site explains it.
+  std::string explain(const std::string& traceback) {
+    if (!ready()) return "";
+    match::MatchResult res = m_matcher->match(traceback, 3);
+    if (res.candidates.empty() || res.fulltext_fallback) return "";
+    const match::Candidate& best = res.candidates.front();
+    const model::ErrorRecord& r = m_records[best.index];
+    std::string out = "errdex: " + r.error_class + " raised at " + r.file_path + ":" + std::to_string(r.line_number) +
+                      " (" + r.repo;
+    if (auto rev = m_revision.find(r.repo); rev != m_revision.end() && !rev->second.empty()) out += " " + rev->second;
+    out += ")";
+    if (res.ambiguous) {
+      std::size_t tied = 0;
+      for (const auto& c : res.candidates) tied += c.score == best.score;
+      out += ", one of " + std::to_string(tied) + " sites raising this message";
+    }
+    out += "\n";
+    for (const auto& [name, value] : best.captures)
+      out += "errdex:   " + std::string(name) + " = " + std::string(value) + "\n";
+    // The fix and the page come from the whole record.
+    if (auto line = m_store->get(r.id); line && *line) {
+      const model::ErrorRecord& full = (*line)->record;
+      if (!full.solutions.empty()) out += "errdex:   fix: " + full.solutions.front() + "\n";
+      out += "errdex:   " + m_base + web::record_page_path(full) + "\n";
+    }
+    return out;
+  }
+
+ private:
+  bool ready() {
+    if (m_tried) return m_matcher != nullptr;
+    m_tried = true;
+    auto st = open_store_for_read(m_db);
+    if (!st) {
+      std::fprintf(stderr, "errdex: cannot explain errors: %s\n", st.error().c_str());
+      return false;
+    }
+    m_store = std::move(*st);
+    auto fields = m_store->match_fields(std::nullopt);
+    auto repos = m_store->repos();
+    if (!fields || !repos) {
+      std::fprintf(stderr, "errdex: cannot explain errors: %s\n", (!fields ? fields.error() : repos.error()).c_str());
+      return false;
+    }
+    m_records = std::move(*fields);
+    for (const auto& r : *repos)
+      m_revision[r.repo] = !r.ref.empty() ? r.ref : r.sha == std::string(40, '0') ? "" : r.sha.substr(0, 10);
+    m_matcher = std::make_unique<match::Matcher>(match::Matcher::build(m_records, store::import_roots(*repos)));
+    return true;
+  }
+
+  std::string m_db, m_base;
+  bool m_tried = false;
+  std::unique_ptr<store::Store> m_store;
+  std::vector<model::ErrorRecord> m_records;
+  std::unordered_map<std::string, std::string> m_revision;
+  std::unique_ptr<match::Matcher> m_matcher;
+};
+
+bool write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+// One output stream. Each line goes to the watch, then on to `out_fd`; when
+// it shows a traceback whole, the explanation is written first, so it
+// stands right under the traceback. The start of a line not yet ended (a
+// prompt) passes on at once.
+struct Stream {
+  int out_fd;
+  int explain_fd;
+  std::string partial;      // the line not yet ended
+  std::size_t written = 0;  // of `partial`, the bytes already passed on
+  match::StreamWatch watch;
+
+  void take(const char* data, std::size_t n, Explainer& ex) {
+    partial.append(data, n);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = partial.find('\n', start)) != std::string::npos; start = nl + 1) {
+      if (auto tb = watch.feed(std::string_view(partial).substr(start, nl - start))) say(ex.explain(*tb));
+      std::size_t from = std::max(start, written);
+      write_all(out_fd, partial.data() + from, nl + 1 - from);
+    }
+    partial.erase(0, start);
+    written = written > start ? written - start : 0;
+    write_all(out_fd, partial.data() + written, partial.size() - written);
+    written = partial.size();
+    // A line longer than any traceback's is not one: keep memory bounded.
+    if (partial.size() > (1u << 20)) {
+      partial.clear();
+      written = 0;
+    }
+  }
+  void end(Explainer& ex) {
+    // The last line, unended, was passed on already.
+    if (!partial.empty())
+      if (auto tb = watch.feed(partial)) say(ex.explain(*tb));
+    partial.clear();
+    written = 0;
+    if (auto tb = watch.finish()) say(ex.explain(*tb));
+  }
+  void say(const std::string& text) {
+    if (!text.empty()) write_all(explain_fd, text.data(), text.size());
+  }
+};
+
+}  // namespace
+
+int run_explain(const std::string& db, const std::string& base_url) {
+  Explainer ex(db, base_url);
+  Stream in{STDOUT_FILENO, STDOUT_FILENO, {}, 0, {}};
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    in.take(buf, static_cast<std::size_t>(n), ex);
+  }
+  in.end(ex);
+  return 0;
+}
+
+int run_command(const std::string& db, const std::string& base_url, const std::vector<std::string>& command) {
+  if (command.empty()) {
+    std::cerr << "errdex run: no command (errdex run -- COMMAND [ARGS...])\n";
+    return 2;
+  }
+  int out_pipe[2], err_pipe[2];
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
+    std::cerr << "errdex run: pipe: " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+  std::vector<char*> argv;
+  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    std::cerr << "errdex run: cannot run " << command[0] << ": " << std::strerror(rc) << "\n";
+    return 127;  // as a shell says "command not found"
+  }
+  // Ctrl-C on a terminal reaches the command too; errdex stays to pass on
+  // what it prints while it stops, and to return its status.
+  struct sigaction ignore {}, old_int{}, old_term{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGTERM, &ignore, &old_term);
+
+  Explainer ex(db, base_url);
+  Stream streams[2] = {{STDOUT_FILENO, STDOUT_FILENO, {}, 0, {}}, {STDERR_FILENO, STDERR_FILENO, {}, 0, {}}};
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        streams[i].end(ex);
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      streams[i].take(buf, static_cast<std::size_t>(n), ex);
+    }
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 2;
+}
+
+}  // namespace errdex::cli

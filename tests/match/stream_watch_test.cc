@@ -1,0 +1,83 @@
+// Whole tracebacks found in a stream of lines, as errdex run and explain
+// read a program's output.
+#include "match/stream_watch.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace errdex::match {
+namespace {
+
+// Feeds `text` line by line; the tracebacks handed back, in order.
+std::vector<std::string> watch(const std::string& text) {
+  StreamWatch w;
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (auto tb = w.feed(line)) out.push_back(*tb);
+  if (auto tb = w.finish()) out.push_back(*tb);
+  return out;
+}
+
+const char* k_tb =
+    "Traceback (most recent call last):\n"
+    "  File \"/x/pkg/mod.py\", line 3, in f\n"
+    "    raise ValueError(f\"x must be positive, got {x}\")\n"
+    "ValueError: x must be positive, got -1\n";
+
+TEST(StreamWatch, ATracebackIsHandedBackWhenTheNextLineComesOrTheStreamEnds) {
+  auto got = watch(std::string("starting\n") + k_tb + "done\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0] + "\n", k_tb);
+  StreamWatch w;
+  std::istringstream in(k_tb);
+  for (std::string line; std::getline(in, line);) EXPECT_FALSE(w.feed(line)) << line;
+  auto last = w.finish();
+  ASSERT_TRUE(last);
+  EXPECT_NE(last->find("ValueError: x must be positive"), std::string::npos);
+  EXPECT_TRUE(watch("no error here\nat all\n").empty());
+  // A traceback cut before its exception line is no whole traceback.
+  EXPECT_TRUE(watch("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n").empty());
+}
+
+TEST(StreamWatch, AChainIsOneErrorAndTwoErrorsAreTwo) {
+  std::string chained = std::string(k_tb) + "\nDuring handling of the above exception, another exception occurred:\n\n" +
+                        "Traceback (most recent call last):\n  File \"/x/pkg/mod.py\", line 9, in g\n" +
+                        "    raise KeyError(k)\nKeyError: 'a'\n";
+  auto got = watch(chained + "after\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NE(got[0].find("KeyError: 'a'"), std::string::npos);
+  EXPECT_NE(got[0].find("ValueError: x must be positive"), std::string::npos);
+  got = watch(std::string(k_tb) + "\n" + k_tb);
+  EXPECT_EQ(got.size(), 2u);
+  // Back to back, without a line between them.
+  got = watch(std::string(k_tb) + k_tb);
+  EXPECT_EQ(got.size(), 2u);
+}
+
+TEST(StreamWatch, ColoursAndGroupsAndLogPrefixes) {
+  auto got = watch(
+      "\x1b[35mTraceback (most recent call last):\x1b[0m\n"
+      "  File \x1b[35m\"/x/a.py\"\x1b[0m, line \x1b[35m3\x1b[0m, in \x1b[35mf\x1b[0m\n"
+      "\x1b[1;35mValueError\x1b[0m: \x1b[35mbad\x1b[0m\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].find('\x1b'), std::string::npos);
+  EXPECT_NE(got[0].find("ValueError: bad"), std::string::npos);
+  got = watch(
+      "  + Exception Group Traceback (most recent call last):\n"
+      "  |   File \"/x/a.py\", line 1, in <module>\n"
+      "  | ExceptionGroup: two (2 sub-exceptions)\n"
+      "  +-+---------------- 1 ----------------\n"
+      "    | ValueError: one\n"
+      "    +------------------------------------\n"
+      "next\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NE(got[0].find("ValueError: one"), std::string::npos);
+  got = watch("2026-12-04 ERROR task failed\nTraceback (most recent call last):\n  File \"a.py\", line 1, in f\nOSError: x\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rfind("Traceback", 0), 0u);
+}
+
+}  // namespace
+}  // namespace errdex::match
