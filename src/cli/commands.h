@@ -22,6 +22,13 @@ struct ScanArgs {
   bool quiet = false;
   bool include_tests = false;  // records from test code too
   bool no_cache = false;       // parse every file, even one scanned before
+  // --python: the interpreter whose standard library and distributions
+  // are scanned, each a repository at its version.
+  std::optional<std::string> python;
+  // Set by the scan itself, not by an option: only these files of `path`
+  // (a distribution's), and no summary printed per revision.
+  std::optional<std::vector<std::string>> files;
+  bool report = true;
   // "static" (default) or "llm"; the llm_* options apply to "llm" only.
   std::string analyst = "static";
   std::string llm_url;

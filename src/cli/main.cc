@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
 
   ScanArgs scan;
   auto* c_scan = app.add_subcommand("scan", "Scan a directory or a git revision into records");
-  c_scan->add_option("path", scan.path, "Directory to scan (a work tree, a folder in one, or any folder)")->required();
+  c_scan->add_option("path", scan.path, "Directory to scan (a work tree, a folder in one, or any folder); not with --python");
   c_scan->add_option("--rev", scan.revs,
                      "Git revision to read without checkout (sha, tag or branch); give several to store each")
       ->expected(1)
@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
                      "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
+  c_scan->add_option("--python", scan.python,
+                     "Scan an interpreter's standard library and installed distributions, each at its version")
+      ->expected(0, 1)
+      ->default_str("python3");
   c_scan->add_flag("--no-cache", scan.no_cache, "Parse every file, even one whose facts an earlier scan cached");
   c_scan->add_flag("--include-tests", scan.include_tests,
                    "Records from test code too (tests/, test/, testing/, test_*.py, *_test.py, conftest.py)");

@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/store_caches.h"
 #include "cli/progress.h"
+#include "cli/python_env.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
@@ -76,7 +77,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
 
   // Pass 1: open the tree at its revision and list what is worth reading.
   source::Options options;
-  auto tree = source::open_tree(a.path, a.rev, options);
+  auto tree = a.files ? source::open_files(a.path, *a.files, options) : source::open_tree(a.path, a.rev, options);
   if (!tree) return Error{tree.error()};
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
@@ -200,8 +201,86 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   return out;
 }
 
+// What one revision's scan stored, for a summary over many.
+struct Stored {
+  std::size_t files = 0, records = 0;
+};
+
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st);
+                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st, Stored* stored = nullptr);
+
+// --python: the interpreter's standard library as python/cpython at
+// v<version> (prefix Lib), and each installed distribution as
+// pypi/<normalized name> at its version, from the files its RECORD lists.
+// A (name, version) already stored is not scanned again; one that fails is
+// reported and the others go on.
+int scan_python(const ScanArgs& a, analyze::AnswerCache* cache, FactsCache* facts, const analyze::LlmOptions& llm,
+                store::Store& st) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto env = query_python(*a.python);
+  if (!env) {
+    std::cerr << "errdex scan: " << env.error() << "\n";
+    return 2;
+  }
+  struct Job {
+    std::string repo, version, path, prefix;
+    std::optional<std::vector<std::string>> files;
+  };
+  std::vector<Job> jobs;
+  jobs.push_back({"python/cpython", "v" + env->version, env->stdlib, "Lib", std::nullopt});
+  std::vector<std::string> failed;
+  for (const auto& d : env->distributions) {
+    if (!d.error.empty()) {
+      failed.push_back(d.name + ": " + d.error);
+      continue;
+    }
+    std::string name = normalized_name(d.name);
+    if (name.empty()) continue;
+    if (d.editable) jobs.push_back({"pypi/" + name, d.version, *d.editable, "", std::nullopt});
+    else if (!d.files.empty()) jobs.push_back({"pypi/" + name, d.version, d.root, "", d.files});
+  }
+  std::size_t scanned = 0, known = 0, files = 0, records = 0;
+  {
+    Progress bar(a.quiet ? "" : "distributions", a.quiet ? 0 : jobs.size());
+    for (const auto& job : jobs) {
+      bar.tick();
+      if (auto have = st.revision(job.repo, job.version); have && *have && (*have)->first.ref == job.version) {
+        ++known;
+        continue;
+      }
+      ScanArgs one = a;
+      one.python.reset();
+      one.path = job.path;
+      one.repo = job.repo;
+      one.ref = job.version;
+      one.prefix = job.prefix;
+      one.files = job.files;
+      one.quiet = true;
+      one.report = false;
+      Stored got;
+      if (int code = scan_revision(one, std::nullopt, cache, facts, llm, st, &got); code != 0) {
+        failed.push_back(job.repo + " " + job.version + ": scan failed (exit " + std::to_string(code) + ")");
+        continue;
+      }
+      ++scanned;
+      files += got.files;
+      records += got.records;
+    }
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) {
+    nlohmann::json j = {{"python", env->version}, {"distributions", jobs.size() - 1}, {"scanned", scanned},
+                        {"alreadyStored", known}, {"files", files}, {"records", records}, {"seconds", secs},
+                        {"failed", failed}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::printf("indexed Python %s: the standard library and %zu distributions; %zu scanned (%zu files, %zu records), "
+                "%zu already in the store, in %.2f s\n",
+                env->version.c_str(), jobs.size() - 1, scanned, files, records, known, secs);
+    for (const auto& f : failed) std::printf("  failed %s\n", f.c_str());
+  }
+  return 0;
+}
 
 int run_scan(const ScanArgs& a) {
   if (a.analyst != "static" && a.analyst != "llm") {
@@ -236,6 +315,10 @@ int run_scan(const ScanArgs& a) {
     cache = std::move(*opened);
   }
 
+  if (a.path.empty() == !a.python) {
+    std::cerr << "errdex scan: give a PATH to scan, or --python [INTERPRETER]\n";
+    return 2;
+  }
   if (a.ref && a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
     std::cerr << "errdex scan: --ref names one revision; several are named by their --rev\n";
     return 2;
@@ -268,6 +351,7 @@ int run_scan(const ScanArgs& a) {
     }
     facts = std::move(*opened);
   }
+  if (a.python) return scan_python(a, cache.get(), facts.get(), llm, **st);
   // Each revision is its own dataset: one that fails is reported, and the
   // others are still scanned. A file unchanged since an earlier revision
   // (or an earlier scan) is not parsed again.
@@ -277,9 +361,9 @@ int run_scan(const ScanArgs& a) {
 }
 
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st) {
+                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st, Stored* stored) {
   auto t0 = std::chrono::steady_clock::now();
-  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts};
+  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, a.files};
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -325,6 +409,8 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     std::cerr << "errdex scan: storing failed: " << s.error() << "\n";
     return 2;
   }
+  if (stored) *stored = {out.files, ds.records.size()};
+  if (!a.report) return 0;
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::map<std::string, int> by_reason;

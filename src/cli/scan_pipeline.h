@@ -26,6 +26,8 @@ struct PipelineInput {
   // (cli/store_caches.h): a file found there is not parsed again, and the
   // facts of those parsed are added. Null: every file is parsed.
   FactsCache* facts_cache = nullptr;
+  // Only these files of `path` (a distribution's RECORD), not a walk.
+  std::optional<std::vector<std::string>> files;
 };
 
 struct PipelineOutput {

@@ -111,8 +111,35 @@ class DirectoryTree final : public SourceTree {
   const std::string& repo_path() const override { return m_repo_path; }
   bool dirty() const override { return m_dirty; }
 
+  // Only these files (relative, '/'-separated), not a walk of the folder.
+  void keep_only(std::vector<std::string> files) { m_only = std::move(files); }
+
   std::vector<Entry> list(std::vector<Skip>& skipped) override {
     std::vector<Entry> out;
+    if (m_only) {
+      for (const auto& rel : *m_only) {
+        if (!has_extension(rel, m_options)) continue;
+        // The list is outside input: nothing outside the root is read.
+        if (rel.empty() || rel.front() == '/' || rel.find("..") != std::string::npos) {
+          skipped.push_back({rel, "outside-root"});
+          continue;
+        }
+        struct stat st {};
+        if (::stat((m_root / rel).c_str(), &st) != 0) {
+          skipped.push_back({rel, std::string("unreadable: ") + std::strerror(errno)});
+          continue;
+        }
+        if (!S_ISREG(st.st_mode)) {
+          skipped.push_back({rel, "not-regular"});
+          continue;
+        }
+        out.push_back({rel, static_cast<std::uint64_t>(st.st_size)});
+      }
+      std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+      out.erase(std::unique(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path == b.path; }),
+                out.end());
+      return out;
+    }
     // Iterative walk; directories are identified by (device, inode) so a
     // symlink cycle is seen the second time round and never followed.
     std::set<std::pair<dev_t, ino_t>> seen;
@@ -208,6 +235,7 @@ class DirectoryTree final : public SourceTree {
   std::string m_sha;
   bool m_dirty;
   std::string m_repo_path;
+  std::optional<std::vector<std::string>> m_only;
 };
 
 class GitTree final : public SourceTree {
@@ -421,6 +449,16 @@ Expected<std::vector<std::string>> matching_tags(const std::string& path, const 
   git_strarray_dispose(&names);
   std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return util::version_less(a, b); });
   return out;
+}
+
+Expected<std::unique_ptr<SourceTree>> open_files(const std::string& root, std::vector<std::string> files,
+                                                 const Options& options) {
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
+  if (ec || !std::filesystem::is_directory(abs, ec)) return Error{"no such directory: " + root};
+  auto tree = std::make_unique<DirectoryTree>(abs, options, "", false, "");
+  tree->keep_only(std::move(files));
+  return std::unique_ptr<SourceTree>(std::move(tree));
 }
 
 }  // namespace errdex::source

@@ -53,6 +53,12 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path,
                                                 const std::optional<std::string>& rev,
                                                 const Options& options);
 
+// The files `files` (relative to `root`, '/'-separated: a distribution's
+// RECORD) of the folder `root`, and no others; outside git (no sha).
+// Errors: `root` is not a folder.
+Expected<std::unique_ptr<SourceTree>> open_files(const std::string& root, std::vector<std::string> files,
+                                                 const Options& options);
+
 // The tags of the git repository holding `path` whose names match `glob`
 // (fnmatch, e.g. "v3.12.*"), sorted as versions (v3.12.2 before v3.12.10).
 // Errors: `path` is not in a git repository.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -355,6 +356,64 @@ TEST(Cli, RunAndExplainPrintTheAnswerUnderTheTraceback) {
             std::string::npos)
       << piped.out;
   EXPECT_NE(piped.out.find("http://127.0.0.1:8080/errors/"), std::string::npos) << piped.out;
+}
+
+// errdex scan --python (issue 32, item 1): a real virtual environment of
+// this machine's python3 holding two distributions, one with a RECORD and
+// one egg-info with only top_level.txt. Each is stored as pypi/<name> at its
+// version with only its own files, the standard library as python/cpython
+// at v<version>; a second scan skips what is stored; and an error raised by
+// the installed code is explained at the installed version.
+TEST(Cli, ScanPythonIndexesTheEnvironmentAtItsVersions) {
+  TempDir venv, data;
+  auto made = run("python3 -m venv --without-pip " + shell_quote(venv.str()));
+  ASSERT_EQ(made.code, 0) << made.err;
+  auto sp = run(shell_quote((venv / "bin/python").string()) +
+                " -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"])'");
+  ASSERT_EQ(sp.code, 0) << sp.err;
+  std::filesystem::path site = sp.out.substr(0, sp.out.find('\n'));
+  write_file(site / "fakepkg/__init__.py", "def f(x):\n    if x < 0:\n        raise ValueError(f\"x must be positive, got {x}\")\n");
+  write_file(site / "fakepkg/extra.py", "def g():\n    raise KeyError(\"missing\")\n");
+  write_file(site / "fake_pkg-1.2.3.dist-info/METADATA", "Metadata-Version: 2.1\nName: Fake_Pkg\nVersion: 1.2.3\n");
+  write_file(site / "fake_pkg-1.2.3.dist-info/RECORD", "fakepkg/__init__.py,,\nfake_pkg-1.2.3.dist-info/METADATA,,\n");
+  write_file(site / "oldegg/__init__.py", "def h():\n    raise RuntimeError(\"old egg\")\n");
+  write_file(site / "oldegg-0.9.egg-info/PKG-INFO", "Metadata-Version: 1.0\nName: oldegg\nVersion: 0.9\n");
+  write_file(site / "oldegg-0.9.egg-info/top_level.txt", "oldegg\n");
+  std::string db = "sqlite:" + (data / "e.db").string();
+  std::string python = shell_quote((venv / "bin/python").string());
+  auto r = run(errdex_cmd() + " scan --python " + python + " --json -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = json::parse(r.out);
+  EXPECT_EQ(summary["distributions"], 2);
+  EXPECT_EQ(summary["scanned"], 3);
+  EXPECT_TRUE(summary["failed"].empty()) << summary.dump();
+
+  r = run(errdex_cmd() + " list --json --db " + shell_quote(db));
+  std::map<std::string, std::vector<std::string>> files;  // repo -> its files
+  for (const auto& rec : json::parse(r.out)) files[rec["repo"]].push_back(rec["filePath"]);
+  ASSERT_TRUE(files.count("pypi/fake-pkg")) << r.out.substr(0, 500);
+  EXPECT_EQ(files["pypi/fake-pkg"], (std::vector<std::string>{"fakepkg/__init__.py"}))
+      << "only the files its RECORD lists";
+  EXPECT_EQ(files["pypi/oldegg"], (std::vector<std::string>{"oldegg/__init__.py"}));
+  EXPECT_GT(files["python/cpython"].size(), 1000u);
+  EXPECT_EQ(files["python/cpython"].front().rfind("Lib/", 0), 0u);
+  auto revs = run(errdex_cmd() + " diff pypi/fake-pkg 1.2.3 1.2.3 --json --db " + shell_quote(db));
+  EXPECT_EQ(revs.code, 0) << "stored at its version: " << revs.err;
+
+  r = run(errdex_cmd() + " scan --python " + python + " --json -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["scanned"], 0);
+  EXPECT_EQ(json::parse(r.out)["alreadyStored"], 3);
+
+  // A real error raised by the installed package, explained where it is printed.
+  r = run(errdex_cmd() + " run --db " + shell_quote(db) + " -- " + python + " -c 'import fakepkg; fakepkg.f(-3)'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("errdex: ValueError raised at fakepkg/__init__.py:3 (pypi/fake-pkg 1.2.3)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("errdex:   x = -3"), std::string::npos) << r.err;
+
+  EXPECT_EQ(run(errdex_cmd() + " scan --db " + shell_quote(db)).code, 2);
+  EXPECT_EQ(run(errdex_cmd() + " scan --python errdex-no-such-python --db " + shell_quote(db)).code, 2);
 }
 
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
