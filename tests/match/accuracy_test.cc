@@ -344,6 +344,71 @@ TEST_F(StdlibAccuracy, TracebacksFromOtherPythonVersions) {
   }
 }
 
+// Real errors raised by installed distributions, not the standard library
+// (issue 32): tests/match/dist_cases.py triggers them in python3 with bad
+// inputs and names each one's file, line and owning distribution at its
+// version; errdex scan --python indexes that same environment, and the
+// answer must be that distribution's site at that version.
+TEST(InstalledDistributions, TracebacksFindTheSiteAtTheInstalledVersion) {
+  testing::TempDir tmp;
+  std::string script = std::string(ERRDEX_SOURCE_DIR) + "/tests/match/dist_cases.py";
+  auto py = run("python3 " + shell_quote(script) + " </dev/null");
+  ASSERT_EQ(py.code, 0) << py.err;
+  std::printf("python3: %s", py.err.substr(py.err.rfind("kept")).c_str());
+  std::vector<nlohmann::json> cases;
+  std::istringstream in(py.out);
+  for (std::string line; std::getline(in, line);) cases.push_back(nlohmann::json::parse(line));
+  if (cases.size() < 20) GTEST_SKIP() << "too few installed distributions raise here (" << cases.size() << ")";
+
+  std::string url = "sqlite:" + (tmp / "env.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan --python python3 -q --json --db " + shell_quote(url));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  std::printf("errdex scan --python: %s\n", nlohmann::json::parse(scan.out).dump().c_str());
+  auto st = store::open_store(url);
+  ASSERT_TRUE(st) << st.error();
+  auto fields = (*st)->match_fields(std::nullopt);
+  auto repos = (*st)->repos();
+  ASSERT_TRUE(fields && repos);
+  std::map<std::string, std::string> version;  // repo -> its stored ref
+  for (const auto& r : *repos) version[r.repo] = r.ref;
+  auto matcher = match::Matcher::build(*fields, store::import_roots(*repos));
+  auto normalized = [](std::string name) {
+    std::string out;
+    for (char c : name) {
+      if (c == '-' || c == '_' || c == '.') {
+        if (!out.empty() && out.back() != '-') out += '-';
+      } else {
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    }
+    return out;
+  };
+  int right = 0, wrong = 0, ties = 0, message_right = 0;
+  for (const auto& c : cases) {
+    const std::string repo = "pypi/" + normalized(c["dist"]);
+    auto is_true = [&](const match::Candidate& k) {
+      const auto& rec = (*fields)[k.index];
+      return rec.repo == repo && rec.file_path == c["file"] && rec.line_number == c["line"].get<int>() &&
+             version[repo] == c["version"];
+    };
+    auto r = matcher.match(c["traceback"].get<std::string>(), 5);
+    if (!r.candidates.empty() && is_true(r.candidates.front())) {
+      (r.ambiguous ? ties : right)++;
+    } else {
+      ++wrong;
+      std::printf("  miss case %d %s %s:%d\n", c["case"].get<int>(), repo.c_str(), c["file"].get<std::string>().c_str(),
+                  c["line"].get<int>());
+    }
+    auto m = matcher.match(c["last"].get<std::string>(), 5);
+    message_right += !m.candidates.empty() && !m.ambiguous && is_true(m.candidates.front());
+  }
+  double top1 = right + wrong ? 100.0 * right / (right + wrong) : 0;
+  std::printf("installed distributions, with traceback: top-1 %.2f%% (%d right, %d wrong, %d ties); message only: %d of %zu "
+              "right and alone\n",
+              top1, right, wrong, ties, message_right, cases.size());
+  EXPECT_GE(top1, 99.0);
+}
+
 // The same errors as other tools print them: IPython and Jupyter, the rich
 // library (typer, pip, many CLIs), Django's error report, pytest,
 // structured logs and Sentry, process pools, Python's REPL, and copied with
