@@ -447,7 +447,98 @@ struct App::Impl {
     return page(200, repo, "repo.html", d);
   }
 
-  Response error_page(const Snapshot& s, const model::DatasetLine& line) {
+  // The History section: the site in each stored revision of its
+  // repository, its message where it changed.
+  static void set_history(Data& d, store::Store& st, const std::string& id) {
+    auto h = store::site_history(st, id);
+    if (!h || !*h || (*h)->revisions.size() < 2) {
+      d.set("has_history", false);
+      return;
+    }
+    const store::SiteHistory& hist = **h;
+    Data rows{Data::type::list};
+    std::size_t held = 0;
+    const std::string* previous = nullptr;
+    for (const auto& at : hist.revisions) {
+      Data row;
+      row.set("name", store::revision_name(at.revision));
+      if (at.site) {
+        ++held;
+        row.set("where", at.site->file_path + ":" + std::to_string(at.site->line));
+        row.set("message", !previous || *previous != at.site->error_message ? at.site->error_message : std::string());
+        previous = &at.site->error_message;
+      } else {
+        row.set("where", std::string("—"));
+        row.set("message", std::string());
+      }
+      rows.push_back(row);
+    }
+    auto name = [&](int i) { return i < 0 ? std::string() : store::revision_name(hist.revisions[i].revision); };
+    d.set("has_history", true);
+    d.set("history", rows);
+    d.set("held", std::to_string(held));
+    d.set("revision_count", std::to_string(hist.revisions.size()));
+    d.set("first_seen", name(hist.first));
+    d.set("last_seen", name(hist.last));
+    d.set("has_removed_in", hist.removed_in >= 0);
+    d.set("removed_in", name(hist.removed_in));
+  }
+
+  // /repos/{owner}/{name}/diff?from=&to=: what changed between two revisions.
+  Response repo_diff_page(const std::string& repo, const std::map<std::string, std::string>& q, store::Store& st) {
+    auto from = opt_param(q, "from"), to = opt_param(q, "to");
+    if (!from || !to) throw HttpError{400, "Say which revisions to compare: ?from=…&to=…"};
+    std::string missing;
+    auto d = store::diff_revisions(st, repo, *from, *to, &missing);
+    if (!d) throw std::runtime_error(d.error());
+    if (!*d) throw HttpError{404, repo + " has no stored revision " + missing + "."};
+    const store::RevisionDiff& diff = **d;
+    auto sites = [](const std::vector<store::SiteAt>& list) {
+      Data out{Data::type::list};
+      for (const auto& s : list) {
+        Data item;
+        item.set("where", s.file_path + ":" + std::to_string(s.line));
+        item.set("error_class", s.error_class);
+        item.set("message", s.error_message);
+        out.push_back(item);
+      }
+      return out;
+    };
+    auto pairs = [](const std::vector<std::pair<store::SiteAt, store::SiteAt>>& list) {
+      Data out{Data::type::list};
+      for (const auto& [a, b] : list) {
+        Data item;
+        item.set("old_where", a.file_path + ":" + std::to_string(a.line));
+        item.set("new_where", b.file_path + ":" + std::to_string(b.line));
+        item.set("old_class", a.error_class);
+        item.set("new_class", b.error_class);
+        item.set("old_message", a.error_message);
+        item.set("new_message", b.error_message);
+        out.push_back(item);
+      }
+      return out;
+    };
+    Data page_data;
+    page_data.set("repo", repo);
+    page_data.set("repo_url", repo_url(repo));
+    page_data.set("from", store::revision_name(diff.from));
+    page_data.set("to", store::revision_name(diff.to));
+    page_data.set("counts", std::to_string(diff.added.size()) + " added, " + std::to_string(diff.removed.size()) +
+                                " removed, " + std::to_string(diff.reworded.size()) + " reworded, " +
+                                std::to_string(diff.class_changed.size()) + " with another class, " +
+                                std::to_string(diff.moved.size()) + " moved");
+    page_data.set("added", sites(diff.added));
+    page_data.set("removed", sites(diff.removed));
+    page_data.set("reworded", pairs(diff.reworded));
+    page_data.set("class_changed", pairs(diff.class_changed));
+    page_data.set("moved", pairs(diff.moved));
+    page_data.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/diff?from=" + percent_encode(*from) +
+                                 "&to=" + percent_encode(*to));
+    return page(200, repo + ": " + store::revision_name(diff.from) + " → " + store::revision_name(diff.to),
+                "diff.html", page_data);
+  }
+
+  Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st) {
     const auto& r = line.record;
     std::size_t self = s.by_id.at(r.id);
     const auto& ctx = s.contexts[self];
@@ -608,6 +699,7 @@ struct App::Impl {
     std::string body = "Record: " + r.id + "\nRepository: " + r.repo + "\nThrown at: " + r.file_path + ":" +
                        std::to_string(r.line_number) + "\nPage: " + error_url(r) + "\n\nWhat is wrong:\n";
     d.set("report_url", options.report_url + "?title=" + percent_encode(title) + "&body=" + percent_encode(body));
+    set_history(d, st, r.id);
     return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
   }
 
@@ -719,6 +811,7 @@ struct App::Impl {
         return match_page(s, &text);
       }
       case RouteId::repo_page: return repo_page(s, params.at("owner") + "/" + params.at("name"), q);
+      case RouteId::repo_diff_page: return repo_diff_page(params.at("owner") + "/" + params.at("name"), q, st);
       case RouteId::error_redirect:
       case RouteId::error_page: {
         const auto& id = params.at("id");
@@ -727,7 +820,7 @@ struct App::Impl {
         if (!line) throw HttpError{404, "No record " + id + " in the current datasets."};
         if (route.id == RouteId::error_redirect || params.at("slug") != slug_of(line->record))
           return redirect(error_url(line->record));
-        return error_page(s, *line);
+        return error_page(s, *line, st);
       }
       case RouteId::static_file: {
         // Only the stylesheet and images: templates are not for download.

@@ -280,6 +280,7 @@ const std::vector<Route>& routes() {
       {RouteId::match_form, "GET", "/match", false},
       {RouteId::match_submit, "POST", "/match", false},
       {RouteId::repo_page, "GET", "/repos/{owner}/{name}", false},
+      {RouteId::repo_diff_page, "GET", "/repos/{owner}/{name}/diff", false},
       {RouteId::error_redirect, "GET", "/errors/{id}", false},
       {RouteId::error_page, "GET", "/errors/{id}/{slug}", false},
       {RouteId::static_file, "GET", "/static/{file}", false},

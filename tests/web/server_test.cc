@@ -624,6 +624,25 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   EXPECT_EQ(from_cli[0]["ref"], "v2");
   EXPECT_EQ(from_cli[0]["sha"], rj[1]["sha"]);
 
+  // The pages: the History section of the error page, and the diff page.
+  auto page = get(server.port(), std::string("/errors/") + id + "/x");
+  if (page.status == 301) page = get(server.port(), page.header("location"));
+  ASSERT_EQ(page.status, 200);
+  auto hsec = page.body.find("<section id=\"history\">");
+  ASSERT_NE(hsec, std::string::npos);
+  EXPECT_NE(page.body.find("In 2 of the 2 stored revisions of acme/m: first seen in v1, last seen in v2.", hsec),
+            std::string::npos)
+      << page.body.substr(hsec, 600);
+  EXPECT_NE(page.body.find("<td>v1</td><td>m.py:2</td><td><code>bad {x}</code></td>", hsec), std::string::npos);
+  EXPECT_NE(page.body.find("<td>v2</td><td>m.py:4</td><td><code>x is bad: {x}</code></td>", hsec), std::string::npos);
+  EXPECT_LT(hsec, page.body.find("Lint findings"));
+  auto dpage = get(server.port(), "/repos/acme/m/diff?from=v1&to=v2");
+  ASSERT_EQ(dpage.status, 200);
+  EXPECT_NE(dpage.body.find("0 added, 0 removed, 1 reworded"), std::string::npos) << dpage.body;
+  EXPECT_NE(dpage.body.find("<del>bad {x}</del> → <ins>x is bad: {x}</ins>"), std::string::npos) << dpage.body;
+  EXPECT_EQ(get(server.port(), "/repos/acme/m/diff?from=v1").status, 400);
+  EXPECT_EQ(get(server.port(), "/repos/acme/m/diff?from=v1&to=v7").status, 404);
+
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1").status, 400);
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1&to=v9").status, 404);
   EXPECT_EQ(get(server.port(), "/api/repos/acme/none/revisions").status, 404);
