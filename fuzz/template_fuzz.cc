@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 #include "scan/template.h"
 
 // The contract every message template (a site's own and its alternatives)

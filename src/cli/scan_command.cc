@@ -21,7 +21,8 @@
 #include "cli/store_url.h"
 #include "model/record_json.h"
 #include "scan/facts_json.h"
-#include "scan/python_frontend.h"
+#include "scan/frontend.h"
+#include "scan/python/frontend.h"
 #include "source/import_roots.h"
 #include "source/source_tree.h"
 #include "store/history.h"
@@ -77,6 +78,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
 
   // Pass 1: open the tree at its revision and list what is worth reading.
   source::Options options;
+  options.extensions = scan::frontend_extensions();
   auto tree = a.files ? source::open_files(a.path, *a.files, options) : source::open_tree(a.path, a.rev, options);
   if (!tree) return Error{tree.error()};
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
@@ -125,13 +127,14 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
-      } else if (scan::may_have_sites(*content) || scan::may_define_classes(*content)) {
+      } else if (const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
+                 frontend && frontend->worth_parsing(*content)) {
         ++parsed;
         std::string key;
         std::optional<model::FileFacts> known;
         if (a.facts_cache) {
-          key = std::string(scan::scanner_version()) + ':' + util::hex64(util::fnv1a64(*content)) + ':' +
-                std::to_string(content->size());
+          key = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) + ':' +
+                util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
           if (auto text = a.facts_cache->get(key))
             if (auto read = scan::facts_from_json(*text)) known = std::move(*read);
         }
@@ -139,7 +142,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           facts[i] = std::move(*known);
           ++cached;
         } else {
-          facts[i] = scan::scan_python(*content);
+          facts[i] = frontend->scan(*content);
           if (a.facts_cache) new_facts[i] = {std::move(key), scan::facts_to_json(facts[i])};
         }
         // Only files with sites are analyzed; class definitions are all
@@ -169,6 +172,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   out.import_roots = source::import_roots(paths);
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
+  // Python's pass (scan/python/): a second language brings its own here.
   scan::link_class_displays(facts);
 
   // Pass 4: analyze each file's sites with the index (static analyst and

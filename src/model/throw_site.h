@@ -110,7 +110,7 @@ struct FileFacts {
   std::vector<ClassDef> classes;
   // True when the parser met syntax errors; sites outside them still count.
   bool had_syntax_errors = false;
-  // On a scan of an outline (python_outline.h): names of helpers and
+  // On a scan of an outline (scan/python/outline.h): names of helpers and
   // functions whose code (definition, callers) a site's message is read
   // from but the outline blanked. The file is scanned again keeping them.
   std::vector<std::string> blanked;

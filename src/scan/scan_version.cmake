@@ -2,7 +2,9 @@
 # the scan stage's facts depend on (the scan stage, util, the facts' types
 # and the pinned grammars), so that facts cached by one build are never read
 # by another. Run at build time (cmake -P) when one of them changes.
-file(GLOB files ${SRC}/src/scan/*.cc ${SRC}/src/scan/*.h ${SRC}/src/util/*.cc ${SRC}/src/util/*.h)
+file(GLOB_RECURSE files ${SRC}/src/scan/*.cc ${SRC}/src/scan/*.h)
+file(GLOB util ${SRC}/src/util/*.cc ${SRC}/src/util/*.h)
+list(APPEND files ${util})
 list(APPEND files ${SRC}/src/model/throw_site.h ${SRC}/package-lock.json)
 list(SORT files)
 set(all "")

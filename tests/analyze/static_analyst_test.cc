@@ -7,7 +7,7 @@
 #include "analyze/lints.h"
 #include "analyze/python_check.h"
 #include "analyze/static_prose.h"
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 
 namespace errdex::analyze {
 namespace {

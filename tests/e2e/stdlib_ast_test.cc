@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "analyze/analyst.h"
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 #include "source/source_tree.h"
 #include "support/process.h"
 

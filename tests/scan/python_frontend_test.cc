@@ -1,4 +1,4 @@
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 
 #include <gtest/gtest.h>
 

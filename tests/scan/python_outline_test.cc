@@ -1,12 +1,12 @@
 // The fast path (statements without throw words blanked before the parse)
 // must give exactly the sites of a whole-file parse.
-#include "scan/python_outline.h"
+#include "scan/python/outline.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 #include "source/source_tree.h"
 #include "support/process.h"
 #include "util/text.h"

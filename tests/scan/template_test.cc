@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "scan/python_frontend.h"
+#include "scan/python/frontend.h"
 
 namespace errdex::scan {
 namespace {

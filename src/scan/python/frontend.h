@@ -13,7 +13,7 @@ namespace errdex::scan {
 // parse yields the sites tree-sitter could still recognise, with
 // had_syntax_errors set.
 // Statements that cannot hold a site are blanked before the parse (see
-// python_outline.h), which gives the same sites at a fraction of the cost;
+// scan/python/outline.h), which gives the same sites at a fraction of the cost;
 // classes defined inside functions without sites are not listed then.
 model::FileFacts scan_python(std::string_view source);
 // The same, parsing the whole file: the reference the fast path is tested

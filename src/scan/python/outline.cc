@@ -1,4 +1,4 @@
-#include "scan/python_outline.h"
+#include "scan/python/outline.h"
 
 #include <cstdint>
 #include <vector>

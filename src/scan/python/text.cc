@@ -1,4 +1,4 @@
-#include "scan/python_text.h"
+#include "scan/python/text.h"
 
 #include <cstdint>
 

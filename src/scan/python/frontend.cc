@@ -1,5 +1,5 @@
-#include "scan/python_frontend.h"
-#include "scan/python_outline.h"
+#include "scan/python/frontend.h"
+#include "scan/python/outline.h"
 
 #include <tree_sitter/api.h>
 
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "scan/python_text.h"
+#include "scan/python/text.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -248,7 +248,7 @@ void walk(TSNode root, Visit&& visit) {
 
 class FileScanner {
  public:
-  // `original` is the file before python_outline blanked it (empty when
+  // `original` is the file before python/outline.h blanked it (empty when
   // `src` is the whole file): messages built in blanked code are not
   // looked for; the scan asks for the whole file instead.
   FileScanner(std::string_view src, TSNode root, std::string_view original = {})

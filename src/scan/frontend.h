@@ -1,0 +1,33 @@
+#pragma once
+// One frontend per language behind one interface: the scan pipeline asks
+// the frontend a file's name selects whether the file is worth parsing and
+// for its facts. Python is the one there is (scan/python/); a language is a
+// folder of its own and one entry in frontend.cc.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/throw_site.h"
+
+namespace errdex::scan {
+
+class Frontend {
+ public:
+  virtual ~Frontend() = default;
+  // Its name, part of the facts cache's key: "python".
+  virtual std::string_view language() const = 0;
+  // A cheap look at the bytes: false when the file can hold no throw site
+  // and defines nothing another file's sites need (it is then not parsed).
+  virtual bool worth_parsing(std::string_view source) const = 0;
+  // The file's facts. Pure: bytes in, facts out; thread-safe.
+  virtual model::FileFacts scan(std::string_view source) const = 0;
+};
+
+// The frontend for a file, by the end of its name ("x.py": Python);
+// nullptr for a file no frontend reads.
+const Frontend* frontend_for(std::string_view path);
+
+// Every file-name ending some frontend reads (for source::Options).
+std::vector<std::string> frontend_extensions();
+
+}  // namespace errdex::scan
