@@ -99,7 +99,7 @@ async function main() {
   const headings = await page.locator('article.record h2').allInnerTexts();
   assert.deepEqual(headings, ['Error message', 'What it means', 'Source', 'Solutions', 'Example fix',
                               'Defensive patterns', 'Prevention', 'When it happens', 'Related errors',
-                              'Also thrown at', 'Lint findings']);
+                              'Also thrown at', 'History', 'Lint findings']);
   assert.match(await page.locator('p.crumbs').innerText(), /^python\/cpython · error · JSONDecodeError$/);
   assert.match(await page.locator('#source').innerText(), /Thrown at Lib\/json\/[a-z_]+\.py:\d+/);
   assert.match(await page.locator('a.github').innerText(), /^View on GitHub \(pinned to .+\)$/);
