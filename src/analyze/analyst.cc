@@ -171,8 +171,12 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.source_code = std::move(code);
     r.analyzed_sha = ctx.sha;
     r.analyzed_at = ctx.analyzed_at;
-    r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" + ctx.file_path + "#L" +
-                   std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
+    // A package from a registry (pypi/requests, npm/semver) is not a GitHub
+    // repository, and its files are laid out as installed: no link beats a
+    // wrong one.
+    if (!ctx.repo.starts_with("pypi/") && !ctx.repo.starts_with("npm/"))
+      r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" +
+                     ctx.file_path + "#L" + std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
     r.schema_version = k_schema_version;
     r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
     r.lints = lint_site(s, res.builtin);

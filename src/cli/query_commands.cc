@@ -248,7 +248,8 @@ int run_stats(const std::string& db, bool as_json_out) {
     j["records"] = lines->size();
     j["repos"] = json::array();
     for (const auto& r : *repos)
-      j["repos"].push_back({{"repo", r.repo}, {"sha", r.sha}, {"datasetVersion", r.dataset_version}, {"records", r.records}});
+      j["repos"].push_back(
+          {{"repo", r.repo}, {"sha", r.sha}, {"ref", r.ref}, {"datasetVersion", r.dataset_version}, {"records", r.records}});
     for (const auto& [k, v] : filled) j["coverage"][k] = total > 0 ? v / total : 0.0;
     j["errorType"] = by_type;
     j["severity"] = by_severity;
@@ -256,9 +257,12 @@ int run_stats(const std::string& db, bool as_json_out) {
     std::cout << dump(j) << "\n";
   } else {
     std::printf("%zu records in %zu repositories\n", lines->size(), repos->size());
+    // A revision by its name where it has one (v3.11.7, a package's version),
+    // else by its commit.
     for (const auto& r : *repos)
-      std::printf("  %-40s %s  %lld records  (dataset %s)\n", r.repo.c_str(), r.sha.substr(0, 10).c_str(),
-                  static_cast<long long>(r.records), r.dataset_version.c_str());
+      std::printf("  %-40s %-10s  %lld records  (dataset %s)\n", r.repo.c_str(),
+                  (r.ref.empty() ? r.sha.substr(0, 10) : r.ref).c_str(), static_cast<long long>(r.records),
+                  r.dataset_version.c_str());
     std::printf("field coverage:\n");
     for (const auto& [k, v] : filled) std::printf("  %-18s %6.1f %%\n", k.c_str(), total > 0 ? 100.0 * v / total : 0.0);
     std::printf("by type:");

@@ -390,7 +390,14 @@ TEST(Cli, ScanPythonIndexesTheEnvironmentAtItsVersions) {
 
   r = run(errdex_cmd() + " list --json --db " + shell_quote(db));
   std::map<std::string, std::vector<std::string>> files;  // repo -> its files
-  for (const auto& rec : json::parse(r.out)) files[rec["repo"]].push_back(rec["filePath"]);
+  std::map<std::string, std::string> link;                 // repo -> a githubUrl
+  for (const auto& rec : json::parse(r.out)) {
+    files[rec["repo"]].push_back(rec["filePath"]);
+    link[rec["repo"]] = rec["githubUrl"];
+  }
+  // pypi/fake-pkg is no GitHub repository: no link rather than a wrong one.
+  EXPECT_EQ(link["pypi/fake-pkg"], "");
+  EXPECT_EQ(link["python/cpython"].rfind("https://github.com/python/cpython/blob/v3.", 0), 0u) << link["python/cpython"];
   ASSERT_TRUE(files.count("pypi/fake-pkg")) << r.out.substr(0, 500);
   EXPECT_EQ(files["pypi/fake-pkg"], (std::vector<std::string>{"fakepkg/__init__.py"}))
       << "only the files its RECORD lists";

@@ -409,6 +409,41 @@ TEST(InstalledDistributions, TracebacksFindTheSiteAtTheInstalledVersion) {
   EXPECT_GE(top1, 99.0);
 }
 
+// `make run` indexes the whole environment of python3 (issue 32): the
+// standard library and every installed distribution, some of which carry
+// copies of standard library modules (vendored, backported). The standard
+// library's own errors must still find their site there, with the
+// traceback and with the message alone.
+TEST_F(StdlibAccuracy, WholeEnvironmentIndexed) {
+  testing::TempDir tmp;
+  std::string url = "sqlite:" + (tmp / "env.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan --python python3 -q --db " + shell_quote(url));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto st = store::open_store(url);
+  ASSERT_TRUE(st) << st.error();
+  auto fields = (*st)->match_fields(std::nullopt);
+  auto repos = (*st)->repos();
+  ASSERT_TRUE(fields && repos);
+  auto matcher = match::Matcher::build(*fields, store::import_roots(*repos));
+  std::vector<model::ErrorRecord> records;
+  for (auto& f : *fields) {
+    model::ErrorRecord r;
+    r.file_path = f.repo == "python/cpython" ? f.file_path : f.repo + ":" + f.file_path;
+    r.line_number = f.line_number;
+    records.push_back(std::move(r));
+  }
+  Tally with_tb, last_only;
+  for (const auto& c : s_cases) {
+    count(records, with_tb, matcher.match(c.traceback, 5), c, c.traceback);
+    count(records, last_only, matcher.match(c.last, 5), c, c.last);
+  }
+  std::printf("%zu real errors, %zu records from %zu datasets\n", s_cases.size(), fields->size(), repos->size());
+  report("whole environment, with traceback", with_tb);
+  report("whole environment, message only", last_only);
+  EXPECT_GE(with_tb.top1(), 99.0);
+  EXPECT_GE(last_only.top1(), 95.0);
+}
+
 // The same errors as other tools print them: IPython and Jupyter, the rich
 // library (typer, pip, many CLIs), Django's error report, pytest,
 // structured logs and Sentry, process pools, Python's REPL, and copied with
