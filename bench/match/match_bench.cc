@@ -12,6 +12,7 @@
 // usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N]
 //        [--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N]
 //        [--tracebacks 0|1] [--re2-set 0|1] [--cycles 1,32,100,300,603] [--kinds 0|1]
+//        [--all-revisions 0|1]
 // (--peers 0 gives errdex's rows only, on the stdlib and --synthetic N,
 // for profiling and for comparing two builds of errdex;
 // --rounds sets the passes over the stdlib's single lines, for errdex and
@@ -481,6 +482,62 @@ std::string fill(const std::string& pattern) {
 
 }  // namespace
 
+// --all-revisions 1 (bench/match/revisions.sh): the store holds several
+// revisions of the standard library. One matcher over the current
+// revision's records (what matching read before revisions were matched)
+// and one over every revision's, telling them apart (Matcher::build's
+// preference), answer the same pasted lines in turns, `rounds` passes each,
+// alternating which goes first. Prints both rates and their ratio, and how
+// many answers name one site with other consistent revisions.
+int revisions_table(errdex::store::Store& st, const std::vector<std::string>& pasted, const std::vector<std::string>& tracebacks,
+                    int rounds) {
+  auto fields = errdex::store::match_fields_all(st, std::nullopt);
+  auto repos = st.repos();
+  if (!fields || !repos) {
+    std::fprintf(stderr, "match_bench: %s\n", !fields ? fields.error().c_str() : repos.error().c_str());
+    return 2;
+  }
+  auto roots = errdex::store::import_roots(*repos);
+  std::vector<ErrorRecord> current(fields->records.begin(), fields->records.begin() + static_cast<std::ptrdiff_t>(fields->current));
+  auto t0 = Clock::now();
+  auto one = errdex::match::Matcher::build(current, roots);
+  double build_one = seconds_since(t0);
+  t0 = Clock::now();
+  auto all = errdex::match::Matcher::build(fields->records, roots, fields->preference);
+  double build_all = seconds_since(t0);
+  double secs[2] = {0, 0};
+  std::uint64_t sink = 0;
+  for (int r = 0; r < rounds; ++r)
+    for (int turn = 0; turn < 2; ++turn) {
+      const int side = (r + turn) % 2;
+      const auto& m = side == 0 ? one : all;
+      auto a = Clock::now();
+      for (const auto& line : pasted) sink += m.match(line, 5).candidates.size();
+      secs[side] += seconds_since(a);
+    }
+  std::size_t listed = 0, tb_right = 0;
+  for (const auto& line : pasted) {
+    auto res = all.match(line, 5);
+    listed += !res.candidates.empty() && !res.candidates.front().revisions.empty();
+  }
+  for (const auto& tb : tracebacks) {
+    auto a = one.match(tb, 1), b = all.match(tb, 1);
+    tb_right += !a.candidates.empty() && !b.candidates.empty() &&
+                current[a.candidates.front().index].id == fields->records[b.candidates.front().index].id;
+  }
+  const double n = static_cast<double>(pasted.size()) * rounds;
+  std::printf("| index | records | revisions | build s | pasted lines/s (1 thread) |\n|---|---:|---:|---:|---:|\n");
+  std::printf("| current revision only | %zu | 1 | %.2f | %.0f |\n", current.size(), build_one, n / secs[0]);
+  std::printf("| every revision | %zu | %zu | %.2f | %.0f |\n", fields->records.size(), fields->revisions.size(), build_all,
+              n / secs[1]);
+  std::printf("\nevery revision / current only: %.2f of the rate (%d rounds of %zu lines each, in turns)\n", secs[0] / secs[1],
+              rounds, pasted.size());
+  std::printf("answers naming one site with other consistent revisions: %zu of %zu pasted lines\n", listed, pasted.size());
+  std::printf("tracebacks of the current revision answered by the same site with every revision loaded: %zu of %zu [%llu]\n",
+              tb_right, tracebacks.size(), static_cast<unsigned long long>(sink % 7));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   std::string db, cases_path, peer_sizes = "10000,100000";
   std::size_t synthetic = 1000000, hs_max = 50000;
@@ -490,6 +547,7 @@ int main(int argc, char** argv) {
   bool with_re2_set = true;     // --re2-set 0: no RE2::Set on the stdlib
   std::string cycles;           // --cycles K,...: cycled groups of K lines vs each line repeated
   bool with_kinds = true;       // --kinds 0: no table of (a)'s time by kind of answer
+  bool all_revisions = false;   // --all-revisions 1: revisions_table only
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--db") db = v;
@@ -503,6 +561,7 @@ int main(int argc, char** argv) {
     else if (k == "--re2-set") with_re2_set = v != "0";
     else if (k == "--cycles") cycles = v;
     else if (k == "--kinds") with_kinds = v != "0";
+    else if (k == "--all-revisions") all_revisions = v != "0";
     else {
       std::fprintf(stderr, "match_bench: unknown option %s\n", k.c_str());
       return 2;
@@ -510,7 +569,7 @@ int main(int argc, char** argv) {
   }
   if (db.empty() || cases_path.empty()) {
     std::fprintf(stderr, "usage: match_bench --db sqlite:PATH --cases CASES.jsonl [--synthetic N] "
-                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1] [--cycles K,...] [--kinds 0|1]\n");
+                         "[--peer-sizes 10000,100000] [--hs-max 50000] [--peers 0|1] [--rounds N] [--tracebacks 0|1] [--re2-set 0|1] [--cycles K,...] [--kinds 0|1] [--all-revisions 0|1]\n");
     return 2;
   }
 
@@ -536,6 +595,8 @@ int main(int argc, char** argv) {
       tracebacks.push_back(j["traceback"]);
     }
   }
+
+  if (all_revisions) return revisions_table(**st, pasted, tracebacks, rounds);
 
   std::printf("| index | engine | patterns | build s | memory MB | msgs/s (1 thread) | p50 µs | p99 µs | answered | notes |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");

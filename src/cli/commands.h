@@ -28,6 +28,10 @@ struct ScanArgs {
   // Set by the scan itself, not by an option: only these files of `path`
   // (a distribution's), and no summary printed per revision.
   std::optional<std::vector<std::string>> files;
+  // Set by --python: the absolute folder `path`'s files are imported from
+  // there (site-packages, the standard library's folder). Stored with the
+  // import roots, so a frame under it belongs to this dataset.
+  std::optional<std::string> installed_at;
   bool report = true;
   // "static" (default) or "llm"; the llm_* options apply to "llm" only.
   std::string analyst = "static";

@@ -47,7 +47,7 @@ class Explainer {
     const model::ErrorRecord& r = m_records[best.index];
     std::string out = "errdex: " + r.error_class + " raised at " + r.file_path + ":" + std::to_string(r.line_number) +
                       " (" + r.repo;
-    if (auto rev = m_revision.find(r.repo); rev != m_revision.end() && !rev->second.empty()) out += " " + rev->second;
+    if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
     if (res.ambiguous) {
       std::size_t tied = 0;
@@ -76,16 +76,20 @@ class Explainer {
       return false;
     }
     m_store = std::move(*st);
-    auto fields = m_store->match_fields(std::nullopt);
+    // Every revision: the one the traceback's lines agree with is named.
+    auto fields = store::match_fields_all(*m_store, std::nullopt);
     auto repos = m_store->repos();
     if (!fields || !repos) {
       std::fprintf(stderr, "errdex: cannot explain errors: %s\n", (!fields ? fields.error() : repos.error()).c_str());
       return false;
     }
-    m_records = std::move(*fields);
-    for (const auto& r : *repos)
-      m_revision[r.repo] = !r.ref.empty() ? r.ref : r.sha == std::string(40, '0') ? "" : r.sha.substr(0, 10);
-    m_matcher = std::make_unique<match::Matcher>(match::Matcher::build(m_records, store::import_roots(*repos)));
+    m_records = std::move(fields->records);
+    for (std::uint32_t k : fields->revision_of) {
+      const store::Revision& r = fields->revisions[k];
+      m_revision.push_back(!r.ref.empty() ? r.ref : r.sha == std::string(40, '0') ? "" : r.sha.substr(0, 10));
+    }
+    m_matcher = std::make_unique<match::Matcher>(
+        match::Matcher::build(m_records, store::import_roots(*repos), fields->preference));
     return true;
   }
 
@@ -93,7 +97,7 @@ class Explainer {
   bool m_tried = false;
   std::unique_ptr<store::Store> m_store;
   std::vector<model::ErrorRecord> m_records;
-  std::unordered_map<std::string, std::string> m_revision;
+  std::vector<std::string> m_revision;  // by record: its revision's name
   std::unique_ptr<match::Matcher> m_matcher;
 };
 

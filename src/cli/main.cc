@@ -155,7 +155,10 @@ int main(int argc, char** argv) {
 
   std::optional<std::string> match_text;
   int top = 5;
-  auto* c_match = app.add_subcommand("match", "Find the throw sites behind a pasted error message or traceback");
+  auto* c_match = app.add_subcommand("match",
+                                     "Find the throw sites behind a pasted error message or traceback, among every stored "
+                                     "revision: a site is named once, by the revision its frames agree with, with the others "
+                                     "as consistent");
   c_match->add_option("text", match_text, "The message or traceback (default: read stdin)");
   c_match->add_option("--top", top, "Most candidates to show (ties at the best score are all shown)")
       ->check(CLI::Range(1, 1000));

@@ -63,6 +63,10 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
   std::unordered_map<std::string, std::pair<std::string, std::string>> revision;  // repo -> (ref, sha)
   for (const auto& r : *repos) revision[r.repo] = {r.ref, r.sha};
   std::vector<model::ErrorRecord> records;
+  // Without --ref, every stored revision: by record, its preference and
+  // its revision's (ref, sha).
+  std::vector<std::uint32_t> preference;
+  std::vector<std::pair<std::string, std::string>> record_revision;
   if (ref) {
     // One revision: its records, named by it.
     auto at = (*st)->match_fields_at(*repo, *ref);
@@ -78,22 +82,28 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     records = std::move(**at);
     revision[*repo] = {(*rev)->first.ref, (*rev)->first.sha};
   } else {
-    auto fields = (*st)->match_fields(repo);
+    auto fields = store::match_fields_all(**st, repo);
     if (!fields) {
       std::cerr << "errdex match: " << fields.error() << "\n";
       return 2;
     }
-    records = std::move(*fields);
+    records = std::move(fields->records);
+    preference = std::move(fields->preference);
+    for (std::uint32_t k : fields->revision_of) record_revision.emplace_back(fields->revisions[k].ref, fields->revisions[k].sha);
   }
+  auto revision_of = [&](const model::ErrorRecord& r) {
+    const auto k = static_cast<std::size_t>(&r - records.data());
+    return k < record_revision.size() ? record_revision[k] : revision[r.repo];
+  };
 
   // From here on the index is immutable.
-  match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos));
+  match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos), preference);
   match::MatchResult res = matcher.match(text, top);
 
   if (as_json) {
     match::ResultJsonSource src;
     src.record = [&](std::size_t i) { return i < records.size() ? &records[i] : nullptr; };
-    src.revision = [&](const model::ErrorRecord& r) { return revision[r.repo]; };
+    src.revision = revision_of;
     std::cout << match::result_json(res, src, 2) << "\n";
     return res.candidates.empty() ? 1 : 0;
   }
@@ -115,8 +125,19 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     const auto& r = records[c.index];
     std::string why;
     for (const auto& s : match::reason_words(c.reasons)) why += (why.empty() ? "" : ",") + s;
-    std::printf("\n%d. %s:%d  %s  [%s]  (%s)\n", rank++, r.file_path.c_str(), r.line_number, r.repo.c_str(),
-                why.c_str(), r.id.c_str());
+    auto [ref, sha] = revision_of(r);
+    std::string at = r.repo + (ref.empty() ? "" : " " + ref);
+    std::printf("\n%d. %s:%d  %s  [%s]  (%s)\n", rank++, r.file_path.c_str(), r.line_number, at.c_str(), why.c_str(),
+                r.id.c_str());
+    if (!c.revisions.empty()) {
+      std::string also;
+      for (std::uint32_t k : c.revisions) {
+        auto [oref, osha] = revision_of(records[k]);
+        also += (also.empty() ? "" : ", ") + (oref.empty() ? osha.substr(0, 10) : oref) + ":" +
+                std::to_string(records[k].line_number);
+      }
+      std::printf("   also consistent with %s\n", also.c_str());
+    }
     std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
     for (const auto& [k, v] : c.captures) {
       const std::string_view shown = v.substr(0, 200);

@@ -259,6 +259,8 @@ int scan_python(const ScanArgs& a, analyze::AnswerCache* cache, FactsCache* fact
       one.ref = job.version;
       one.prefix = job.prefix;
       one.files = job.files;
+      // An editable install's files are imported from its folder itself.
+      one.installed_at = job.path;
       one.quiet = true;
       one.report = false;
       Stored got;
@@ -404,6 +406,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
 
   // Pass 8: one transaction replaces the dataset of (repo, sha, ref). From
   // here on readers see the new records.
+  if (a.installed_at) out.import_roots.push_back(*a.installed_at);
   store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};
   // Serialised on every core here, so the transaction below only writes.
   ds.record_json.resize(ds.records.size());

@@ -519,6 +519,12 @@ struct Scratch {
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
   std::vector<PendingCapture> pending;  // the shown answers' captures, in order
   std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
+  // Several revisions: ranked candidates a better revision of their site
+  // replaced, the (site, record) pairs as good as their site's best, and
+  // the shown answers' revisions with each one's end.
+  std::vector<Ranked> dropped;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> also;
+  std::vector<std::uint32_t> revisions, revisions_end;
   std::vector<Candidate> shown;  // the answers, until copied into the result
   std::vector<const ExceptionBlock*> others;  // a traceback's exceptions not explained
 
@@ -571,6 +577,21 @@ struct Matcher::Impl {
   std::vector<std::string> files;                     // by file_id
   std::vector<std::vector<std::string_view>> file_parts;  // path components, by file_id
   std::vector<std::uint64_t> module_mask;                 // module_lengths() of each file, by file_id
+  // Where a repository's files are installed (its absolute import roots:
+  // a site-packages folder, the standard library's): a frame under one of
+  // them belongs to that repository. By file_id, an index into `installed`
+  // (0: none known).
+  struct Installed {
+    std::string root;        // as stored, without a trailing separator
+    std::size_t components;  // path_components(root).size()
+  };
+  std::vector<std::vector<Installed>> installed{1};
+  // Several revisions (build's `preference`): by record, its site (records
+  // of one repo and id share one) and its preference among them.
+  bool revisions = false;
+  std::vector<std::uint32_t> site_of;
+  std::vector<std::uint32_t> preference;
+  std::vector<std::uint32_t> file_installed;
   // By record: statement_hash() of its statement's first line, read from
   // its source excerpt; 0 when the excerpt does not hold it.
   std::vector<std::uint32_t> statement;
@@ -1031,9 +1052,24 @@ Matcher::~Matcher() = default;
 const BuildStats& Matcher::stats() const { return m_impl->stats; }
 std::size_t Matcher::size() const { return m_impl->stats.records; }
 
-Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots) {
+Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots,
+                       std::span<const std::uint32_t> preference) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
+  if (!preference.empty() && preference.size() == records.size()) {
+    std::unordered_map<std::string, std::uint32_t> sites;
+    m.site_of.reserve(records.size());
+    for (const auto& r : records) {
+      auto [it, added] = sites.emplace(r.repo + '\n' + r.id, static_cast<std::uint32_t>(sites.size()));
+      m.revisions |= !added;
+      m.site_of.push_back(it->second);
+    }
+    m.preference.assign(preference.begin(), preference.end());
+    if (!m.revisions) {
+      m.site_of.clear();
+      m.preference.clear();
+    }
+  }
   // The record's own pattern first, then its variants: entry i < records
   // is record i.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)
@@ -1327,10 +1363,36 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   m.module_mask.resize(m.files.size());
   m.file_names_at.assign(1, 0);
   static const std::vector<std::string> k_default_roots = {"", "src", "lib", "Lib"};
+  // A repository's roots: folders inside it, and absolute ones where it is
+  // installed (scan --python).
+  struct RepoRoots {
+    std::vector<std::string> inside;
+    std::uint32_t installed = 0;
+  };
+  std::unordered_map<std::string, RepoRoots> repo_roots;
+  for (const auto& [repo, listed] : roots) {
+    RepoRoots& rr = repo_roots[repo];
+    std::vector<Impl::Installed> at;
+    for (const auto& root : listed) {
+      if (!is_absolute_path(root)) {
+        rr.inside.push_back(root);
+        continue;
+      }
+      std::string r = root;
+      while (r.size() > 1 && (r.back() == '/' || r.back() == '\\')) r.pop_back();
+      at.push_back({r, path_components(r).size()});
+    }
+    if (!at.empty()) {
+      rr.installed = static_cast<std::uint32_t>(m.installed.size());
+      m.installed.push_back(std::move(at));
+    }
+  }
+  m.file_installed.assign(m.files.size(), 0);
   for (std::size_t f = 0; f < m.files.size(); ++f) {
     const auto& parts = m.file_parts[f] = path_components(m.files[f]);
-    auto listed = roots.find(*file_repo[f]);
-    m.module_mask[f] = module_lengths(parts, listed == roots.end() ? k_default_roots : listed->second);
+    auto listed = repo_roots.find(*file_repo[f]);
+    m.module_mask[f] = module_lengths(parts, listed == repo_roots.end() ? k_default_roots : listed->second.inside);
+    if (listed != repo_roots.end()) m.file_installed[f] = listed->second.installed;
     for (std::string_view part : parts) m.file_names.push_back(word_hash(part));
     if (!parts.empty()) {
       m.by_basename[std::string(parts.back())];
@@ -1411,7 +1473,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
                                 ? asked_id
                                 : m.class_of(error_class);
   thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size(), m.has_variants ? m.stats.records : 0);
+  scratch.fit(m.entries.size(), m.patterns.size(), m.has_variants || m.revisions ? m.stats.records : 0);
   Reset reset{scratch};
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
@@ -1474,6 +1536,22 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         if (auto dot = fn.rfind('.'); dot != std::string_view::npos) fn.remove_prefix(dot + 1);
         const std::uint32_t frame_function = fn.empty() || fn.front() == '<' ? 0 : statement_hash(fn);
         const std::size_t module_len = start < 0 ? 0 : parts.size() - static_cast<std::size_t>(start);
+        // Whether the frame's path is one of `roots` followed by the
+        // record's path, or by its module path (the record's path after
+        // one of its repository's import roots).
+        auto installed_here = [&](std::uint32_t file) {
+          const auto& roots = m.installed[m.file_installed[file]];
+          const auto& rec = m.file_parts[file];
+          for (const auto& r : roots) {
+            if (r.components >= parts.size() || !f.file.starts_with(r.root)) continue;
+            const char next = f.file.size() > r.root.size() ? f.file[r.root.size()] : '\0';
+            if (next != '/' && next != '\\') continue;
+            const std::size_t k = parts.size() - r.components;
+            if (common_suffix(parts, rec) >= k && (k == rec.size() || (k < 64 && ((m.module_mask[file] >> k) & 1))))
+              return true;
+          }
+          return false;
+        };
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
         int agree = -1;
@@ -1486,6 +1564,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
               agree = static_cast<int>(rec.size());
             else
               agree = suffix_agreement(parts, rec);
+            // The frame's file is this repository's installed file: one
+            // more than any other repository holding the same module path
+            // (two distributions shipping `attr/`, another environment's
+            // copy) can show.
+            if (agree > 0 && m.file_installed[file] != 0 && installed_here(file))
+              agree = static_cast<int>(rec.size()) + 1;
             last_file = file;
           }
           if (agree <= 0) continue;
@@ -1796,20 +1880,55 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   }
   auto better = [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; };
   // A record with variants is one answer: its best entry speaks for it.
-  if (any_variant) {
+  // With several revisions, so is a site: its best revision, on equal
+  // scores the preferred one; those as good are its revisions.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& also = scratch.also;  // (site, record)
+  also.clear();
+  if (any_variant || m.revisions) {
+    auto site = [&](const Ranked& r) {
+      const std::uint32_t record = m.entries[r.entry].record;
+      return m.revisions ? m.site_of[record] : record;
+    };
+    auto better_here = [&](const Ranked& a, const Ranked& b) {
+      if (a.score != b.score) return a.score > b.score;
+      if (m.revisions) {
+        const std::uint32_t pa = m.preference[m.entries[a.entry].record], pb = m.preference[m.entries[b.entry].record];
+        if (pa != pb) return pa < pb;
+      }
+      return a.entry < b.entry;
+    };
     std::vector<std::uint32_t>& at = scratch.record_at;
+    std::vector<Ranked>& dropped = scratch.dropped;
+    dropped.clear();
     std::size_t kept = 0;
     for (std::size_t i = 0; i < ranked.size(); ++i) {
-      std::uint32_t& slot = at[m.entries[ranked[i].entry].record];
+      std::uint32_t& slot = at[site(ranked[i])];
       if (slot == 0) {
         ranked[kept++] = ranked[i];
         slot = static_cast<std::uint32_t>(kept);
-      } else if (better(ranked[i], ranked[slot - 1])) {
+      } else if (better_here(ranked[i], ranked[slot - 1])) {
+        if (m.revisions) dropped.push_back(ranked[slot - 1]);
         ranked[slot - 1] = ranked[i];
+      } else if (m.revisions) {
+        dropped.push_back(ranked[i]);
       }
     }
     ranked.resize(kept);
-    for (const Ranked& r : ranked) at[m.entries[r.entry].record] = 0;
+    for (const Ranked& d : dropped) {
+      const Ranked& best = ranked[at[site(d)] - 1];
+      const std::uint32_t record = m.entries[d.entry].record;
+      if (d.score == best.score && record != m.entries[best.entry].record) also.emplace_back(site(d), record);
+    }
+    for (const Ranked& r : ranked) at[site(r)] = 0;
+    if (!also.empty()) {
+      // By site, then preference: each answer's run is read in order.
+      std::sort(also.begin(), also.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first
+                                  : m.preference[a.second] != m.preference[b.second] ? m.preference[a.second] < m.preference[b.second]
+                                                                                      : a.second < b.second;
+      });
+      also.erase(std::unique(also.begin(), also.end()), also.end());
+    }
   }
   // Only the shown ones are ordered: the best score and its ties say how
   // many that is. Entries are distinct, so the order is strict.
@@ -1864,6 +1983,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::vector<PendingCapture>& pending = scratch.pending;
   pending.clear();
   scratch.pending_end.clear();
+  scratch.revisions.clear();
+  scratch.revisions_end.clear();
   // What the shown answers read beyond ranking (their ids, capture names)
   // is asked for together.
   for (std::size_t i = 0; i < shown; ++i) {
@@ -1925,6 +2046,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
     }
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
+    if (!also.empty()) {
+      const std::uint32_t s = m.site_of[e.record];
+      auto run = std::lower_bound(also.begin(), also.end(), std::pair<std::uint32_t, std::uint32_t>{s, 0},
+                                  [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (; run != also.end() && run->first == s; ++run) scratch.revisions.push_back(run->second);
+    }
+    scratch.revisions_end.push_back(static_cast<std::uint32_t>(scratch.revisions.size()));
     answers.push_back(cd);
   }
   // The answers, every capture of them, then the captures' names and
@@ -1951,12 +2079,16 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   static_assert(std::is_trivially_destructible_v<Candidate> && std::is_trivially_destructible_v<Capture>);
   const std::size_t answer_bytes = answers.size() * sizeof(Candidate);
   const std::size_t list_bytes = pending.size() * sizeof(Capture);
-  out.block_size = answer_bytes + list_bytes + bytes;
+  const std::size_t revision_bytes = scratch.revisions.size() * sizeof(std::uint32_t);
+  static_assert(sizeof(Capture) % alignof(std::uint32_t) == 0);
+  out.block_size = answer_bytes + list_bytes + revision_bytes + bytes;
   if (out.block_size > MatchResult::k_inline) out.storage = std::make_unique_for_overwrite<char[]>(out.block_size);
   char* block = out.block();
   Candidate* placed = reinterpret_cast<Candidate*>(block);
   Capture* list = reinterpret_cast<Capture*>(block + answer_bytes);
-  char* at = block + answer_bytes + list_bytes;
+  std::uint32_t* revision_list = reinterpret_cast<std::uint32_t*>(block + answer_bytes + list_bytes);
+  if (revision_bytes) std::memcpy(revision_list, scratch.revisions.data(), revision_bytes);
+  char* at = block + answer_bytes + list_bytes + revision_bytes;
   auto copy = [&](std::string_view v) {
     if (v.empty()) return std::string_view();
     std::memcpy(at, v.data(), v.size());
@@ -1980,9 +2112,11 @@ MatchResult Matcher::match(std::string_view text, int top) const {
                                  : copy(p.value);
     std::construct_at(list + k, Capture{name, value});
   }
-  for (std::size_t i = 0, begin = 0; i < answers.size(); ++i) {
+  for (std::size_t i = 0, begin = 0, from = 0; i < answers.size(); ++i) {
     const std::size_t end = scratch.pending_end[i];
     answers[i].captures = {list + begin, end - begin};
+    answers[i].revisions = {revision_list + from, scratch.revisions_end[i] - from};
+    from = scratch.revisions_end[i];
     std::construct_at(placed + i, answers[i]);
     begin = end;
   }

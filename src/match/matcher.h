@@ -73,6 +73,12 @@ struct Candidate {
   // result keeps it).
   std::span<const Capture> captures;
   Reasons reasons;
+  // With several revisions of a repository indexed (Matcher::build's
+  // `preference`): the same site in other revisions that the text agrees
+  // with as well as this one (the same score), as indexes like `index`,
+  // most preferred first. The text is consistent with each. Empty with one
+  // revision. A view of the MatchResult's storage, as captures are.
+  std::span<const std::uint32_t> revisions;
 };
 
 // One exception of the pasted text as the parser read it. Views of the
@@ -147,7 +153,11 @@ struct BuildStats {
 // "src"), by repository name, as the store keeps them with its dataset. An
 // installed frame's module path (`.../lib/python3.11/ipaddress.py` reads
 // `ipaddress.py`) then names the file `Lib/ipaddress.py` whole. A repository
-// not listed is taken to import from "", "src", "lib" and "Lib".
+// not listed is taken to import from "", "src", "lib" and "Lib". An
+// absolute root (`/usr/lib/python3.11/site-packages`, stored by
+// `scan --python`) is where the repository is installed: a frame whose path
+// is that root and then the record's module path belongs to it, and ranks
+// above the same module path held by another repository.
 using ImportRoots = std::unordered_map<std::string, std::vector<std::string>>;
 
 class Matcher {
@@ -155,7 +165,15 @@ class Matcher {
   // Builds the index over every record's messagePattern, class and file.
   // Never fails: a pattern RE2 rejects is counted in stats() and its record
   // is still reachable through frames and class.
-  static Matcher build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots = {});
+  //
+  // Records of several revisions of one repository may be given together.
+  // Records with the same repo and id are then one site: it is answered
+  // once, by its revision the text agrees with best, and on equal terms by
+  // the one whose `preference` is lowest (the current revision 0, then the
+  // newest); the others that agree as well are its `revisions`. Empty
+  // `preference`: every record is a site of its own.
+  static Matcher build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots = {},
+                       std::span<const std::uint32_t> preference = {});
 
   Matcher(Matcher&&) noexcept;
   Matcher& operator=(Matcher&&) noexcept;

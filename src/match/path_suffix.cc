@@ -1,6 +1,7 @@
 #include "match/path_suffix.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace errdex::match {
 
@@ -52,6 +53,12 @@ bool is_python_dir(std::string_view c) {
 }
 
 }  // namespace
+
+bool is_absolute_path(std::string_view path) {
+  if (path.starts_with('/') || path.starts_with('\\')) return true;
+  return path.size() >= 3 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':' &&
+         (path[2] == '\\' || path[2] == '/');
+}
 
 int module_start(const std::vector<std::string_view>& frame, bool windows) {
   // From the file outwards: the marker nearest the file wins, so a

@@ -23,6 +23,9 @@ std::size_t common_suffix(const std::vector<std::string_view>& a, const std::vec
 // record's path, or at least two components. Otherwise 0.
 int suffix_agreement(const std::vector<std::string_view>& frame, const std::vector<std::string_view>& record);
 
+// Whether `path` is absolute: `/usr/lib/python3.11`, `C:\\Python311\\Lib`.
+bool is_absolute_path(std::string_view path);
+
 // Where an installed frame's module path begins: the index of the first
 // component after the last of `site-packages`, `dist-packages`,
 // `lib/pythonX.Y` (`lib64`, free-threaded `python3.13t` too), an `.egg`, a

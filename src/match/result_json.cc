@@ -36,6 +36,16 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
                  {"captures", std::move(caps)},
                  {"reasons", reason_words(c.reasons)}};
     if (src.url) item["url"] = src.url(*r);
+    // The other revisions holding this site that the text agrees with as
+    // well: always there, so a client reads one shape.
+    json revisions = json::array();
+    for (std::uint32_t other : c.revisions) {
+      const model::ErrorRecord* o = src.record ? src.record(other) : nullptr;
+      if (!o) continue;
+      auto [oref, osha] = src.revision ? src.revision(*o) : std::pair<std::string, std::string>{"", o->analyzed_sha};
+      revisions.push_back({{"ref", std::move(oref)}, {"sha", std::move(osha)}, {"lineNumber", o->line_number}});
+    }
+    item["alsoIn"] = std::move(revisions);
     cands.push_back(std::move(item));
   }
   json frames = json::array();

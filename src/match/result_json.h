@@ -6,10 +6,12 @@
 //    function}], chained: [{errorClass, message}], ambiguous,
 //    fulltextFallback, truncated, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
-//    reasons: [...], url?}]}
+//    reasons: [...], alsoIn: [{ref, sha, lineNumber}], url?}]}
 //
 // reasons are reason_words(); ref is the name of the revision the record
-// belongs to ("" when it has none), sha its commit.
+// belongs to ("" when it has none), sha its commit; alsoIn the other
+// revisions of the same site the text is as consistent with (Candidate::
+// revisions), most preferred first.
 #include <cstddef>
 #include <functional>
 #include <string>

@@ -211,6 +211,7 @@ class SqliteStore final : public Store {
   Expected<std::vector<SearchHit>> search(std::string_view text, const std::optional<std::string>& repo,
                                           int limit) override;
   Expected<std::vector<RepoSummary>> repos() override;
+  Expected<std::string> datasets_state() override;
 
  private:
   Status exec(const char* sql, std::string_view what) {
@@ -301,7 +302,7 @@ class SqliteStore final : public Store {
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
   Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
-  Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos;
+  Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
 };
 
 Status SqliteStore::init() {
@@ -456,6 +457,7 @@ Status SqliteStore::prepare_all() {
       {&m_repos,
        "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
+      {&m_datasets_state, "SELECT count(*), coalesce(max(id), 0) FROM datasets"},
   };
   for (const auto& item : items)
     if (auto s = prepare(*item.stmt, item.sql); !s) return s;
@@ -757,6 +759,13 @@ Expected<std::vector<RepoSummary>> SqliteStore::repos() {
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list repos");
   return out;
+}
+
+Expected<std::string> SqliteStore::datasets_state() {
+  // A dataset replaced is deleted and inserted again: a new id.
+  Run run(m_datasets_state);
+  if (run.step() != SQLITE_ROW) return db_error(m_db, "read the datasets' state");
+  return std::to_string(run.column_int(0)) + ":" + std::to_string(run.column_int(1));
 }
 
 }  // namespace

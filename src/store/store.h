@@ -23,6 +23,7 @@ struct Dataset {
   std::vector<model::ErrorRecord> records;
   // Folders the repository's Python modules are imported from
   // (source/import_roots.h); empty when unknown (an imported dataset).
+  // `scan --python` adds the absolute folder it is installed in.
   std::vector<std::string> import_roots;
   // Optional: model::to_json(records[i]) for every i, made by a caller that
   // can serialise on many threads; the store then stores these bytes. Empty
@@ -127,11 +128,36 @@ class Store {
                                                      int limit) = 0;
   // Repositories with their current dataset.
   virtual Expected<std::vector<RepoSummary>> repos() = 0;
+  // What changes whenever any revision is stored or dropped (current or
+  // not): cheap, one small query.
+  virtual Expected<std::string> datasets_state() = 0;
 };
 
 // Each repository's import roots, by name (what match::Matcher::build
 // takes); repositories whose roots are unknown are left out.
 std::unordered_map<std::string, std::vector<std::string>> import_roots(const std::vector<RepoSummary>& repos);
+
+// What matching reads (Store::match_fields) of every revision stored, for
+// a Matcher that tells revisions apart (match::Matcher::build's
+// `preference`).
+struct RevisionFields {
+  // The current revisions' records first, as match_fields gives them
+  // (their indexes are the same as there), then the other revisions'.
+  std::vector<model::ErrorRecord> records;
+  // By record: 0 for a current revision's, then 1, 2, ... from the newest
+  // other revision of its repository to the oldest.
+  std::vector<std::uint32_t> preference;
+  // By record: its revision, an index into `revisions` (whose `ref` and
+  // `sha` name it), and the repository each of those belongs to.
+  std::vector<std::uint32_t> revision_of;
+  std::vector<Revision> revisions;
+  std::vector<std::string> revision_repo;
+  std::size_t current = 0;  // how many records are the current revisions'
+};
+// `repo`: that repository's only. `current_too` false leaves the current
+// revisions' records out (a caller that holds them already): `records`
+// then starts with the other revisions', and `current` is 0.
+Expected<RevisionFields> match_fields_all(Store& store, const std::optional<std::string>& repo, bool current_too = true);
 
 // Opens a store from a URL: "sqlite:path" (created if missing).
 Expected<std::unique_ptr<Store>> open_store(const std::string& url);

@@ -340,12 +340,8 @@ struct App::Impl {
 
   std::string match_json(const Snapshot& s, const match::MatchResult& m) {
     match::ResultJsonSource src;
-    src.record = [&](std::size_t i) { return i < s.lines.size() ? &s.lines[i].record : nullptr; };
-    src.revision = [&](const model::ErrorRecord& r) -> std::pair<std::string, std::string> {
-      for (const auto& repo : s.repos)
-        if (repo.repo == r.repo) return {repo.ref, repo.sha};
-      return {"", r.analyzed_sha};
-    };
+    src.record = [&](std::size_t i) { return s.matched(i); };
+    src.revision = [&](const model::ErrorRecord& r) { return s.revision_of(r); };
     src.url = [](const model::ErrorRecord& r) { return error_url(r); };
     src.engine = s.matcher->name();
     return match::result_json(m, src);
@@ -370,8 +366,15 @@ struct App::Impl {
       Data cands{Data::type::list};
       bool first = true;
       for (const auto& c : m.candidates) {
-        if (c.index >= s.lines.size()) continue;
-        Data item = summary_data(s.lines[c.index].record);
+        const model::ErrorRecord* r = s.matched(c.index);
+        if (!r) continue;
+        Data item = summary_data(*r);
+        // The revision it was found in, and the others as consistent.
+        std::string at = s.revision_of(*r).first;
+        for (std::uint32_t k : c.revisions)
+          if (const model::ErrorRecord* o = s.matched(k))
+            if (auto ref = s.revision_of(*o).first; !ref.empty()) at += ", " + ref + ":" + std::to_string(o->line_number);
+        item.set("revision", at);
         item.set("best", first);
         first = false;
         char score[32];

@@ -6,8 +6,9 @@ namespace {
 // The match stage's Matcher over the snapshot's records.
 class MatcherEngine final : public MatchEngine {
  public:
-  MatcherEngine(const std::vector<model::ErrorRecord>& records, const match::ImportRoots& roots)
-      : m_matcher(match::Matcher::build(records, roots)) {}
+  MatcherEngine(const std::vector<model::ErrorRecord>& records, const match::ImportRoots& roots,
+                std::span<const std::uint32_t> preference)
+      : m_matcher(match::Matcher::build(records, roots, preference)) {}
   match::MatchResult match(std::string_view text, int top) const override { return m_matcher.match(text, top); }
   std::string name() const override { return "matcher"; }
 
@@ -18,8 +19,9 @@ class MatcherEngine final : public MatchEngine {
 }  // namespace
 
 std::unique_ptr<MatchEngine> MatchEngine::build(const std::vector<model::ErrorRecord>& records,
-                                               const match::ImportRoots& roots) {
-  return std::make_unique<MatcherEngine>(records, roots);
+                                               const match::ImportRoots& roots,
+                                               std::span<const std::uint32_t> preference) {
+  return std::make_unique<MatcherEngine>(records, roots, preference);
 }
 
 }  // namespace errdex::web

@@ -113,12 +113,29 @@ const model::DatasetLine* Snapshot::find(const std::string& id) const {
   return it == by_id.end() ? nullptr : &lines[it->second];
 }
 
+const model::ErrorRecord* Snapshot::matched(std::size_t index) const {
+  if (index < lines.size()) return &lines[index].record;
+  index -= lines.size();
+  return index < other_records.size() ? &other_records[index] : nullptr;
+}
+
+std::pair<std::string, std::string> Snapshot::revision_of(const model::ErrorRecord& r) const {
+  if (!other_records.empty() && &r >= other_records.data() && &r < other_records.data() + other_records.size())
+    return other_revision_of[static_cast<std::size_t>(&r - other_records.data())];
+  for (const auto& repo : repos)
+    if (repo.repo == r.repo) return {repo.ref, repo.sha};
+  return {"", r.analyzed_sha};
+}
+
 Expected<std::string> store_signature(store::Store& store) {
   auto repos = store.repos();
   if (!repos) return Error{repos.error()};
   std::string sig;
   for (const auto& r : *repos) sig += r.repo + '\n' + r.sha + '\n' + r.dataset_version + '\n' + std::to_string(r.records) + '\n';
-  return sig;
+  // Revisions that are not current count too: the matcher holds them.
+  auto state = store.datasets_state();
+  if (!state) return Error{state.error()};
+  return sig + *state;
 }
 
 Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
@@ -146,7 +163,19 @@ Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
     snap->by_repo[r.repo].push_back(i);
     records.push_back(r);
   }
-  snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos));
+  // The repositories' other revisions: matched too, a traceback from an
+  // older release finds its own lines; pages show the current records.
+  auto others = store::match_fields_all(store, std::nullopt, false);
+  if (!others) return Error{others.error()};
+  std::vector<std::uint32_t> preference(records.size(), 0);
+  if (!others->records.empty()) {
+    preference.insert(preference.end(), others->preference.begin(), others->preference.end());
+    for (std::uint32_t k : others->revision_of)
+      snap->other_revision_of.emplace_back(others->revisions[k].ref, others->revisions[k].sha);
+    snap->other_records = std::move(others->records);
+    records.insert(records.end(), snap->other_records.begin(), snap->other_records.end());
+  }
+  snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos), preference);
   return std::shared_ptr<const Snapshot>(std::move(snap));
 }
 

@@ -38,6 +38,14 @@ struct Snapshot {
   // What identifies the store's state: every repo's dataset version.
   std::string signature;
   std::unique_ptr<MatchEngine> matcher;
+  // What the matcher holds beyond `lines`: the records of revisions that
+  // are not current (match fields only), at matcher indexes from
+  // lines.size() on, and each one's revision (ref, sha).
+  std::vector<model::ErrorRecord> other_records;
+  std::vector<std::pair<std::string, std::string>> other_revision_of;
+  // The record at a matcher index, or nullptr; and its revision (ref, sha).
+  const model::ErrorRecord* matched(std::size_t index) const;
+  std::pair<std::string, std::string> revision_of(const model::ErrorRecord& r) const;
 
   const model::DatasetLine* find(const std::string& id) const;
 };

@@ -423,6 +423,47 @@ TEST(Cli, ScanPythonIndexesTheEnvironmentAtItsVersions) {
   EXPECT_EQ(run(errdex_cmd() + " scan --python errdex-no-such-python --db " + shell_quote(db)).code, 2);
 }
 
+// Two distributions shipping the same module (attrs' `attr/` and the
+// unrelated `attr` on PyPI), each in its own real virtual environment,
+// scanned into one store: the same file path, line and statement in both,
+// so only where the frame's file is installed tells them apart (issue 32,
+// item 2: by the RECORDs seen at scan time).
+TEST(Cli, ScanPythonFramesBelongToTheDistributionInstalledThere) {
+  TempDir a, b, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  auto make_env = [&](const TempDir& venv, const std::string& dist, const std::string& version) -> std::string {
+    auto made = run("python3 -m venv --without-pip " + shell_quote(venv.str()));
+    EXPECT_EQ(made.code, 0) << made.err;
+    std::string python = shell_quote((venv / "bin/python").string());
+    auto sp = run(python + " -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"])'");
+    std::filesystem::path site = sp.out.substr(0, sp.out.find('\n'));
+    write_file(site / "attr/__init__.py", "def f(x):\n    raise ValueError(f\"bad attribute {x}\")\n");
+    std::string info = dist + "-" + version + ".dist-info";
+    write_file(site / info / "METADATA", "Metadata-Version: 2.1\nName: " + dist + "\nVersion: " + version + "\n");
+    write_file(site / info / "RECORD", "attr/__init__.py,,\n" + info + "/METADATA,,\n");
+    auto r = run(errdex_cmd() + " scan --python " + python + " -q --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return python;
+  };
+  std::string in_a = make_env(a, "attrs", "23.1.0"), in_b = make_env(b, "attr", "0.3.2");
+  for (const auto& [python, repo] : {std::pair{in_a, "pypi/attrs"}, std::pair{in_b, "pypi/attr"}}) {
+    auto raised = run(python + " -c 'import attr; attr.f(7)'");
+    ASSERT_NE(raised.code, 0);
+    auto m = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " " + shell_quote(raised.err));
+    ASSERT_EQ(m.code, 0) << m.err;
+    auto j = json::parse(m.out);
+    ASSERT_FALSE(j["candidates"].empty()) << m.out;
+    EXPECT_EQ(j["candidates"][0]["repo"], repo) << raised.err << m.out;
+    EXPECT_FALSE(j["ambiguous"].get<bool>()) << m.out;
+    EXPECT_EQ(j["candidates"][0]["filePath"], "attr/__init__.py");
+  }
+  // The same traceback from a path no scan saw: both hold the file, a tie.
+  auto moved = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " " +
+                   shell_quote("Traceback (most recent call last):\n  File \"/elsewhere/site-packages/attr/__init__.py\", "
+                               "line 2, in f\n    raise ValueError(f\"bad attribute {x}\")\nValueError: bad attribute 7\n"));
+  EXPECT_TRUE(json::parse(moved.out)["ambiguous"].get<bool>()) << moved.out;
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

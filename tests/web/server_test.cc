@@ -574,6 +574,7 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   TempDir tmp;
   std::string repo = (tmp / "repo").string();
   write_file(tmp / "repo" / "m.py", "def f(x):\n    raise ValueError(f\"bad {x}\")\n");
+  write_file(tmp / "repo" / "n.py", "def g(k):\n    raise KeyError(f\"no such key as {k}\")\n");  // the same in v2
   std::string git = "cd " + shell_quote(repo) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
   ASSERT_EQ(run(git + "init -q && " + git + "add -A && " + git + "commit -qm one && " + git + "tag v1").code, 0);
   write_file(tmp / "repo" / "m.py", "\n\ndef f(x):\n    raise ValueError(f\"x is bad: {x}\")\n");
@@ -623,6 +624,33 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   }
   EXPECT_EQ(from_cli[0]["ref"], "v2");
   EXPECT_EQ(from_cli[0]["sha"], rj[1]["sha"]);
+
+  // Every revision is matched: a traceback from v1 names v1's line; a
+  // site the same in both answers once, by the current revision, with v1
+  // as consistent.
+  auto old_tb = post(server.port(), "/api/match", "text/plain",
+                     "Traceback (most recent call last):\n  File \"/srv/app/m.py\", line 2, in f\n"
+                     "    raise ValueError(f\"bad {x}\")\nValueError: bad 7\n");
+  ASSERT_EQ(old_tb.status, 200);
+  auto oj = json::parse(old_tb.body)["candidates"];
+  ASSERT_FALSE(oj.empty()) << old_tb.body;
+  EXPECT_EQ(oj[0]["ref"], "v1");
+  EXPECT_EQ(oj[0]["lineNumber"], 2);
+  auto same = post(server.port(), "/api/match", "text/plain", "KeyError: 'no such key as 3'");
+  auto sj = json::parse(same.body);
+  ASSERT_EQ(sj["candidates"].size(), 1u) << same.body;
+  EXPECT_FALSE(sj["ambiguous"].get<bool>());
+  EXPECT_EQ(sj["candidates"][0]["ref"], "v2");
+  ASSERT_EQ(sj["candidates"][0]["alsoIn"].size(), 1u) << same.body;
+  EXPECT_EQ(sj["candidates"][0]["alsoIn"][0]["ref"], "v1");
+  auto cli_same = run(errdex_cmd() + " match --json --db " + db + " " + shell_quote("KeyError: 'no such key as 3'"));
+  auto cj = json::parse(cli_same.out)["candidates"];
+  ASSERT_EQ(cj.size(), 1u);
+  cj[0]["url"] = sj["candidates"][0]["url"];
+  EXPECT_EQ(cj[0], sj["candidates"][0]);
+  auto one = run(errdex_cmd() + " match --json --repo acme/m --ref v1 --db " + db + " " + shell_quote("KeyError: 'no such key as 3'"));
+  EXPECT_EQ(json::parse(one.out)["candidates"][0]["ref"], "v1") << one.out;
+  EXPECT_TRUE(json::parse(one.out)["candidates"][0]["alsoIn"].empty());
 
   // The pages: the History section of the error page, and the diff page.
   auto page = get(server.port(), std::string("/errors/") + id + "/x");
