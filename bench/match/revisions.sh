@@ -25,10 +25,15 @@ for minor in 10 11 12 13; do
     [ -x "$p" ] && { pythons+=("$p"); break; }
   done
 done
-# python3's own last: its revision is the current one when its version is
-# the highest, as version order decides.
-for p in "${pythons[@]}" python3; do
-  "$build/errdex" scan "$(py_lib "$p")" --repo python/cpython --prefix Lib --ref "v$(py_ver "$p")" -q \
+# python3's own too, unless one of those is the same version. Version
+# order of the refs decides which revision is the current one.
+pythons+=(python3)
+refs=""
+for p in "${pythons[@]}"; do
+  ref="v$(py_ver "$p")"
+  case " $refs " in *" $ref "*) continue ;; esac
+  refs="$refs $ref"
+  "$build/errdex" scan "$(py_lib "$p")" --repo python/cpython --prefix Lib --ref "$ref" -q \
     --db "sqlite:$work/revisions.db" >/dev/null
 done
 revs=$("$build/errdex" stats --db "sqlite:$work/revisions.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["repos"][0]["ref"])')
@@ -43,7 +48,7 @@ cat >>bench/RESULTS.md <<EOT
 
 ### match, several revisions of the standard library, $(date -u '+%Y-%m-%d %H:%M') UTC
 
-Command: \`bench/match/$name $build $rounds $base\` (revisions: $(for p in "${pythons[@]}" python3; do printf 'v%s ' "$(py_ver "$p")"; done)scanned
+Command: \`bench/match/$name $build $rounds $base\` (revisions:$refs scanned
 as python/cpython, current $revs; pasted lines: $(wc -l <"$work/cases.jsonl") real errors of python3; one thread; 2 shared cores)
 
 $table

@@ -591,6 +591,14 @@ struct Matcher::Impl {
   bool revisions = false;
   std::vector<std::uint32_t> site_of;
   std::vector<std::uint32_t> preference;
+  // A record the same as a more preferred one in every field matching
+  // reads (a site unchanged between revisions) is its shadow: never
+  // indexed, so unchanged revisions cost matching nothing, and answered
+  // with it. By record: 1 + its representative, or 0; and each
+  // representative's shadows (a run of shadow_list from shadows_at).
+  std::vector<std::uint32_t> shadow_of;
+  std::vector<std::uint32_t> shadows_at, shadow_list;
+  bool is_shadow(std::uint32_t record) const { return !shadow_of.empty() && shadow_of[record] != 0; }
   std::vector<std::uint32_t> file_installed;
   // By record: statement_hash() of its statement's first line, read from
   // its source excerpt; 0 when the excerpt does not hold it.
@@ -1257,6 +1265,48 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   reads.clear();
   pattern_ids.clear();
 
+  // Shadows: records of one site whose matching fields are all the same.
+  if (m.revisions) {
+    std::unordered_map<std::string, std::uint32_t> same;  // key -> representative
+    std::vector<std::uint32_t> order(records.size());
+    for (std::uint32_t r = 0; r < order.size(); ++r) order[r] = r;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.preference[a] < m.preference[b]; });
+    m.shadow_of.assign(records.size(), 0);
+    std::vector<std::uint32_t> count(records.size() + 1, 0);
+    std::string key;
+    for (std::uint32_t r : order) {
+      const auto& rec = records[r];
+      key.clear();
+      for (const std::string* f : {&rec.repo, &rec.id, &rec.file_path, &rec.error_class, &rec.error_message, &rec.message_pattern}) {
+        key += *f;
+        key += '\0';
+      }
+      key += std::to_string(rec.line_number) + '\0' + std::to_string(m.statement[r]) + '\0' + std::to_string(m.function[r]) + '\0';
+      key += statement_literals(rec.source_code, rec.source_code_start, rec.line_number);
+      key += '\0';
+      if (built_at[r] > 0) key += statement_literals(rec.source_code, rec.source_code_start, built_at[r]);
+      for (const auto& v : rec.message_variants) {
+        key += '\0';
+        key += v.error_message;
+        key += '\0';
+        key += v.message_pattern;
+      }
+      auto [it, added] = same.emplace(key, r);
+      if (!added) {
+        m.shadow_of[r] = it->second + 1;
+        ++count[it->second + 1];
+      }
+    }
+    // Runs of shadows by representative, each most preferred first.
+    for (std::size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
+    m.shadows_at = count;
+    m.shadow_list.resize(count.back());
+    std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
+    for (std::uint32_t r : order)
+      if (m.shadow_of[r]) m.shadow_list[fill[m.shadow_of[r] - 1]++] = r;
+  }
+  auto shadow_entry = [&](std::size_t i) { return m.is_shadow(m.entries[i].record); };
+
   // Pass 2: key each pattern on its rarest word (longest on a tie). The
   // full-text table gets the pattern's words and those of the string
   // literals in the raise statement itself.
@@ -1275,6 +1325,13 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     Entry& e = m.entries[i];
     const auto& r = records[e.record];
     entry_words.clear();
+    if (shadow_entry(i)) {
+      // Reached only through its representative.
+      all_entry_ends.push_back(all_entry_words.size());
+      required_of.emplace_back(entry_required.size(), entry_required.size());
+      words[i].clear();
+      continue;
+    }
     for (const auto& w : words[i]) entry_words.push_back(word_hash(w));
     // A variant's words are its pattern's: the statement's are the record's.
     if (i < records.size()) {
@@ -1402,7 +1459,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& parts = m.file_parts[m.entries[i].file_id];
-    if (!parts.empty()) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
+    if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
   }
 
   std::size_t mem = sizeof(Impl) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
@@ -2046,11 +2103,26 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
     }
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
-    if (!also.empty()) {
+    if (m.revisions) {
+      // Its shadows, the other revisions as good and theirs, in preference.
+      const std::size_t from = scratch.revisions.size();
+      auto with_shadows = [&](std::uint32_t record) {
+        for (std::uint32_t k = m.shadows_at[record]; k < m.shadows_at[record + 1]; ++k)
+          scratch.revisions.push_back(m.shadow_list[k]);
+      };
+      with_shadows(e.record);
       const std::uint32_t s = m.site_of[e.record];
       auto run = std::lower_bound(also.begin(), also.end(), std::pair<std::uint32_t, std::uint32_t>{s, 0},
                                   [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (; run != also.end() && run->first == s; ++run) scratch.revisions.push_back(run->second);
+      for (; run != also.end() && run->first == s; ++run) {
+        scratch.revisions.push_back(run->second);
+        with_shadows(run->second);
+      }
+      auto begin = scratch.revisions.begin() + static_cast<std::ptrdiff_t>(from);
+      std::sort(begin, scratch.revisions.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
+      });
+      scratch.revisions.erase(std::unique(begin, scratch.revisions.end()), scratch.revisions.end());
     }
     scratch.revisions_end.push_back(static_cast<std::uint32_t>(scratch.revisions.size()));
     answers.push_back(cd);
