@@ -56,11 +56,17 @@ struct LintArgs {
 // Exit code 1 when findings exist, 0 when none, 2 on error.
 int run_lint(const LintArgs& a);
 
-int run_show(const std::string& db, const std::string& id, bool json);
-int run_list(const std::string& db, const std::optional<std::string>& repo, bool json);
-int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo, int limit,
-               bool json);
-int run_export(const std::string& db, const std::optional<std::string>& repo);
+// `ref` (with `repo`): that revision instead of the current ones.
+int run_show(const std::string& db, const std::string& id, const std::optional<std::string>& repo,
+             const std::optional<std::string>& ref, bool json);
+int run_list(const std::string& db, const std::optional<std::string>& repo, const std::optional<std::string>& ref,
+             bool json);
+int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo,
+               const std::optional<std::string>& ref, int limit, bool json);
+// The current records by default; `all_revisions`: every revision, first to
+// last per repository.
+int run_export(const std::string& db, const std::optional<std::string>& repo, const std::optional<std::string>& ref,
+               bool all_revisions);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
 // Passes stdin to stdout unchanged; under each Python traceback in it, where

@@ -70,14 +70,17 @@ int main(int argc, char** argv) {
   c_lint->add_flag("--include-tests", lint.include_tests, "Lint test code too (left out by default, as by scan)");
 
   std::string id;
-  auto* c_show = app.add_subcommand("show", "Show one record");
+  std::optional<std::string> repo, ref;
+  auto* c_show = app.add_subcommand("show", "Show one record (of the current revision, or of --repo's --ref)");
   c_show->add_option("id", id, "Record id (16 hex)")->required();
+  c_show->add_option("--repo", repo, "With --ref: the record's owner/name");
+  c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)");
   add_db(c_show);
   add_json(c_show);
 
-  std::optional<std::string> repo;
-  auto* c_list = app.add_subcommand("list", "List current records");
+  auto* c_list = app.add_subcommand("list", "List current records (or one revision's: --repo R --ref X)");
   c_list->add_option("--repo", repo, "Only this owner/name");
+  c_list->add_option("--ref", ref, "With --repo: that revision's records");
   add_db(c_list);
   add_json(c_list);
 
@@ -86,12 +89,18 @@ int main(int argc, char** argv) {
   auto* c_search = app.add_subcommand("search", "Full-text search over messages, documentation and tags");
   c_search->add_option("text", text, "Words to look for")->required();
   c_search->add_option("--repo", repo, "Only this owner/name");
+  c_search->add_option("--ref", ref, "With --repo: search that revision (default: the current ones)");
   c_search->add_option("--limit", limit, "Most hits to show")->check(CLI::Range(1, 10000));
   add_db(c_search);
   add_json(c_search);
 
-  auto* c_export = app.add_subcommand("export", "Write the dataset as JSON Lines to stdout");
+  bool export_all = false;
+  auto* c_export = app.add_subcommand(
+      "export", "Write the current records as JSON Lines to stdout, each line naming its revision (\"ref\") when it has one");
   c_export->add_option("--repo", repo, "Only this owner/name");
+  c_export->add_option("--ref", ref, "With --repo: that revision instead");
+  c_export->add_flag("--all-revisions", export_all,
+                     "Every stored revision, first to last per repository (import restores them all)");
   add_db(c_export);
 
   std::string file;
@@ -197,10 +206,14 @@ int main(int argc, char** argv) {
       scan.json = json;
       return run_scan(scan);
     }
-    if (*c_show) return run_show(db, id, json);
-    if (*c_list) return run_list(db, repo, json);
-    if (*c_search) return run_search(db, text, repo, limit, json);
-    if (*c_export) return run_export(db, repo);
+    if ((*c_show || *c_list || *c_search || *c_export) && ref && !repo) {
+      std::cerr << "errdex: --ref needs --repo (a revision belongs to one repository)\n";
+      return 2;
+    }
+    if (*c_show) return run_show(db, id, repo, ref, json);
+    if (*c_list) return run_list(db, repo, ref, json);
+    if (*c_search) return run_search(db, text, repo, ref, limit, json);
+    if (*c_export) return run_export(db, repo, ref, export_all);
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
     if (*c_forget) return run_forget(db, text, forget_ref);

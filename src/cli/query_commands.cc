@@ -68,13 +68,45 @@ void print_summary_line(const model::ErrorRecord& r) {
 
 json as_json(const model::ErrorRecord& r) { return json::parse(model::to_json(r)); }
 
+// One revision's lines (`errdex CMD --repo R --ref X`): prints why not and
+// sets `code` (1 not stored, 2 error) when there are none to give.
+std::optional<std::vector<model::DatasetLine>> lines_at(store::Store& st, const char* cmd, const std::string& repo,
+                                                       const std::string& ref, int& code) {
+  auto lines = st.list_at(repo, ref);
+  if (!lines) {
+    std::cerr << "errdex " << cmd << ": " << lines.error() << "\n";
+    code = 2;
+    return std::nullopt;
+  }
+  if (!*lines) {
+    std::cerr << "errdex " << cmd << ": " << repo << " has no revision " << ref << " in the store\n";
+    code = 1;
+    return std::nullopt;
+  }
+  return std::move(**lines);
+}
+
 }  // namespace
 
-int run_show(const std::string& db, const std::string& id, bool as_json_out) {
+int run_show(const std::string& db, const std::string& id, const std::optional<std::string>& repo,
+             const std::optional<std::string>& ref, bool as_json_out) {
   auto st = open_store_for_read(db);
   if (!st) {
     std::cerr << "errdex show: " << st.error() << "\n";
     return 2;
+  }
+  if (ref) {
+    int code = 0;
+    auto lines = lines_at(**st, "show", *repo, *ref, code);
+    if (!lines) return code;
+    for (const auto& l : *lines)
+      if (l.record.id == id) {
+        if (as_json_out) std::cout << model::to_json(l) << "\n";
+        else print_record(l);
+        return 0;
+      }
+    std::cerr << "errdex show: no record with id " << id << " in " << *repo << " " << *ref << "\n";
+    return 1;
   }
   auto got = (*st)->get(id);
   if (!got) {
@@ -90,13 +122,22 @@ int run_show(const std::string& db, const std::string& id, bool as_json_out) {
   return 0;
 }
 
-int run_list(const std::string& db, const std::optional<std::string>& repo, bool as_json_out) {
+int run_list(const std::string& db, const std::optional<std::string>& repo, const std::optional<std::string>& ref,
+             bool as_json_out) {
   auto st = open_store_for_read(db);
   if (!st) {
     std::cerr << "errdex list: " << st.error() << "\n";
     return 2;
   }
-  auto lines = (*st)->list(repo);
+  Expected<std::vector<model::DatasetLine>> lines = std::vector<model::DatasetLine>{};
+  if (ref) {
+    int code = 0;
+    auto at = lines_at(**st, "list", *repo, *ref, code);
+    if (!at) return code;
+    lines = std::move(*at);
+  } else {
+    lines = (*st)->list(repo);
+  }
   if (!lines) {
     std::cerr << "errdex list: " << lines.error() << "\n";
     return 2;
@@ -112,14 +153,25 @@ int run_list(const std::string& db, const std::optional<std::string>& repo, bool
   return lines->empty() ? 1 : 0;
 }
 
-int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo, int limit,
-               bool as_json_out) {
+int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo,
+               const std::optional<std::string>& ref, int limit, bool as_json_out) {
   auto st = open_store_for_read(db);
   if (!st) {
     std::cerr << "errdex search: " << st.error() << "\n";
     return 2;
   }
-  auto hits = (*st)->search(text, repo, limit);
+  Expected<std::vector<store::SearchHit>> hits = std::vector<store::SearchHit>{};
+  if (ref) {
+    auto at = store::search_at(**st, text, *repo, *ref, limit);
+    if (at && !*at) {
+      std::cerr << "errdex search: " << *repo << " has no revision " << *ref << " in the store\n";
+      return 1;
+    }
+    if (at) hits = std::move(**at);
+    else hits = Error{at.error()};
+  } else {
+    hits = (*st)->search(text, repo, limit);
+  }
   if (!hits) {
     std::cerr << "errdex search: " << hits.error() << "\n";
     return 2;
@@ -136,21 +188,58 @@ int run_search(const std::string& db, const std::string& text, const std::option
   return hits->empty() ? 1 : 0;
 }
 
-int run_export(const std::string& db, const std::optional<std::string>& repo) {
+int run_export(const std::string& db, const std::optional<std::string>& repo, const std::optional<std::string>& ref,
+               bool all_revisions) {
   auto st = open_store_for_read(db);
   if (!st) {
     std::cerr << "errdex export: " << st.error() << "\n";
     return 2;
   }
-  auto lines = (*st)->list(repo);
-  if (!lines) {
-    std::cerr << "errdex export: " << lines.error() << "\n";
-    return 2;
+  std::size_t written = 0;
+  auto write = [&](const std::vector<model::DatasetLine>& lines) {
+    for (const auto& l : lines) std::cout << model::to_json(l) << "\n";
+    written += lines.size();
+  };
+  if (ref) {
+    int code = 0;
+    auto lines = lines_at(**st, "export", *repo, *ref, code);
+    if (!lines) return code;
+    write(*lines);
+  } else if (!all_revisions) {
+    auto lines = (*st)->list(repo);
+    if (!lines) {
+      std::cerr << "errdex export: " << lines.error() << "\n";
+      return 2;
+    }
+    write(*lines);
+  } else {
+    // Every revision of each repository, first to last: importing the file
+    // stores them in that order, so the same revision is current again.
+    auto repos = (*st)->repos();
+    if (!repos) {
+      std::cerr << "errdex export: " << repos.error() << "\n";
+      return 2;
+    }
+    for (const auto& r : *repos) {
+      if (repo && r.repo != *repo) continue;
+      auto revs = (*st)->revisions(r.repo);
+      if (!revs) {
+        std::cerr << "errdex export: " << revs.error() << "\n";
+        return 2;
+      }
+      for (const auto& rev : *revs) {
+        auto lines = (*st)->list_at(r.repo, rev.ref.empty() ? rev.sha : rev.ref);
+        if (!lines) {
+          std::cerr << "errdex export: " << lines.error() << "\n";
+          return 2;
+        }
+        if (*lines) write(**lines);
+      }
+    }
   }
-  for (const auto& l : *lines) std::cout << model::to_json(l) << "\n";
   std::cout.flush();
-  if (lines->empty()) std::cerr << "errdex export: no records" << (repo ? " for " + *repo : std::string()) << "\n";
-  return lines->empty() ? 1 : 0;
+  if (written == 0) std::cerr << "errdex export: no records" << (repo ? " for " + *repo : std::string()) << "\n";
+  return written == 0 ? 1 : 0;
 }
 
 int run_import(const std::string& db, const std::string& file, bool as_json_out) {
@@ -164,9 +253,12 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     }
     in = &in_file;
   }
-  // Lines are grouped into datasets by (repo, analyzedSha); a bad line is
+  // Lines are grouped into datasets by (repo, analyzedSha, ref); a bad line is
   // reported with its number and the good ones are still imported.
-  std::map<std::pair<std::string, std::string>, store::Dataset> groups;
+  // In the order they first appear: a file of several revisions of a
+  // repository (as export writes them) is stored in that order.
+  std::vector<store::Dataset> groups;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> group_of;
   std::vector<std::string> errors;
   std::string line;
   std::size_t n = 0, good = 0;
@@ -180,9 +272,12 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
       continue;
     }
     ++good;
-    auto& ds = groups[{parsed->record.repo, parsed->record.analyzed_sha}];
+    auto [at, added] = group_of.emplace(std::tuple{parsed->record.repo, parsed->record.analyzed_sha, parsed->ref}, groups.size());
+    if (added) groups.emplace_back();
+    auto& ds = groups[at->second];
     ds.repo = parsed->record.repo;
     ds.sha = parsed->record.analyzed_sha;
+    ds.ref = parsed->ref;
     ds.dataset_version = std::max(ds.dataset_version, parsed->dataset_version);
     ds.records.push_back(std::move(parsed->record));
   }
@@ -193,7 +288,7 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
       std::cerr << "errdex import: " << st.error() << "\n";
       return 2;
     }
-    for (const auto& [key, ds] : groups) {
+    for (const auto& ds : groups) {
       if (auto s = (*st)->ingest(ds); !s) {
         std::cerr << "errdex import: storing " << ds.repo << "@" << ds.sha << " failed: " << s.error() << "\n";
         return 2;

@@ -599,6 +599,21 @@ struct Matcher::Impl {
   std::vector<std::uint32_t> shadow_of;
   std::vector<std::uint32_t> shadows_at, shadow_list;
   bool is_shadow(std::uint32_t record) const { return !shadow_of.empty() && shadow_of[record] != 0; }
+  // A record of one site the same as a more preferred one but for its
+  // line is its kin: indexed for frames only. By record: 1 + its
+  // representative, or 0; each representative's kin; and by entry, the
+  // entry whose full-text weights it reads (itself unless a kin's).
+  std::vector<std::uint32_t> kin_of;
+  std::vector<std::uint32_t> kin_at, kin_list;
+  std::vector<std::uint32_t> entry_rep;
+  bool is_kin(std::uint32_t record) const { return !kin_of.empty() && kin_of[record] != 0; }
+  // By record: 1 when another record of its site may rank beside it (a
+  // kin, or another indexed record of the site), so answers must be
+  // merged by site; and what an answer by this record without a frame on
+  // its file lists as its revisions (its shadows, its kin and theirs, in
+  // preference order), a run of quiet_list from quiet_at.
+  std::vector<std::uint8_t> site_shared;
+  std::vector<std::uint32_t> quiet_at, quiet_list;
   std::vector<std::uint32_t> file_installed;
   // By record: statement_hash() of its statement's first line, read from
   // its source excerpt; 0 when the excerpt does not hold it.
@@ -1266,13 +1281,17 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   pattern_ids.clear();
 
   // Shadows: records of one site whose matching fields are all the same.
+  // Kin: records of one site the same but for the line (the site moved
+  // between revisions): reached only through frames, which tell the lines
+  // apart; without a frame on their file they would score as their
+  // representative does, and are answered with it.
   if (m.revisions) {
-    std::unordered_map<std::string, std::uint32_t> same;  // key -> representative
     std::vector<std::uint32_t> order(records.size());
     for (std::uint32_t r = 0; r < order.size(); ++r) order[r] = r;
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.preference[a] < m.preference[b]; });
     m.shadow_of.assign(records.size(), 0);
-    std::vector<std::uint32_t> count(records.size() + 1, 0);
+    m.kin_of.assign(records.size(), 0);
+    std::unordered_map<std::string, std::uint32_t> same, moved;  // key -> representative
     std::string key;
     for (std::uint32_t r : order) {
       const auto& rec = records[r];
@@ -1281,7 +1300,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
         key += *f;
         key += '\0';
       }
-      key += std::to_string(rec.line_number) + '\0' + std::to_string(m.statement[r]) + '\0' + std::to_string(m.function[r]) + '\0';
+      key += std::to_string(m.statement[r]) + '\0' + std::to_string(m.function[r]) + '\0';
       key += statement_literals(rec.source_code, rec.source_code_start, rec.line_number);
       key += '\0';
       if (built_at[r] > 0) key += statement_literals(rec.source_code, rec.source_code_start, built_at[r]);
@@ -1291,21 +1310,72 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
         key += '\0';
         key += v.message_pattern;
       }
-      auto [it, added] = same.emplace(key, r);
-      if (!added) {
+      const std::size_t without_line = key.size();
+      key += '\0' + std::to_string(rec.line_number) + '\0' + std::to_string(built_at[r] > 0 ? rec.line_number - built_at[r] : 0);
+      if (auto [it, added] = same.emplace(key, r); !added) {
         m.shadow_of[r] = it->second + 1;
-        ++count[it->second + 1];
+        continue;
       }
+      key.resize(without_line);
+      if (auto [it, added] = moved.emplace(key, r); !added) m.kin_of[r] = it->second + 1;
     }
-    // Runs of shadows by representative, each most preferred first.
-    for (std::size_t r = 1; r < count.size(); ++r) count[r] += count[r - 1];
-    m.shadows_at = count;
-    m.shadow_list.resize(count.back());
-    std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
-    for (std::uint32_t r : order)
-      if (m.shadow_of[r]) m.shadow_list[fill[m.shadow_of[r] - 1]++] = r;
+    // Each representative's run, most preferred first.
+    auto runs = [&](const std::vector<std::uint32_t>& of, std::vector<std::uint32_t>& at, std::vector<std::uint32_t>& list) {
+      at.assign(records.size() + 1, 0);
+      for (std::uint32_t r = 0; r < records.size(); ++r)
+        if (of[r]) ++at[of[r]];
+      for (std::size_t r = 1; r < at.size(); ++r) at[r] += at[r - 1];
+      list.resize(at.back());
+      std::vector<std::uint32_t> fill(at.begin(), at.end() - 1);
+      for (std::uint32_t r : order)
+        if (of[r]) list[fill[of[r] - 1]++] = r;
+    };
+    runs(m.shadow_of, m.shadows_at, m.shadow_list);
+    runs(m.kin_of, m.kin_at, m.kin_list);
+    // Which sites have more than one record that can be ranked.
+    std::vector<std::uint32_t> indexed_in_site(records.size(), 0);
+    for (std::uint32_t r = 0; r < records.size(); ++r)
+      if (!m.shadow_of[r]) ++indexed_in_site[m.site_of[r]];
+    m.site_shared.assign(records.size(), 0);
+    for (std::uint32_t r = 0; r < records.size(); ++r)
+      m.site_shared[r] = !m.shadow_of[r] && indexed_in_site[m.site_of[r]] > 1;
+    // The quiet runs: for a record that can answer (not a shadow), its
+    // shadows, and when it represents kin (or is one), the whole group's.
+    m.quiet_at.assign(records.size() + 1, 0);
+    std::vector<std::uint32_t> group;
+    for (std::uint32_t r = 0; r < records.size(); ++r) {
+      m.quiet_at[r] = static_cast<std::uint32_t>(m.quiet_list.size());
+      if (m.shadow_of[r]) continue;
+      group.clear();
+      const std::uint32_t rep = m.kin_of[r] ? m.kin_of[r] - 1 : r;
+      auto with_shadows = [&](std::uint32_t k) {
+        if (k != r) group.push_back(k);
+        for (std::uint32_t j = m.shadows_at[k]; j < m.shadows_at[k + 1]; ++j) group.push_back(m.shadow_list[j]);
+      };
+      with_shadows(r);
+      if (rep != r) with_shadows(rep);
+      for (std::uint32_t j = m.kin_at[rep]; j < m.kin_at[rep + 1]; ++j)
+        if (m.kin_list[j] != r) with_shadows(m.kin_list[j]);
+      std::stable_sort(group.begin(), group.end(), [&](std::uint32_t a, std::uint32_t b) { return m.preference[a] < m.preference[b]; });
+      m.quiet_list.insert(m.quiet_list.end(), group.begin(), group.end());
+    }
+    m.quiet_at[records.size()] = static_cast<std::uint32_t>(m.quiet_list.size());
+    // A kin's entries read their representative's full-text weights: entry
+    // by entry, its own pattern and then its variants, as the records'.
+    std::vector<std::uint32_t> first_variant(records.size(), 0);
+    for (std::size_t k = variant_of.size(); k-- > 0;) first_variant[variant_of[k].first] = static_cast<std::uint32_t>(records.size() + k);
+    m.entry_rep.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      m.entry_rep[i] = static_cast<std::uint32_t>(i);
+      const std::uint32_t r = m.entries[i].record;
+      if (!m.kin_of[r]) continue;
+      const std::uint32_t rep = m.kin_of[r] - 1;
+      m.entry_rep[i] = i < records.size() ? rep : first_variant[rep] + (static_cast<std::uint32_t>(i) - first_variant[r]);
+    }
   }
   auto shadow_entry = [&](std::size_t i) { return m.is_shadow(m.entries[i].record); };
+  // Shadows and kin are left out of the word, full-text and class tables.
+  auto unindexed_entry = [&](std::size_t i) { return shadow_entry(i) || m.is_kin(m.entries[i].record); };
 
   // Pass 2: key each pattern on its rarest word (longest on a tie). The
   // full-text table gets the pattern's words and those of the string
@@ -1325,7 +1395,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     Entry& e = m.entries[i];
     const auto& r = records[e.record];
     entry_words.clear();
-    if (shadow_entry(i)) {
+    if (unindexed_entry(i)) {
       // Reached only through its representative.
       all_entry_ends.push_back(all_entry_words.size());
       required_of.emplace_back(entry_required.size(), entry_required.size());
@@ -1886,7 +1956,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     // Every candidate's full-text score, whatever brought it in.
     for (Cand& c : cands) {
-      const Scratch::FullText& f = ft[c.entry];
+      const Scratch::FullText& f = ft[m.entry_rep.empty() ? c.entry : m.entry_rep[c.entry]];
       double own = f.own;
       if (f.shared > 0 && own > 0) c.fulltext = fulltext_score(f.shared, own);
     }
@@ -1915,6 +1985,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::vector<Ranked>& ranked = scratch.ranked;
   ranked.clear();
   bool any_variant = false;  // an entry past the records: a variant of one
+  bool site_shared = false;  // a record whose site another ranked record may share
   for (std::uint32_t k = 0; k < cands.size(); ++k) {
     Cand& c = cands[k];
     const Entry& e = m.entries[c.entry];
@@ -1933,6 +2004,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) {
       ranked.push_back({s, c.entry, k});
       any_variant |= c.entry >= m.stats.records;
+      site_shared |= m.revisions && m.site_shared[e.record];
     }
   }
   auto better = [](const Ranked& a, const Ranked& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; };
@@ -1941,14 +2013,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // scores the preferred one; those as good are its revisions.
   std::vector<std::pair<std::uint32_t, std::uint32_t>>& also = scratch.also;  // (site, record)
   also.clear();
-  if (any_variant || m.revisions) {
+  if (any_variant || site_shared) {
     auto site = [&](const Ranked& r) {
       const std::uint32_t record = m.entries[r.entry].record;
       return m.revisions ? m.site_of[record] : record;
     };
     auto better_here = [&](const Ranked& a, const Ranked& b) {
       if (a.score != b.score) return a.score > b.score;
-      if (m.revisions) {
+      if (site_shared) {
         const std::uint32_t pa = m.preference[m.entries[a.entry].record], pb = m.preference[m.entries[b.entry].record];
         if (pa != pb) return pa < pb;
       }
@@ -2104,25 +2176,39 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     scratch.pending_end.push_back(static_cast<std::uint32_t>(pending.size()));
     if (m.revisions) {
-      // Its shadows, the other revisions as good and theirs, in preference.
+      // Its shadows; without a frame on its file, its kin and theirs too
+      // (they would have scored as it does): one run, in preference order.
+      // Then the other revisions as good, and theirs.
       const std::size_t from = scratch.revisions.size();
-      auto with_shadows = [&](std::uint32_t record) {
-        for (std::uint32_t k = m.shadows_at[record]; k < m.shadows_at[record + 1]; ++k)
-          scratch.revisions.push_back(m.shadow_list[k]);
+      auto add_run = [&](std::uint32_t record) {
+        if (c.reasons.frame) {
+          for (std::uint32_t k = m.shadows_at[record]; k < m.shadows_at[record + 1]; ++k)
+            scratch.revisions.push_back(m.shadow_list[k]);
+        } else {
+          scratch.revisions.insert(scratch.revisions.end(), m.quiet_list.begin() + m.quiet_at[record],
+                                   m.quiet_list.begin() + m.quiet_at[record + 1]);
+        }
       };
-      with_shadows(e.record);
-      const std::uint32_t s = m.site_of[e.record];
-      auto run = std::lower_bound(also.begin(), also.end(), std::pair<std::uint32_t, std::uint32_t>{s, 0},
-                                  [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (; run != also.end() && run->first == s; ++run) {
-        scratch.revisions.push_back(run->second);
-        with_shadows(run->second);
+      add_run(e.record);
+      if (!also.empty()) {
+        const std::uint32_t s = m.site_of[e.record];
+        auto run = std::lower_bound(also.begin(), also.end(), std::pair<std::uint32_t, std::uint32_t>{s, 0},
+                                    [](const auto& a, const auto& b) { return a.first < b.first; });
+        bool more = false;
+        for (; run != also.end() && run->first == s; ++run) {
+          scratch.revisions.push_back(run->second);
+          add_run(run->second);
+          more = true;
+        }
+        if (more) {
+          auto begin = scratch.revisions.begin() + static_cast<std::ptrdiff_t>(from);
+          std::sort(begin, scratch.revisions.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
+          });
+          auto end = std::unique(begin, scratch.revisions.end());
+          scratch.revisions.erase(std::remove(begin, end, e.record), scratch.revisions.end());
+        }
       }
-      auto begin = scratch.revisions.begin() + static_cast<std::ptrdiff_t>(from);
-      std::sort(begin, scratch.revisions.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
-      });
-      scratch.revisions.erase(std::unique(begin, scratch.revisions.end()), scratch.revisions.end());
     }
     scratch.revisions_end.push_back(static_cast<std::uint32_t>(scratch.revisions.size()));
     answers.push_back(cd);

@@ -84,6 +84,9 @@ struct ErrorRecord {
 struct DatasetLine {
   ErrorRecord record;
   std::string dataset_version;
+  // The revision's name (a tag, a version) when its dataset has one; a
+  // line of the published format has none, and then no "ref" is written.
+  std::string ref;
 };
 
 }  // namespace errdex::model

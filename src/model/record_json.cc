@@ -308,6 +308,10 @@ std::string to_json(const DatasetLine& line) {
   out += to_json(line.record);
   out += ",\"datasetVersion\":";
   out += dump(OrderedJson(line.dataset_version));
+  if (!line.ref.empty()) {
+    out += ",\"ref\":";
+    out += dump(OrderedJson(line.ref));
+  }
   out += '}';
   return out;
 }
@@ -334,7 +338,11 @@ Expected<DatasetLine> dataset_line_from_json(std::string_view json) {
   auto record = record_from_value(*rec, "record.");
   if (!record) return Error{record.error()};
   FieldReader f(j, "");
-  DatasetLine line{std::move(*record), f.string("datasetVersion")};
+  DatasetLine line{std::move(*record), f.string("datasetVersion"), ""};
+  if (auto ref = j.find("ref"); ref != j.end()) {
+    if (!ref->is_string()) return Error{std::string("field \"ref\" must be a string, got ") + type_name(*ref)};
+    line.ref = ref->get<std::string>();
+  }
   if (!f.error().empty()) return Error{f.error()};
   return line;
 }

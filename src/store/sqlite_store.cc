@@ -208,6 +208,8 @@ class SqliteStore final : public Store {
   Expected<std::optional<std::vector<model::ErrorRecord>>> match_fields_at(const std::string& repo,
                                                                           const std::string& rev) override;
   Expected<std::vector<model::ErrorRecord>> read_match_fields(Run& run);
+  Expected<std::vector<model::DatasetLine>> read_lines(Run& run);
+  Expected<std::optional<std::vector<model::DatasetLine>>> list_at(const std::string& repo, const std::string& rev) override;
   Expected<std::vector<SearchHit>> search(std::string_view text, const std::optional<std::string>& repo,
                                           int limit) override;
   Expected<std::vector<RepoSummary>> repos() override;
@@ -302,7 +304,7 @@ class SqliteStore final : public Store {
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
   Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
-  Statement m_get, m_list, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
+  Statement m_get, m_list, m_list_at, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
 };
 
 Status SqliteStore::init() {
@@ -432,13 +434,16 @@ Status SqliteStore::prepare_all() {
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
        " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = ?2 AND d.repo = ?1"},
       {&m_get,
-       "SELECT r.json, d.dataset_version FROM records r"
+       "SELECT r.json, d.dataset_version, d.ref FROM records r"
        " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id"
        " WHERE r.id = ?1 ORDER BY p.repo LIMIT 1"},
       {&m_list,
-       "SELECT r.json, d.dataset_version FROM repos p"
+       "SELECT r.json, d.dataset_version, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id"
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
+      {&m_list_at,
+       "SELECT r.json, d.dataset_version, d.ref FROM records r JOIN datasets d ON d.id = r.dataset_id"
+       " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_match_fields,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
        " json_extract(r.json, '$.messagePattern'), json_extract(r.json, '$.sourceCode'),"
@@ -662,18 +667,38 @@ Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id
   if (rc != SQLITE_ROW) return db_error(m_db, "get record");
   auto record = model::record_from_json(run.column_text(0));
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
-  return std::optional<model::DatasetLine>(model::DatasetLine{std::move(*record), std::string(run.column_text(1))});
+  return std::optional<model::DatasetLine>(
+      model::DatasetLine{std::move(*record), std::string(run.column_text(1)), std::string(run.column_text(2))});
 }
 
 Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<std::string>& repo) {
-  std::vector<model::DatasetLine> out;
   Run run(m_list);
   run.text_or_null(1, repo);
+  return read_lines(run);
+}
+
+Expected<std::optional<std::vector<model::DatasetLine>>> SqliteStore::list_at(const std::string& repo,
+                                                                             const std::string& rev) {
+  using Answer = std::optional<std::vector<model::DatasetLine>>;
+  auto rows = datasets_of(repo);
+  if (!rows) return Error{rows.error()};
+  const DatasetRow* r = find_revision(*rows, rev);
+  if (!r) return Answer();
+  Run run(m_list_at);
+  run.integer(1, r->id);
+  auto lines = read_lines(run);
+  if (!lines) return Error{lines.error()};
+  return Answer(std::move(*lines));
+}
+
+// Rows of (json, dataset_version, ref) as dataset lines.
+Expected<std::vector<model::DatasetLine>> SqliteStore::read_lines(Run& run) {
+  std::vector<model::DatasetLine> out;
   int rc;
   while ((rc = run.step()) == SQLITE_ROW) {
     auto record = model::record_from_json(run.column_text(0));
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(1))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(1)), std::string(run.column_text(2))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list records");
   return out;

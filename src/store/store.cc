@@ -1,5 +1,8 @@
 #include "store/store.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "store/sqlite_store.h"
 
 namespace errdex::store {
@@ -58,6 +61,71 @@ Expected<RevisionFields> match_fields_all(Store& store, const std::optional<std:
     }
   }
   return out;
+}
+
+namespace {
+
+// Words as the full-text index reads them: runs of letters and digits
+// (any non-ASCII byte counts as a letter), ASCII case-folded.
+std::vector<std::string> folded_words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c >= 0x80) {
+      w += static_cast<char>(std::tolower(c));
+    } else if (!w.empty()) {
+      out.push_back(std::move(w));
+      w.clear();
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+}  // namespace
+
+Expected<std::optional<std::vector<SearchHit>>> search_at(Store& store, std::string_view text, const std::string& repo,
+                                                          const std::string& rev, int limit) {
+  using Answer = std::optional<std::vector<SearchHit>>;
+  auto lines = store.list_at(repo, rev);
+  if (!lines) return Error{lines.error()};
+  if (!*lines) return Answer();
+  std::vector<std::string> asked = folded_words(text);
+  std::sort(asked.begin(), asked.end());
+  asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
+  std::vector<SearchHit> hits;
+  if (asked.empty() || limit <= 0) return Answer(std::move(hits));
+  struct Scored {
+    std::size_t line;
+    std::size_t held;  // distinct words asked that it holds
+    double weight;     // occurrences, the message's counting double
+  };
+  std::vector<Scored> scored;
+  for (std::size_t i = 0; i < (*lines)->size(); ++i) {
+    const auto& r = (**lines)[i].record;
+    std::unordered_map<std::string, double> count;
+    for (auto& w : folded_words(r.error_message)) count[w] += 2;
+    for (auto& w : folded_words(r.documentation)) count[w] += 1;
+    for (const auto& tag : r.tags)
+      for (auto& w : folded_words(tag)) count[w] += 1;
+    Scored s{i, 0, 0};
+    for (const auto& w : asked)
+      if (auto it = count.find(w); it != count.end()) {
+        ++s.held;
+        s.weight += it->second;
+      }
+    if (s.held > 0) scored.push_back(s);
+  }
+  // Every word first; if none holds them all, any word.
+  const bool any_all = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) { return s.held == asked.size(); });
+  if (any_all) std::erase_if(scored, [&](const Scored& s) { return s.held != asked.size(); });
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    return a.held != b.held ? a.held > b.held : a.weight > b.weight;
+  });
+  for (std::size_t k = 0; k < scored.size() && k < static_cast<std::size_t>(limit); ++k)
+    hits.push_back({std::move((**lines)[scored[k].line].record), -(static_cast<double>(scored[k].held) * 1000 + scored[k].weight)});
+  return Answer(std::move(hits));
 }
 
 Expected<std::unique_ptr<Store>> open_store(const std::string& url) {

@@ -106,6 +106,11 @@ class Store {
   virtual Expected<std::optional<model::DatasetLine>> get(std::string_view id) = 0;
   // Current records, of one repository or all, ordered by repo, path, line.
   virtual Expected<std::vector<model::DatasetLine>> list(const std::optional<std::string>& repo) = 0;
+  // Every record of one revision of `repo` (`rev` as revision() reads it),
+  // ordered by path and line, each line naming its revision; an empty
+  // optional when it is not stored.
+  virtual Expected<std::optional<std::vector<model::DatasetLine>>> list_at(const std::string& repo,
+                                                                          const std::string& rev) = 0;
   // Of current records (one repository or all, in list() order), only
   // what matching reads: id, repo, filePath, lineNumber, errorClass,
   // errorMessage, messagePattern, messageVariants, sourceCode,
@@ -158,6 +163,16 @@ struct RevisionFields {
 // revisions' records out (a caller that holds them already): `records`
 // then starts with the other revisions', and `current` is 0.
 Expected<RevisionFields> match_fields_all(Store& store, const std::optional<std::string>& repo, bool current_too = true);
+
+// Search within one revision of `repo` (rev as Store::revision reads it),
+// with Store::search's semantics over the same fields (message,
+// documentation, tags; words case-folded): records holding every word
+// first, else records holding any; user text is never syntax. Ranked in
+// memory over that revision's records (the full-text index holds current
+// records only); rank: lower is better, as SearchHit says. An empty
+// optional when the revision is not stored.
+Expected<std::optional<std::vector<SearchHit>>> search_at(Store& store, std::string_view text, const std::string& repo,
+                                                          const std::string& rev, int limit);
 
 // Opens a store from a URL: "sqlite:path" (created if missing).
 Expected<std::unique_ptr<Store>> open_store(const std::string& url);

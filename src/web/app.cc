@@ -114,6 +114,14 @@ json summary_json(const model::ErrorRecord& r) {
           {"url", error_url(r)}};
 }
 
+// A matched record's page: the current one, or for a record of another
+// revision, the page as that revision holds it.
+std::string candidate_url(const Snapshot& s, const model::ErrorRecord& r) {
+  if (s.matched_current(r)) return error_url(r);
+  auto [ref, sha] = s.revision_of(r);
+  return "/errors/" + r.id + "?repo=" + percent_encode(r.repo) + "&ref=" + percent_encode(ref.empty() ? sha : ref);
+}
+
 Data summary_data(const model::ErrorRecord& r) {
   Data d;
   d.set("url", error_url(r));
@@ -342,7 +350,7 @@ struct App::Impl {
     match::ResultJsonSource src;
     src.record = [&](std::size_t i) { return s.matched(i); };
     src.revision = [&](const model::ErrorRecord& r) { return s.revision_of(r); };
-    src.url = [](const model::ErrorRecord& r) { return error_url(r); };
+    src.url = [&](const model::ErrorRecord& r) { return candidate_url(s, r); };
     src.engine = s.matcher->name();
     return match::result_json(m, src);
   }
@@ -369,6 +377,7 @@ struct App::Impl {
         const model::ErrorRecord* r = s.matched(c.index);
         if (!r) continue;
         Data item = summary_data(*r);
+        item.set("url", candidate_url(s, *r));
         // The revision it was found in, and the others as consistent.
         std::string at = s.revision_of(*r).first;
         for (std::uint32_t k : c.revisions)
@@ -467,6 +476,9 @@ struct App::Impl {
       row.set("name", store::revision_name(at.revision));
       if (at.site) {
         ++held;
+        // The page as that revision holds the site.
+        row.set("url", "/errors/" + at.site->id + "?repo=" + percent_encode(at.site->repo) + "&ref=" +
+                           percent_encode(at.revision.ref.empty() ? at.revision.sha : at.revision.ref));
         row.set("where", at.site->file_path + ":" + std::to_string(at.site->line));
         row.set("message", !previous || *previous != at.site->error_message ? at.site->error_message : std::string());
         previous = &at.site->error_message;
@@ -541,11 +553,22 @@ struct App::Impl {
                 "diff.html", page_data);
   }
 
-  Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st) {
+  // `line` is the current record, or (`revision`) the record in an older
+  // revision, shown with a note that names it and links the current one.
+  Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, bool revision = false) {
     const auto& r = line.record;
-    std::size_t self = s.by_id.at(r.id);
-    const auto& ctx = s.contexts[self];
+    // Where the site stands among the current records: what the related
+    // sections read. A site the current revision no longer holds has none.
+    auto found = s.by_id.find(r.id);
+    const bool current = found != s.by_id.end() && s.lines[found->second].record.file_path == r.file_path;
+    const std::size_t self = current ? found->second : s.lines.size();
+    static const SiteContext k_no_context;
+    const auto& ctx = current ? s.contexts[self] : k_no_context;
     Data d;
+    d.set("revision", optional_value(revision ? std::optional<std::string>(line.ref.empty() ? r.analyzed_sha.substr(0, 10) : line.ref)
+                                              : std::nullopt));
+    d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second].record) : std::string());
+    d.set("has_current", found != s.by_id.end());
     d.set("id", r.id);
     d.set("repo", r.repo);
     d.set("repo_url", repo_url(r.repo));
@@ -596,7 +619,9 @@ struct App::Impl {
 
     // Related: same function, same class in the file, same guard names.
     Data related{Data::type::list};
-    const auto& file_sites = s.by_file.at(r.repo + '\n' + r.file_path);
+    static const std::vector<std::size_t> k_none;
+    auto file_at = current ? s.by_file.find(r.repo + '\n' + r.file_path) : s.by_file.end();
+    const auto& file_sites = file_at == s.by_file.end() ? k_none : file_at->second;
     std::vector<std::size_t> listed{self};
     auto add_group = [&](const std::string& heading, auto&& pred) {
       Data items{Data::type::list};
@@ -627,9 +652,10 @@ struct App::Impl {
       });
     d.set("related", related);
 
-    const auto& same = s.by_template.at(r.repo + '\n' + r.error_class + '\n' + r.error_message);
+    auto same_at = current ? s.by_template.find(r.repo + '\n' + r.error_class + '\n' + r.error_message) : s.by_template.end();
+    const auto& same = same_at == s.by_template.end() ? k_none : same_at->second;
     Data also{Data::type::list};
-    std::size_t others = same.size() - 1, shown = 0;
+    std::size_t others = same.empty() ? 0 : same.size() - 1, shown = 0;
     for (auto i : same) {
       if (i == self) continue;
       if (shown++ == k_also_items) break;
@@ -706,12 +732,55 @@ struct App::Impl {
     return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
   }
 
+  // The record `id` in revision `ref`: of `repo`, else of the repository
+  // its current record belongs to, else of any repository holding that ref.
+  static std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, const std::string& id,
+                                                   const std::string& ref, const std::optional<std::string>& repo) {
+    std::vector<std::string> repos;
+    if (repo) repos.push_back(*repo);
+    else if (const auto* line = s.find(id)) repos.push_back(line->record.repo);
+    else
+      for (const auto& r : s.repos) repos.push_back(r.repo);
+    for (const auto& name : repos) {
+      auto lines = st.list_at(name, ref);
+      if (!lines) throw std::runtime_error(lines.error());
+      if (!*lines) continue;
+      for (auto& l : **lines)
+        if (l.record.id == id) return std::move(l);
+    }
+    return std::nullopt;
+  }
+
+  // One revision's records (`?ref=` with the repository): 404 when it is
+  // not stored.
+  static std::vector<model::DatasetLine> lines_at(store::Store& st, const std::string& repo, const std::string& ref) {
+    auto lines = st.list_at(repo, ref);
+    if (!lines) throw std::runtime_error(lines.error());
+    if (!*lines) throw HttpError{404, repo + " has no stored revision " + ref};
+    return std::move(**lines);
+  }
+
   Response api_search(const Snapshot& s, const std::map<std::string, std::string>& q, store::Store& st) {
     auto text = opt_param(q, "q");
     if (!text) throw HttpError{400, "q is required"};
     auto repo = opt_param(q, "repo");
     int limit = int_param(q, "limit", 20, 1, 100);
     int offset = cursor_param(q, k_max_search_offset);
+    if (auto ref = opt_param(q, "ref")) {
+      // One revision, searched in memory (the full-text index holds the
+      // current ones): one page.
+      if (!repo) throw HttpError{400, "ref needs repo: a revision belongs to one repository"};
+      auto hits = store::search_at(st, *text, *repo, *ref, limit);
+      if (!hits) throw std::runtime_error(hits.error());
+      if (!*hits) throw HttpError{404, *repo + " has no stored revision " + *ref};
+      json list = json::array();
+      for (const auto& h : **hits) {
+        json item = summary_json(h.record);
+        item["score"] = h.rank;
+        list.push_back(std::move(item));
+      }
+      return json_response(200, dump({{"query", *text}, {"ref", *ref}, {"hits", list}, {"nextCursor", nullptr}}));
+    }
     auto res = run_search(s, st, *text, repo, limit, offset);
     json hits = json::array();
     for (const auto& h : res.hits) {
@@ -767,11 +836,23 @@ struct App::Impl {
     return json_response(200, dump({{"repos", repos}}));
   }
 
-  Response api_repo_errors(const Snapshot& s, const std::string& repo, const std::map<std::string, std::string>& q) {
+  Response api_repo_errors(const Snapshot& s, const std::string& repo, const std::map<std::string, std::string>& q,
+                           store::Store& st) {
     auto it = s.by_repo.find(repo);
     if (it == s.by_repo.end()) throw HttpError{404, "no repository " + repo + " is indexed"};
     int limit = int_param(q, "limit", 100, 1, 1000);
     int offset = int_param(q, "cursor", 0, 0, 100000000);
+    if (auto ref = opt_param(q, "ref")) {
+      auto lines = lines_at(st, repo, *ref);
+      json errors = json::array();
+      for (std::size_t i = offset; i < lines.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
+        errors.push_back(summary_json(lines[i].record));
+      bool more = static_cast<std::size_t>(offset) + limit < lines.size();
+      return json_response(200, dump({{"repo", repo},
+                                       {"ref", *ref},
+                                       {"errors", errors},
+                                       {"nextCursor", more ? json(std::to_string(offset + limit)) : json(nullptr)}}));
+    }
     json errors = json::array();
     const auto& idx = it->second;
     for (std::size_t i = offset; i < idx.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
@@ -782,14 +863,22 @@ struct App::Impl {
                                      {"nextCursor", more ? json(std::to_string(offset + limit)) : json(nullptr)}}));
   }
 
-  Response api_dataset(const Snapshot& s, const std::map<std::string, std::string>& q) {
+  Response api_dataset(const Snapshot& s, const std::map<std::string, std::string>& q, store::Store& st) {
     auto repo = opt_param(q, "repo");
     std::string out;
     if (repo && !s.by_repo.count(*repo)) throw HttpError{404, "no repository " + *repo + " is indexed"};
-    for (const auto& l : s.lines) {
-      if (repo && l.record.repo != *repo) continue;
-      out += model::to_json(l);
-      out += '\n';
+    if (auto ref = opt_param(q, "ref")) {
+      if (!repo) throw HttpError{400, "ref needs repo: a revision belongs to one repository"};
+      for (const auto& l : lines_at(st, *repo, *ref)) {
+        out += model::to_json(l);
+        out += '\n';
+      }
+    } else {
+      for (const auto& l : s.lines) {
+        if (repo && l.record.repo != *repo) continue;
+        out += model::to_json(l);
+        out += '\n';
+      }
     }
     Response r;
     r.content_type = "application/x-ndjson; charset=utf-8";
@@ -819,6 +908,12 @@ struct App::Impl {
       case RouteId::error_page: {
         const auto& id = params.at("id");
         if (!is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
+        if (auto ref = opt_param(q, "ref")) {
+          // The site as an older revision holds it.
+          auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));
+          if (!at) throw HttpError{404, "No record " + id + " in a stored revision " + *ref + "."};
+          return error_page(s, *at, st, true);
+        }
         const auto* line = s.find(id);
         if (!line) throw HttpError{404, "No record " + id + " in the current datasets."};
         if (route.id == RouteId::error_redirect || params.at("slug") != slug_of(line->record))
@@ -842,6 +937,11 @@ struct App::Impl {
       case RouteId::api_error: {
         const auto& id = params.at("id");
         if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+        if (auto ref = opt_param(q, "ref")) {
+          auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));
+          if (!at) throw HttpError{404, "no record " + id + " in a revision " + *ref};
+          return json_response(200, model::to_json(*at));
+        }
         const auto* line = s.find(id);
         if (!line) throw HttpError{404, "no record " + id};
         return json_response(200, model::to_json(*line));
@@ -849,9 +949,9 @@ struct App::Impl {
       case RouteId::api_search: return api_search(s, q, st);
       case RouteId::api_match: return api_match(s, req, q);
       case RouteId::api_repos: return api_repos(s);
-      case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q);
+      case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q, st);
       case RouteId::api_openapi: return json_response(200, openapi_json());
-      case RouteId::api_dataset: return api_dataset(s, q);
+      case RouteId::api_dataset: return api_dataset(s, q, st);
       case RouteId::api_error_history: {
         const auto& id = params.at("id");
         if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};

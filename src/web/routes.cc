@@ -82,7 +82,8 @@ json build_openapi() {
       {"required", {"record", "datasetVersion"}},
       {"properties",
        {{"record", {{"type", "object"}, {"description", "The record, schema version 2 or later (record-format.md)"}}},
-        {"datasetVersion", string_t}}}};
+        {"datasetVersion", string_t},
+        {"ref", {{"type", "string"}, {"description", "The revision's name, when its dataset has one"}}}}}};
   schemas["RecordSummary"] = record_summary;
   json hit = record_summary;
   hit["properties"]["score"] = {{"type", "number"}};
@@ -184,7 +185,10 @@ json build_openapi() {
   paths["/api/errors/{id}"]["get"] = {
       {"operationId", "getError"},
       {"summary", "One record, as a line of the dataset"},
-      {"parameters", {param("id", "path", true, {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}, "Record id")}},
+      {"parameters",
+       {param("id", "path", true, {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}, "Record id"),
+        param("ref", "query", false, string_t, "The record in this revision (ref, sha or a sha's first 7+ digits)"),
+        param("repo", "query", false, string_t, "With ref: the repository (default: the record's)")}},
       {"responses",
        {{"200", json_response("The record and its dataset version", "DatasetLine")},
         {"304", {{"description", "Not modified (If-None-Match)"}}},
@@ -195,9 +199,12 @@ json build_openapi() {
       {"summary", "Full-text search over messages, classes, tags and documentation"},
       {"parameters",
        {param("q", "query", true, string_t, "Words to look for; never read as query syntax"),
-        param("repo", "query", false, string_t, "Only this owner/name"), limit, cursor}},
+        param("repo", "query", false, string_t, "Only this owner/name"),
+        param("ref", "query", false, string_t, "With repo: search that revision (one page)"), limit, cursor}},
       {"responses",
-       {{"200", json_response("Hits, best first", "SearchResult")}, {"400", error_response("Missing q or bad limit/cursor")}}}};
+       {{"200", json_response("Hits, best first", "SearchResult")},
+        {"400", error_response("Missing q, bad limit/cursor, or ref without repo")},
+        {"404", error_response("No such revision")}}}};
   paths["/api/match"]["post"] = {
       {"operationId", "match"},
       {"summary", "The throw sites that produce a pasted error message or traceback"},
@@ -225,7 +232,7 @@ json build_openapi() {
        {param("owner", "path", true, string_t, "Repository owner"), param("name", "path", true, string_t, "Repository name"),
         param("limit", "query", false, {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"default", 100}},
               "Most items to return"),
-        cursor}},
+        cursor, param("ref", "query", false, string_t, "That revision's records (default: the current one)")}},
       {"responses",
        {{"200", json_response("One page of records", "RepoErrors")},
         {"400", error_response("Bad limit or cursor")},
@@ -264,7 +271,9 @@ json build_openapi() {
   paths["/api/dataset.jsonl"]["get"] = {
       {"operationId", "dataset"},
       {"summary", "The dataset as JSON Lines, one DatasetLine per line"},
-      {"parameters", {param("repo", "query", false, string_t, "Only this owner/name")}},
+      {"parameters",
+       {param("repo", "query", false, string_t, "Only this owner/name"),
+        param("ref", "query", false, string_t, "With repo: that revision's lines (default: the current ones)")}},
       {"responses",
        {{"200", {{"description", "JSON Lines"}, {"content", {{"application/x-ndjson", {{"schema", string_t}}}}}}},
         {"404", error_response("No such repository")}}}};

@@ -120,8 +120,7 @@ const model::ErrorRecord* Snapshot::matched(std::size_t index) const {
 }
 
 std::pair<std::string, std::string> Snapshot::revision_of(const model::ErrorRecord& r) const {
-  if (!other_records.empty() && &r >= other_records.data() && &r < other_records.data() + other_records.size())
-    return other_revision_of[static_cast<std::size_t>(&r - other_records.data())];
+  if (!matched_current(r)) return other_revision_of[static_cast<std::size_t>(&r - other_records.data())];
   for (const auto& repo : repos)
     if (repo.repo == r.repo) return {repo.ref, repo.sha};
   return {"", r.analyzed_sha};

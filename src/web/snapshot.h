@@ -2,6 +2,7 @@
 // What the server serves: every current record of the store in memory, with
 // the indexes the pages need. Built once, then read-only (shared between
 // threads without locks); a new dataset means a new Snapshot.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +47,12 @@ struct Snapshot {
   // The record at a matcher index, or nullptr; and its revision (ref, sha).
   const model::ErrorRecord* matched(std::size_t index) const;
   std::pair<std::string, std::string> revision_of(const model::ErrorRecord& r) const;
+  // Whether a record matched() gave is a current one (one of `lines`).
+  bool matched_current(const model::ErrorRecord& r) const {
+    std::less<const model::ErrorRecord*> before;
+    return other_records.empty() || before(&r, other_records.data()) ||
+           !before(&r, other_records.data() + other_records.size());
+  }
 
   const model::DatasetLine* find(const std::string& id) const;
 };

@@ -464,6 +464,62 @@ TEST(Cli, ScanPythonFramesBelongToTheDistributionInstalledThere) {
   EXPECT_TRUE(json::parse(moved.out)["ambiguous"].get<bool>()) << moved.out;
 }
 
+// Several revisions in one store (issue 28, item 7): list, show, search and
+// export work per revision; export writes every revision, each line naming
+// its revision, and importing that file gives back the same store.
+TEST(Cli, ListShowSearchAndExportPerRevision) {
+  TempDir tmp;
+  std::string repo = (tmp / "repo").string();
+  write_file(tmp / "repo" / "m.py", "def f(x):\n    raise ValueError(f\"bad width {x}\")\n");
+  std::string git = "cd " + shell_quote(repo) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
+  ASSERT_EQ(run(git + "init -q && " + git + "add -A && " + git + "commit -qm one && " + git + "tag v1.0").code, 0);
+  write_file(tmp / "repo" / "m.py",
+             "def f(x):\n    raise ValueError(f\"width {x} is too wide\")\n\ndef g():\n    raise KeyError(\"height\")\n");
+  ASSERT_EQ(run(git + "commit -qam two && " + git + "tag v1.1").code, 0);
+  std::string db = "sqlite:" + (tmp / "a.db").string();
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo) + " --repo acme/m --revs 'v1.*' -q --db " + shell_quote(db)).code, 0);
+
+  auto l10 = run(errdex_cmd() + " list --repo acme/m --ref v1.0 --json --db " + shell_quote(db));
+  ASSERT_EQ(l10.code, 0) << l10.err;
+  ASSERT_EQ(json::parse(l10.out).size(), 1u);
+  EXPECT_EQ(json::parse(l10.out)[0]["errorMessage"], "bad width {x}");
+  EXPECT_EQ(json::parse(run(errdex_cmd() + " list --repo acme/m --json --db " + shell_quote(db)).out).size(), 2u)
+      << "the current revision by default";
+  std::string id = json::parse(l10.out)[0]["id"];
+  auto shown = run(errdex_cmd() + " show " + id + " --repo acme/m --ref v1.0 --json --db " + shell_quote(db));
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_EQ(json::parse(shown.out)["ref"], "v1.0");
+  EXPECT_EQ(json::parse(shown.out)["record"]["errorMessage"], "bad width {x}");
+  auto found = run(errdex_cmd() + " search width --repo acme/m --ref v1.0 --json --db " + shell_quote(db));
+  ASSERT_EQ(found.code, 0) << found.err;
+  EXPECT_EQ(json::parse(found.out)[0]["record"]["errorMessage"], "bad width {x}");
+  EXPECT_EQ(run(errdex_cmd() + " search height --repo acme/m --ref v1.0 --db " + shell_quote(db)).code, 1);
+  EXPECT_EQ(run(errdex_cmd() + " search height --repo acme/m --db " + shell_quote(db)).code, 0);
+  EXPECT_EQ(run(errdex_cmd() + " list --repo acme/m --ref v9 --db " + shell_quote(db)).code, 1);
+  EXPECT_EQ(run(errdex_cmd() + " list --ref v1.0 --db " + shell_quote(db)).code, 2) << "--ref needs --repo";
+
+  auto all = run(errdex_cmd() + " export --all-revisions --db " + shell_quote(db));
+  ASSERT_EQ(all.code, 0) << all.err;
+  std::vector<std::string> refs;
+  std::istringstream lines(all.out);
+  for (std::string line; std::getline(lines, line);) refs.push_back(json::parse(line)["ref"]);
+  EXPECT_EQ(refs, (std::vector<std::string>{"v1.0", "v1.1", "v1.1"})) << all.out;
+  auto current = run(errdex_cmd() + " export --db " + shell_quote(db));
+  EXPECT_EQ(std::count(current.out.begin(), current.out.end(), '\n'), 2) << "the current revision by default";
+  auto one = run(errdex_cmd() + " export --repo acme/m --ref v1.0 --db " + shell_quote(db));
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 1);
+
+  write_file(tmp / "all.jsonl", all.out);
+  std::string db2 = "sqlite:" + (tmp / "b.db").string();
+  auto imported = run(errdex_cmd() + " import " + shell_quote((tmp / "all.jsonl").string()) + " --db " + shell_quote(db2));
+  ASSERT_EQ(imported.code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("in 2 datasets"), std::string::npos) << imported.out;
+  EXPECT_EQ(run(errdex_cmd() + " export --all-revisions --db " + shell_quote(db2)).out, all.out);
+  auto revs = run(errdex_cmd() + " diff acme/m v1.0 v1.1 --json --db " + shell_quote(db2));
+  ASSERT_EQ(revs.code, 0) << revs.err;
+  EXPECT_EQ(json::parse(revs.out)["added"].size(), 1u);
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

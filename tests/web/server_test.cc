@@ -636,6 +636,7 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   ASSERT_FALSE(oj.empty()) << old_tb.body;
   EXPECT_EQ(oj[0]["ref"], "v1");
   EXPECT_EQ(oj[0]["lineNumber"], 2);
+  EXPECT_EQ(oj[0]["url"], "/errors/" + oj[0]["id"].get<std::string>() + "?repo=acme%2Fm&ref=v1") << "its page as v1 holds it";
   auto same = post(server.port(), "/api/match", "text/plain", "KeyError: 'no such key as 3'");
   auto sj = json::parse(same.body);
   ASSERT_EQ(sj["candidates"].size(), 1u) << same.body;
@@ -661,8 +662,17 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   EXPECT_NE(page.body.find("In 2 of the 2 stored revisions of acme/m: first seen in v1, last seen in v2.", hsec),
             std::string::npos)
       << page.body.substr(hsec, 600);
-  EXPECT_NE(page.body.find("<td>v1</td><td>m.py:2</td><td><code>bad {x}</code></td>", hsec), std::string::npos);
-  EXPECT_NE(page.body.find("<td>v2</td><td>m.py:4</td><td><code>x is bad: {x}</code></td>", hsec), std::string::npos);
+  EXPECT_NE(page.body.find("<td><a href=\"/errors/" + id + "?repo=acme%2Fm&amp;ref=v1\">v1</a></td><td>m.py:2</td><td><code>bad {x}</code></td>", hsec),
+            std::string::npos)
+      << page.body.substr(hsec, 900);
+  EXPECT_NE(page.body.find("<td><a href=\"/errors/" + id + "?repo=acme%2Fm&amp;ref=v2\">v2</a></td><td>m.py:4</td><td><code>x is bad: {x}</code></td>", hsec),
+            std::string::npos);
+  // That revision's page: its message and line, and a note linking the current one.
+  auto old_page = get(server.port(), "/errors/" + id + "?repo=acme%2Fm&ref=v1");
+  ASSERT_EQ(old_page.status, 200) << old_page.body;
+  EXPECT_NE(old_page.body.find("As revision <b>v1</b> of acme/m holds it."), std::string::npos);
+  EXPECT_NE(old_page.body.find("<pre class=\"message\">bad {x}</pre>"), std::string::npos);
+  EXPECT_EQ(get(server.port(), "/errors/" + id + "?ref=v7").status, 404);
   EXPECT_LT(hsec, page.body.find("Lint findings"));
   auto dpage = get(server.port(), "/repos/acme/m/diff?from=v1&to=v2");
   ASSERT_EQ(dpage.status, 200);
@@ -670,6 +680,28 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   EXPECT_NE(dpage.body.find("<del>bad {x}</del> → <ins>x is bad: {x}</ins>"), std::string::npos) << dpage.body;
   EXPECT_EQ(get(server.port(), "/repos/acme/m/diff?from=v1").status, 400);
   EXPECT_EQ(get(server.port(), "/repos/acme/m/diff?from=v1&to=v7").status, 404);
+
+  // The API per revision (?ref=): a record, a repository's records, a
+  // search and the dataset, as that revision holds them.
+  auto at_v1 = get(server.port(), "/api/errors/" + id + "?ref=v1");
+  ASSERT_EQ(at_v1.status, 200) << at_v1.body;
+  EXPECT_EQ(json::parse(at_v1.body)["ref"], "v1");
+  EXPECT_EQ(json::parse(at_v1.body)["record"]["lineNumber"], 2);
+  EXPECT_EQ(json::parse(get(server.port(), "/api/errors/" + id).body)["record"]["lineNumber"], 4) << "the latest by default";
+  auto listed = get(server.port(), "/api/repos/acme/m/errors?ref=v1");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(json::parse(listed.body)["errors"].size(), 2u);
+  auto searched = get(server.port(), "/api/search?q=bad&repo=acme/m&ref=v1");
+  ASSERT_EQ(searched.status, 200) << searched.body;
+  ASSERT_FALSE(json::parse(searched.body)["hits"].empty());
+  EXPECT_EQ(json::parse(searched.body)["hits"][0]["errorMessage"], "bad {x}");
+  auto dataset = get(server.port(), "/api/dataset.jsonl?repo=acme/m&ref=v1");
+  ASSERT_EQ(dataset.status, 200);
+  EXPECT_EQ(std::count(dataset.body.begin(), dataset.body.end(), '\n'), 2);
+  EXPECT_NE(dataset.body.find("\"ref\":\"v1\""), std::string::npos);
+  EXPECT_EQ(get(server.port(), "/api/errors/" + id + "?ref=v9").status, 404);
+  EXPECT_EQ(get(server.port(), "/api/repos/acme/m/errors?ref=v9").status, 404);
+  EXPECT_EQ(get(server.port(), "/api/search?q=bad&ref=v1").status, 400);
 
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1").status, 400);
   EXPECT_EQ(get(server.port(), "/api/repos/acme/m/diff?from=v1&to=v9").status, 404);
