@@ -53,7 +53,8 @@ CREATE TABLE repos(
 -- json is to_json(record) exactly, so export is byte-exact; the other
 -- columns are copies for ordering and lookup. search holds the words of
 -- message (A), class (B), tags (C) and documentation (D), split as
--- store/dataset_rules.h splits a query.
+-- store/dataset_rules.h splits a query; tokens counts those words (what
+-- bm25 calls the record's length).
 CREATE TABLE records(
   seq BIGSERIAL PRIMARY KEY,
   dataset_id BIGINT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
@@ -66,6 +67,7 @@ CREATE TABLE records(
   json TEXT NOT NULL,
   site_key TEXT COLLATE "C" NOT NULL DEFAULT '',
   search TSVECTOR NOT NULL,
+  tokens INTEGER NOT NULL,
   UNIQUE(dataset_id, id)
 );
 CREATE INDEX records_by_id ON records(id);
@@ -83,17 +85,31 @@ constexpr int k_schema_version = 2;
 // Sites in short (SiteAt), in this column order.
 #define ERRDEX_SITE_COLUMNS \
   "d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
-// Hits ranked as SQLite's bm25 weighs columns (message 10, class 4, tags
-// 3, documentation 1: ts_rank's weights {D, C, B, A}), lower is better.
-// $1 is the query's words, $4 the operator between them (& or |); the
-// words are read by to_tsvector as the records' were, and each is quoted.
-#define ERRDEX_SEARCH_FROM                                                                         \
-  ", -ts_rank('{0.1,0.3,0.4,1.0}'::float4[], r.search, q.q, 1)::float8 AS score"                   \
-  " FROM (SELECT string_agg(quote_literal(l), $4)::tsquery AS q"                                   \
-  "       FROM unnest(tsvector_to_array(to_tsvector('simple', $1))) AS l) q"                       \
-  " JOIN records r ON r.search @@ q.q JOIN repos p ON p.dataset_id = r.dataset_id"                 \
-  " WHERE $2::text IS NULL OR p.repo = $2"                                                         \
-  " ORDER BY score, r.repo, r.file_path, r.line_number, r.id LIMIT $3"
+// Hits ranked by FTS5's bm25 as SQLite computes it (k1 1.2, b 0.75; column
+// weights message 10, class 4, tags 3, documentation 1), so that both
+// stores rank alike: over the current records, the number of records
+// holding each word (its IDF), each record's length in words (tokens) and
+// the mean length. Lower is better. $1 is the query's words, read by
+// to_tsvector as the records' were; $4 the operator between them (& or |);
+// each word is quoted, never query syntax.
+#define ERRDEX_SEARCH_WITH                                                                               \
+  "WITH terms AS (SELECT l AS t FROM unnest(tsvector_to_array(to_tsvector('simple', $1))) AS l),"         \
+  " q AS (SELECT string_agg(quote_literal(t), $4)::tsquery AS q FROM terms),"                             \
+  " stats AS (SELECT count(*)::float8 AS n, coalesce(avg(tokens), 1)::float8 AS avgdl"                    \
+  "           FROM records r JOIN repos p ON p.dataset_id = r.dataset_id),"                               \
+  " idf AS (SELECT terms.t, greatest(ln((s.n - h.c + 0.5) / (h.c + 0.5)), 1e-6) AS idf"                   \
+  "         FROM terms CROSS JOIN stats s CROSS JOIN LATERAL (SELECT count(*)::float8 AS c"               \
+  "         FROM records r JOIN repos p ON p.dataset_id = r.dataset_id"                                   \
+  "         WHERE r.search @@ quote_literal(terms.t)::tsquery) h),"                                       \
+  " hits AS (SELECT r.* FROM records r JOIN repos p ON p.dataset_id = r.dataset_id, q"                    \
+  "          WHERE r.search @@ q.q AND ($2::text IS NULL OR p.repo = $2))"
+#define ERRDEX_SEARCH_SCORE                                                                              \
+  ", -(SELECT sum(i.idf * f.freq * 2.2 / (f.freq + 1.2 * (0.25 + 0.75 * h.tokens / s.avgdl)))"           \
+  "    FROM idf i CROSS JOIN LATERAL (SELECT coalesce(sum(CASE w WHEN 'A' THEN 10 WHEN 'B' THEN 4"        \
+  "    WHEN 'C' THEN 3 ELSE 1 END), 0)::float8 AS freq"                                                   \
+  "    FROM unnest(h.search) u CROSS JOIN unnest(u.weights) w WHERE u.lexeme = i.t) f) AS score"          \
+  " FROM hits h CROSS JOIN stats s"                                                                       \
+  " ORDER BY score, h.repo, h.file_path, h.line_number, h.id LIMIT $3"
 
 const Sql k_lock_repo{"lock_repo", "SELECT pg_advisory_xact_lock(1162106881, hashtext($1))"};
 const Sql k_find_same{"find_same", "SELECT id FROM datasets WHERE repo = $1 AND sha = $2 AND ref = $3"};
@@ -105,13 +121,13 @@ const Sql k_insert_dataset{
 const Sql k_insert_records{
     "insert_records",
     "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key,"
-    " search) SELECT $1::bigint, u.id, u.repo, u.file_path, u.line_number, u.error_class, u.error_message, u.json,"
+    " search, tokens) SELECT $1::bigint, u.id, u.repo, u.file_path, u.line_number, u.error_class, u.error_message, u.json,"
     " u.site_key, setweight(to_tsvector('simple', u.w_message), 'A') || setweight(to_tsvector('simple', u.w_class), 'B')"
-    " || setweight(to_tsvector('simple', u.w_tags), 'C') || setweight(to_tsvector('simple', u.w_doc), 'D')"
+    " || setweight(to_tsvector('simple', u.w_tags), 'C') || setweight(to_tsvector('simple', u.w_doc), 'D'), u.tokens"
     " FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],"
-    " $10::text[], $11::text[], $12::text[], $13::text[])"
+    " $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])"
     " AS u(id, repo, file_path, line_number, error_class, error_message, json, site_key, w_message, w_class,"
-    " w_tags, w_doc)"};
+    " w_tags, w_doc, tokens)"};
 const Sql k_set_current{"set_current",
                         "INSERT INTO repos(repo, dataset_id) VALUES($1, $2)"
                         " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"};
@@ -140,8 +156,8 @@ const Sql k_match_fields{"match_fields",
 const Sql k_match_fields_at{"match_fields_at",
                             "SELECT r.json FROM records r WHERE r.dataset_id = $1"
                             " ORDER BY r.file_path, r.line_number, r.id"};
-const Sql k_search{"search", "SELECT r.json" ERRDEX_SEARCH_FROM};
-const Sql k_search_ids{"search_ids", "SELECT r.id" ERRDEX_SEARCH_FROM};
+const Sql k_search{"search", ERRDEX_SEARCH_WITH " SELECT h.json" ERRDEX_SEARCH_SCORE};
+const Sql k_search_ids{"search_ids", ERRDEX_SEARCH_WITH " SELECT h.id" ERRDEX_SEARCH_SCORE};
 const Sql k_repos{"repos",
                   "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots, d.ref FROM repos p"
                   " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"};
@@ -297,7 +313,7 @@ Status PgStore::ingest_locked(Connection& c, const Dataset& dataset) {
 
 Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dataset& dataset) {
   const bool serialised = dataset.record_json.size() == dataset.records.size();
-  constexpr int k_columns = 12;
+  constexpr int k_columns = 13;
   ArrayLiteral columns[k_columns];
   std::size_t pending = 0;
   auto flush = [&]() -> Status {
@@ -319,6 +335,9 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
     const std::string line = std::to_string(r.line_number);
     const std::string words[4] = {indexed_words(r.error_message), indexed_words(r.error_class), indexed_words(tags),
                                   indexed_words(r.documentation)};
+    std::size_t count = 0;
+    for (const auto& w : words) count += w.empty() ? 0 : 1 + std::count(w.begin(), w.end(), ' ');
+    const std::string tokens = std::to_string(count);
     const std::string_view values[k_columns] = {
         r.id,
         r.repo,
@@ -332,6 +351,7 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
         words[1],
         words[2],
         words[3],
+        tokens,
     };
     for (int k = 0; k < k_columns; ++k) columns[k].add(values[k]);
     ++pending;
