@@ -8,15 +8,16 @@ cd "$(dirname "$0")/.."
 
 # Build and run: compilers, libraries (see docs in architecture.md).
 apt_build=(build-essential cmake ninja-build ccache pkg-config git
-           libgit2-dev libre2-dev libsqlite3-dev nlohmann-json3-dev
+           libgit2-dev libre2-dev libsqlite3-dev libpq-dev nlohmann-json3-dev
            libcli11-dev libboost-dev libkainjow-mustache-dev libgtest-dev libbenchmark-dev
            zlib1g-dev python3 clang libclang-rt-14-dev)
 # Tests and benchmarks only: peers (Hyperscan, ast-grep, nginx, wrk), a
 # real browser, valgrind (bench/match/cost.sh counts instead of timing),
 # llvm-profdata (bench/match/pgo.sh), IPython and nbformat, rich, Django, pytest,
 # structlog, python-json-logger, loguru and sentry-sdk (their tracebacks
-# and logs, on Debian's python3, for the match accuracy test).
-apt_test=(hyperfine libhyperscan-dev wrk nginx chromium valgrind llvm ipython3 python3-nbformat python3-rich python3-django
+# and logs, on Debian's python3, for the match accuracy test), and
+# PostgreSQL 15, which the store's tests start as a server of their own.
+apt_test=(postgresql-15 hyperfine libhyperscan-dev wrk nginx chromium valgrind llvm ipython3 python3-nbformat python3-rich python3-django
           python3-pytest python3-structlog python3-pythonjsonlogger python3-loguru python3-sentry-sdk)
 
 missing=()

@@ -69,6 +69,8 @@ int run_export(const std::string& db, const std::optional<std::string>& repo, co
                bool all_revisions);
 int run_import(const std::string& db, const std::string& file, bool json);
 int run_stats(const std::string& db, bool json);
+// Applies the store's pending schema migrations; 0 ok, 2 error.
+int run_migrate(const std::string& db);
 // Passes stdin to stdout unchanged; under each Python traceback in it, where
 // it was raised, its values, the first fix and the page under `base_url`.
 int run_explain(const std::string& db, const std::string& base_url);

@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   std::string db = default_db();
   bool json = false;
   auto add_db = [&](CLI::App* c) {
-    c->add_option("--db", db, "Store URL (sqlite:PATH); default $ERRDEX_DB or sqlite:data/errdex.db");
+    c->add_option("--db", db,
+                  "Store URL (sqlite:PATH or postgresql://USER:PASSWORD@HOST:PORT/DB); default $ERRDEX_DB or "
+                  "sqlite:data/errdex.db");
   };
   auto add_json = [&](CLI::App* c) { c->add_flag("--json", json, "Print data as JSON"); };
 
@@ -145,6 +147,11 @@ int main(int argc, char** argv) {
   c_run->footer("Usage: errdex run [--db URL] [--url URL] -- COMMAND [ARGS...]");
   add_db(c_run);
 
+  auto* c_migrate = app.add_subcommand(
+      "migrate", "Bring the store's schema to this errdex's version (opening a store does it too); safe to run from "
+                 "several processes at once");
+  add_db(c_migrate);
+
   auto* c_stats = app.add_subcommand("stats", "Counts per repository and field coverage");
   add_db(c_stats);
   add_json(c_stats);
@@ -216,6 +223,7 @@ int main(int argc, char** argv) {
     if (*c_export) return run_export(db, repo, ref, export_all);
     if (*c_import) return run_import(db, file, json);
     if (*c_stats) return run_stats(db, json);
+    if (*c_migrate) return run_migrate(db);
     if (*c_forget) return run_forget(db, text, forget_ref);
     if (*c_explain) return run_explain(db, base_url);
     if (*c_run) {

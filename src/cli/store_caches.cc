@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include "store/pg_store.h"
+#include "store/store.h"
 #include "util/text.h"
 
 namespace errdex::cli {
@@ -128,10 +130,45 @@ class SqliteFactsCache : public FactsCache {
   std::mutex m_mu;
 };
 
+// PostgreSQL keeps the same tables in its database (store/pg_store.h); a
+// failed read is a miss and a failed write only costs work on the next run,
+// as with SQLite.
+class PgAnswerCache : public analyze::AnswerCache {
+ public:
+  explicit PgAnswerCache(std::unique_ptr<store::pg::KeyValueTable> table) : m_table(std::move(table)) {}
+  std::optional<std::string> get(const std::string& key) override {
+    auto v = m_table->get(key);
+    return v ? *v : std::nullopt;
+  }
+  void put(const std::string& key, const std::string& answer) override { m_table->put_all({{key, answer}}); }
+
+ private:
+  std::unique_ptr<store::pg::KeyValueTable> m_table;
+};
+
+class PgFactsCache : public FactsCache {
+ public:
+  explicit PgFactsCache(std::unique_ptr<store::pg::KeyValueTable> table) : m_table(std::move(table)) {}
+  std::optional<std::string> get(const std::string& key) override {
+    auto v = m_table->get(key);
+    return v ? *v : std::nullopt;
+  }
+  void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override { m_table->put_all(entries); }
+
+ private:
+  std::unique_ptr<store::pg::KeyValueTable> m_table;
+};
+
 }  // namespace
 
 Expected<std::unique_ptr<analyze::AnswerCache>> open_llm_cache(const std::string& url) {
-  if (url.rfind("sqlite:", 0) != 0) return Error{"--analyst llm keeps its answer cache in a sqlite: store, got '" + url + "'"};
+  if (store::is_postgresql(url)) {
+    auto table = store::pg::open_side_table(url, store::pg::SideTable::llm_answers);
+    if (!table) return Error{table.error()};
+    return std::unique_ptr<analyze::AnswerCache>(std::make_unique<PgAnswerCache>(std::move(*table)));
+  }
+  if (url.rfind("sqlite:", 0) != 0)
+    return Error{"--analyst llm keeps its answer cache in the store (sqlite: or postgresql://), got '" + url + "'"};
   auto db = open_side_table(
       url, "CREATE TABLE IF NOT EXISTS llm_answers(key TEXT PRIMARY KEY, answer TEXT NOT NULL, created_at TEXT NOT NULL)",
       "LLM cache");
@@ -140,6 +177,11 @@ Expected<std::unique_ptr<analyze::AnswerCache>> open_llm_cache(const std::string
 }
 
 Expected<std::unique_ptr<FactsCache>> open_facts_cache(const std::string& url) {
+  if (store::is_postgresql(url)) {
+    auto table = store::pg::open_side_table(url, store::pg::SideTable::file_facts);
+    if (!table) return Error{table.error()};
+    return std::unique_ptr<FactsCache>(std::make_unique<PgFactsCache>(std::move(*table)));
+  }
   if (url.rfind("sqlite:", 0) != 0) return std::unique_ptr<FactsCache>();
   auto db = open_side_table(url, "CREATE TABLE IF NOT EXISTS file_facts(key TEXT PRIMARY KEY, facts TEXT NOT NULL)",
                             "facts cache");

@@ -1,6 +1,6 @@
 #pragma once
-// Caches kept in the store's SQLite file, in tables of their own that the
-// Store interface never reads: the LLM analyst's answers (llm_answers), and
+// Caches kept in the store's SQLite file or PostgreSQL database, in tables
+// of their own that the Store interface never reads: the LLM analyst's answers (llm_answers), and
 // the scan facts of files already scanned (file_facts), by content and
 // scanner version.
 #include <memory>
@@ -15,7 +15,8 @@
 namespace errdex::cli {
 
 // Opens (creating if needed) the cache for the store at `db_url`. Only
-// sqlite: URLs have one; others are an error naming the reason.
+// sqlite: and postgresql:// URLs have one; others are an error naming the
+// reason.
 Expected<std::unique_ptr<analyze::AnswerCache>> open_llm_cache(const std::string& db_url);
 
 // Facts by key (scan/facts_json.h). get may be called from many threads at
@@ -29,7 +30,8 @@ class FactsCache {
 };
 
 // The facts cache of the store at `db_url`; nullptr for a store that keeps
-// none (not sqlite:), and an error when the file cannot be opened.
+// none (neither sqlite: nor postgresql://), and an error when the file or
+// database cannot be opened.
 Expected<std::unique_ptr<FactsCache>> open_facts_cache(const std::string& db_url);
 
 }  // namespace errdex::cli

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "model/record_json.h"
+#include "store/dataset_rules.h"
 #include "util/text.h"
 
 namespace errdex::store::sqlite {
@@ -21,8 +22,6 @@ constexpr int k_schema_version = 3;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
-// Longer queries are pasted documents, not searches; the tail adds nothing.
-constexpr std::size_t k_max_query_words = 32;
 // Column weights for bm25 in records_fts column order: a hit in the message
 // or class says more than one in the prose.
 constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
@@ -142,14 +141,11 @@ class Run {
   int m_rc = SQLITE_OK;
 };
 
-// Splits user text into words of ASCII letters and digits (bytes >= 0x80 are
-// kept inside words, so non-ASCII text survives) and quotes each as an FTS5
-// string. Nothing the user types can reach the FTS5 query parser as syntax.
+// Each search word (dataset_rules.h) quoted as an FTS5 string: nothing the
+// user types reaches the FTS5 query parser as syntax.
 std::vector<std::string> quoted_words(std::string_view text) {
   std::vector<std::string> out;
-  std::string word;
-  auto flush = [&] {
-    if (word.empty()) return;
+  for (const auto& word : search_words(text)) {
     std::string q = "\"";
     for (char c : word) {
       if (c == '"') q += '"';
@@ -157,19 +153,7 @@ std::vector<std::string> quoted_words(std::string_view text) {
     }
     q += '"';
     out.push_back(std::move(q));
-    word.clear();
-  };
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    bool word_char = (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u >= 0x80;
-    if (word_char) {
-      word += c;
-      continue;
-    }
-    flush();
-    if (out.size() == k_max_query_words) return out;
   }
-  flush();
   return out;
 }
 
@@ -180,13 +164,6 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
     out += parts[i];
   }
   return out;
-}
-
-bool is_record_id(std::string_view id) {
-  if (id.size() != 16) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
 }
 
 class SqliteStore final : public Store {
@@ -237,13 +214,8 @@ class SqliteStore final : public Store {
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
   // A repository's datasets in revision order (Store::ingest).
-  struct DatasetRow {
-    std::int64_t id = 0;
-    Revision revision;
-  };
+  using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
-  // The last of `rows` fitting `rev` (Store::revision), or nullptr.
-  static const DatasetRow* find_revision(const std::vector<DatasetRow>& rows, const std::string& rev);
   // In a write transaction: clears the search index of the repository's
   // current dataset. Called before its datasets change.
   Status unindex_current(const std::string& repo);
@@ -470,18 +442,7 @@ Status SqliteStore::prepare_all() {
 }
 
 Status SqliteStore::ingest(const Dataset& dataset) {
-  if (dataset.repo.empty()) return Error{"dataset has no repo"};
-  if (dataset.sha.empty()) return Error{"dataset of " + dataset.repo + " has no sha"};
-  if (!dataset.site_keys.empty() && dataset.site_keys.size() != dataset.records.size())
-    return Error{"dataset of " + dataset.repo + " has " + std::to_string(dataset.site_keys.size()) + " site keys for " +
-                 std::to_string(dataset.records.size()) + " records"};
-  for (const auto& r : dataset.records) {
-    if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
-    if (r.repo != dataset.repo)
-      return Error{"record " + r.id + " belongs to " + r.repo + ", not to dataset repo " + dataset.repo};
-    if (r.analyzed_sha != dataset.sha)
-      return Error{"record " + r.id + " was analyzed at " + r.analyzed_sha + ", not at dataset sha " + dataset.sha};
-  }
+  if (auto s = check_dataset(dataset); !s) return s;
   // Everything below commits together or not at all: a reader or a process
   // opening after a crash sees the previous dataset or this one.
   return in_transaction("ingest", [&] { return ingest_locked(dataset); });
@@ -569,21 +530,8 @@ Expected<std::vector<SqliteStore::DatasetRow>> SqliteStore::datasets_of(const st
                                                   std::string(run.column_text(3)), run.column_int(4), false}});
     if (rc != SQLITE_DONE) return db_error(m_db, "list revisions");
   }
-  // Ingest order (by id) unless every revision has a name to read as a version.
-  if (std::all_of(rows.begin(), rows.end(), [](const DatasetRow& r) { return !r.revision.ref.empty(); }))
-    std::stable_sort(rows.begin(), rows.end(), [](const DatasetRow& a, const DatasetRow& b) {
-      return util::version_less(a.revision.ref, b.revision.ref);
-    });
-  if (!rows.empty()) rows.back().revision.current = true;
+  order_revisions(rows);
   return rows;
-}
-
-const SqliteStore::DatasetRow* SqliteStore::find_revision(const std::vector<DatasetRow>& rows, const std::string& rev) {
-  const DatasetRow* found = nullptr;
-  for (const auto& r : rows)
-    if (r.revision.ref == rev || r.revision.sha == rev || (rev.size() >= 7 && r.revision.sha.starts_with(rev)))
-      found = &r;
-  return found;
 }
 
 Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::optional<std::string>& rev) {
@@ -772,15 +720,9 @@ Expected<std::vector<RepoSummary>> SqliteStore::repos() {
   Run run(m_repos);
   int rc;
   while ((rc = run.step()) == SQLITE_ROW) {
-    RepoSummary r{std::string(run.column_text(0)), std::string(run.column_text(1)), std::string(run.column_text(2)),
-                  run.column_int(3), {}, std::string(run.column_text(5))};
-    // Written by ingest as a JSON array of strings; anything else reads as
-    // unknown, and matching falls back to the usual roots.
-    auto roots = nlohmann::json::parse(run.column_text(4), nullptr, false);
-    if (roots.is_array())
-      for (const auto& root : roots)
-        if (root.is_string()) r.import_roots.push_back(root.get<std::string>());
-    out.push_back(std::move(r));
+    out.push_back(RepoSummary{std::string(run.column_text(0)), std::string(run.column_text(1)),
+                              std::string(run.column_text(2)), run.column_int(3),
+                              import_roots_from_json(run.column_text(4)), std::string(run.column_text(5))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list repos");
   return out;

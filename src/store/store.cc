@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "store/pg_store.h"
 #include "store/sqlite_store.h"
 
 namespace errdex::store {
@@ -135,9 +136,23 @@ Expected<std::unique_ptr<Store>> open_store(const std::string& url) {
     if (path.empty()) return Error{"store URL \"" + url + "\" has no path (use sqlite:/path/to/errdex.db)"};
     return sqlite::open(path);
   }
-  if (url.starts_with("postgresql://") || url.starts_with("postgres://"))
-    return Error{"PostgreSQL backend not built"};
+  if (is_postgresql(url)) return pg::open(url);
   return Error{"unknown store URL \"" + url + "\" (expected sqlite:path or postgresql://...)"};
+}
+
+bool is_postgresql(std::string_view url) { return url.starts_with("postgresql://") || url.starts_with("postgres://"); }
+
+Expected<std::string> migrate_store(const std::string& url) {
+  if (is_postgresql(url)) {
+    auto m = pg::migrate(url);
+    if (!m) return Error{m.error()};
+    return "schema at version " + std::to_string(m->version) + " (" + std::to_string(m->applied) + " migration" +
+           (m->applied == 1 ? "" : "s") + " applied now)";
+  }
+  // SQLite's file is brought up to date whenever it is opened.
+  auto st = open_store(url);
+  if (!st) return Error{st.error()};
+  return std::string("schema up to date");
 }
 
 }  // namespace errdex::store

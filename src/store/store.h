@@ -1,6 +1,6 @@
 #pragma once
 // Where records live, by repository and revision. One interface, backends
-// chosen by URL (`sqlite:path`; PostgreSQL later). Readers see a whole
+// chosen by URL (`sqlite:path`, `postgresql://…`). Readers see a whole
 // dataset or the one before it, never a mix.
 #include <cstdint>
 #include <memory>
@@ -75,8 +75,9 @@ struct SearchHit {
   double rank = 0;  // lower is better (FTS5 bm25)
 };
 
-// A Store is used by one thread at a time; threads and processes that share
-// a database each open their own Store on it.
+// A Store is used by one thread at a time (PostgreSQL's may be shared,
+// see open_store); threads and processes that share a database each open
+// their own Store on it.
 class Store {
  public:
   virtual ~Store() = default;
@@ -174,7 +175,16 @@ Expected<RevisionFields> match_fields_all(Store& store, const std::optional<std:
 Expected<std::optional<std::vector<SearchHit>>> search_at(Store& store, std::string_view text, const std::string& repo,
                                                           const std::string& rev, int limit);
 
-// Opens a store from a URL: "sqlite:path" (created if missing).
+// Opens a store from a URL: "sqlite:path" (created if missing), or
+// "postgresql://user:password@host:port/database?sslmode=…" (also
+// postgres://; libpq's URI, the database must exist). Either is brought to
+// this build's schema first. A PostgreSQL Store, unlike SQLite's, may be
+// used by many threads at once (a pool of connections per URL and process).
 Expected<std::unique_ptr<Store>> open_store(const std::string& url);
+// Whether `url` names a PostgreSQL store.
+bool is_postgresql(std::string_view url);
+// Brings the store at `url` to this build's schema (numbered migrations, one
+// process at a time) and says what it did in a line.
+Expected<std::string> migrate_store(const std::string& url);
 
 }  // namespace errdex::store

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,7 +18,9 @@
 #include <vector>
 
 #include "model/record_json.h"
+#include "store/pg_store.h"
 #include "store/store.h"
+#include "support/postgres.h"
 #include "util/text.h"
 
 namespace errdex::store {
@@ -94,6 +97,37 @@ std::unique_ptr<Store> open_or_die(const std::string& path) {
   return std::move(*s);
 }
 
+// Each test below runs on both backends: a fresh SQLite file, or a fresh
+// database on this process's PostgreSQL server (tests/support/postgres.h).
+class StoreTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      auto& server = testing::PostgresServer::shared();
+      ASSERT_TRUE(server.ok()) << server.error();
+      m_url = server.create_database();
+      ASSERT_FALSE(m_url.empty()) << server.error();
+    } else {
+      m_url = "sqlite:" + m_dir.file("s.db");
+    }
+  }
+  // Another Store on this test's database.
+  std::unique_ptr<Store> open() {
+    auto s = open_store(m_url);
+    if (!s) {
+      ADD_FAILURE() << s.error();
+      return nullptr;
+    }
+    return std::move(*s);
+  }
+
+  TempDir m_dir;
+  std::string m_url;
+};
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
 std::size_t count_current(Store& store, const std::string& repo) {
   auto l = store.list(repo);
   EXPECT_TRUE(l) << (l ? "" : l.error());
@@ -104,9 +138,6 @@ TEST(OpenStore, ChoosesBackendByUrl) {
   auto unknown = open_store("mysql://x");
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().find("unknown store URL"), std::string::npos);
-  auto pg = open_store("postgresql://localhost/errdex");
-  ASSERT_FALSE(pg);
-  EXPECT_EQ(pg.error(), "PostgreSQL backend not built");
   EXPECT_FALSE(open_store("sqlite:"));
   auto missing_dir = open_store("sqlite:/nonexistent-dir-errdex/x.db");
   ASSERT_FALSE(missing_dir);
@@ -114,9 +145,8 @@ TEST(OpenStore, ChoosesBackendByUrl) {
   EXPECT_TRUE(open_store("sqlite::memory:"));
 }
 
-TEST(SqliteStore, IngestGetListRepos) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, IngestGetListRepos) {
+  auto store = open();
   ASSERT_TRUE(store);
   ASSERT_TRUE(store->ingest(make_dataset("zeta/z", k_sha1, 3, "", "2026-05-05T00:00:00.000Z")));
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha2, 10, "", "2026-06-06T00:00:00.000Z")));
@@ -161,9 +191,8 @@ TEST(SqliteStore, IngestGetListRepos) {
 
 // match_fields gives list()'s records, in its order, with only the fields
 // matching reads (variants included) and the rest left empty.
-TEST(SqliteStore, MatchFieldsAreListsFieldsForMatching) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, MatchFieldsAreListsFieldsForMatching) {
+  auto store = open();
   ASSERT_TRUE(store);
   auto d = make_dataset("acme/a", k_sha2, 9);
   d.records[3].schema_version = 3;
@@ -197,7 +226,7 @@ TEST(SqliteStore, MatchFieldsAreListsFieldsForMatching) {
   EXPECT_TRUE(none->empty());
 }
 
-TEST(SqliteStore, ExportIsByteExact) {
+TEST_P(StoreTest, ExportIsByteExact) {
   std::ifstream in(std::string(ERRDEX_SOURCE_DIR) + "/tests/fixtures/dataset_lines.jsonl", std::ios::binary);
   std::vector<std::string> lines;
   Dataset d;
@@ -211,11 +240,10 @@ TEST(SqliteStore, ExportIsByteExact) {
     lines.push_back(line);
   }
   ASSERT_EQ(lines.size(), 2u);
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+  auto store = open();
   ASSERT_TRUE(store->ingest(d));
   store.reset();
-  store = open_or_die(dir.file("s.db"));
+  store = open();
   auto all = store->list(d.repo);
   ASSERT_TRUE(all);
   ASSERT_EQ(all->size(), 2u);
@@ -226,11 +254,10 @@ TEST(SqliteStore, ExportIsByteExact) {
 
 // A caller that serialised the records itself (on many threads) has its
 // bytes stored; they come back as the records.
-TEST(SqliteStore, IngestStoresPreserialisedJson) {
+TEST_P(StoreTest, IngestStoresPreserialisedJson) {
   Dataset d = make_dataset("acme/pre", k_sha1, 3);
   for (const auto& r : d.records) d.record_json.push_back(model::to_json(r));
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+  auto store = open();
   ASSERT_TRUE(store->ingest(d));
   auto all = store->list(std::string("acme/pre"));
   ASSERT_TRUE(all);
@@ -238,9 +265,8 @@ TEST(SqliteStore, IngestStoresPreserialisedJson) {
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ((*all)[i].record, d.records[i]);
 }
 
-TEST(SqliteStore, ReingestOfSameShaReplaces) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, ReingestOfSameShaReplaces) {
+  auto store = open();
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 5, "old")));
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 2, "new", "2026-09-09T00:00:00.000Z")));
   EXPECT_EQ(count_current(*store, "acme/a"), 2u);
@@ -262,9 +288,8 @@ TEST(SqliteStore, ReingestOfSameShaReplaces) {
   EXPECT_EQ(hits1->size(), 2u);
 }
 
-TEST(SqliteStore, NewShaBecomesCurrent) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, NewShaBecomesCurrent) {
+  auto store = open();
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 4, "one")));
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha2, 6, "two")));
   auto repos = store->repos();
@@ -288,9 +313,8 @@ TEST(SqliteStore, NewShaBecomesCurrent) {
   EXPECT_TRUE(again->has_value());
 }
 
-TEST(SqliteStore, SearchRanksAndFilters) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, SearchRanksAndFilters) {
+  auto store = open();
   Dataset a = make_dataset("acme/a", k_sha1, 3);
   a.records[0].error_message = "batch size is not consistent across layers";
   a.records[1].documentation = "Mentions the batch size only in passing, deep in the prose.";
@@ -346,9 +370,8 @@ TEST(SqliteStore, SearchRanksAndFilters) {
       }
 }
 
-TEST(SqliteStore, HostileSearchTextIsNeverSyntax) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, HostileSearchTextIsNeverSyntax) {
+  auto store = open();
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 5)));
   const std::string inputs[] = {"\"",        "*",         "NEAR(",         "-",        "'; DROP TABLE records; --",
                                 "a OR",      "AND",       "NOT invalid",   "\"\"\"",   "col:invalid",
@@ -370,9 +393,8 @@ TEST(SqliteStore, HostileSearchTextIsNeverSyntax) {
   EXPECT_EQ(count_current(*store, "acme/a"), 5u);
 }
 
-TEST(SqliteStore, FailedIngestChangesNothing) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, FailedIngestChangesNothing) {
+  auto store = open();
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3, "keep")));
 
   Dataset dup = make_dataset("acme/a", k_sha2, 4, "dup");
@@ -405,9 +427,8 @@ TEST(SqliteStore, FailedIngestChangesNothing) {
   EXPECT_EQ(count_current(*store, "acme/a"), 2u);
 }
 
-TEST(SqliteStore, EmptyDatasetIsCurrentWithNoRecords) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, EmptyDatasetIsCurrentWithNoRecords) {
+  auto store = open();
   ASSERT_TRUE(store->ingest(make_dataset("acme/a", k_sha1, 3)));
   ASSERT_TRUE(store->ingest(Dataset{"acme/a", k_sha2, "v", {}}));
   EXPECT_EQ(count_current(*store, "acme/a"), 0u);
@@ -431,9 +452,8 @@ TEST(SqliteStore, NewerSchemaVersionIsRefused) {
   EXPECT_NE(s.error().find("schema version 99"), std::string::npos) << s.error();
 }
 
-TEST(SqliteStore, ImportRootsAreKeptWithTheDataset) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, ImportRootsAreKeptWithTheDataset) {
+  auto store = open();
   Dataset d = make_dataset("acme/a", k_sha1, 2);
   d.import_roots = {"", "Lib"};
   ASSERT_TRUE(store->ingest(d));
@@ -536,9 +556,8 @@ INSERT INTO repos VALUES('acme/a', 7);
 // Revisions of one repository side by side: ordered as versions when each
 // has a ref, the last one current; forgetting one makes the one before it
 // current, and search follows.
-TEST(SqliteStore, RevisionsLiveSideBySideAndTheLastIsCurrent) {
-  TempDir dir;
-  auto store = open_or_die(dir.file("s.db"));
+TEST_P(StoreTest, RevisionsLiveSideBySideAndTheLastIsCurrent) {
+  auto store = open();
   auto named = [](const std::string& sha, int n, const std::string& salt, const std::string& ref) {
     Dataset d = make_dataset("acme/a", sha, n, salt);
     d.ref = ref;
@@ -600,10 +619,50 @@ TEST(SqliteStore, RevisionsLiveSideBySideAndTheLastIsCurrent) {
   EXPECT_TRUE(hits->empty());
 }
 
-TEST(SqliteStore, TwoConnectionsShareTheFile) {
-  TempDir dir;
-  auto a = open_or_die(dir.file("s.db"));
-  auto b = open_or_die(dir.file("s.db"));
+// One revision's whole records (list_at), each line naming its revision,
+// and the revision's name on the current records too.
+TEST_P(StoreTest, ListAtReadsOneRevisionWhole) {
+  auto store = open();
+  Dataset one = make_dataset("acme/a", k_sha1, 3, "nine");
+  one.ref = "v1.9";
+  Dataset two = make_dataset("acme/a", k_sha2, 2, "ten");
+  two.ref = "v1.10";
+  ASSERT_TRUE(store->ingest(one));
+  ASSERT_TRUE(store->ingest(two));
+  auto old = store->list_at("acme/a", "v1.9");
+  ASSERT_TRUE(old && *old) << (old ? "" : old.error());
+  ASSERT_EQ((*old)->size(), 3u);
+  for (const auto& l : **old) {
+    EXPECT_EQ(l.ref, "v1.9");
+    EXPECT_EQ(l.record.analyzed_sha, k_sha1);
+  }
+  EXPECT_EQ(model::to_json((**old)[0].record), model::to_json(one.records[0])) << "whole, as ingested";
+  auto by_sha = store->list_at("acme/a", k_sha2);
+  ASSERT_TRUE(by_sha && *by_sha);
+  EXPECT_EQ((*by_sha)->size(), 2u);
+  auto none = store->list_at("acme/a", "v9");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  auto unknown_repo = store->list_at("acme/none", "v1.9");
+  ASSERT_TRUE(unknown_repo);
+  EXPECT_FALSE(*unknown_repo);
+  auto current = store->list("acme/a");
+  ASSERT_TRUE(current);
+  ASSERT_EQ(current->size(), 2u);
+  EXPECT_EQ((*current)[0].ref, "v1.10");
+  auto got = store->get(two.records[0].id);
+  ASSERT_TRUE(got && *got);
+  EXPECT_EQ((*got)->ref, "v1.10");
+  // Searched in memory, within the revision.
+  auto hits = search_at(*store, "invalid", "acme/a", "v1.9", 10);
+  ASSERT_TRUE(hits && *hits);
+  EXPECT_EQ((*hits)->size(), 3u);
+  EXPECT_EQ((*hits)->front().record.analyzed_sha, k_sha1);
+}
+
+TEST_P(StoreTest, TwoStoresShareTheDatabase) {
+  auto a = open();
+  auto b = open();
   ASSERT_TRUE(a->ingest(make_dataset("acme/a", k_sha1, 3)));
   EXPECT_EQ(count_current(*b, "acme/a"), 3u);
   ASSERT_TRUE(b->ingest(make_dataset("acme/a", k_sha2, 5)));
@@ -611,15 +670,13 @@ TEST(SqliteStore, TwoConnectionsShareTheFile) {
 }
 
 // A reader with its own connection must only ever see a complete dataset.
-TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
-  TempDir dir;
-  std::string path = dir.file("s.db");
+TEST_P(StoreTest, ReaderSeesWholeDatasetsDuringReingest) {
   const std::vector<int> sizes = {300, 1200, 2500, 800};
   // The same sha twice: re-ingesting the current dataset deletes the rows a
   // reader is looking at, the hardest case for isolation.
   const std::vector<std::string> shas = {k_sha1, k_sha2, k_sha2, std::string(40, 'c')};
   {
-    auto store = open_or_die(path);
+    auto store = open();
     ASSERT_TRUE(store->ingest(make_dataset("acme/a", shas[0], sizes[0], "0")));
   }
   std::vector<Dataset> datasets;
@@ -631,7 +688,7 @@ TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
   std::vector<std::string> bad;
   std::atomic<int> reads{0};
   std::thread reader([&] {
-    auto store = open_or_die(path);
+    auto store = open();
     if (!store) return;
     while (!done.load()) {
       auto l = store->list(std::string("acme/a"));
@@ -661,7 +718,7 @@ TEST(SqliteStore, ReaderSeesWholeDatasetsDuringReingest) {
     }
   });
   {
-    auto writer = open_or_die(path);
+    auto writer = open();
     ASSERT_TRUE(writer);
     // One bound for all the waits below: it only keeps a broken reader
     // from hanging the test.
@@ -767,6 +824,172 @@ TEST(SqliteStore, SigkillDuringIngestKeepsPreviousDataset) {
   auto got = store->get(previous.records[7].id);
   ASSERT_TRUE(got);
   EXPECT_FALSE(got->has_value());
+}
+
+// PostgreSQL only: its schema, its errors, its sharing between threads.
+
+// Runs `sql` on the database at `url` (libpq, outside errdex); false with a
+// test failure when it fails.
+bool run_sql(const std::string& url, const std::string& sql) {
+  PGconn* c = PQconnectdb(url.c_str());
+  PGresult* r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql.c_str()) : nullptr;
+  const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+  const bool done = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+  if (!done) ADD_FAILURE() << sql << ": " << PQerrorMessage(c);
+  PQclear(r);
+  PQfinish(c);
+  return done;
+}
+
+// The one value `sql` answers, "" when none.
+std::string query_value(const std::string& url, const std::string& sql) {
+  PGconn* c = PQconnectdb(url.c_str());
+  PGresult* r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql.c_str()) : nullptr;
+  std::string out;
+  if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) out = PQgetvalue(r, 0, 0);
+  else ADD_FAILURE() << sql << ": " << PQerrorMessage(c);
+  PQclear(r);
+  PQfinish(c);
+  return out;
+}
+
+class PostgresStore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto& server = testing::PostgresServer::shared();
+    ASSERT_TRUE(server.ok()) << server.error();
+    m_url = server.create_database();
+    ASSERT_FALSE(m_url.empty()) << server.error();
+  }
+  std::string m_url;
+};
+
+TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
+  auto first = migrate_store(m_url);
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(*first, "schema at version 2 (2 migrations applied now)");
+  auto again = migrate_store(m_url);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(*again, "schema at version 2 (0 migrations applied now)");
+  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2");
+}
+
+// Processes that open a fresh database at once (servers and workers
+// starting together) each find the schema whole, made once.
+TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
+  constexpr int k_processes = 6;
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  std::vector<pid_t> children;
+  for (int i = 0; i < k_processes; ++i) {
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      close(go[1]);
+      char c;
+      if (read(go[0], &c, 1) != 0) _exit(3);  // all start when the pipe closes
+      auto store = open_store(m_url);
+      if (!store) {
+        std::fprintf(stderr, "child: %s\n", store.error().c_str());
+        _exit(2);
+      }
+      auto repos = (*store)->repos();
+      _exit(repos && repos->empty() ? 0 : 4);
+    }
+    children.push_back(child);
+  }
+  close(go[0]);
+  close(go[1]);
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  }
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "2");
+}
+
+TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {
+  ASSERT_TRUE(open_store(m_url));
+  ASSERT_TRUE(run_sql(m_url, "INSERT INTO schema_migrations(version, description) VALUES(99, 'from the future')"));
+  auto s = open_store(m_url);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("schema version 99"), std::string::npos) << s.error();
+  auto m = migrate_store(m_url);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().find("schema version 99"), std::string::npos) << m.error();
+}
+
+// Bad URLs and servers that say no are errors that say why, never a crash
+// or a hang; a password never shows in them.
+TEST_F(PostgresStore, BadUrlsAndRefusalsAreClearErrors) {
+  auto& server = testing::PostgresServer::shared();
+  auto wrong_password = open_store(server.url("postgres", "not-the-password"));
+  ASSERT_FALSE(wrong_password);
+  EXPECT_NE(wrong_password.error().find("password authentication failed"), std::string::npos)
+      << wrong_password.error();
+  EXPECT_EQ(wrong_password.error().find("not-the-password"), std::string::npos) << wrong_password.error();
+  auto no_database = open_store(server.url("no_such_database", "x?password=also-secret"));
+  ASSERT_FALSE(no_database);
+  EXPECT_EQ(no_database.error().find("also-secret"), std::string::npos) << no_database.error();
+  // Port 1 on loopback: nothing listens, the connection is refused at once.
+  auto refused = open_store("postgresql://errdex@127.0.0.1:1/errdex?connect_timeout=3");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("cannot connect to postgresql://errdex@127.0.0.1:1/errdex"), std::string::npos)
+      << refused.error();
+  for (const char* url : {"postgresql://[::1", "postgres://host:notaport/db", "postgresql://h/db?nosuchoption=1"}) {
+    auto bad = open_store(url);
+    ASSERT_FALSE(bad) << url;
+    EXPECT_NE(bad.error().find("postgresql:"), std::string::npos) << bad.error();
+  }
+}
+
+// The web server calls one Store from many threads: each call borrows a
+// connection, and answers stay whole.
+TEST_F(PostgresStore, OneStoreServesManyThreads) {
+  auto opened = open_store(m_url);
+  ASSERT_TRUE(opened) << opened.error();
+  Store& store = **opened;
+  constexpr int k_threads = 8;
+  std::vector<std::thread> threads;
+  std::vector<std::string> bad(k_threads);
+  for (int t = 0; t < k_threads; ++t)
+    threads.emplace_back([&, t] {
+      const std::string repo = "acme/r" + std::to_string(t);
+      for (int round = 1; round <= 5 && bad[t].empty(); ++round) {
+        if (auto s = store.ingest(make_dataset(repo, round % 2 ? k_sha1 : k_sha2, 10 * round, repo)); !s) {
+          bad[t] = s.error();
+          break;
+        }
+        auto l = store.list(repo);
+        auto hits = store.search("invalid", repo, 1000);
+        if (!l || !hits || l->size() != 10u * round || hits->size() != 10u * round)
+          bad[t] = "round " + std::to_string(round) + ": wrong counts";
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < k_threads; ++t) EXPECT_TRUE(bad[t].empty()) << "thread " << t << ": " << bad[t];
+  auto repos = store.repos();
+  ASSERT_TRUE(repos);
+  EXPECT_EQ(repos->size(), static_cast<std::size_t>(k_threads));
+}
+
+// The caches beside the store (scan facts, LLM answers) keep what is put,
+// the last value of a key winning.
+TEST_F(PostgresStore, SideTablesKeepEntries) {
+  for (auto which : {pg::SideTable::file_facts, pg::SideTable::llm_answers}) {
+    auto table = pg::open_side_table(m_url, which);
+    ASSERT_TRUE(table) << table.error();
+    ASSERT_TRUE((*table)->put_all({{"k1", "one"}, {"k2", "two \"quoted\" \\ {braces}"}, {"k1", "uno"}}));
+    auto k1 = (*table)->get("k1");
+    ASSERT_TRUE(k1 && *k1);
+    EXPECT_EQ(**k1, "uno");
+    auto k2 = (*table)->get("k2");
+    ASSERT_TRUE(k2 && *k2);
+    EXPECT_EQ(**k2, "two \"quoted\" \\ {braces}");
+    auto none = (*table)->get("absent");
+    ASSERT_TRUE(none);
+    EXPECT_FALSE(*none);
+  }
 }
 
 }  // namespace

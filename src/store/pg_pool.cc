@@ -1,0 +1,207 @@
+#include "store/pg_pool.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+#include "util/text.h"
+
+namespace errdex::store::pg {
+namespace {
+
+// Connections one process keeps to one database at most. The server opens
+// a Store per worker thread; they share these, lazily opened.
+constexpr int k_pool_size = 16;
+// How long a caller waits for a busy pool before giving up.
+constexpr auto k_pool_wait = std::chrono::seconds(60);
+// libpq waits forever for an unreachable server unless told otherwise; a
+// URL's own connect_timeout wins.
+constexpr const char* k_connect_timeout_s = "10";
+
+// libpq's messages end in a newline and continue on tab-indented lines.
+std::string one_line(const char* message) {
+  std::string out;
+  for (const char* p = message ? message : ""; *p; ++p) {
+    if (*p == '\n' || *p == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      continue;
+    }
+    out += *p;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+void ArrayLiteral::add(std::string_view item) {
+  if (m_out.size() > 1) m_out += ',';
+  m_out += '"';
+  for (char c : item) {
+    if (c == '\0') {
+      m_out += "\xEF\xBF\xBD";
+      continue;
+    }
+    if (c == '"' || c == '\\') m_out += '\\';
+    m_out += c;
+  }
+  m_out += '"';
+}
+
+std::string ArrayLiteral::finish() {
+  std::string out = std::move(m_out);
+  out += '}';
+  m_out = "{";
+  return out;
+}
+
+std::string_view field(const Result& r, int row, int col) {
+  return std::string_view(PQgetvalue(r.get(), row, col), static_cast<std::size_t>(PQgetlength(r.get(), row, col)));
+}
+
+std::int64_t field_int(const Result& r, int row, int col) {
+  auto text = field(r, row, col);
+  std::int64_t v = 0;
+  std::from_chars(text.data(), text.data() + text.size(), v);
+  return v;
+}
+
+double field_double(const Result& r, int row, int col) {
+  // PostgreSQL prints float8 in the shortest form that reads back exactly.
+  return std::strtod(std::string(field(r, row, col)).c_str(), nullptr);
+}
+
+bool sendable(std::string_view s) { return s.find('\0') == std::string_view::npos && util::is_valid_utf8(s); }
+
+std::string redact(std::string url) {
+  auto scheme = url.find("://");
+  if (scheme != std::string::npos) {
+    auto begin = scheme + 3;
+    auto at = url.find('@', begin);
+    auto end = url.find_first_of("/?", begin);
+    if (at != std::string::npos && (end == std::string::npos || at < end)) {
+      auto colon = url.find(':', begin);
+      if (colon != std::string::npos && colon < at) url.replace(colon + 1, at - colon - 1, "***");
+    }
+  }
+  for (auto p = url.find("password="); p != std::string::npos; p = url.find("password=", p + 1)) {
+    auto value = p + 9;
+    auto end = url.find('&', value);
+    url.replace(value, (end == std::string::npos ? url.size() : end) - value, "***");
+  }
+  return url;
+}
+
+Expected<Result> Connection::check(PGresult* raw, std::string_view what) {
+  Result r(raw);
+  auto status = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
+  std::string message = one_line(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(m_conn));
+  if (message.empty()) message = one_line(PQerrorMessage(m_conn));
+  return Error{"postgresql: " + std::string(what) + ": " + message};
+}
+
+Expected<Result> Connection::run(const Sql& sql, const Params& params, std::string_view what) {
+  if (!m_prepared.contains(sql.name)) {
+    auto prepared = check(PQprepare(m_conn, sql.name, sql.text, 0, nullptr), what);
+    if (!prepared) return prepared;
+    m_prepared.insert(sql.name);
+  }
+  std::vector<const char*> values;
+  values.reserve(params.values().size());
+  for (const auto& v : params.values()) values.push_back(v ? v->c_str() : nullptr);
+  return check(PQexecPrepared(m_conn, sql.name, static_cast<int>(values.size()), values.data(), nullptr, nullptr, 0),
+               what);
+}
+
+Status Connection::exec(const char* sql, std::string_view what) {
+  auto r = check(PQexec(m_conn, sql), what);
+  if (!r) return Error{r.error()};
+  return ok();
+}
+
+bool Connection::reusable() {
+  if (PQstatus(m_conn) != CONNECTION_OK) return false;
+  // A caller that stopped half-way (an exception) left a transaction open.
+  if (PQtransactionStatus(m_conn) != PQTRANS_IDLE) exec("ROLLBACK", "roll back");
+  return PQstatus(m_conn) == CONNECTION_OK && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
+}
+
+std::shared_ptr<Pool> Pool::of(const std::string& url) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<Pool>> pools;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = pools[url];
+  auto pool = slot.lock();
+  if (!pool) {
+    pool = std::make_shared<Pool>(url);
+    slot = pool;
+  }
+  return pool;
+}
+
+Expected<std::unique_ptr<Connection>> Pool::connect() {
+  // Keywords before dbname are defaults the URL may override (libpq reads
+  // them in order, the URL expanded in place of dbname).
+  const char* keys[] = {"connect_timeout", "client_encoding", "application_name", "dbname", nullptr};
+  const char* values[] = {k_connect_timeout_s, "UTF8", "errdex", m_url.c_str(), nullptr};
+  PGconn* raw = PQconnectdbParams(keys, values, 1);
+  auto conn = std::make_unique<Connection>(raw);
+  if (!raw) return Error{"postgresql: cannot connect to " + redact(m_url) + ": out of memory"};
+  if (PQstatus(raw) != CONNECTION_OK)
+    return Error{"postgresql: cannot connect to " + redact(m_url) + ": " + one_line(PQerrorMessage(raw))};
+  // Notices (a table that exists already, …) are the server's chatter, not
+  // the user's business.
+  PQsetNoticeProcessor(raw, [](void*, const char*) {}, nullptr);
+  return conn;
+}
+
+Expected<Pool::Lease> Pool::take() {
+  std::unique_lock<std::mutex> lock(m_mu);
+  const auto give_up = std::chrono::steady_clock::now() + k_pool_wait;
+  for (;;) {
+    if (!m_idle.empty()) {
+      auto conn = std::move(m_idle.back());
+      m_idle.pop_back();
+      return Lease(this, std::move(conn));
+    }
+    if (m_open < k_pool_size) {
+      ++m_open;
+      lock.unlock();
+      auto conn = connect();
+      if (!conn) {
+        lock.lock();
+        --m_open;
+        m_back.notify_one();
+        return Error{conn.error()};
+      }
+      return Lease(this, std::move(*conn));
+    }
+    if (m_back.wait_until(lock, give_up) == std::cv_status::timeout && m_idle.empty() && m_open >= k_pool_size)
+      return Error{"postgresql: all " + std::to_string(k_pool_size) + " connections to " + redact(m_url) +
+                   " stayed busy"};
+  }
+}
+
+void Pool::give_back(std::unique_ptr<Connection> conn) {
+  const bool keep = conn->reusable();
+  if (!keep) conn.reset();  // closed outside the lock
+  std::lock_guard<std::mutex> lock(m_mu);
+  if (keep) m_idle.push_back(std::move(conn));
+  else --m_open;
+  m_back.notify_one();
+}
+
+Status Pool::once_migrated(const std::function<Status(Connection&)>& migrate) {
+  std::lock_guard<std::mutex> lock(m_migrate_mu);
+  if (m_migrated) return ok();
+  auto lease = take();
+  if (!lease) return Error{lease.error()};
+  if (auto s = migrate(**lease); !s) return s;
+  m_migrated = true;
+  return ok();
+}
+
+}  // namespace errdex::store::pg
