@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "analyze/category.h"
+#include "analyze/javascript_prose.h"
 #include "analyze/lints.h"
 #include "analyze/static_prose.h"
 #include "scan/template.h"
@@ -144,6 +145,8 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sites[a].line < sites[b].line; });
 
   std::unordered_map<std::string, std::vector<std::string>> callers;
+  // The analyst speaks the site's language.
+  const bool javascript = is_javascript_file(ctx.file_path);
   for (std::size_t idx : order) {
     const model::ThrowSite& s = sites[idx];
     model::ErrorRecord r;
@@ -186,7 +189,10 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
       if (std::find(r.message_variants.begin(), r.message_variants.end(), v) == r.message_variants.end())
         r.message_variants.push_back(std::move(v));
     }
-    write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
+    if (javascript)
+      write_javascript_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
+    else
+      write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
     out.push_back(std::move(r));
   }
   return out;  // in line order

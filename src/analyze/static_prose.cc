@@ -28,20 +28,7 @@ bool is_identifier(std::string_view s) {
   return !s.empty() && ident_start(s[0]) && std::all_of(s.begin(), s.end(), ident_char);
 }
 
-std::string collapse_ws(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
+using util::collapse_ws;
 
 // A guard condition as one line of Python: line continuations (a backslash
 // left before a collapsed newline) removed outside strings.

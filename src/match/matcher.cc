@@ -615,6 +615,9 @@ struct Matcher::Impl {
   std::vector<std::uint8_t> site_shared;
   std::vector<std::uint32_t> quiet_at, quiet_list;
   std::vector<std::uint32_t> file_installed;
+  // By file_id: word_hash() of the package of an `npm/<package>` repository,
+  // whose files are the package's as installed; 0 for other repositories.
+  std::vector<std::uint64_t> file_package;
   // By record: statement_hash() of its statement's first line, read from
   // its source excerpt; 0 when the excerpt does not hold it.
   std::vector<std::uint32_t> statement;
@@ -1515,7 +1518,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     }
   }
   m.file_installed.assign(m.files.size(), 0);
+  m.file_package.assign(m.files.size(), 0);
   for (std::size_t f = 0; f < m.files.size(); ++f) {
+    if (std::string_view repo = *file_repo[f]; repo.starts_with("npm/")) m.file_package[f] = word_hash(repo.substr(4));
     const auto& parts = m.file_parts[f] = path_components(m.files[f]);
     auto listed = repo_roots.find(*file_repo[f]);
     m.module_mask[f] = module_lengths(parts, listed == repo_roots.end() ? k_default_roots : listed->second.inside);
@@ -1679,6 +1684,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           }
           return false;
         };
+        // A file under `node_modules/<pkg>/` is that package's: of the
+        // npm/* repositories only npm/<pkg> holds it, at the same path.
+        std::string frame_package;
+        std::size_t package_file_start = 0;
+        const std::uint64_t frame_package_hash =
+            npm_package_path(parts, frame_package, package_file_start) ? word_hash(frame_package) : 0;
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
         int agree = -1;
@@ -1697,6 +1708,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
             // copy) can show.
             if (agree > 0 && m.file_installed[file] != 0 && installed_here(file))
               agree = static_cast<int>(rec.size()) + 1;
+            if (frame_package_hash != 0 && m.file_package[file] != 0) {
+              const std::size_t in_package = parts.size() - package_file_start;
+              const bool same = m.file_package[file] == frame_package_hash && rec.size() == in_package &&
+                                common_suffix(parts, rec) >= in_package;
+              agree = same ? static_cast<int>(rec.size()) + 1 : 0;
+            }
             last_file = file;
           }
           if (agree <= 0) continue;

@@ -84,4 +84,21 @@ std::uint64_t module_lengths(const std::vector<std::string_view>& record, const 
   return mask;
 }
 
+bool npm_package_path(const std::vector<std::string_view>& frame, std::string& package, std::size_t& file_start) {
+  for (std::size_t i = frame.size(); i-- > 0;) {
+    if (frame[i] != "node_modules") continue;
+    std::size_t p = i + 1;
+    if (p < frame.size() && frame[p].starts_with('@')) ++p;
+    if (p + 1 >= frame.size()) return false;  // no file after the package
+    package.clear();
+    for (std::size_t k = i + 1; k <= p; ++k) {
+      if (k > i + 1) package += '/';
+      package.append(frame[k]);
+    }
+    file_start = p + 1;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace errdex::match

@@ -1,5 +1,7 @@
 #include "match/traceback.h"
 
+#include "match/js_stack.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -999,6 +1001,11 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   }
   if (LineException one; parse_single_line(text, known, one)) {
     tb.exceptions.push_back({std::string(one.error_class), std::string(one.message), {}});
+    return tb;
+  }
+  // One parser per trace format: a JavaScript stack has its own.
+  if (looks_like_js_stack(text)) {
+    parse_js_stack(text, tb);
     return tb;
   }
   // A traceback logged inside a string is read as the string's text; a

@@ -1,5 +1,6 @@
 #include "scan/frontend.h"
 
+#include "scan/javascript/frontend.h"
 #include "scan/python/frontend.h"
 
 namespace errdex::scan {
@@ -14,6 +15,19 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan(std::string_view source) const override { return scan_python(source); }
 };
 
+class JavaScriptFrontend final : public Frontend {
+ public:
+  explicit JavaScriptFrontend(Dialect d) : m_dialect(d) {}
+  std::string_view language() const override {
+    return m_dialect == Dialect::typescript ? "typescript" : m_dialect == Dialect::tsx ? "tsx" : "javascript";
+  }
+  bool worth_parsing(std::string_view source) const override { return javascript_worth_parsing(source); }
+  model::FileFacts scan(std::string_view source) const override { return scan_javascript(source, m_dialect); }
+
+ private:
+  Dialect m_dialect;
+};
+
 struct Registered {
   std::string_view extension;
   const Frontend* frontend;
@@ -21,7 +35,14 @@ struct Registered {
 
 const Registered* registry(std::size_t& n) {
   static const PythonFrontend python;
-  static const Registered k[] = {{".py", &python}};
+  static const JavaScriptFrontend js(Dialect::javascript), ts(Dialect::typescript), tsx(Dialect::tsx);
+  // Declaration files (`.d.ts`) declare and never throw; a minified bundle
+  // (`.min.js`) repeats the package's own sources on a line or two: no
+  // frontend.
+  static const Registered k[] = {{".py", &python},  {".d.ts", nullptr}, {".d.mts", nullptr}, {".d.cts", nullptr},
+                                 {".min.js", nullptr}, {".min.mjs", nullptr}, {".min.cjs", nullptr},
+                                 {".js", &js},      {".mjs", &js},      {".cjs", &js},       {".jsx", &js},
+                                 {".ts", &ts},      {".mts", &ts},      {".cts", &ts},       {".tsx", &tsx}};
   n = std::size(k);
   return k;
 }
@@ -40,7 +61,8 @@ std::vector<std::string> frontend_extensions() {
   std::size_t n = 0;
   const Registered* r = registry(n);
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < n; ++i) out.emplace_back(r[i].extension);
+  for (std::size_t i = 0; i < n; ++i)
+    if (r[i].frontend) out.emplace_back(r[i].extension);
   return out;
 }
 

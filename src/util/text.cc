@@ -203,4 +203,19 @@ bool version_less(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
+std::string collapse_ws(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace errdex::util

@@ -43,4 +43,7 @@ std::string_view trim(std::string_view s);
 // numbers ("v3.9.1" < "v3.12.0"), leading zeros aside; the rest as bytes.
 bool version_less(std::string_view a, std::string_view b);
 
+// Whitespace runs (' ', tab, newlines) become one space; ends trimmed.
+std::string collapse_ws(std::string_view s);
+
 }  // namespace errdex::util

@@ -14,7 +14,24 @@ TEST(Frontend, ChosenByTheEndOfTheFileName) {
   EXPECT_EQ(frontend_for("README.md"), nullptr);
   EXPECT_EQ(frontend_for("x.pyc"), nullptr);
   EXPECT_EQ(frontend_for(""), nullptr);
-  EXPECT_EQ(frontend_extensions(), (std::vector<std::string>{".py"}));
+  EXPECT_EQ(frontend_extensions(), (std::vector<std::string>{".py", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}));
+}
+
+TEST(Frontend, JavaScriptAndTypeScriptByExtensionDeclarationFilesSkipped) {
+  for (const char* p : {"a.js", "lib/a.mjs", "a.cjs", "a.jsx"}) {
+    ASSERT_NE(frontend_for(p), nullptr) << p;
+    EXPECT_EQ(frontend_for(p)->language(), "javascript") << p;
+  }
+  for (const char* p : {"a.ts", "a.mts", "a.cts"}) {
+    ASSERT_NE(frontend_for(p), nullptr) << p;
+    EXPECT_EQ(frontend_for(p)->language(), "typescript") << p;
+  }
+  ASSERT_NE(frontend_for("App.tsx"), nullptr);
+  EXPECT_EQ(frontend_for("App.tsx")->language(), "tsx");
+  EXPECT_EQ(frontend_for("index.d.ts"), nullptr);
+  EXPECT_EQ(frontend_for("types/x.d.mts"), nullptr);
+  EXPECT_EQ(frontend_for("a.json"), nullptr);
+  EXPECT_EQ(frontend_for("dist/x.min.js"), nullptr);
 }
 
 TEST(Frontend, PythonSaysWhatIsWorthParsingAndScansIt) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "scan/python/text.h"
+#include "scan/tree_walk.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -172,39 +173,8 @@ std::string expr_text(std::string_view t) {
   return python::collapse_ws(t);
 }
 
-TemplatePart interp(std::string text, std::string display = {}, char conv = 0) {
-  TemplatePart p;
-  p.literal = false;
-  p.text = std::move(text);
-  if (display != p.text) p.display = std::move(display);
-  p.printf_conv = conv;
-  return p;
-}
-
-void append_literal(std::vector<TemplatePart>& parts, std::string_view text) {
-  if (text.empty()) return;
-  if (parts.empty() || !parts.back().literal) parts.push_back(TemplatePart{});
-  parts.back().text += text;
-}
-
-void append_parts(std::vector<TemplatePart>& parts, std::vector<TemplatePart> more) {
-  for (auto& p : more) {
-    if (p.literal)
-      append_literal(parts, p.text);
-    else
-      parts.push_back(std::move(p));
-  }
-}
-
 bool all_literal(const std::vector<TemplatePart>& parts) {
   return std::all_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal; });
-}
-
-// Whether two templates read alike: the same literal text and the same
-// interpolated expressions, in order.
-bool same_parts(const MessageTemplate& a, const MessageTemplate& b) {
-  return std::equal(a.parts.begin(), a.parts.end(), b.parts.begin(), b.parts.end(),
-                    [](const TemplatePart& x, const TemplatePart& y) { return x.literal == y.literal && x.text == y.text; });
 }
 
 // Interpolation `p` with its expression replaced by the source text of the
@@ -223,27 +193,6 @@ std::string joined_literal(const std::vector<TemplatePart>& parts) {
   std::string s;
   for (const auto& p : parts) s += p.text;
   return s;
-}
-
-// Pre-order walk without recursion (nesting depth is input-controlled):
-// `visit(node, depth, cursor)` returns whether to enter the node's children.
-template <class Visit>
-void walk(TSNode root, Visit&& visit) {
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  std::uint32_t depth = 0;
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (visit(n, depth, &cur) && ts_tree_cursor_goto_first_child(&cur)) {
-      ++depth;
-      continue;
-    }
-    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      --depth;
-    }
-    if (depth == 0) break;
-  }
-  ts_tree_cursor_delete(&cur);
 }
 
 class FileScanner {

@@ -1,0 +1,155 @@
+#include "analyze/javascript_prose.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "analyze/category.h"
+#include "scan/frontend.h"
+#include "scan/javascript/frontend.h"
+
+namespace errdex::analyze {
+namespace {
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+  });
+}
+
+// Parameter names of a parameter list's source text (`a, b = 1, {c}, ...d`,
+// `x: number`): the plain ones only.
+std::vector<std::string> js_parameters(const std::string& params) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  auto flush = [&] {
+    std::string_view t = cur;
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    if (t.starts_with("...")) t.remove_prefix(3);
+    std::size_t end = 0;
+    while (end < t.size() && is_identifier(t.substr(0, end + 1))) ++end;
+    if (end > 0) out.emplace_back(t.substr(0, end));
+    cur.clear();
+  };
+  for (char c : params) {
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+    if (c == ',' && depth == 0) flush();
+    else cur += c;
+  }
+  flush();
+  return out;
+}
+
+// JavaScript's built-in errors and what they mean; category_of knows
+// Python's.
+std::string js_category(const std::string& cls, const ClassIndex::Resolution& res) {
+  static const std::pair<const char*, const char*> k_builtins[] = {
+      {"TypeError", "type"}, {"RangeError", "validation"}, {"SyntaxError", "validation"},
+      {"URIError", "validation"}, {"ReferenceError", "state"}, {"EvalError", "internal"},
+      {"AggregateError", "internal"}, {"DeprecationWarning", "deprecation"}};
+  for (auto it = res.chain.rbegin(); it != res.chain.rend(); ++it)
+    for (const auto& [name, cat] : k_builtins)
+      if (*it == name) return cat;
+  for (const auto& [name, cat] : k_builtins)
+    if (cls == name) return cat;
+  return cls == "Error" || cls.empty() ? "internal" : category_of(cls);
+}
+
+std::string code_or_empty(std::string code, bool typescript) {
+  return scan::parses_as_javascript(code, typescript) ? code : std::string();
+}
+
+}  // namespace
+
+bool is_javascript_file(std::string_view path) {
+  const scan::Frontend* f = scan::frontend_for(path);
+  return f && f->language() != "python";
+}
+
+void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, const ProseContext& ctx) {
+  const bool ts = scan::frontend_for(r.file_path) && scan::frontend_for(r.file_path)->language() != "javascript";
+  const std::string cls = r.error_class.empty() ? "the caught error" : r.error_class;
+  const std::string catch_cls = is_identifier(r.error_class) ? r.error_class : "Error";
+  const std::string fn = is_identifier(s.function) && s.function != "constructor" ? s.function
+                         : s.function == "constructor" && is_identifier(s.class_name) ? s.class_name
+                                                                                      : "";
+  const bool is_new = s.function == "constructor" && !fn.empty();
+  std::string where = s.function.empty() ? "module code" : s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`";
+  const model::Guard* guard = nullptr;
+  for (const auto& g : s.guards)
+    if (g.kind == "if" || g.kind == "else") {
+      guard = &g;
+      break;
+    }
+  const std::string verb = r.severity == "warning" ? "emits the warning" : s.reraise ? "throws again" : "throws";
+  r.error_type = js_category(r.error_class, ctx.resolution);
+
+  std::ostringstream doc;
+  doc << where << " in " << r.file_path << " " << verb << " " << cls;
+  if (guard) doc << (guard->kind == "if" ? " when `" : " when this does not hold: `") << guard->condition << "`";
+  if (!r.error_message.empty()) doc << ", with the message \"" << r.error_message << "\"";
+  doc << ".";
+  if (ctx.resolution.chain.size() > 1) {
+    doc << " " << r.error_class << " extends";
+    for (std::size_t i = 1; i < ctx.resolution.chain.size(); ++i) doc << (i > 1 ? " → " : " ") << ctx.resolution.chain[i];
+    doc << ".";
+  }
+  r.documentation = doc.str();
+
+  const auto params = js_parameters(s.function_params);
+  std::string args;
+  for (const auto& p : params) args += (args.empty() ? "" : ", ") + p;
+  const std::string call = fn.empty() ? "" : (is_new ? "new " : "") + fn + "(" + args + ")";
+  std::ostringstream trig;
+  if (!call.empty()) trig << "Calling `" << call << "`";
+  else trig << "Running " << where;
+  if (guard) trig << (guard->kind == "if" ? " with `" : " without `") << guard->condition << "` holding";
+  trig << " reaches line " << r.line_number << ".";
+  r.trigger_scenarios = trig.str();
+  r.common_situations = guard && !guard->names.empty()
+                            ? "Passing a value of " + guard->names.front() + " that the code does not accept, often read from user input, configuration or another library's result."
+                            : "Calling " + where + " in a state or with input it does not support.";
+
+  r.solutions.clear();
+  if (guard) r.solutions.push_back("Make sure `" + guard->condition + "` does not hold before the call: check the input where it is read.");
+  if (!r.error_message.empty()) r.solutions.push_back("Read the message: \"" + r.error_message + "\" names what was wrong.");
+  r.solutions.push_back("Catch " + cls + " around the call where a bad input is expected, and report it to the user.");
+
+  // Code: a call, the call guarded by the site's own condition, and a catch.
+  const std::string subject = call.empty() ? "run()" : call;
+  std::string example = "// before\nconst result = " + subject + ";\n// after\nlet result;\ntry {\n  result = " + subject +
+                        ";\n} catch (err) {\n  if (!(err instanceof " + catch_cls + ")) throw err;\n  result = undefined; // handle the bad input here\n}\n";
+  r.example_fix = code_or_empty(example, ts);
+  if (r.example_fix.empty()) r.example_fix = "// Catch " + catch_cls + " where " + where + " is called.\n";
+  r.handling_strategy = guard ? "validation" : s.reraise ? "propagate" : "try-catch";
+  r.validation_code.reset();
+  r.type_guard.reset();
+  if (guard && guard->kind == "if") {
+    std::string v = "if (" + guard->condition + ") {\n  // " + where + " would throw " + cls + ": fix the input first\n}\n";
+    if (auto c = code_or_empty(v, ts); !c.empty()) {
+      r.validation_code = c;
+      if (r.error_type == "type") r.type_guard = c;
+    }
+  }
+  std::string tc = "try {\n  " + subject + ";\n} catch (err) {\n  if (err instanceof " + catch_cls +
+                   ") {\n    console.error(err.message);\n  } else {\n    throw err;\n  }\n}\n";
+  if (auto c = code_or_empty(tc, ts); !c.empty()) r.try_catch_pattern = c;
+  else r.try_catch_pattern.reset();
+  r.prevention_tips = {"Validate input at the boundary where it enters the program.",
+                       "Test the call with the inputs that reach this throw."};
+  if (ts) r.prevention_tips.push_back("Let the types say what the function accepts, so the compiler rejects bad calls.");
+  r.tags.clear();
+  auto tag = [&](std::string t) {
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!t.empty() && std::find(r.tags.begin(), r.tags.end(), t) == r.tags.end()) r.tags.push_back(std::move(t));
+  };
+  tag(r.error_class);
+  tag(ts ? "typescript" : "javascript");
+  tag(r.error_type);
+  if (!fn.empty()) tag(fn);
+  r.background_tag.reset();
+}
+
+}  // namespace errdex::analyze

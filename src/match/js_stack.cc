@@ -1,0 +1,275 @@
+#include "match/js_stack.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace errdex::match {
+namespace {
+
+// Lines before the first frame searched for the exception line (a long
+// multi-line message is read from here on).
+constexpr std::size_t k_max_message_lines = 200;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    std::string_view l = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+// `file:line:col` (the column optional) into `f`; false when the text does
+// not end that way.
+bool read_location(std::string_view loc, Frame& f, bool column_required) {
+  auto c2 = loc.rfind(':');
+  if (c2 == std::string_view::npos || !all_digits(loc.substr(c2 + 1))) return false;
+  std::string_view line = loc.substr(c2 + 1), file = loc.substr(0, c2);
+  if (auto c1 = file.rfind(':'); c1 != std::string_view::npos && all_digits(file.substr(c1 + 1))) {
+    line = file.substr(c1 + 1);
+    file = file.substr(0, c1);
+  } else if (column_required) {
+    return false;
+  }
+  if (file.empty()) return false;
+  if (file.starts_with("file://")) {
+    file.remove_prefix(7);
+    // file:///C:/x on Windows: the drive, not a root folder.
+    if (file.size() > 3 && file[0] == '/' && file[2] == ':') file.remove_prefix(1);
+  }
+  f.file = std::string(file);
+  f.line = std::stoi(std::string(line));
+  return true;
+}
+
+// One frame line of V8 (`at fn (loc)`, `at loc`) or of Firefox and Safari
+// (`fn@loc`).
+enum class FrameLine { none, v8, firefox };
+
+FrameLine parse_frame_line(std::string_view raw, Frame& f) {
+  std::string_view l = trim(raw);
+  if (l.ends_with("{")) l = trim(l.substr(0, l.size() - 1));  // util.inspect's `{ code: … }` follows
+  if (l.starts_with("at ")) {
+    l.remove_prefix(3);
+    std::string_view fn, loc = l;
+    if (l.ends_with(")")) {
+      auto open = l.rfind(" (");
+      if (open == std::string_view::npos) return FrameLine::none;
+      fn = l.substr(0, open);
+      loc = l.substr(open + 2, l.size() - open - 3);
+    }
+    if (fn.starts_with("async ")) fn.remove_prefix(6);
+    f.function = std::string(fn);
+    return read_location(loc, f, true) ? FrameLine::v8 : FrameLine::none;
+  }
+  auto at = l.find('@');
+  if (at == std::string_view::npos || l.find(' ') < at) return FrameLine::none;
+  std::string_view loc = l.substr(at + 1);
+  // A URL or a path: `user@host:22` is neither.
+  if (loc.find(' ') != std::string_view::npos || loc.find('/') == std::string_view::npos) return FrameLine::none;
+  f.function = std::string(l.substr(0, at));
+  return read_location(loc, f, false) ? FrameLine::firefox : FrameLine::none;
+}
+
+// Node's own code and code with no file: never a site of a scanned package.
+bool user_frame(const Frame& f) {
+  std::string_view p = f.file;
+  return !(p.starts_with("node:") || p.starts_with("internal/") || p == "native" || p.find("<anonymous>") != std::string_view::npos ||
+           p.starts_with("eval at "));
+}
+
+bool error_like(std::string_view name) {
+  return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning") || name == "Error";
+}
+
+// `TypeError: msg`, `TypeError [ERR_X]: msg`, `Uncaught RangeError: msg`,
+// `Error` alone: the class and where the message starts. `strict` asks for
+// a name that reads as an error class.
+bool exception_line(std::string_view line, bool strict, std::string& cls, std::string_view& message) {
+  std::string_view l = trim(line);
+  if (l.starts_with("Uncaught ")) l.remove_prefix(9);
+  std::size_t i = 0;
+  auto ident = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.'; };
+  while (i < l.size() && ident(l[i])) ++i;
+  std::string_view name = l.substr(0, i);
+  if (name.empty() || !((name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_' || name[0] == '$')) return false;
+  std::size_t j = i;
+  if (l.substr(j).starts_with(" [")) {  // Node's code: `TypeError [ERR_INVALID_ARG_TYPE]: …`
+    auto close = l.find(']', j);
+    if (close == std::string_view::npos) return false;
+    j = close + 1;
+  }
+  if (j == l.size()) {
+    if (!error_like(name)) return false;
+    message = {};
+  } else if (l.substr(j).starts_with(": ") || l.substr(j) == ":") {
+    message = l.substr(std::min(l.size(), j + 2));
+  } else {
+    return false;
+  }
+  if (strict && !error_like(name)) return false;
+  cls = std::string(name);
+  return true;
+}
+
+// Node's header above an uncaught error: `file:line`, the source line and a
+// caret line, ending just before line `end`.
+bool uncaught_header(const std::vector<std::string_view>& lines, std::size_t end, Frame& f) {
+  std::size_t k = end;
+  while (k > 0 && trim(lines[k - 1]).empty()) --k;
+  if (k < 3) return false;
+  std::string_view caret = trim(lines[k - 1]);
+  if (caret.empty() || caret.find_first_not_of('^') != std::string_view::npos) return false;
+  Frame h;
+  if (!read_location(trim(lines[k - 3]), h, false) || !user_frame(h)) return false;
+  h.source = std::string(trim(lines[k - 2]));
+  f = std::move(h);
+  return true;
+}
+
+// The exception whose frames start at line `first`: its line is the
+// earliest line before them that reads as one.
+ExceptionBlock exception_before(const std::vector<std::string_view>& lines, std::size_t first, std::size_t floor,
+                                std::size_t& exception_at) {
+  ExceptionBlock b;
+  std::size_t lo = first > floor + k_max_message_lines ? first - k_max_message_lines : floor;
+  // Back to Node's caret line or another stack's frame: a message may hold
+  // blank lines (js-yaml's snippet of the input).
+  std::size_t start = first;
+  Frame probe;
+  while (start > lo) {
+    std::string_view t = trim(lines[start - 1]);
+    if ((!t.empty() && t.find_first_not_of('^') == std::string_view::npos) || parse_frame_line(t, probe) != FrameLine::none) break;
+    --start;
+  }
+  std::string cls;
+  std::string_view msg;
+  exception_at = first;
+  for (bool strict : {true, false}) {
+    for (std::size_t k = start; k < first && exception_at == first; ++k)
+      if (exception_line(lines[k], strict, cls, msg)) exception_at = k;
+    if (exception_at != first) break;
+  }
+  if (exception_at == first) return b;
+  b.error_class = cls;
+  b.message = std::string(msg);
+  for (std::size_t k = exception_at + 1; k < first; ++k) {
+    b.message += '\n';
+    b.message.append(lines[k]);
+  }
+  while (!b.message.empty() && is_space(b.message.back())) b.message.pop_back();
+  return b;
+}
+
+// Frames from line `k` on, innermost first as printed, into `frames`; the
+// index of the first line after them.
+std::size_t read_frames(const std::vector<std::string_view>& lines, std::size_t k, std::vector<Frame>& frames) {
+  for (; k < lines.size(); ++k) {
+    Frame f;
+    if (parse_frame_line(lines[k], f) == FrameLine::none) {
+      std::string_view t = trim(lines[k]);
+      // `at Promise.all (index 0)` and `... 4 lines matching cause stack trace ...`
+      if (t.starts_with("at ") || (t.starts_with("... ") && t.ends_with("..."))) continue;
+      break;
+    }
+    if (user_frame(f)) frames.push_back(std::move(f));
+  }
+  return k;
+}
+
+void finish(ExceptionBlock& b, std::vector<Frame> innermost_first) {
+  // An error class's constructor (`new ValidationError`) runs before the
+  // code that made it: the site is the frame after it.
+  while (innermost_first.size() > 1) {
+    std::string_view fn = innermost_first.front().function;
+    if (!fn.starts_with("new ")) break;
+    std::string_view cls = fn.substr(4);
+    if (cls != b.error_class && !error_like(cls)) break;
+    innermost_first.erase(innermost_first.begin());
+  }
+  b.frames.assign(std::make_move_iterator(innermost_first.rbegin()), std::make_move_iterator(innermost_first.rend()));
+}
+
+}  // namespace
+
+bool looks_like_js_stack(std::string_view text) {
+  if (text.find("Traceback (most recent call last)") != std::string_view::npos ||
+      text.find("File \"") != std::string_view::npos)
+    return false;
+  std::size_t pos = 0;
+  int seen = 0;
+  while (pos < text.size() && seen < 10000) {
+    std::size_t nl = text.find('\n', pos);
+    std::string_view l = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    Frame f;
+    if (parse_frame_line(l, f) != FrameLine::none) return true;
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+    ++seen;
+  }
+  return false;
+}
+
+void parse_js_stack(std::string_view text, Traceback& out) {
+  auto lines = split_lines(text);
+  std::size_t first = 0;
+  Frame probe;
+  while (first < lines.size() && parse_frame_line(lines[first], probe) == FrameLine::none) ++first;
+  std::vector<ExceptionBlock> printed;  // as printed: the thrown error, then its causes
+  if (first < lines.size()) {
+    std::size_t exception_at = first;
+    ExceptionBlock b = exception_before(lines, first, 0, exception_at);
+    std::vector<Frame> frames;
+    // Node's header names the throw statement, which may be another line
+    // than where the error was made (`const e = new Error(…); … throw e`).
+    if (Frame header; uncaught_header(lines, exception_at, header)) frames.push_back(std::move(header));
+    std::size_t k = read_frames(lines, first, frames);
+    if (frames.size() >= 2 && frames[0].file == frames[1].file && frames[0].line == frames[1].line)
+      frames.erase(frames.begin() + 1);
+    finish(b, std::move(frames));
+    printed.push_back(std::move(b));
+    // util.inspect's `[cause]: Error: inner` and its frames, indented; a
+    // cause's cause the same way, further in.
+    for (int depth = 0; depth < 64; ++depth) {
+      while (k < lines.size() && trim(lines[k]).find("[cause]: ") == std::string_view::npos) ++k;
+      if (k >= lines.size()) break;
+      std::string_view t = trim(lines[k]);
+      std::string_view rest = t.substr(t.find("[cause]: ") + 9);
+      ExceptionBlock cause;
+      std::string cls;
+      std::string_view msg;
+      if (exception_line(rest, false, cls, msg)) {
+        cause.error_class = cls;
+        cause.message = std::string(trim(msg));
+      } else {
+        cause.message = std::string(rest);
+      }
+      std::vector<Frame> cause_frames;
+      k = read_frames(lines, k + 1, cause_frames);
+      finish(cause, std::move(cause_frames));
+      printed.push_back(std::move(cause));
+    }
+  }
+  if (printed.empty()) printed.push_back({{}, std::string(trim(text)), {}});
+  out.exceptions.assign(std::make_move_iterator(printed.rbegin()), std::make_move_iterator(printed.rend()));
+}
+
+}  // namespace errdex::match

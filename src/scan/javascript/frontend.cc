@@ -1,0 +1,879 @@
+#include "scan/javascript/frontend.h"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "scan/javascript/text.h"
+#include "scan/tree_walk.h"
+#include "util/text.h"
+
+extern "C" const TSLanguage* tree_sitter_javascript(void);
+extern "C" const TSLanguage* tree_sitter_typescript(void);
+extern "C" const TSLanguage* tree_sitter_tsx(void);
+
+namespace errdex::scan {
+namespace {
+
+using model::ClassDef;
+using model::FileFacts;
+using model::Guard;
+using model::MessageTemplate;
+using model::TemplatePart;
+using model::ThrowSite;
+
+// Recursion over expressions (nested `+`, a message variable built from
+// another) stops here; deeper input becomes opaque.
+constexpr int k_max_depth = 100;
+// A message variable built from another variable: followed this deep.
+constexpr int k_max_variable_hops = 4;
+// tree-sitter addresses bytes with 32 bits.
+constexpr std::size_t k_max_source = 0xFFFFFFF0u;
+// Guards kept per site, innermost first.
+constexpr std::size_t k_max_guards = 8;
+
+enum class Kind : std::uint8_t {
+  Other, Throw, Call, New, Function, Arrow, Method, ClassDecl, ClassHeritage, ExtendsClause,
+  If, Else, Catch, While, String, Template, Substitution, Fragment, Escape, Binary, Paren,
+  Identifier, Member, Declarator, Assign, Arguments, Number, Comment, Return, Pair, Field,
+  Regex, Cast, TypeAssertion, Await, Super, Parameters, Statement,
+};
+
+struct Language {
+  const TSLanguage* lang = nullptr;
+  std::vector<Kind> kinds;  // indexed by symbol id
+  TSFieldId f_function = 0, f_arguments = 0, f_constructor = 0, f_name = 0, f_body = 0,
+            f_parameters = 0, f_parameter = 0, f_condition = 0, f_consequence = 0,
+            f_alternative = 0, f_left = 0, f_right = 0, f_operator = 0, f_value = 0,
+            f_object = 0, f_property = 0, f_key = 0, f_pattern = 0;
+};
+
+TSFieldId field(const TSLanguage* l, const char* name) {
+  return ts_language_field_id_for_name(l, name, static_cast<std::uint32_t>(std::strlen(name)));
+}
+
+Language make_language(const TSLanguage* lang) {
+  Language g;
+  g.lang = lang;
+  static const std::pair<const char*, Kind> k_names[] = {
+      {"throw_statement", Kind::Throw}, {"call_expression", Kind::Call},
+      {"new_expression", Kind::New}, {"function_declaration", Kind::Function},
+      {"function_expression", Kind::Function}, {"function", Kind::Function},
+      {"generator_function_declaration", Kind::Function}, {"generator_function", Kind::Function},
+      {"arrow_function", Kind::Arrow}, {"method_definition", Kind::Method},
+      {"class_declaration", Kind::ClassDecl}, {"class", Kind::ClassDecl},
+      {"abstract_class_declaration", Kind::ClassDecl}, {"class_heritage", Kind::ClassHeritage},
+      {"extends_clause", Kind::ExtendsClause}, {"if_statement", Kind::If},
+      {"else_clause", Kind::Else}, {"catch_clause", Kind::Catch}, {"while_statement", Kind::While},
+      {"string", Kind::String}, {"template_string", Kind::Template},
+      {"template_substitution", Kind::Substitution}, {"string_fragment", Kind::Fragment},
+      {"escape_sequence", Kind::Escape}, {"binary_expression", Kind::Binary},
+      {"parenthesized_expression", Kind::Paren}, {"identifier", Kind::Identifier},
+      {"member_expression", Kind::Member}, {"variable_declarator", Kind::Declarator},
+      {"assignment_expression", Kind::Assign}, {"arguments", Kind::Arguments},
+      {"number", Kind::Number}, {"comment", Kind::Comment}, {"html_comment", Kind::Comment},
+      {"return_statement", Kind::Return}, {"pair", Kind::Pair},
+      {"field_definition", Kind::Field}, {"public_field_definition", Kind::Field},
+      {"regex", Kind::Regex}, {"as_expression", Kind::Cast}, {"non_null_expression", Kind::Cast},
+      {"satisfies_expression", Kind::Cast}, {"type_assertion", Kind::TypeAssertion},
+      {"await_expression", Kind::Await}, {"super", Kind::Super},
+      {"formal_parameters", Kind::Parameters}, {"expression_statement", Kind::Statement},
+  };
+  std::uint32_t count = ts_language_symbol_count(g.lang);
+  g.kinds.assign(count, Kind::Other);
+  for (std::uint32_t s = 0; s < count; ++s) {
+    if (ts_language_symbol_type(g.lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular) continue;
+    const char* name = ts_language_symbol_name(g.lang, static_cast<TSSymbol>(s));
+    if (!name) continue;
+    for (const auto& [n, k] : k_names)
+      if (std::strcmp(n, name) == 0) g.kinds[s] = k;
+  }
+  g.f_function = field(lang, "function");
+  g.f_arguments = field(lang, "arguments");
+  g.f_constructor = field(lang, "constructor");
+  g.f_name = field(lang, "name");
+  g.f_body = field(lang, "body");
+  g.f_parameters = field(lang, "parameters");
+  g.f_parameter = field(lang, "parameter");
+  g.f_condition = field(lang, "condition");
+  g.f_consequence = field(lang, "consequence");
+  g.f_alternative = field(lang, "alternative");
+  g.f_left = field(lang, "left");
+  g.f_right = field(lang, "right");
+  g.f_operator = field(lang, "operator");
+  g.f_value = field(lang, "value");
+  g.f_object = field(lang, "object");
+  g.f_property = field(lang, "property");
+  g.f_key = field(lang, "key");
+  g.f_pattern = field(lang, "pattern");
+  return g;
+}
+
+const Language& language(Dialect d) {
+  static const Language js = make_language(tree_sitter_javascript());
+  static const Language ts = make_language(tree_sitter_typescript());
+  static const Language tsx = make_language(tree_sitter_tsx());
+  return d == Dialect::typescript ? ts : d == Dialect::tsx ? tsx : js;
+}
+
+// One parser per thread and dialect: creating one per file costs more than
+// parsing a small file.
+class ThreadParser {
+ public:
+  explicit ThreadParser(Dialect d) : m_parser(ts_parser_new()) { ts_parser_set_language(m_parser, language(d).lang); }
+  ~ThreadParser() { ts_parser_delete(m_parser); }
+  ThreadParser(const ThreadParser&) = delete;
+  ThreadParser& operator=(const ThreadParser&) = delete;
+  TSParser* get() { return m_parser; }
+
+ private:
+  TSParser* m_parser;
+};
+
+// Null-safe accessors: fields are missing wherever the parser recovered
+// from a syntax error.
+std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+std::uint32_t start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+std::uint32_t end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+
+using util::collapse_ws;
+
+class FileScanner {
+ public:
+  FileScanner(std::string_view src, const Language& g, TSNode root) : m_src(src), m_g(g), m_root(root) {}
+  FileFacts run();
+
+ private:
+  struct Ctx {
+    Kind kind;
+    TSNode node;
+    std::uint32_t depth;
+  };
+  // A name given a value in a scope: `const m = …`, `m = …`.
+  struct Assign {
+    std::string_view name;
+    TSNode value;
+    std::uint32_t at;
+  };
+
+  Kind kind(TSNode n) const {
+    if (ts_node_is_null(n)) return Kind::Other;
+    TSSymbol s = ts_node_symbol(n);
+    return s < m_g.kinds.size() ? m_g.kinds[s] : Kind::Other;
+  }
+  std::string_view text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    std::uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (a > b || b > m_src.size()) return {};
+    return m_src.substr(a, b - a);
+  }
+  TSNode child(TSNode n, TSFieldId f) const {
+    return ts_node_is_null(n) || f == 0 ? TSNode{} : ts_node_child_by_field_id(n, f);
+  }
+  int line_of(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+  bool is_function(Kind k) const { return k == Kind::Function || k == Kind::Arrow || k == Kind::Method; }
+  // Parentheses, `await`, TypeScript's `as`/`!`/`satisfies` around a value.
+  TSNode unwrap(TSNode n) const;
+  TSNode argument(TSNode call, std::uint32_t i) const;
+  std::vector<std::string> argument_texts(TSNode call) const;
+
+  void find_keywords();
+  bool subtree_has_keyword(TSNode n) const;
+  void visit_class(TSNode n);
+  void emit_throw(TSNode n);
+  void check_call(TSNode call);
+  void emit_made(TSNode call, TSNode made, int line, const char* kind);
+  bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
+  bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
+  void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
+  void fill_context(ThrowSite& site, std::uint32_t at) const;
+  std::vector<Guard> guards(std::uint32_t at) const;
+  std::string function_name(TSNode fn) const;
+  std::vector<std::string> parameter_names(TSNode fn) const;
+  bool promise_reject_name(std::string_view name) const;
+  bool parameter_of_enclosing(std::string_view name) const;
+
+  MessageTemplate message_from(TSNode expr, std::uint32_t at);
+  std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);
+  bool literal_parts(TSNode n, std::vector<TemplatePart>& parts) const;
+  TSNode scope_of(std::uint32_t at) const;
+  const std::vector<Assign>& assignments(TSNode scope);
+  TSNode function_named(std::string_view name);
+  void apply_own_displays();
+
+  std::string_view m_src;
+  const Language& m_g;
+  TSNode m_root;
+  std::vector<std::uint32_t> m_keywords;  // sorted byte offsets of keyword hits
+  std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
+  std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
+  std::optional<std::unordered_map<std::string_view, TSNode>> m_functions;
+  FileFacts m_facts;
+};
+
+TSNode FileScanner::unwrap(TSNode n) const {
+  for (int i = 0; i < k_max_depth && !ts_node_is_null(n); ++i) {
+    Kind k = kind(n);
+    if (k == Kind::TypeAssertion) {  // `<T>x`: the value comes last
+      n = ts_node_named_child(n, named_count(n) - 1);
+      continue;
+    }
+    if (k != Kind::Paren && k != Kind::Cast && k != Kind::Await) break;
+    n = ts_node_named_child(n, 0);
+  }
+  return n;
+}
+
+TSNode FileScanner::argument(TSNode call, std::uint32_t i) const {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::Arguments) return TSNode{};
+  std::uint32_t seen = 0, count = named_count(args);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    TSNode a = ts_node_named_child(args, k);
+    if (kind(a) == Kind::Comment) continue;
+    if (seen++ == i) return a;
+  }
+  return TSNode{};
+}
+
+std::vector<std::string> FileScanner::argument_texts(TSNode call) const {
+  std::vector<std::string> out;
+  TSNode args = child(call, m_g.f_arguments);
+  std::uint32_t count = named_count(args);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    TSNode a = ts_node_named_child(args, k);
+    if (kind(a) != Kind::Comment) out.push_back(collapse_ws(text(a)));
+  }
+  return out;
+}
+
+void FileScanner::find_keywords() {
+  // Every site and class definition holds one of these.
+  static constexpr std::string_view k_words[] = {"throw", "reject", "new", "extends", "emit"};
+  for (auto w : k_words) {
+    std::size_t pos = 0;
+    while ((pos = m_src.find(w, pos)) != std::string_view::npos) {
+      m_keywords.push_back(static_cast<std::uint32_t>(pos));
+      pos += w.size();
+    }
+  }
+  std::sort(m_keywords.begin(), m_keywords.end());
+}
+
+bool FileScanner::subtree_has_keyword(TSNode n) const {
+  auto it = std::lower_bound(m_keywords.begin(), m_keywords.end(), start_byte(n));
+  return it != m_keywords.end() && *it < end_byte(n);
+}
+
+FileFacts FileScanner::run() {
+  m_facts.had_syntax_errors = ts_node_has_error(m_root);
+  find_keywords();
+  if (m_keywords.empty()) return std::move(m_facts);
+  walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
+    while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
+    Kind k = kind(n);
+    bool descend = true;
+    switch (k) {
+      case Kind::Throw: emit_throw(n); break;
+      case Kind::Call: check_call(n); break;
+      case Kind::ClassDecl:
+        visit_class(n);
+        m_ctx.push_back({k, n, depth});
+        break;
+      case Kind::Function: case Kind::Arrow: case Kind::Method: case Kind::If: case Kind::Else:
+      case Kind::Catch: case Kind::While:
+        m_ctx.push_back({k, n, depth});
+        break;
+      case Kind::String: case Kind::Comment: case Kind::Regex: descend = false; break;
+      default: break;
+    }
+    return descend && subtree_has_keyword(n);
+  });
+  m_ctx.clear();
+  apply_own_displays();
+  return std::move(m_facts);
+}
+
+// --- classes ---------------------------------------------------------------
+
+void FileScanner::visit_class(TSNode n) {
+  TSNode heritage{};
+  std::uint32_t count = named_count(n);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (kind(ts_node_named_child(n, i)) == Kind::ClassHeritage) heritage = ts_node_named_child(n, i);
+  if (ts_node_is_null(heritage)) return;
+  // JavaScript: `extends Base`; TypeScript: an extends_clause with a value.
+  TSNode base = ts_node_named_child(heritage, 0);
+  if (kind(base) == Kind::ExtendsClause) base = child(base, m_g.f_value);
+  if (ts_node_is_null(base) || kind(base) == Kind::Other) return;
+  ClassDef c;
+  c.name = std::string(text(child(n, m_g.f_name)));
+  if (c.name.empty()) {  // `const X = class extends Error {}`
+    TSNode parent = ts_node_parent(n);
+    if (kind(parent) == Kind::Declarator) c.name = std::string(text(child(parent, m_g.f_name)));
+  }
+  if (c.name.empty()) return;
+  c.bases.push_back(collapse_ws(text(base)));
+  c.line = line_of(n);
+  // The message its constructor gives `super(…)`, when it builds one from
+  // its parameters: `super(\`Invalid version: ${v}\`)`.
+  TSNode body = child(n, m_g.f_body);
+  std::uint32_t members = named_count(body);
+  for (std::uint32_t i = 0; i < members; ++i) {
+    TSNode m = ts_node_named_child(body, i);
+    if (kind(m) != Kind::Method || text(child(m, m_g.f_name)) != "constructor") continue;
+    for (auto& p : parameter_names(m)) c.params.push_back({std::move(p), false, {}});
+    TSNode ctor_body = child(m, m_g.f_body);
+    walk(ctor_body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      if (kind(x) == Kind::Call && kind(child(x, m_g.f_function)) == Kind::Super && c.display.empty()) {
+        MessageTemplate t = message_from(argument(x, 0), start_byte(x));
+        bool bare = t.parts.size() == 1 && !t.parts[0].literal;
+        if (t.style != "none" && !bare && t.from_literals) c.display.push_back(std::move(t));
+      }
+      return !is_function(kind(x)) || ts_node_eq(x, ctor_body);
+    });
+  }
+  m_facts.classes.push_back(std::move(c));
+}
+
+// A site raising a class this file defines with a display: the display,
+// its parameters filled with the site's arguments in order, is a message
+// the site can show.
+void FileScanner::apply_own_displays() {
+  for (ThrowSite& site : m_facts.sites) {
+    for (const ClassDef& c : m_facts.classes) {
+      if (c.name != site.error_class || c.display.empty()) continue;
+      for (const MessageTemplate& d : c.display) {
+        MessageTemplate out;
+        out.style = d.style;
+        out.from_literals = true;
+        for (const TemplatePart& p : d.parts) {
+          std::size_t k = 0;
+          while (!p.literal && k < c.params.size() && c.params[k].name != p.text) ++k;
+          if (p.literal || k == c.params.size() || k >= site.args.size())
+            out.parts.push_back(p);
+          else if (k == 0 && site.message.from_literals)
+            append_parts(out.parts, site.message.parts);
+          else
+            out.parts.push_back(interp(site.args[k]));
+        }
+        if (!same_parts(out, site.message) && site.alternatives.size() < 64) site.alternatives.push_back(std::move(out));
+      }
+      break;
+    }
+  }
+}
+
+// --- sites -----------------------------------------------------------------
+
+void FileScanner::emit_throw(TSNode n) {
+  ThrowSite site;
+  site.kind = "raise";
+  site.line = line_of(n);
+  site.end_line = static_cast<int>(ts_node_end_point(n).row) + 1;
+  std::uint32_t at = start_byte(n);
+  TSNode expr{};
+  std::uint32_t count = named_count(n);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (kind(ch) != Kind::Comment) {
+      expr = ch;
+      break;
+    }
+  }
+  expr = unwrap(expr);
+  if (ts_node_is_null(expr)) return;
+  site.raised_text = collapse_ws(text(expr));
+  if (!read_construction(expr, site, at, 0)) {
+    if (kind(expr) == Kind::Identifier)
+      read_thrown_name(expr, site, at, 0);
+    else
+      site.error_class = site.raised_text;
+  }
+  fill_context(site, at);
+  m_facts.sites.push_back(std::move(site));
+}
+
+// `new X(msg, …)` or `X(msg, …)`: the class and message it names; a call of
+// a function of this file that returns one is read through. False when
+// `expr` is neither.
+bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth) {
+  Kind k = kind(expr);
+  if (k != Kind::New && k != Kind::Call) return false;
+  TSNode callee = child(expr, k == Kind::New ? m_g.f_constructor : m_g.f_function);
+  if (k == Kind::Call && read_helper(expr, site, at, depth)) return true;
+  site.error_class = collapse_ws(text(callee));
+  site.args = argument_texts(expr);
+  site.message = message_from(argument(expr, 0), at);
+  return true;
+}
+
+// `throw helper(args)` where this file defines `helper` to return `new
+// X(…)`: the first such return is the site's class and message, the others
+// its alternatives. The helper's parameters in the message are the call's
+// arguments.
+bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth) {
+  if (depth > 2) return false;
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier) return false;
+  TSNode fn = function_named(text(callee));
+  if (ts_node_is_null(fn)) return false;
+  std::vector<std::string> params = parameter_names(fn);
+  std::vector<TSNode> made;
+  TSNode body = child(fn, m_g.f_body);
+  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (kind(x) == Kind::Return && made.size() < 16) {
+      TSNode v = unwrap(ts_node_named_child(x, 0));
+      if (kind(v) == Kind::New) made.push_back(v);
+    }
+    return !is_function(kind(x)) || ts_node_eq(x, body);
+  });
+  if (made.empty()) return false;
+  std::vector<std::string> args = argument_texts(call);
+  for (std::size_t i = 0; i < made.size(); ++i) {
+    MessageTemplate t = message_from(argument(made[i], 0), start_byte(made[i]));
+    // A parameter in the message is what this call passes for it.
+    MessageTemplate filled;
+    filled.style = t.style;
+    filled.from_literals = t.from_literals;
+    for (const TemplatePart& p : t.parts) {
+      auto pos = std::find(params.begin(), params.end(), p.text);
+      std::size_t k = static_cast<std::size_t>(pos - params.begin());
+      if (p.literal || pos == params.end() || k >= args.size()) {
+        filled.parts.push_back(p);
+        continue;
+      }
+      MessageTemplate given = message_from(argument(call, static_cast<std::uint32_t>(k)), at);
+      if (given.from_literals)
+        append_parts(filled.parts, std::move(given.parts));
+      else
+        filled.parts.push_back(interp(args[k]));
+    }
+    if (i == 0) {
+      site.error_class = collapse_ws(text(child(made[i], m_g.f_constructor)));
+      site.args = args;
+      site.message = std::move(filled);
+    } else {
+      site.alternatives.push_back(std::move(filled));
+    }
+  }
+  return true;
+}
+
+// `throw err`: the error the function made earlier (`const err = new
+// X(…)`; `err.code = 'E…'` names its code), or the caught error thrown
+// again.
+void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth) {
+  std::string_view id = text(name);
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    const Ctx& c = m_ctx[i];
+    if (is_function(c.kind)) break;
+    if (c.kind == Kind::Catch && text(child(c.node, m_g.f_parameter)) == id) {
+      site.reraise = true;
+      return;
+    }
+  }
+  site.error_class = std::string(id);
+  const auto& assigns = assignments(scope_of(at));
+  const Assign* made = nullptr;
+  for (const Assign& a : assigns)
+    if (a.at < at && a.name == id && kind(unwrap(a.value)) == Kind::New) made = &a;
+  if (!made) return;
+  read_construction(unwrap(made->value), site, made->at, depth + 1);
+  // Its code, set between the making and the throw.
+  std::string code_name = std::string(id) + ".code";
+  for (const Assign& a : assigns)
+    if (a.at > made->at && a.at < at && a.name == code_name && kind(a.value) == Kind::String) {
+      std::string v(text(a.value));
+      if (v.size() >= 2) site.args.push_back("code='" + v.substr(1, v.size() - 2) + "'");
+    }
+}
+
+// A call that hands an error on instead of throwing it: `Promise.reject(e)`,
+// `reject(e)` in a promise executor, `callback(e)` to a function the
+// enclosing function was given, `emitter.emit('error', e)`, and
+// `process.emitWarning(msg)`.
+void FileScanner::check_call(TSNode call) {
+  TSNode callee = child(call, m_g.f_function);
+  std::string_view name = text(callee);
+  if (name == "process.emitWarning") {
+    TSNode msg = argument(call, 0);
+    if (ts_node_is_null(msg)) return;
+    ThrowSite site;
+    site.kind = "warn";
+    site.line = line_of(call);
+    site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
+    site.raised_text = collapse_ws(text(call));
+    site.args = argument_texts(call);
+    TSNode type = argument(call, 1);
+    std::string cls = "Warning";
+    if (kind(type) == Kind::String && text(type).size() > 2) cls = std::string(text(type).substr(1, text(type).size() - 2));
+    site.error_class = cls;
+    site.message = message_from(msg, start_byte(call));
+    fill_context(site, start_byte(call));
+    m_facts.sites.push_back(std::move(site));
+    return;
+  }
+  TSNode made{};
+  if (name == "Promise.reject") {
+    made = argument(call, 0);
+  } else if (name.ends_with(".emit") || name == "emit") {
+    TSNode event = argument(call, 0);
+    if (kind(event) == Kind::String && (text(event) == "'error'" || text(event) == "\"error\"")) made = argument(call, 1);
+  } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name))) {
+    made = argument(call, 0);
+  }
+  made = unwrap(made);
+  if (kind(made) != Kind::New) return;
+  emit_made(call, made, line_of(call), "raise");
+}
+
+void FileScanner::emit_made(TSNode call, TSNode made, int line, const char* kind_name) {
+  ThrowSite site;
+  site.kind = kind_name;
+  site.line = line;
+  site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
+  site.raised_text = collapse_ws(text(made));
+  read_construction(made, site, start_byte(call), 0);
+  fill_context(site, start_byte(call));
+  m_facts.sites.push_back(std::move(site));
+}
+
+// Whether `name` is the second parameter of a promise executor around the
+// call: `new Promise((resolve, reject) => …)`.
+bool FileScanner::promise_reject_name(std::string_view name) const {
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    const Ctx& c = m_ctx[i];
+    if (!is_function(c.kind)) continue;
+    TSNode args = ts_node_parent(c.node);
+    TSNode made = ts_node_parent(args);
+    if (kind(args) != Kind::Arguments || kind(made) != Kind::New || text(child(made, m_g.f_constructor)) != "Promise")
+      continue;
+    auto params = parameter_names(c.node);
+    if (params.size() >= 2 && params[1] == name) return true;
+  }
+  return false;
+}
+
+// Node's callback style: the error goes to a function the enclosing
+// function was handed (`function read(path, cb) { … cb(new Error(…)) }`).
+bool FileScanner::parameter_of_enclosing(std::string_view name) const {
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    if (!is_function(m_ctx[i].kind)) continue;
+    auto params = parameter_names(m_ctx[i].node);
+    return std::find(params.begin(), params.end(), name) != params.end();
+  }
+  return false;
+}
+
+std::vector<std::string> FileScanner::parameter_names(TSNode fn) const {
+  std::vector<std::string> out;
+  TSNode single = child(fn, m_g.f_parameter);  // `x => …`
+  if (!ts_node_is_null(single)) {
+    out.emplace_back(text(single));
+    return out;
+  }
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    if (kind(p) == Kind::Comment) continue;
+    // `x = 1` (JS), `x: T` and `x?: T = 1` (TypeScript): the name first.
+    TSNode inner = child(p, m_g.f_pattern);
+    if (ts_node_is_null(inner)) inner = child(p, m_g.f_left);
+    if (ts_node_is_null(inner)) inner = p;
+    out.emplace_back(kind(inner) == Kind::Identifier ? text(inner) : std::string_view{});
+  }
+  return out;
+}
+
+// --- context ---------------------------------------------------------------
+
+std::string FileScanner::function_name(TSNode fn) const {
+  std::string_view own = text(child(fn, m_g.f_name));
+  if (!own.empty()) return std::string(own);
+  // Anonymous: the name it is given (`const f = () => …`, `X.prototype.f =
+  // function () {…}`, `{ f: function () {…} }`), as V8 names it.
+  TSNode parent = ts_node_parent(fn);
+  switch (kind(parent)) {
+    case Kind::Declarator: return std::string(text(child(parent, m_g.f_name)));
+    case Kind::Assign: {
+      TSNode left = child(parent, m_g.f_left);
+      if (kind(left) == Kind::Member) return std::string(text(child(left, m_g.f_property)));
+      return std::string(text(left));
+    }
+    case Kind::Pair: return std::string(text(child(parent, m_g.f_key)));
+    case Kind::Field: {  // `f = () => …` in a class body
+      TSNode key = child(parent, m_g.f_property);
+      return std::string(text(ts_node_is_null(key) ? child(parent, m_g.f_name) : key));
+    }
+    default: return {};
+  }
+}
+
+void FileScanner::fill_context(ThrowSite& site, std::uint32_t at) const {
+  site.guards = guards(at);
+  bool have_function = false;
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    const Ctx& c = m_ctx[i];
+    if (is_function(c.kind) && !have_function) {
+      have_function = true;
+      site.function = function_name(c.node);
+      TSNode single = child(c.node, m_g.f_parameter);
+      std::string_view params = ts_node_is_null(single) ? text(child(c.node, m_g.f_parameters)) : text(single);
+      if (params.size() >= 2 && params.front() == '(' && params.back() == ')') params = params.substr(1, params.size() - 2);
+      site.function_params = collapse_ws(params);
+      site.function_line = line_of(c.node);
+    } else if (c.kind == Kind::ClassDecl) {
+      site.class_name = std::string(text(child(c.node, m_g.f_name)));
+      for (std::uint32_t k = 0; k < named_count(c.node); ++k) {
+        TSNode h = ts_node_named_child(c.node, k);
+        if (kind(h) != Kind::ClassHeritage) continue;
+        std::string_view b = text(h);
+        if (b.starts_with("extends")) b.remove_prefix(7);
+        site.class_bases = collapse_ws(b);
+      }
+      break;
+    }
+  }
+}
+
+std::vector<Guard> FileScanner::guards(std::uint32_t at) const {
+  std::vector<Guard> out;
+  auto make = [&](const char* k, TSNode cond, TSNode at_node) {
+    Guard g;
+    g.kind = k;
+    TSNode inner = kind(cond) == Kind::Paren ? ts_node_named_child(cond, 0) : cond;
+    g.condition = collapse_ws(text(inner));
+    g.line = line_of(at_node);
+    walk(inner, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      Kind xk = kind(x);
+      if (xk == Kind::Identifier || xk == Kind::Member) {
+        std::string name = collapse_ws(text(x));
+        if (std::find(g.names.begin(), g.names.end(), name) == g.names.end() && g.names.size() < 16) g.names.push_back(name);
+        return false;
+      }
+      return xk != Kind::String && !is_function(xk);
+    });
+    out.push_back(std::move(g));
+  };
+  for (std::size_t i = m_ctx.size(); i-- > 0 && out.size() < k_max_guards;) {
+    const Ctx& c = m_ctx[i];
+    if (is_function(c.kind) || c.kind == Kind::ClassDecl) break;
+    if (c.kind == Kind::If) {
+      TSNode then = child(c.node, m_g.f_consequence);
+      if (at >= start_byte(then) && at < end_byte(then)) make("if", child(c.node, m_g.f_condition), c.node);
+    } else if (c.kind == Kind::Else) {
+      TSNode owner = ts_node_parent(c.node);
+      if (kind(owner) == Kind::If) make("else", child(owner, m_g.f_condition), c.node);
+    } else if (c.kind == Kind::While) {
+      make("while", child(c.node, m_g.f_condition), c.node);
+    } else if (c.kind == Kind::Catch) {
+      Guard g;
+      g.kind = "except";
+      g.condition = collapse_ws(text(child(c.node, m_g.f_parameter)));
+      g.line = line_of(c.node);
+      out.push_back(std::move(g));
+    }
+  }
+  return out;
+}
+
+// --- messages --------------------------------------------------------------
+
+MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t at) {
+  MessageTemplate t;
+  expr = unwrap(expr);
+  if (ts_node_is_null(expr)) return t;
+  if (auto built = build(expr, at, 0)) return std::move(*built);
+  t.style = "expression";
+  t.parts.push_back(interp(collapse_ws(text(expr))));
+  return t;
+}
+
+bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts) const {
+  Kind k = kind(n);
+  if (k != Kind::String && k != Kind::Template) return false;
+  std::uint32_t count = ts_node_child_count(n);
+  std::string lit;
+  auto flush = [&] {
+    append_literal(parts, lit);
+    lit.clear();
+  };
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    switch (kind(ch)) {
+      case Kind::Fragment: javascript::append_fragment(text(ch), lit); break;
+      case Kind::Escape: {
+        TSNode next = i + 1 < count ? ts_node_child(n, i + 1) : TSNode{};
+        bool consumed = false;
+        javascript::decode_escape(text(ch), kind(next) == Kind::Escape ? text(next) : std::string_view{}, lit, consumed);
+        if (consumed) ++i;
+        break;
+      }
+      case Kind::Substitution: {
+        flush();
+        std::string_view inner = text(ch);
+        if (inner.starts_with("${")) inner.remove_prefix(2);
+        if (inner.ends_with("}")) inner.remove_suffix(1);
+        parts.push_back(interp(collapse_ws(inner)));
+        break;
+      }
+      default:
+        // tree-sitter-javascript leaves a template's plain text unnamed
+        // between its named pieces: the bytes between the backticks.
+        if (k == Kind::Template && !ts_node_is_named(ch)) {
+          std::string_view t = text(ch);
+          if (t != "`") javascript::append_fragment(t, lit);
+        }
+        break;
+    }
+  }
+  flush();
+  return true;
+}
+
+std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, int depth) {
+  if (depth > k_max_depth) return std::nullopt;
+  n = unwrap(n);
+  MessageTemplate t;
+  switch (kind(n)) {
+    case Kind::String: case Kind::Template:
+      t.style = kind(n) == Kind::String ? "string" : "fstring";
+      t.from_literals = true;
+      literal_parts(n, t.parts);
+      return t;
+    case Kind::Binary: {
+      if (text(child(n, m_g.f_operator)) != "+") return std::nullopt;
+      auto side = [&](TSNode s, bool& lit) {
+        s = unwrap(s);
+        if (kind(s) == Kind::Number) return std::vector<TemplatePart>{TemplatePart{true, std::string(text(s)), {}, 0}};
+        if (auto b = build(s, at, depth + 1)) {
+          lit = lit || b->from_literals;
+          return std::move(b->parts);
+        }
+        return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
+      };
+      bool lit = false;
+      auto left = side(child(n, m_g.f_left), lit);
+      auto right = side(child(n, m_g.f_right), lit);
+      if (!lit) return std::nullopt;  // `a + b`: a sum, not text
+      t.style = "concat";
+      t.from_literals = true;
+      append_parts(t.parts, std::move(left));
+      append_parts(t.parts, std::move(right));
+      return t;
+    }
+    case Kind::Identifier: {
+      if (depth >= k_max_variable_hops) return std::nullopt;
+      const Assign* last = nullptr;
+      for (const Assign& a : assignments(scope_of(at)))
+        if (a.at < at && a.name == text(n)) last = &a;
+      if (!last) return std::nullopt;
+      auto value = build(last->value, last->at, depth + 1);
+      if (!value || !value->from_literals) return std::nullopt;
+      value->style = "variable";
+      return value;
+    }
+    case Kind::Call: {
+      // util.format('…%s…', a): Node's printf.
+      std::string_view callee = text(child(n, m_g.f_function));
+      if (callee != "util.format" && callee != "format") return std::nullopt;
+      TSNode fmt = argument(n, 0);
+      if (kind(fmt) != Kind::String) return std::nullopt;
+      std::vector<TemplatePart> lit;
+      literal_parts(fmt, lit);
+      std::vector<std::string> args = argument_texts(n);
+      args.erase(args.begin());
+      t.style = "percent";
+      t.from_literals = true;
+      t.parts = javascript::format_parts(lit.empty() ? std::string_view{} : std::string_view(lit[0].text), args);
+      return t;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The body of the function around byte `at`, else the whole file.
+TSNode FileScanner::scope_of(std::uint32_t at) const {
+  TSNode n = ts_node_descendant_for_byte_range(m_root, at, at);
+  for (int i = 0; !ts_node_is_null(n) && i < 100000; ++i) {
+    if (is_function(kind(n))) return n;
+    n = ts_node_parent(n);
+  }
+  return m_root;
+}
+
+const std::vector<FileScanner::Assign>& FileScanner::assignments(TSNode scope) {
+  auto [it, added] = m_assigns.try_emplace(start_byte(scope));
+  if (!added) return it->second;
+  std::vector<Assign>& out = it->second;
+  walk(scope, [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
+    Kind k = kind(x);
+    if (depth > 0 && is_function(k)) return false;
+    if (k == Kind::Declarator) {
+      TSNode v = child(x, m_g.f_value);
+      if (!ts_node_is_null(v)) out.push_back({text(child(x, m_g.f_name)), v, start_byte(x)});
+    } else if (k == Kind::Assign) {
+      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x)});
+    }
+    return true;
+  });
+  return out;
+}
+
+TSNode FileScanner::function_named(std::string_view name) {
+  if (!m_functions) {
+    m_functions.emplace();
+    walk(m_root, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      Kind k = kind(x);
+      if (k == Kind::Function && !ts_node_is_null(child(x, m_g.f_name)))
+        m_functions->try_emplace(text(child(x, m_g.f_name)), x);
+      if (k == Kind::Declarator) {
+        TSNode v = child(x, m_g.f_value);
+        if (is_function(kind(v))) m_functions->try_emplace(text(child(x, m_g.f_name)), v);
+      }
+      return k != Kind::String && k != Kind::Template && k != Kind::Comment;
+    });
+  }
+  auto it = m_functions->find(name);
+  return it == m_functions->end() ? TSNode{} : it->second;
+}
+
+}  // namespace
+
+bool javascript_worth_parsing(std::string_view source) {
+  return source.find("throw") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
+         source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos ||
+         (source.find("new") != std::string_view::npos && source.find("Error") != std::string_view::npos);
+}
+
+model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
+  if (source.size() > k_max_source) return {};
+  thread_local ThreadParser js(Dialect::javascript), ts(Dialect::typescript), tsx(Dialect::tsx);
+  ThreadParser& parser = dialect == Dialect::typescript ? ts : dialect == Dialect::tsx ? tsx : js;
+  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  if (!tree) return {};
+  FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
+  ts_tree_delete(tree);
+  return facts;
+}
+
+bool parses_as_javascript(std::string_view code, bool typescript) {
+  if (code.size() > k_max_source) return false;
+  thread_local ThreadParser js(Dialect::javascript), ts(Dialect::typescript);
+  TSTree* tree = ts_parser_parse_string((typescript ? ts : js).get(), nullptr, code.data(), static_cast<std::uint32_t>(code.size()));
+  if (!tree) return false;
+  const bool ok = !ts_node_has_error(ts_tree_root_node(tree));
+  ts_tree_delete(tree);
+  return ok;
+}
+
+}  // namespace errdex::scan

@@ -1,0 +1,158 @@
+#include "scan/javascript/text.h"
+
+#include <cstdint>
+
+#include "util/text.h"
+
+namespace errdex::scan::javascript {
+namespace {
+
+using model::TemplatePart;
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The number `digits` spell in hex; nullopt when one is not a hex digit or
+// the value leaves Unicode.
+std::optional<std::uint32_t> hex_number(std::string_view digits) {
+  if (digits.empty() || digits.size() > 8) return std::nullopt;
+  std::uint32_t v = 0;
+  for (char c : digits) {
+    int h = hex_value(c);
+    if (h < 0) return std::nullopt;
+    v = v * 16 + static_cast<std::uint32_t>(h);
+  }
+  if (v > 0x10FFFF) return std::nullopt;
+  return v;
+}
+
+// The code unit of `\uXXXX` or `\u{X…}`; nullopt for anything else.
+std::optional<std::uint32_t> unicode_escape(std::string_view e) {
+  if (e.size() < 3 || e[0] != '\\' || e[1] != 'u') return std::nullopt;
+  if (e[2] == '{') {
+    if (e.back() != '}') return std::nullopt;
+    return hex_number(e.substr(3, e.size() - 4));
+  }
+  return e.size() == 6 ? hex_number(e.substr(2)) : std::nullopt;
+}
+
+bool is_high(std::uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+bool is_low(std::uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  return util::is_valid_utf8(s.substr(i, n)) ? n : 0;
+}
+
+}  // namespace
+
+void decode_escape(std::string_view e, std::string_view next, std::string& out, bool& consumed_next) {
+  consumed_next = false;
+  if (e.size() < 2 || e[0] != '\\') {
+    append_fragment(e, out);
+    return;
+  }
+  if (auto u = unicode_escape(e)) {
+    std::uint32_t cp = *u;
+    if (is_high(cp)) {
+      auto low = unicode_escape(next);
+      if (low && is_low(*low)) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
+        consumed_next = true;
+      }
+    }
+    util::append_utf8(is_high(cp) || is_low(cp) ? 0xFFFD : cp, out);
+    return;
+  }
+  switch (e[1]) {
+    case 'n': out += '\n'; return;
+    case 't': out += '\t'; return;
+    case 'r': out += '\r'; return;
+    case 'b': out += '\b'; return;
+    case 'f': out += '\f'; return;
+    case 'v': out += '\v'; return;
+    case '0': if (e.size() == 2) { out += '\0'; return; } break;
+    case '\n': case '\r': return;  // a line continuation adds nothing
+    case 'x':
+      if (e.size() == 4)
+        if (auto v = hex_number(e.substr(2))) {
+          util::append_utf8(*v, out);
+          return;
+        }
+      break;
+    default: break;
+  }
+  // `\'`, `\"`, `\\` and any other character stand for themselves.
+  append_fragment(e.substr(1), out);
+}
+
+void append_fragment(std::string_view s, std::string& out) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '\r') {
+      out += '\n';
+      i += (i + 1 < s.size() && s[i + 1] == '\n') ? 2 : 1;
+      continue;
+    }
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      util::append_utf8(0xFFFD, out);
+      ++i;
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
+  }
+}
+
+std::vector<TemplatePart> format_parts(std::string_view fmt, const std::vector<std::string>& args) {
+  std::vector<TemplatePart> parts;
+  auto literal = [&](std::string_view t) {
+    if (t.empty()) return;
+    if (parts.empty() || !parts.back().literal) parts.push_back(TemplatePart{});
+    append_fragment(t, parts.back().text);
+  };
+  auto value = [&](std::string text, char conv) {
+    TemplatePart p;
+    p.literal = false;
+    p.text = std::move(text);
+    p.printf_conv = conv;
+    parts.push_back(std::move(p));
+  };
+  std::size_t used = 0, from = 0;
+  for (std::size_t i = 0; i + 1 < fmt.size(); ++i) {
+    if (fmt[i] != '%') continue;
+    char c = fmt[i + 1];
+    if (c == '%') {
+      literal(fmt.substr(from, i + 1 - from));
+      from = i + 2;
+      ++i;
+      continue;
+    }
+    if (c != 's' && c != 'd' && c != 'i' && c != 'f' && c != 'j' && c != 'o' && c != 'O' && c != 'c') continue;
+    literal(fmt.substr(from, i - from));
+    from = i + 2;
+    ++i;
+    if (used >= args.size()) {
+      literal(fmt.substr(i - 1, 2));
+      continue;
+    }
+    const std::string& arg = args[used++];
+    if (c == 'c') continue;  // CSS for the browser console: Node prints nothing
+    // %d of a float prints it whole (`1.5`), so only %i is an integer.
+    value(arg, c == 'i' ? 'd' : 0);
+  }
+  literal(fmt.substr(from));
+  for (; used < args.size(); ++used) {
+    literal(" ");
+    value(args[used], 0);
+  }
+  return parts;
+}
+
+}  // namespace errdex::scan::javascript

@@ -1,0 +1,32 @@
+#pragma once
+// Internal to the scan stage: JavaScript string-literal grammar,
+// independent of the parser. Pure functions.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/throw_site.h"
+
+namespace errdex::scan::javascript {
+
+// The value of one escape sequence as written (`\n`, `\x41`, `\u{1F600}`,
+// `\'`, a backslash before a line break), appended to `out` as UTF-8. A
+// high surrogate `\uD83D` followed by its low one in `next` joins it into
+// one code point; `consumed_next` says so. Lone surrogates become U+FFFD,
+// so the text stays valid UTF-8.
+void decode_escape(std::string_view escape, std::string_view next, std::string& out, bool& consumed_next);
+
+// Literal text of a string fragment (between escapes), appended as valid
+// UTF-8 (invalid bytes become U+FFFD); CRLF and CR become "\n" as in a
+// template literal's value.
+void append_fragment(std::string_view fragment, std::string& out);
+
+// `util.format`'s template split into literal text and conversions: `%s`,
+// `%d`, `%i`, `%f`, `%j`, `%o`, `%O`, `%c` (which prints nothing) and `%%`.
+// Each conversion becomes an interpolation of the argument it consumes
+// (`args[k]`, or `%s` when there are fewer arguments: Node then prints it
+// as written). Arguments past the conversions are printed after a space.
+std::vector<model::TemplatePart> format_parts(std::string_view fmt, const std::vector<std::string>& args);
+
+}  // namespace errdex::scan::javascript

@@ -1,0 +1,75 @@
+#pragma once
+// Internal to the scan stage: what every tree-sitter frontend needs, so
+// each language folder holds only its own grammar's logic. Not a public
+// header (it names tree-sitter types): only scan/<language>/ includes it.
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/throw_site.h"
+
+namespace errdex::scan {
+
+// Pre-order walk without recursion (nesting depth is input-controlled):
+// `visit(node, depth, cursor)` returns whether to enter the node's
+// children. A null root is not walked.
+template <class Visit>
+void walk(TSNode root, Visit&& visit) {
+  if (ts_node_is_null(root)) return;
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  std::uint32_t depth = 0;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (visit(n, depth, &cur) && ts_tree_cursor_goto_first_child(&cur)) {
+      ++depth;
+      continue;
+    }
+    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
+      ts_tree_cursor_goto_parent(&cur);
+      --depth;
+    }
+    if (depth == 0) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+// An interpolation of expression `text`, shown as `display` when that
+// differs, with a printf conversion `conv` (0: none).
+inline model::TemplatePart interp(std::string text, std::string display = {}, char conv = 0) {
+  model::TemplatePart p;
+  p.literal = false;
+  p.text = std::move(text);
+  if (display != p.text) p.display = std::move(display);
+  p.printf_conv = conv;
+  return p;
+}
+
+// Literal text appended, merged with a trailing literal part.
+inline void append_literal(std::vector<model::TemplatePart>& parts, std::string_view text) {
+  if (text.empty()) return;
+  if (parts.empty() || !parts.back().literal) parts.push_back(model::TemplatePart{});
+  parts.back().text += text;
+}
+
+inline void append_parts(std::vector<model::TemplatePart>& parts, std::vector<model::TemplatePart> more) {
+  for (auto& p : more) {
+    if (p.literal)
+      append_literal(parts, p.text);
+    else
+      parts.push_back(std::move(p));
+  }
+}
+
+// Whether two templates read alike: the same literal text and the same
+// interpolated expressions, in order.
+inline bool same_parts(const model::MessageTemplate& a, const model::MessageTemplate& b) {
+  return a.parts.size() == b.parts.size() &&
+         std::equal(a.parts.begin(), a.parts.end(), b.parts.begin(),
+                    [](const model::TemplatePart& x, const model::TemplatePart& y) { return x.literal == y.literal && x.text == y.text; });
+}
+
+}  // namespace errdex::scan

@@ -1,0 +1,163 @@
+// The JavaScript/TypeScript frontend on small sources: each kind of site,
+// each way a message is written, and input that is not JavaScript at all.
+#include "scan/javascript/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+model::FileFacts js(const std::string& src) { return scan_javascript(src, Dialect::javascript); }
+
+TEST(JavaScriptFrontend, ThrowNewWithTemplateLiteral) {
+  auto f = js("class SemVer {\n  constructor (version) {\n    if (typeof version !== 'string') {\n"
+              "      throw new TypeError(`Invalid version. Must be a string. Got type \"${typeof version}\".`)\n"
+              "    }\n  }\n}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  const auto& s = f.sites[0];
+  EXPECT_EQ(s.kind, "raise");
+  EXPECT_EQ(s.error_class, "TypeError");
+  EXPECT_EQ(s.line, 4);
+  EXPECT_EQ(s.function, "constructor");
+  EXPECT_EQ(s.class_name, "SemVer");
+  EXPECT_EQ(template_text(s.message), "Invalid version. Must be a string. Got type \"{typeof version}\".");
+  ASSERT_EQ(s.guards.size(), 1u);
+  EXPECT_EQ(s.guards[0].kind, "if");
+  EXPECT_EQ(s.guards[0].condition, "typeof version !== 'string'");
+}
+
+TEST(JavaScriptFrontend, ConcatenationEscapesAndCallWithoutNew) {
+  auto f = js("function ms(val) {\n  throw Error('val is not a non-empty string or a valid number. val=' +\n"
+              "    JSON.stringify(val) + '\\n\\u00e9')\n}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].error_class, "Error");
+  EXPECT_EQ(f.sites[0].message.style, "concat");
+  EXPECT_EQ(template_text(f.sites[0].message),
+            "val is not a non-empty string or a valid number. val={JSON.stringify(val)}\n\xc3\xa9");
+  EXPECT_EQ(f.sites[0].function, "ms");
+}
+
+TEST(JavaScriptFrontend, ErrorMadeEarlierWithCodeAndRethrowOfCaught) {
+  auto f = js("const parse = (s) => {\n  const msg = 'bad input: ' + s\n  const err = new RangeError(msg)\n"
+              "  err.code = 'ERR_BAD'\n  throw err\n}\n"
+              "function g() { try { h() } catch (e) { throw e } }\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "RangeError");
+  EXPECT_EQ(f.sites[0].line, 5);
+  EXPECT_EQ(f.sites[0].function, "parse");
+  EXPECT_EQ(template_text(f.sites[0].message), "bad input: {s}");
+  EXPECT_EQ(f.sites[0].message.style, "variable");
+  ASSERT_FALSE(f.sites[0].args.empty());
+  EXPECT_EQ(f.sites[0].args.back(), "code='ERR_BAD'");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "");
+}
+
+TEST(JavaScriptFrontend, RejectionsCallbacksEmitAndWarnings) {
+  auto f = js("function load(p, cb) {\n"
+              "  if (!p) return cb(new TypeError('path required'))\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    reject(new Error(`cannot load ${p}`))\n"
+              "  })\n}\n"
+              "async function f() { return Promise.reject(new SyntaxError('nope')) }\n"
+              "stream.emit('error', new Error('closed'))\n"
+              "process.emitWarning('old api', 'DeprecationWarning')\n"
+              "list.push(new Error('not a site'))\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(f.sites[0].error_class, "TypeError");
+  EXPECT_EQ(f.sites[0].line, 2);
+  EXPECT_EQ(template_text(f.sites[1].message), "cannot load {p}");
+  EXPECT_EQ(f.sites[1].line, 4);
+  EXPECT_EQ(f.sites[2].error_class, "SyntaxError");
+  EXPECT_EQ(template_text(f.sites[3].message), "closed");
+  EXPECT_EQ(f.sites[4].kind, "warn");
+  EXPECT_EQ(f.sites[4].error_class, "DeprecationWarning");
+}
+
+TEST(JavaScriptFrontend, HelperReturningTheErrorIsReadThrough) {
+  auto f = js("function invalid(name) { return new TypeError(`invalid ${name}`) }\n"
+              "function check(x) { if (!x) throw invalid('option') }\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(f.sites[0].message), "invalid option");
+  EXPECT_EQ(f.sites[0].line, 2);
+}
+
+TEST(JavaScriptFrontend, ErrorClassesWithBasesAndTheirMessages) {
+  auto f = js("class AppError extends Error {}\n"
+              "class InvalidVersion extends AppError {\n"
+              "  constructor(v) { super(`Invalid Version: ${v}`) }\n}\n"
+              "function p(x) { throw new InvalidVersion(x) }\n");
+  ASSERT_EQ(f.classes.size(), 2u);
+  EXPECT_EQ(f.classes[0].name, "AppError");
+  EXPECT_EQ(f.classes[0].bases, std::vector<std::string>{"Error"});
+  EXPECT_EQ(f.classes[1].bases, std::vector<std::string>{"AppError"});
+  ASSERT_EQ(f.sites.size(), 1u);
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Invalid Version: {x}");
+}
+
+TEST(JavaScriptFrontend, MethodsAndPrototypeAssignmentsNameTheFunction) {
+  auto f = js("Foo.prototype.bar = function () { throw new Error('a') }\n"
+              "const o = { baz: () => { throw new Error('b') } }\n"
+              "class K { #m() { throw new Error('c') } static s() { throw new Error('d') } }\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(f.sites[0].function, "bar");
+  EXPECT_EQ(f.sites[1].function, "baz");
+  EXPECT_EQ(f.sites[2].function, "#m");
+  EXPECT_EQ(f.sites[3].function, "s");
+  EXPECT_EQ(f.sites[3].class_name, "K");
+}
+
+TEST(JavaScriptFrontend, TypeScriptAndTsx) {
+  auto t = scan_javascript("export class E extends Base<T> implements I {}\n"
+                           "function f(x: number, y?: string): never {\n"
+                           "  throw new E(`bad ${x as number}`) as unknown as Error\n}\n"
+                           "const c = <T,>(v: T) => { throw new Error(<string>'cast') }\n",
+                           Dialect::typescript);
+  ASSERT_EQ(t.classes.size(), 1u);
+  EXPECT_EQ(t.classes[0].bases, std::vector<std::string>{"Base"});
+  ASSERT_EQ(t.sites.size(), 2u);
+  EXPECT_EQ(t.sites[0].error_class, "E");
+  EXPECT_EQ(t.sites[0].function_params, "x: number, y?: string");
+  EXPECT_EQ(template_text(t.sites[0].message), "bad {x as number}");
+  EXPECT_EQ(template_text(t.sites[1].message), "cast");
+  auto x = scan_javascript("export const A = () => { if (!ok) throw new Error('no'); return <div>{ok}</div> }\n", Dialect::tsx);
+  ASSERT_EQ(x.sites.size(), 1u);
+  EXPECT_FALSE(x.had_syntax_errors);
+}
+
+TEST(JavaScriptFrontend, FormatCalls) {
+  auto f = js("const util = require('util')\nfunction f(a, n) { throw new Error(util.format('bad %s at %i%%', a, n)) }\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].message), "bad {a} at {n}%");
+  EXPECT_EQ(template_pattern(f.sites[0].message), "bad (.+?) at (-?\\d+)%");
+}
+
+TEST(JavaScriptFrontend, BadInputNeverCrashes) {
+  std::string deep(200000, '(');
+  deep += "throw new Error('x')";
+  EXPECT_NO_FATAL_FAILURE(js(deep));
+  std::string nested;
+  for (int i = 0; i < 20000; ++i) nested += "function f(){ if (a) {";
+  nested += "throw new Error('deep')";
+  auto f = js(nested);
+  EXPECT_TRUE(f.had_syntax_errors);
+  std::string bytes;
+  for (int i = 0; i < 4096; ++i) bytes.push_back(static_cast<char>((i * 131) & 0xff));
+  bytes += "throw new Error('\\uD800 \xff')";
+  auto b = js(bytes);
+  for (const auto& s : b.sites)
+    for (const auto& p : s.message.parts) EXPECT_TRUE(p.text.find('\xff') == std::string::npos);
+  std::string plus = "throw new Error('a'";
+  for (int i = 0; i < 50000; ++i) plus += " + 'a'";
+  plus += ")";
+  EXPECT_EQ(js(plus).sites.size(), 1u);
+}
+
+}  // namespace
+}  // namespace errdex::scan
