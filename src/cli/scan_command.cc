@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -42,9 +43,10 @@ bool is_repo_name(const std::string& s) {
   auto slash = s.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == s.size() || s.find('/', slash + 1) != std::string::npos)
     return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
+  // The name may start with npm's scope mark: npm/@scope__pkg.
+  return std::all_of(s.begin(), s.end(), [&](const char& c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == '.' || c == '/';
+           c == '.' || c == '/' || (c == '@' && &c == s.data() + slash + 1);
   });
 }
 
@@ -205,6 +207,27 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   return out;
 }
 
+// The name and version of the npm package whose folder `path` is: its
+// package.json names it and the folder is no git work tree. nullopt
+// otherwise, or when package.json is unreadable or has no name.
+std::optional<std::pair<std::string, std::string>> npm_package_at(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir(path);
+  if (!fs::is_regular_file(dir / "package.json", ec) || fs::exists(dir / ".git", ec)) return std::nullopt;
+  std::ifstream in(dir / "package.json", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("name") || !j["name"].is_string()) return std::nullopt;
+  std::string name = j["name"].get<std::string>();
+  // npm's own rule, loosely: lower case, @scope/name at most, no spaces.
+  if (name.empty() || name.size() > 214 || name.find_first_of(" \t\n\\") != std::string::npos ||
+      std::count(name.begin(), name.end(), '/') > (name.starts_with('@') ? 1 : 0))
+    return std::nullopt;
+  std::string version = j.contains("version") && j["version"].is_string() ? j["version"].get<std::string>() : "";
+  return std::pair(std::move(name), std::move(version));
+}
+
 // What one revision's scan stored, for a summary over many.
 struct Stored {
   std::size_t files = 0, records = 0;
@@ -358,11 +381,24 @@ int run_scan(const ScanArgs& a) {
     facts = std::move(*opened);
   }
   if (a.python) return scan_python(a, cache.get(), facts.get(), llm, **st);
+  // A published package (a folder holding package.json, not a git work
+  // tree: node_modules/semver, an unpacked tarball) is npm/<name> at its
+  // version unless --repo and --ref say otherwise.
+  ScanArgs scan = a;
+  if (!a.repo && a.revs.empty() && !a.revs_glob)
+    if (auto pkg = npm_package_at(a.path)) {
+      // A scoped @scope/pkg is npm/@scope__pkg: a repository is owner/name,
+      // and frames under node_modules/@scope/pkg read it so.
+      std::string name = pkg->first;
+      if (auto slash = name.find('/'); slash != std::string::npos) name.replace(slash, 1, "__");
+      scan.repo = "npm/" + name;
+      if (!scan.ref && !pkg->second.empty()) scan.ref = pkg->second;
+    }
   // Each revision is its own dataset: one that fails is reported, and the
   // others are still scanned. A file unchanged since an earlier revision
   // (or an earlier scan) is not parsed again.
   int code = 0;
-  for (const auto& rev : revisions) code = std::max(code, scan_revision(a, rev, cache.get(), facts.get(), llm, **st));
+  for (const auto& rev : revisions) code = std::max(code, scan_revision(scan, rev, cache.get(), facts.get(), llm, **st));
   return code;
 }
 

@@ -90,9 +90,11 @@ bool npm_package_path(const std::vector<std::string_view>& frame, std::string& p
     std::size_t p = i + 1;
     if (p < frame.size() && frame[p].starts_with('@')) ++p;
     if (p + 1 >= frame.size()) return false;  // no file after the package
+    // As its repository names it: a scoped `@scope/pkg` is `@scope__pkg`
+    // (a repository is owner/name: npm/@scope__pkg).
     package.clear();
     for (std::size_t k = i + 1; k <= p; ++k) {
-      if (k > i + 1) package += '/';
+      if (k > i + 1) package += "__";
       package.append(frame[k]);
     }
     file_start = p + 1;

@@ -40,7 +40,8 @@ std::uint64_t module_lengths(const std::vector<std::string_view>& record, const 
 
 // An npm package's file in a frame path: after the last `node_modules`
 // (pnpm's `.pnpm/<pkg>@<ver>/node_modules/<pkg>/…` too), the package
-// (`semver`, or `@scope/name` as two components) and the index of the
+// (`semver`, or `@scope/name` as two components, named `@scope__name` as
+// its repository npm/@scope__name is) and the index of the
 // first component of the file inside it (`classes/semver.js`). False when
 // the path holds no `node_modules/<pkg>/<file>`.
 bool npm_package_path(const std::vector<std::string_view>& frame, std::string& package, std::size_t& file_start);

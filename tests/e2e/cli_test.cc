@@ -520,6 +520,38 @@ TEST(Cli, ListShowSearchAndExportPerRevision) {
   EXPECT_EQ(json::parse(revs.out)["added"].size(), 1u);
 }
 
+// A published npm package's folder (issue 31, item 5) is npm/<name> at its
+// package.json version; --repo and --ref still win; a git work tree with a
+// package.json is not a published package.
+TEST(Cli, AnNpmPackageFolderIsStoredAsItsPackageAtItsVersion) {
+  TempDir tmp;
+  write_file(tmp / "pkg" / "package.json", "{\"name\": \"@acme/widget\", \"version\": \"2.4.1\"}");
+  write_file(tmp / "pkg" / "index.js", "function f(x) {\n  throw new TypeError(`bad widget: ${x}`);\n}\nmodule.exports = f;\n");
+  std::string db = "sqlite:" + (tmp / "n.db").string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote((tmp / "pkg").string()) + " -q --json --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto stats = json::parse(run(errdex_cmd() + " stats --json --db " + shell_quote(db)).out);
+  ASSERT_EQ(stats["repos"].size(), 1u);
+  EXPECT_EQ(stats["repos"][0]["repo"], "npm/@acme__widget");
+  EXPECT_EQ(stats["repos"][0]["ref"], "2.4.1");
+  auto rec = json::parse(run(errdex_cmd() + " list --json --db " + shell_quote(db)).out)[0];
+  EXPECT_EQ(rec["githubUrl"], "") << "an npm package is no GitHub repository";
+
+  std::string db2 = "sqlite:" + (tmp / "m.db").string();
+  r = run(errdex_cmd() + " scan " + shell_quote((tmp / "pkg").string()) + " --repo acme/widget --ref v9 -q --db " + shell_quote(db2));
+  ASSERT_EQ(r.code, 0) << r.err;
+  stats = json::parse(run(errdex_cmd() + " stats --json --db " + shell_quote(db2)).out);
+  EXPECT_EQ(stats["repos"][0]["repo"], "acme/widget");
+  EXPECT_EQ(stats["repos"][0]["ref"], "v9");
+
+  ASSERT_EQ(run("cd " + shell_quote((tmp / "pkg").string()) + " && git init -q").code, 0);
+  std::string db3 = "sqlite:" + (tmp / "g.db").string();
+  r = run(errdex_cmd() + " scan " + shell_quote((tmp / "pkg").string()) + " -q --db " + shell_quote(db3));
+  ASSERT_EQ(r.code, 0) << r.err;
+  stats = json::parse(run(errdex_cmd() + " stats --json --db " + shell_quote(db3)).out);
+  EXPECT_EQ(stats["repos"][0]["repo"], "local/pkg");
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();
