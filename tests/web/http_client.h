@@ -139,6 +139,22 @@ class ServeProcess {
     std::vector<std::string> args = {ERRDEX_BINARY, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "2",
                                      "--access-log", m_log.string()};
     args.insert(args.end(), extra.begin(), extra.end());
+    start(args, max_fds, 60);
+  }
+  // Any command that ends by serving (scripts/run.sh): `argv[0]` is a path;
+  // it has `wait_seconds` to print the URL it serves.
+  struct Command {
+    std::vector<std::string> argv;
+    int wait_seconds = 60;
+  };
+  explicit ServeProcess(const Command& c) {
+    m_out = m_dir / "stdout";
+    m_log = m_dir / "access.log";
+    start(c.argv, 0, c.wait_seconds);
+  }
+
+ private:
+  void start(std::vector<std::string> args, int max_fds, int wait_seconds) {
     m_pid = ::fork();
     if (m_pid == 0) {
       if (max_fds > 0) {
@@ -154,7 +170,7 @@ class ServeProcess {
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_seconds);
     while (std::chrono::steady_clock::now() < deadline) {
       std::string out = read_file(m_out);
       auto at = out.find("serving http://127.0.0.1:");
@@ -171,6 +187,8 @@ class ServeProcess {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
+
+ public:
   ~ServeProcess() { stop(); }
   int port() const { return m_port; }
   bool alive() const { return m_pid > 0 && ::kill(m_pid, 0) == 0; }
