@@ -11,7 +11,7 @@ case "${1:-}" in -h|--help) sed -n '2,/^# usage/p' "$0" | sed 's/^# \{0,1\}//'; 
 build=${1:-build}
 rounds=${2:-400}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "$name: ROUNDS is a positive number" >&2; exit 2; }
-ab_libs="$(pkg-config --libs re2 sqlite3) -pthread"
+ab_libs="$(pkg-config --libs re2 sqlite3 libpq) -pthread"
 
 # The flags $build compiles the matcher with (its compile_commands.json),
 # without the compiler, includes, output and source: what the in-process

@@ -585,7 +585,7 @@ struct App::Impl {
     d.set("line_number", std::to_string(r.line_number));
     d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
     Data lines{Data::type::list};
-    auto html = highlight_python(r.source_code);
+    auto html = highlight_source(r.file_path, r.source_code);
     for (std::size_t i = 0; i < html.size(); ++i) {
       Data l;
       int number = r.source_code_start + static_cast<int>(i);

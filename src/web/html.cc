@@ -16,6 +16,17 @@ constexpr std::array<std::string_view, 20> k_builtins = {
     "self",  "cls",   "len",   "isinstance", "str",  "int",   "float", "list",  "dict",  "tuple",
     "set",   "print", "range", "type",       "bool", "super", "object", "bytes", "getattr", "hasattr"};
 
+constexpr std::array<std::string_view, 52> k_js_keywords = {
+    "abstract", "as",     "async",   "await",     "break",   "case",    "catch",     "class",    "const",
+    "continue", "debugger", "declare", "default", "delete",  "do",      "else",      "enum",     "export",
+    "extends",  "false",  "finally", "for",       "from",    "function", "get",      "if",       "implements",
+    "import",   "in",     "instanceof", "interface", "let",  "new",     "null",      "of",       "private",
+    "protected", "public", "readonly", "return",  "set",     "static",  "super",     "switch",   "this",
+    "throw",    "true",   "try",     "type",      "typeof",  "undefined", "var"};
+constexpr std::array<std::string_view, 16> k_js_builtins = {
+    "Error",   "TypeError", "RangeError", "SyntaxError", "ReferenceError", "AggregateError", "Promise", "Object",
+    "Array",   "String",    "Number",     "Boolean",     "JSON",           "Math",           "console", "require"};
+
 bool is_ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool is_ident(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
@@ -47,6 +58,42 @@ class LineWriter {
  private:
   std::vector<std::string> m_lines;
   std::string m_cur;
+};
+
+// A highlighter's walk over `s`: `i` is where it reads, `plain` where the
+// text not yet written begins.
+struct Tokens {
+  std::string_view s;
+  LineWriter w;
+  std::size_t i = 0, plain = 0;
+
+  void flush(std::size_t upto) {
+    if (upto > plain) w.text(s.substr(plain, upto - plain));
+  }
+  // s[i, end) as one token of class `cls`; reading goes on after it.
+  void emit(std::size_t end, std::string_view cls) {
+    flush(i);
+    w.text(s.substr(i, end - i), cls);
+    i = plain = end;
+  }
+  // A number starting at i (not inside an identifier): emitted, true.
+  bool number() {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) || (i > 0 && is_ident(static_cast<unsigned char>(s[i - 1]))))
+      return false;
+    std::size_t e = i;
+    while (e < s.size() && (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '.' || s[e] == '_')) ++e;
+    emit(e, "number");
+    return true;
+  }
+  // The word s[i, end): emitted when `cls` is set, else left plain.
+  void word(std::size_t end, const char* cls) {
+    if (cls) emit(end, cls);
+    i = end;
+  }
+  std::vector<std::string> finish() {
+    flush(s.size());
+    return w.finish(!s.empty() && s.back() == '\n');
+  }
 };
 
 // Length of the string literal starting at i (prefix already consumed into
@@ -92,43 +139,25 @@ std::string html_escape(std::string_view text) {
 }
 
 std::vector<std::string> highlight_python(std::string_view s) {
-  LineWriter w;
-  std::size_t i = 0, plain = 0;
-  auto flush_plain = [&](std::size_t upto) {
-    if (upto > plain) w.text(s.substr(plain, upto - plain));
-  };
+  Tokens t{s};
+  std::size_t& i = t.i;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '#') {
-      flush_plain(i);
       auto e = s.find('\n', i);
-      if (e == std::string_view::npos) e = s.size();
-      w.text(s.substr(i, e - i), "comment");
-      i = plain = e;
+      t.emit(e == std::string_view::npos ? s.size() : e, "comment");
       continue;
     }
     if (c == '"' || c == '\'') {
-      flush_plain(i);
-      auto e = string_end(s, i);
-      w.text(s.substr(i, e - i), "string");
-      i = plain = e;
+      t.emit(string_end(s, i), "string");
       continue;
     }
-    if (std::isdigit(c) && (i == 0 || !is_ident(static_cast<unsigned char>(s[i - 1])))) {
-      flush_plain(i);
-      std::size_t e = i;
-      while (e < s.size() && (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '.' || s[e] == '_')) ++e;
-      w.text(s.substr(i, e - i), "number");
-      i = plain = e;
-      continue;
-    }
+    if (t.number()) continue;
     if (c == '@' && (i == 0 || s[i - 1] == '\n' || s[i - 1] == ' ' || s[i - 1] == '\t')) {
       std::size_t e = i + 1;
       while (e < s.size() && (is_ident(static_cast<unsigned char>(s[e])) || s[e] == '.')) ++e;
       if (e > i + 1) {
-        flush_plain(i);
-        w.text(s.substr(i, e - i), "decorator");
-        i = plain = e;
+        t.emit(e, "decorator");
         continue;
       }
     }
@@ -139,27 +168,73 @@ std::vector<std::string> highlight_python(std::string_view s) {
       // String prefixes: r"", b'', f"""…""", rb'' and the like.
       if (e < s.size() && (s[e] == '"' || s[e] == '\'') && word.size() <= 2 &&
           std::all_of(word.begin(), word.end(), [](char ch) { return std::string_view("rRbBfFuU").find(ch) != std::string_view::npos; })) {
-        flush_plain(i);
-        auto end = string_end(s, e);
-        w.text(s.substr(i, end - i), "string");
-        i = plain = end;
+        t.emit(string_end(s, e), "string");
         continue;
       }
       const char* cls = nullptr;
       if (std::find(k_keywords.begin(), k_keywords.end(), word) != k_keywords.end()) cls = "keyword";
       else if (std::find(k_builtins.begin(), k_builtins.end(), word) != k_builtins.end()) cls = "builtin";
-      if (cls) {
-        flush_plain(i);
-        w.text(word, cls);
-        plain = e;
-      }
-      i = e;
+      t.word(e, cls);
       continue;
     }
     ++i;
   }
-  flush_plain(s.size());
-  return w.finish(!s.empty() && s.back() == '\n');
+  return t.finish();
+}
+
+std::vector<std::string> highlight_javascript(std::string_view s) {
+  Tokens t{s};
+  std::size_t& i = t.i;
+  // The end of a quoted string or template literal opened at q (a template
+  // may span lines; a quoted string ends at its line).
+  auto quoted_end = [&](std::size_t q) {
+    const char quote = s[q];
+    std::size_t e = q + 1;
+    while (e < s.size() && s[e] != quote) {
+      if (s[e] == '\\') ++e;
+      else if (s[e] == '\n' && quote != '`') return e;
+      ++e;
+    }
+    return std::min(e + 1, s.size());
+  };
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '/' && i + 1 < s.size() && (s[i + 1] == '/' || s[i + 1] == '*')) {
+      std::size_t e = s[i + 1] == '/' ? s.find('\n', i) : s.find("*/", i + 2);
+      t.emit(e == std::string_view::npos ? s.size() : (s[i + 1] == '*' ? e + 2 : e), "comment");
+      continue;
+    }
+    if (c == '"' || c == '\'' || c == '`') {
+      t.emit(quoted_end(i), "string");
+      continue;
+    }
+    if (t.number()) continue;
+    if (c == '@' && i + 1 < s.size() && is_ident_start(static_cast<unsigned char>(s[i + 1]))) {
+      std::size_t e = i + 1;
+      while (e < s.size() && (is_ident(static_cast<unsigned char>(s[e])) || s[e] == '.')) ++e;
+      t.emit(e, "decorator");
+      continue;
+    }
+    if (is_ident_start(c) || c == '$') {
+      std::size_t e = i;
+      while (e < s.size() && (is_ident(static_cast<unsigned char>(s[e])) || s[e] == '$')) ++e;
+      std::string_view word = s.substr(i, e - i);
+      const bool member = i > 0 && s[i - 1] == '.';  // obj.type, obj.default: a property
+      const char* cls = nullptr;
+      if (!member && std::find(k_js_keywords.begin(), k_js_keywords.end(), word) != k_js_keywords.end()) cls = "keyword";
+      else if (!member && std::find(k_js_builtins.begin(), k_js_builtins.end(), word) != k_js_builtins.end()) cls = "builtin";
+      t.word(e, cls);
+      continue;
+    }
+    ++i;
+  }
+  return t.finish();
+}
+
+std::vector<std::string> highlight_source(std::string_view file_path, std::string_view code) {
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+    if (file_path.ends_with(ext)) return highlight_javascript(code);
+  return highlight_python(code);
 }
 
 std::vector<std::string> query_words(std::string_view query) {

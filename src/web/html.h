@@ -19,6 +19,15 @@ std::string html_escape(std::string_view text);
 // still open at a line end continues on the next line.
 std::vector<std::string> highlight_python(std::string_view code);
 
+// The same for JavaScript and TypeScript: keywords, well-known globals,
+// strings and template literals, // and /* */ comments, numbers and
+// decorators.
+std::vector<std::string> highlight_javascript(std::string_view code);
+
+// The highlighter for a file by its name: JavaScript/TypeScript for .js
+// .mjs .cjs .jsx .ts .mts .cts .tsx, Python otherwise.
+std::vector<std::string> highlight_source(std::string_view file_path, std::string_view code);
+
 // `text` escaped, with every case-insensitive occurrence of any of `words`
 // (ASCII letters and digits; at least two characters) wrapped in <mark>.
 std::string highlight_terms(std::string_view text, const std::vector<std::string>& words);

@@ -42,6 +42,23 @@ TEST(Html, IdentifiersContainingKeywordsAreNotKeywords) {
   EXPECT_EQ(lines[0], "raise_if(notify, x2)");
 }
 
+TEST(Html, HighlightsJavaScriptAndTypeScriptByFileName) {
+  auto lines = highlight_source("lib/x.ts",
+                                "if (x < 0) {  // <b>\n  throw new TypeError(`bad ${x} <b>\nmore`);\n/* a\nb */ obj.type = 2;\n}");
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "<span class=\"tok-keyword\">if</span> (x &lt; <span class=\"tok-number\">0</span>) {  "
+                      "<span class=\"tok-comment\">// &lt;b&gt;</span>");
+  EXPECT_EQ(lines[1], "  <span class=\"tok-keyword\">throw</span> <span class=\"tok-keyword\">new</span> "
+                      "<span class=\"tok-builtin\">TypeError</span>(<span class=\"tok-string\">`bad ${x} &lt;b&gt;</span>");
+  EXPECT_EQ(lines[2], "<span class=\"tok-string\">more`</span>);") << "a template literal spans lines";
+  EXPECT_EQ(lines[3], "<span class=\"tok-comment\">/* a</span>");
+  EXPECT_EQ(lines[4], "<span class=\"tok-comment\">b */</span> obj.type = <span class=\"tok-number\">2</span>;")
+      << "a property named like a keyword is not one";
+  // A Python file keeps Python's rules: `#` is a comment there.
+  EXPECT_EQ(highlight_source("m.py", "x  # y")[0], "x  <span class=\"tok-comment\"># y</span>");
+  EXPECT_EQ(highlight_source("m.js", "x  # y")[0], "x  # y");
+}
+
 TEST(Html, HighlightsSearchTermsCaseInsensitively) {
   EXPECT_EQ(highlight_terms("Must be <str>", query_words("must STR")), "<mark>Must</mark> be &lt;<mark>str</mark>&gt;");
   EXPECT_EQ(query_words("a \"b\" c* NEAR(dd)"), (std::vector<std::string>{"near", "dd"}));
