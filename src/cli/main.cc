@@ -133,13 +133,13 @@ int main(int argc, char** argv) {
   const char* env_url = std::getenv("ERRDEX_URL");
   std::string base_url = env_url && *env_url ? env_url : "http://127.0.0.1:8080";
   auto* c_explain = app.add_subcommand(
-      "explain", "Pass stdin through; under each Python traceback in it, where it was raised and how to fix it");
+      "explain", "Pass stdin through; under each Python traceback or JavaScript stack in it, where it was raised and how to fix it");
   c_explain->add_option("--url", base_url, "Where errdex serve answers, for the page links (default $ERRDEX_URL or http://127.0.0.1:8080)");
   add_db(c_explain);
 
   std::vector<std::string> run_command_args;
   auto* c_run = app.add_subcommand(
-      "run", "Run a command; its output passes through, explained under each Python traceback; its exit code is kept");
+      "run", "Run a command; its output passes through, explained under each Python traceback or JavaScript stack; its exit code is kept");
   c_run->add_option("--url", base_url, "Where errdex serve answers, for the page links (default $ERRDEX_URL or http://127.0.0.1:8080)");
   // Everything from the command on is the command's, options included.
   c_run->prefix_command();

@@ -1,8 +1,10 @@
 #pragma once
-// Finds whole Python tracebacks in a stream of output lines, as a program
-// prints them, for `errdex run` and `errdex explain`: the lines pass on
-// unchanged, and each traceback is handed back once it is complete, so its
-// explanation can be printed right under it.
+// Finds whole Python tracebacks and JavaScript stack traces (V8, as Node
+// prints an uncaught error or console.error(err) does) in a stream of
+// output lines, as a program prints them, for `errdex run` and `errdex
+// explain`: the lines pass on unchanged, and each is handed back once it is
+// complete, so its explanation can be printed right under it.
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +23,14 @@ class StreamWatch {
   std::optional<std::string> finish();
 
  private:
-  enum class State { idle, frames, after_exception };
+  enum class State { idle, frames, after_exception, js_message, js_frames, js_inspect };
+  // A line met while idle; false when it starts nothing.
+  bool start(const std::string& line);
   State m_state = State::idle;
+  // The last lines seen while idle: Node prints the throwing line
+  // (file:line, its source, a caret, a blank line) above the error.
+  std::deque<std::string> m_recent;
+  int m_js_lines = 0;  // lines of a JavaScript error's message before its first frame
   std::string m_block;    // the traceback so far, lines joined by '\n'
   std::string m_pending;  // blank lines after an exception line, held
   bool m_chained = false; // the last line kept was a chain's "During handling…"

@@ -552,6 +552,26 @@ TEST(Cli, AnNpmPackageFolderIsStoredAsItsPackageAtItsVersion) {
   EXPECT_EQ(stats["repos"][0]["repo"], "local/pkg");
 }
 
+// errdex run around a real failing node program (issue 32, item 4: any
+// language errdex reads): node's output passes through, its exit code is
+// kept, and under the stack stands the throw site in the installed package.
+TEST(Cli, RunExplainsANodeStackUnderIt) {
+  TempDir tmp;
+  const std::string semver = std::string(ERRDEX_SOURCE_DIR) + "/node_modules/semver";
+  std::string db = "sqlite:" + (tmp / "n.db").string();
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(semver) + " -q --db " + shell_quote(db)).code, 0);
+  auto r = run(errdex_cmd() + " run --db " + shell_quote(db) + " -- node -e " +
+               shell_quote("require(" + nlohmann::json(semver).dump() + ").parse('1.2.3', {}).inc('nope')"));
+  EXPECT_EQ(r.code, 1) << "node's exit code";
+  auto stack = r.err.find("Error: invalid increment argument: nope");
+  auto said = r.err.find("errdex: Error raised at classes/semver.js:323 (npm/semver ");
+  ASSERT_NE(stack, std::string::npos) << r.err;
+  ASSERT_NE(said, std::string::npos) << r.err;
+  EXPECT_LT(stack, said);
+  EXPECT_LT(said, r.err.find("Node.js v")) << "right under the stack, before node's last line";
+  EXPECT_NE(r.err.find("errdex:   release = nope"), std::string::npos) << r.err;
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

@@ -56,6 +56,44 @@ TEST(StreamWatch, AChainIsOneErrorAndTwoErrorsAreTwo) {
   EXPECT_EQ(got.size(), 2u);
 }
 
+// Node's uncaught error (the throwing line above it, its own properties
+// after the frames), console.error(err) with a cause, and a Python
+// exception line alone: a stack only with its frames.
+const char* k_node =
+    "/app/node_modules/semver/classes/semver.js:323\n"
+    "        throw new Error(`invalid increment argument: ${release}`)\n"
+    "        ^\n"
+    "\n"
+    "Error: invalid increment argument: nope\n"
+    "    at SemVer.inc (/app/node_modules/semver/classes/semver.js:323:15)\n"
+    "    at [eval]:1:38\n"
+    "    at node:internal/main/eval_string:51:3 {\n"
+    "  code: 'ERR_X'\n"
+    "}\n";
+
+TEST(StreamWatch, NodeStacksAreWholeWithTheirHeaderAndProperties) {
+  auto got = watch(std::string("starting\n") + k_node + "\nNode.js v20.20.2\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0] + "\n", k_node);
+  got = watch(
+      "TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be of type string. Received undefined\n"
+      "    at f (/app/x.js:2:9)\n"
+      "  [cause]: RangeError: inner\n"
+      "      at g (/app/x.js:5:3)\n"
+      "done\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NE(got[0].find("[cause]: RangeError: inner"), std::string::npos);
+  EXPECT_EQ(got[0].find("done"), std::string::npos);
+  // No frames: a message only, not a stack; a traceback after it is still found.
+  EXPECT_TRUE(watch("ValueError: bad input\nnext\n").empty());
+  got = watch(std::string("ValueError: bad input\n") + k_tb);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rfind("Traceback (most recent call last):", 0), 0u);
+  // A stack, then a traceback.
+  got = watch(std::string(k_node) + k_tb);
+  EXPECT_EQ(got.size(), 2u);
+}
+
 TEST(StreamWatch, ColoursAndGroupsAndLogPrefixes) {
   auto got = watch(
       "\x1b[35mTraceback (most recent call last):\x1b[0m\n"
