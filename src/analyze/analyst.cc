@@ -131,6 +131,19 @@ std::string record_id(std::string_view repo, std::string_view path, std::string_
   return util::hex64(util::mix64(util::fnv1a64(key)));
 }
 
+void stamp(model::ErrorRecord& r, const FileContext& ctx) {
+  r.analyzed_sha = ctx.sha;
+  r.analyzed_at = ctx.analyzed_at;
+  if (r.analysis) r.analysis->at = ctx.analyzed_at;
+  // A package from a registry (pypi/requests, npm/semver) is not a GitHub
+  // repository, and its files are laid out as installed: no link beats a
+  // wrong one.
+  r.github_url.clear();
+  if (!ctx.repo.starts_with("pypi/") && !ctx.repo.starts_with("npm/"))
+    r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" +
+                   ctx.file_path + "#L" + std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
+}
+
 std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::vector<model::ThrowSite>& sites) {
   std::vector<model::ErrorRecord> out;
   out.reserve(sites.size());
@@ -172,16 +185,9 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
       code.append(lines[l - 1]);
     }
     r.source_code = std::move(code);
-    r.analyzed_sha = ctx.sha;
-    r.analyzed_at = ctx.analyzed_at;
-    // A package from a registry (pypi/requests, npm/semver) is not a GitHub
-    // repository, and its files are laid out as installed: no link beats a
-    // wrong one.
-    if (!ctx.repo.starts_with("pypi/") && !ctx.repo.starts_with("npm/"))
-      r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" +
-                     ctx.file_path + "#L" + std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
     r.schema_version = k_schema_version;
     r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
+    stamp(r, ctx);
     r.lints = lint_site(s, res.builtin);
     for (const auto& alt : s.alternatives) {
       model::MessageVariant v{scan::template_text(alt), scan::template_pattern(alt)};

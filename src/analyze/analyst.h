@@ -25,6 +25,12 @@ struct FileContext {
   const ClassIndex* classes = nullptr;
 };
 
+// What a record owes to the revision it was analyzed at, set from `ctx`:
+// analyzedSha, analyzedAt (and analysis.at), githubUrl. The rest of a
+// static record follows from the file, its sites and their classes alone,
+// so a record analyzed at another revision is this one once stamped.
+void stamp(model::ErrorRecord& r, const FileContext& ctx);
+
 // One record per site, in line order, written by the static analyst
 // (schemaVersion 3, analysis.analyst "static", per-site lints; the
 // repository-wide duplicate-message lint is lint_duplicates' job). Sites with identical class and template in

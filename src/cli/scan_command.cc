@@ -73,6 +73,50 @@ void parallel_for(std::size_t n, int jobs, F&& work) {
 
 }  // namespace
 
+// The records cache's key of one file (pass 4): the scanner's version, the
+// repository and path (ids and excerpts name them), the content, the facts
+// as linked across files, and how the repository's classes resolve its
+// sites' classes.
+std::string records_key(const std::string& repo, const std::string& path, std::string_view content,
+                        const model::FileFacts& facts, const analyze::ClassIndex& classes) {
+  std::string seen = scan::facts_to_json(facts);
+  for (const auto& s : facts.sites) {
+    auto res = classes.resolve(s.error_class, path);
+    seen += '\n';
+    for (const auto& c : res.chain) seen += c + ',';
+    seen += '\0' + res.builtin + '\0' + res.defined_at;
+  }
+  return "records:" + std::string(scan::scanner_version()) + ':' + repo + ':' + path + ':' +
+         util::hex64(util::fnv1a64(content)) + ':' + util::hex64(util::fnv1a64(seen)) + ':' + std::to_string(seen.size());
+}
+
+// Records as the cache keeps them: one JSON object per line.
+std::string records_to_lines(const std::vector<model::ErrorRecord>& records) {
+  std::string out;
+  for (const auto& r : records) {
+    out += model::to_json(r);
+    out += '\n';
+  }
+  return out;
+}
+
+// The cached records, stamped with this revision (analyze::stamp); false
+// when any line does not read, and the file is then analyzed again.
+bool records_from_lines(std::string_view text, const analyze::FileContext& ctx, std::vector<model::ErrorRecord>& out) {
+  std::vector<model::ErrorRecord> records;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) nl = text.size();
+    auto r = model::record_from_json(text.substr(at, nl - at));
+    if (!r) return false;
+    analyze::stamp(*r, ctx);
+    records.push_back(std::move(*r));
+    at = nl + 1;
+  }
+  out = std::move(records);
+  return true;
+}
+
 Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   if (a.repo && !is_repo_name(*a.repo)) return Error{"--repo must be owner/name, got '" + *a.repo + "'"};
   if (a.sha && !is_full_sha(*a.sha)) return Error{"--sha must be 40 lowercase hex digits, got '" + *a.sha + "'"};
@@ -178,21 +222,42 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   scan::link_class_displays(facts);
 
   // Pass 4: analyze each file's sites with the index (static analyst and
-  // per-site lints).
+  // per-site lints). A file analyzed before (at another revision, in an
+  // earlier scan) with the same content, the same facts and the same
+  // resolution of its sites' classes gives the same records, stamped with
+  // this revision: they come from the cache, as facts do.
   std::vector<std::vector<model::ErrorRecord>> per_file(entries.size());
+  std::vector<std::pair<std::string, std::string>> new_records(a.facts_cache ? entries.size() : 0);
+  std::atomic<std::size_t> reused{0};
   {
     Progress progress(a.progress ? "analyze" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
         analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
                                  contents[i], &classes};
-        per_file[i] = analyze::analyze_file(ctx, facts[i].sites);
+        std::string key;
+        bool known = false;
+        if (a.facts_cache) {
+          key = records_key(out.repo, paths[i], contents[i], facts[i], classes);
+          if (auto text = a.facts_cache->get(key)) known = records_from_lines(*text, ctx, per_file[i]);
+        }
+        if (known) {
+          ++reused;
+        } else {
+          per_file[i] = analyze::analyze_file(ctx, facts[i].sites);
+          if (a.facts_cache) new_records[i] = {std::move(key), records_to_lines(per_file[i])};
+        }
         // analyze_file returns records in line order: put the facts in the same.
         std::stable_sort(facts[i].sites.begin(), facts[i].sites.end(),
                          [](const auto& x, const auto& y) { return x.line < y.line; });
       }
       progress.tick();
     });
+  }
+  out.reused = reused.load();
+  if (a.facts_cache) {
+    std::erase_if(new_records, [](const auto& kv) { return kv.first.empty(); });
+    a.facts_cache->put_all(new_records);
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     for (auto& r : per_file[i]) out.records.push_back(std::move(r));
@@ -466,7 +531,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                         {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
                         {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
-                        {"cachedFiles", out.cached}};
+                        {"cachedFiles", out.cached}, {"reusedFiles", out.reused}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)
@@ -489,8 +554,9 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
                 out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
     if (out.cached)
-      std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache\n", out.cached,
-                  out.parsed);
+      std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache%s\n", out.cached,
+                  out.parsed,
+                  out.reused ? (", and the records of " + std::to_string(out.reused) + " of them").c_str() : "");
     if (kept_ids)
       std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);
     if (out.test_files)

@@ -36,6 +36,7 @@ struct PipelineOutput {
   std::size_t files = 0;   // read without a problem
   std::size_t parsed = 0;  // of those, parsed (may hold a site), or read from the facts cache
   std::size_t cached = 0;  // of those, whose facts came from the facts cache
+  std::size_t reused = 0;  // files whose records came from the cache, analyzed at another revision
   std::size_t classes = 0; // class definitions indexed
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;

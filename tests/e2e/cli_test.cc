@@ -304,6 +304,24 @@ TEST(Cli, UnchangedFilesComeFromTheFactsCacheWithTheSameRecords) {
   auto a = strip(export_records(cached)), b = strip(export_records(plain));
   ASSERT_EQ(a.size(), 4u);
   EXPECT_EQ(a, b);
+
+  // Records too: a file whose content, facts and classes are unchanged
+  // keeps its analyzed records (stamped anew); one whose raised class now
+  // resolves to another base is analyzed again, though its text is the same.
+  write_file(repo / "pkg/errors.py", "class Bad(ValueError):\n    pass\n");
+  write_file(repo / "pkg/third.py", "from pkg.errors import Bad\n\n\ndef g(x):\n    raise Bad(f\"third {x}\")\n");
+  EXPECT_EQ(scan(cached, "")["reusedFiles"], 2);
+  scan(plain, "--no-cache");
+  auto again = scan(cached, "");
+  EXPECT_EQ(again["reusedFiles"], 3) << again.dump();
+  write_file(repo / "pkg/errors.py", "class Bad(KeyError):\n    pass\n");
+  auto changed = scan(cached, "");
+  EXPECT_EQ(changed["reusedFiles"], 2) << "third.py's class resolves anew: " << changed.dump();
+  scan(plain, "--no-cache");
+  a = strip(export_records(cached));
+  b = strip(export_records(plain));
+  ASSERT_EQ(a.size(), 5u);
+  EXPECT_EQ(a, b) << "the same records as a full analysis";
 }
 
 // The answer printed where the error is (issue 32, item 4): errdex run
