@@ -11,6 +11,11 @@ namespace {
 // multi-line message is read from here on).
 constexpr std::size_t k_max_message_lines = 200;
 
+// Vitest's frame marker, U+276F.
+constexpr std::string_view k_vitest_marker = "\xE2\x9D\xAF ";
+// AggregateErrors inside AggregateErrors read at most this deep.
+constexpr int k_max_aggregate_depth = 8;
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
 std::string_view trim(std::string_view s) {
@@ -21,6 +26,17 @@ std::string_view trim(std::string_view s) {
 
 bool all_digits(std::string_view s) {
   return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A line of the code frame Jest and Vitest print under an error (`> 3 |
+// code`, `  2| code`, `    |    ^`): the test's source, not the message.
+bool code_frame_line(std::string_view raw) {
+  std::string_view l = trim(raw);
+  if (l.starts_with(">")) l = trim(l.substr(1));
+  std::size_t i = 0;
+  while (i < l.size() && l[i] >= '0' && l[i] <= '9') ++i;
+  while (i < l.size() && l[i] == ' ') ++i;
+  return i < l.size() && l[i] == '|';
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -50,6 +66,9 @@ bool read_location(std::string_view loc, Frame& f, bool column_required) {
     return false;
   }
   if (file.empty()) return false;
+  // A browser's URL: `?v=3f2a` (a dev server's cache key) and `#…` are
+  // not part of the file.
+  if (file.find("://") != std::string_view::npos) file = file.substr(0, file.find_first_of("?#"));
   if (file.starts_with("file://")) {
     file.remove_prefix(7);
     // file:///C:/x on Windows: the drive, not a root folder.
@@ -67,6 +86,15 @@ enum class FrameLine { none, v8, firefox };
 FrameLine parse_frame_line(std::string_view raw, Frame& f) {
   std::string_view l = trim(raw);
   if (l.ends_with("{")) l = trim(l.substr(0, l.size() - 1));  // util.inspect's `{ code: … }` follows
+  if (l.ends_with(",")) l.remove_suffix(1);  // the last frame of an item of AggregateError's `[errors]: [`
+  if (l.starts_with(k_vitest_marker)) {
+    // Vitest: `❯ fn file:line:col` or `❯ file:line:col`.
+    l = trim(l.substr(k_vitest_marker.size()));
+    auto space = l.rfind(' ');
+    std::string_view loc = space == std::string_view::npos ? l : l.substr(space + 1);
+    f.function = space == std::string_view::npos ? std::string() : std::string(trim(l.substr(0, space)));
+    return read_location(loc, f, true) ? FrameLine::v8 : FrameLine::none;
+  }
   if (l.starts_with("at ")) {
     l.remove_prefix(3);
     std::string_view fn, loc = l;
@@ -105,7 +133,24 @@ bool error_like(std::string_view name) {
 // a name that reads as an error class.
 bool exception_line(std::string_view line, bool strict, std::string& cls, std::string_view& message) {
   std::string_view l = trim(line);
+  // Chrome's console: `VM12:3 Uncaught (in promise) TypeError: …`, the
+  // link to where it was logged first.
+  if (auto u = l.find(" Uncaught "); u != std::string_view::npos) {
+    std::string_view link = l.substr(0, u);
+    auto colon = link.rfind(':');
+    if (link.find(' ') == std::string_view::npos && colon != std::string_view::npos && all_digits(link.substr(colon + 1)))
+      l.remove_prefix(u + 1);
+  }
   if (l.starts_with("Uncaught ")) l.remove_prefix(9);
+  if (l.starts_with("(in promise) ")) l.remove_prefix(13);
+  // util.inspect prints an error with no frames in brackets: `[Error: x]`,
+  // `[AggregateError: x] {`.
+  if (l.starts_with("[")) {
+    if (l.ends_with(",")) l.remove_suffix(1);  // an item of `[errors]: [`
+    if (l.ends_with("{")) l = trim(l.substr(0, l.size() - 1));
+    if (!l.ends_with("]")) return false;
+    l = l.substr(1, l.size() - 2);
+  }
   std::size_t i = 0;
   auto ident = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.'; };
   while (i < l.size() && ident(l[i])) ++i;
@@ -172,6 +217,7 @@ ExceptionBlock exception_before(const std::vector<std::string_view>& lines, std:
   b.error_class = cls;
   b.message = std::string(msg);
   for (std::size_t k = exception_at + 1; k < first; ++k) {
+    if (code_frame_line(lines[k])) continue;
     b.message += '\n';
     b.message.append(lines[k]);
   }
@@ -188,6 +234,9 @@ std::size_t read_frames(const std::vector<std::string_view>& lines, std::size_t 
       std::string_view t = trim(lines[k]);
       // `at Promise.all (index 0)` and `... 4 lines matching cause stack trace ...`
       if (t.starts_with("at ") || (t.starts_with("... ") && t.ends_with("..."))) continue;
+      // Vitest prints the test's code frame after the frame in it.
+      if (code_frame_line(t) && k + 1 < lines.size() && (code_frame_line(lines[k + 1]) || parse_frame_line(lines[k + 1], f) != FrameLine::none))
+        continue;
       break;
     }
     if (user_frame(f)) frames.push_back(std::move(f));
@@ -228,8 +277,69 @@ bool looks_like_js_stack(std::string_view text) {
   return false;
 }
 
-void parse_js_stack(std::string_view text, Traceback& out) {
+namespace {
+
+std::size_t indentation(std::string_view l) {
+  std::size_t i = 0;
+  while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+  return i;
+}
+
+void parse_stack(std::string_view text, std::vector<ExceptionBlock>& out, int depth);
+
+// An AggregateError as util.inspect prints it: the error (its frames, or
+// `[AggregateError: msg] {` alone), then `[errors]: [` at line `g` and
+// each error it holds, one indentation in, separated by `,`. The errors
+// are the exceptions after it, the last explained, as a Python group's.
+void parse_aggregate(std::string_view text, const std::vector<std::string_view>& lines, std::size_t g,
+                     std::vector<ExceptionBlock>& out, int depth) {
+  auto offset = [&](std::size_t k) { return k < lines.size() ? static_cast<std::size_t>(lines[k].data() - text.data()) : text.size(); };
+  std::string_view head = text.substr(0, offset(g));
+  if (looks_like_js_stack(head)) {
+    parse_stack(head, out, depth + 1);
+  } else {
+    // After Node's header (its caret line), the first line naming an error.
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < g; ++k) {
+      std::string_view t = trim(lines[k]);
+      if (!t.empty() && t.find_first_not_of('^') == std::string_view::npos) from = k + 1;
+    }
+    ExceptionBlock b;
+    std::string cls;
+    std::string_view msg;
+    for (std::size_t k = from; k < g && b.error_class.empty(); ++k)
+      if (exception_line(lines[k], false, cls, msg)) {
+        b.error_class = cls;
+        b.message = std::string(trim(msg));
+      }
+    if (b.error_class.empty()) b.message = std::string(trim(head));
+    out.push_back(std::move(b));
+  }
+  const std::size_t outer = indentation(lines[g]);
+  std::size_t end = g + 1;
+  while (end < lines.size() && !(trim(lines[end]).starts_with("]") && indentation(lines[end]) <= outer)) ++end;
+  std::size_t item = g + 1;
+  while (item < end && trim(lines[item]).empty()) ++item;
+  if (item == end) return;
+  const std::size_t inner = indentation(lines[item]);
+  while (item < end) {
+    std::size_t next = item + 1;
+    while (next < end && !(indentation(lines[next]) == inner && !trim(lines[next]).empty() && !trim(lines[next]).starts_with("at ")))
+      ++next;
+    std::string_view one = text.substr(offset(item), offset(next) - offset(item));
+    // A string or another value rejected is no error: only those naming one.
+    std::string cls;
+    std::string_view msg;
+    if (exception_line(lines[item], false, cls, msg)) parse_stack(one, out, depth + 1);
+    item = next;
+  }
+}
+
+void parse_stack(std::string_view text, std::vector<ExceptionBlock>& out, int depth) {
   auto lines = split_lines(text);
+  if (depth < k_max_aggregate_depth)
+    for (std::size_t g = 0; g < lines.size(); ++g)
+      if (trim(lines[g]) == "[errors]: [") return parse_aggregate(text, lines, g, out, depth);
   std::size_t first = 0;
   Frame probe;
   while (first < lines.size() && parse_frame_line(lines[first], probe) == FrameLine::none) ++first;
@@ -268,8 +378,28 @@ void parse_js_stack(std::string_view text, Traceback& out) {
       printed.push_back(std::move(cause));
     }
   }
-  if (printed.empty()) printed.push_back({{}, std::string(trim(text)), {}});
-  out.exceptions.assign(std::make_move_iterator(printed.rbegin()), std::make_move_iterator(printed.rend()));
+  if (printed.empty()) {
+    // No frames (an item of `[errors]: [` printed as `[Error: x]`).
+    ExceptionBlock b;
+    std::string cls;
+    std::string_view msg;
+    if (std::string_view t = trim(text); exception_line(t.substr(0, t.find('\n')), false, cls, msg)) {
+      b.error_class = cls;
+      b.message = std::string(trim(msg));
+    } else {
+      b.message = std::string(t);
+    }
+    printed.push_back(std::move(b));
+  }
+  out.insert(out.end(), std::make_move_iterator(printed.rbegin()), std::make_move_iterator(printed.rend()));
 }
+
+}  // namespace
+
+void parse_js_stack(std::string_view text, Traceback& out) {
+  out.exceptions.clear();
+  parse_stack(text, out.exceptions, 0);
+}
+
 
 }  // namespace errdex::match

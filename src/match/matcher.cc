@@ -167,6 +167,52 @@ struct Variants {
   bool text_ascii = false, unquoted_ascii = false;
 };
 
+// A folder a package's build is written to, and the build's rank in
+// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser); -1 for any
+// other folder.
+int build_folder(std::string_view c) {
+  static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
+  static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
+                                              "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
+  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "bundles"};
+  for (std::string_view b : k_common)
+    if (c == b) return 0;
+  for (std::string_view b : k_es)
+    if (c == b) return 1;
+  for (std::string_view b : k_browser)
+    if (c == b) return 2;
+  return -1;
+}
+
+bool js_file(std::string_view name) {
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+    if (name.ends_with(ext)) return true;
+  return false;
+}
+
+// What twin builds share of a file's path: its components outside build
+// folders, the last without its extension; and the build's rank.
+std::string build_free_path(const std::vector<std::string_view>& parts, std::uint8_t& rank) {
+  std::string key;
+  int r = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string_view c = parts[i];
+    if (i + 1 < parts.size()) {
+      if (int b = build_folder(c); b >= 0) {
+        r = std::max(r, b);
+        continue;
+      }
+    } else {
+      if (c.ends_with(".mjs")) r = std::max(r, 1);
+      c = c.substr(0, c.rfind('.'));
+    }
+    key.append(c);
+    key += '/';
+  }
+  rank = static_cast<std::uint8_t>(r);
+  return key;
+}
+
 bool is_ascii(std::string_view s) {
   // Eight bytes at a time: a high bit anywhere in them is a non-ASCII byte.
   // The last eight, overlapping the rest, cover what is left.
@@ -517,6 +563,7 @@ struct Scratch {
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
+  std::vector<std::uint32_t> twin_at;  // by twin group: 1 + its best's index in `ranked`, while keeping it
   std::vector<PendingCapture> pending;  // the shown answers' captures, in order
   std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
   // Several revisions: ranked candidates a better revision of their site
@@ -528,8 +575,9 @@ struct Scratch {
   std::vector<Candidate> shown;  // the answers, until copied into the result
   std::vector<const ExceptionBlock*> others;  // a traceback's exceptions not explained
 
-  void fit(std::size_t entries, std::size_t patterns, std::size_t records) {
+  void fit(std::size_t entries, std::size_t patterns, std::size_t records, std::size_t twins) {
     if (record_at.size() < records) record_at.resize(records, 0);
+    if (twin_at.size() < twins) twin_at.resize(twins, 0);
     if (slot.size() < entries) {
       slot.resize(entries, 0);
       ft.resize(entries);
@@ -615,6 +663,16 @@ struct Matcher::Impl {
   std::vector<std::uint8_t> site_shared;
   std::vector<std::uint32_t> quiet_at, quiet_list;
   std::vector<std::uint32_t> file_installed;
+  // Builds of one package: npm packages ship one source as CommonJS, ES
+  // and browser builds (`dist/cjs/x.js`, `dist/esm/x.js`), whose sites
+  // raise the same message from the same file under another folder. Such
+  // twins are one answer: without a frame on one of them they tie, and
+  // the build `require` loads speaks for them. By record: 1 + its group,
+  // or 0 when it has no twin (empty when no record has one); and its
+  // build's rank (0 CommonJS or unknown, 1 an ES build, 2 a browser one).
+  std::vector<std::uint32_t> twin_of;
+  std::vector<std::uint8_t> build_rank;
+  std::uint32_t twin_groups = 0;
   // By file_id: word_hash() of the package of an `npm/<package>` repository,
   // whose files are the package's as installed; 0 for other repositories.
   std::vector<std::uint64_t> file_package;
@@ -1536,6 +1594,75 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     const auto& parts = m.file_parts[m.entries[i].file_id];
     if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
   }
+  // Twin builds: records of one dataset (repository and commit) raising
+  // the same class and pattern from the same build-free path in different
+  // files; within a file, the n-th such statement is the n-th's twin in
+  // each other build. A bundle (`dist/qs.js` of npm/qs, a file under
+  // `umd/`) holds every module: its record is the twin of the one group
+  // raising the same class and pattern elsewhere, when there is one.
+  {
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t r = 0; r < records.size(); ++r) {
+      const auto& parts = m.file_parts[m.entries[r].file_id];
+      if (!parts.empty() && js_file(parts.back()) && !m.is_shadow(r)) order.push_back(r);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return m.entries[a].file_id != m.entries[b].file_id ? m.entries[a].file_id < m.entries[b].file_id
+                                                          : m.entries[a].line < m.entries[b].line;
+    });
+    std::unordered_map<std::string, std::uint32_t> groups, in_file, by_message;  // by_message: 1 + group, 0 when several
+    std::vector<std::uint32_t> group_of(records.size(), 0), size;
+    std::vector<std::uint8_t> rank(records.size(), 0);
+    std::vector<std::uint32_t> bundled;
+    std::string key, message;
+    for (std::uint32_t r : order) {
+      const auto& parts = m.file_parts[m.entries[r].file_id];
+      const auto& rec = records[r];
+      message.clear();
+      for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.error_class, &rec.message_pattern}) {
+        message += *f;
+        message += '\0';
+      }
+      std::string path = build_free_path(parts, rank[r]);
+      const std::string_view package = rec.repo.starts_with("npm/") ? std::string_view(rec.repo).substr(4) : std::string_view();
+      if (rank[r] == 2 || (!package.empty() && stem(parts.back()) == package)) {
+        rank[r] = std::max<std::uint8_t>(rank[r], 2);
+        bundled.push_back(r);
+        continue;
+      }
+      key = message + path;
+      const std::uint32_t nth = in_file[key + '\0' + std::to_string(m.entries[r].file_id)]++;
+      key += '\0' + std::to_string(nth);
+      auto [it, added] = groups.emplace(key, static_cast<std::uint32_t>(size.size()) + 1);
+      if (added) size.push_back(0);
+      group_of[r] = it->second;
+      ++size[it->second - 1];
+      auto [one, first] = by_message.emplace(message, it->second);
+      if (!first && one->second != it->second) one->second = 0;
+    }
+    for (std::uint32_t r : bundled) {
+      message.clear();
+      for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].error_class, &records[r].message_pattern}) {
+        message += *f;
+        message += '\0';
+      }
+      if (auto it = by_message.find(message); it != by_message.end() && it->second != 0) {
+        group_of[r] = it->second;
+        ++size[it->second - 1];
+        it->second = 0;  // one bundle record per group: a second is another statement
+      }
+    }
+    // Only groups of two or more are twins; they are numbered densely.
+    std::vector<std::uint32_t> number(size.size(), 0);
+    for (std::size_t g = 0; g < size.size(); ++g)
+      if (size[g] > 1) number[g] = ++m.twin_groups;
+    if (m.twin_groups > 0) {
+      m.twin_of.assign(records.size(), 0);
+      for (std::uint32_t r = 0; r < records.size(); ++r)
+        if (group_of[r]) m.twin_of[r] = number[group_of[r] - 1];
+      m.build_rank = std::move(rank);
+    }
+  }
 
   std::size_t mem = sizeof(Impl) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
   for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
@@ -1605,7 +1732,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
                                 ? asked_id
                                 : m.class_of(error_class);
   thread_local Scratch scratch;
-  scratch.fit(m.entries.size(), m.patterns.size(), m.has_variants || m.revisions ? m.stats.records : 0);
+  scratch.fit(m.entries.size(), m.patterns.size(), m.has_variants || m.revisions ? m.stats.records : 0, m.twin_groups);
   Reset reset{scratch};
   Variants variants = make_variants(message, scratch.unquoted);
   // "[Errno 2] ..." is OSError(errno, ...): Python prints the subclass the
@@ -2075,6 +2202,33 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       });
       also.erase(std::unique(also.begin(), also.end()), also.end());
     }
+  }
+  // Twin builds are one answer: the best scoring, on equal scores the
+  // build `require` loads.
+  if (m.twin_groups > 0) {
+    std::vector<std::uint32_t>& at = scratch.twin_at;
+    auto rank = [&](const Ranked& r) { return m.build_rank[m.entries[r.entry].record]; };
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      const std::uint32_t group = m.twin_of[m.entries[ranked[i].entry].record];
+      if (group == 0) {
+        ranked[kept++] = ranked[i];
+        continue;
+      }
+      std::uint32_t& slot = at[group - 1];
+      if (slot == 0) {
+        ranked[kept++] = ranked[i];
+        slot = static_cast<std::uint32_t>(kept);
+        continue;
+      }
+      const Ranked& held = ranked[slot - 1];
+      if (ranked[i].score != held.score ? ranked[i].score > held.score
+                                        : rank(ranked[i]) != rank(held) ? rank(ranked[i]) < rank(held) : ranked[i].entry < held.entry)
+        ranked[slot - 1] = ranked[i];
+    }
+    ranked.resize(kept);
+    for (const Ranked& r : ranked)
+      if (const std::uint32_t group = m.twin_of[m.entries[r.entry].record]) at[group - 1] = 0;
   }
   // Only the shown ones are ordered: the best score and its ties say how
   // many that is. Entries are distinct, so the order is strict.

@@ -100,6 +100,20 @@ bool npm_package_path(const std::vector<std::string_view>& frame, std::string& p
     file_start = p + 1;
     return true;
   }
+  // A CDN's URL: `https:`, the host, (`npm` on jsDelivr), `pkg@version`.
+  if (frame.size() >= 4 && frame[0].ends_with(":")) {
+    std::size_t p = frame[1] == "unpkg.com" ? 2 : frame[1] == "cdn.jsdelivr.net" && frame[2] == "npm" ? 3 : 0;
+    if (p == 0) return false;
+    std::size_t q = frame[p].starts_with('@') ? p + 1 : p;
+    if (q + 1 >= frame.size()) return false;
+    std::string_view name = frame[q].substr(0, frame[q].find('@'));
+    if (name.empty()) return false;
+    package.clear();
+    if (q > p) package.append(frame[p]).append("__");
+    package.append(name);
+    file_start = q + 1;
+    return true;
+  }
   return false;
 }
 

@@ -42,8 +42,10 @@ std::uint64_t module_lengths(const std::vector<std::string_view>& record, const 
 // (pnpm's `.pnpm/<pkg>@<ver>/node_modules/<pkg>/…` too), the package
 // (`semver`, or `@scope/name` as two components, named `@scope__name` as
 // its repository npm/@scope__name is) and the index of the
-// first component of the file inside it (`classes/semver.js`). False when
-// the path holds no `node_modules/<pkg>/<file>`.
+// first component of the file inside it (`classes/semver.js`). A CDN's URL
+// serving the published files (`https://unpkg.com/semver@7.7.3/…`,
+// `https://cdn.jsdelivr.net/npm/@scope/name@1.0.0/…`) names them too. False
+// when the path holds no `node_modules/<pkg>/<file>` nor such a URL.
 bool npm_package_path(const std::vector<std::string_view>& frame, std::string& package, std::size_t& file_start);
 
 }  // namespace errdex::match

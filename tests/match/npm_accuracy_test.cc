@@ -5,6 +5,8 @@
 // match`, whose first answer must be the throw's true file and line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -111,10 +113,99 @@ TEST_F(NpmAccuracy, StackFromAnotherMachineFindsTheThrow) {
             95.0);
 }
 
+// The first answer for `text`, as `repo:file:line`, or "nothing".
+std::string first_answer(const std::string& db, const TempDir& dir, const std::string& text) {
+  auto input = dir.path() / "runner.txt";
+  write_file(input, text);
+  auto r = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " < " + shell_quote(input.string()));
+  if (r.code != 0) return "nothing";
+  auto j = nlohmann::json::parse(r.out);
+  if (j["candidates"].empty()) return "nothing";
+  auto& top = j["candidates"][0];
+  return top["repo"].get<std::string>() + ":" + top["filePath"].get<std::string>() + ":" + std::to_string(top["lineNumber"].get<int>());
+}
+
+// A project whose test calls semver with a bad version, run by a real test
+// runner (`runner` names its binary in node_modules/.bin): its failure
+// report names semver's throw.
+std::string runner_report(const TempDir& project, const std::string& runner, const std::string& test_file,
+                          const std::string& test_source) {
+  const std::string modules = std::string(ERRDEX_SOURCE_DIR) + "/node_modules";
+  std::filesystem::create_directory_symlink(modules, project.path() / "node_modules");
+  write_file(project.path() / "package.json", "{\"name\": \"runner-check\", \"private\": true}\n");
+  write_file(project.path() / test_file, test_source);
+  auto r = run("cd " + shell_quote(project.path().string()) + " && CI=1 NO_COLOR=1 node_modules/.bin/" + runner + " 2>&1");
+  EXPECT_NE(r.code, 0) << "the test must fail: " << r.out;
+  return r.out;
+}
+
+TEST_F(NpmAccuracy, JestFailureFindsTheThrow) {
+  TempDir project;
+  std::string report = runner_report(project, "jest --ci --no-cache --colors=false", "semver.test.js",
+                                     "const semver = require('semver');\n"
+                                     "test('parses a version', () => {\n"
+                                     "  expect(new semver.SemVer('1.2').major).toBe(1);\n"
+                                     "});\n");
+  ASSERT_NE(report.find("Invalid Version: 1.2"), std::string::npos) << report;
+  EXPECT_EQ(first_answer(s_db, *s_dir, report), "npm/semver:classes/semver.js:40") << report;
+}
+
+TEST_F(NpmAccuracy, VitestFailureFindsTheThrow) {
+  TempDir project;
+  std::string report = runner_report(project, "vitest run --no-color", "semver.spec.mjs",
+                                     "import { test, expect } from 'vitest';\n"
+                                     "import semver from 'semver';\n"
+                                     "test('parses a version', () => {\n"
+                                     "  expect(new semver.SemVer('1.2').major).toBe(1);\n"
+                                     "});\n");
+  ASSERT_NE(report.find("Invalid Version: 1.2"), std::string::npos) << report;
+  EXPECT_EQ(first_answer(s_db, *s_dir, report), "npm/semver:classes/semver.js:40") << report;
+}
+
 TEST_F(NpmAccuracy, MessageAlone) {
-  // One line, no frames: many packages throw one message from several
-  // places (validator's assertString), so only a floor is held here.
-  EXPECT_GE(top1("message only", [](const Case& c) { return c.message.substr(0, c.message.find('\n')) + "\n"; }), 50.0);
+  // One line, no frames. A message several distinct statements can raise
+  // (validator's assertString, called by every validator) names no one
+  // site: the answer is a tie, flagged ambiguous, and right when the true
+  // site is in it. Where the message names one site, the first answer
+  // must be it. Twin builds of one file (CommonJS and ES) are one site.
+  int right = 0, ties = 0, first = 0, n = 0;
+  for (const Case& c : *s_cases) {
+    ++n;
+    auto input = s_dir->path() / "paste.txt";
+    write_file(input, c.message.substr(0, c.message.find('\n')) + "\n");
+    auto r = run(errdex_cmd() + " match --json --top 100 --db " + shell_quote(s_db) + " < " + shell_quote(input.string()));
+    const std::string want = "npm/" + c.pkg + ":" + c.file + ":" + std::to_string(c.line);
+    std::vector<std::string> tied;
+    bool ambiguous = false;
+    if (r.code == 0) {
+      auto j = nlohmann::json::parse(r.out);
+      ambiguous = j["ambiguous"].get<bool>();
+      for (const auto& cand : j["candidates"]) {
+        if (cand["score"] != j["candidates"][0]["score"]) break;
+        tied.push_back(cand["repo"].get<std::string>() + ":" + cand["filePath"].get<std::string>() + ":" +
+                       std::to_string(cand["lineNumber"].get<int>()));
+      }
+    }
+    first += !tied.empty() && tied[0] == want;
+    const bool in_tie = std::find(tied.begin(), tied.end(), want) != tied.end();
+    if (ambiguous && in_tie) {
+      ++ties;
+      std::printf("  message only tie of %zu (%s) for %s\n", tied.size(), want.c_str(), c.message.substr(0, 80).c_str());
+    } else if (!tied.empty() && tied[0] == want) {
+      ++right;
+    } else {
+      std::printf("  message only miss: want %s got %s for %s\n", want.c_str(), tied.empty() ? "nothing" : tied[0].c_str(),
+                  c.message.substr(0, 100).c_str());
+    }
+  }
+  const double one_site = n > ties ? 100.0 * right / (n - ties) : 0;
+  std::printf("message only: top-1 %.2f%% (%d of %d) where it names one site; %d ties hold the site; first answer %.2f%% of all %d\n",
+              one_site, right, n - ties, ties, n ? 100.0 * first / n : 0, n);
+  // 56 of 61 today; the misses: path-to-regexp's PathError appends
+  // `; visit …` to its message with `+=` in its constructor, which the
+  // scan does not read (4), and validator's assertString, whose two
+  // statements raise one template but do not tie (1).
+  EXPECT_GE(one_site, 90.0);
 }
 
 }  // namespace
