@@ -1,6 +1,8 @@
 // The PostgreSQL ChangeFeed: LISTEN on a connection of its own.
 #include <poll.h>
 
+#include <cerrno>
+
 #include "store/change_feed.h"
 #include "store/pg_pool.h"
 #include "store/store.h"
