@@ -86,6 +86,37 @@ int run_history(const std::string& db, const std::string& id, bool json);
 int run_diff(const std::string& db, const std::string& repo, const std::string& from, const std::string& to,
              bool json);
 
+// The job queue of a PostgreSQL store (store/jobs.h); on another store
+// each answers with an error, exit 2.
+struct EnqueueArgs {
+  std::string db;
+  std::string source;  // made absolute: a worker may run elsewhere
+  std::vector<std::string> revs;
+  std::optional<std::string> repo, ref;
+  bool json = false;
+};
+int run_enqueue(const EnqueueArgs& a);
+struct WorkerArgs {
+  std::string db;
+  // Exit once no job is queued or running, instead of waiting for more.
+  bool once = false;
+  int lease = 60;        // seconds; heartbeats extend it every third of it
+  int max_attempts = 3;  // a job whose worker was lost this often fails
+  int jobs = 0;          // scan threads (0: every core)
+  // For tests: seconds each job is held (heartbeats going) before its scan
+  // starts, so that a test can kill a worker in the middle of a job.
+  int pause_before_scan = 0;
+};
+// Exit 0 when every job it ran was stored, 2 when one failed (or the queue
+// cannot be opened). SIGTERM or SIGINT: stops after the job in hand.
+int run_worker(const WorkerArgs& a);
+struct JobsArgs {
+  std::string db;
+  int limit = 100;
+  bool json = false;
+};
+int run_jobs(const JobsArgs& a);
+
 struct ServeArgs {
   std::string db;
   std::string listen = "127.0.0.1:8080";

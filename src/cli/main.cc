@@ -156,6 +156,40 @@ int main(int argc, char** argv) {
   add_db(c_stats);
   add_json(c_stats);
 
+  EnqueueArgs enqueue;
+  auto* c_enqueue = app.add_subcommand(
+      "enqueue", "Queue a scan for `errdex worker` (needs a PostgreSQL store); SOURCE and options as for scan");
+  c_enqueue->add_option("source", enqueue.source, "Directory to scan, as the worker's machine sees it")->required();
+  c_enqueue->add_option("--rev", enqueue.revs, "Git revision to read (give several to store each)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c_enqueue->add_option("--repo", enqueue.repo, "owner/name for ids and GitHub links (default local/<folder>)");
+  c_enqueue->add_option("--ref", enqueue.ref, "The revision's name, for a folder outside git");
+  add_db(c_enqueue);
+  add_json(c_enqueue);
+
+  WorkerArgs worker;
+  auto* c_worker = app.add_subcommand(
+      "worker", "Take queued scans and run them, one at a time (needs a PostgreSQL store); run several, anywhere");
+  c_worker->add_flag("--once", worker.once, "Exit when no job is queued or running (default: wait for more)");
+  c_worker->add_option("--lease", worker.lease,
+                       "Seconds a job is held without a heartbeat before another worker takes it again")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  c_worker->add_option("--max-attempts", worker.max_attempts, "A job whose worker was lost this often fails")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  c_worker->add_option("-j,--jobs", worker.jobs, "Scan threads (default: all cores)")->check(CLI::Range(0, 256));
+  // Hidden: for tests that kill a worker in the middle of a job.
+  c_worker->add_option("--pause-before-scan", worker.pause_before_scan)->check(CLI::Range(0, 3600))->group("");
+  add_db(c_worker);
+
+  JobsArgs jobs_args;
+  auto* c_jobs = app.add_subcommand("jobs", "Show the scan queue, newest first (needs a PostgreSQL store)");
+  c_jobs->add_option("--limit", jobs_args.limit, "Most jobs to show")->check(CLI::Range(1, 100000))->capture_default_str();
+  add_db(c_jobs);
+  add_json(c_jobs);
+
   ServeArgs serve;
   auto* c_serve = app.add_subcommand("serve", "Serve the site and the JSON API over HTTP");
   c_serve->add_option("--listen", serve.listen, "HOST:PORT to listen on (port 0: any free port)")
@@ -235,6 +269,20 @@ int main(int argc, char** argv) {
     if (*c_serve) {
       serve.db = db;
       return run_serve(serve);
+    }
+    if (*c_enqueue) {
+      enqueue.db = db;
+      enqueue.json = json;
+      return run_enqueue(enqueue);
+    }
+    if (*c_worker) {
+      worker.db = db;
+      return run_worker(worker);
+    }
+    if (*c_jobs) {
+      jobs_args.db = db;
+      jobs_args.json = json;
+      return run_jobs(jobs_args);
     }
     if (*c_match) return run_match(db, match_text, json, top, repo, match_ref);
   } catch (const std::exception& e) {

@@ -19,6 +19,12 @@ constexpr auto k_pool_wait = std::chrono::seconds(60);
 // libpq waits forever for an unreachable server unless told otherwise; a
 // URL's own connect_timeout wins.
 constexpr const char* k_connect_timeout_s = "10";
+// A statement that runs longer is cancelled, and a connection whose server
+// stopped answering (a lost machine, not a closed socket) is dropped after
+// this long without an acknowledgement: a caller gets an error, never a
+// hang. The URL's own options win.
+constexpr const char* k_session_options = "-c statement_timeout=60000";
+constexpr const char* k_tcp_user_timeout_ms = "30000";
 
 // libpq's messages end in a newline and continue on tab-indented lines.
 std::string one_line(const char* message) {
@@ -103,7 +109,24 @@ Expected<Result> Connection::check(PGresult* raw, std::string_view what) {
   return Error{"postgresql: " + std::string(what) + ": " + message};
 }
 
+bool Connection::reconnected() {
+  // Inside a transaction the work before is lost with the connection: the
+  // caller must see the error.
+  if (m_in_transaction || PQstatus(m_conn) != CONNECTION_BAD) return false;
+  PQreset(m_conn);
+  m_prepared.clear();
+  return PQstatus(m_conn) == CONNECTION_OK;
+}
+
 Expected<Result> Connection::run(const Sql& sql, const Params& params, std::string_view what) {
+  auto r = run_once(sql, params, what);
+  // An idle connection whose server restarted fails its next statement:
+  // once, on a new session, it is tried again.
+  if (!r && reconnected()) return run_once(sql, params, what);
+  return r;
+}
+
+Expected<Result> Connection::run_once(const Sql& sql, const Params& params, std::string_view what) {
   if (!m_prepared.contains(sql.name)) {
     auto prepared = check(PQprepare(m_conn, sql.name, sql.text, 0, nullptr), what);
     if (!prepared) return prepared;
@@ -118,12 +141,14 @@ Expected<Result> Connection::run(const Sql& sql, const Params& params, std::stri
 
 Status Connection::exec(const char* sql, std::string_view what) {
   auto r = check(PQexec(m_conn, sql), what);
+  if (!r && reconnected()) r = check(PQexec(m_conn, sql), what);
   if (!r) return Error{r.error()};
   return ok();
 }
 
 bool Connection::reusable() {
   if (PQstatus(m_conn) != CONNECTION_OK) return false;
+  m_in_transaction = false;
   // A caller that stopped half-way (an exception) left a transaction open.
   if (PQtransactionStatus(m_conn) != PQTRANS_IDLE) exec("ROLLBACK", "roll back");
   return PQstatus(m_conn) == CONNECTION_OK && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
@@ -142,16 +167,20 @@ std::shared_ptr<Pool> Pool::of(const std::string& url) {
   return pool;
 }
 
-Expected<std::unique_ptr<Connection>> Pool::connect() {
+Expected<std::unique_ptr<Connection>> Pool::connect() { return pg::connect(m_url); }
+
+Expected<std::unique_ptr<Connection>> connect(const std::string& url) {
   // Keywords before dbname are defaults the URL may override (libpq reads
   // them in order, the URL expanded in place of dbname).
-  const char* keys[] = {"connect_timeout", "client_encoding", "application_name", "dbname", nullptr};
-  const char* values[] = {k_connect_timeout_s, "UTF8", "errdex", m_url.c_str(), nullptr};
+  const char* keys[] = {"connect_timeout", "client_encoding", "application_name", "options", "tcp_user_timeout",
+                        "dbname", nullptr};
+  const char* values[] = {k_connect_timeout_s, "UTF8", "errdex", k_session_options, k_tcp_user_timeout_ms,
+                          url.c_str(), nullptr};
   PGconn* raw = PQconnectdbParams(keys, values, 1);
   auto conn = std::make_unique<Connection>(raw);
-  if (!raw) return Error{"postgresql: cannot connect to " + redact(m_url) + ": out of memory"};
+  if (!raw) return Error{"postgresql: cannot connect to " + redact(url) + ": out of memory"};
   if (PQstatus(raw) != CONNECTION_OK)
-    return Error{"postgresql: cannot connect to " + redact(m_url) + ": " + one_line(PQerrorMessage(raw))};
+    return Error{"postgresql: cannot connect to " + redact(url) + ": " + one_line(PQerrorMessage(raw))};
   // Notices (a table that exists already, …) are the server's chatter, not
   // the user's business.
   PQsetNoticeProcessor(raw, [](void*, const char*) {}, nullptr);

@@ -84,7 +84,9 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Runs `sql` (prepared here on first use) with `params`; an error names
-  // `what` and carries the server's message.
+  // `what` and carries the server's message. Outside a transaction, a
+  // statement that failed because the connection broke is run once more on
+  // a new one.
   Expected<Result> run(const Sql& sql, const Params& params, std::string_view what);
   // Runs `sql` as a simple query (several statements allowed, no parameters).
   Status exec(const char* sql, std::string_view what);
@@ -92,27 +94,39 @@ class Connection {
   template <class Work>
   auto in_transaction(std::string_view what, Work&& work) -> decltype(work()) {
     if (auto s = exec("BEGIN", what); !s) return Error{s.error()};
+    m_in_transaction = true;
     auto result = work();
     if (!result) {
       exec("ROLLBACK", what);
+      m_in_transaction = false;
       return result;
     }
-    if (auto c = exec("COMMIT", what); !c) {
-      exec("ROLLBACK", what);
-      return Error{c.error()};
-    }
+    auto c = exec("COMMIT", what);
+    if (!c) exec("ROLLBACK", what);
+    m_in_transaction = false;
+    if (!c) return Error{c.error()};
     return result;
   }
   // Whether the connection can go back to the pool: open, and not inside a
   // transaction.
   bool reusable();
+  // The connection itself, for what the wrappers do not cover (LISTEN).
+  PGconn* raw() { return m_conn; }
 
  private:
   Expected<Result> check(PGresult* raw, std::string_view what);
+  Expected<Result> run_once(const Sql& sql, const Params& params, std::string_view what);
+  // Whether a broken connection outside a transaction was opened again.
+  bool reconnected();
 
   PGconn* m_conn;
   std::unordered_set<std::string> m_prepared;
+  bool m_in_transaction = false;
 };
+
+// A connection of its own to the database at `url`, outside any pool (a
+// listener's), with the pool's timeouts.
+Expected<std::unique_ptr<Connection>> connect(const std::string& url);
 
 class Pool {
  public:

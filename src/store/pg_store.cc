@@ -79,8 +79,29 @@ CREATE INDEX records_search ON records USING GIN(search);
 CREATE TABLE file_facts(key TEXT PRIMARY KEY, facts TEXT NOT NULL);
 CREATE TABLE llm_answers(key TEXT PRIMARY KEY, answer TEXT NOT NULL, created_at TEXT NOT NULL);
 )sql"},
+    {3, "a queue of scan jobs for workers", R"sql(
+-- state: queued, running (by worker until lease_until, unless its lease ran
+-- out: then it is taken again), done or failed (error says why).
+CREATE TABLE jobs(
+  id BIGSERIAL PRIMARY KEY,
+  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed')),
+  source TEXT NOT NULL,
+  revs TEXT[] NOT NULL DEFAULT '{}',
+  repo TEXT,
+  ref TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  worker TEXT NOT NULL DEFAULT '',
+  error TEXT NOT NULL DEFAULT '',
+  enqueued_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  started_at TIMESTAMPTZ,
+  heartbeat_at TIMESTAMPTZ,
+  lease_until TIMESTAMPTZ,
+  finished_at TIMESTAMPTZ
+);
+CREATE INDEX jobs_open ON jobs(id) WHERE state IN ('queued', 'running');
+)sql"},
 };
-constexpr int k_schema_version = 2;
+constexpr int k_schema_version = 3;
 
 // Sites in short (SiteAt), in this column order.
 #define ERRDEX_SITE_COLUMNS \
@@ -111,6 +132,10 @@ constexpr int k_schema_version = 2;
   " FROM hits h CROSS JOIN stats s"                                                                       \
   " ORDER BY score, h.repo, h.file_path, h.line_number, h.id LIMIT $3"
 
+// Servers LISTEN on this channel (store/change_feed.h); the payload is the
+// repository. Sent inside the writing transaction, so it is delivered at
+// commit, and never for a write that rolled back.
+const Sql k_notify{"notify", "SELECT pg_notify('errdex_datasets', $1)"};
 const Sql k_lock_repo{"lock_repo", "SELECT pg_advisory_xact_lock(1162106881, hashtext($1))"};
 const Sql k_find_same{"find_same", "SELECT id FROM datasets WHERE repo = $1 AND sha = $2 AND ref = $3"};
 const Sql k_delete_dataset{"delete_dataset", "DELETE FROM datasets WHERE id = $1"};
@@ -230,10 +255,20 @@ Expected<Migration> migrate_on(Connection& c) {
                  "; errdex needs UTF8 (CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0)"};
   // A session lock: processes starting together wait here, and the second
   // finds the migrations applied by the first.
+  // Waiting for another process's migrations, or building an index over a
+  // large table, may take longer than a statement may otherwise.
+  if (auto s = c.exec("SET statement_timeout = 0", "lift the statement timeout"); !s) return Error{s.error()};
   if (auto s = c.exec(k_migrate_lock, "take the migration lock"); !s) return Error{s.error()};
   auto out = migrate_locked(c);
   c.exec(k_migrate_unlock, "release the migration lock");
+  c.exec("RESET statement_timeout", "restore the statement timeout");
   return out;
+}
+
+Status notify(Connection& c, const std::string& repo) {
+  auto r = c.run(k_notify, Params().text(repo), "notify servers");
+  if (!r) return Error{r.error()};
+  return ok();
 }
 
 class PgStore final : public Store {
@@ -313,7 +348,8 @@ Status PgStore::ingest_locked(Connection& c, const Dataset& dataset) {
                         "insert dataset");
   if (!inserted) return Error{inserted.error()};
   if (auto s = insert_records(c, field_int(*inserted, 0, 0), dataset); !s) return s;
-  return choose_current(c, dataset.repo);
+  if (auto s = choose_current(c, dataset.repo); !s) return s;
+  return notify(c, dataset.repo);
 }
 
 Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dataset& dataset) {
@@ -418,6 +454,7 @@ Expected<std::size_t> PgStore::forget(const std::string& repo, const std::option
     for (std::int64_t id : drop)
       if (auto r = conn.run(k_delete_dataset, Params().integer(id), "delete dataset"); !r) return Error{r.error()};
     if (auto s = choose_current(conn, repo); !s) return Error{s.error()};
+    if (auto s = notify(conn, repo); !s) return Error{s.error()};
     return drop.size();
   });
 }
@@ -674,6 +711,8 @@ class PgKeyValueTable final : public KeyValueTable {
   bool m_stamped;
 };
 
+}  // namespace
+
 Expected<std::shared_ptr<Pool>> migrated_pool(const std::string& url) {
   auto pool = Pool::of(url);
   if (auto s = pool->once_migrated([](Connection& c) -> Status {
@@ -685,8 +724,6 @@ Expected<std::shared_ptr<Pool>> migrated_pool(const std::string& url) {
     return Error{s.error()};
   return pool;
 }
-
-}  // namespace
 
 Expected<std::unique_ptr<Store>> open(const std::string& url) {
   auto pool = migrated_pool(url);

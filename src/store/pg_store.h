@@ -12,6 +12,8 @@
 
 namespace errdex::store::pg {
 
+class Pool;
+
 // Connects to the database at `url`, a libpq URI (postgresql:// or
 // postgres://, with user, password, host, port, database and libpq's query
 // parameters such as sslmode), and brings its schema to this build's
@@ -45,6 +47,10 @@ class KeyValueTable {
   virtual Status put_all(const std::vector<std::pair<std::string, std::string>>& entries) = 0;
 };
 enum class SideTable { file_facts, llm_answers };
+// The pool of `url` in this process, its database migrated first; for the
+// store stage's other tables (pg_jobs.cc).
+Expected<std::shared_ptr<Pool>> migrated_pool(const std::string& url);
+
 Expected<std::unique_ptr<KeyValueTable>> open_side_table(const std::string& url, SideTable table);
 
 }  // namespace errdex::store::pg

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -45,6 +47,12 @@ struct HttpError {
   std::string message;
 };
 
+// A store that could not answer (PostgreSQL stopped or unreachable): 503,
+// while what the snapshot holds still answers.
+struct StoreFailure {
+  std::string message;
+};
+
 const char* reason(int status) {
   switch (status) {
     case 400: return "Bad Request";
@@ -53,6 +61,7 @@ const char* reason(int status) {
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
     case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
     default: return "Error";
   }
 }
@@ -178,6 +187,7 @@ struct App::Impl {
   std::shared_mutex cache_mu;
   std::unordered_map<std::string, std::shared_ptr<Cached>> cache;
   std::size_t cache_size = 0;
+  std::atomic<std::chrono::steady_clock::rep> last_store_log{0};
 
   std::shared_ptr<const Snapshot> snapshot() const {
     std::lock_guard lock(snap_mu);
@@ -247,6 +257,23 @@ struct App::Impl {
     return r;
   }
 
+  // The reason goes to the operator, not the client (it names the
+  // database); at most once every few seconds, however many requests fail.
+  void log_store_failure(const std::string& message) {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    auto last = last_store_log.load();
+    if (now - last < std::chrono::steady_clock::duration(std::chrono::seconds(5)).count() && last != 0) return;
+    if (last_store_log.compare_exchange_strong(last, now)) std::cerr << "errdex serve: 503: " << message << "\n";
+  }
+
+  Response api_jobs(const std::map<std::string, std::string>& q) {
+    if (!options.jobs) throw HttpError{404, "this server's store has no job queue (jobs need a PostgreSQL store)"};
+    int limit = int_param(q, "limit", 100, 1, 1000);
+    auto jobs = options.jobs->list(limit);
+    if (!jobs) throw StoreFailure{jobs.error()};
+    return json_response(200, store::to_json(*jobs));
+  }
+
   // ---- handlers --------------------------------------------------------
 
   // The commit a repository's links pin to: its sha, or the tag when the
@@ -286,7 +313,7 @@ struct App::Impl {
   SearchPage run_search(const Snapshot& s, store::Store& st, const std::string& q, const std::optional<std::string>& repo,
                         int limit, int offset) {
     auto ids = st.search_ids(q, repo, offset + limit + 1);
-    if (!ids) throw std::runtime_error(ids.error());
+    if (!ids) throw StoreFailure{ids.error()};
     SearchPage out;
     auto& all = *ids;
     if (static_cast<int>(all.size()) > offset + limit && offset + limit <= k_max_search_offset) out.next = offset + limit;
@@ -296,7 +323,7 @@ struct App::Impl {
         continue;
       }
       auto got = st.get(all[i].id);
-      if (!got) throw std::runtime_error(got.error());
+      if (!got) throw StoreFailure{got.error()};
       if (*got) out.hits.push_back({std::move((*got)->record), all[i].rank});
     }
     return out;
@@ -505,7 +532,7 @@ struct App::Impl {
     if (!from || !to) throw HttpError{400, "Say which revisions to compare: ?from=…&to=…"};
     std::string missing;
     auto d = store::diff_revisions(st, repo, *from, *to, &missing);
-    if (!d) throw std::runtime_error(d.error());
+    if (!d) throw StoreFailure{d.error()};
     if (!*d) throw HttpError{404, repo + " has no stored revision " + missing + "."};
     const store::RevisionDiff& diff = **d;
     auto sites = [](const std::vector<store::SiteAt>& list) {
@@ -743,7 +770,7 @@ struct App::Impl {
       for (const auto& r : s.repos) repos.push_back(r.repo);
     for (const auto& name : repos) {
       auto lines = st.list_at(name, ref);
-      if (!lines) throw std::runtime_error(lines.error());
+      if (!lines) throw StoreFailure{lines.error()};
       if (!*lines) continue;
       for (auto& l : **lines)
         if (l.record.id == id) return std::move(l);
@@ -755,7 +782,7 @@ struct App::Impl {
   // not stored.
   static std::vector<model::DatasetLine> lines_at(store::Store& st, const std::string& repo, const std::string& ref) {
     auto lines = st.list_at(repo, ref);
-    if (!lines) throw std::runtime_error(lines.error());
+    if (!lines) throw StoreFailure{lines.error()};
     if (!*lines) throw HttpError{404, repo + " has no stored revision " + ref};
     return std::move(**lines);
   }
@@ -771,7 +798,7 @@ struct App::Impl {
       // current ones): one page.
       if (!repo) throw HttpError{400, "ref needs repo: a revision belongs to one repository"};
       auto hits = store::search_at(st, *text, *repo, *ref, limit);
-      if (!hits) throw std::runtime_error(hits.error());
+      if (!hits) throw StoreFailure{hits.error()};
       if (!*hits) throw HttpError{404, *repo + " has no stored revision " + *ref};
       json list = json::array();
       for (const auto& h : **hits) {
@@ -951,19 +978,20 @@ struct App::Impl {
       case RouteId::api_repos: return api_repos(s);
       case RouteId::api_repo_errors: return api_repo_errors(s, params.at("owner") + "/" + params.at("name"), q, st);
       case RouteId::api_openapi: return json_response(200, openapi_json());
+      case RouteId::api_jobs: return api_jobs(q);
       case RouteId::api_dataset: return api_dataset(s, q, st);
       case RouteId::api_error_history: {
         const auto& id = params.at("id");
         if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
         auto h = store::site_history(st, id);
-        if (!h) throw std::runtime_error(h.error());
+        if (!h) throw StoreFailure{h.error()};
         if (!*h) throw HttpError{404, "no stored revision holds record " + id};
         return json_response(200, store::to_json(**h));
       }
       case RouteId::api_repo_revisions: {
         std::string repo = params.at("owner") + "/" + params.at("name");
         auto revs = st.revisions(repo);
-        if (!revs) throw std::runtime_error(revs.error());
+        if (!revs) throw StoreFailure{revs.error()};
         if (revs->empty()) throw HttpError{404, "no repository " + repo};
         json list = json::array();
         for (const auto& r : *revs)
@@ -981,7 +1009,7 @@ struct App::Impl {
         if (!from || !to) throw HttpError{400, "from and to are required"};
         std::string missing;
         auto d = store::diff_revisions(st, repo, *from, *to, &missing);
-        if (!d) throw std::runtime_error(d.error());
+        if (!d) throw StoreFailure{d.error()};
         if (!*d) throw HttpError{404, repo + " has no stored revision " + missing};
         return json_response(200, store::to_json(repo, **d));
       }
@@ -1085,6 +1113,12 @@ struct App::Impl {
       return finish(cached->response, req, cached.get());
     } catch (const HttpError& e) {
       return problem(api, e.status, e.message);
+    } catch (const StoreFailure& e) {
+      log_store_failure(e.message);
+      Response r = problem(api, 503, "The store cannot be read right now; what this server holds in memory still "
+                                     "answers. Try again shortly.");
+      r.headers.emplace_back("Retry-After", "5");
+      return r;
     } catch (const std::exception& e) {
       return problem(api, 500, std::string("internal error: ") + e.what());
     }

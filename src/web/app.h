@@ -5,7 +5,9 @@
 // An App serves a snapshot of the store: every current record in memory
 // with its indexes (by id, file, template, repository) and the matcher built
 // over them. refresh() swaps in a new snapshot when a repository's dataset
-// changed. Full-text search goes to the store given with each request.
+// changed. Full-text search goes to the store given with each request; when
+// the store fails, what needs it answers 503 (JSON under /api) and the rest
+// still answers from the snapshot.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -13,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "store/jobs.h"
 #include "store/store.h"
 #include "util/expected.h"
 
@@ -42,6 +45,9 @@ struct AppOptions {
   // Responses kept for repeated GETs; the cache is emptied when the
   // snapshot changes or when it grows past this many bytes.
   std::size_t cache_bytes = 256u << 20;
+  // The store's job queue, for GET /api/jobs; null when it has none
+  // (SQLite): that route then answers 404.
+  std::shared_ptr<store::JobQueue> jobs;
 };
 
 class App {

@@ -277,6 +277,17 @@ json build_openapi() {
       {"responses",
        {{"200", {{"description", "JSON Lines"}, {"content", {{"application/x-ndjson", {{"schema", string_t}}}}}}},
         {"404", error_response("No such repository")}}}};
+  paths["/api/jobs"]["get"] = {
+      {"operationId", "listJobs"},
+      {"summary", "The queue of scan jobs (errdex enqueue, errdex worker), newest first: state, source, attempts, "
+                  "worker and times"},
+      {"parameters",
+       {param("limit", "query", false, {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"default", 100}},
+              "Most jobs to return")}},
+      {"responses",
+       {{"200", {{"description", "Jobs"}, {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}},
+        {"404", error_response("The store has no job queue (SQLite)")},
+        {"503", error_response("The store cannot be read right now")}}}};
   return doc;
 }
 
@@ -303,6 +314,7 @@ const std::vector<Route>& routes() {
       {RouteId::api_repo_diff, "GET", "/api/repos/{owner}/{name}/diff", true},
       {RouteId::api_openapi, "GET", "/api/openapi.json", true},
       {RouteId::api_dataset, "GET", "/api/dataset.jsonl", true},
+      {RouteId::api_jobs, "GET", "/api/jobs", true},
   };
   return k;
 }

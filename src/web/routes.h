@@ -12,7 +12,7 @@ namespace errdex::web {
 enum class RouteId {
   home, search_page, match_form, match_submit, repo_page, error_redirect, error_page, static_file,
   api_error, api_search, api_match, api_repos, api_repo_errors, api_openapi, api_dataset,
-  api_error_history, api_repo_revisions, api_repo_diff, repo_diff_page,
+  api_error_history, api_repo_revisions, api_repo_diff, repo_diff_page, api_jobs,
 };
 
 struct Route {

@@ -14,6 +14,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -22,6 +23,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "store/change_feed.h"
+#include "store/jobs.h"
 #include "store/store.h"
 #include "util/text.h"
 
@@ -335,6 +338,65 @@ Expected<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& 
   return std::make_pair(host, static_cast<std::uint16_t>(std::stoi(port)));
 }
 
+// One turn at a time of the refresher thread: waits for news (a slice at a
+// time, so that stopping is never kept waiting long) or for the poll
+// interval, then reloads if the store changed.
+class Refresher {
+ public:
+  Refresher(App& app, store::Store& store, store::ChangeFeed* feed, std::chrono::milliseconds interval)
+      : m_app(app), m_store(store), m_feed(feed), m_interval(interval),
+        m_next_poll(std::chrono::steady_clock::now() + interval) {}
+
+  // One step; how long the caller should pause before the next.
+  std::chrono::milliseconds step() {
+    using namespace std::chrono;
+    bool news = false;
+    if (m_feed && !m_feed_down) {
+      auto got = m_feed->wait(k_feed_slice);
+      if (!got) {
+        report("listening for new datasets failed: " + got.error() + " (polling meanwhile)");
+        m_feed_down = true;
+      } else {
+        news = *got;
+      }
+    }
+    const auto now = steady_clock::now();
+    const bool poll = now >= m_next_poll;
+    if (poll) {
+      m_next_poll = now + m_interval;
+      // A broken feed is tried again at each poll.
+      m_feed_down = false;
+    }
+    if (news || poll) {
+      auto r = m_app.refresh(m_store);
+      if (!r) {
+        report("reload failed: " + r.error() + " (serving the snapshot held)");
+      } else if (m_failing) {
+        std::cerr << "errdex serve: the store answers again\n";
+        m_failing = false;
+      }
+    }
+    if (m_feed && !m_feed_down) return milliseconds(0);  // the feed's wait paced this step
+    return duration_cast<milliseconds>(std::max(m_next_poll - steady_clock::now(), steady_clock::duration(0)));
+  }
+
+ private:
+  // Said once per outage, not at every poll.
+  void report(const std::string& message) {
+    if (!m_failing) std::cerr << "errdex serve: " << message << "\n";
+    m_failing = true;
+  }
+
+  static constexpr std::chrono::milliseconds k_feed_slice{250};
+  App& m_app;
+  store::Store& m_store;
+  store::ChangeFeed* m_feed;
+  std::chrono::milliseconds m_interval;
+  std::chrono::steady_clock::time_point m_next_poll;
+  bool m_feed_down = false;
+  bool m_failing = false;
+};
+
 struct Server::Impl {
   Shared shared;
   // One io_context per worker thread, each run by its thread alone (no
@@ -440,6 +502,11 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
     if (!st) return Error{st.error()};
     stores.push_back(std::move(*st));
   }
+  if (store::is_postgresql(options.db) && !options.app.jobs) {
+    auto jobs = store::open_job_queue(options.db);
+    if (!jobs) return Error{jobs.error()};
+    options.app.jobs = std::move(*jobs);
+  }
   auto app = App::create(*stores.back(), options.app);
   if (!app) return Error{app.error()};
   sh.app = std::move(*app);
@@ -484,16 +551,19 @@ Expected<std::unique_ptr<Server>> Server::start(ServerOptions options) {
       t_store = nullptr;
     });
   }
-  // New datasets (another process scanning) are picked up here.
-  impl->refresher = std::thread([raw, st = std::shared_ptr<store::Store>(std::move(stores.back()))] {
+  // New datasets (another process scanning) are picked up here: at once
+  // when the store notifies (PostgreSQL), else at the next poll. A store
+  // that cannot be reached leaves the snapshot served as it is.
+  impl->refresher = std::thread([raw, st = std::shared_ptr<store::Store>(std::move(stores.back())),
+                                 feed = store::open_change_feed(options.db)] {
+    Refresher refresher(*raw->shared.app, *st, feed.get(), raw->shared.options.refresh_interval);
+    auto stopping = [raw] { return raw->stop_requested || raw->shared.stopping; };
     std::unique_lock lock(raw->stop_mu);
-    while (!raw->stop_requested && !raw->shared.stopping) {
-      raw->stop_cv.wait_for(lock, raw->shared.options.refresh_interval);
-      if (raw->stop_requested || raw->shared.stopping) break;
+    while (!stopping()) {
       lock.unlock();
-      auto r = raw->shared.app->refresh(*st);
-      if (!r) std::cerr << "errdex serve: reload failed: " << r.error() << "\n";
+      const auto pause = refresher.step();
       lock.lock();
+      if (pause.count() > 0) raw->stop_cv.wait_for(lock, pause, stopping);
     }
   });
   return std::unique_ptr<Server>(new Server(std::move(impl)));

@@ -25,7 +25,8 @@ struct ServerOptions {
   // request's header; then from there to the end of its body.
   std::chrono::milliseconds idle_timeout{30000};
   std::chrono::milliseconds read_timeout{15000};
-  // How often the store is checked for new datasets.
+  // How often the store is checked for new datasets; a PostgreSQL store
+  // also tells the server at once (LISTEN/NOTIFY), this is the fallback.
   std::chrono::milliseconds refresh_interval{2000};
   // Where requests are logged: "-" for stderr, "off", or a file (appended).
   std::string access_log = "-";

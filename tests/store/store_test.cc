@@ -19,6 +19,8 @@
 
 #include "model/record_json.h"
 #include "store/pg_store.h"
+#include "store/change_feed.h"
+#include "store/jobs.h"
 #include "store/store.h"
 #include "support/postgres.h"
 #include "util/text.h"
@@ -867,11 +869,107 @@ class PostgresStore : public ::testing::Test {
 TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
   auto first = migrate_store(m_url);
   ASSERT_TRUE(first) << first.error();
-  EXPECT_EQ(*first, "schema at version 2 (2 migrations applied now)");
+  EXPECT_EQ(*first, "schema at version 3 (3 migrations applied now)");
   auto again = migrate_store(m_url);
   ASSERT_TRUE(again) << again.error();
-  EXPECT_EQ(*again, "schema at version 2 (0 migrations applied now)");
-  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2");
+  EXPECT_EQ(*again, "schema at version 3 (0 migrations applied now)");
+  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2,3");
+}
+
+// A listener hears of an ingest and of a forget, at their commit; a
+// failed write says nothing.
+TEST_F(PostgresStore, ChangeFeedHearsOfEachCommittedWrite) {
+  auto feed = open_change_feed(m_url);
+  ASSERT_TRUE(feed);
+  EXPECT_FALSE(open_change_feed("sqlite:/tmp/none.db"));
+  auto first = feed->wait(std::chrono::milliseconds(0));
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_TRUE(*first) << "a feed that has just connected may have missed news";
+  auto quiet = feed->wait(std::chrono::milliseconds(50));
+  ASSERT_TRUE(quiet) << quiet.error();
+  EXPECT_FALSE(*quiet);
+  auto store = open_store(m_url);
+  ASSERT_TRUE(store) << store.error();
+  Dataset ds;
+  ds.repo = "o/feed";
+  ds.sha = std::string(40, 'a');
+  ds.dataset_version = "2024-01-01T00:00:00Z";
+  ASSERT_TRUE((*store)->ingest(ds));
+  auto heard = feed->wait(std::chrono::seconds(30));
+  ASSERT_TRUE(heard) << heard.error();
+  EXPECT_TRUE(*heard);
+  ASSERT_TRUE((*store)->forget("o/feed", std::nullopt));
+  heard = feed->wait(std::chrono::seconds(30));
+  ASSERT_TRUE(heard) << heard.error();
+  EXPECT_TRUE(*heard);
+  Dataset bad = ds;
+  bad.sha = "";
+  EXPECT_FALSE((*store)->ingest(bad));
+  quiet = feed->wait(std::chrono::milliseconds(200));
+  ASSERT_TRUE(quiet) << quiet.error();
+  EXPECT_FALSE(*quiet);
+}
+
+// Two workers taking at once get different jobs; a finished job is no
+// longer its worker's, and one whose lease ran out goes to the next taker.
+TEST_F(PostgresStore, JobQueueHandsEachJobToOneWorker) {
+  auto queue = open_job_queue(m_url);
+  ASSERT_TRUE(queue) << queue.error();
+  EXPECT_FALSE(open_job_queue("sqlite:/tmp/none.db"));
+  for (const char* src : {"/src/a", "/src/b"}) ASSERT_TRUE((*queue)->enqueue({src, {"v1"}, "o/" + std::string(src + 5), std::nullopt}));
+  auto a = (*queue)->take("w1", std::chrono::seconds(60), 3);
+  auto b = (*queue)->take("w2", std::chrono::seconds(60), 3);
+  auto none = (*queue)->take("w3", std::chrono::seconds(60), 3);
+  ASSERT_TRUE(a && *a && b && *b && none) << "take failed";
+  EXPECT_FALSE(*none);
+  EXPECT_EQ((*a)->spec.source, "/src/a");
+  EXPECT_EQ((*b)->spec.source, "/src/b");
+  EXPECT_EQ((*a)->spec.revs, std::vector<std::string>{"v1"});
+  EXPECT_EQ((*a)->spec.repo, "o/a");
+  EXPECT_FALSE((*a)->spec.ref);
+  EXPECT_EQ((*a)->worker, "w1");
+  EXPECT_EQ((*a)->attempts, 1);
+  auto beat = (*queue)->heartbeat(**a, std::chrono::seconds(60));
+  ASSERT_TRUE(beat);
+  EXPECT_TRUE(*beat);
+  auto done = (*queue)->finish(**a, std::nullopt);
+  ASSERT_TRUE(done);
+  EXPECT_TRUE(*done);
+  beat = (*queue)->heartbeat(**a, std::chrono::seconds(60));
+  ASSERT_TRUE(beat);
+  EXPECT_FALSE(*beat);
+  // b's lease runs out (made so in the table): the next taker has it.
+  ASSERT_EQ(query_value(m_url, "UPDATE jobs SET lease_until = now() - interval '1 second' WHERE source = '/src/b'"
+                               " RETURNING 'ok'"), "ok");
+  auto again = (*queue)->take("w3", std::chrono::seconds(60), 3);
+  ASSERT_TRUE(again && *again);
+  EXPECT_EQ((*again)->spec.source, "/src/b");
+  EXPECT_EQ((*again)->attempts, 2);
+  auto stale = (*queue)->finish(**b, std::string("late"));
+  ASSERT_TRUE(stale);
+  EXPECT_FALSE(*stale) << "a worker whose lease ran out finished a job another holds";
+  ASSERT_TRUE((*queue)->finish(**again, std::string("the scan failed")));
+  // Lost too often: failed, not taken.
+  ASSERT_TRUE((*queue)->enqueue({"/src/c", {}, std::nullopt, std::nullopt}));
+  auto c = (*queue)->take("w1", std::chrono::seconds(60), 1);
+  ASSERT_TRUE(c && *c);
+  ASSERT_EQ(query_value(m_url, "UPDATE jobs SET lease_until = now() - interval '1 second' WHERE source = '/src/c'"
+                               " RETURNING 'ok'"), "ok");
+  auto gone = (*queue)->take("w2", std::chrono::seconds(60), 1);
+  ASSERT_TRUE(gone);
+  EXPECT_FALSE(*gone);
+  auto jobs = (*queue)->list(10);
+  ASSERT_TRUE(jobs);
+  ASSERT_EQ(jobs->size(), 3u);
+  EXPECT_EQ((*jobs)[0].state, "failed");
+  EXPECT_NE((*jobs)[0].error.find("lost"), std::string::npos) << (*jobs)[0].error;
+  EXPECT_EQ((*jobs)[1].state, "failed");
+  EXPECT_EQ((*jobs)[1].error, "the scan failed");
+  EXPECT_EQ((*jobs)[2].state, "done");
+  EXPECT_FALSE((*jobs)[2].finished_at.empty());
+  auto open = (*queue)->open_jobs();
+  ASSERT_TRUE(open);
+  EXPECT_EQ(*open, 0);
 }
 
 // Processes that open a fresh database at once (servers and workers
@@ -905,7 +1003,7 @@ TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   }
-  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "2");
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "3");
 }
 
 TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {

@@ -86,6 +86,8 @@ PostgresServer& PostgresServer::shared() {
   return server;
 }
 
+std::unique_ptr<PostgresServer> PostgresServer::own() { return std::unique_ptr<PostgresServer>(new PostgresServer()); }
+
 PostgresServer::PostgresServer() {
   if (!start() && m_error.empty()) m_error = "PostgreSQL did not start";
 }
@@ -147,8 +149,18 @@ bool PostgresServer::start() {
     m_error = "initdb failed (exit " + std::to_string(rc) + "): " + tail_of(m_folder + "/initdb.log");
     return false;
   }
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    m_port = free_port();
+  m_uid = uid;
+  m_gid = gid;
+  return launch(0);
+}
+
+bool PostgresServer::launch(int fixed_port) {
+  const std::string bin = bin_dir();
+  const std::string data = m_folder + "/data";
+  const uid_t uid = m_uid;
+  const gid_t gid = m_gid;
+  for (int attempt = 0; attempt < (fixed_port ? 1 : 5); ++attempt) {
+    m_port = fixed_port ? fixed_port : free_port();
     const std::string log = m_folder + "/postgres.log";
     pid_t pid = ::fork();
     if (pid < 0) {
@@ -213,6 +225,24 @@ std::string PostgresServer::create_database() {
   PQclear(r);
   PQfinish(c);
   return made ? url(name, m_password) : "";
+}
+
+bool PostgresServer::stop() {
+  if (m_pid <= 0) return true;
+  int rc = run_as_user(quote(bin_dir() + "/pg_ctl") + " stop -D " + quote(m_folder + "/data") + " -m fast -w",
+                       m_folder + "/pg_ctl.log");
+  int status = 0;
+  ::waitpid(m_pid, &status, 0);
+  m_pid = -1;
+  if (rc != 0) m_error = "pg_ctl stop failed: " + tail_of(m_folder + "/pg_ctl.log");
+  return rc == 0;
+}
+
+bool PostgresServer::start_again() {
+  if (m_pid > 0) return true;
+  if (launch(m_port)) return true;
+  if (m_error.empty()) m_error = "PostgreSQL did not start again";
+  return false;
 }
 
 PostgresServer::~PostgresServer() {

@@ -17,6 +17,9 @@ class PostgresServer {
   // not start (binaries missing: scripts/deps.sh test installs them), ok()
   // is false and error() says why; a test then fails with that message.
   static PostgresServer& shared();
+  // A server of the caller's own (one that a test may stop and start),
+  // stopped and removed with it. Check ok() as for shared().
+  static std::unique_ptr<PostgresServer> own();
 
   bool ok() const { return m_error.empty(); }
   const std::string& error() const { return m_error; }
@@ -26,6 +29,11 @@ class PostgresServer {
   // The URL of database `name` with `password` in place of the real one.
   std::string url(const std::string& name, const std::string& password) const;
   int port() const { return m_port; }
+  // Stops the server (fast: clients are disconnected) and starts it again
+  // on the same port and data; each says whether it worked (error() says
+  // why not).
+  bool stop();
+  bool start_again();
 
   ~PostgresServer();
   PostgresServer(const PostgresServer&) = delete;
@@ -34,6 +42,9 @@ class PostgresServer {
  private:
   PostgresServer();
   bool start();
+  // Starts postgres on the data folder at `port` (0: a free one, tried a
+  // few times) and waits until it answers.
+  bool launch(int port);
   // `args` run as the server's user, in its folder; the exit code.
   int run_as_user(const std::string& args, const std::string& log);
 
@@ -43,6 +54,7 @@ class PostgresServer {
   std::string m_password;
   int m_port = 0;
   int m_pid = -1;          // the postmaster's
+  unsigned m_uid = 0, m_gid = 0;  // the server's user
   int m_databases = 0;
 };
 

@@ -1,6 +1,8 @@
 #pragma once
 // Test helpers: run a shell command and capture its output, make temp dirs
 // and files. Header-only so every test program can use it.
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace errdex::testing {
 
@@ -75,6 +78,27 @@ inline RunResult run(const std::string& cmd) {
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+// Starts `args` (args[0] a path) in the background, stdout and stderr to
+// `out`; `max_fds` > 0: it may hold at most that many descriptors. Its pid.
+inline pid_t spawn(std::vector<std::string> args, const std::filesystem::path& out, int max_fds = 0) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (max_fds > 0) {
+      rlimit rl{static_cast<rlim_t>(max_fds), static_cast<rlim_t>(max_fds)};
+      ::setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
 }
 
 inline std::string errdex_cmd() { return shell_quote(ERRDEX_BINARY); }

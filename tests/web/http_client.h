@@ -155,21 +155,7 @@ class ServeProcess {
 
  private:
   void start(std::vector<std::string> args, int max_fds, int wait_seconds) {
-    m_pid = ::fork();
-    if (m_pid == 0) {
-      if (max_fds > 0) {
-        rlimit rl{static_cast<rlim_t>(max_fds), static_cast<rlim_t>(max_fds)};
-        ::setrlimit(RLIMIT_NOFILE, &rl);
-      }
-      int fd = ::open(m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    m_pid = spawn(std::move(args), m_out, max_fds);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_seconds);
     while (std::chrono::steady_clock::now() < deadline) {
       std::string out = read_file(m_out);
