@@ -252,7 +252,6 @@ bool may_have_expectations(std::string_view source) {
 
 model::FileFacts scan_python_tests(std::string_view source) {
   model::FileFacts facts;
-  facts.functions = function_calls(source);
   if (!may_have_expectations(source)) return facts;
   static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
                                                    "assertWarns",  "assertWarnsRegex",  "raises",

@@ -21,9 +21,9 @@ model::FileFacts scan_python(std::string_view source);
 model::FileFacts scan_python_whole(std::string_view source);
 
 // A test file read as evidence: what its tests expect to be raised or
-// warned (FileFacts::expectations) and each function's calls by name
-// (FileFacts::functions); no sites, no classes. Only the tests that hold
-// an expectation are parsed. Never throws on bad input.
+// warned (FileFacts::expectations); no sites, classes or call index (a
+// test's helpers would only add wrong links). Only the tests that hold an
+// expectation are parsed. Never throws on bad input.
 model::FileFacts scan_python_tests(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
