@@ -124,6 +124,9 @@ async function main() {
   assert.equal((await page.locator('code.location').innerText()).trim(), `${throwFile}:${throwLine}`);
   assert.equal((await page.locator('tr.throw td.ln').innerText()).trim(), String(throwLine));
   assert.match(await page.locator('tr.throw td.src').innerText(), /raise JSONDecodeError\("Expecting value"/);
+  // The standard library's own test that raises it, from Lib/test read as evidence.
+  assert.match(await page.locator('#seen-in-tests code.test-location').first().innerText(), /^Lib\/test\/test_json\/.+\.py:\d+$/);
+  assert.ok(await page.locator('#seen-in-tests pre code').count() >= 1, 'the test\'s lines');
   await page.locator('#throw-line').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, '5-throw-site.png') });
 
