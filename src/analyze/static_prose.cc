@@ -999,4 +999,47 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   r.background_tag = std::nullopt;
 }
 
+namespace {
+
+// The statement of a test's code that makes the call: the first line of a
+// `with` block's body, else the code's first line; whitespace collapsed.
+std::string triggering_call(std::string_view code) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at <= code.size();) {
+    std::size_t nl = code.find('\n', at);
+    if (nl == std::string_view::npos) nl = code.size();
+    std::string_view l = code.substr(at, nl - at);
+    while (!l.empty() && (l.front() == ' ' || l.front() == '\t')) l.remove_prefix(1);
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) l.remove_suffix(1);
+    if (!l.empty() && !l.starts_with("#")) lines.push_back(l);
+    at = nl + 1;
+  }
+  if (lines.empty()) return {};
+  std::string_view pick = lines[0];
+  if ((pick.starts_with("with ") || pick.starts_with("async with ")) && pick.ends_with(":") && lines.size() > 1)
+    pick = lines[1];
+  // A call too long for a sentence is cut at a word.
+  constexpr std::size_t k_max_call = 120;
+  std::string out(pick.substr(0, k_max_call));
+  if (pick.size() > k_max_call) out += "…";
+  // A backtick inside would end the code span early.
+  std::replace(out.begin(), out.end(), '`', '\'');
+  return out;
+}
+
+}  // namespace
+
+void write_test_trigger(model::ErrorRecord& r) {
+  if (r.evidence.tests.empty()) return;
+  const model::TestEvidence& t = r.evidence.tests.front();
+  std::string call = triggering_call(t.code);
+  if (call.empty()) return;
+  std::string sentence = "`" + t.file_path + "::" + t.name + "` " +
+                         (r.severity == "warning" ? "gets this warning" : "raises it") + " on purpose: `" + call + "`";
+  if (r.evidence.tests.size() > 1)
+    sentence += " (and " + std::to_string(r.evidence.tests.size() - 1) + " more test" +
+                (r.evidence.tests.size() > 2 ? "s" : "") + ", listed under Seen in tests)";
+  r.trigger_scenarios = sentence + ". " + r.trigger_scenarios;
+}
+
 }  // namespace errdex::analyze

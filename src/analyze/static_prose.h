@@ -33,6 +33,13 @@ struct ProseContext {
 // (or, for exampleFix, replaced by a plain call).
 void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, const ProseContext& ctx);
 
+// triggerScenarios grounded in the record's first linked test
+// (evidence.tests): a first sentence naming the test and the call it makes
+// (`Lib/test/test_textwrap.py::WrapTestCase.test_bad_width` calls
+// `wrap(text, width=0)`), before what the code alone says. Nothing changes
+// for a record without tests.
+void write_test_trigger(model::ErrorRecord& r);
+
 // Parameter names of a `def` parameter list's source text ("self, x: int = 1,
 // *args"), without self/cls, `*`, `/`, annotations and defaults.
 std::vector<std::string> parameter_names(const std::string& params);

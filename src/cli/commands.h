@@ -22,6 +22,7 @@ struct ScanArgs {
   bool quiet = false;
   bool include_tests = false;  // records from test code too
   bool no_cache = false;       // parse every file, even one scanned before
+  bool no_evidence = false;    // test files not read for evidence.tests
   // --python: the interpreter whose standard library and distributions
   // are scanned, each a repository at its version.
   std::optional<std::string> python;

@@ -91,6 +91,7 @@ int run_lint(const LintArgs& a) {
     return 2;
   }
   PipelineInput in{a.path, a.rev, a.repo, a.prefix, std::nullopt, std::nullopt, a.jobs, a.format == "text", a.include_tests};
+  in.evidence = false;  // lints read no tests
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex lint: " << run.error() << "\n";

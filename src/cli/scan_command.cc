@@ -12,6 +12,7 @@
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
+#include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
 #include "cli/commands.h"
@@ -130,11 +131,11 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
   // Test code raises on purpose: its errors are no user's. It is counted,
-  // not listed with the skipped files.
-  if (!a.include_tests) {
-    const std::size_t listed = entries.size();
-    std::erase_if(entries, [&](const source::Entry& e) { return source::is_test_path(join_path(prefix, e.path)); });
-    out.test_files = listed - entries.size();
+  // not listed with the skipped files, and read as evidence only.
+  std::vector<char> is_test(entries.size(), 0);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    is_test[i] = source::is_test_path(join_path(prefix, entries[i].path));
+    out.test_files += is_test[i] && !a.include_tests;
   }
   // Each file's path as recorded: with the prefix, from the repository's top.
   std::vector<std::string> paths;
@@ -167,6 +168,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   {
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
+      if (is_test[i] && !a.include_tests) {
+        const scan::Frontend* f = scan::frontend_for(entries[i].path);
+        if (!a.evidence || !f || !f->reads_tests()) {
+          progress.tick();
+          return;
+        }
+      }
       auto content = (*tree)->read(entries[i]);
       if (content && content->size() <= options.max_file_size) source::decode_declared_encoding(*content);
       if (!content) {
@@ -174,23 +182,30 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
       } else if (const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
-                 frontend && frontend->worth_parsing(*content)) {
-        ++parsed;
+                 frontend && (is_test[i] || frontend->worth_parsing(*content))) {
+        // A test file is read for its expectations; with --include-tests
+        // it gives records too.
+        const bool evidence_only = is_test[i] && !a.include_tests;
+        parsed += !evidence_only;
         std::string key;
         std::optional<model::FileFacts> known;
         if (a.facts_cache) {
-          key = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) + ':' +
+          key = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
+                (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":") +
                 util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
           if (auto text = a.facts_cache->get(key))
             if (auto read = scan::facts_from_json(*text)) known = std::move(*read);
         }
         if (known) {
           facts[i] = std::move(*known);
-          ++cached;
+          cached += !evidence_only;
+        } else if (evidence_only) {
+          facts[i] = frontend->scan_tests(*content);
         } else {
           facts[i] = frontend->scan(*content);
-          if (a.facts_cache) new_facts[i] = {std::move(key), scan::facts_to_json(facts[i])};
+          if (is_test[i]) facts[i].expectations = frontend->scan_tests(*content).expectations;
         }
+        if (!known && a.facts_cache) new_facts[i] = {std::move(key), scan::facts_to_json(facts[i])};
         // Only files with sites are analyzed; class definitions are all
         // that is kept of the others.
         if (!facts[i].sites.empty()) contents[i] = std::move(*content);
@@ -199,8 +214,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     });
   }
   for (std::size_t i = 0; i < entries.size(); ++i)
-    if (problems[i]) out.skipped.push_back({entries[i].path, *problems[i]});
-  out.files = entries.size() - std::count_if(problems.begin(), problems.end(), [](auto& p) { return p.has_value(); });
+    if (problems[i] && !(is_test[i] && !a.include_tests)) out.skipped.push_back({entries[i].path, *problems[i]});
+  out.files = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) out.files += !problems[i] && !(is_test[i] && !a.include_tests);
   out.parsed = parsed.load();
   out.cached = cached.load();
   if (a.facts_cache) {
@@ -213,9 +229,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // here on the index is only read.
   analyze::ClassIndex classes;
   for (std::size_t i = 0; i < entries.size(); ++i)
-    classes.add(paths[i], facts[i].classes);
+    classes.add(paths[i], facts[i].classes);  // a test file read as evidence has none
   out.classes = classes.size();
-  out.import_roots = source::import_roots(paths);
+  {
+    // Import roots as before test files were read: of the files that give records.
+    std::vector<std::string> listed;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (!is_test[i] || a.include_tests) listed.push_back(paths[i]);
+    out.import_roots = source::import_roots(listed);
+  }
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   // Python's pass (scan/python/): a second language brings its own here.
@@ -264,7 +286,16 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (auto& s : facts[i].sites) out.sites.push_back(std::move(s));
   }
 
-  // Pass 5: lints that need the whole repository.
+  // Pass 5: the repository's tests that raise each record's error on
+  // purpose (evidence.tests).
+  if (a.evidence) {
+    std::vector<analyze::FileFactsAt> at;
+    at.reserve(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &facts[i]});
+    analyze::link_tests(at, out.sites, out.records, classes);
+  }
+
+  // Pass 6: lints that need the whole repository.
   std::vector<model::ErrorRecord*> all;
   all.reserve(out.records.size());
   for (auto& r : out.records) all.push_back(&r);
@@ -471,6 +502,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                   FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st, Stored* stored) {
   auto t0 = std::chrono::steady_clock::now();
   PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, a.files};
+  in.evidence = !a.no_evidence;
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -478,7 +510,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   }
   PipelineOutput& out = *run;
 
-  // Pass 6 (optional): the LLM rewrites the prose; its answers are cached
+  // Pass 7 (optional): the LLM rewrites the prose; its answers are cached
   // in the store's database.
   std::optional<analyze::LlmStats> llm_stats;
   if (cache) {
@@ -489,7 +521,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at, [&] { progress.tick(); });
   }
 
-  // Pass 7: the revision's name (--ref, else the --rev asked for unless it
+  // Pass 8: the revision's name (--ref, else the --rev asked for unless it
   // is the sha itself), and each site's key across revisions. A site whose
   // message changed since a stored revision keeps that revision's id.
   std::string ref = a.ref ? *a.ref : rev && !out.sha.starts_with(*rev) ? *rev : "";
@@ -505,7 +537,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     kept_ids = store::keep_site_ids(out.records, keys, stored);
   }
 
-  // Pass 8: one transaction replaces the dataset of (repo, sha, ref). From
+  // Pass 9: one transaction replaces the dataset of (repo, sha, ref). From
   // here on readers see the new records.
   if (a.installed_at) out.import_roots.push_back(*a.installed_at);
   store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};

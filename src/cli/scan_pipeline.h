@@ -28,6 +28,9 @@ struct PipelineInput {
   FactsCache* facts_cache = nullptr;
   // Only these files of `path` (a distribution's RECORD), not a walk.
   std::optional<std::vector<std::string>> files;
+  // Test files are read for the tests that raise each record's error
+  // (analyze/evidence.h); off, they are not read at all.
+  bool evidence = true;
 };
 
 struct PipelineOutput {

@@ -39,6 +39,26 @@ struct MessageVariant {
   bool operator==(const MessageVariant&) const = default;
 };
 
+// A test of the repository that raises the error on purpose (schema
+// version 3, `evidence.tests`).
+struct TestEvidence {
+  std::string file_path;
+  int line_number = 0;
+  std::string name;  // "WrapTestCase.test_bad_width"
+  std::string code;  // the lines of the test that trigger it
+
+  bool operator==(const TestEvidence&) const = default;
+};
+
+// What grounds a record beyond its own code (schema version 3): each part
+// present only when found.
+struct Evidence {
+  std::vector<TestEvidence> tests;
+
+  bool empty() const { return tests.empty(); }
+  bool operator==(const Evidence&) const = default;
+};
+
 struct ErrorRecord {
   std::string id;
   std::string repo;
@@ -76,6 +96,7 @@ struct ErrorRecord {
   std::optional<Analysis> analysis;
   std::vector<Lint> lints;
   std::vector<MessageVariant> message_variants;
+  Evidence evidence;
 
   bool operator==(const ErrorRecord&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "model/record_json.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -76,6 +77,17 @@ OrderedJson record_object(const ErrorRecord& r) {
     for (const auto& v : r.message_variants)
       arr.push_back(OrderedJson{{"errorMessage", v.error_message}, {"messagePattern", v.message_pattern}});
     j["messageVariants"] = std::move(arr);
+  }
+  if (!r.evidence.empty()) {
+    OrderedJson ev = OrderedJson::object();
+    if (!r.evidence.tests.empty()) {
+      OrderedJson arr = OrderedJson::array();
+      for (const auto& t : r.evidence.tests)
+        arr.push_back(OrderedJson{{"filePath", t.file_path}, {"lineNumber", t.line_number}, {"name", t.name},
+                                  {"code", t.code}});
+      ev["tests"] = std::move(arr);
+    }
+    j["evidence"] = std::move(ev);
   }
   return j;
 }
@@ -290,6 +302,19 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
     }
   }
   if (auto mv = j.find("messageVariants"); mv != j.end()) r.message_variants = variants_from_value(*mv);
+  if (auto ev = j.find("evidence"); ev != j.end() && ev->is_object())
+    if (auto tests = ev->find("tests"); tests != ev->end() && tests->is_array())
+      for (const auto& t : *tests) {
+        if (!t.is_object()) continue;
+        auto path = t.find("filePath"), line = t.find("lineNumber"), name = t.find("name"), code = t.find("code");
+        if (path == t.end() || !path->is_string() || line == t.end() || !line->is_number_integer()) continue;
+        TestEvidence e;
+        e.file_path = path->get<std::string>();
+        e.line_number = static_cast<int>(std::clamp<std::int64_t>(line->get<std::int64_t>(), 0, std::numeric_limits<int>::max()));
+        if (name != t.end() && name->is_string()) e.name = name->get<std::string>();
+        if (code != t.end() && code->is_string()) e.code = code->get<std::string>();
+        r.evidence.tests.push_back(std::move(e));
+      }
   if (f.error().empty() && !is_record_id(r.id))
     f.fail("field \"" + prefix + "id\" must be 16 lowercase hex digits, got " +
            dump(OrderedJson(r.id.substr(0, 40))));

@@ -104,6 +104,34 @@ struct ClassDef {
   std::vector<ClassParam> params;
 };
 
+// A test's expectation that the code it runs raises or warns (read from
+// test files only): `with pytest.raises(ValueError, match="width")`,
+// `self.assertRaises(KeyError, d.pop, "x")`, `assertWarnsRegex(...)`.
+struct TestExpectation {
+  std::string kind = "raises";  // "raises" or "warns"
+  // The classes expected, as written; a tuple gives several.
+  std::vector<std::string> classes;
+  // The regex the message must hold (`match=`, assertRaisesRegex's second
+  // argument), decoded; "" when the test gives none or it is not a literal.
+  std::string match;
+  // The test: "WrapTestCase.test_bad_width", or "test_bad_width" at module
+  // level (its outermost function, as a test runner names it).
+  std::string test;
+  int line = 0;      // the `with` statement or the call
+  std::string code;  // its text, at most a few lines
+  // What it runs, as written without `self.` (`textwrap.wrap`,
+  // `TextWrapper`): calls in the `with` body, or the callable argument (and
+  // the calls in a lambda given as one). Bounded.
+  std::vector<std::string> calls;
+};
+
+// The names a function calls (bare: `self.parse(x)` and `parse(x)` are
+// both "parse"), for a repository's name-based call index.
+struct FunctionCalls {
+  std::string name;
+  std::vector<std::string> calls;
+};
+
 // Everything a frontend learns from one file.
 struct FileFacts {
   std::vector<ThrowSite> sites;
@@ -114,6 +142,10 @@ struct FileFacts {
   // functions whose code (definition, callers) a site's message is read
   // from but the outline blanked. The file is scanned again keeping them.
   std::vector<std::string> blanked;
+  // Test files only: what their tests expect to be raised or warned.
+  std::vector<TestExpectation> expectations;
+  // Each function's calls by name (Python), for evidence linking.
+  std::vector<FunctionCalls> functions;
 };
 
 }  // namespace errdex::model

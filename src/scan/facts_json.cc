@@ -61,13 +61,20 @@ std::string facts_to_json(const model::FileFacts& f) {
     for (const auto& p : c.params) params.push_back({p.name, p.keyword_only, p.default_text});
     classes.push_back({c.name, c.bases, c.line, templates(c.display), std::move(params)});
   }
-  return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked}.dump(
+  json expectations = json::array();
+  for (const auto& e : f.expectations)
+    expectations.push_back({e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls});
+  json functions = json::array();
+  for (const auto& fn : f.functions) functions.push_back({fn.name, fn.calls});
+  return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
+              std::move(functions)}
+      .dump(
       -1, ' ', false, json::error_handler_t::strict);
 }
 
 Expected<model::FileFacts> facts_from_json(std::string_view text) {
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array() || j.size() != 4) return Error{"not file facts"};
+  if (j.is_discarded() || !j.is_array() || j.size() != 6) return Error{"not file facts"};
   try {
     model::FileFacts f;
     for (const auto& s : j.at(0)) {
@@ -107,6 +114,19 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     }
     f.had_syntax_errors = j.at(2).get<bool>();
     f.blanked = j.at(3).get<std::vector<std::string>>();
+    for (const auto& e : j.at(4)) {
+      model::TestExpectation t;
+      t.kind = e.at(0).get<std::string>();
+      t.classes = e.at(1).get<std::vector<std::string>>();
+      t.match = e.at(2).get<std::string>();
+      t.test = e.at(3).get<std::string>();
+      t.line = e.at(4).get<int>();
+      t.code = e.at(5).get<std::string>();
+      t.calls = e.at(6).get<std::vector<std::string>>();
+      f.expectations.push_back(std::move(t));
+    }
+    for (const auto& fn : j.at(5))
+      f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>()});
     return f;
   } catch (const json::exception& e) {
     return Error{std::string("not file facts: ") + e.what()};

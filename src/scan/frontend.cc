@@ -2,6 +2,7 @@
 
 #include "scan/javascript/frontend.h"
 #include "scan/python/frontend.h"
+#include "scan/python/outline.h"
 
 namespace errdex::scan {
 namespace {
@@ -12,7 +13,13 @@ class PythonFrontend final : public Frontend {
   bool worth_parsing(std::string_view source) const override {
     return may_have_sites(source) || may_define_classes(source);
   }
-  model::FileFacts scan(std::string_view source) const override { return scan_python(source); }
+  model::FileFacts scan(std::string_view source) const override {
+    model::FileFacts facts = scan_python(source);
+    facts.functions = function_calls(source);
+    return facts;
+  }
+  model::FileFacts scan_tests(std::string_view source) const override { return scan_python_tests(source); }
+  bool reads_tests() const override { return true; }
 };
 
 class JavaScriptFrontend final : public Frontend {

@@ -21,6 +21,11 @@ class Frontend {
   virtual bool worth_parsing(std::string_view source) const = 0;
   // The file's facts. Pure: bytes in, facts out; thread-safe.
   virtual model::FileFacts scan(std::string_view source) const = 0;
+  // A test file read as evidence (FileFacts::expectations, no sites):
+  // empty for a language whose tests are not read.
+  virtual model::FileFacts scan_tests(std::string_view) const { return {}; }
+  // Whether scan_tests reads anything (else a test file is not even read).
+  virtual bool reads_tests() const { return false; }
 };
 
 // The frontend for a file, by the end of its name ("x.py": Python);

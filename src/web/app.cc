@@ -111,9 +111,10 @@ Data optional_value(const std::optional<std::string>& v) {
   return list;
 }
 
-Data text_list(const std::vector<std::string>& items) {
+// Prose items as HTML (prose_html: escaped, backticks as <code>).
+Data prose_list(const std::vector<std::string>& items) {
   Data list{Data::type::list};
-  for (const auto& s : items) list.push_back(Data{"text", s});
+  for (const auto& s : items) list.push_back(Data{"html", prose_html(s)});
   return list;
 }
 
@@ -607,7 +608,7 @@ struct App::Impl {
     d.set("error_code", optional_value(r.error_code));
     d.set("http_status", optional_value(r.http_status ? std::optional<std::string>(std::to_string(*r.http_status)) : std::nullopt));
     d.set("message_pattern", r.message_pattern);
-    d.set("documentation", r.documentation);
+    d.set("documentation", prose_html(r.documentation));
     d.set("file_path", r.file_path);
     d.set("line_number", std::to_string(r.line_number));
     d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
@@ -632,17 +633,29 @@ struct App::Impl {
       github.push_back(g);
     }
     d.set("github", github);
-    d.set("solutions", text_list(r.solutions));
+    d.set("solutions", prose_list(r.solutions));
     d.set("has_solutions", !r.solutions.empty());
     d.set("example_fix", optional_value(r.example_fix));
     d.set("handling_strategy", r.handling_strategy);
     d.set("validation_code", optional_value(r.validation_code));
     d.set("type_guard", optional_value(r.type_guard));
     d.set("try_catch", optional_value(r.try_catch_pattern));
-    d.set("prevention", text_list(r.prevention_tips));
+    d.set("prevention", prose_list(r.prevention_tips));
     d.set("has_prevention", !r.prevention_tips.empty());
-    d.set("trigger_scenarios", r.trigger_scenarios);
-    d.set("common_situations", r.common_situations);
+    d.set("trigger_scenarios", prose_html(r.trigger_scenarios));
+    d.set("common_situations", prose_html(r.common_situations));
+    // The repository's tests that raise it on purpose.
+    Data tests{Data::type::list};
+    for (const auto& t : r.evidence.tests) {
+      Data item;
+      item.set("file_path", t.file_path);
+      item.set("line_number", std::to_string(t.line_number));
+      item.set("name", t.name);
+      item.set("code", t.code);
+      tests.push_back(item);
+    }
+    d.set("has_tests", !r.evidence.tests.empty());
+    d.set("tests", tests);
 
     // Related: same function, same class in the file, same guard names.
     Data related{Data::type::list};

@@ -280,4 +280,31 @@ std::string highlight_terms(std::string_view text, const std::vector<std::string
   return out;
 }
 
+std::string prose_html(std::string_view text) {
+  const std::string escaped = html_escape(text);
+  std::string out;
+  out.reserve(escaped.size() + 32);
+  std::size_t i = 0;
+  while (i < escaped.size()) {
+    std::size_t open = escaped.find('`', i);
+    if (open == std::string::npos) break;
+    std::size_t close = escaped.find('`', open + 1);
+    // Code spans one line and holds something.
+    std::size_t nl = escaped.find('\n', open + 1);
+    if (close == std::string::npos || (nl != std::string::npos && nl < close)) break;
+    if (close == open + 1) {
+      out.append(escaped, i, close + 1 - i);
+      i = close + 1;
+      continue;
+    }
+    out.append(escaped, i, open - i);
+    out += "<code>";
+    out.append(escaped, open + 1, close - open - 1);
+    out += "</code>";
+    i = close + 1;
+  }
+  out.append(escaped, i, std::string::npos);
+  return out;
+}
+
 }  // namespace errdex::web

@@ -32,6 +32,11 @@ std::vector<std::string> highlight_source(std::string_view file_path, std::strin
 // (ASCII letters and digits; at least two characters) wrapped in <mark>.
 std::string highlight_terms(std::string_view text, const std::vector<std::string>& words);
 
+// Prose as HTML: `text` escaped, then each pair of backticks around text
+// on one line (`wrap(text, width=0)`) turned into <code>…</code>. An
+// unpaired backtick stays as it is.
+std::string prose_html(std::string_view text);
+
 // The words of a search query as highlight_terms wants them.
 std::vector<std::string> query_words(std::string_view query);
 

@@ -162,6 +162,72 @@ TEST(Cli, TestCodeIsLeftOutUnlessAskedAndSrcLayoutFramesMatch) {
   EXPECT_NE(r.out.find("tests/test_core.py"), std::string::npos) << r.out;
 }
 
+// Issue 29, items 2, 3 and 7: a test file gives no records but its tests
+// are linked to the records they raise: directly, through a public function
+// that calls the raising helper, by class and subclass, with the regex
+// agreeing; a test whose regex disagrees links nothing. triggerScenarios
+// names the test's call; a record without tests has no "evidence".
+TEST(Cli, TestsThatRaiseTheErrorAreLinkedToItsRecord) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/errors.py", "class WidthError(ValueError):\n    pass\n");
+  write_file(repo / "pkg/wrap.py",
+             "from pkg.errors import WidthError\n\n\n"
+             "def _check(width):\n"
+             "    if width <= 0:\n"
+             "        raise WidthError(f\"invalid width {width} (must be > 0)\")\n\n\n"
+             "def wrap(text, width):\n"
+             "    _check(width)\n"
+             "    return [text]\n\n\n"
+             "def fill(text, mode):\n"
+             "    if mode not in ('a', 'b'):\n"
+             "        raise KeyError(mode)\n"
+             "    return text\n\n\n"
+             "def never(x):\n"
+             "    raise RuntimeError('never tested')\n");
+  write_file(repo / "tests/test_wrap.py",
+             "import unittest\nimport pytest\nfrom pkg.wrap import wrap, fill\n\n\n"
+             "class WrapTest(unittest.TestCase):\n"
+             "    def test_bad_width(self):\n"
+             "        with self.assertRaisesRegex(ValueError, r'invalid width'):\n"
+             "            wrap('x', width=0)\n\n"
+             "    def test_mode(self):\n"
+             "        self.assertRaises(LookupError, fill, 'x', 'c')\n\n\n"
+             "def test_wrong_regex():\n"
+             "    with pytest.raises(ValueError, match='no such text'):\n"
+             "        wrap('x', 0)\n");
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/wrap --json -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["testFiles"], 1);
+  auto recs = export_records(db);
+  ASSERT_EQ(recs.size(), 3u);
+  std::map<std::string, json> by_class;
+  for (const auto& rec : recs) by_class[rec["errorClass"]] = rec;
+  const json& width = by_class["WidthError"];
+  ASSERT_TRUE(width.contains("evidence")) << width.dump();
+  ASSERT_EQ(width["evidence"]["tests"].size(), 1u) << width.dump();
+  const json& t = width["evidence"]["tests"][0];
+  EXPECT_EQ(t["filePath"], "tests/test_wrap.py");
+  EXPECT_EQ(t["lineNumber"], 8);
+  EXPECT_EQ(t["name"], "WrapTest.test_bad_width");
+  EXPECT_EQ(t["code"], "with self.assertRaisesRegex(ValueError, r'invalid width'):\n    wrap('x', width=0)");
+  EXPECT_EQ(width["triggerScenarios"].get<std::string>().rfind(
+                "`tests/test_wrap.py::WrapTest.test_bad_width` raises it on purpose: `wrap('x', width=0)`. ", 0),
+            0u)
+      << width["triggerScenarios"];
+  const json& mode = by_class["KeyError"];
+  ASSERT_TRUE(mode.contains("evidence")) << mode.dump();
+  EXPECT_EQ(mode["evidence"]["tests"][0]["name"], "WrapTest.test_mode");
+  EXPECT_EQ(mode["evidence"]["tests"][0]["code"], "self.assertRaises(LookupError, fill, 'x', 'c')");
+  EXPECT_FALSE(by_class["RuntimeError"].contains("evidence"));
+
+  // --no-evidence reads no test: the records are as before evidence.
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/wrap --no-evidence -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& rec : export_records(db)) EXPECT_FALSE(rec.contains("evidence")) << rec.dump();
+}
+
 // Several revisions of one repository in one store (issue 28, items 2, 4
 // and 5): every tag a glob names, each its own dataset; a reworded message
 // keeps its site's id; history and diff read across them; forget drops one.

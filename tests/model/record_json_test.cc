@@ -276,3 +276,36 @@ TEST(RecordJson, MessageVariantsRoundTrip) {
 
 }  // namespace
 }  // namespace errdex::model
+
+namespace errdex::model {
+namespace {
+
+// Version 3's evidence: absent when nothing was found (a record serializes
+// as before), after messageVariants when present, read back equal, and a
+// malformed entry dropped rather than failing the record.
+TEST(RecordJson, EvidenceTestsWrittenOnlyWhenFoundAndRoundTrip) {
+  ErrorRecord r;
+  r.id = "0123456789abcdef";
+  r.schema_version = 3;
+  const std::string before = to_json(r);
+  EXPECT_EQ(before.find("evidence"), std::string::npos);
+  r.message_variants = {{"a", "a"}};
+  r.evidence.tests = {{"Lib/test/test_textwrap.py", 436, "WrapTestCase.test_bad_width",
+                       "self.assertRaises(ValueError, wrap, text, 0)"}};
+  const std::string json = to_json(r);
+  EXPECT_NE(json.find(R"x("messageVariants":[{"errorMessage":"a","messagePattern":"a"}],"evidence":{"tests":[{"filePath":"Lib/test/test_textwrap.py","lineNumber":436,"name":"WrapTestCase.test_bad_width","code":"self.assertRaises(ValueError, wrap, text, 0)"}]}})x"),
+            std::string::npos)
+      << json;
+  auto back = record_from_json(json);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(*back, r);
+  EXPECT_EQ(to_json(*back), json);
+  std::string bad = json;
+  bad.replace(bad.find("\"lineNumber\":436"), 16, "\"lineNumber\":\"x\"");
+  auto dropped = record_from_json(bad);
+  ASSERT_TRUE(dropped) << dropped.error();
+  EXPECT_TRUE(dropped->evidence.empty());
+}
+
+}  // namespace
+}  // namespace errdex::model

@@ -98,7 +98,7 @@ async function main() {
   await Promise.all([page.waitForURL(/\/errors\/[0-9a-f]{16}\/[a-z0-9-]+$/), hits.first().locator('a').click()]);
   const headings = await page.locator('article.record h2').allInnerTexts();
   assert.deepEqual(headings, ['Error message', 'What it means', 'Source', 'Solutions', 'Example fix',
-                              'Defensive patterns', 'Prevention', 'When it happens', 'Related errors',
+                              'Defensive patterns', 'Prevention', 'When it happens', 'Seen in tests', 'Related errors',
                               'Also thrown at', 'History', 'Lint findings']);
   assert.match(await page.locator('p.crumbs').innerText(), /^python\/cpython · error · JSONDecodeError$/);
   assert.match(await page.locator('#source').innerText(), /Thrown at Lib\/json\/[a-z_]+\.py:\d+/);
@@ -124,6 +124,9 @@ async function main() {
   assert.equal((await page.locator('code.location').innerText()).trim(), `${throwFile}:${throwLine}`);
   assert.equal((await page.locator('tr.throw td.ln').innerText()).trim(), String(throwLine));
   assert.match(await page.locator('tr.throw td.src').innerText(), /raise JSONDecodeError\("Expecting value"/);
+  // The standard library's own test that raises it, from Lib/test read as evidence.
+  assert.match(await page.locator('#seen-in-tests code.test-location').first().innerText(), /^Lib\/test\/test_json\/.+\.py:\d+$/);
+  assert.ok(await page.locator('#seen-in-tests pre code').count() >= 1, 'the test\'s lines');
   await page.locator('#throw-line').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, '5-throw-site.png') });
 

@@ -19,6 +19,16 @@ TEST(Html, EscapesEverySpecialCharacter) {
   EXPECT_EQ(html_escape("{{ x }}"), "{{ x }}");
 }
 
+// Backticks in prose become <code>, after escaping: markup in the text
+// stays text, even inside the backticks; an unpaired backtick stays.
+TEST(Html, ProseBackticksBecomeCodeAfterEscaping) {
+  EXPECT_EQ(prose_html("Calling `wrap(text, width=0)` fails."), "Calling <code>wrap(text, width=0)</code> fails.");
+  EXPECT_EQ(prose_html("`<b>` & `x`"), "<code>&lt;b&gt;</code> &amp; <code>x</code>");
+  EXPECT_EQ(prose_html("a ` b"), "a ` b");
+  EXPECT_EQ(prose_html("``"), "``");
+  EXPECT_EQ(prose_html("`a\nb` c"), "`a\nb` c");
+}
+
 TEST(Html, HighlightsPythonPerLineAndEscapes) {
   auto lines = highlight_python("if x < 0:  # <b>\n    raise ValueError(f\"{x} <bad>\")\n");
   ASSERT_EQ(lines.size(), 2u);

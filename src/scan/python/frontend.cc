@@ -40,10 +40,6 @@ constexpr int k_max_variable_hops = 4;
 constexpr std::size_t k_max_callers_read = 256;
 // tree-sitter addresses bytes with 32 bits.
 constexpr std::size_t k_max_source = 0xFFFFFFF0u;
-// tree-sitter-python's scanner overflows its 1 KiB state buffer (and trips
-// an assertion) once its indent stack holds ~380 levels. CPython rejects
-// more than 100 levels, so files beyond this are not Python: refuse them.
-constexpr std::size_t k_max_indent_levels = 250;
 
 enum class Kind : std::uint8_t {
   Other, Raise, Assert, Call, FunctionDef, ClassDef, DecoratedDef, Decorator,
@@ -133,20 +129,6 @@ const Language& language() {
   static const Language g = make_language();
   return g;
 }
-
-// One parser per thread: creating a parser per file costs more than parsing
-// a small file.
-class ThreadParser {
- public:
-  ThreadParser() : m_parser(ts_parser_new()) { ts_parser_set_language(m_parser, language().lang); }
-  ~ThreadParser() { ts_parser_delete(m_parser); }
-  ThreadParser(const ThreadParser&) = delete;
-  ThreadParser& operator=(const ThreadParser&) = delete;
-  TSParser* get() { return m_parser; }
-
- private:
-  TSParser* m_parser;
-};
 
 // Null-safe accessors: tree-sitter dereferences null nodes, and fields
 // are missing wherever the parser recovered from a syntax error.
@@ -2265,43 +2247,18 @@ std::vector<TemplatePart> FileScanner::item_parts(TSNode item, std::uint32_t sit
   return parts;
 }
 
-// An over-estimate of the scanner's indent stack depth: lines inside
-// brackets count too.
-bool too_deeply_indented(std::string_view src) {
-  std::vector<std::uint32_t> stack{0};
-  std::size_t i = 0;
-  while (i < src.size()) {
-    std::uint32_t width = 0;
-    while (i < src.size() && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) {
-      width = src[i] == '\t' ? (width / 8 + 1) * 8 : width + 1;
-      ++i;
-    }
-    bool blank = i >= src.size() || src[i] == '\n' || src[i] == '\r' || src[i] == '#';
-    if (!blank) {
-      while (stack.back() > width) stack.pop_back();
-      if (width > stack.back()) {
-        stack.push_back(width);
-        if (stack.size() > k_max_indent_levels) return true;
-      }
-    }
-    std::size_t nl = src.find('\n', i);
-    i = nl == std::string_view::npos ? src.size() : nl + 1;
-  }
-  return false;
-}
-
 }  // namespace
 
 namespace {
 
 // `original`: the whole file when `source` is its outline, else empty.
 model::FileFacts scan_source(std::string_view source, std::string_view original) {
-  if (source.size() > k_max_source || too_deeply_indented(source)) {
+  if (source.size() > k_max_source || python::too_deeply_indented(source)) {
     model::FileFacts facts;
     facts.had_syntax_errors = true;
     return facts;
   }
-  thread_local ThreadParser parser;
+  thread_local TsParser parser(language().lang);
   TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(),
                                         static_cast<std::uint32_t>(source.size()));
   if (!tree) {

@@ -20,6 +20,14 @@ model::FileFacts scan_python(std::string_view source);
 // against.
 model::FileFacts scan_python_whole(std::string_view source);
 
+// A test file read as evidence: what its tests expect to be raised or
+// warned (FileFacts::expectations); no sites, classes or call index (a
+// test's helpers would only add wrong links). Only the tests that hold an
+// expectation are parsed. Never throws on bad input.
+model::FileFacts scan_python_tests(std::string_view source);
+// Cheap pre-check: false when `source` holds no expectation.
+bool may_have_expectations(std::string_view source);
+
 // Across a repository's files (FileFacts of each, in any order): a raise
 // of a class defined in another file shows there as it does where it is
 // defined. `raise URLError('unknown url type: %s' % type)` in one file,

@@ -1,5 +1,6 @@
 #include "scan/python/outline.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -138,12 +139,14 @@ bool holds_word(std::string_view r, std::string_view w) {
 
 // True when [begin, end) holds `raise`, `warn` or `assert` as a whole word
 // (not `assertEqual`, `raises`, `warning`), as the parser would see them,
-// or one of the `also` words.
-bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end, const std::vector<std::string>& also) {
+// or one of the `also` words. With `only_also`, the `also` words alone.
+bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end, const std::vector<std::string>& also,
+                      bool only_also) {
   static constexpr std::string_view k_words[] = {"raise", "warn", "assert"};
   std::string_view r = s.substr(begin, end - begin);
-  for (auto w : k_words)
-    if (holds_word(r, w)) return true;
+  if (!only_also)
+    for (auto w : k_words)
+      if (holds_word(r, w)) return true;
   for (const auto& w : also)
     if (!w.empty() && holds_word(r, w)) return true;
   return false;
@@ -151,8 +154,9 @@ bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end
 
 class Outliner {
  public:
-  Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines, const std::vector<std::string>& also)
-      : m_s(s), m_ls(ls), m_also(also), m_keep(lines, 0), m_pass_at(lines, -1) {}
+  Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines, const std::vector<std::string>& also,
+           bool only_also = false)
+      : m_s(s), m_ls(ls), m_also(also), m_only_also(only_also), m_keep(lines, 0), m_pass_at(lines, -1) {}
 
   // Statements of one block: logical lines [a, b) whose first has the
   // block's indentation.
@@ -210,8 +214,17 @@ class Outliner {
   void statement(std::size_t first, std::size_t head, std::size_t end) {
     const Logical& h = m_ls[head];
     bool is_class = starts_with_word(m_s, h.text, "class");
+    // Keeping only the `also` words, a function that holds one keeps its
+    // header and those of its statements that hold one: a test's other
+    // lines are not parsed.
+    if (m_only_also && !is_class &&
+        (starts_with_word(m_s, h.text, "def") || starts_with_word(m_s, h.text, "async")) &&
+        holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, true))
+      is_class = true;
     if (!is_class) {
-      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also) || is_string_assignment(h)) keep(first, end);
+      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, m_only_also) ||
+          (!m_only_also && is_string_assignment(h)))
+        keep(first, end);
       return;
     }
     keep(first, head + 1);
@@ -240,12 +253,133 @@ class Outliner {
   std::string_view m_s;
   const std::vector<Logical>& m_ls;
   const std::vector<std::string>& m_also;
+  bool m_only_also = false;
   std::vector<char> m_keep;
   std::vector<int> m_pass_at;  // per line: indentation bytes before a `pass`, or -1
   std::size_t m_kept_lines = 0;
 };
 
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view k[] = {"and", "assert", "await", "elif", "except", "for", "if", "in", "is",
+                                           "lambda", "not", "or", "print", "return", "while", "with", "yield",
+                                           "del", "raise", "super", "isinstance", "len", "str", "int", "list",
+                                           "dict", "tuple", "set", "type", "getattr", "setattr", "hasattr"};
+  for (auto x : k)
+    if (w == x) return true;
+  return false;
+}
+
+// Names called in [begin, end) of `s` (`x.name(`, `name (`), strings and
+// comments skipped; added to `out` once each, at most `cap`.
+void called_names(std::string_view s, std::uint32_t begin, std::uint32_t end, std::vector<std::string>& out,
+                  std::size_t cap) {
+  std::uint32_t i = begin;
+  while (i < end && out.size() < cap) {
+    char c = s[i];
+    if (c == '#') {
+      while (i < end && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      bool triple = i + 2 < end && s[i + 1] == c && s[i + 2] == c;
+      i += triple ? 3 : 1;
+      while (i < end) {
+        if (s[i] == '\\') {
+          i += 2;
+          continue;
+        }
+        if (s[i] == c && (!triple || (i + 2 < end && s[i + 1] == c && s[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        }
+        if (!triple && s[i] == '\n') break;
+        ++i;
+      }
+      continue;
+    }
+    if (!is_ident(c) || (c >= '0' && c <= '9')) {
+      ++i;
+      continue;
+    }
+    std::uint32_t w = i;
+    while (i < end && is_ident(s[i])) ++i;
+    // A string prefix (`f"`, `rb'`) is no name.
+    if (i < end && (s[i] == '"' || s[i] == '\'') && i - w <= 2) continue;
+    std::uint32_t k = i;
+    while (k < end && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (k >= end || s[k] != '(') continue;
+    std::string_view name = s.substr(w, i - w);
+    if (w > 0 && s[w - 1] != '.' && w >= 4 && s.substr(w - 4, 4) == "def ") continue;
+    if (is_keyword(name)) continue;
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+  }
+}
+
 }  // namespace
+
+std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words) {
+  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  ls.reserve(source.size() / 40);
+  if (!logical_lines(source, ls, line_starts) || ls.empty() || ls.front().indent != 0) return std::nullopt;
+  Outliner o(source, ls, line_starts.size(), words, true);
+  o.block(0, ls.size());
+  std::size_t kept = 0;
+  return o.render(kept, line_starts);
+}
+
+std::vector<model::FunctionCalls> function_calls(std::string_view source) {
+  // A function calls this many names at most, as far as the index knows.
+  constexpr std::size_t k_max_calls = 64;
+  std::vector<model::FunctionCalls> out;
+  if (source.size() >= UINT32_MAX / 2) return out;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  ls.reserve(source.size() / 40);
+  if (!logical_lines(source, ls, line_starts)) return out;
+  struct Open {
+    std::uint32_t indent;
+    std::size_t index;  // into out, or SIZE_MAX for a class
+  };
+  std::vector<Open> open;
+  for (const Logical& l : ls) {
+    while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
+    std::uint32_t at = l.text;
+    if (starts_with_word(source, at, "async")) {
+      at += 5;
+      while (at < l.end && (source[at] == ' ' || source[at] == '\t')) ++at;
+    }
+    const bool is_def = starts_with_word(source, at, "def");
+    if (is_def || starts_with_word(source, at, "class")) {
+      std::uint32_t n = at + (is_def ? 3 : 5);
+      while (n < l.end && (source[n] == ' ' || source[n] == '\t')) ++n;
+      std::uint32_t e = n;
+      while (e < l.end && is_ident(source[e])) ++e;
+      // A one-line body (`def f(): return g()`) is on the same logical line.
+      if (is_def && e > n) {
+        out.push_back({std::string(source.substr(n, e - n)), {}});
+        open.push_back({l.indent, out.size() - 1});
+        std::uint32_t colon = e;
+        int depth = 0;
+        while (colon < l.end && !(depth == 0 && source[colon] == ':')) {
+          depth += source[colon] == '(' ? 1 : source[colon] == ')' ? -1 : 0;
+          ++colon;
+        }
+        if (colon < l.end) called_names(source, colon, l.end, out.back().calls, k_max_calls);
+      } else {
+        open.push_back({l.indent, SIZE_MAX});
+      }
+      continue;
+    }
+    // A nested function's calls are its enclosing functions' too: a
+    // closure runs on their behalf.
+    for (const Open& o : open)
+      if (o.index != SIZE_MAX) called_names(source, l.text, l.end, out[o.index].calls, k_max_calls);
+  }
+  std::erase_if(out, [](const model::FunctionCalls& f) { return f.calls.empty(); });
+  return out;
+}
 
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep) {
   if (source.size() >= UINT32_MAX / 2) return std::nullopt;

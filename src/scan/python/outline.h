@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/throw_site.h"
+
 namespace errdex::scan {
 
 // Returns `source` with every line of a module- or class-level statement
@@ -24,5 +26,15 @@ namespace errdex::scan {
 // Statements holding one of `also_keep` as a whole word are kept too: the
 // helpers and callers a site's message is read from (FileFacts::blanked).
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep = {});
+
+// The same pass keeping only what holds one of `words` as a whole word
+// (and every class header): a test file's tests that expect an error. No
+// threshold: nullopt only when the light pass is confused.
+std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words);
+
+// Each function's calls by name, from the same light pass (strings and
+// comments skipped; decorators and default values not counted). Functions
+// that call nothing are left out; empty when the pass is confused.
+std::vector<model::FunctionCalls> function_calls(std::string_view source);
 
 }  // namespace errdex::scan

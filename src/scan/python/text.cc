@@ -334,4 +334,34 @@ bool class_defines_methods(std::string_view source, std::string_view name) {
   return false;
 }
 
+// An over-estimate of the scanner's indent stack depth: lines inside
+// brackets count too.
+bool too_deeply_indented(std::string_view src) {
+  // tree-sitter-python's scanner overflows its 1 KiB state buffer (and trips
+  // an assertion) once its indent stack holds ~380 levels. CPython rejects
+  // more than 100 levels, so files beyond this are not Python.
+  constexpr std::size_t k_max_indent_levels = 250;
+  std::vector<std::uint32_t> stack{0};
+  std::size_t i = 0;
+  while (i < src.size()) {
+    std::uint32_t width = 0;
+    while (i < src.size() && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) {
+      width = src[i] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+      ++i;
+    }
+    bool blank = i >= src.size() || src[i] == '\n' || src[i] == '\r' || src[i] == '#';
+    if (!blank) {
+      while (stack.back() > width) stack.pop_back();
+      if (width > stack.back()) {
+        stack.push_back(width);
+        if (stack.size() > k_max_indent_levels) return true;
+      }
+    }
+    std::size_t nl = src.find('\n', i);
+    i = nl == std::string_view::npos ? src.size() : nl + 1;
+  }
+  return false;
+}
+
+
 }  // namespace errdex::scan::python

@@ -69,4 +69,9 @@ char spec_conversion(std::string_view spec);
 // it: a light look, for sources the outline blanked.
 bool class_defines_methods(std::string_view source, std::string_view name);
 
+// True when `src` nests deeper than tree-sitter-python's scanner can take
+// (an over-estimate: lines inside brackets count too); such a file is not
+// Python and is not parsed.
+bool too_deeply_indented(std::string_view src);
+
 }  // namespace errdex::scan::python

@@ -1,0 +1,298 @@
+#include "analyze/evidence.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analyze/static_prose.h"
+
+
+namespace errdex::analyze {
+namespace {
+
+// A name defined more often than this in the repository (`run`, `get`,
+// `__init__`) says nothing about which function a test reaches: not followed.
+constexpr std::size_t k_max_definitions = 4;
+// Names reached from one expectation, all levels together.
+constexpr std::size_t k_max_reached = 256;
+// Levels of the call index followed below the test's own calls.
+constexpr int k_max_levels = 2;
+// An expectation that agrees with more records than this, after every
+// filter, does not say which one it raises: it links none.
+constexpr std::size_t k_max_links = 3;
+// The shortest literal run of a test's regex that may stand for it when the
+// regex itself does not match the template (interpolations in the way).
+constexpr std::size_t k_min_fragment = 8;
+
+std::string_view last_component(std::string_view s) {
+  auto dot = s.rfind('.');
+  return dot == std::string_view::npos ? s : s.substr(dot + 1);
+}
+
+// The built-in classes above a built-in, nearest first.
+std::string_view builtin_parent(std::string_view c) {
+  static const std::unordered_map<std::string_view, std::string_view> k = {
+      {"UnicodeError", "ValueError"}, {"UnicodeDecodeError", "UnicodeError"},
+      {"UnicodeEncodeError", "UnicodeError"}, {"UnicodeTranslateError", "UnicodeError"},
+      {"KeyError", "LookupError"}, {"IndexError", "LookupError"},
+      {"ZeroDivisionError", "ArithmeticError"}, {"OverflowError", "ArithmeticError"},
+      {"FloatingPointError", "ArithmeticError"}, {"FileNotFoundError", "OSError"},
+      {"FileExistsError", "OSError"}, {"PermissionError", "OSError"}, {"IsADirectoryError", "OSError"},
+      {"NotADirectoryError", "OSError"}, {"TimeoutError", "OSError"}, {"ConnectionError", "OSError"},
+      {"BlockingIOError", "OSError"}, {"ChildProcessError", "OSError"}, {"InterruptedError", "OSError"},
+      {"ProcessLookupError", "OSError"}, {"BrokenPipeError", "ConnectionError"},
+      {"ConnectionAbortedError", "ConnectionError"}, {"ConnectionRefusedError", "ConnectionError"},
+      {"ConnectionResetError", "ConnectionError"}, {"NotImplementedError", "RuntimeError"},
+      {"RecursionError", "RuntimeError"}, {"ModuleNotFoundError", "ImportError"},
+      {"IndentationError", "SyntaxError"}, {"TabError", "IndentationError"}, {"UnboundLocalError", "NameError"},
+      {"DeprecationWarning", "Warning"}, {"PendingDeprecationWarning", "Warning"}, {"RuntimeWarning", "Warning"},
+      {"SyntaxWarning", "Warning"}, {"UserWarning", "Warning"}, {"FutureWarning", "Warning"},
+      {"ImportWarning", "Warning"}, {"UnicodeWarning", "Warning"}, {"BytesWarning", "Warning"},
+      {"ResourceWarning", "Warning"}, {"EncodingWarning", "Warning"},
+  };
+  auto it = k.find(c);
+  return it == k.end() ? std::string_view() : it->second;
+}
+
+// Old names of OSError.
+std::string_view canonical(std::string_view c) {
+  if (c == "IOError" || c == "EnvironmentError" || c == "error" || c == "WindowsError") return "OSError";
+  return c;
+}
+
+// Fixed text of a regex: its longest run of characters that match only
+// themselves (escapes of punctuation undone).
+std::string longest_literal(std::string_view re) {
+  std::string best, cur;
+  auto flush = [&] {
+    if (cur.size() > best.size()) best = cur;
+    cur.clear();
+  };
+  for (std::size_t i = 0; i < re.size(); ++i) {
+    char c = re[i];
+    if (c == '\\' && i + 1 < re.size()) {
+      char n = re[++i];
+      if (std::isalnum(static_cast<unsigned char>(n))) flush();
+      else cur += n;
+      continue;
+    }
+    if (std::string_view("^$.|?*+()[]{}").find(c) != std::string_view::npos) {
+      // A quantifier makes the character before it optional.
+      if ((c == '?' || c == '*' || c == '{') && !cur.empty()) cur.pop_back();
+      flush();
+      if (c == '[')
+        while (i < re.size() && re[i] != ']') ++i;
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return best;
+}
+
+struct Pattern {
+  std::unique_ptr<RE2> re;  // null when RE2 does not take the regex
+  std::string fragment;     // longest_literal, when long enough
+};
+
+Pattern compile(const std::string& match) {
+  Pattern p;
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(1 << 20);
+  auto re = std::make_unique<RE2>(match, o);
+  if (re->ok()) p.re = std::move(re);
+  p.fragment = longest_literal(match);
+  if (p.fragment.size() < k_min_fragment) p.fragment.clear();
+  return p;
+}
+
+bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r) {
+  auto one = [&](const std::string& text) {
+    if (p.re && RE2::PartialMatch(text, *p.re)) return true;
+    return !p.fragment.empty() && text.find(p.fragment) != std::string::npos;
+  };
+  if (one(r.error_message)) return true;
+  return std::any_of(r.message_variants.begin(), r.message_variants.end(),
+                     [&](const model::MessageVariant& v) { return one(v.error_message); });
+}
+
+// The name a test calls to run a site's function: the function's own, or
+// the class's for a constructor.
+std::string_view reach_name(const model::ThrowSite& s) {
+  if (s.function == "__init__" || s.function == "__new__" || s.function == "__post_init__")
+    return s.class_name;
+  return s.function;
+}
+
+// A module's short name: `Lib/json/decoder.py` → "decoder", a package's
+// `__init__.py` → its folder.
+std::string_view module_stem(std::string_view path) {
+  auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (name == "__init__.py" && slash != std::string_view::npos) {
+    std::string_view dir = path.substr(0, slash);
+    auto s2 = dir.rfind('/');
+    return s2 == std::string_view::npos ? dir : dir.substr(s2 + 1);
+  }
+  if (name.ends_with(".py")) name.remove_suffix(3);
+  return name;
+}
+
+// The words a test file's path and calls name its subject by: `test_json/
+// test_decode.py` → json, decode; `json.loads(...)` → json.
+std::unordered_set<std::string> subject_words(std::string_view test_path, const model::TestExpectation& e) {
+  std::unordered_set<std::string> out;
+  std::size_t start = 0;
+  while (start < test_path.size()) {
+    std::size_t end = test_path.find('/', start);
+    if (end == std::string_view::npos) end = test_path.size();
+    std::string_view part = test_path.substr(start, end - start);
+    if (part.ends_with(".py")) part.remove_suffix(3);
+    if (part.starts_with("test_")) part.remove_prefix(5);
+    if (part.ends_with("_test")) part.remove_suffix(5);
+    while (part.starts_with('_')) part.remove_prefix(1);
+    if (!part.empty() && part != "test" && part != "tests" && part != "Lib" && part != "lib") out.emplace(part);
+    start = end + 1;
+  }
+  for (const auto& c : e.calls) {
+    std::string_view q = c;
+    auto dot = q.rfind('.');
+    if (dot == std::string_view::npos) continue;
+    q = q.substr(0, dot);
+    q = last_component(q);
+    while (q.starts_with('_')) q.remove_prefix(1);
+    if (!q.empty()) out.emplace(q);
+  }
+  return out;
+}
+
+bool has_affinity(std::string_view record_path, const std::unordered_set<std::string>& words) {
+  std::string_view stem = module_stem(record_path);
+  while (stem.starts_with('_')) stem.remove_prefix(1);
+  if (words.contains(std::string(stem))) return true;
+  std::size_t start = 0;
+  while (start < record_path.size()) {
+    std::size_t end = record_path.find('/', start);
+    if (end == std::string_view::npos) break;  // the file itself: module_stem's
+    if (words.contains(std::string(record_path.substr(start, end - start)))) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+struct Link {
+  int level = 0;
+  std::size_t order = 0;  // expectations in file order
+  const std::string* path = nullptr;
+  const model::TestExpectation* e = nullptr;
+};
+
+}  // namespace
+
+bool class_agrees(std::string_view expected, std::string_view error_class, std::string_view file_path,
+                  const ClassIndex& classes) {
+  std::string_view want = canonical(last_component(expected));
+  if (want.empty() || error_class.empty()) return false;
+  if (want == "Exception" || want == "BaseException") return true;
+  auto res = classes.resolve(error_class, file_path);
+  for (const auto& c : res.chain)
+    if (canonical(last_component(c)) == want) return true;
+  std::string_view b = canonical(res.builtin);
+  for (int hops = 0; !b.empty() && hops < 8; ++hops, b = builtin_parent(b))
+    if (b == want) return true;
+  return false;
+}
+
+void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
+                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests) {
+  // The call index: every function's calls by its bare name.
+  std::unordered_map<std::string_view, std::vector<const std::vector<std::string>*>> calls_of;
+  for (const auto& f : files)
+    for (const auto& fn : f.facts->functions) calls_of[fn.name].push_back(&fn.calls);
+  // The records by the name a test calls to reach them.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_name;
+  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
+    std::string_view n = reach_name(sites[i]);
+    if (!n.empty() && !sites[i].error_class.empty()) by_name[n].push_back(i);
+  }
+  std::vector<std::vector<Link>> links(records.size());
+  std::size_t order = 0;
+  for (const auto& f : files) {
+    for (const auto& e : f.facts->expectations) {
+      ++order;
+      // A helper (`check_x(self, arg)`) runs with what a test passes it:
+      // only a test itself says what it raises.
+      if (!last_component(e.test).starts_with("test")) continue;
+      Pattern pattern;
+      if (!e.match.empty()) pattern = compile(e.match);
+      auto agrees = [&](std::size_t r) {
+        const model::ThrowSite& s = sites[r];
+        if ((e.kind == "warns") != (s.kind == "warn")) return false;
+        if (!std::any_of(e.classes.begin(), e.classes.end(), [&](const std::string& c) {
+              return class_agrees(c, s.error_class, records[r].file_path, classes);
+            }))
+          return false;
+        return e.match.empty() || pattern_agrees(pattern, records[r]);
+      };
+      std::unordered_set<std::string_view> seen;
+      std::vector<std::string_view> frontier;
+      for (const auto& c : e.calls) {
+        std::string_view n = last_component(c);
+        if (seen.insert(n).second) frontier.push_back(n);
+      }
+      std::vector<std::size_t> found;
+      int level = 0;
+      for (;; ++level) {
+        for (std::string_view n : frontier)
+          if (auto it = by_name.find(n); it != by_name.end())
+            for (std::size_t r : it->second)
+              if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
+        if (!found.empty() || level == k_max_levels) break;
+        std::vector<std::string_view> next;
+        for (std::string_view n : frontier) {
+          auto it = calls_of.find(n);
+          if (it == calls_of.end() || it->second.size() > k_max_definitions) continue;
+          for (const auto* calls : it->second)
+            for (const auto& c : *calls)
+              if (seen.size() < k_max_reached && seen.insert(c).second) next.push_back(c);
+        }
+        if (next.empty()) break;
+        frontier = std::move(next);
+      }
+      if (found.empty()) continue;
+      // A name reached is only a name: the record's module must be what the
+      // test is about (its file's or folder's name, or a call's qualifier).
+      auto words = subject_words(*f.path, e);
+      std::erase_if(found, [&](std::size_t r) { return !has_affinity(records[r].file_path, words); });
+      // Without a regex, two sites of one class reached are two guesses.
+      if (found.empty() || found.size() > (e.match.empty() ? 1 : k_max_links)) continue;
+      for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
+    }
+  }
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    auto& l = links[r];
+    if (l.empty()) continue;
+    std::stable_sort(l.begin(), l.end(), [](const Link& a, const Link& b) {
+      if (a.level != b.level) return a.level < b.level;
+      return a.order < b.order;
+    });
+    for (const Link& k : l) {
+      if (records[r].evidence.tests.size() >= max_tests) break;
+      auto& tests = records[r].evidence.tests;
+      // One entry per test: its first expectation that reaches the site.
+      if (std::any_of(tests.begin(), tests.end(),
+                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
+        continue;
+      tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
+    }
+    write_test_trigger(records[r]);
+  }
+}
+
+}  // namespace errdex::analyze

@@ -1,0 +1,41 @@
+#pragma once
+// Evidence from the repository's own tests: the tests that expect an error
+// (FileFacts::expectations, read from test files) linked to the records
+// whose site they reach (record.evidence.tests).
+#include <string>
+#include <vector>
+
+#include "analyze/class_index.h"
+#include "model/error_record.h"
+#include "model/throw_site.h"
+
+namespace errdex::analyze {
+
+// A file's facts with its path from the repository's top.
+struct FileFactsAt {
+  const std::string* path = nullptr;
+  const model::FileFacts* facts = nullptr;
+};
+
+// Links each test expectation of `files` to the records it agrees with:
+// the class expected is the record's class or one of its bases (through
+// `classes` and the built-in hierarchy), the test's regex (when it gives
+// one) is found in the record's message template or one of its variants,
+// and the test reaches the record's function: it calls it by name, or calls
+// a function of the repository that calls it (two levels at most, through a
+// name-based index of every file's FileFacts::functions; a name defined more
+// than a few times is not followed). The closest links win; an expectation
+// that agrees with more than a few records in the end is too vague and
+// links none. Each record keeps at most `max_tests`, closest first.
+// `sites[i]` gave `records[i]`. Bounded work: calls and names per
+// expectation are capped.
+void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
+                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests = 3);
+
+// Whether a test expecting `expected` (as written: `ValueError`,
+// `json.JSONDecodeError`) is satisfied by a raise of `error_class` in
+// `file_path`: the same class or a subclass.
+bool class_agrees(std::string_view expected, std::string_view error_class, std::string_view file_path,
+                  const ClassIndex& classes);
+
+}  // namespace errdex::analyze

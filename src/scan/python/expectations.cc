@@ -1,0 +1,276 @@
+// Test files as evidence: what their tests expect to be raised or warned
+// (scan/python/frontend.h, scan_python_tests).
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scan/python/frontend.h"
+#include "scan/python/outline.h"
+#include "scan/python/text.h"
+#include "scan/tree_walk.h"
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+
+namespace errdex::scan {
+namespace {
+
+using model::TestExpectation;
+
+// What a test runs inside one expectation, as far as linking needs it.
+constexpr std::size_t k_max_calls = 24;
+// The `code` of a link: the statement, cut after this many lines.
+constexpr int k_max_code_lines = 5;
+// Statements nest deeper than this only in generated code: not walked up.
+constexpr int k_max_parent_hops = 64;
+
+struct Api {
+  std::string_view name;
+  bool regex_arg;  // the regex is the second positional argument
+  bool warns;
+};
+
+// The expectation APIs by the last component of the called name.
+const Api* api_named(std::string_view name) {
+  static constexpr Api k[] = {
+      {"assertRaises", false, false},     {"assertRaisesRegex", true, false}, {"assertRaisesRegexp", true, false},
+      {"raises", false, false},           {"assertWarns", false, true},       {"assertWarnsRegex", true, true},
+      {"warns", false, true},
+  };
+  for (const auto& a : k)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+
+class TestScanner {
+ public:
+  TestScanner(std::string_view src, TSNode root) : m_src(src), m_root(root) {}
+
+  std::vector<TestExpectation> run() {
+    walk(m_root, [&](TSNode n, std::uint32_t, TSTreeCursor*) {
+      if (is(n, "call")) visit_call(n);
+      return true;
+    });
+    return std::move(m_out);
+  }
+
+ private:
+  std::string_view text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    return m_src.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+  static int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+
+  // `self.module.loads` → "module.loads"; other receivers kept as written
+  // when they are plain dotted names, else only the last name.
+  std::string callee_name(TSNode fn) const {
+    std::string_view t = text(fn);
+    if (t.starts_with("self.")) t.remove_prefix(5);
+    else if (t.starts_with("cls.")) t.remove_prefix(4);
+    bool dotted = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+    if (dotted) return std::string(t);
+    if (is(fn, "attribute")) return std::string(text(ts_node_child_by_field_name(fn, "attribute", 9)));
+    return {};
+  }
+
+  // The value of a plain string literal (or adjacent ones), nullopt for an
+  // f-string with interpolations or anything else.
+  std::optional<std::string> literal(TSNode n) const {
+    while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+    if (is(n, "concatenated_string")) {
+      std::string all;
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        auto part = literal(ts_node_named_child(n, i));
+        if (!part) return std::nullopt;
+        all += *part;
+      }
+      return all;
+    }
+    if (!is(n, "string") || ts_node_child_count(n) < 2) return std::nullopt;
+    TSNode start = ts_node_child(n, 0), end = ts_node_child(n, ts_node_child_count(n) - 1);
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      if (is(ts_node_named_child(n, i), "interpolation")) return std::nullopt;
+    python::StringPrefix prefix = python::parse_prefix(text(start));
+    std::uint32_t b = ts_node_end_byte(start), e = std::max(b, ts_node_start_byte(end));
+    std::vector<model::TemplatePart> parts;
+    python::decode_literal(m_src.substr(b, e - b), prefix, parts);
+    std::string out;
+    for (const auto& p : parts) {
+      if (!p.literal) return std::nullopt;
+      out += p.text;
+    }
+    return out;
+  }
+
+  void add_class(TSNode n, TestExpectation& e) const {
+    if (is(n, "tuple") || is(n, "parenthesized_expression")) {
+      for (std::uint32_t i = 0; i < ts_node_named_child_count(n) && e.classes.size() < 8; ++i)
+        add_class(ts_node_named_child(n, i), e);
+      return;
+    }
+    if (is(n, "identifier") || is(n, "attribute")) e.classes.emplace_back(text(n));
+  }
+
+  // Every call under `n` (lambda bodies included), by name.
+  void calls_under(TSNode n, std::vector<std::string>& out) const {
+    walk(n, [&](TSNode c, std::uint32_t, TSTreeCursor*) {
+      if (out.size() >= k_max_calls) return false;
+      if (is(c, "call")) {
+        std::string name = callee_name(ts_node_child_by_field_name(c, "function", 8));
+        if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+      }
+      return true;
+    });
+  }
+
+  // The test a node is in: its outermost function, with the class that
+  // holds that function.
+  std::string test_name(TSNode n) const {
+    TSNode fn{}, cls{};
+    bool have_fn = false;
+    int hops = 0;
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && hops < k_max_parent_hops; p = ts_node_parent(p), ++hops) {
+      if (is(p, "function_definition")) {
+        fn = p;
+        have_fn = true;
+      } else if (is(p, "class_definition") && have_fn) {
+        cls = p;
+        break;
+      }
+    }
+    if (!have_fn) return {};
+    std::string name(text(ts_node_child_by_field_name(fn, "name", 4)));
+    if (!ts_node_is_null(cls)) name = std::string(text(ts_node_child_by_field_name(cls, "name", 4))) + "." + name;
+    return name;
+  }
+
+  // The statement's lines (the first k_max_code_lines), dedented by its
+  // own column.
+  std::string code_of(TSNode stmt) const {
+    const std::uint32_t col = ts_node_start_point(stmt).column;
+    std::string_view t = m_src.substr(ts_node_start_byte(stmt) - col, ts_node_end_byte(stmt) - ts_node_start_byte(stmt) + col);
+    std::string out;
+    for (int l = 0; l < k_max_code_lines && !t.empty(); ++l) {
+      std::size_t nl = t.find('\n');
+      std::string_view line = t.substr(0, nl);
+      std::size_t strip = 0;
+      while (strip < col && strip < line.size() && (line[strip] == ' ' || line[strip] == '\t')) ++strip;
+      if (!out.empty()) out += '\n';
+      out.append(line.substr(strip));
+      if (nl == std::string_view::npos) break;
+      t.remove_prefix(nl + 1);
+    }
+    while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
+    return out;
+  }
+
+  void visit_call(TSNode call) {
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    std::string_view fname = text(fn);
+    std::string_view last = fname.substr(fname.rfind('.') == std::string_view::npos ? 0 : fname.rfind('.') + 1);
+    const Api* api = api_named(last);
+    if (!api) return;
+    // pytest's are `pytest.raises` or a bare `raises`; unittest's are methods.
+    if ((last == "raises" || last == "warns") && !(fname == last || fname == std::string("pytest.") + std::string(last)))
+      return;
+    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    std::vector<TSNode> positional;
+    TestExpectation e;
+    e.kind = api->warns ? "warns" : "raises";
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      if (is(a, "keyword_argument")) {
+        std::string_view key = text(ts_node_child_by_field_name(a, "name", 4));
+        if (key == "match" || key == "expected_regex")
+          if (auto m = literal(ts_node_child_by_field_name(a, "value", 5))) e.match = *m;
+        if (key == "expected_exception" || key == "expected_warning")
+          add_class(ts_node_child_by_field_name(a, "value", 5), e);
+        continue;
+      }
+      if (is(a, "comment")) continue;
+      positional.push_back(a);
+    }
+    if (!positional.empty()) add_class(positional[0], e);
+    if (e.classes.empty()) return;
+    std::size_t next = 1;
+    if (api->regex_arg && positional.size() > 1) {
+      if (auto m = literal(positional[1])) e.match = *m;
+      next = 2;
+    }
+    e.test = test_name(call);
+    if (e.test.empty()) return;  // module level: no test runs it
+    // Context manager: `with self.assertRaises(E) [as cm]: body`.
+    TSNode item = ts_node_parent(call);
+    if (is(item, "as_pattern")) item = ts_node_parent(item);
+    TSNode with = item;
+    for (int hops = 0; hops < 3 && !ts_node_is_null(with) && !is(with, "with_statement"); ++hops)
+      with = ts_node_parent(with);
+    if (is(item, "with_item") && is(with, "with_statement")) {
+      calls_under(ts_node_child_by_field_name(with, "body", 4), e.calls);
+      e.line = line_of(with);
+      e.code = code_of(with);
+    } else if (positional.size() > next) {
+      TSNode target = positional[next];
+      if (is(target, "lambda")) {
+        calls_under(target, e.calls);
+      } else {
+        std::string name = callee_name(target);
+        if (!name.empty()) e.calls.push_back(std::move(name));
+        for (std::size_t k = next + 1; k < positional.size(); ++k) calls_under(positional[k], e.calls);
+      }
+      TSNode stmt = call;
+      while (!ts_node_is_null(ts_node_parent(stmt)) && !is(stmt, "expression_statement") &&
+             !is(ts_node_parent(stmt), "block") && !is(ts_node_parent(stmt), "module"))
+        stmt = ts_node_parent(stmt);
+      e.line = line_of(call);
+      e.code = code_of(stmt);
+    } else {
+      return;  // `cm = self.assertRaises(E)` and other uses: what it runs is not read
+    }
+    if (e.calls.empty()) return;
+    m_out.push_back(std::move(e));
+  }
+
+  std::string_view m_src;
+  TSNode m_root;
+  std::vector<TestExpectation> m_out;
+};
+
+}  // namespace
+
+bool may_have_expectations(std::string_view source) {
+  return source.find("assertRaises") != std::string_view::npos || source.find("assertWarns") != std::string_view::npos ||
+         source.find("raises(") != std::string_view::npos || source.find("warns(") != std::string_view::npos;
+}
+
+model::FileFacts scan_python_tests(std::string_view source) {
+  model::FileFacts facts;
+  if (!may_have_expectations(source)) return facts;
+  static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                                                   "assertWarns",  "assertWarnsRegex",  "raises",
+                                                   "warns"};
+  // Only the tests that expect something are parsed.
+  auto outline = keep_only_words(source, k_words);
+  std::string_view text = outline ? std::string_view(*outline) : source;
+  if (text.size() > 0xFFFFFFF0u || python::too_deeply_indented(text)) return facts;
+  thread_local TsParser parser(tree_sitter_python());
+  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size()));
+  if (!tree) {
+    ts_parser_reset(parser.get());
+    facts.had_syntax_errors = true;
+    return facts;
+  }
+  facts.had_syntax_errors = ts_node_has_error(ts_tree_root_node(tree));
+  facts.expectations = TestScanner(text, ts_tree_root_node(tree)).run();
+  ts_tree_delete(tree);
+  return facts;
+}
+
+}  // namespace errdex::scan

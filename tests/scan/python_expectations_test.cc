@@ -1,0 +1,118 @@
+// Test files read as evidence (scan_python_tests): the machine's own
+// standard library tests, and hostile input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "scan/python/frontend.h"
+#include "support/process.h"
+
+namespace errdex::scan {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const model::TestExpectation* at_line(const model::FileFacts& f, int line) {
+  for (const auto& e : f.expectations)
+    if (e.line == line) return &e;
+  return nullptr;
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  auto at = text.find(needle);
+  if (at == std::string::npos) return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+// Lib/test/test_textwrap.py: the call form (`assertRaises(ValueError, wrap,
+// text, 0)`) and the context manager, each with its test and its calls.
+TEST(PythonExpectations, StandardLibraryTextwrapTests) {
+  std::string src = read(testing::python_stdlib() + "/test/test_textwrap.py");
+  ASSERT_FALSE(src.empty()) << "the standard library's Lib/test is needed";
+  auto facts = scan_python_tests(src);
+  EXPECT_TRUE(facts.sites.empty());
+  int call_line = line_of(src, "self.assertRaises(ValueError, wrap, text, 0)");
+  ASSERT_GT(call_line, 0);
+  const auto* e = at_line(facts, call_line);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->kind, "raises");
+  EXPECT_EQ(e->classes, std::vector<std::string>{"ValueError"});
+  EXPECT_EQ(e->test, "WrapTestCase.test_bad_width");
+  EXPECT_EQ(e->code, "self.assertRaises(ValueError, wrap, text, 0)");
+  ASSERT_FALSE(e->calls.empty());
+  EXPECT_EQ(e->calls[0], "wrap");
+  EXPECT_TRUE(e->match.empty());
+  // The with form: its body's calls, its lines as the code.
+  auto with = std::find_if(facts.expectations.begin(), facts.expectations.end(),
+                           [](const auto& x) { return x.code.starts_with("with self.assertRaises(ValueError):"); });
+  ASSERT_NE(with, facts.expectations.end());
+  EXPECT_NE(with->code.find('\n'), std::string::npos);
+  EXPECT_FALSE(with->calls.empty());
+  // A test file's own helpers are no way users get to a raise: not indexed.
+  EXPECT_TRUE(facts.functions.empty());
+}
+
+TEST(PythonExpectations, PytestRaisesMatchAndWarnsAndRegexForms) {
+  const char* src =
+      "import pytest\n"
+      "from pkg import parse, Parser\n"
+      "\n"
+      "def test_bad():\n"
+      "    x = 1\n"
+      "    with pytest.raises((ValueError, KeyError), match=r\"bad \\d+\" \"th\"):\n"
+      "        parse(x)\n"
+      "\n"
+      "class TestP:\n"
+      "    def test_warn(self):\n"
+      "        with pytest.warns(DeprecationWarning):\n"
+      "            Parser().old()\n"
+      "    def test_regex(self):\n"
+      "        self.assertRaisesRegex(TypeError, 'an int', lambda: self.mod.parse('x'))\n"
+      "    def test_fstring(self):\n"
+      "        with pytest.raises(ValueError, match=f'{x}'):\n"
+      "            parse(1)\n"
+      "    def test_unused(self):\n"
+      "        cm = self.assertRaises(ValueError)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 4u);
+  const auto& a = f.expectations[0];
+  EXPECT_EQ(a.test, "test_bad");
+  EXPECT_EQ(a.classes, (std::vector<std::string>{"ValueError", "KeyError"}));
+  EXPECT_EQ(a.match, "bad \\d+th");
+  EXPECT_EQ(a.calls, std::vector<std::string>{"parse"});
+  EXPECT_EQ(a.line, 6);
+  EXPECT_EQ(a.code, "with pytest.raises((ValueError, KeyError), match=r\"bad \\d+\" \"th\"):\n    parse(x)");
+  const auto& w = f.expectations[1];
+  EXPECT_EQ(w.kind, "warns");
+  EXPECT_EQ(w.test, "TestP.test_warn");
+  // `Parser().old()`: the method by its name, and the constructor.
+  EXPECT_EQ(w.calls, (std::vector<std::string>{"old", "Parser"}));
+  const auto& r = f.expectations[2];
+  EXPECT_EQ(r.match, "an int");
+  EXPECT_EQ(r.calls, std::vector<std::string>{"mod.parse"});
+  // An f-string regex is not a literal: the class alone is expected.
+  EXPECT_TRUE(f.expectations[3].match.empty());
+}
+
+// Bad input never crashes: nesting the grammar cannot take, bytes that are
+// not Python, an expectation with no arguments.
+TEST(PythonExpectations, HostileInputGivesNothingAndDoesNotCrash) {
+  std::string deep = "def test_x(self):\n";
+  for (int i = 1; i < 400; ++i) deep += std::string(static_cast<std::size_t>(i), ' ') + "if x:\n";
+  deep += std::string(400, ' ') + "self.assertRaises(ValueError, f)\n";
+  EXPECT_TRUE(scan_python_tests(deep).expectations.empty());
+  EXPECT_TRUE(scan_python_tests("def test_a(:\n  self.assertRaises(\n").expectations.empty());
+  EXPECT_TRUE(scan_python_tests("def test_a(self):\n    self.assertRaises()\n").expectations.empty());
+  EXPECT_TRUE(scan_python_tests(std::string("\0\xff\xfe raises( \"\"\"", 16)).expectations.empty());
+}
+
+}  // namespace
+}  // namespace errdex::scan
