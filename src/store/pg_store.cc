@@ -113,12 +113,14 @@ constexpr int k_schema_version = 3;
 // the mean length. Lower is better. $1 is the query's words, read by
 // to_tsvector as the records' were; $4 the operator between them (& or |);
 // each word is quoted, never query syntax.
+// stats and idf are MATERIALIZED: computed once per query, not once per
+// hit scored (PostgreSQL would inline them into the per-hit subquery).
 #define ERRDEX_SEARCH_WITH                                                                               \
   "WITH terms AS (SELECT l AS t FROM unnest(tsvector_to_array(to_tsvector('simple', $1))) AS l),"         \
   " q AS (SELECT string_agg(quote_literal(t), $4)::tsquery AS q FROM terms),"                             \
-  " stats AS (SELECT count(*)::float8 AS n, coalesce(avg(tokens), 1)::float8 AS avgdl"                    \
+  " stats AS MATERIALIZED (SELECT count(*)::float8 AS n, coalesce(avg(tokens), 1)::float8 AS avgdl"       \
   "           FROM records r JOIN repos p ON p.dataset_id = r.dataset_id),"                               \
-  " idf AS (SELECT terms.t, greatest(ln((s.n - h.c + 0.5) / (h.c + 0.5)), 1e-6) AS idf"                   \
+  " idf AS MATERIALIZED (SELECT terms.t, greatest(ln((s.n - h.c + 0.5) / (h.c + 0.5)), 1e-6) AS idf"      \
   "         FROM terms CROSS JOIN stats s CROSS JOIN LATERAL (SELECT count(*)::float8 AS c"               \
   "         FROM records r JOIN repos p ON p.dataset_id = r.dataset_id"                                   \
   "         WHERE r.search @@ quote_literal(terms.t)::tsquery) h),"                                       \
