@@ -87,6 +87,14 @@ std::string indexed_words(std::string_view text) {
   return out;
 }
 
+std::vector<std::string> folded_words(std::string_view text) {
+  auto out = words(text, std::string::npos);
+  for (auto& w : out)
+    for (char& c : w)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 std::vector<std::string> import_roots_from_json(std::string_view json) {
   std::vector<std::string> out;
   auto roots = nlohmann::json::parse(json, nullptr, false);

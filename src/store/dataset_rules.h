@@ -41,6 +41,9 @@ std::vector<std::string> search_words(std::string_view text);
 // Every word of `text` as search_words splits it, with no limit, joined by
 // spaces: what a backend indexes so that records and queries split alike.
 std::string indexed_words(std::string_view text);
+// Every word of `text` as search_words splits it, ASCII case-folded: what a
+// search ranked in memory compares (store::search_at).
+std::vector<std::string> folded_words(std::string_view text);
 
 // Import roots as ingest stores them (a JSON array of strings); anything
 // else reads as unknown (empty), and matching falls back to the usual roots.

@@ -1,8 +1,8 @@
 #include "store/store.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "store/dataset_rules.h"
 #include "store/pg_store.h"
 #include "store/sqlite_store.h"
 
@@ -64,27 +64,6 @@ Expected<RevisionFields> match_fields_all(Store& store, const std::optional<std:
   return out;
 }
 
-namespace {
-
-// Words as the full-text index reads them: runs of letters and digits
-// (any non-ASCII byte counts as a letter), ASCII case-folded.
-std::vector<std::string> folded_words(std::string_view text) {
-  std::vector<std::string> out;
-  std::string w;
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) || c >= 0x80) {
-      w += static_cast<char>(std::tolower(c));
-    } else if (!w.empty()) {
-      out.push_back(std::move(w));
-      w.clear();
-    }
-  }
-  if (!w.empty()) out.push_back(std::move(w));
-  return out;
-}
-
-}  // namespace
 
 Expected<std::optional<std::vector<SearchHit>>> search_at(Store& store, std::string_view text, const std::string& repo,
                                                           const std::string& rev, int limit) {

@@ -123,19 +123,13 @@ const Language& language(Dialect d) {
   return d == Dialect::typescript ? ts : d == Dialect::tsx ? tsx : js;
 }
 
-// One parser per thread and dialect: creating one per file costs more than
-// parsing a small file.
-class ThreadParser {
- public:
-  explicit ThreadParser(Dialect d) : m_parser(ts_parser_new()) { ts_parser_set_language(m_parser, language(d).lang); }
-  ~ThreadParser() { ts_parser_delete(m_parser); }
-  ThreadParser(const ThreadParser&) = delete;
-  ThreadParser& operator=(const ThreadParser&) = delete;
-  TSParser* get() { return m_parser; }
-
- private:
-  TSParser* m_parser;
-};
+// One parser per thread and dialect (scan and the code-field check share
+// them): creating one per file costs more than parsing a small file.
+TsParser& parser_for(Dialect d) {
+  thread_local TsParser js(language(Dialect::javascript).lang), ts(language(Dialect::typescript).lang),
+      tsx(language(Dialect::tsx).lang);
+  return d == Dialect::typescript ? ts : d == Dialect::tsx ? tsx : js;
+}
 
 // Null-safe accessors: fields are missing wherever the parser recovered
 // from a syntax error.
@@ -857,9 +851,7 @@ bool javascript_worth_parsing(std::string_view source) {
 
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
   if (source.size() > k_max_source) return {};
-  thread_local ThreadParser js(Dialect::javascript), ts(Dialect::typescript), tsx(Dialect::tsx);
-  ThreadParser& parser = dialect == Dialect::typescript ? ts : dialect == Dialect::tsx ? tsx : js;
-  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
   if (!tree) return {};
   FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
   ts_tree_delete(tree);
@@ -868,8 +860,7 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
 
 bool parses_as_javascript(std::string_view code, bool typescript) {
   if (code.size() > k_max_source) return false;
-  thread_local ThreadParser js(Dialect::javascript), ts(Dialect::typescript);
-  TSTree* tree = ts_parser_parse_string((typescript ? ts : js).get(), nullptr, code.data(), static_cast<std::uint32_t>(code.size()));
+  TSTree* tree = ts_parser_parse_string(parser_for(typescript ? Dialect::typescript : Dialect::javascript).get(), nullptr, code.data(), static_cast<std::uint32_t>(code.size()));
   if (!tree) return false;
   const bool ok = !ts_node_has_error(ts_tree_root_node(tree));
   ts_tree_delete(tree);
