@@ -50,12 +50,44 @@ struct TestEvidence {
   bool operator==(const TestEvidence&) const = default;
 };
 
+// A public function or method a user calls that can lead to the raise
+// (`evidence.entryPoints`): its dotted name and the shortest call chain from
+// it to the raising function, both ends included
+// (["pkg.load", "pkg._read", "pkg._parse"]).
+struct EntryPoint {
+  std::string name;
+  std::vector<std::string> chain;
+
+  bool operator==(const EntryPoint&) const = default;
+};
+
+// A place in the repository's docs (Markdown, reST, a docstring) that
+// quotes the message or names the class with the function (`evidence.docs`).
+struct DocEvidence {
+  std::string file_path;
+  int line_number = 0;
+
+  bool operator==(const DocEvidence&) const = default;
+};
+
+// The commit that introduced the raise line (`evidence.introduced`).
+struct Introduced {
+  std::string sha;
+  std::string summary;
+  std::string date;  // ISO 8601
+
+  bool operator==(const Introduced&) const = default;
+};
+
 // What grounds a record beyond its own code (schema version 3): each part
 // present only when found.
 struct Evidence {
   std::vector<TestEvidence> tests;
+  std::vector<EntryPoint> entry_points;
+  std::vector<DocEvidence> docs;
+  std::optional<Introduced> introduced;
 
-  bool empty() const { return tests.empty(); }
+  bool empty() const { return tests.empty() && entry_points.empty() && docs.empty() && !introduced; }
   bool operator==(const Evidence&) const = default;
 };
 

@@ -87,6 +87,19 @@ OrderedJson record_object(const ErrorRecord& r) {
                                   {"code", t.code}});
       ev["tests"] = std::move(arr);
     }
+    if (!r.evidence.entry_points.empty()) {
+      OrderedJson arr = OrderedJson::array();
+      for (const auto& e : r.evidence.entry_points) arr.push_back(OrderedJson{{"name", e.name}, {"chain", e.chain}});
+      ev["entryPoints"] = std::move(arr);
+    }
+    if (!r.evidence.docs.empty()) {
+      OrderedJson arr = OrderedJson::array();
+      for (const auto& d : r.evidence.docs)
+        arr.push_back(OrderedJson{{"filePath", d.file_path}, {"lineNumber", d.line_number}});
+      ev["docs"] = std::move(arr);
+    }
+    if (const auto& in = r.evidence.introduced)
+      ev["introduced"] = OrderedJson{{"sha", in->sha}, {"summary", in->summary}, {"date", in->date}};
     j["evidence"] = std::move(ev);
   }
   return j;
@@ -135,6 +148,54 @@ std::vector<MessageVariant> variants_from_value(const Json& mv) {
     out.push_back({msg->get<std::string>(), pat->get<std::string>()});
   }
   return out;
+}
+
+// A string member of `o`, or "" when missing or not a string.
+std::string string_at(const Json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A line number member of `o` clamped to an int, or -1 when missing.
+int line_at(const Json& o, const char* key) {
+  auto it = o.find(key);
+  if (it == o.end() || !it->is_number_integer()) return -1;
+  return static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, std::numeric_limits<int>::max()));
+}
+
+// `evidence` as written by to_json; entries of the wrong shape are dropped
+// (evidence is advisory: a bad entry does not reject the record).
+void evidence_from_value(const Json& ev, Evidence& out) {
+  if (auto tests = ev.find("tests"); tests != ev.end() && tests->is_array())
+    for (const auto& t : *tests) {
+      if (!t.is_object()) continue;
+      auto path = t.find("filePath");
+      int line = line_at(t, "lineNumber");
+      if (path == t.end() || !path->is_string() || line < 0) continue;
+      out.tests.push_back({path->get<std::string>(), line, string_at(t, "name"), string_at(t, "code")});
+    }
+  if (auto eps = ev.find("entryPoints"); eps != ev.end() && eps->is_array())
+    for (const auto& e : *eps) {
+      if (!e.is_object()) continue;
+      EntryPoint p{string_at(e, "name"), {}};
+      if (p.name.empty()) continue;
+      if (auto chain = e.find("chain"); chain != e.end() && chain->is_array())
+        for (const auto& c : *chain)
+          if (c.is_string()) p.chain.push_back(c.get<std::string>());
+      out.entry_points.push_back(std::move(p));
+    }
+  if (auto docs = ev.find("docs"); docs != ev.end() && docs->is_array())
+    for (const auto& d : *docs) {
+      if (!d.is_object()) continue;
+      std::string path = string_at(d, "filePath");
+      int line = line_at(d, "lineNumber");
+      if (path.empty() || line < 0) continue;
+      out.docs.push_back({std::move(path), line});
+    }
+  if (auto in = ev.find("introduced"); in != ev.end() && in->is_object()) {
+    Introduced i{string_at(*in, "sha"), string_at(*in, "summary"), string_at(*in, "date")};
+    if (!i.sha.empty()) out.introduced = std::move(i);
+  }
 }
 
 // Reads fields of one object, remembering the first problem. The first error
@@ -302,19 +363,7 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
     }
   }
   if (auto mv = j.find("messageVariants"); mv != j.end()) r.message_variants = variants_from_value(*mv);
-  if (auto ev = j.find("evidence"); ev != j.end() && ev->is_object())
-    if (auto tests = ev->find("tests"); tests != ev->end() && tests->is_array())
-      for (const auto& t : *tests) {
-        if (!t.is_object()) continue;
-        auto path = t.find("filePath"), line = t.find("lineNumber"), name = t.find("name"), code = t.find("code");
-        if (path == t.end() || !path->is_string() || line == t.end() || !line->is_number_integer()) continue;
-        TestEvidence e;
-        e.file_path = path->get<std::string>();
-        e.line_number = static_cast<int>(std::clamp<std::int64_t>(line->get<std::int64_t>(), 0, std::numeric_limits<int>::max()));
-        if (name != t.end() && name->is_string()) e.name = name->get<std::string>();
-        if (code != t.end() && code->is_string()) e.code = code->get<std::string>();
-        r.evidence.tests.push_back(std::move(e));
-      }
+  if (auto ev = j.find("evidence"); ev != j.end() && ev->is_object()) evidence_from_value(*ev, r.evidence);
   if (f.error().empty() && !is_record_id(r.id))
     f.fail("field \"" + prefix + "id\" must be 16 lowercase hex digits, got " +
            dump(OrderedJson(r.id.substr(0, 40))));

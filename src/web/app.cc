@@ -656,6 +656,35 @@ struct App::Impl {
     }
     d.set("has_tests", !r.evidence.tests.empty());
     d.set("tests", tests);
+    // The public calls that lead to the raise, the docs that mention it and
+    // the commit that added it.
+    Data entry_points{Data::type::list};
+    for (const auto& e : r.evidence.entry_points) {
+      Data item;
+      item.set("name", e.name);
+      std::string chain;
+      for (const auto& step : e.chain) chain += (chain.empty() ? "" : " → ") + step;
+      item.set("chain", chain);
+      item.set("has_chain", e.chain.size() > 1);
+      entry_points.push_back(item);
+    }
+    d.set("has_entry_points", !r.evidence.entry_points.empty());
+    d.set("entry_points", entry_points);
+    Data docs{Data::type::list};
+    for (const auto& doc : r.evidence.docs) {
+      Data item;
+      item.set("file_path", doc.file_path);
+      item.set("line_number", std::to_string(doc.line_number));
+      docs.push_back(item);
+    }
+    d.set("has_docs", !r.evidence.docs.empty());
+    d.set("docs", docs);
+    d.set("has_introduced", r.evidence.introduced.has_value());
+    if (const auto& in = r.evidence.introduced) {
+      d.set("introduced_sha", in->sha.substr(0, 12));
+      d.set("introduced_summary", in->summary);
+      d.set("introduced_date", in->date.substr(0, 10));
+    }
 
     // Related: same function, same class in the file, same guard names.
     Data related{Data::type::list};

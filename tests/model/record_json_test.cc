@@ -307,5 +307,44 @@ TEST(RecordJson, EvidenceTestsWrittenOnlyWhenFoundAndRoundTrip) {
   EXPECT_TRUE(dropped->evidence.empty());
 }
 
+// Every part of evidence in the order the record format gives, each key only
+// when found, read back equal; an entry of the wrong shape is dropped.
+TEST(RecordJson, EvidenceEntryPointsDocsIntroducedRoundTrip) {
+  ErrorRecord r;
+  r.id = "0123456789abcdef";
+  r.schema_version = 3;
+  r.evidence.entry_points = {{"textwrap.wrap", {"textwrap.wrap", "textwrap.TextWrapper.wrap", "textwrap.TextWrapper._wrap_chunks"}}};
+  std::string json = to_json(r);
+  EXPECT_NE(json.find(R"x("evidence":{"entryPoints":[{"name":"textwrap.wrap","chain":["textwrap.wrap","textwrap.TextWrapper.wrap","textwrap.TextWrapper._wrap_chunks"]}]})x"),
+            std::string::npos)
+      << json;
+  r.evidence.tests = {{"Lib/test/test_textwrap.py", 436, "WrapTestCase.test_bad_width", "wrap(text, 0)"}};
+  r.evidence.docs = {{"Doc/library/textwrap.rst", 12}};
+  r.evidence.introduced = Introduced{"0123456789abcdef0123456789abcdef01234567", "Add width check", "2009-01-02T03:04:05Z"};
+  json = to_json(r);
+  const auto tests = json.find("\"tests\""), entry = json.find("\"entryPoints\""), docs = json.find("\"docs\""),
+             introduced = json.find("\"introduced\"");
+  ASSERT_NE(introduced, std::string::npos) << json;
+  EXPECT_LT(tests, entry);
+  EXPECT_LT(entry, docs);
+  EXPECT_LT(docs, introduced);
+  EXPECT_NE(json.find(R"x("docs":[{"filePath":"Doc/library/textwrap.rst","lineNumber":12}])x"), std::string::npos);
+  EXPECT_NE(json.find(R"x("introduced":{"sha":"0123456789abcdef0123456789abcdef01234567","summary":"Add width check","date":"2009-01-02T03:04:05Z"})x"),
+            std::string::npos);
+  auto back = record_from_json(json);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(*back, r);
+  EXPECT_EQ(to_json(*back), json);
+  std::string bad = json;
+  bad.replace(bad.find("\"lineNumber\":12"), 15, "\"lineNumber\":null");
+  bad.replace(bad.find("\"name\":\"textwrap.wrap\""), 22, "\"name\":7");
+  auto dropped = record_from_json(bad);
+  ASSERT_TRUE(dropped) << dropped.error();
+  EXPECT_TRUE(dropped->evidence.docs.empty());
+  EXPECT_TRUE(dropped->evidence.entry_points.empty());
+  EXPECT_EQ(dropped->evidence.tests, r.evidence.tests);
+  EXPECT_EQ(dropped->evidence.introduced, r.evidence.introduced);
+}
+
 }  // namespace
 }  // namespace errdex::model

@@ -98,7 +98,8 @@ async function main() {
   await Promise.all([page.waitForURL(/\/errors\/[0-9a-f]{16}\/[a-z0-9-]+$/), hits.first().locator('a').click()]);
   const headings = await page.locator('article.record h2').allInnerTexts();
   assert.deepEqual(headings, ['Error message', 'What it means', 'Source', 'Solutions', 'Example fix',
-                              'Defensive patterns', 'Prevention', 'When it happens', 'Seen in tests', 'Related errors',
+                              'Defensive patterns', 'Prevention', 'When it happens', 'Seen in tests', 'How you get here',
+                              'Related errors',
                               'Also thrown at', 'History', 'Lint findings']);
   assert.match(await page.locator('p.crumbs').innerText(), /^python\/cpython · error · JSONDecodeError$/);
   assert.match(await page.locator('#source').innerText(), /Thrown at Lib\/json\/[a-z_]+\.py:\d+/);

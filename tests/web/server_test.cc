@@ -78,6 +78,10 @@ std::vector<model::ErrorRecord> fixture_records() {
   evil.validation_code = "<svg onload=alert(1)>";
   evil.type_guard = "{{{raw}}}";
   evil.try_catch_pattern = "<script>catch</script>";
+  evil.evidence.entry_points = {{"pkg.<script>run</script>", {"pkg.<script>run</script>", "pkg._render"}}};
+  evil.evidence.docs = {{"docs/<iframe src=//x>.md", 3}};
+  evil.evidence.introduced = model::Introduced{"abcdef0123456789abcdef0123456789abcdef01", "<svg onload=alert(3)> added",
+                                               "2024-02-03T04:05:06Z"};
   evil.prevention_tips = {"<b>bold</b>", "{{=<% %>=}}"};
   evil.tags = {"<script>", "valueerror"};
   auto twin1 = base_record(k_twin1, 30);
@@ -203,6 +207,16 @@ TEST_F(ServeTest, HostileRecordRendersAsTextOnEveryPage) {
   EXPECT_NE(r.body.find("{{=&lt;% %&gt;=}}"), std::string::npos);
   EXPECT_NE(r.body.find("{{{raw}}}"), std::string::npos);
   EXPECT_NE(r.body.find("{{&gt; partial}}"), std::string::npos);
+  // Evidence: the entry point with its chain, the doc and the commit, as text.
+  const auto how = r.body.find("How you get here");
+  ASSERT_NE(how, std::string::npos);
+  EXPECT_NE(r.body.find("<code class=\"entry-point\">pkg.&lt;script&gt;run&lt;/script&gt;</code> <span class=\"chain\">"
+                        "pkg.&lt;script&gt;run&lt;/script&gt; → pkg._render</span>",
+                        how),
+            std::string::npos);
+  EXPECT_NE(r.body.find("<code>docs/&lt;iframe src=//x&gt;.md:3</code>", how), std::string::npos);
+  EXPECT_NE(r.body.find("Introduced in <code>abcdef012345</code> (2024-02-03): &lt;svg onload=alert(3)&gt; added", how),
+            std::string::npos);
   // The highlighted source is escaped inside its spans.
   EXPECT_NE(r.body.find("<span class=\"tok-comment\"># &lt;script&gt;alert(&#39;code&#39;)&lt;/script&gt; {{ code }}</span>"),
             std::string::npos);
@@ -312,6 +326,7 @@ TEST_F(ServeTest, ErrorPageHasEverySectionInOrder) {
   std::size_t at = 0;
   for (std::string s : {"Error message", "What it means", "Source", "Thrown at", "View on GitHub (pinned to 0123456789)",
                         "Solutions", "Example fix", "Defensive patterns", "Prevention", "When it happens",
+                        "Seen in tests", "How you get here", "No public function of evil/xss-repo is known to lead here.",
                         "Related errors", "Also thrown at", "Lint findings", "/api/errors/1111111111111111",
                         "Report a problem"}) {
     auto next = r.body.find(s, at);
