@@ -210,6 +210,7 @@ int run_worker(const WorkerArgs& a) {
     const auto t0 = std::chrono::steady_clock::now();
     std::optional<std::string> error;
     bool lost = false;
+    const std::uint64_t broken_before = store::store_connections_lost();
     {
       Heartbeat beat(**queue, job, lease);
       std::this_thread::sleep_for(std::chrono::seconds(a.pause_before_scan));
@@ -217,6 +218,25 @@ int run_worker(const WorkerArgs& a) {
       lost = beat.lost();
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A scan that failed while a store connection broke under it failed
+    // because of the store, not the job: the job goes back in the queue (its
+    // transaction was rolled back, so nothing of it landed) and is run
+    // again, here or by another worker.
+    if (error && store::store_connections_lost() != broken_before) {
+      auto back = (*queue)->requeue(job, "the store's connection was lost mid-scan: " + *error, a.max_attempts);
+      if (back && *back) {
+        const bool given_up = job.attempts >= a.max_attempts;
+        failed += given_up;
+        std::printf("errdex worker: job %lld lost its store connection after %.2f s; %s\n",
+                    static_cast<long long>(job.id), secs, given_up ? "failed (too many attempts)" : "queued again");
+        std::fflush(stdout);
+        continue;
+      }
+      // Not put back (the store still away, or the job no longer ours): its
+      // lease runs out and it is taken again.
+      std::cerr << "errdex worker: job " << job.id << " lost its store connection; it runs again when its lease ends\n";
+      continue;
+    }
     auto finished = (*queue)->finish(job, error);
     if (!finished) {
       // Its lease runs out and another worker runs it again; its dataset,

@@ -51,11 +51,20 @@ class JobQueue {
   // Marks `job` as taken done (no error) or failed with `error`. false when
   // it was no longer this worker's: nothing is changed.
   virtual Expected<bool> finish(const Job& job, const std::optional<std::string>& error) = 0;
+  // Puts `job` as taken back in the queue with `why` as its last error, or
+  // fails it with `why` when it was taken `max_attempts` times: for a job
+  // whose scan failed because the store's connection was lost, not because
+  // of the job. false when it was no longer this worker's.
+  virtual Expected<bool> requeue(const Job& job, const std::string& why, int max_attempts) = 0;
   // Every job, newest first, at most `limit`.
   virtual Expected<std::vector<Job>> list(int limit) = 0;
   // How many jobs are queued or running.
   virtual Expected<std::int64_t> open_jobs() = 0;
 };
+
+// How many times this process lost a connection to a store mid-statement
+// (grows when a scan's store connection is terminated under it).
+std::uint64_t store_connections_lost();
 
 // The queue of the store at `url`; an error for a store without one
 // (SQLite: "needs a PostgreSQL store").

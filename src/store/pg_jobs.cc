@@ -41,6 +41,10 @@ const Sql k_heartbeat{"jobs_heartbeat",
 const Sql k_finish{"jobs_finish",
                    "UPDATE jobs SET state = $4, error = $5, finished_at = now(), lease_until = NULL"
                    " WHERE id = $1 AND worker = $2 AND attempts = $3 AND state = 'running'"};
+const Sql k_requeue{"jobs_requeue",
+                    "UPDATE jobs SET state = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'queued' END, error = $5,"
+                    " lease_until = NULL, finished_at = CASE WHEN attempts >= $4 THEN now() END"
+                    " WHERE id = $1 AND worker = $2 AND attempts = $3 AND state = 'running'"};
 const Sql k_list{"jobs_list", "SELECT " ERRDEX_JOB_COLUMNS " FROM jobs ORDER BY id DESC LIMIT $1"};
 const Sql k_open{"jobs_open", "SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')"};
 
@@ -113,6 +117,17 @@ class PgJobQueue final : public JobQueue {
     return std::string_view(PQcmdTuples(r->get())) == "1";
   }
 
+  Expected<bool> requeue(const Job& job, const std::string& why, int max_attempts) override {
+    auto c = m_pool->take();
+    if (!c) return Error{c.error()};
+    const std::string sent = pg::sendable(why) ? why : "the store's connection was lost";
+    auto r = (*c)->run(k_requeue,
+                       Params().integer(job.id).text(job.worker).integer(job.attempts).integer(max_attempts).text(sent),
+                       "put the job back in the queue");
+    if (!r) return Error{r.error()};
+    return std::string_view(PQcmdTuples(r->get())) == "1";
+  }
+
   Expected<std::vector<Job>> list(int limit) override {
     auto c = m_pool->take();
     if (!c) return Error{c.error()};
@@ -136,6 +151,8 @@ class PgJobQueue final : public JobQueue {
 };
 
 }  // namespace
+
+std::uint64_t store_connections_lost() { return pg::connections_lost(); }
 
 Expected<std::unique_ptr<JobQueue>> open_job_queue(const std::string& url) {
   if (!is_postgresql(url))

@@ -1,5 +1,6 @@
 #include "store/pg_pool.h"
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -25,6 +26,8 @@ constexpr const char* k_connect_timeout_s = "10";
 // hang. The URL's own options win.
 constexpr const char* k_session_options = "-c statement_timeout=60000";
 constexpr const char* k_tcp_user_timeout_ms = "30000";
+
+std::atomic<std::uint64_t> g_connections_lost{0};
 
 // libpq's messages end in a newline and continue on tab-indented lines.
 std::string one_line(const char* message) {
@@ -104,10 +107,13 @@ Expected<Result> Connection::check(PGresult* raw, std::string_view what) {
   Result r(raw);
   auto status = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
+  if (PQstatus(m_conn) == CONNECTION_BAD) g_connections_lost.fetch_add(1, std::memory_order_relaxed);
   std::string message = one_line(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(m_conn));
   if (message.empty()) message = one_line(PQerrorMessage(m_conn));
   return Error{"postgresql: " + std::string(what) + ": " + message};
 }
+
+std::uint64_t connections_lost() { return g_connections_lost.load(std::memory_order_relaxed); }
 
 bool Connection::reconnected() {
   // Inside a transaction the work before is lost with the connection: the

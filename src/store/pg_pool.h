@@ -124,6 +124,11 @@ class Connection {
   bool m_in_transaction = false;
 };
 
+// How many times a statement of this process failed because its connection
+// to the server was lost (terminated, server restarted, network gone): what
+// a worker reads to tell a scan the store failed from a scan that failed.
+std::uint64_t connections_lost();
+
 // A connection of its own to the database at `url`, outside any pool (a
 // listener's), with the pool's timeouts.
 Expected<std::unique_ptr<Connection>> connect(const std::string& url);

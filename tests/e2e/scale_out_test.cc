@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,16 +36,22 @@ testing::RunResult scan(const std::filesystem::path& dir, const std::string& rep
   return run(errdex_cmd() + " scan " + shell_quote(dir.string()) + " --repo " + repo + " -q --db " + shell_quote(db));
 }
 
-// One number from the database, or -1 with the reason in `error`.
-long long query_number(const std::string& url, const std::string& sql, std::string* error = nullptr) {
+// The one value `sql` answers, or nullopt with the reason in `error`.
+std::optional<std::string> query_value(const std::string& url, const std::string& sql, std::string* error = nullptr) {
   PGconn* c = PQconnectdb(url.c_str());
-  long long out = -1;
+  std::optional<std::string> out;
   PGresult* r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql.c_str()) : nullptr;
-  if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) out = std::atoll(PQgetvalue(r, 0, 0));
+  if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) out = PQgetvalue(r, 0, 0);
   else if (error) *error = PQerrorMessage(c);
   PQclear(r);
   PQfinish(c);
   return out;
+}
+
+// One number from the database, or -1 with the reason in `error`.
+long long query_number(const std::string& url, const std::string& sql, std::string* error = nullptr) {
+  auto v = query_value(url, sql, error);
+  return v ? std::atoll(v->c_str()) : -1;
 }
 
 nlohmann::json jobs_of(const std::string& db) {
@@ -217,6 +224,58 @@ TEST_F(ScaleOut, AJobWhoseWorkerWasKilledIsRetakenAfterItsLeaseAndLandsOnce) {
   EXPECT_GT(query_number(db, "SELECT count(*) FROM records"), 1000);
   EXPECT_EQ(query_number(db, "SELECT count(*) FROM records r JOIN repos p ON p.dataset_id = r.dataset_id"),
             query_number(db, "SELECT count(*) FROM records"));
+}
+
+// The worker's connection is terminated by the server (as when PostgreSQL
+// restarts or a proxy drops it) while its scan writes the dataset: the job
+// goes back in the queue, runs again, and its dataset lands once, whole.
+TEST_F(ScaleOut, AWorkerThatLosesItsConnectionMidScanRunsTheJobAgainAndItLandsOnce) {
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  auto q = run(errdex_cmd() + " enqueue " + shell_quote(stdlib) + " --repo python/cpython --db " + shell_quote(db));
+  ASSERT_EQ(q.code, 0) << q.err;
+
+  testing::TempDir dir;
+  Background worker({ERRDEX_BINARY, "worker", "--once", "--lease", "30", "--db", db}, dir / "worker");
+  // Terminates the errdex backend of this database that is writing the
+  // dataset's records, inside the transaction of the dataset (the queue's
+  // and the caches' statements are single ones, which a connection simply
+  // runs again on a new session), as soon as one is seen.
+  const std::string kill_writer =
+      "SELECT coalesce(string_agg(state || ': ' || left(query, 60), '; '), '') FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'errdex'"
+      " AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL AND query LIKE 'INSERT INTO records%'"
+      " AND pg_terminate_backend(pid)";
+  std::string hit;
+  ASSERT_TRUE(within(120s, [&] {
+    hit = query_value(db, kill_writer).value_or("");
+    return !hit.empty();
+  })) << "no scan transaction seen to terminate\n" << testing::read_file(dir / "worker");
+
+  // The worker runs the job again and stops when the queue is empty.
+  ASSERT_TRUE(within(300s, [&] {
+    auto jobs = jobs_of(db);
+    return jobs.size() == 1 && jobs[0]["state"] != "running" && jobs[0]["state"] != "queued";
+  })) << testing::read_file(dir / "worker");
+  auto jobs = jobs_of(db);
+  EXPECT_EQ(jobs[0]["state"], "done") << jobs.dump() << testing::read_file(dir / "worker") << "terminated: " << hit;
+  EXPECT_EQ(jobs[0]["attempts"], 2) << "terminated: " << hit;
+  EXPECT_EQ(jobs[0]["error"], "") << jobs.dump();
+  EXPECT_NE(testing::read_file(dir / "worker").find("lost its store connection"), std::string::npos)
+      << testing::read_file(dir / "worker");
+
+  // Nothing lost, nothing twice: the same records as the same scan run
+  // straight into a database of its own.
+  auto& pg = testing::PostgresServer::shared();
+  const std::string direct = pg.create_database();
+  ASSERT_FALSE(direct.empty()) << pg.error();
+  auto s = run(errdex_cmd() + " scan " + shell_quote(stdlib) + " --repo python/cpython -q --db " + shell_quote(direct));
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(query_number(db, "SELECT count(*) FROM datasets"), 1);
+  const long long records = query_number(direct, "SELECT count(*) FROM records");
+  EXPECT_GT(records, 1000);
+  EXPECT_EQ(query_number(db, "SELECT count(*) FROM records"), records);
+  EXPECT_EQ(query_number(db, "SELECT count(DISTINCT id) FROM records"), records);
+  EXPECT_EQ(query_number(db, "SELECT count(*) FROM records r JOIN repos p ON p.dataset_id = r.dataset_id"), records);
 }
 
 TEST(ScaleOutQueue, TheQueueNeedsPostgres) {
