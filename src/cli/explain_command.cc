@@ -5,8 +5,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,9 +20,8 @@
 #include "match/matcher.h"
 #include "match/stream_watch.h"
 #include "store/store.h"
+#include "util/process.h"
 #include "web/url.h"
-
-extern char** environ;
 
 namespace errdex::cli {
 namespace {
@@ -175,28 +172,9 @@ int run_command(const std::string& db, const std::string& base_url, const std::v
     std::cerr << "errdex run: no command (errdex run -- COMMAND [ARGS...])\n";
     return 2;
   }
-  int out_pipe[2], err_pipe[2];
-  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
-    std::cerr << "errdex run: pipe: " << std::strerror(errno) << "\n";
-    return 2;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) posix_spawn_file_actions_addclose(&actions, fd);
-  std::vector<char*> argv;
-  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (rc != 0) {
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    std::cerr << "errdex run: cannot run " << command[0] << ": " << std::strerror(rc) << "\n";
+  auto child = util::spawn_piped(command, true);
+  if (!child) {
+    std::cerr << "errdex run: " << child.error() << "\n";
     return 127;  // as a shell says "command not found"
   }
   // Ctrl-C on a terminal reaches the command too; errdex stays to pass on
@@ -208,7 +186,7 @@ int run_command(const std::string& db, const std::string& base_url, const std::v
 
   Explainer ex(db, base_url);
   Stream streams[2] = {{STDOUT_FILENO, STDOUT_FILENO, {}, 0, {}}, {STDERR_FILENO, STDERR_FILENO, {}, 0, {}}};
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  pollfd fds[2] = {{child->out, POLLIN, 0}, {child->err, POLLIN, 0}};
   int open_fds = 2;
   char buf[65536];
   while (open_fds > 0) {
@@ -230,14 +208,10 @@ int run_command(const std::string& db, const std::string& base_url, const std::v
       streams[i].take(buf, static_cast<std::size_t>(n), ex);
     }
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int code = util::wait_exit(child->pid);
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 2;
+  return code;
 }
 
 }  // namespace errdex::cli

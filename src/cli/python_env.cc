@@ -1,16 +1,9 @@
 #include "cli/python_env.h"
 
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "util/process.h"
 
 namespace errdex::cli {
 namespace {
@@ -57,37 +50,10 @@ json.dump(out, sys.stdout)
 
 // The standard output of argv, and its exit status.
 Expected<std::pair<std::string, int>> capture(const std::vector<std::string>& args) {
-  int fds[2];
-  if (pipe(fds) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return Error{"cannot run " + args[0] + ": " + std::strerror(rc)};
-  }
-  std::string out;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return std::pair(std::move(out), WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  auto child = util::spawn_piped(args, false);
+  if (!child) return Error{child.error()};
+  std::string out = util::read_to_end(child->out);
+  return std::pair(std::move(out), util::wait_exit(child->pid));
 }
 
 }  // namespace
