@@ -2,17 +2,42 @@
 // The repository-wide pass shared by `errdex scan` and `errdex lint`: list
 // the tree, parse every file, index the classes the repository defines, then
 // analyze every site with that index and lint across files.
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 #include "source/source_tree.h"
+#include "store/store.h"
 #include "util/expected.h"
 
 namespace errdex::cli {
+
+// What one `errdex scan` learnt, kept in memory between the revisions it
+// scans, beside the facts cache that keeps it between processes: a
+// revision's unchanged files then cost neither reading, nor decoding
+// cached JSON. Used only with a facts cache (a scan without one parses
+// everything). Thread-safe where the pipeline shares it.
+struct ScanMemo {
+  std::mutex mutex;
+  // "blob:<scanner version>:<language>:<mode>:<git blob id>" -> the facts
+  // key of its content ("-": not worth parsing). Persisted too.
+  std::unordered_map<std::string, std::string> blob_facts;
+  // Facts key -> the file's facts as parsed (before linking across files).
+  std::unordered_map<std::string, std::shared_ptr<const model::FileFacts>> facts;
+  // Records key -> the file's analyzed records (stamped with the revision
+  // that analyzed them; analyze::stamp re-stamps).
+  std::unordered_map<std::string, std::shared_ptr<const std::vector<model::ErrorRecord>>> records;
+  // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
+  // sites (Store::revision), for keeping site ids across revisions.
+  std::map<std::string, std::vector<store::SiteAt>> sites;
+};
 
 struct PipelineInput {
   std::string path;
@@ -26,6 +51,8 @@ struct PipelineInput {
   // (cli/store_caches.h): a file found there is not parsed again, and the
   // facts of those parsed are added. Null: every file is parsed.
   FactsCache* facts_cache = nullptr;
+  // With facts_cache: the same process's memory of earlier revisions.
+  ScanMemo* memo = nullptr;
   // Only these files of `path` (a distribution's RECORD), not a walk.
   std::optional<std::vector<std::string>> files;
   // Test files are read for the tests that raise each record's error
