@@ -174,7 +174,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   auto known_facts = [&](const std::string& key) -> std::optional<model::FileFacts> {
     if (memo) {
       std::lock_guard lock(memo->mutex);
-      if (auto it = memo->facts.find(key); it != memo->facts.end()) return *it->second;
+      if (auto held = memo->facts.find(key)) return *held;
     }
     auto text = a.facts_cache->get(key);
     if (!text) return std::nullopt;
@@ -182,7 +182,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     if (!read) return std::nullopt;
     if (memo) {
       std::lock_guard lock(memo->mutex);
-      memo->facts.emplace(key, std::make_shared<const model::FileFacts>(*read));
+      memo->facts.put(key, *read);
     }
     return std::move(*read);
   };
@@ -255,7 +255,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           new_facts[i] = {key, scan::facts_to_json(facts[i])};
           if (memo) {
             std::lock_guard lock(memo->mutex);
-            memo->facts.emplace(key, std::make_shared<const model::FileFacts>(facts[i]));
+            memo->facts.put(key, facts[i]);
           }
         }
         if (!blob_key.empty()) new_blobs[i] = {blob_key, key};
@@ -337,7 +337,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           std::shared_ptr<const std::vector<model::ErrorRecord>> held;
           if (memo) {
             std::lock_guard lock(memo->mutex);
-            if (auto it = memo->records.find(key); it != memo->records.end()) held = it->second;
+            held = memo->records.find(key);
           }
           if (held) {
             per_file[i] = *held;
@@ -347,7 +347,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
             known = records_from_lines(*text, ctx, per_file[i]);
             if (known && memo) {
               std::lock_guard lock(memo->mutex);
-              memo->records.emplace(key, std::make_shared<const std::vector<model::ErrorRecord>>(per_file[i]));
+              memo->records.put(key, per_file[i]);
             }
           }
         }
@@ -368,7 +368,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
             new_records[i] = {key, records_to_lines(per_file[i])};
             if (memo) {
               std::lock_guard lock(memo->mutex);
-              memo->records.emplace(std::move(key), std::make_shared<const std::vector<model::ErrorRecord>>(per_file[i]));
+              memo->records.put(std::move(key), per_file[i]);
             }
           }
         }
@@ -380,6 +380,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     });
   }
   out.reused = reused.load();
+  if (memo) {
+    memo->facts.next_revision();
+    memo->records.next_revision();
+  }
   if (a.facts_cache) {
     std::erase_if(new_records, [](const auto& kv) { return kv.first.empty(); });
     a.facts_cache->put_all(new_records);
