@@ -74,21 +74,22 @@ void parallel_for(std::size_t n, int jobs, F&& work) {
 
 }  // namespace
 
-// The records cache's key of one file (pass 4): the scanner's version, the
-// repository and path (ids and excerpts name them), the content, the facts
-// as linked across files, and how the repository's classes resolve its
-// sites' classes.
-std::string records_key(const std::string& repo, const std::string& path, std::string_view content,
-                        const model::FileFacts& facts, const analyze::ClassIndex& classes) {
-  std::string seen = scan::facts_to_json(facts);
+// The records cache's key of one file (pass 4): the repository and path
+// (ids and excerpts name them), the file's facts key (the scanner's
+// version and the content), the facts as linked across files when linking
+// changed them, and how the repository's classes resolve its sites'
+// classes.
+std::string records_key(const std::string& repo, const std::string& path, const std::string& facts_key,
+                        const model::FileFacts& facts, bool linked, const analyze::ClassIndex& classes) {
+  std::string seen = linked ? scan::facts_to_json(facts) : std::string();
   for (const auto& s : facts.sites) {
     auto res = classes.resolve(s.error_class, path);
     seen += '\n';
     for (const auto& c : res.chain) seen += c + ',';
     seen += '\0' + res.builtin + '\0' + res.defined_at;
   }
-  return "records:" + std::string(scan::scanner_version()) + ':' + repo + ':' + path + ':' +
-         util::hex64(util::fnv1a64(content)) + ':' + util::hex64(util::fnv1a64(seen)) + ':' + std::to_string(seen.size());
+  return "records:" + repo + ':' + path + ':' + facts_key + ':' + util::hex64(util::fnv1a64(seen)) + ':' +
+         std::to_string(seen.size());
 }
 
 // Records as the cache keeps them: one JSON object per line.
@@ -161,19 +162,71 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   std::vector<model::FileFacts> facts(entries.size());
   std::vector<std::string> contents(entries.size());
   std::vector<std::optional<std::string>> problems(entries.size());
+  // With the facts cache: each parsed file's facts key (its content's).
+  std::vector<std::string> facts_keys(entries.size());
   std::atomic<std::size_t> parsed{0}, cached{0};
-  // Facts parsed here that the cache did not hold, by file: written in one
-  // transaction after the pass.
+  // Facts parsed here that the cache did not hold, and the facts key of
+  // each git blob read, by file: written in one transaction after the pass.
   std::vector<std::pair<std::string, std::string>> new_facts(a.facts_cache ? entries.size() : 0);
+  std::vector<std::pair<std::string, std::string>> new_blobs(a.facts_cache ? entries.size() : 0);
+  ScanMemo* memo = a.facts_cache ? a.memo : nullptr;
+  // The facts under `key`: this process's memory first, then the cache.
+  auto known_facts = [&](const std::string& key) -> std::optional<model::FileFacts> {
+    if (memo) {
+      std::lock_guard lock(memo->mutex);
+      if (auto held = memo->facts.find(key)) return *held;
+    }
+    auto text = a.facts_cache->get(key);
+    if (!text) return std::nullopt;
+    auto read = scan::facts_from_json(*text);
+    if (!read) return std::nullopt;
+    if (memo) {
+      std::lock_guard lock(memo->mutex);
+      memo->facts.put(key, *read);
+    }
+    return std::move(*read);
+  };
   {
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
-      if (is_test[i] && !a.include_tests) {
-        const scan::Frontend* f = scan::frontend_for(entries[i].path);
-        if (!a.evidence || !f || !f->reads_tests()) {
+      const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
+      // A test file is read for its expectations; with --include-tests
+      // it gives records too.
+      const bool evidence_only = is_test[i] && !a.include_tests;
+      if (evidence_only && (!a.evidence || !frontend || !frontend->reads_tests())) {
+        progress.tick();
+        return;
+      }
+      // What the facts of a content depend on besides its bytes.
+      std::string mode;
+      if (frontend)
+        mode = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
+               (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":");
+      // A git blob seen before (this revision's file unchanged since a
+      // scanned one) is neither read nor parsed: its content's facts key
+      // is known. Its content is read later only if it is analyzed again.
+      std::string blob_key;
+      if (a.facts_cache && frontend && !entries[i].blob.empty()) {
+        blob_key = "blob:" + mode + entries[i].blob;
+        std::optional<std::string> key;
+        if (memo) {
+          std::lock_guard lock(memo->mutex);
+          if (auto it = memo->blob_facts.find(blob_key); it != memo->blob_facts.end()) key = it->second;
+        }
+        if (!key) key = a.facts_cache->get(blob_key);
+        if (key && *key == "-") {  // not worth parsing
           progress.tick();
           return;
         }
+        if (key)
+          if (auto known = known_facts(*key)) {
+            facts[i] = std::move(*known);
+            facts_keys[i] = std::move(*key);
+            parsed += !evidence_only;
+            cached += !evidence_only;
+            progress.tick();
+            return;
+          }
       }
       auto content = (*tree)->read(entries[i]);
       if (content && content->size() <= options.max_file_size) source::decode_declared_encoding(*content);
@@ -181,20 +234,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
-      } else if (const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
-                 frontend && (is_test[i] || frontend->worth_parsing(*content))) {
-        // A test file is read for its expectations; with --include-tests
-        // it gives records too.
-        const bool evidence_only = is_test[i] && !a.include_tests;
+      } else if (frontend && (is_test[i] || frontend->worth_parsing(*content))) {
         parsed += !evidence_only;
         std::string key;
         std::optional<model::FileFacts> known;
         if (a.facts_cache) {
-          key = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
-                (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":") +
-                util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
-          if (auto text = a.facts_cache->get(key))
-            if (auto read = scan::facts_from_json(*text)) known = std::move(*read);
+          key = mode + util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
+          known = known_facts(key);
         }
         if (known) {
           facts[i] = std::move(*known);
@@ -205,10 +251,20 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           facts[i] = frontend->scan(*content);
           if (is_test[i]) facts[i].expectations = frontend->scan_tests(*content).expectations;
         }
-        if (!known && a.facts_cache) new_facts[i] = {std::move(key), scan::facts_to_json(facts[i])};
+        if (!known && a.facts_cache) {
+          new_facts[i] = {key, scan::facts_to_json(facts[i])};
+          if (memo) {
+            std::lock_guard lock(memo->mutex);
+            memo->facts.put(key, facts[i]);
+          }
+        }
+        if (!blob_key.empty()) new_blobs[i] = {blob_key, key};
+        facts_keys[i] = std::move(key);
         // Only files with sites are analyzed; class definitions are all
         // that is kept of the others.
         if (!facts[i].sites.empty()) contents[i] = std::move(*content);
+      } else if (frontend && !blob_key.empty()) {
+        new_blobs[i] = {blob_key, "-"};
       }
       progress.tick();
     });
@@ -220,7 +276,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   out.parsed = parsed.load();
   out.cached = cached.load();
   if (a.facts_cache) {
+    std::erase_if(new_blobs, [](const auto& kv) { return kv.first.empty(); });
+    if (memo) {
+      std::lock_guard lock(memo->mutex);
+      for (const auto& [blob, key] : new_blobs) memo->blob_facts.emplace(blob, key);
+    }
     std::erase_if(new_facts, [](const auto& kv) { return kv.first.empty(); });
+    new_facts.insert(new_facts.end(), new_blobs.begin(), new_blobs.end());
     a.facts_cache->put_all(new_facts);
   }
 
@@ -241,7 +303,18 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   // Python's pass (scan/python/): a second language brings its own here.
+  // It only adds message alternatives: a file whose count is unchanged has
+  // the facts its facts key names.
+  std::vector<std::size_t> alternatives(entries.size());
+  auto count_alternatives = [&](std::size_t i) {
+    std::size_t n = 0;
+    for (const auto& site : facts[i].sites) n += site.alternatives.size();
+    return n;
+  };
+  for (std::size_t i = 0; i < entries.size(); ++i) alternatives[i] = count_alternatives(i);
   scan::link_class_displays(facts);
+  std::vector<char> linked(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) linked[i] = count_alternatives(i) != alternatives[i];
 
   // Pass 4: analyze each file's sites with the index (static analyst and
   // per-site lints). A file analyzed before (at another revision, in an
@@ -260,14 +333,44 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         std::string key;
         bool known = false;
         if (a.facts_cache) {
-          key = records_key(out.repo, paths[i], contents[i], facts[i], classes);
-          if (auto text = a.facts_cache->get(key)) known = records_from_lines(*text, ctx, per_file[i]);
+          key = records_key(out.repo, paths[i], facts_keys[i], facts[i], linked[i], classes);
+          std::shared_ptr<const std::vector<model::ErrorRecord>> held;
+          if (memo) {
+            std::lock_guard lock(memo->mutex);
+            held = memo->records.find(key);
+          }
+          if (held) {
+            per_file[i] = *held;
+            for (auto& r : per_file[i]) analyze::stamp(r, ctx);
+            known = true;
+          } else if (auto text = a.facts_cache->get(key)) {
+            known = records_from_lines(*text, ctx, per_file[i]);
+            if (known && memo) {
+              std::lock_guard lock(memo->mutex);
+              memo->records.put(key, per_file[i]);
+            }
+          }
         }
         if (known) {
           ++reused;
         } else {
+          if (contents[i].empty()) {
+            // Its blob was known, so it was not read in pass 2.
+            auto content = (*tree)->read(entries[i]);
+            if (content) {
+              if (content->size() <= options.max_file_size) source::decode_declared_encoding(*content);
+              contents[i] = std::move(*content);
+            }
+            ctx.source = contents[i];
+          }
           per_file[i] = analyze::analyze_file(ctx, facts[i].sites);
-          if (a.facts_cache) new_records[i] = {std::move(key), records_to_lines(per_file[i])};
+          if (a.facts_cache) {
+            new_records[i] = {key, records_to_lines(per_file[i])};
+            if (memo) {
+              std::lock_guard lock(memo->mutex);
+              memo->records.put(std::move(key), per_file[i]);
+            }
+          }
         }
         // analyze_file returns records in line order: put the facts in the same.
         std::stable_sort(facts[i].sites.begin(), facts[i].sites.end(),
@@ -277,6 +380,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     });
   }
   out.reused = reused.load();
+  if (memo) {
+    memo->facts.next_revision();
+    memo->records.next_revision();
+  }
   if (a.facts_cache) {
     std::erase_if(new_records, [](const auto& kv) { return kv.first.empty(); });
     a.facts_cache->put_all(new_records);
@@ -330,15 +437,16 @@ struct Stored {
 };
 
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st, Stored* stored = nullptr);
+                  FactsCache* facts, ScanMemo* memo, const analyze::LlmOptions& llm, store::Store& st,
+                  Stored* stored = nullptr);
 
 // --python: the interpreter's standard library as python/cpython at
 // v<version> (prefix Lib), and each installed distribution as
 // pypi/<normalized name> at its version, from the files its RECORD lists.
 // A (name, version) already stored is not scanned again; one that fails is
 // reported and the others go on.
-int scan_python(const ScanArgs& a, analyze::AnswerCache* cache, FactsCache* facts, const analyze::LlmOptions& llm,
-                store::Store& st) {
+int scan_python(const ScanArgs& a, analyze::AnswerCache* cache, FactsCache* facts, ScanMemo* memo,
+                const analyze::LlmOptions& llm, store::Store& st) {
   auto t0 = std::chrono::steady_clock::now();
   auto env = query_python(*a.python);
   if (!env) {
@@ -383,7 +491,7 @@ int scan_python(const ScanArgs& a, analyze::AnswerCache* cache, FactsCache* fact
       one.quiet = true;
       one.report = false;
       Stored got;
-      if (int code = scan_revision(one, std::nullopt, cache, facts, llm, st, &got); code != 0) {
+      if (int code = scan_revision(one, std::nullopt, cache, facts, memo, llm, st, &got); code != 0) {
         failed.push_back(job.repo + " " + job.version + ": scan failed (exit " + std::to_string(code) + ")");
         continue;
       }
@@ -476,7 +584,9 @@ int run_scan(const ScanArgs& a) {
     }
     facts = std::move(*opened);
   }
-  if (a.python) return scan_python(a, cache.get(), facts.get(), llm, **st);
+  // Kept between the revisions (and distributions) this command scans.
+  ScanMemo memo;
+  if (a.python) return scan_python(a, cache.get(), facts.get(), &memo, llm, **st);
   // A published package (a folder holding package.json, not a git work
   // tree: node_modules/semver, an unpacked tarball) is npm/<name> at its
   // version unless --repo and --ref say otherwise.
@@ -494,14 +604,15 @@ int run_scan(const ScanArgs& a) {
   // others are still scanned. A file unchanged since an earlier revision
   // (or an earlier scan) is not parsed again.
   int code = 0;
-  for (const auto& rev : revisions) code = std::max(code, scan_revision(scan, rev, cache.get(), facts.get(), llm, **st));
+  for (const auto& rev : revisions) code = std::max(code, scan_revision(scan, rev, cache.get(), facts.get(), &memo, llm, **st));
   return code;
 }
 
 int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, analyze::AnswerCache* cache,
-                  FactsCache* facts, const analyze::LlmOptions& llm, store::Store& st, Stored* stored) {
+                  FactsCache* facts, ScanMemo* memo, const analyze::LlmOptions& llm, store::Store& st,
+                  Stored* stored) {
   auto t0 = std::chrono::steady_clock::now();
-  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, a.files};
+  PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, memo, a.files};
   in.evidence = !a.no_evidence;
   auto run = run_pipeline(in);
   if (!run) {
@@ -529,11 +640,27 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   for (std::size_t i = 0; i < keys.size(); ++i)
     keys[i] = store::site_key(out.records[i].file_path, out.sites[i].class_name, out.sites[i].function);
   std::size_t kept_ids = 0;
+  // A stored revision's sites are read once per command: the memo keeps
+  // them, and the revisions this command stores.
+  auto memo_key = [&](const store::Revision& r) {
+    return out.repo + '\n' + r.sha + '\n' + r.ref + '\n' + r.dataset_version;
+  };
   if (auto revisions = st.revisions(out.repo); revisions && !revisions->empty()) {
-    std::vector<store::SiteAt> stored;
-    for (const auto& r : *revisions)
-      if (auto sites = st.revision(out.repo, r.ref.empty() ? r.sha : r.ref); sites && *sites)
-        stored.insert(stored.end(), (*sites)->second.begin(), (*sites)->second.end());
+    std::vector<std::vector<store::SiteAt>> read;
+    read.reserve(revisions->size());
+    std::vector<const std::vector<store::SiteAt>*> stored;
+    for (const auto& r : *revisions) {
+      if (memo)
+        if (auto it = memo->sites.find(memo_key(r)); it != memo->sites.end()) {
+          stored.push_back(&it->second);
+          continue;
+        }
+      if (auto sites = st.revision(out.repo, r.ref.empty() ? r.sha : r.ref); sites && *sites) {
+        read.push_back(std::move((*sites)->second));
+        stored.push_back(&read.back());
+        if (memo) memo->sites[memo_key(r)] = read.back();
+      }
+    }
     kept_ids = store::keep_site_ids(out.records, keys, stored);
   }
 
@@ -548,6 +675,17 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   if (auto s = st.ingest(ds); !s) {
     std::cerr << "errdex scan: storing failed: " << s.error() << "\n";
     return 2;
+  }
+  if (memo) {
+    std::vector<store::SiteAt> sites;
+    sites.reserve(ds.records.size());
+    for (std::size_t i = 0; i < ds.records.size(); ++i) {
+      const auto& r = ds.records[i];
+      sites.push_back({out.repo, ref, out.sha, r.id, r.file_path, r.error_class, r.error_message, ds.site_keys[i],
+                       r.line_number});
+    }
+    // In dataset order, not Store::revision's: keep_site_ids reads them as a set.
+    memo->sites[memo_key(store::Revision{ref, out.sha, out.analyzed_at})] = std::move(sites);
   }
   if (stored) *stored = {out.files, ds.records.size()};
   if (!a.report) return 0;

@@ -2,17 +2,72 @@
 // The repository-wide pass shared by `errdex scan` and `errdex lint`: list
 // the tree, parse every file, index the classes the repository defines, then
 // analyze every site with that index and lint across files.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 #include "source/source_tree.h"
+#include "store/store.h"
 #include "util/expected.h"
 
 namespace errdex::cli {
+
+// Values by key that a scan of many revisions keeps while they are used:
+// an entry that neither the last revision nor the one before it used is
+// dropped at the end of a revision (the store's cache still holds it), so
+// memory follows the files of a revision or two, not of every one. Not
+// thread-safe: ScanMemo's mutex guards it.
+template <class T>
+class RecentMap {
+ public:
+  std::shared_ptr<const T> find(const std::string& key) {
+    auto it = m_map.find(key);
+    if (it == m_map.end()) return nullptr;
+    it->second.second = m_generation;
+    return it->second.first;
+  }
+  void put(std::string key, T value) {
+    m_map.insert_or_assign(std::move(key), std::pair(std::make_shared<const T>(std::move(value)), m_generation));
+  }
+  // One revision is done.
+  void next_revision() {
+    ++m_generation;
+    std::erase_if(m_map, [&](const auto& kv) { return kv.second.second + 2 < m_generation; });
+  }
+
+ private:
+  std::unordered_map<std::string, std::pair<std::shared_ptr<const T>, std::uint64_t>> m_map;
+  std::uint64_t m_generation = 0;
+};
+
+// What one `errdex scan` learnt, kept in memory between the revisions it
+// scans, beside the facts cache that keeps it between processes: a
+// revision's unchanged files then cost neither reading, nor decoding
+// cached JSON. Used only with a facts cache (a scan without one parses
+// everything). `mutex` guards every member where the pipeline's threads
+// share it.
+struct ScanMemo {
+  std::mutex mutex;
+  // "blob:<scanner version>:<language>:<mode>:<git blob id>" -> the facts
+  // key of its content ("-": not worth parsing). Persisted too.
+  std::unordered_map<std::string, std::string> blob_facts;
+  // Facts key -> the file's facts as parsed (before linking across files).
+  RecentMap<model::FileFacts> facts;
+  // Records key -> the file's analyzed records (stamped with the revision
+  // that analyzed them; analyze::stamp re-stamps).
+  RecentMap<std::vector<model::ErrorRecord>> records;
+  // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
+  // sites (Store::revision), for keeping site ids across revisions.
+  std::map<std::string, std::vector<store::SiteAt>> sites;
+};
 
 struct PipelineInput {
   std::string path;
@@ -26,6 +81,8 @@ struct PipelineInput {
   // (cli/store_caches.h): a file found there is not parsed again, and the
   // facts of those parsed are added. Null: every file is parsed.
   FactsCache* facts_cache = nullptr;
+  // With facts_cache: the same process's memory of earlier revisions.
+  ScanMemo* memo = nullptr;
   // Only these files of `path` (a distribution's RECORD), not a walk.
   std::optional<std::vector<std::string>> files;
   // Test files are read for the tests that raise each record's error

@@ -283,8 +283,11 @@ class GitTree final : public SourceTree {
             w->skipped->push_back({path, "submodule"});
             return 0;
           }
-          w->self->m_oids.emplace(path, *git_tree_entry_id(entry));
-          w->out->push_back({path, 0});
+          const git_oid* oid = git_tree_entry_id(entry);
+          w->self->m_oids.emplace(path, *oid);
+          char hex[GIT_OID_HEXSZ + 1];
+          git_oid_tostr(hex, sizeof hex, oid);
+          w->out->push_back({path, 0, hex});
           return 0;
         },
         &w);

@@ -20,6 +20,9 @@ struct Skip {
 struct Entry {
   std::string path;  // relative to the tree root, '/'-separated
   std::uint64_t size = 0;
+  // The git blob id (40 hex digits) of a file read from a git revision: two
+  // entries with the same id hold the same bytes. "" for files on disk.
+  std::string blob;
 };
 
 struct Options {

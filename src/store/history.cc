@@ -36,18 +36,29 @@ std::string site_key(std::string_view file_path, std::string_view class_name, st
 
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
                           const std::vector<SiteAt>& stored) {
+  // Split into revisions: runs of one (ref, sha).
+  std::vector<std::vector<SiteAt>> revisions;
+  for (std::size_t b = 0; b < stored.size();) {
+    std::size_t e = b;
+    while (e < stored.size() && stored[e].ref == stored[b].ref && stored[e].sha == stored[b].sha) ++e;
+    revisions.emplace_back(stored.begin() + b, stored.begin() + e);
+    b = e;
+  }
+  std::vector<const std::vector<SiteAt>*> each;
+  for (const auto& r : revisions) each.push_back(&r);
+  return keep_site_ids(records, keys, each);
+}
+
+std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
+                          const std::vector<const std::vector<SiteAt>*>& stored) {
   if (keys.size() != records.size()) return 0;
   // Per stored revision, its keys held once; a later revision's id wins.
   std::unordered_map<std::string, std::string> id_of_key;
   std::unordered_set<std::string> stored_ids;
-  for (std::size_t b = 0; b < stored.size();) {
-    std::size_t e = b;
-    while (e < stored.size() && stored[e].ref == stored[b].ref && stored[e].sha == stored[b].sha) ++e;
-    std::vector<SiteAt> one(stored.begin() + b, stored.begin() + e);
-    for (const auto& [k, i] : unique_keys(one, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
-      id_of_key[k] = one[i].id;
-    for (const auto& s : one) stored_ids.insert(s.id);
-    b = e;
+  for (const std::vector<SiteAt>* one : stored) {
+    for (const auto& [k, i] : unique_keys(*one, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
+      id_of_key[k] = (*one)[i].id;
+    for (const auto& s : *one) stored_ids.insert(s.id);
   }
   std::unordered_set<std::string> taken;
   for (const auto& r : records) taken.insert(r.id);

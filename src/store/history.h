@@ -34,6 +34,10 @@ std::string site_key(std::string_view file_path, std::string_view class_name, st
 // revisions), later revisions after earlier ones. The number of ids kept.
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
                           const std::vector<SiteAt>& stored);
+// The same with the stored sites given by revision, first to last (a
+// caller that keeps them between scans need not copy them into one list).
+std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
+                          const std::vector<const std::vector<SiteAt>*>& stored);
 
 struct SiteHistory {
   std::string id, repo;

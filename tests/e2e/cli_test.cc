@@ -390,6 +390,60 @@ TEST(Cli, UnchangedFilesComeFromTheFactsCacheWithTheSameRecords) {
   EXPECT_EQ(a, b) << "the same records as a full analysis";
 }
 
+// Git revisions (issue 28, item 3): a blob scanned before is neither read
+// nor parsed again, in the same command (memory) or a later one (the
+// store); a file whose blob is unchanged but whose raised class now
+// resolves to another base is read and analyzed again. Every revision
+// exports the same lines as a scan that parses and analyzes everything.
+TEST(Cli, GitRevisionsFromTheCachesExportTheSameAsAFullScan) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/errors.py", "class Bad(ValueError):\n    pass\n");
+  write_file(repo / "pkg/a.py", "from pkg.errors import Bad\n\n\ndef a(x):\n    if x < 0:\n        raise Bad(f\"a got {x}\")\n");
+  write_file(repo / "pkg/b.py", "def b(x):\n    raise ValueError(f\"b got {x}\")\n");
+  write_file(repo / "tests/test_a.py",
+             "import pytest\nfrom pkg.errors import Bad\nfrom pkg.a import a\n\n\ndef test_a():\n"
+             "    with pytest.raises(Bad, match='a got'):\n        a(-1)\n");
+  git(repo, "init -q && git add -A && git commit -qm one && git tag v1");
+  write_file(repo / "pkg/b.py", "def b(x):\n    raise ValueError(f\"b now got {x}\")\n");
+  git(repo, "commit -qam two && git tag v2");
+  write_file(repo / "pkg/errors.py", "class Bad(KeyError):\n    pass\n");
+  git(repo, "commit -qam three && git tag v3");
+  std::string cached = "sqlite:" + (data / "c.db").string(), plain = "sqlite:" + (data / "p.db").string();
+  auto scan = [&](const std::string& db, const std::string& revs) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/blobs -q --json " + revs +
+                 " --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  scan(cached, "--rev v1 --rev v2");  // one command: v2's unchanged blobs from memory
+  auto v3 = json::parse(scan(cached, "--rev v3"));  // another: from the store
+  EXPECT_EQ(v3["parsed"], 3) << v3.dump();
+  EXPECT_EQ(v3["cachedFiles"], 2) << "a.py and b.py are known blobs: " << v3.dump();
+  EXPECT_EQ(v3["reusedFiles"], 1) << "a.py's class resolves anew, so it is read and analyzed: " << v3.dump();
+  scan(plain, "--rev v1 --rev v2 --rev v3 --no-cache");
+  auto lines = [](const std::string& db) {
+    auto r = run(errdex_cmd() + " export --all-revisions --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::vector<json> out;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+      auto j = json::parse(line);
+      j.erase("datasetVersion");
+      j["record"].erase("analyzedAt");
+      if (j["record"].contains("analysis")) j["record"]["analysis"].erase("at");
+      out.push_back(std::move(j));
+    }
+    return out;
+  };
+  auto a = lines(cached), b = lines(plain);
+  ASSERT_EQ(a.size(), 6u);
+  EXPECT_EQ(a, b);
+  int linked = 0;
+  for (const auto& l : a) linked += l["record"].contains("evidence") && l["record"]["evidence"].contains("tests");
+  EXPECT_EQ(linked, 3) << "the test read as evidence links a.py's record in each revision";
+}
+
 // The answer printed where the error is (issue 32, item 4): errdex run
 // around a real failing Python program passes its output through unchanged
 // and its exit code on, and under the traceback says where it was raised,
