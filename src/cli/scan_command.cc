@@ -305,7 +305,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     }
     const analyze::CallGraph graph(code, out.import_roots);
     analyze::link_entry_points(graph, out.sites, out.records);
-    analyze::link_tests(at, out.sites, out.records, classes);
+    analyze::link_tests(at, out.sites, out.records, classes, graph);
   }
 
   // Pass 6: lints that need the whole repository.

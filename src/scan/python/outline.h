@@ -39,4 +39,7 @@ std::optional<std::string> keep_only_words(std::string_view source, const std::v
 // when the pass is confused.
 void read_calls(std::string_view source, model::FileFacts& facts);
 
+// The imports alone (FileFacts::imports), for a test file.
+void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
+
 }  // namespace errdex::scan
