@@ -17,6 +17,9 @@ constexpr int k_max_hops = 8;
 // A method name called on a receiver of unknown type is followed when the
 // caller's top-level package defines it at most this many times.
 constexpr std::size_t k_max_guesses = 2;
+// Nested resolutions at once (a base named through another class's
+// attribute resolves that class's bases, ...): past this, a cycle.
+constexpr int k_max_nesting = 64;
 // A test's call that no import explains stands for the functions of its
 // name when the repository defines at most this many.
 constexpr std::size_t k_max_test_guesses = 16;
@@ -48,6 +51,20 @@ std::string join_dots(const std::vector<std::string_view>& parts, std::size_t fr
 bool is_dunder(std::string_view n) { return n.size() > 4 && n.starts_with("__") && n.ends_with("__"); }
 
 bool is_constructor(std::string_view n) { return n == "__init__" || n == "__new__" || n == "__post_init__"; }
+
+// Counts the resolutions under way on this thread; false past the bound.
+class Nesting {
+ public:
+  Nesting() { ++s_depth; }
+  ~Nesting() { --s_depth; }
+  Nesting(const Nesting&) = delete;
+  Nesting& operator=(const Nesting&) = delete;
+  bool ok() const { return s_depth <= k_max_nesting; }
+
+ private:
+  static thread_local int s_depth;
+};
+thread_local int Nesting::s_depth = 0;
 
 std::string_view top_package(std::string_view module) { return module.substr(0, module.find('.')); }
 
@@ -139,7 +156,8 @@ struct CallGraph::Impl {
 
   // A dotted name as module `mi` sees it at its top level.
   Ref resolve_in_module(int mi, const std::vector<std::string_view>& parts, int hops) const {
-    if (hops > k_max_hops || parts.empty()) return {};
+    Nesting nesting;
+    if (hops > k_max_hops || parts.empty() || !nesting.ok()) return {};
     const Module& m = modules[mi];
     // The longest run of names defined here: a class, its method, a function.
     for (std::size_t k = parts.size(); k > 0; --k) {
@@ -177,7 +195,8 @@ struct CallGraph::Impl {
 
   // Method `name` of class `cls` of module `mi` or of its bases.
   int lookup_method(int mi, const std::string& cls, std::string_view name, int depth) const {
-    if (depth > k_max_hops) return -1;
+    Nesting nesting;
+    if (depth > k_max_hops || !nesting.ok()) return -1;
     const Module& m = modules[mi];
     if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return it->second;
     auto b = m.bases.find(cls);
