@@ -12,6 +12,7 @@
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
+#include "analyze/call_graph.h"
 #include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
@@ -207,7 +208,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
       // is known. Its content is read later only if it is analyzed again.
       std::string blob_key;
       if (a.facts_cache && frontend && !entries[i].blob.empty()) {
-        blob_key = "blob:" + mode + entries[i].blob;
+        // With evidence a file without sites is still read (for its
+        // calls), so what a blob gave depends on it.
+        blob_key = "blob:" + mode + (a.evidence ? "calls:" : "") + entries[i].blob;
         std::optional<std::string> key;
         if (memo) {
           std::lock_guard lock(memo->mutex);
@@ -220,10 +223,12 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         }
         if (key)
           if (auto known = known_facts(*key)) {
+            // Read for the call graph only: no sites, not counted.
+            const bool calls_only = key->compare(mode.size(), 6, "calls:") == 0;
             facts[i] = std::move(*known);
             facts_keys[i] = std::move(*key);
-            parsed += !evidence_only;
-            cached += !evidence_only;
+            parsed += !evidence_only && !calls_only;
+            cached += !evidence_only && !calls_only;
             progress.tick();
             return;
           }
@@ -234,17 +239,23 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
-      } else if (frontend && (is_test[i] || frontend->worth_parsing(*content))) {
-        parsed += !evidence_only;
+      } else if (frontend && (is_test[i] || a.evidence || frontend->worth_parsing(*content))) {
+        // A file that holds no site is read for the call graph only (its
+        // functions' calls), with evidence.
+        const bool calls_only = !is_test[i] && !frontend->worth_parsing(*content);
+        parsed += !evidence_only && !calls_only;
         std::string key;
         std::optional<model::FileFacts> known;
         if (a.facts_cache) {
-          key = mode + util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
+          key = mode + (calls_only ? "calls:" : "") + util::hex64(util::fnv1a64(*content)) + ':' +
+                std::to_string(content->size());
           known = known_facts(key);
         }
         if (known) {
           facts[i] = std::move(*known);
-          cached += !evidence_only;
+          cached += !evidence_only && !calls_only;
+        } else if (calls_only) {
+          facts[i] = frontend->scan_calls(*content);
         } else if (evidence_only) {
           facts[i] = frontend->scan_tests(*content);
         } else {
@@ -395,11 +406,19 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
 
   // Pass 5: the repository's tests that raise each record's error on
   // purpose (evidence.tests).
+  // The public functions that lead to each raise (evidence.entryPoints),
+  // over the whole repository's call graph: computed after the records
+  // cache, since they depend on other files.
   if (a.evidence) {
-    std::vector<analyze::FileFactsAt> at;
+    std::vector<analyze::FileFactsAt> at, code;
     at.reserve(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &facts[i]});
-    analyze::link_tests(at, out.sites, out.records, classes);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      at.push_back({&paths[i], &facts[i]});
+      if (!is_test[i]) code.push_back({&paths[i], &facts[i]});
+    }
+    const analyze::CallGraph graph(code, out.import_roots);
+    analyze::link_entry_points(graph, out.sites, out.records);
+    analyze::link_tests(at, out.sites, out.records, classes, graph);
   }
 
   // Pass 6: lints that need the whole repository.
