@@ -24,6 +24,7 @@
 #include "model/record_json.h"
 #include "scan/facts_json.h"
 #include "scan/frontend.h"
+#include "scan/javascript/frontend.h"
 #include "scan/python/frontend.h"
 #include "source/import_roots.h"
 #include "source/source_tree.h"
@@ -241,6 +242,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   // Python's pass (scan/python/): a second language brings its own here.
+  scan::link_code_tables(facts);  // JavaScript: before, as it renames the class
   scan::link_class_displays(facts);
 
   // Pass 4: analyze each file's sites with the index (static analyst and

@@ -2,6 +2,7 @@
 // The JavaScript and TypeScript frontend: bytes of one .js/.ts file in,
 // throw-site facts out. Pure and thread-safe (each thread has its parsers).
 #include <string_view>
+#include <vector>
 
 #include "model/throw_site.h"
 
@@ -23,6 +24,14 @@ enum class Dialect { javascript, typescript, tsx };
 // on bad input; nesting is walked without recursion and expressions are
 // read to a bounded depth.
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect);
+
+// Sites that raise an entry of a code-keyed table (ClassDef::code, read
+// from `E('ERR_X', msg, Base)` in any file) become what Node throws: class
+// Base, the entry's message filled with the site's arguments (util.format's
+// `%s` or the message function's parameters), and the code as `code='ERR_X'`
+// among the arguments (the record's errorCode). Across the files of one
+// scan; a code defined twice keeps its first entry.
+void link_code_tables(std::vector<model::FileFacts>& files);
 
 // Cheap pre-check: false when `source` cannot hold a site nor a class.
 bool javascript_worth_parsing(std::string_view source);
