@@ -242,7 +242,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   // Python's pass (scan/python/): a second language brings its own here.
-  scan::link_code_tables(facts);  // JavaScript: before, as it renames the class
+  {
+    // JavaScript's pass: before Python's, as it renames the classes.
+    std::vector<bool> javascript(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const scan::Frontend* f = scan::frontend_for(paths[i]);
+      javascript[i] = f && f->language() != "python";
+    }
+    scan::link_javascript(facts, javascript);
+  }
   scan::link_class_displays(facts);
 
   // Pass 4: analyze each file's sites with the index (static analyst and

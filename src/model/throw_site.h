@@ -107,6 +107,9 @@ struct ClassDef {
   // literal part in style "percent" is util.format's template, which the
   // raising call's arguments fill.
   std::string code;
+  // JavaScript: the class gives its instances a `name` of their own (`this.name
+  // = …`, a `name` field or getter). One that does not prints as its base does.
+  bool names_itself = false;
 };
 
 // A test's expectation that the code it runs raises or warns (read from

@@ -140,6 +140,15 @@ TEST(JavaScriptFrontend, FormatCalls) {
   EXPECT_EQ(template_pattern(f.sites[0].message), "bad (.+?) at (-?\\d+)%");
 }
 
+TEST(JavaScriptFrontend, BabelConcatCalls) {
+  // Babel compiles `${x}` templates to String.prototype.concat.
+  auto f = js("function a(input) { throw new TypeError(\"Expected a string but received a \".concat(input, \" here\")) }\n"
+              "function b(x) { throw new Error(x.concat('!')) }\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Expected a string but received a {input} here");
+  EXPECT_EQ(f.sites[1].message.style, "expression");
+}
+
 TEST(JavaScriptFrontend, MessagesBuiltWithPlusEquals) {
   // path-to-regexp's PathError: a parameter, one conditional append, one
   // on every path. The message with the conditional text, and without it.
@@ -188,7 +197,7 @@ TEST(JavaScriptFrontend, CodeKeyedTables) {
   EXPECT_EQ(files[0].classes[0].code, "ERR_STREAM_DESTROYED");
   EXPECT_EQ(files[0].classes[1].bases, std::vector<std::string>{"TypeError"});
   ASSERT_EQ(files[1].sites.size(), 4u);
-  link_code_tables(files);
+  link_javascript(files, {true, true});
   const auto& s = files[1].sites;
   EXPECT_EQ(s[0].error_class, "Error");
   EXPECT_EQ(template_text(s[0].message), "Cannot call write after a stream was destroyed");
@@ -199,6 +208,27 @@ TEST(JavaScriptFrontend, CodeKeyedTables) {
   EXPECT_EQ(template_text(s[2].message), "The value of \"n\" is out of range. It must be <= 9");
   // No arguments: util.format is not called, the template shows as is.
   EXPECT_EQ(template_text(s[3].message), "Cannot call %s after a stream was destroyed");
+  // Another language's files are not JavaScript's.
+  std::vector<model::FileFacts> python = {files[0], js("throw new ERR_STREAM_DESTROYED('x')\n")};
+  link_javascript(python, {true, false});
+  EXPECT_EQ(python[1].sites[0].error_class, "ERR_STREAM_DESTROYED");
+}
+
+TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
+  // `new PathError(…)` prints `TypeError: …`: the class sets no name.
+  std::vector<model::FileFacts> files;
+  files.push_back(js("class PathError extends TypeError { constructor(m) { super(m) } }\n"
+                     "class Named extends Error { constructor(m) { super(m); this.name = 'Named' } }\n"
+                     "class Field extends RangeError { name = 'Field' }\n"
+                     "class Deep extends PathError {}\nclass Lib extends SomeLibError {}\n"
+                     "function Old(m) {}\nclass Proto extends Error {}\nProto.prototype.name = 'Proto'\n"));
+  files.push_back(js("function f() {\n  throw new PathError('a')\n  throw new Named('b')\n  throw new Field('c')\n"
+                     "  throw new Deep('d')\n  throw new Lib('e')\n  throw new Proto('f')\n}\n"));
+  link_javascript(files, {true, true});
+  std::vector<std::string> got;
+  for (const auto& s : files[1].sites) got.push_back(s.error_class);
+  EXPECT_EQ(got, (std::vector<std::string>{"TypeError", "Named", "Field", "TypeError", "Lib", "Proto"}));
+  EXPECT_EQ(files[1].sites[0].raised_text, "new PathError('a')");
 }
 
 TEST(JavaScriptFrontend, BadInputNeverCrashes) {

@@ -187,6 +187,7 @@ class FileScanner {
   void find_keywords();
   bool subtree_has_keyword(TSNode n) const;
   void visit_class(TSNode n);
+  bool names_itself(TSNode cls, std::string_view name) const;
   void emit_throw(TSNode n);
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
@@ -329,6 +330,7 @@ void FileScanner::visit_class(TSNode n) {
   if (c.name.empty()) return;
   c.bases.push_back(collapse_ws(text(base)));
   c.line = line_of(n);
+  c.names_itself = names_itself(n, c.name);
   // The message its constructor gives `super(…)`, when it builds one from
   // its parameters: `super(\`Invalid version: ${v}\`)`.
   TSNode body = child(n, m_g.f_body);
@@ -351,6 +353,36 @@ void FileScanner::visit_class(TSNode n) {
     });
   }
   m_facts.classes.push_back(std::move(c));
+}
+
+// Whether class `cls` gives its instances a `name`: `this.name = …` in its
+// body, a `name` field, getter or method, `Name.prototype.name = …` or a
+// `defineProperty` of 'name' naming it in the file.
+bool FileScanner::names_itself(TSNode cls, std::string_view name) const {
+  bool found = false;
+  TSNode body = child(cls, m_g.f_body);
+  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (found) return false;
+    Kind k = kind(x);
+    if (k == Kind::Assign) {
+      std::string_view left = text(child(x, m_g.f_left));
+      found = left == "this.name" || left == "this[\"name\"]" || left == "this['name']";
+    } else if (k == Kind::Field || k == Kind::Method) {
+      TSNode key = child(x, m_g.f_property);
+      if (ts_node_is_null(key)) key = child(x, m_g.f_name);
+      found = text(key) == "name" && !text(x).starts_with("static");
+    }
+    return k != Kind::String && k != Kind::Template && k != Kind::Comment;
+  });
+  if (found) return true;
+  std::string prototype = std::string(name) + ".prototype.name";
+  if (m_src.find(prototype) != std::string_view::npos) return true;
+  for (std::size_t at = m_src.find("defineProperty"); at != std::string_view::npos; at = m_src.find("defineProperty", at + 1)) {
+    std::string_view call = m_src.substr(at, 200);
+    if (call.find(name) != std::string_view::npos && (call.find("'name'") != std::string_view::npos || call.find("\"name\"") != std::string_view::npos))
+      return true;
+  }
+  return false;
 }
 
 // A site raising a class this file defines with a display: the display,
@@ -552,7 +584,7 @@ void FileScanner::check_call(TSNode call) {
 // writes them: `E('ERR_X', 'Cannot call %s after …', Error)` or `E('ERR_X',
 // (name, actual) => \`The "${name}" argument …\`, TypeError, RangeError)`
 // defines class ERR_X, thrown as `new ERR_X(…)`: a ClassDef with the code,
-// its first base and the message (link_code_tables fills it per site). The
+// its first base and the message (link_javascript fills it per site). The
 // call is any function given a code (capitals, digits and `_`, one `_` at
 // least), a string, template or function, and a class named like an error.
 bool FileScanner::read_code_entry(TSNode call) {
@@ -883,8 +915,24 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       return t;
     }
     case Kind::Call: {
+      // `'a'.concat(x, 'b')`: how Babel writes a template literal.
+      TSNode fn = child(n, m_g.f_function);
+      if (kind(fn) == Kind::Member && text(child(fn, m_g.f_property)) == "concat") {
+        auto head = build(child(fn, m_g.f_object), at, depth + 1);
+        if (!head || !head->from_literals) return std::nullopt;
+        t.style = "concat";
+        t.from_literals = true;
+        t.parts = std::move(head->parts);
+        bool lit = true;
+        TSNode args = child(n, m_g.f_arguments);
+        for (std::uint32_t k = 0, count = named_count(args); k < count; ++k) {
+          TSNode a = ts_node_named_child(args, k);
+          if (kind(a) != Kind::Comment) append_parts(t.parts, operand(a, at, depth, lit));
+        }
+        return t;
+      }
       // util.format('…%s…', a): Node's printf.
-      std::string_view callee = text(child(n, m_g.f_function));
+      std::string_view callee = text(fn);
       if (callee != "util.format" && callee != "format") return std::nullopt;
       TSNode fmt = argument(n, 0);
       if (kind(fmt) != Kind::String) return std::nullopt;
@@ -1027,14 +1075,52 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
 
 }  // namespace
 
-void link_code_tables(std::vector<model::FileFacts>& files) {
+void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript) {
   std::unordered_map<std::string_view, const ClassDef*> table;
-  for (const FileFacts& f : files)
-    for (const ClassDef& c : f.classes)
-      if (!c.code.empty()) table.try_emplace(c.name, &c);
+  struct Defined {
+    const ClassDef* cls = nullptr;  // nullptr: defined more than once
+  };
+  std::unordered_map<std::string_view, Defined> classes;
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (const ClassDef& c : files[i].classes) {
+      if (!c.code.empty()) {
+        table.try_emplace(c.name, &c);
+        continue;
+      }
+      auto [it, added] = classes.try_emplace(c.name, Defined{&c});
+      if (!added) it->second.cls = nullptr;
+    }
+  }
+  // The name a class's instances print: its own, else its base's.
+  // Only a chain that ends at one of JavaScript's own classes is known.
+  auto printed = [&](std::string_view written) {
+    static constexpr std::string_view k_builtin[] = {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
+                                                      "EvalError", "URIError", "AggregateError"};
+    std::string_view name = written;
+    for (int hops = 0; hops < 16; ++hops) {
+      auto it = classes.find(name);
+      if (it == classes.end() || !it->second.cls || it->second.cls->names_itself || it->second.cls->bases.empty()) break;
+      name = it->second.cls->bases.front();
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+    }
+    return std::find(std::begin(k_builtin), std::end(k_builtin), name) != std::end(k_builtin) ? name : written;
+  };
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view written = site.error_class;
+      if (auto dot = written.rfind('.'); dot != std::string_view::npos) written.remove_prefix(dot + 1);
+      if (site.kind == "raise" && !written.empty() && table.find(written) == table.end()) {
+        std::string_view shown = printed(written);
+        if (shown != written) site.error_class = std::string(shown);
+      }
+    }
+  }
   if (table.empty()) return;
-  for (FileFacts& f : files)
-    for (ThrowSite& site : f.sites) {
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
       std::string_view name = site.error_class;
       if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
       auto it = table.find(name);
@@ -1051,6 +1137,7 @@ void link_code_tables(std::vector<model::FileFacts>& files) {
       }
       site.args.push_back("code='" + entry.code + "'");
     }
+  }
 }
 
 bool javascript_worth_parsing(std::string_view source) {
