@@ -25,6 +25,7 @@
 #include "model/record_json.h"
 #include "scan/facts_json.h"
 #include "scan/frontend.h"
+#include "scan/javascript/frontend.h"
 #include "scan/python/frontend.h"
 #include "source/import_roots.h"
 #include "source/source_tree.h"
@@ -323,9 +324,19 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     return n;
   };
   for (std::size_t i = 0; i < entries.size(); ++i) alternatives[i] = count_alternatives(i);
+  // JavaScript's pass: before Python's, as it renames the classes. It
+  // reads other files (code tables, classes that do not name themselves),
+  // so a JavaScript file's records are keyed by its facts as linked.
+  std::vector<bool> javascript(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const scan::Frontend* f = scan::frontend_for(paths[i]);
+    javascript[i] = f && f->language() != "python";
+  }
+  scan::link_javascript(facts, javascript);
   scan::link_class_displays(facts);
   std::vector<char> linked(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) linked[i] = count_alternatives(i) != alternatives[i];
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    linked[i] = javascript[i] || count_alternatives(i) != alternatives[i];
 
   // Pass 4: analyze each file's sites with the index (static analyst and
   // per-site lints). A file analyzed before (at another revision, in an

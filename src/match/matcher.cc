@@ -560,6 +560,7 @@ struct Scratch {
   std::vector<std::uint32_t> class_sites;
   std::vector<std::uint64_t> modules;  // the printed class's module parts, by word hash
   std::vector<std::string_view> frame_parts;  // the innermost frame's path components
+  CompiledFrame compiled;  // the innermost frame's compiled-to-source lookup
   std::string unquoted;  // Variants::unquoted
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
@@ -1855,6 +1856,35 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;
           c.reasons.frame_source = !same_line && own != 0 && own == printed && same_function;
           if (c.reasons.frame_source) c.line_distance = std::min(std::abs(entry.line - f.line), k_frame_source_max_lines);
+        }
+      }
+    }
+  }
+
+  // A compiled file (`dist/x.js`) of a repository whose source is
+  // TypeScript (`src/x.ts`): the source's records, by their path inside
+  // the output folder; its lines are not the source's, so the frame names
+  // the file only and the message picks the site.
+  if (!frames->empty()) {
+    const Frame& f = frames->back();
+    std::vector<std::string_view>& parts = scratch.frame_parts;
+    path_components(f.file, parts);
+    CompiledFrame& compiled = scratch.compiled;
+    if (compiled_frame(parts, compiled)) {
+      std::string frame_package;
+      std::size_t package_file_start = 0;
+      const std::uint64_t frame_package_hash =
+          npm_package_path(parts, frame_package, package_file_start) ? word_hash(frame_package) : 0;
+      for (const std::string& source : compiled.sources) {
+        auto it = m.by_basename.find(source);
+        if (it == m.by_basename.end()) continue;
+        for (std::uint32_t e : it->second) {
+          const std::uint32_t file = m.entries[e].file_id;
+          if (frame_package_hash != 0 && m.file_package[file] != 0 && m.file_package[file] != frame_package_hash) continue;
+          if (in_cands(e) || !compiled_from(parts, compiled, m.file_parts[file])) continue;
+          Cand& c = add(e);
+          c.suffix = static_cast<int>(parts.size() - compiled.inside);
+          c.reasons.frame = true;
         }
       }
     }

@@ -117,4 +117,49 @@ bool npm_package_path(const std::vector<std::string_view>& frame, std::string& p
   return false;
 }
 
+bool compiled_frame(const std::vector<std::string_view>& frame, CompiledFrame& out) {
+  out.sources.clear();
+  if (frame.size() < 2) return false;
+  std::string_view base = frame.back();
+  auto dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  std::string_view stem = base.substr(0, dot), ext = base.substr(dot);
+  if (ext == ".js" || ext == ".jsx") {
+    out.sources = {std::string(stem) + ".ts", std::string(stem) + ".tsx"};
+  } else if (ext == ".mjs") {
+    out.sources = {std::string(stem) + ".mts", std::string(stem) + ".ts"};
+  } else if (ext == ".cjs") {
+    out.sources = {std::string(stem) + ".cts", std::string(stem) + ".ts"};
+  } else {
+    return false;
+  }
+  static constexpr std::string_view k_output[] = {"dist", "lib", "build", "out", "built", "_dist"};
+  static constexpr std::string_view k_format[] = {"esm", "cjs", "es", "mjs", "commonjs", "module", "umd", "node", "browser",
+                                                  "es2015", "es2020", "esnext", "src"};
+  for (std::size_t i = frame.size() - 1; i-- > 0;) {
+    if (std::find(std::begin(k_output), std::end(k_output), frame[i]) == std::end(k_output)) continue;
+    std::size_t inside = i + 1;
+    while (inside + 1 < frame.size() &&
+           std::find(std::begin(k_format), std::end(k_format), frame[inside]) != std::end(k_format))
+      ++inside;
+    out.inside = inside;
+    return true;
+  }
+  out.sources.clear();
+  return false;
+}
+
+bool compiled_from(const std::vector<std::string_view>& frame, const CompiledFrame& c,
+                   const std::vector<std::string_view>& record) {
+  const std::size_t n = frame.size() - c.inside;  // components inside the output folder
+  if (record.size() < n || n == 0) return false;
+  if (std::find(c.sources.begin(), c.sources.end(), record.back()) == c.sources.end()) return false;
+  for (std::size_t k = 1; k < n; ++k)
+    if (frame[frame.size() - 1 - k] != record[record.size() - 1 - k]) return false;
+  if (record.size() == n) return true;
+  static constexpr std::string_view k_source[] = {"src", "source", "ts", "lib"};
+  std::string_view above = record[record.size() - 1 - n];
+  return std::find(std::begin(k_source), std::end(k_source), above) != std::end(k_source);
+}
+
 }  // namespace errdex::match

@@ -48,4 +48,22 @@ std::uint64_t module_lengths(const std::vector<std::string_view>& record, const 
 // when the path holds no `node_modules/<pkg>/<file>` nor such a URL.
 bool npm_package_path(const std::vector<std::string_view>& frame, std::string& package, std::size_t& file_start);
 
+// A compiled JavaScript file's TypeScript source: for a frame in an output
+// folder (`dist`, `lib`, `build`, `out`, then a module format folder such as
+// `esm` or `cjs`), the path inside it (`sub/x.js`) and the source names its
+// last component may have had (`x.ts`, `x.tsx` for `.js`; `x.mts` for
+// `.mjs`; `x.cts` for `.cjs`). False for any other frame.
+struct CompiledFrame {
+  std::size_t inside = 0;            // index of the first component inside the output folder
+  std::vector<std::string> sources;  // source basenames to look up
+};
+bool compiled_frame(const std::vector<std::string_view>& frame, CompiledFrame& out);
+
+// Whether `record` (`src/sub/x.ts`, `packages/p/src/sub/x.ts`) is the
+// source of `frame`'s compiled file: it ends with the path inside the
+// output folder, its last component one of `sources`, under a source
+// folder (`src`, `source`, `ts`, `lib`) or the repository's root.
+bool compiled_from(const std::vector<std::string_view>& frame, const CompiledFrame& c,
+                   const std::vector<std::string_view>& record);
+
 }  // namespace errdex::match

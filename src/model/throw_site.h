@@ -103,6 +103,14 @@ struct ClassDef {
   // which the raising call fills. Empty when the class formats nothing.
   std::vector<MessageTemplate> display;
   std::vector<ClassParam> params;
+  // A code-keyed table's entry (JavaScript: Node's `E('ERR_X', msg, Base)`
+  // makes class ERR_X): its code; `bases` holds Base. A display of one
+  // literal part in style "percent" is util.format's template, which the
+  // raising call's arguments fill.
+  std::string code;
+  // JavaScript: the class gives its instances a `name` of their own (`this.name
+  // = …`, a `name` field or getter). One that does not prints as its base does.
+  bool names_itself = false;
 };
 
 // A test's expectation that the code it runs raises or warns (read from

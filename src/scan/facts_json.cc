@@ -59,7 +59,7 @@ std::string facts_to_json(const model::FileFacts& f) {
   for (const auto& c : f.classes) {
     json params = json::array();
     for (const auto& p : c.params) params.push_back({p.name, p.keyword_only, p.default_text});
-    classes.push_back({c.name, c.bases, c.line, templates(c.display), std::move(params)});
+    classes.push_back({c.name, c.bases, c.line, templates(c.display), std::move(params), c.code, c.names_itself});
   }
   json expectations = json::array();
   for (const auto& e : f.expectations)
@@ -116,6 +116,8 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       d.display = templates_from(c.at(3));
       for (const auto& p : c.at(4))
         d.params.push_back({p.at(0).get<std::string>(), p.at(1).get<bool>(), p.at(2).get<std::string>()});
+      if (c.size() > 5) d.code = c.at(5).get<std::string>();
+      if (c.size() > 6) d.names_itself = c.at(6).get<bool>();
       f.classes.push_back(std::move(d));
     }
     f.had_syntax_errors = j.at(2).get<bool>();

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "scan/template.h"
 
@@ -136,6 +138,97 @@ TEST(JavaScriptFrontend, FormatCalls) {
   ASSERT_EQ(f.sites.size(), 1u);
   EXPECT_EQ(template_text(f.sites[0].message), "bad {a} at {n}%");
   EXPECT_EQ(template_pattern(f.sites[0].message), "bad (.+?) at (-?\\d+)%");
+}
+
+TEST(JavaScriptFrontend, BabelConcatCalls) {
+  // Babel compiles `${x}` templates to String.prototype.concat.
+  auto f = js("function a(input) { throw new TypeError(\"Expected a string but received a \".concat(input, \" here\")) }\n"
+              "function b(x) { throw new Error(x.concat('!')) }\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Expected a string but received a {input} here");
+  EXPECT_EQ(f.sites[1].message.style, "expression");
+}
+
+TEST(JavaScriptFrontend, MessagesBuiltWithPlusEquals) {
+  // path-to-regexp's PathError: a parameter, one conditional append, one
+  // on every path. The message with the conditional text, and without it.
+  auto f = js("class PathError extends TypeError {\n"
+              "  constructor(message, originalPath) {\n"
+              "    let text = message;\n"
+              "    if (originalPath) text += `: ${originalPath}`;\n"
+              "    text += `; visit https://x.test for info`;\n"
+              "    super(text);\n  }\n}\n"
+              "function p(s) { throw new PathError(`Missing name at ${s.i}`, s.path) }\n"
+              "function q(n) {\n  let m = 'bad value ' + n;\n  if (n < 0) m += ' (negative)';\n  else m += ' (too big)';\n"
+              "  m += '!';\n  throw new RangeError(m);\n}\n");
+  ASSERT_EQ(f.classes.size(), 1u);
+  ASSERT_EQ(f.classes[0].display.size(), 2u);
+  EXPECT_EQ(template_text(f.classes[0].display[0]), "{message}: {originalPath}; visit https://x.test for info");
+  EXPECT_EQ(template_text(f.classes[0].display[1]), "{message}; visit https://x.test for info");
+  ASSERT_EQ(f.sites.size(), 2u);
+  std::vector<std::string> shown;
+  for (const auto& a : f.sites[0].alternatives) shown.push_back(template_text(a));
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "Missing name at {s.i}: {s.path}; visit https://x.test for info"), shown.end());
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "Missing name at {s.i}; visit https://x.test for info"), shown.end());
+  // An if/else appending on both branches is one interpolation; the
+  // variant leaves the branch out.
+  EXPECT_EQ(template_text(f.sites[1].message), "bad value {n}{m}!");
+  ASSERT_EQ(f.sites[1].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[1].alternatives[0]), "bad value {n}!");
+}
+
+TEST(JavaScriptFrontend, CodeKeyedTables) {
+  // Node's lib/internal/errors.js shape: E(code, message, Base) entries in
+  // one file, `new ERR_X(…)` / `new codes.ERR_X(…)` in others.
+  std::vector<model::FileFacts> files;
+  files.push_back(js("const codes = {}\nfunction E(code, message, Base) { codes[code] = makeClass(code, message, Base) }\n"
+                     "E('ERR_STREAM_DESTROYED', 'Cannot call %s after a stream was destroyed', Error)\n"
+                     "E('ERR_INVALID_ARG_TYPE', (name, actual) => `The \"${name}\" argument must be a string. Received ${actual}`,\n"
+                     "  TypeError)\n"
+                     "E('ERR_OUT_OF_RANGE', function (name, range) { return 'The value of \"' + name + '\" is out of range. It must be ' + range }, RangeError, Error)\n"
+                     "E('NOT A CODE', 'x', Error)\nE('ERR_NO_BASE', 'x', notAClass)\n"
+                     "module.exports = { codes }\n"));
+  files.push_back(js("const { codes: { ERR_STREAM_DESTROYED }, codes } = require('./errors')\n"
+                     "function w(s, cb) {\n  if (s.destroyed) throw new ERR_STREAM_DESTROYED('write')\n"
+                     "  if (typeof s.path !== 'string') throw new codes.ERR_INVALID_ARG_TYPE('path', s.path)\n"
+                     "  if (s.n > 9) cb(new codes.ERR_OUT_OF_RANGE('n', '<= 9'))\n"
+                     "  throw new ERR_STREAM_DESTROYED()\n}\n"));
+  ASSERT_EQ(files[0].classes.size(), 3u);
+  EXPECT_EQ(files[0].classes[0].code, "ERR_STREAM_DESTROYED");
+  EXPECT_EQ(files[0].classes[1].bases, std::vector<std::string>{"TypeError"});
+  ASSERT_EQ(files[1].sites.size(), 4u);
+  link_javascript(files, {true, true});
+  const auto& s = files[1].sites;
+  EXPECT_EQ(s[0].error_class, "Error");
+  EXPECT_EQ(template_text(s[0].message), "Cannot call write after a stream was destroyed");
+  EXPECT_EQ(s[0].args.back(), "code='ERR_STREAM_DESTROYED'");
+  EXPECT_EQ(s[1].error_class, "TypeError");
+  EXPECT_EQ(template_text(s[1].message), "The \"path\" argument must be a string. Received {s.path}");
+  EXPECT_EQ(s[2].error_class, "RangeError");
+  EXPECT_EQ(template_text(s[2].message), "The value of \"n\" is out of range. It must be <= 9");
+  // No arguments: util.format is not called, the template shows as is.
+  EXPECT_EQ(template_text(s[3].message), "Cannot call %s after a stream was destroyed");
+  // Another language's files are not JavaScript's.
+  std::vector<model::FileFacts> python = {files[0], js("throw new ERR_STREAM_DESTROYED('x')\n")};
+  link_javascript(python, {true, false});
+  EXPECT_EQ(python[1].sites[0].error_class, "ERR_STREAM_DESTROYED");
+}
+
+TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
+  // `new PathError(…)` prints `TypeError: …`: the class sets no name.
+  std::vector<model::FileFacts> files;
+  files.push_back(js("class PathError extends TypeError { constructor(m) { super(m) } }\n"
+                     "class Named extends Error { constructor(m) { super(m); this.name = 'Named' } }\n"
+                     "class Field extends RangeError { name = 'Field' }\n"
+                     "class Deep extends PathError {}\nclass Lib extends SomeLibError {}\n"
+                     "function Old(m) {}\nclass Proto extends Error {}\nProto.prototype.name = 'Proto'\n"));
+  files.push_back(js("function f() {\n  throw new PathError('a')\n  throw new Named('b')\n  throw new Field('c')\n"
+                     "  throw new Deep('d')\n  throw new Lib('e')\n  throw new Proto('f')\n}\n"));
+  link_javascript(files, {true, true});
+  std::vector<std::string> got;
+  for (const auto& s : files[1].sites) got.push_back(s.error_class);
+  EXPECT_EQ(got, (std::vector<std::string>{"TypeError", "Named", "Field", "TypeError", "Lib", "Proto"}));
+  EXPECT_EQ(files[1].sites[0].raised_text, "new PathError('a')");
 }
 
 TEST(JavaScriptFrontend, BadInputNeverCrashes) {

@@ -43,7 +43,7 @@ enum class Kind : std::uint8_t {
   Other, Throw, Call, New, Function, Arrow, Method, ClassDecl, ClassHeritage, ExtendsClause,
   If, Else, Catch, While, String, Template, Substitution, Fragment, Escape, Binary, Paren,
   Identifier, Member, Declarator, Assign, Arguments, Number, Comment, Return, Pair, Field,
-  Regex, Cast, TypeAssertion, Await, Super, Parameters, Statement,
+  Regex, Cast, TypeAssertion, Await, Super, Parameters, Statement, AugAssign, Branch, Block,
 };
 
 struct Language {
@@ -85,6 +85,9 @@ Language make_language(const TSLanguage* lang) {
       {"satisfies_expression", Kind::Cast}, {"type_assertion", Kind::TypeAssertion},
       {"await_expression", Kind::Await}, {"super", Kind::Super},
       {"formal_parameters", Kind::Parameters}, {"expression_statement", Kind::Statement},
+      {"augmented_assignment_expression", Kind::AugAssign}, {"for_statement", Kind::Branch},
+      {"for_in_statement", Kind::Branch}, {"do_statement", Kind::Branch}, {"switch_case", Kind::Branch},
+      {"ternary_expression", Kind::Branch}, {"try_statement", Kind::Branch}, {"statement_block", Kind::Block},
   };
   std::uint32_t count = ts_language_symbol_count(g.lang);
   g.kinds.assign(count, Kind::Other);
@@ -150,11 +153,14 @@ class FileScanner {
     TSNode node;
     std::uint32_t depth;
   };
-  // A name given a value in a scope: `const m = …`, `m = …`.
+  // A name given a value in a scope: `const m = …`, `m = …`, or more
+  // text appended to it: `m += …` (`append`).
   struct Assign {
     std::string_view name;
     TSNode value;
     std::uint32_t at;
+    bool append = false;
+    TSNode node{};
   };
 
   Kind kind(TSNode n) const {
@@ -181,8 +187,10 @@ class FileScanner {
   void find_keywords();
   bool subtree_has_keyword(TSNode n) const;
   void visit_class(TSNode n);
+  bool names_itself(TSNode cls, std::string_view name) const;
   void emit_throw(TSNode n);
   void check_call(TSNode call);
+  bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
@@ -197,6 +205,8 @@ class FileScanner {
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts) const;
+  std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
+  std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
   TSNode scope_of(std::uint32_t at) const;
   const std::vector<Assign>& assignments(TSNode scope);
   TSNode function_named(std::string_view name);
@@ -209,6 +219,9 @@ class FileScanner {
   std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
   std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
   std::optional<std::unordered_map<std::string_view, TSNode>> m_functions;
+  // Messages a message variable shows when its conditional `+=` do not
+  // run, gathered by build() for the caller (message_from clears it).
+  std::vector<MessageTemplate> m_variants;
   FileFacts m_facts;
 };
 
@@ -250,7 +263,8 @@ std::vector<std::string> FileScanner::argument_texts(TSNode call) const {
 
 void FileScanner::find_keywords() {
   // Every site and class definition holds one of these.
-  static constexpr std::string_view k_words[] = {"throw", "reject", "new", "extends", "emit"};
+  // `Error` names the base of a code table's entry (`E('ERR_X', m, Error)`).
+  static constexpr std::string_view k_words[] = {"throw", "reject", "new", "extends", "emit", "Error"};
   for (auto w : k_words) {
     std::size_t pos = 0;
     while ((pos = m_src.find(w, pos)) != std::string_view::npos) {
@@ -316,6 +330,7 @@ void FileScanner::visit_class(TSNode n) {
   if (c.name.empty()) return;
   c.bases.push_back(collapse_ws(text(base)));
   c.line = line_of(n);
+  c.names_itself = names_itself(n, c.name);
   // The message its constructor gives `super(…)`, when it builds one from
   // its parameters: `super(\`Invalid version: ${v}\`)`.
   TSNode body = child(n, m_g.f_body);
@@ -329,12 +344,45 @@ void FileScanner::visit_class(TSNode n) {
       if (kind(x) == Kind::Call && kind(child(x, m_g.f_function)) == Kind::Super && c.display.empty()) {
         MessageTemplate t = message_from(argument(x, 0), start_byte(x));
         bool bare = t.parts.size() == 1 && !t.parts[0].literal;
-        if (t.style != "none" && !bare && t.from_literals) c.display.push_back(std::move(t));
+        if (t.style != "none" && !bare && t.from_literals) {
+          c.display.push_back(std::move(t));
+          for (MessageTemplate& v : m_variants) c.display.push_back(std::move(v));
+        }
       }
       return !is_function(kind(x)) || ts_node_eq(x, ctor_body);
     });
   }
   m_facts.classes.push_back(std::move(c));
+}
+
+// Whether class `cls` gives its instances a `name`: `this.name = …` in its
+// body, a `name` field, getter or method, `Name.prototype.name = …` or a
+// `defineProperty` of 'name' naming it in the file.
+bool FileScanner::names_itself(TSNode cls, std::string_view name) const {
+  bool found = false;
+  TSNode body = child(cls, m_g.f_body);
+  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (found) return false;
+    Kind k = kind(x);
+    if (k == Kind::Assign) {
+      std::string_view left = text(child(x, m_g.f_left));
+      found = left == "this.name" || left == "this[\"name\"]" || left == "this['name']";
+    } else if (k == Kind::Field || k == Kind::Method) {
+      TSNode key = child(x, m_g.f_property);
+      if (ts_node_is_null(key)) key = child(x, m_g.f_name);
+      found = text(key) == "name" && !text(x).starts_with("static");
+    }
+    return k != Kind::String && k != Kind::Template && k != Kind::Comment;
+  });
+  if (found) return true;
+  std::string prototype = std::string(name) + ".prototype.name";
+  if (m_src.find(prototype) != std::string_view::npos) return true;
+  for (std::size_t at = m_src.find("defineProperty"); at != std::string_view::npos; at = m_src.find("defineProperty", at + 1)) {
+    std::string_view call = m_src.substr(at, 200);
+    if (call.find(name) != std::string_view::npos && (call.find("'name'") != std::string_view::npos || call.find("\"name\"") != std::string_view::npos))
+      return true;
+  }
+  return false;
 }
 
 // A site raising a class this file defines with a display: the display,
@@ -406,6 +454,8 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   site.error_class = collapse_ws(text(callee));
   site.args = argument_texts(expr);
   site.message = message_from(argument(expr, 0), at);
+  for (MessageTemplate& v : m_variants)
+    if (site.alternatives.size() < 64) site.alternatives.push_back(std::move(v));
   return true;
 }
 
@@ -497,6 +547,7 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
 void FileScanner::check_call(TSNode call) {
   TSNode callee = child(call, m_g.f_function);
   std::string_view name = text(callee);
+  if (kind(callee) == Kind::Identifier && read_code_entry(call)) return;
   if (name == "process.emitWarning") {
     TSNode msg = argument(call, 0);
     if (ts_node_is_null(msg)) return;
@@ -527,6 +578,67 @@ void FileScanner::check_call(TSNode call) {
   made = unwrap(made);
   if (kind(made) != Kind::New) return;
   emit_made(call, made, line_of(call), "raise");
+}
+
+// An entry of a code-keyed message table, as Node's lib/internal/errors.js
+// writes them: `E('ERR_X', 'Cannot call %s after …', Error)` or `E('ERR_X',
+// (name, actual) => \`The "${name}" argument …\`, TypeError, RangeError)`
+// defines class ERR_X, thrown as `new ERR_X(…)`: a ClassDef with the code,
+// its first base and the message (link_javascript fills it per site). The
+// call is any function given a code (capitals, digits and `_`, one `_` at
+// least), a string, template or function, and a class named like an error.
+bool FileScanner::read_code_entry(TSNode call) {
+  TSNode code = argument(call, 0), message = unwrap(argument(call, 1)), base = argument(call, 2);
+  if (kind(code) != Kind::String || kind(base) != Kind::Identifier) return false;
+  std::string_view base_name = text(base);
+  if (!base_name.ends_with("Error") && !base_name.ends_with("Exception")) return false;
+  std::string_view quoted = text(code);
+  if (quoted.size() < 5) return false;
+  std::string_view name = quoted.substr(1, quoted.size() - 2);
+  if (name.find('_') == std::string_view::npos || !(name[0] >= 'A' && name[0] <= 'Z')) return false;
+  for (char c : name)
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  ClassDef c;
+  c.name = std::string(name);
+  c.code = c.name;
+  c.bases.push_back(std::string(base_name));
+  c.line = line_of(call);
+  Kind mk = kind(message);
+  if (mk == Kind::String || mk == Kind::Template) {
+    // util.format's template as written: the raising call's arguments fill it.
+    MessageTemplate t;
+    t.style = mk == Kind::String ? "percent" : "fstring";
+    t.from_literals = true;
+    literal_parts(message, t.parts);
+    if (mk == Kind::Template && !(t.parts.size() == 1 && t.parts[0].literal)) return false;
+    t.style = "percent";
+    if (t.parts.empty()) t.parts.push_back(TemplatePart{});
+    c.display.push_back(std::move(t));
+  } else if (is_function(mk)) {
+    // A function of the call's arguments: each text it returns.
+    for (auto& p : parameter_names(message)) c.params.push_back({std::move(p), false, {}});
+    TSNode body = child(message, m_g.f_body);
+    auto add = [&](TSNode value, std::uint32_t at) {
+      MessageTemplate t = message_from(value, at);
+      std::vector<MessageTemplate> variants = std::move(m_variants);
+      if (t.style == "none" || !t.from_literals || c.display.size() >= 16) return;
+      c.display.push_back(std::move(t));
+      for (MessageTemplate& v : variants)
+        if (c.display.size() < 16) c.display.push_back(std::move(v));
+    };
+    if (kind(body) == Kind::Block) {
+      walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+        if (kind(x) == Kind::Return && named_count(x) > 0) add(ts_node_named_child(x, 0), start_byte(x));
+        return !is_function(kind(x)) || ts_node_eq(x, body);
+      });
+    } else if (!ts_node_is_null(body)) {
+      add(body, start_byte(body));  // `(a) => \`…${a}\``
+    }
+  } else {
+    return false;
+  }
+  m_facts.classes.push_back(std::move(c));
+  return true;
 }
 
 void FileScanner::emit_made(TSNode call, TSNode made, int line, const char* kind_name) {
@@ -683,6 +795,7 @@ std::vector<Guard> FileScanner::guards(std::uint32_t at) const {
 // --- messages --------------------------------------------------------------
 
 MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t at) {
+  m_variants.clear();
   MessageTemplate t;
   expr = unwrap(expr);
   if (ts_node_is_null(expr)) return t;
@@ -746,18 +859,9 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       return t;
     case Kind::Binary: {
       if (text(child(n, m_g.f_operator)) != "+") return std::nullopt;
-      auto side = [&](TSNode s, bool& lit) {
-        s = unwrap(s);
-        if (kind(s) == Kind::Number) return std::vector<TemplatePart>{TemplatePart{true, std::string(text(s)), {}, 0}};
-        if (auto b = build(s, at, depth + 1)) {
-          lit = lit || b->from_literals;
-          return std::move(b->parts);
-        }
-        return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
-      };
       bool lit = false;
-      auto left = side(child(n, m_g.f_left), lit);
-      auto right = side(child(n, m_g.f_right), lit);
+      auto left = operand(child(n, m_g.f_left), at, depth, lit);
+      auto right = operand(child(n, m_g.f_right), at, depth, lit);
       if (!lit) return std::nullopt;  // `a + b`: a sum, not text
       t.style = "concat";
       t.from_literals = true;
@@ -767,18 +871,68 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     case Kind::Identifier: {
       if (depth >= k_max_variable_hops) return std::nullopt;
+      const auto& assigns = assignments(scope_of(at));
       const Assign* last = nullptr;
-      for (const Assign& a : assignments(scope_of(at)))
-        if (a.at < at && a.name == text(n)) last = &a;
-      if (!last) return std::nullopt;
-      auto value = build(last->value, last->at, depth + 1);
-      if (!value || !value->from_literals) return std::nullopt;
-      value->style = "variable";
-      return value;
+      for (const Assign& a : assigns)
+        if (a.at < at && !a.append && a.name == text(n)) last = &a;
+      // Its value (a parameter's is the parameter), then the text appended
+      // after it (`m += \`: ${x}\``). Appends on a branch the throw is not
+      // on may not run: the message without them is a variant too.
+      bool lit = false;
+      t.style = "variable";
+      t.parts = last ? operand(last->value, last->at, depth, lit) : std::vector<TemplatePart>{interp(std::string(text(n)))};
+      MessageTemplate always = t;
+      struct Append {
+        std::vector<TemplatePart> parts;
+        std::uint32_t branch;  // 0: on every path to the throw
+      };
+      std::vector<Append> appends;
+      std::unordered_map<std::uint32_t, int> per_branch;
+      for (const Assign& a : assigns) {
+        if (!a.append || (last && a.at <= last->at) || a.at >= at || a.name != text(n)) continue;
+        Append ap{operand(a.value, a.at, depth + 1, lit), branch_of(a.node, at)};
+        if (ap.branch) ++per_branch[ap.branch];
+        appends.push_back(std::move(ap));
+      }
+      // A branch appending once shows its text (the variant without it
+      // covers the other path); a branch appending in several places (an
+      // if/else chain) is one interpolation named after the variable.
+      bool branched = false, appended = !appends.empty();
+      std::uint32_t shown = 0;
+      for (Append& ap : appends) {
+        if (ap.branch == 0) append_parts(always.parts, std::vector<TemplatePart>(ap.parts));
+        branched = branched || ap.branch != 0;
+        if (ap.branch == 0 || per_branch[ap.branch] == 1) {
+          append_parts(t.parts, std::move(ap.parts));
+        } else if (ap.branch != shown) {
+          t.parts.push_back(interp(std::string(text(n))));
+        }
+        shown = ap.branch;
+      }
+      if (!lit || (!last && !appended)) return std::nullopt;
+      t.from_literals = always.from_literals = true;
+      if (branched && depth == 0 && m_variants.size() < 8) m_variants.push_back(std::move(always));
+      return t;
     }
     case Kind::Call: {
+      // `'a'.concat(x, 'b')`: how Babel writes a template literal.
+      TSNode fn = child(n, m_g.f_function);
+      if (kind(fn) == Kind::Member && text(child(fn, m_g.f_property)) == "concat") {
+        auto head = build(child(fn, m_g.f_object), at, depth + 1);
+        if (!head || !head->from_literals) return std::nullopt;
+        t.style = "concat";
+        t.from_literals = true;
+        t.parts = std::move(head->parts);
+        bool lit = true;
+        TSNode args = child(n, m_g.f_arguments);
+        for (std::uint32_t k = 0, count = named_count(args); k < count; ++k) {
+          TSNode a = ts_node_named_child(args, k);
+          if (kind(a) != Kind::Comment) append_parts(t.parts, operand(a, at, depth, lit));
+        }
+        return t;
+      }
       // util.format('…%s…', a): Node's printf.
-      std::string_view callee = text(child(n, m_g.f_function));
+      std::string_view callee = text(fn);
       if (callee != "util.format" && callee != "format") return std::nullopt;
       TSNode fmt = argument(n, 0);
       if (kind(fmt) != Kind::String) return std::nullopt;
@@ -793,6 +947,35 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     default: return std::nullopt;
   }
+}
+
+// One side of a `+` (or what `+=` appends): its template when it builds
+// one (`literal` then turns true when it came from literals), a number's
+// digits, else the expression as one interpolation.
+std::vector<TemplatePart> FileScanner::operand(TSNode s, std::uint32_t at, int depth, bool& literal) {
+  s = unwrap(s);
+  if (kind(s) == Kind::Number) return std::vector<TemplatePart>{TemplatePart{true, std::string(text(s)), {}, 0}};
+  if (auto b = build(s, at, depth + 1)) {
+    literal = literal || b->from_literals;
+    return std::move(b->parts);
+  }
+  return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
+}
+
+// Where statement `n` runs only on some paths to byte `at`: the start
+// (+1) of the outermost branch, loop, `case` or `try` of the function that
+// holds it but not `at`; 0 when it runs on every path.
+std::uint32_t FileScanner::branch_of(TSNode n, std::uint32_t at) const {
+  std::uint32_t outer = 0;
+  for (int i = 0; i < k_max_depth && !ts_node_is_null(n); ++i) {
+    Kind k = kind(n);
+    if (is_function(k)) break;
+    if ((k == Kind::If || k == Kind::Else || k == Kind::While || k == Kind::Catch || k == Kind::Branch) &&
+        !(at >= start_byte(n) && at < end_byte(n)))
+      outer = start_byte(n) + 1;
+    n = ts_node_parent(n);
+  }
+  return outer;
 }
 
 // The body of the function around byte `at`, else the whole file.
@@ -814,9 +997,11 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments(TSNode scope) {
     if (depth > 0 && is_function(k)) return false;
     if (k == Kind::Declarator) {
       TSNode v = child(x, m_g.f_value);
-      if (!ts_node_is_null(v)) out.push_back({text(child(x, m_g.f_name)), v, start_byte(x)});
+      if (!ts_node_is_null(v)) out.push_back({text(child(x, m_g.f_name)), v, start_byte(x), false, x});
     } else if (k == Kind::Assign) {
-      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x)});
+      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x), false, x});
+    } else if (k == Kind::AugAssign && text(child(x, m_g.f_operator)) == "+=") {
+      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x), true, x});
     }
     return true;
   });
@@ -843,10 +1028,121 @@ TSNode FileScanner::function_named(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+// The text of a plain quoted string argument (`'write'`), else nullopt.
+std::optional<std::string> plain_string(std::string_view arg) {
+  if (arg.size() < 2 || (arg.front() != '\'' && arg.front() != '"') || arg.back() != arg.front()) return std::nullopt;
+  std::string_view inner = arg.substr(1, arg.size() - 2);
+  if (inner.find_first_of("\\'\"") != std::string_view::npos) return std::nullopt;
+  return std::string(inner);
+}
+
+// `entry`'s message for a site passing `args`.
+std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vector<std::string>& args) {
+  std::vector<MessageTemplate> out;
+  const bool spread = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.starts_with("..."); });
+  for (const MessageTemplate& d : entry.display) {
+    MessageTemplate t;
+    t.style = d.style;
+    t.from_literals = true;
+    auto arg_part = [&](const std::string& a) {
+      if (auto lit = plain_string(a)) return TemplatePart{true, *lit, {}, 0};
+      return interp(a);
+    };
+    if (d.style == "percent" && d.parts.size() == 1 && d.parts[0].literal) {
+      // util.format(msg, ...args); with no arguments the template as is.
+      if (spread || args.empty()) {
+        t.parts = d.parts;
+      } else {
+        for (TemplatePart& p : javascript::format_parts(d.parts[0].text, args))
+          append_parts(t.parts, {p.literal ? std::move(p) : arg_part(p.text)});
+      }
+    } else {
+      for (const TemplatePart& p : d.parts) {
+        std::size_t k = 0;
+        while (!p.literal && k < entry.params.size() && entry.params[k].name != p.text) ++k;
+        if (p.literal || spread || k == entry.params.size() || k >= args.size())
+          append_parts(t.parts, {p});
+        else
+          append_parts(t.parts, {arg_part(args[k])});
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript) {
+  std::unordered_map<std::string_view, const ClassDef*> table;
+  struct Defined {
+    const ClassDef* cls = nullptr;  // nullptr: defined more than once
+  };
+  std::unordered_map<std::string_view, Defined> classes;
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (const ClassDef& c : files[i].classes) {
+      if (!c.code.empty()) {
+        table.try_emplace(c.name, &c);
+        continue;
+      }
+      auto [it, added] = classes.try_emplace(c.name, Defined{&c});
+      if (!added) it->second.cls = nullptr;
+    }
+  }
+  // The name a class's instances print: its own, else its base's.
+  // Only a chain that ends at one of JavaScript's own classes is known.
+  auto printed = [&](std::string_view written) {
+    static constexpr std::string_view k_builtin[] = {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
+                                                      "EvalError", "URIError", "AggregateError"};
+    std::string_view name = written;
+    for (int hops = 0; hops < 16; ++hops) {
+      auto it = classes.find(name);
+      if (it == classes.end() || !it->second.cls || it->second.cls->names_itself || it->second.cls->bases.empty()) break;
+      name = it->second.cls->bases.front();
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+    }
+    return std::find(std::begin(k_builtin), std::end(k_builtin), name) != std::end(k_builtin) ? name : written;
+  };
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view written = site.error_class;
+      if (auto dot = written.rfind('.'); dot != std::string_view::npos) written.remove_prefix(dot + 1);
+      if (site.kind == "raise" && !written.empty() && table.find(written) == table.end()) {
+        std::string_view shown = printed(written);
+        if (shown != written) site.error_class = std::string(shown);
+      }
+    }
+  }
+  if (table.empty()) return;
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view name = site.error_class;
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      auto it = table.find(name);
+      if (it == table.end() || site.kind != "raise") continue;
+      const ClassDef& entry = *it->second;
+      std::vector<MessageTemplate> messages = code_messages(entry, site.args);
+      site.error_class = entry.bases.empty() ? "Error" : entry.bases.front();
+      site.alternatives.clear();
+      site.message = MessageTemplate{};  // its arguments are not the message
+      if (!messages.empty()) {
+        site.message = std::move(messages.front());
+        for (std::size_t i = 1; i < messages.size() && site.alternatives.size() < 64; ++i)
+          site.alternatives.push_back(std::move(messages[i]));
+      }
+      site.args.push_back("code='" + entry.code + "'");
+    }
+  }
+}
+
 bool javascript_worth_parsing(std::string_view source) {
-  return source.find("throw") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
-         source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos ||
-         (source.find("new") != std::string_view::npos && source.find("Error") != std::string_view::npos);
+  return source.find("throw") != std::string_view::npos || source.find("Error") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
+         source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos;
 }
 
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {

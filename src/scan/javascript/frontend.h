@@ -2,6 +2,7 @@
 // The JavaScript and TypeScript frontend: bytes of one .js/.ts file in,
 // throw-site facts out. Pure and thread-safe (each thread has its parsers).
 #include <string_view>
+#include <vector>
 
 #include "model/throw_site.h"
 
@@ -23,6 +24,21 @@ enum class Dialect { javascript, typescript, tsx };
 // on bad input; nesting is walked without recursion and expressions are
 // read to a bounded depth.
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect);
+
+// What JavaScript prints, across the files of one scan (`javascript[i]`:
+// file i is JavaScript or TypeScript; the others are left alone):
+// - a site raising an entry of a code-keyed table (ClassDef::code, read from
+//   `E('ERR_X', msg, Base)` in any file) becomes what Node throws: class
+//   Base, the entry's message filled with the site's arguments (util.format's
+//   `%s` or the message function's parameters), and the code as
+//   `code='ERR_X'` among its arguments (the record's errorCode); a code
+//   defined twice keeps its first entry;
+// - a site raising a class of the repository that never names itself
+//   (`class PathError extends TypeError {}`: its instances' `name` is
+//   TypeError's, and the stack says `TypeError: …`) raises, as printed, the
+//   first base that does or is not defined here; the class as written
+//   stays in its raised text.
+void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript);
 
 // Cheap pre-check: false when `source` cannot hold a site nor a class.
 bool javascript_worth_parsing(std::string_view source);
