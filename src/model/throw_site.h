@@ -132,6 +132,14 @@ struct FunctionCalls {
   std::vector<std::string> calls;
 };
 
+// Documentation text in a source file (a Python docstring), for linking
+// records to the docs that mention them (evidence.docs).
+struct DocText {
+  int line = 0;       // where the text starts
+  std::string owner;  // the function or class it documents; "" for the module
+  std::string text;   // as written between the quotes, bounded
+};
+
 // Everything a frontend learns from one file.
 struct FileFacts {
   std::vector<ThrowSite> sites;
@@ -146,6 +154,8 @@ struct FileFacts {
   std::vector<TestExpectation> expectations;
   // Each function's calls by name (Python), for evidence linking.
   std::vector<FunctionCalls> functions;
+  // Docstrings of the module, its classes and functions (Python).
+  std::vector<DocText> docs;
 };
 
 }  // namespace errdex::model

@@ -16,10 +16,12 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan(std::string_view source) const override {
     model::FileFacts facts = scan_python(source);
     facts.functions = function_calls(source);
+    facts.docs = python_docstrings(source);
     return facts;
   }
   model::FileFacts scan_tests(std::string_view source) const override { return scan_python_tests(source); }
   bool reads_tests() const override { return true; }
+  std::vector<model::DocText> scan_docs(std::string_view source) const override { return python_docstrings(source); }
 };
 
 class JavaScriptFrontend final : public Frontend {

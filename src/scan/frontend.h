@@ -24,6 +24,9 @@ class Frontend {
   // A test file read as evidence (FileFacts::expectations, no sites):
   // empty for a language whose tests are not read.
   virtual model::FileFacts scan_tests(std::string_view) const { return {}; }
+  // The documentation text of a file not worth parsing (FileFacts::docs,
+  // which scan fills for the others): cheap, no parse.
+  virtual std::vector<model::DocText> scan_docs(std::string_view) const { return {}; }
   // Whether scan_tests reads anything (else a test file is not even read).
   virtual bool reads_tests() const { return false; }
 };
