@@ -172,6 +172,80 @@ bool has_affinity(std::string_view record_path, const std::unordered_set<std::st
   return false;
 }
 
+// A function decorated by a class (`@_SpecialForm`): calling its name
+// calls that object, which need not run the body at all.
+bool decorated_by_class(const model::ThrowSite& s) {
+  return std::any_of(s.decorators.begin(), s.decorators.end(), [](const std::string& d) {
+    std::string_view n = d;
+    n = n.substr(0, n.find('('));
+    n = last_component(n);
+    while (n.starts_with('_')) n.remove_prefix(1);
+    return !n.empty() && std::isupper(static_cast<unsigned char>(n.front()));
+  });
+}
+
+// The identifiers of a test's code that may name what it does wrong
+// (`ssl_handshake_timeout=-10`): 4 characters or more, not the test's own
+// machinery.
+std::vector<std::string_view> code_words(const model::TestExpectation& e) {
+  std::vector<std::string_view> out;
+  std::string_view c = e.code;
+  for (std::size_t i = 0; i < c.size();) {
+    if (!(std::isalnum(static_cast<unsigned char>(c[i])) || c[i] == '_')) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < c.size() && (std::isalnum(static_cast<unsigned char>(c[j])) || c[j] == '_')) ++j;
+    std::string_view w = c.substr(i, j - i);
+    bool quoted = i > 0 && (c[i - 1] == '\'' || c[i - 1] == '"');
+    if (w.size() >= 4 && !quoted && !std::isdigit(static_cast<unsigned char>(w[0])) && w != "self" && w != "with" &&
+        !w.starts_with("assert") && w != "raises" && w != "warns" && w != "pytest" && w != "match" &&
+        std::find(out.begin(), out.end(), w) == out.end() &&
+        std::none_of(e.classes.begin(), e.classes.end(), [&](const std::string& k) { return last_component(k) == w; }) &&
+        std::none_of(e.calls.begin(), e.calls.end(), [&](const std::string& k) { return last_component(k) == w; }))
+      out.push_back(w);
+    i = j;
+  }
+  return out;
+}
+
+bool has_word(std::string_view text, std::string_view w) {
+  for (auto at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1)) {
+    bool l = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+    std::size_t end = at + w.size();
+    bool r = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+    if (l && r) return true;
+  }
+  return false;
+}
+
+// Of several sites a test reaches that all agree, the ones whose guard or
+// message names what the test's code names (a keyword argument, a
+// variable): `SSLProtocol(..., ssl_handshake_timeout=-10)` raises the
+// site guarding `ssl_handshake_timeout`, not its `ssl_shutdown_timeout`
+// twin. All of them when none or all name one.
+void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e,
+                const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records) {
+  if (found.size() < 2) return;
+  auto words = code_words(e);
+  std::vector<int> score(found.size(), 0);
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    const model::ThrowSite& s = sites[found[k]];
+    for (std::string_view w : words) {
+      bool named = has_word(records[found[k]].error_message, w);
+      for (const auto& g : s.guards) named = named || has_word(g.condition, w);
+      score[k] += named;
+    }
+  }
+  int best = *std::max_element(score.begin(), score.end());
+  if (best == 0 || std::all_of(score.begin(), score.end(), [&](int x) { return x == best; })) return;
+  std::vector<std::size_t> kept;
+  for (std::size_t k = 0; k < found.size(); ++k)
+    if (score[k] == best) kept.push_back(found[k]);
+  found = std::move(kept);
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -218,6 +292,14 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       auto agrees = [&](std::size_t r) {
         const model::ThrowSite& s = sites[r];
         if ((e.kind == "warns") != (s.kind == "warn")) return false;
+        // `raise NotImplementedError` marks an abstract method or a missing
+        // platform feature: only a test that expects it by name means it,
+        // not one expecting RuntimeError, its base.
+        if (last_component(s.error_class) == "NotImplementedError" &&
+            std::none_of(e.classes.begin(), e.classes.end(),
+                         [](const std::string& c) { return last_component(c) == "NotImplementedError"; }))
+          return false;
+        if (decorated_by_class(s)) return false;
         if (!std::any_of(e.classes.begin(), e.classes.end(), [&](const std::string& c) {
               return class_agrees(c, s.error_class, records[r].file_path, classes);
             }))
@@ -251,6 +333,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       std::erase_if(found, [&](std::size_t r) { return !has_affinity(records[r].file_path, words); });
       // Without a regex, two sites of one class reached are two guesses.
       if (found.empty() || found.size() > (e.match.empty() ? 1 : k_max_links)) continue;
+      keep_named(found, e, sites, records);
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

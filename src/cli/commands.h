@@ -23,6 +23,7 @@ struct ScanArgs {
   bool include_tests = false;  // records from test code too
   bool no_cache = false;       // parse every file, even one scanned before
   bool no_evidence = false;    // test files not read for evidence.tests
+  bool blame = false;          // --rev: evidence.introduced by blame of each raise line
   // --python: the interpreter whose standard library and distributions
   // are scanned, each a repository at its version.
   std::optional<std::string> python;

@@ -13,12 +13,15 @@
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
 #include "analyze/call_graph.h"
+#include "analyze/docs.h"
 #include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
 #include "cli/commands.h"
 #include "cli/store_caches.h"
+#include "cli/parallel.h"
 #include "cli/progress.h"
+#include "cli/scan_evidence.h"
 #include "cli/python_env.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
@@ -59,19 +62,6 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
   while (!p.empty() && p.back() == '/') p.pop_back();
   while (!p.empty() && p.front() == '/') p.erase(p.begin());
   return p.empty() ? rel : p + "/" + rel;
-}
-
-// Runs `work(i)` for i in [0, n) on `jobs` threads.
-template <typename F>
-void parallel_for(std::size_t n, int jobs, F&& work) {
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < n;) work(i);
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
 }
 
 }  // namespace
@@ -129,10 +119,14 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // Pass 1: open the tree at its revision and list what is worth reading.
   source::Options options;
   options.extensions = scan::frontend_extensions();
+  if (a.evidence) options.extensions.insert(options.extensions.end(), doc_extensions().begin(), doc_extensions().end());
   auto tree = a.files ? source::open_files(a.path, *a.files, options) : source::open_tree(a.path, a.rev, options);
   if (!tree) return Error{tree.error()};
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
+  // Doc files are evidence (evidence.docs), not scanned files.
+  std::vector<source::Entry> doc_entries;
+  if (a.evidence) doc_entries = take_doc_files(entries, prefix);
   // Test code raises on purpose: its errors are no user's. It is counted,
   // not listed with the skipped files, and read as evidence only.
   std::vector<char> is_test(entries.size(), 0);
@@ -430,6 +424,19 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     const analyze::CallGraph graph(code, out.import_roots);
     analyze::link_entry_points(graph, out.sites, out.records);
     analyze::link_tests(at, out.sites, out.records, classes, graph);
+    // The docs that quote each record's message or name its class with its
+    // function (evidence.docs): doc files, and docstrings of code files.
+    auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs);
+    out.doc_files = doc_files.size();
+    std::vector<analyze::DocSource> docs;
+    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, d.text, false});
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (!is_test[i])
+        for (const auto& d : facts[i].docs) docs.push_back({&paths[i], d.line, d.owner, d.text, true});
+    analyze::link_docs(docs, out.sites, out.records);
+    // The commit that introduced each raise line (evidence.introduced):
+    // only a git revision has history.
+    if (a.blame && a.rev) out.blamed = add_introduced(**tree, entries, paths, out.records, a.facts_cache, jobs);
   }
 
   // Pass 6: lints that need the whole repository.
@@ -644,6 +651,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   auto t0 = std::chrono::steady_clock::now();
   PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, memo, a.files};
   in.evidence = !a.no_evidence;
+  in.blame = a.blame;
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -731,7 +739,8 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                         {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
                         {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
-                        {"cachedFiles", out.cached}, {"reusedFiles", out.reused}};
+                        {"cachedFiles", out.cached}, {"reusedFiles", out.reused},
+                        {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)

@@ -88,6 +88,9 @@ struct PipelineInput {
   // Test files are read for the tests that raise each record's error
   // (analyze/evidence.h); off, they are not read at all.
   bool evidence = true;
+  // With `rev` and `evidence`: evidence.introduced of each record, by blame
+  // of its line (cli/scan_evidence.h).
+  bool blame = false;
 };
 
 struct PipelineOutput {
@@ -101,6 +104,8 @@ struct PipelineOutput {
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;
   std::size_t test_files = 0;  // left out as test code (PipelineInput::include_tests)
+  std::size_t doc_files = 0;   // doc files read for evidence.docs
+  std::size_t blamed = 0;      // files blamed for evidence.introduced (not from the cache)
   // In dataset order (file order, then line); sites[i] gave records[i].
   std::vector<model::ErrorRecord> records;
   std::vector<model::ThrowSite> sites;

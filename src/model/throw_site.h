@@ -173,6 +173,14 @@ struct ClassBases {
   std::vector<std::string> bases;
 };
 
+// Documentation text in a source file (a Python docstring), for linking
+// records to the docs that mention them (evidence.docs).
+struct DocText {
+  int line = 0;       // where the text starts
+  std::string owner;  // the function or class it documents; "" for the module
+  std::string text;   // as written between the quotes, bounded
+};
+
 // Everything a frontend learns from one file.
 struct FileFacts {
   std::vector<ThrowSite> sites;
@@ -197,6 +205,8 @@ struct FileFacts {
   std::vector<std::pair<std::string, std::string>> assigned;
   bool has_exports = false;
   std::vector<std::string> exports;
+  // Docstrings of the module, its classes and functions (Python).
+  std::vector<DocText> docs;
 };
 
 }  // namespace errdex::model

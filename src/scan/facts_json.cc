@@ -71,16 +71,18 @@ std::string facts_to_json(const model::FileFacts& f) {
   for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
   json bases = json::array();
   for (const auto& c : f.class_bases) bases.push_back({c.qualname, c.bases});
+  json docs = json::array();
+  for (const auto& d : f.docs) docs.push_back({d.line, d.owner, d.text});
   json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports};
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
-              std::move(functions), std::move(module)}
+              std::move(functions), std::move(module), std::move(docs)}
       .dump(
       -1, ' ', false, json::error_handler_t::strict);
 }
 
 Expected<model::FileFacts> facts_from_json(std::string_view text) {
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array() || j.size() != 7) return Error{"not file facts"};
+  if (j.is_discarded() || !j.is_array() || j.size() != 8) return Error{"not file facts"};
   try {
     model::FileFacts f;
     for (const auto& s : j.at(0)) {
@@ -147,6 +149,8 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.assigned = module.at(2).get<Pairs>();
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
+    for (const auto& d : j.at(7))
+      f.docs.push_back({d.at(0).get<int>(), d.at(1).get<std::string>(), d.at(2).get<std::string>()});
     return f;
   } catch (const json::exception& e) {
     return Error{std::string("not file facts: ") + e.what()};

@@ -16,6 +16,7 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan(std::string_view source) const override {
     model::FileFacts facts = scan_python(source);
     read_calls(source, facts);
+    facts.docs = python_docstrings(source);
     return facts;
   }
   model::FileFacts scan_tests(std::string_view source) const override {
@@ -28,6 +29,7 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan_calls(std::string_view source) const override {
     model::FileFacts facts;
     read_calls(source, facts);
+    facts.docs = python_docstrings(source);
     return facts;
   }
   bool reads_tests() const override { return true; }

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -41,6 +43,17 @@ bool has_extension(std::string_view name, const Options& o) {
 std::string git_error_text(const char* what) {
   const git_error* e = git_error_last();
   return std::string(what) + ": " + (e && e->message ? e->message : "unknown libgit2 error");
+}
+
+// Seconds since the epoch as ISO 8601 in UTC: 2024-03-01T12:00:00Z.
+std::string iso_utc(git_time_t seconds) {
+  std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return buf;
 }
 
 struct GitLib {
@@ -292,6 +305,59 @@ class GitTree final : public SourceTree {
         },
         &w);
     std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+    return out;
+  }
+
+  std::string content_id(const Entry& e) const override {
+    auto it = m_oids.find(e.path);
+    if (it == m_oids.end()) return {};
+    char hex[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(hex, sizeof hex, &it->second);
+    return hex;
+  }
+
+  std::vector<LineOrigin> blame(const Entry& e, const std::vector<int>& lines) const override {
+    std::vector<LineOrigin> out;
+    if (lines.empty() || !m_oids.contains(e.path)) return out;
+    // Its own handle: blames run on several threads, and a git_repository
+    // must not be used by two at once.
+    RepoHandle h;
+    if (git_repository_open(&h.repo, git_repository_path(m_repo)) != 0) return out;
+    git_blame_options opts;
+    git_blame_options_init(&opts, GIT_BLAME_OPTIONS_VERSION);
+    git_oid_fromstr(&opts.newest_commit, m_sha.c_str());
+    auto [lo, hi] = std::minmax_element(lines.begin(), lines.end());
+    // Only the span asked is followed back: history stops once each of its
+    // lines has its commit.
+    opts.min_line = static_cast<std::size_t>(std::max(1, *lo));
+    opts.max_line = static_cast<std::size_t>(std::max(1, *hi));
+    const std::string path = m_repo_path.empty() ? e.path : m_repo_path + "/" + e.path;
+    git_blame* b = nullptr;
+    if (git_blame_file(&b, h.repo, path.c_str(), &opts) != 0) return out;
+    std::unordered_map<std::string, LineOrigin> commits;  // by sha: summary and date read once
+    for (int line : lines) {
+      const git_blame_hunk* hunk = line > 0 ? git_blame_get_hunk_byline(b, static_cast<std::size_t>(line)) : nullptr;
+      if (!hunk || git_oid_is_zero(&hunk->final_commit_id)) continue;
+      char hex[GIT_OID_HEXSZ + 1];
+      git_oid_tostr(hex, sizeof hex, &hunk->final_commit_id);
+      auto it = commits.find(hex);
+      if (it == commits.end()) {
+        LineOrigin o;
+        o.sha = hex;
+        git_commit* c = nullptr;
+        if (git_commit_lookup(&c, h.repo, &hunk->final_commit_id) == 0) {
+          if (const char* s = git_commit_summary(c)) o.summary = s;
+          const git_signature* a = git_commit_author(c);
+          o.date = iso_utc(a ? a->when.time : git_commit_time(c));
+          git_commit_free(c);
+        }
+        it = commits.emplace(hex, std::move(o)).first;
+      }
+      LineOrigin o = it->second;
+      o.line = line;
+      out.push_back(std::move(o));
+    }
+    git_blame_free(b);
     return out;
   }
 

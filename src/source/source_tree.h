@@ -25,6 +25,14 @@ struct Entry {
   std::string blob;
 };
 
+// The commit that last changed a line, as git blame finds it.
+struct LineOrigin {
+  int line = 0;         // 1-based, in the file at the tree's revision
+  std::string sha;      // 40 hex
+  std::string summary;  // the commit message's first line
+  std::string date;     // author date, ISO 8601 in UTC ("2024-03-01T12:00:00Z")
+};
+
 struct Options {
   // Files larger than this are skipped as "too-large".
   std::uint64_t max_file_size = 8 * 1024 * 1024;
@@ -46,6 +54,19 @@ class SourceTree {
   virtual std::vector<Entry> list(std::vector<Skip>& skipped) = 0;
   // Reads one listed file. Thread-safe. An error is a reason to skip it.
   virtual Expected<std::string> read(const Entry& e) const = 0;
+  // The id of a listed file's content in its repository (the git blob id,
+  // 40 hex); "" for a tree without history.
+  virtual std::string content_id(const Entry&) const { return {}; }
+  // Blame: for each of `lines` (1-based) of a listed file, the commit at or
+  // before the tree's revision that last changed it, in the order asked.
+  // Only a git revision has history: a directory (even inside a work tree,
+  // whose files may differ from any commit) gives none. A line past the end
+  // or a failure of libgit2 gives no origin for that line. Thread-safe;
+  // costs a walk of the file's history back to its oldest line asked.
+  virtual std::vector<LineOrigin> blame(const Entry&, const std::vector<int>& lines) const {
+    (void)lines;
+    return {};
+  }
 };
 
 // Opens `path`. With `rev`, `path` must be inside a git repository and the

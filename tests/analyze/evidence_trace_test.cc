@@ -35,9 +35,10 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   auto j = nlohmann::json::parse(testing::read_file(report));
   const int ran = j["ran"].get<int>(), executed = j["executed"].get<int>();
   ASSERT_GE(ran, 100) << j.dump(1);
-  // The issue asks for 95 %; name-based links reach 80 % today (bench/RESULTS.md):
-  // this floor keeps them from getting worse.
-  EXPECT_GE(executed * 100, ran * 75) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // The issue asks for 95 %; the filters reach 85 % of every linked test
+  // that runs here (bench/RESULTS.md, 707 of 832): this floor keeps them
+  // from getting worse, with room for the sample's spread.
+  EXPECT_GE(executed * 100, ran * 80) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

@@ -9,9 +9,12 @@ recorded under PREFIX (`Lib`). Every linked test of every record is a case
 across them (all when there are fewer), each run by its unittest id
 (`test.test_textwrap.WrapTestCase.test_bad_width`) with sys.settrace and
 threading.settrace watching only the record's file. Prints one JSON object:
-{"cases", "ran", "executed", "notRun": [...], "missed": [...]}. A test that
-cannot be imported here is listed as not run; one that is skipped counts
-as run and not executed.
+{"cases", "ran", "executed", "notRun": [...], "skipped": [...], "missed": [...]}.
+A test that cannot be imported here is listed as not run, and one that
+skips itself here (a Windows-only test, a missing resource) as skipped:
+neither says anything about the link. A module the interpreter runs frozen
+(`os`, `posixpath`, importlib's bootstrap: `<frozen os>`) is watched under
+that name too.
 """
 import io
 import json
@@ -60,7 +63,9 @@ def test_ids(module, test_name):
     return ids[:3]
 
 
-def run_one(test_id, target_file, target_line):
+def run_one(test_id, target_file, target_line, frozen_name):
+    """True when the line ran, False when not, None when every test the id
+    names was skipped here."""
     hit = []
 
     def local(frame, event, arg):
@@ -69,7 +74,7 @@ def run_one(test_id, target_file, target_line):
         return local
 
     def tracer(frame, event, arg):
-        if frame.f_code.co_filename == target_file:
+        if frame.f_code.co_filename in (target_file, frozen_name):
             if frame.f_lineno == target_line:
                 hit.append(True)
             return local
@@ -93,6 +98,8 @@ def run_one(test_id, target_file, target_line):
         sys.settrace(old)
         threading.settrace(None)
         sys.stdout, sys.stderr = stdout, stderr
+    if not hit and result.testsRun and len(result.skipped) == result.testsRun:
+        return None
     return bool(hit)
 
 
@@ -102,7 +109,7 @@ def main():
     if len(cases) > sample:
         step = len(cases) / sample
         cases = [cases[int(i * step)] for i in range(sample)]
-    executed, missed, not_run = 0, [], []
+    executed, missed, not_run, skipped = 0, [], [], []
     for rec_path, rec_line, test_path, test_name in cases:
         target = os.path.realpath(os.path.join(stdlib, rec_path[len(prefix) + 1:] if prefix else rec_path))
         module = module_of(test_path, prefix)
@@ -112,12 +119,20 @@ def main():
             # no runnable class: says nothing about the link.
             not_run.append(test_path + "::" + test_name)
             continue
-        if any(run_one(i, target, rec_line) for i in ids):
+        frozen = "<frozen " + module_of(rec_path, prefix).removesuffix(".__init__") + ">"
+        outcomes = []
+        for i in ids:
+            outcomes.append(run_one(i, target, rec_line, frozen))
+            if outcomes[-1]:
+                break
+        if any(outcomes):
             executed += 1
+        elif all(o is None for o in outcomes):
+            skipped.append(test_path + "::" + test_name)
         else:
             missed.append(f"{rec_path}:{rec_line} <- {test_path}::{test_name}")
-    report = {"cases": len(cases), "ran": len(cases) - len(not_run), "executed": executed,
-              "notRun": not_run, "missed": missed}
+    report = {"cases": len(cases), "ran": len(cases) - len(not_run) - len(skipped), "executed": executed,
+              "notRun": not_run, "skipped": skipped, "missed": missed}
     text = json.dumps(report, indent=1)
     if len(sys.argv) > 5:
         with open(sys.argv[5], "w") as f:

@@ -234,6 +234,105 @@ TEST(Cli, TestsThatRaiseTheErrorAreLinkedToItsRecord) {
   for (const auto& rec : export_records(db)) EXPECT_FALSE(rec.contains("evidence")) << rec.dump();
 }
 
+// Issue 29, items 4 and 5: on a git revision scanned with --blame, each
+// record names the commit that last changed its raise line (sha, summary,
+// author date in UTC); docs that quote the message, the raising function's
+// docstring naming the class and a doc paragraph naming class and function
+// are linked with file and line, closest first. A folder scan has no
+// history, and --no-evidence reads no docs.
+TEST(Cli, DocsAndTheCommitThatIntroducedTheRaiseAreLinked) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "e.db").string();
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/wrap.py",
+             "def wrap(text, width):\n"
+             "    \"\"\"Wraps text.\n\n"
+             "    Raises ValueError when the width is not positive.\n"
+             "    \"\"\"\n"
+             "    return [text]\n\n\n"
+             "def old(x):\n"
+             "    raise KeyError(x)\n");
+  git(repo, "init -q && git add -A && GIT_AUTHOR_DATE='2023-05-06T07:08:09Z' git -c user.name=t -c user.email=t@t "
+            "commit -qm 'first: wrap'");
+  std::string sha1 = git(repo, "rev-parse HEAD");
+  sha1.pop_back();
+  write_file(repo / "pkg/wrap.py",
+             "def wrap(text, width):\n"
+             "    \"\"\"Wraps text.\n\n"
+             "    Raises ValueError when the width is not positive.\n"
+             "    \"\"\"\n"
+             "    if width <= 0:\n"
+             "        raise ValueError(f\"the width must be a positive number of columns, got {width}\")\n"
+             "    return [text]\n\n\n"
+             "def old(x):\n"
+             "    raise KeyError(x)\n");
+  write_file(repo / "docs/guide.rst",
+             "Wrapping\n========\n\n"
+             "Call :func:`wrap` with a width; a :exc:`ValueError` tells you\n"
+             "when it is wrong.\n\n"
+             "The error reads::\n\n"
+             "    ValueError: the width must be a positive\n"
+             "    number of columns, got 0\n");
+  write_file(repo / "docs/data.bin.txt", std::string("\0\1binary", 8));
+  git(repo, "add -A && GIT_AUTHOR_DATE='2024-03-01T12:00:00Z' git -c user.name=t -c user.email=t@t "
+            "commit -qm 'wrap: refuse a width that is not positive' -m 'Body text.'");
+  std::string sha2 = git(repo, "rev-parse HEAD");
+  sha2.pop_back();
+
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev HEAD --blame --repo acme/wrap --json -q --db " +
+               shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = json::parse(r.out);
+  EXPECT_EQ(summary["docFiles"], 1) << summary.dump();  // the binary one is left out
+  EXPECT_EQ(summary["files"], 2) << summary.dump();     // doc files are not scanned files
+  std::map<std::string, json> by_class;
+  for (const auto& rec : export_records(db)) by_class[rec["errorClass"]] = rec;
+  ASSERT_EQ(by_class.size(), 2u);
+  const json& width = by_class["ValueError"];
+  ASSERT_TRUE(width.contains("evidence")) << width.dump();
+  const json& intro = width["evidence"]["introduced"];
+  EXPECT_EQ(intro["sha"], sha2);
+  EXPECT_EQ(intro["summary"], "wrap: refuse a width that is not positive");
+  EXPECT_EQ(intro["date"], "2024-03-01T12:00:00Z");
+  EXPECT_EQ(by_class["KeyError"]["evidence"]["introduced"]["sha"], sha1);
+  EXPECT_EQ(by_class["KeyError"]["evidence"]["introduced"]["date"], "2023-05-06T07:08:09Z");
+  // The quote (folded across its two lines) first, then the docstring.
+  const json& docs = width["evidence"]["docs"];
+  ASSERT_EQ(docs.size(), 2u) << width.dump();
+  EXPECT_EQ(docs[0]["filePath"], "docs/guide.rst");
+  EXPECT_EQ(docs[0]["lineNumber"], 9);
+  EXPECT_EQ(docs[1]["filePath"], "pkg/wrap.py");
+  EXPECT_EQ(docs[1]["lineNumber"], 2);
+  // KeyError: no docstring, no quote, and `old` is not named as code.
+  EXPECT_FALSE(by_class["KeyError"]["evidence"].contains("docs")) << by_class["KeyError"].dump();
+
+  // Without the quote, the paragraph naming `wrap` and ValueError is the link.
+  write_file(repo / "docs/guide.rst",
+             "Wrapping\n========\n\nCall :func:`wrap` with a width; a :exc:`ValueError` tells you\n"
+             "when it is wrong.\n");
+  git(repo, "commit -qam 'docs: shorter' && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m noop");
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev HEAD --repo acme/wrap -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& rec : export_records(db)) {
+    if (rec["errorClass"] != "ValueError") continue;
+    const json& d = rec["evidence"]["docs"];
+    ASSERT_EQ(d.size(), 2u) << rec.dump();
+    EXPECT_EQ(d[0]["filePath"], "pkg/wrap.py");  // the docstring is closer than a paragraph
+    EXPECT_EQ(d[1]["filePath"], "docs/guide.rst");
+    EXPECT_EQ(d[1]["lineNumber"], 4);
+    EXPECT_FALSE(rec["evidence"].contains("introduced")) << "no --blame";
+  }
+
+  // A folder has no history; --no-evidence reads no docs.
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --blame --repo acme/wrap -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& rec : export_records(db))
+    EXPECT_FALSE(rec.contains("evidence") && rec["evidence"].contains("introduced")) << rec.dump();
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --no-evidence --repo acme/wrap -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& rec : export_records(db)) EXPECT_FALSE(rec.contains("evidence")) << rec.dump();
+}
+
 // Several revisions of one repository in one store (issue 28, items 2, 4
 // and 5): every tag a glob names, each its own dataset; a reworded message
 // keeps its site's id; history and diff read across them; forget drops one.

@@ -102,6 +102,35 @@ TEST(PythonExpectations, PytestRaisesMatchAndWarnsAndRegexForms) {
   EXPECT_TRUE(f.expectations[3].match.empty());
 }
 
+// numpy.testing's and SQLAlchemy's helpers (call and `with` forms, the
+// message as the second argument); in a `with` body only the last
+// statement that runs is what raises: earlier ones prepare it, and a
+// trailing `self.fail(...)` never runs.
+TEST(PythonExpectations, AssertRaisesHelpersAndTheStatementThatRaises) {
+  const char* src =
+      "from sqlalchemy.testing import assert_raises_message, expect_raises_message\n"
+      "\n"
+      "class SessionTest(fixtures.TestBase):\n"
+      "    def test_flush(self):\n"
+      "        assert_raises_message(exc.InvalidRequestError, 'already flushing', sess.flush, obj)\n"
+      "    def test_ctx(self):\n"
+      "        with expect_raises_message(exc.ArgumentError, \"Class object expected\"):\n"
+      "            q = make_query(1)\n"
+      "            q.filter(x)\n"
+      "            self.fail('no error')\n"
+      "    def test_np(self):\n"
+      "        np.testing.assert_raises(ValueError, np.reshape, a, -2)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].match, "already flushing");
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"sess.flush"}));
+  EXPECT_EQ(f.expectations[1].test, "SessionTest.test_ctx");
+  EXPECT_EQ(f.expectations[1].match, "Class object expected");
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"q.filter"}));
+  EXPECT_EQ(f.expectations[2].classes, (std::vector<std::string>{"ValueError"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"np.reshape"}));
+}
+
 // Bad input never crashes: nesting the grammar cannot take, bytes that are
 // not Python, an expectation with no arguments.
 TEST(PythonExpectations, HostileInputGivesNothingAndDoesNotCrash) {

@@ -28,6 +28,11 @@ model::FileFacts scan_python_tests(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
 
+// The docstrings of `source` (module, classes, functions, nested ones
+// too), read without a parse: the first statement of each body when it is
+// a string literal. Each text is bounded. Never throws on bad input.
+std::vector<model::DocText> python_docstrings(std::string_view source);
+
 // Across a repository's files (FileFacts of each, in any order): a raise
 // of a class defined in another file shows there as it does where it is
 // defined. `raise URLError('unknown url type: %s' % type)` in one file,

@@ -1,0 +1,290 @@
+#include "analyze/docs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace errdex::analyze {
+namespace {
+
+// A quoted literal shorter than this, or of fewer words, is too common to
+// say which error a text means.
+constexpr std::size_t k_min_literal = 20;
+constexpr int k_min_words = 3;
+// Records one literal or one (class, function) pair may stand for before it
+// is too vague to link outside their own files.
+constexpr std::size_t k_max_shared = 3;
+// Places one literal is verified at.
+constexpr std::size_t k_max_hits = 32;
+// Bytes hashed at each word start of the index.
+constexpr std::size_t k_key = 8;
+// A paragraph of a doc file longer than this many lines is cut there.
+constexpr int k_max_paragraph_lines = 24;
+
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::uint64_t key_at(std::string_view s, std::size_t i) {
+  std::uint64_t k = 0;
+  std::memcpy(&k, s.data() + i, k_key);
+  return k;
+}
+
+std::string_view last_component(std::string_view s) {
+  auto dot = s.rfind('.');
+  return dot == std::string_view::npos ? s : s.substr(dot + 1);
+}
+
+// Whitespace runs folded to one space, ends trimmed.
+std::string fold(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// The longest run of fixed text in a site's message, folded.
+std::string message_literal(const model::ThrowSite& s) {
+  std::string best, cur;
+  for (const auto& p : s.message.parts) {
+    if (p.literal) {
+      cur += p.text;
+      continue;
+    }
+    if (cur.size() > best.size()) best = cur;
+    cur.clear();
+  }
+  if (cur.size() > best.size()) best = cur;
+  best = fold(best);
+  int words = 0;
+  for (std::size_t i = 0; i < best.size(); ++i) words += alnum(best[i]) && (i == 0 || !alnum(best[i - 1]));
+  if (best.size() < k_min_literal || words < k_min_words) return {};
+  return best;
+}
+
+// The name a caller uses for a site's function: the class's for a
+// constructor.
+std::string_view called_name(const model::ThrowSite& s) {
+  if (s.function == "__init__" || s.function == "__new__") return s.class_name;
+  return s.function;
+}
+
+std::string_view module_stem(std::string_view path) {
+  auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (auto dot = name.find('.'); dot != std::string_view::npos) name = name.substr(0, dot);
+  if (name == "__init__" && slash != std::string_view::npos) return module_stem(path.substr(0, slash));
+  return name;
+}
+
+// Whether `word` stands in `text` as a whole identifier.
+bool names(std::string_view text, std::string_view word) {
+  if (word.empty()) return false;
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    bool left = at == 0 || !alnum(text[at - 1]);
+    bool right = at + word.size() >= text.size() || !alnum(text[at + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// The docs' texts folded into one string, each ended by '\0', with the
+// place of every line start, indexed by the bytes at each word start.
+class Corpus {
+ public:
+  explicit Corpus(const std::vector<DocSource>& docs) {
+    for (std::size_t d = 0; d < docs.size(); ++d) {
+      m_starts.push_back(m_text.size());
+      for (char c : docs[d].text) {
+        if (c == '\n') m_newlines.push_back(m_text.size());
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+          if (!m_text.empty() && m_text.back() != ' ' && m_text.back() != '\0') m_text += ' ';
+        } else {
+          m_text += c;
+        }
+      }
+      m_text += '\0';
+    }
+    for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
+      if (alnum(m_text[i]) && (i == 0 || !alnum(m_text[i - 1]))) m_index.emplace_back(key_at(m_text, i), i);
+    std::sort(m_index.begin(), m_index.end());
+  }
+
+  // Each (doc, line) where `lit` stands, at most k_max_hits.
+  std::vector<std::pair<std::size_t, int>> find(std::string_view lit, const std::vector<DocSource>& docs) const {
+    std::vector<std::pair<std::size_t, int>> out;
+    std::size_t k = 1;
+    while (k + k_key <= lit.size() && !(alnum(lit[k]) && !alnum(lit[k - 1]))) ++k;
+    if (k + k_key > lit.size()) return out;
+    const std::uint64_t key = key_at(lit, k);
+    auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<std::uint64_t, std::size_t>(key, 0));
+    for (; it != m_index.end() && it->first == key && out.size() < k_max_hits; ++it) {
+      if (it->second < k || m_text.compare(it->second - k, lit.size(), lit) != 0) continue;
+      std::size_t at = it->second - k;
+      std::size_t d = std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin() - 1;
+      auto lines_before = std::lower_bound(m_newlines.begin(), m_newlines.end(), at) -
+                          std::lower_bound(m_newlines.begin(), m_newlines.end(), m_starts[d]);
+      out.emplace_back(d, docs[d].line + static_cast<int>(lines_before));
+    }
+    return out;
+  }
+
+ private:
+  std::string m_text;
+  std::vector<std::size_t> m_starts;    // each doc's first byte in m_text
+  std::vector<std::size_t> m_newlines;  // where each original line ended, in m_text
+  std::vector<std::pair<std::uint64_t, std::size_t>> m_index;
+};
+
+struct Candidate {
+  int rank = 0;
+  const std::string* path = nullptr;
+  int line = 0;
+};
+
+// Rule 4: paragraphs of doc files that name a record's function as code
+// and its class.
+void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model::ThrowSite>& sites,
+                     const std::vector<model::ErrorRecord>& records, std::vector<std::vector<Candidate>>& out) {
+  // Records by (function, class); a function name shorter than 4
+  // characters (`get`, `run`) says nothing.
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::size_t>> by_pair;
+  std::unordered_set<std::string_view> functions;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    std::string_view fn = called_name(sites[r]), cls = last_component(records[r].error_class);
+    if (fn.size() < 4 || cls.empty() || fn.starts_with("__")) continue;
+    by_pair[{fn, cls}].push_back(r);
+    functions.insert(fn);
+  }
+  if (functions.empty()) return;
+  for (const DocSource& d : docs) {
+    if (d.docstring) continue;
+    std::string_view t = d.text;
+    std::size_t at = 0;
+    int line = d.line;
+    while (at < t.size()) {
+      // One paragraph: up to a blank line.
+      std::size_t start = at;
+      int start_line = line, lines = 0;
+      while (at < t.size() && lines < k_max_paragraph_lines) {
+        std::size_t nl = t.find('\n', at);
+        if (nl == std::string_view::npos) nl = t.size();
+        bool blank = t.substr(at, nl - at).find_first_not_of(" \t\r") == std::string_view::npos;
+        at = nl + 1;
+        ++line;
+        ++lines;
+        if (blank) break;
+      }
+      std::string_view para = t.substr(start, std::min(at, t.size()) - start);
+      // The function names written as code, with their lines.
+      for (std::size_t i = 0; i < para.size();) {
+        if (!alnum(para[i]) || (i > 0 && alnum(para[i - 1]))) {
+          ++i;
+          continue;
+        }
+        std::size_t e = i;
+        while (e < para.size() && alnum(para[e])) ++e;
+        std::string_view w = para.substr(i, e - i);
+        bool as_code = (i > 0 && (para[i - 1] == '`' || para[i - 1] == '.')) ||
+                       (e < para.size() && (para[e] == '(' || para[e] == '`'));
+        if (as_code && functions.contains(w)) {
+          int mention = start_line + static_cast<int>(std::count(para.begin(), para.begin() + i, '\n'));
+          for (auto it = by_pair.lower_bound({w, {}}); it != by_pair.end() && it->first.first == w; ++it) {
+            if (!names(para, it->first.second)) continue;
+            for (std::size_t r : it->second) {
+              if (it->second.size() > k_max_shared && !names(para, module_stem(records[r].file_path))) continue;
+              out[r].push_back({4, d.path, mention});
+            }
+          }
+        }
+        i = e;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void link_docs(const std::vector<DocSource>& docs, const std::vector<model::ThrowSite>& sites,
+               std::vector<model::ErrorRecord>& records, std::size_t max_docs) {
+  if (docs.empty() || records.empty()) return;
+  const std::size_t n = std::min(sites.size(), records.size());
+  std::vector<std::vector<Candidate>> found(records.size());
+
+  // Rule 1: quotes of the message's fixed text.
+  {
+    Corpus corpus(docs);
+    std::unordered_map<std::string, std::vector<std::size_t>> by_literal;
+    for (std::size_t r = 0; r < n; ++r)
+      if (std::string lit = message_literal(sites[r]); !lit.empty()) by_literal[std::move(lit)].push_back(r);
+    for (const auto& [lit, rs] : by_literal) {
+      auto hits = corpus.find(lit, docs);
+      for (auto [d, line] : hits)
+        for (std::size_t r : rs) {
+          bool own = *docs[d].path == records[r].file_path;
+          if (rs.size() > k_max_shared && !own) continue;
+          found[r].push_back({own ? 0 : 1, docs[d].path, line});
+        }
+    }
+  }
+
+  // Rules 2 and 3: docstrings of the raising function and of entry points
+  // that name the class.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> docstrings_of;  // by owner
+  for (std::size_t d = 0; d < docs.size(); ++d)
+    if (docs[d].docstring && !docs[d].owner.empty()) docstrings_of[docs[d].owner].push_back(d);
+  for (std::size_t r = 0; r < n; ++r) {
+    std::string_view cls = last_component(records[r].error_class);
+    if (cls.empty()) continue;
+    // The raising function's own docstring lies between its `def` and the
+    // raise; a constructor's class docstring is the last of that name above.
+    const model::ThrowSite& s = sites[r];
+    const bool ctor = called_name(s) != s.function;
+    std::size_t own = docs.size();
+    if (auto it = docstrings_of.find(called_name(s)); it != docstrings_of.end())
+      for (std::size_t d : it->second) {
+        if (*docs[d].path != records[r].file_path) continue;
+        if (ctor ? docs[d].line < s.function_line : docs[d].line >= s.function_line && docs[d].line <= s.line) own = d;
+      }
+    if (own < docs.size() && names(docs[own].text, cls)) found[r].push_back({2, docs[own].path, docs[own].line});
+    for (const auto& ep : records[r].evidence.entry_points) {
+      std::string_view name = ep.name, owner = last_component(name);
+      auto it = docstrings_of.find(owner);
+      if (it == docstrings_of.end()) continue;
+      for (std::size_t d : it->second)
+        if (names(name, module_stem(*docs[d].path)) && names(docs[d].text, cls))
+          found[r].push_back({3, docs[d].path, docs[d].line});
+    }
+  }
+
+  link_paragraphs(docs, sites, records, found);
+
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    auto& c = found[r];
+    if (c.empty()) continue;
+    std::stable_sort(c.begin(), c.end(), [&](const Candidate& a, const Candidate& b) {
+      if (a.rank != b.rank) return a.rank < b.rank;
+      if (*a.path != *b.path) return *a.path < *b.path;
+      return a.line < b.line;
+    });
+    auto& out = records[r].evidence.docs;
+    for (const Candidate& k : c) {
+      if (out.size() >= max_docs) break;
+      // One link per file: the closest mention stands for the others.
+      if (std::any_of(out.begin(), out.end(), [&](const model::DocEvidence& e) { return e.file_path == *k.path; }))
+        continue;
+      out.push_back({*k.path, k.line});
+    }
+  }
+}
+
+}  // namespace errdex::analyze

@@ -1,0 +1,43 @@
+#pragma once
+// Evidence from the repository's documentation: doc files (Markdown, reST,
+// text) and docstrings that quote a record's message or name its class with
+// its function, linked to the record (record.evidence.docs).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/error_record.h"
+#include "model/throw_site.h"
+
+namespace errdex::analyze {
+
+// One text to search: a doc file whole (`owner` empty, `docstring` false,
+// `line` 1) or one docstring (FileFacts::docs).
+struct DocSource {
+  const std::string* path = nullptr;  // from the repository's top
+  int line = 1;                       // the line `text` starts on
+  std::string_view owner;             // a docstring's function or class; "" for a module or a doc file
+  std::string_view text;
+  bool docstring = false;
+};
+
+// Links each record to the docs that mention it, at most `max_docs`, one
+// per file, in this order (then by path and line):
+//  1. a text quoting the fixed part of its message (the longest literal run
+//     of the template, whitespace folded: at least 20 characters and three
+//     words), in the record's own file first; a literal that more than a
+//     few records share links only texts in their own files;
+//  2. the docstring of the raising function (of the class for a
+//     constructor) that names the record's class;
+//  3. the docstring of one of its entry points (evidence.entry_points)
+//     that names the class;
+//  4. a paragraph of a doc file that names the class and the function as
+//     code (`wrap`, `wrap(`, `.wrap`); when more than a few records share
+//     that pair, the paragraph must name the module too.
+// Each link is the file and the line of the mention. `sites[i]` gave
+// `records[i]`. Work is bounded: the texts are indexed once by the
+// 8 bytes at each word start, and each literal is looked up there.
+void link_docs(const std::vector<DocSource>& docs, const std::vector<model::ThrowSite>& sites,
+               std::vector<model::ErrorRecord>& records, std::size_t max_docs = 3);
+
+}  // namespace errdex::analyze
