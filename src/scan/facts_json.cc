@@ -66,15 +66,17 @@ std::string facts_to_json(const model::FileFacts& f) {
     expectations.push_back({e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls});
   json functions = json::array();
   for (const auto& fn : f.functions) functions.push_back({fn.name, fn.calls});
+  json docstrings = json::array();
+  for (const auto& d : f.docstrings) docstrings.push_back({d.kind, d.name, d.line, d.text});
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
-              std::move(functions)}
+              std::move(functions), std::move(docstrings)}
       .dump(
       -1, ' ', false, json::error_handler_t::strict);
 }
 
 Expected<model::FileFacts> facts_from_json(std::string_view text) {
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array() || j.size() != 6) return Error{"not file facts"};
+  if (j.is_discarded() || !j.is_array() || j.size() != 7) return Error{"not file facts"};
   try {
     model::FileFacts f;
     for (const auto& s : j.at(0)) {
@@ -127,6 +129,9 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     }
     for (const auto& fn : j.at(5))
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>()});
+    for (const auto& d : j.at(6))
+      f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
+                              d.at(3).get<std::string>()});
     return f;
   } catch (const json::exception& e) {
     return Error{std::string("not file facts: ") + e.what()};

@@ -15,9 +15,10 @@ namespace errdex::scan {
 // Statements that cannot hold a site are blanked before the parse (see
 // scan/python/outline.h), which gives the same sites at a fraction of the cost;
 // classes defined inside functions without sites are not listed then.
+// The file's docstrings (FileFacts::docstrings) come from that light pass.
 model::FileFacts scan_python(std::string_view source);
-// The same, parsing the whole file: the reference the fast path is tested
-// against.
+// The same sites, parsing the whole file: the reference the fast path is
+// tested against (no docstrings).
 model::FileFacts scan_python_whole(std::string_view source);
 
 // A test file read as evidence: what its tests expect to be raised or

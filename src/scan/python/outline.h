@@ -37,4 +37,10 @@ std::optional<std::string> keep_only_words(std::string_view source, const std::v
 // that call nothing are left out; empty when the pass is confused.
 std::vector<model::FunctionCalls> function_calls(std::string_view source);
 
+// The docstrings of the module, its classes and functions (nested ones
+// named with their enclosing ones: "A.f.g"), from the same light pass, in
+// source order, bounded as model::Docstring says. Empty when the pass is
+// confused.
+std::vector<model::Docstring> read_docstrings(std::string_view source);
+
 }  // namespace errdex::scan
