@@ -12,6 +12,7 @@
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
+#include "analyze/docstring_prose.h"
 #include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
@@ -256,7 +257,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
         analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
-                                 contents[i], &classes};
+                                 contents[i], &classes, &facts[i].docstrings};
         std::string key;
         bool known = false;
         if (a.facts_cache) {
@@ -293,6 +294,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     at.reserve(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &facts[i]});
     analyze::link_tests(at, out.sites, out.records, classes);
+  }
+  // commonSituations from the entry points found, quoting their docstrings.
+  if (std::any_of(out.records.begin(), out.records.end(),
+                  [](const model::ErrorRecord& r) { return !r.evidence.entry_points.empty(); })) {
+    analyze::DocstringIndex docs;
+    for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], facts[i].docstrings);
+    for (auto& r : out.records) analyze::write_entry_point_situation(r, docs);
   }
 
   // Pass 6: lints that need the whole repository.
