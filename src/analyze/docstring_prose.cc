@@ -242,17 +242,21 @@ const model::Docstring* DocstringIndex::find(std::string_view dotted) const {
   return nullptr;
 }
 
-void write_entry_point_situation(model::ErrorRecord& r, const DocstringIndex& docs) {
+void write_entry_point_prose(model::ErrorRecord& r, const DocstringIndex& docs) {
   for (const auto& e : r.evidence.entry_points) {
     if (e.chain.size() < 2 || e.name.empty()) continue;  // the raising function itself
-    std::string sentence = "Callers reach it from `" + e.name + "`";
-    if (e.chain.size() > 2) {
-      sentence += " (through ";
-      for (std::size_t i = 1; i + 1 < e.chain.size(); ++i) sentence += (i > 1 ? " → `" : "`") + e.chain[i] + "`";
-      sentence += ")";
-    }
+    std::string through;
+    for (std::size_t i = 1; i + 1 < e.chain.size(); ++i) through += (i > 1 ? " → `" : "`") + e.chain[i] + "`";
     const model::Docstring* d = docs.find(e.name);
     std::string sum = d ? doc_summary(d->text) : "";
+    // The public call leads triggerScenarios when no docstring does yet.
+    if (!sum.empty() && r.trigger_scenarios.find("docstring reads: ") == std::string::npos) {
+      std::string lead = "Calling `" + e.name + "` reaches it" + (through.empty() ? "" : " through " + through) +
+                         "; its docstring reads: " + sum;
+      r.trigger_scenarios = lead + (r.trigger_scenarios.empty() ? "" : " " + r.trigger_scenarios);
+      return;
+    }
+    std::string sentence = "Callers reach it from `" + e.name + "`" + (through.empty() ? "" : " (through " + through + ")");
     sentence += sum.empty() ? "." : ", whose docstring reads: " + sum;
     r.common_situations = sentence + (r.common_situations.empty() ? "" : " " + r.common_situations);
     return;

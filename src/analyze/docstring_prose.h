@@ -50,10 +50,11 @@ class DocstringIndex {
   std::unordered_map<std::string, const model::Docstring*> m_by_name;  // null: ambiguous
 };
 
-// commonSituations from the record's entry points (evidence.entryPoints):
-// the first public function other than the raising one that leads to the
-// raise is named first, with the call chain and its docstring's summary
-// when `docs` knows it. Nothing changes for a record without one.
-void write_entry_point_situation(model::ErrorRecord& r, const DocstringIndex& docs);
+// The record's first entry point other than the raising function
+// (evidence.entryPoints), with the call chain and its docstring's summary
+// when `docs` knows it: it leads triggerScenarios as the public call when
+// no docstring leads it yet, else it says in commonSituations where
+// callers come from. Nothing changes for a record without one.
+void write_entry_point_prose(model::ErrorRecord& r, const DocstringIndex& docs);
 
 }  // namespace errdex::analyze

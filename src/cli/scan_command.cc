@@ -12,6 +12,7 @@
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
+#include "analyze/call_graph.h"
 #include "analyze/docstring_prose.h"
 #include "analyze/evidence.h"
 #include "analyze/lints.h"
@@ -183,23 +184,27 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
       } else if (const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
-                 frontend && (is_test[i] || frontend->worth_parsing(*content))) {
+                 frontend && (is_test[i] || a.evidence || frontend->worth_parsing(*content))) {
         // A test file is read for its expectations; with --include-tests
-        // it gives records too.
+        // it gives records too. A file that holds no site is read for the
+        // call graph only (its functions' calls), with evidence.
         const bool evidence_only = is_test[i] && !a.include_tests;
-        parsed += !evidence_only;
+        const bool calls_only = !is_test[i] && !frontend->worth_parsing(*content);
+        parsed += !evidence_only && !calls_only;
         std::string key;
         std::optional<model::FileFacts> known;
         if (a.facts_cache) {
           key = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
-                (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":") +
+                (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : calls_only ? ":calls:" : ":") +
                 util::hex64(util::fnv1a64(*content)) + ':' + std::to_string(content->size());
           if (auto text = a.facts_cache->get(key))
             if (auto read = scan::facts_from_json(*text)) known = std::move(*read);
         }
         if (known) {
           facts[i] = std::move(*known);
-          cached += !evidence_only;
+          cached += !evidence_only && !calls_only;
+        } else if (calls_only) {
+          facts[i] = frontend->scan_calls(*content);
         } else if (evidence_only) {
           facts[i] = frontend->scan_tests(*content);
         } else {
@@ -289,18 +294,27 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
 
   // Pass 5: the repository's tests that raise each record's error on
   // purpose (evidence.tests).
+  // The public functions that lead to each raise (evidence.entryPoints),
+  // over the whole repository's call graph: computed after the records
+  // cache, since they depend on other files.
   if (a.evidence) {
-    std::vector<analyze::FileFactsAt> at;
+    std::vector<analyze::FileFactsAt> at, code;
     at.reserve(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &facts[i]});
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      at.push_back({&paths[i], &facts[i]});
+      if (!is_test[i]) code.push_back({&paths[i], &facts[i]});
+    }
+    const analyze::CallGraph graph(code, out.import_roots);
+    analyze::link_entry_points(graph, out.sites, out.records);
     analyze::link_tests(at, out.sites, out.records, classes);
   }
-  // commonSituations from the entry points found, quoting their docstrings.
+  // The public call, or where callers come from, from the entry points
+  // found, quoting their docstrings.
   if (std::any_of(out.records.begin(), out.records.end(),
                   [](const model::ErrorRecord& r) { return !r.evidence.entry_points.empty(); })) {
     analyze::DocstringIndex docs;
     for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], facts[i].docstrings);
-    for (auto& r : out.records) analyze::write_entry_point_situation(r, docs);
+    for (auto& r : out.records) analyze::write_entry_point_prose(r, docs);
   }
 
   // Pass 6: lints that need the whole repository.

@@ -3,6 +3,7 @@
 // read off the code, with no interpretation. The analyst turns them into an
 // ErrorRecord.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace errdex::model {
@@ -142,10 +143,42 @@ struct TestExpectation {
 };
 
 // The names a function calls (bare: `self.parse(x)` and `parse(x)` are
-// both "parse"), for a repository's name-based call index.
+// both "parse"), for a repository's name-based call index, and what the
+// call graph (analyze/call_graph.h) needs to resolve them.
 struct FunctionCalls {
   std::string name;
   std::vector<std::string> calls;
+  // The classes and functions around it and its name, dotted
+  // ("JSONDecoder.decode", "outer.inner"), and its `def` line (1-based).
+  std::string qualname;
+  int line = 0;
+  // Defined inside another function: a closure, whose calls are counted
+  // as the enclosing function's too.
+  bool nested = false;
+  // Calls as written with their receiver, in order, once each, bounded:
+  // "parse", "self.parse", "json.loads", "super.__init__", "?.read" (the
+  // receiver is an expression: `f().read()`).
+  std::vector<std::string> targets;
+  // Names bound to a call's result in the body: {"dec", "JSONDecoder"}
+  // for `dec = JSONDecoder(...)`, {"self.dec", ...} likewise.
+  std::vector<std::pair<std::string, std::string>> assigned;
+};
+
+// One name an import binds (Python): `import a.b` {"a.b", "", ""};
+// `import a.b as z` {"a.b", "", "z"}; `from ..m import n as z`
+// {"m", "n", "z", 2}; `from m import *` {"m", "*"}.
+struct ImportFact {
+  std::string module;
+  std::string name;
+  std::string alias;
+  int level = 0;
+};
+
+// Every class of the file (nested ones dotted: "Outer.Inner") and its
+// bases as written, for the call graph's method lookup.
+struct ClassBases {
+  std::string qualname;
+  std::vector<std::string> bases;
 };
 
 // Everything a frontend learns from one file.
@@ -162,8 +195,18 @@ struct FileFacts {
   std::vector<std::string> blanked;
   // Test files only: what their tests expect to be raised or warned.
   std::vector<TestExpectation> expectations;
-  // Each function's calls by name (Python), for evidence linking.
+  // Each function's calls by name (Python), for evidence linking and the
+  // call graph.
   std::vector<FunctionCalls> functions;
+  // The call graph's facts of the module (Python): its imports (those in
+  // functions too), classes, names bound at module level to a call's
+  // result ({"_default_decoder", "JSONDecoder"}), and `__all__` when it is
+  // a literal list (`has_exports`).
+  std::vector<ImportFact> imports;
+  std::vector<ClassBases> class_bases;
+  std::vector<std::pair<std::string, std::string>> assigned;
+  bool has_exports = false;
+  std::vector<std::string> exports;
 };
 
 }  // namespace errdex::model

@@ -65,18 +65,24 @@ std::string facts_to_json(const model::FileFacts& f) {
   for (const auto& e : f.expectations)
     expectations.push_back({e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls});
   json functions = json::array();
-  for (const auto& fn : f.functions) functions.push_back({fn.name, fn.calls});
+  for (const auto& fn : f.functions)
+    functions.push_back({fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned});
+  json imports = json::array();
+  for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
+  json bases = json::array();
+  for (const auto& c : f.class_bases) bases.push_back({c.qualname, c.bases});
   json docstrings = json::array();
   for (const auto& d : f.docstrings) docstrings.push_back({d.kind, d.name, d.line, d.text});
+  json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports};
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
-              std::move(functions), std::move(docstrings)}
+              std::move(functions), std::move(module), std::move(docstrings)}
       .dump(
       -1, ' ', false, json::error_handler_t::strict);
 }
 
 Expected<model::FileFacts> facts_from_json(std::string_view text) {
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array() || j.size() != 7) return Error{"not file facts"};
+  if (j.is_discarded() || !j.is_array() || j.size() != 8) return Error{"not file facts"};
   try {
     model::FileFacts f;
     for (const auto& s : j.at(0)) {
@@ -127,9 +133,21 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.calls = e.at(6).get<std::vector<std::string>>();
       f.expectations.push_back(std::move(t));
     }
+    using Pairs = std::vector<std::pair<std::string, std::string>>;
     for (const auto& fn : j.at(5))
-      f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>()});
-    for (const auto& d : j.at(6))
+      f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
+                             fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
+                             fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>()});
+    const auto& module = j.at(6);
+    for (const auto& m : module.at(0))
+      f.imports.push_back(
+          {m.at(0).get<std::string>(), m.at(1).get<std::string>(), m.at(2).get<std::string>(), m.at(3).get<int>()});
+    for (const auto& c : module.at(1))
+      f.class_bases.push_back({c.at(0).get<std::string>(), c.at(1).get<std::vector<std::string>>()});
+    f.assigned = module.at(2).get<Pairs>();
+    f.has_exports = module.at(3).get<bool>();
+    f.exports = module.at(4).get<std::vector<std::string>>();
+    for (const auto& d : j.at(7))
       f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
                               d.at(3).get<std::string>()});
     return f;

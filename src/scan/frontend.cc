@@ -15,10 +15,25 @@ class PythonFrontend final : public Frontend {
   }
   model::FileFacts scan(std::string_view source) const override {
     model::FileFacts facts = scan_python(source);
-    facts.functions = function_calls(source);
+    read_calls(source, facts);
     return facts;
   }
-  model::FileFacts scan_tests(std::string_view source) const override { return scan_python_tests(source); }
+  model::FileFacts scan_tests(std::string_view source) const override {
+    model::FileFacts facts = scan_python_tests(source);
+    // What a test calls resolves through its file's imports; its own
+    // helpers are no way users get to a raise.
+    model::FileFacts calls;
+    read_calls(source, calls);
+    facts.imports = std::move(calls.imports);
+    return facts;
+  }
+  model::FileFacts scan_calls(std::string_view source) const override {
+    model::FileFacts facts;
+    read_calls(source, facts);
+    // An entry point's docstring says what its callers are doing.
+    facts.docstrings = read_docstrings(source);
+    return facts;
+  }
   bool reads_tests() const override { return true; }
 };
 

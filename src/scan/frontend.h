@@ -24,6 +24,10 @@ class Frontend {
   // A test file read as evidence (FileFacts::expectations, no sites):
   // empty for a language whose tests are not read.
   virtual model::FileFacts scan_tests(std::string_view) const { return {}; }
+  // The call graph's facts alone (FileFacts::functions, imports, classes'
+  // bases, `__all__`) and docstrings of a file not worth parsing: empty for a language
+  // whose calls are not read.
+  virtual model::FileFacts scan_calls(std::string_view) const { return {}; }
   // Whether scan_tests reads anything (else a test file is not even read).
   virtual bool reads_tests() const { return false; }
 };

@@ -209,12 +209,15 @@ def loads(s, *, cls=None):
   docs.add("Lib/json/__init__.py", init.docstrings);
   auto r = a.records[0];
   std::string without = r.common_situations;
-  write_entry_point_situation(r, docs);
+  write_entry_point_prose(r, docs);
   EXPECT_EQ(r.common_situations, without);  // no entry points: nothing changes
+  // A docstring already leads triggerScenarios: the entry point says where callers come from.
+  r.trigger_scenarios = "Calling `JSONDecoder.raw_decode`, whose docstring reads: Decode a JSON document. " +
+                        r.trigger_scenarios;
   r.evidence.entry_points.push_back({"json.decoder.JSONDecoder.raw_decode", {"json.decoder.JSONDecoder.raw_decode"}});
   r.evidence.entry_points.push_back(
       {"json.loads", {"json.loads", "json.decoder.JSONDecoder.decode", "json.decoder.JSONDecoder.raw_decode"}});
-  write_entry_point_situation(r, docs);
+  write_entry_point_prose(r, docs);
   EXPECT_EQ(r.common_situations.rfind("Callers reach it from `json.loads` (through `json.decoder.JSONDecoder.decode`), "
                                       "whose docstring reads: Deserialize `s` (a `str` instance containing a JSON "
                                       "document) to a Python object. ",
@@ -222,6 +225,16 @@ def loads(s, *, cls=None):
             0u)
       << r.common_situations;
   EXPECT_TRUE(contains(r.common_situations, without));
+
+  // Without a docstring leading triggerScenarios, the entry point leads it.
+  auto bare = a.records[0];
+  bare.evidence.entry_points = r.evidence.entry_points;
+  bare.trigger_scenarios = "Calling `json_decoder.raw_decode(...)` while `not s`.";
+  write_entry_point_prose(bare, docs);
+  EXPECT_EQ(bare.trigger_scenarios,
+            "Calling `json.loads` reaches it through `json.decoder.JSONDecoder.decode`; its docstring reads: Deserialize "
+            "`s` (a `str` instance containing a JSON document) to a Python object. Calling "
+            "`json_decoder.raw_decode(...)` while `not s`.");
 }
 
 TEST(EvidenceProse, DocstringSummariesAndSentences) {

@@ -112,6 +112,20 @@ inline std::string python_stdlib(const std::string& python = "python3") {
   return s;
 }
 
+// `errdex scan` of the standard library `stdlib` as `make run` does (repo
+// python/cpython, prefix Lib) into a new SQLite store in `dir`, exported to
+// `dir`/s.jsonl: its out is that path; else the failing step's result.
+inline RunResult scan_and_export_stdlib(const std::string& stdlib, const std::filesystem::path& dir) {
+  const std::string db = "sqlite:" + (dir / "s.db").string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote(stdlib) + " --repo python/cpython --prefix Lib -q --db " +
+               shell_quote(db));
+  if (r.code != 0) return r;
+  const auto exported = (dir / "s.jsonl").string();
+  r = run(errdex_cmd() + " export --db " + shell_quote(db) + " > " + shell_quote(exported));
+  if (r.code == 0) r.out = exported;
+  return r;
+}
+
 // The commit of transformers that the published seeds were made from.
 inline constexpr const char* k_transformers_sha = "a597f974857b3d92939971296bc0deb93d33d780";
 

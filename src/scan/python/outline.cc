@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scan/python/text.h"
@@ -273,12 +274,34 @@ bool is_keyword(std::string_view w) {
   return false;
 }
 
+// The callee of a call whose last name starts at `w` and ends at `e`, as
+// written with its receiver: "parse", "self.parse", "json.loads",
+// "super.__init__" for `super().__init__`, "?.read" when the receiver is
+// an expression (`f().read`, `"x".join`).
+std::string dotted_callee(std::string_view s, std::uint32_t begin, std::uint32_t w, std::uint32_t e) {
+  std::uint32_t b = w;
+  std::string_view head;
+  while (b > begin + 1 && s[b - 1] == '.') {
+    std::uint32_t a = b - 1;
+    while (a > begin && is_ident(s[a - 1])) --a;
+    if (a == b - 1) {
+      head = b - 1 >= begin + 7 && s.substr(b - 8, 7) == "super()" ? "super." : "?.";
+      break;
+    }
+    b = a;
+  }
+  std::string out(head);
+  out.append(s.substr(b, e - b));
+  return out;
+}
+
 // Names called in [begin, end) of `s` (`x.name(`, `name (`), strings and
-// comments skipped; added to `out` once each, at most `cap`.
+// comments skipped; added to `out` once each, at most `cap`; with
+// `targets`, the callees as written (dotted_callee) likewise.
 void called_names(std::string_view s, std::uint32_t begin, std::uint32_t end, std::vector<std::string>& out,
-                  std::size_t cap) {
+                  std::size_t cap, std::vector<std::string>* targets = nullptr) {
   std::uint32_t i = begin;
-  while (i < end && out.size() < cap) {
+  while (i < end && (out.size() < cap || (targets && targets->size() < 2 * cap))) {
     char c = s[i];
     if (c == '#') {
       while (i < end && s[i] != '\n') ++i;
@@ -314,8 +337,14 @@ void called_names(std::string_view s, std::uint32_t begin, std::uint32_t end, st
     if (k >= end || s[k] != '(') continue;
     std::string_view name = s.substr(w, i - w);
     if (w > 0 && s[w - 1] != '.' && w >= 4 && s.substr(w - 4, 4) == "def ") continue;
+    const bool plain = w == begin || s[w - 1] != '.';
+    if (plain && is_keyword(name)) continue;
+    if (targets && targets->size() < 2 * cap) {
+      std::string t = dotted_callee(s, begin, w, i);
+      if (std::find(targets->begin(), targets->end(), t) == targets->end()) targets->push_back(std::move(t));
+    }
     if (is_keyword(name)) continue;
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+    if (out.size() < cap && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
   }
 }
 
@@ -443,20 +472,182 @@ std::optional<std::string> keep_only_words(std::string_view source, const std::v
   return o.render(kept, line_starts);
 }
 
-std::vector<model::FunctionCalls> function_calls(std::string_view source) {
+namespace {
+
+void skip_blanks(std::string_view s, std::uint32_t& i, std::uint32_t end) {
+  while (i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\\' || s[i] == '\n' || s[i] == '\r')) ++i;
+}
+
+// A dotted name at `i` (`a.b.c`), advancing past it; "" when none.
+std::string_view dotted_at(std::string_view s, std::uint32_t& i, std::uint32_t end) {
+  std::uint32_t b = i;
+  while (i < end && (is_ident(s[i]) || (s[i] == '.' && i > b && i + 1 < end && is_ident(s[i + 1])))) ++i;
+  if (b < end && s[b] >= '0' && s[b] <= '9') return {};
+  return s.substr(b, i - b);
+}
+
+// `NAME = callee(...)` or `self.NAME = callee(...)`: {NAME, callee}.
+std::optional<std::pair<std::string, std::string>> call_assignment(std::string_view s, const Logical& l) {
+  std::uint32_t i = l.text;
+  std::string_view lhs = dotted_at(s, i, l.end);
+  if (lhs.empty()) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i + 1 >= l.end || s[i] != '=' || s[i + 1] == '=') return std::nullopt;
+  ++i;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  std::string_view rhs = dotted_at(s, i, l.end);
+  if (rhs.empty()) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i >= l.end || s[i] != '(') return std::nullopt;
+  return std::pair(std::string(lhs), std::string(rhs));
+}
+
+// The parts of [b, e) between top-level commas, brackets and comments
+// left out.
+std::vector<std::string_view> comma_parts(std::string_view s, std::uint32_t b, std::uint32_t e) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::uint32_t start = b;
+  auto flush = [&](std::uint32_t at) {
+    std::string_view part = s.substr(start, at - start);
+    while (!part.empty() && std::string_view(" \t\r\n\\(").find(part.front()) != std::string_view::npos)
+      part.remove_prefix(1);
+    while (!part.empty() && std::string_view(" \t\r\n\\)").find(part.back()) != std::string_view::npos)
+      part.remove_suffix(1);
+    if (!part.empty()) out.push_back(part);
+  };
+  for (std::uint32_t i = b; i < e; ++i) {
+    char c = s[i];
+    if (c == '#') {
+      flush(i);
+      while (i < e && s[i] != '\n') ++i;
+      start = i;
+      continue;
+    }
+    if (c == '(' || c == '[') ++depth;
+    else if ((c == ')' || c == ']') && depth > 0) --depth;
+    else if (c == ',' && depth <= 1) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(e);
+  return out;
+}
+
+// `a.b as z` → {"a.b", "z"}; empty first when it is no dotted name.
+std::pair<std::string_view, std::string_view> name_as(std::string_view part) {
+  std::string_view name = part, alias;
+  if (auto at = part.find(" as "); at != std::string_view::npos) {
+    name = part.substr(0, at);
+    alias = part.substr(at + 4);
+    while (!alias.empty() && (alias.front() == ' ' || alias.front() == '\t')) alias.remove_prefix(1);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+  }
+  for (char c : name)
+    if (!is_ident(c) && c != '.' && c != '*') return {};
+  for (char c : alias)
+    if (!is_ident(c)) return {};
+  return {name, alias};
+}
+
+// An `import` or `from ... import` statement's names.
+bool read_import(std::string_view s, const Logical& l, std::vector<model::ImportFact>& out) {
+  std::uint32_t i = l.text;
+  if (starts_with_word(s, i, "import")) {
+    for (auto part : comma_parts(s, i + 6, l.end)) {
+      auto [name, alias] = name_as(part);
+      if (!name.empty() && name != "*") out.push_back({std::string(name), "", std::string(alias), 0});
+    }
+    return true;
+  }
+  if (!starts_with_word(s, i, "from")) return false;
+  i += 4;
+  skip_blanks(s, i, l.end);
+  int level = 0;
+  while (i < l.end && s[i] == '.') ++level, ++i;
+  skip_blanks(s, i, l.end);
+  std::string_view module = starts_with_word(s, i, "import") ? std::string_view() : dotted_at(s, i, l.end);
+  skip_blanks(s, i, l.end);
+  if (!starts_with_word(s, i, "import")) return true;
+  for (auto part : comma_parts(s, i + 6, l.end)) {
+    auto [name, alias] = name_as(part);
+    if (!name.empty() && name.find('.') == std::string_view::npos)
+      out.push_back({std::string(module), std::string(name), std::string(alias), level});
+  }
+  return true;
+}
+
+// The string literals of [b, e) appended to `out`; false when anything
+// but literals, brackets, commas and `+` stands there.
+bool only_literals(std::string_view s, std::uint32_t b, std::uint32_t e, std::vector<std::string>& out) {
+  for (std::uint32_t i = b; i < e;) {
+    char c = s[i];
+    if (c == '"' || c == '\'') {
+      std::uint32_t j = i + 1;
+      while (j < e && s[j] != c && s[j] != '\n') j += s[j] == '\\' ? 2 : 1;
+      if (j >= e || s[j] != c) return false;
+      out.emplace_back(s.substr(i + 1, j - i - 1));
+      i = j + 1;
+      continue;
+    }
+    if (c == '#') {
+      while (i < e && s[i] != '\n') ++i;
+      continue;
+    }
+    if (std::string_view(" \t\r\n\\[](),+").find(c) == std::string_view::npos) return false;
+    ++i;
+  }
+  return true;
+}
+
+// `__all__ = [...]`, `__all__ += [...]`, `__all__.extend([...])`.
+void read_exports(std::string_view s, const Logical& l, model::FileFacts& facts, bool& unknown) {
+  std::uint32_t i = l.text + 7;  // past `__all__`
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  bool assign = false;
+  if (s.substr(i, 2) == "+=") {
+    i += 2;
+  } else if (s.substr(i, 8) == ".extend(" || s.substr(i, 8) == ".append(") {
+    i += 7;
+  } else if (i < l.end && s[i] == '=' && s.substr(i, 2) != "==") {
+    assign = true;
+    ++i;
+  } else {
+    return;
+  }
+  std::vector<std::string> names;
+  if (!only_literals(s, i, l.end, names)) {
+    unknown = true;
+    return;
+  }
+  if (assign) {
+    facts.exports.clear();
+    facts.has_exports = true;
+  }
+  facts.exports.insert(facts.exports.end(), names.begin(), names.end());
+}
+
+}  // namespace
+
+void read_calls(std::string_view source, model::FileFacts& facts) {
   // A function calls this many names at most, as far as the index knows.
   constexpr std::size_t k_max_calls = 64;
-  std::vector<model::FunctionCalls> out;
-  if (source.size() >= UINT32_MAX / 2) return out;
+  // Assignments of a call's result kept per function.
+  constexpr std::size_t k_max_assigned = 32;
+  auto& out = facts.functions;
+  if (source.size() >= UINT32_MAX / 2) return;
   std::vector<Logical> ls;
   std::vector<std::uint32_t> line_starts;
   ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts)) return out;
+  if (!logical_lines(source, ls, line_starts)) return;
   struct Open {
     std::uint32_t indent;
     std::size_t index;  // into out, or SIZE_MAX for a class
+    std::string qualname;
   };
   std::vector<Open> open;
+  bool exports_unknown = false;
   for (const Logical& l : ls) {
     while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
     std::uint32_t at = l.text;
@@ -470,29 +661,74 @@ std::vector<model::FunctionCalls> function_calls(std::string_view source) {
       while (n < l.end && (source[n] == ' ' || source[n] == '\t')) ++n;
       std::uint32_t e = n;
       while (e < l.end && is_ident(source[e])) ++e;
-      // A one-line body (`def f(): return g()`) is on the same logical line.
-      if (is_def && e > n) {
-        out.push_back({std::string(source.substr(n, e - n)), {}});
-        open.push_back({l.indent, out.size() - 1});
+      if (e == n) {
+        open.push_back({l.indent, SIZE_MAX, open.empty() ? std::string() : open.back().qualname});
+        continue;
+      }
+      std::string qualname = open.empty() ? std::string() : open.back().qualname + '.';
+      qualname.append(source.substr(n, e - n));
+      const bool nested = std::any_of(open.begin(), open.end(), [](const Open& o) { return o.index != SIZE_MAX; });
+      if (is_def) {
+        model::FunctionCalls fn;
+        fn.name = std::string(source.substr(n, e - n));
+        fn.qualname = qualname;
+        fn.line = static_cast<int>(l.first_line) + 1;
+        fn.nested = nested;
+        out.push_back(std::move(fn));
+        open.push_back({l.indent, out.size() - 1, std::move(qualname)});
+        // A one-line body (`def f(): return g()`) is on the same logical line.
         std::uint32_t colon = e;
         int depth = 0;
         while (colon < l.end && !(depth == 0 && source[colon] == ':')) {
           depth += source[colon] == '(' ? 1 : source[colon] == ')' ? -1 : 0;
           ++colon;
         }
-        if (colon < l.end) called_names(source, colon, l.end, out.back().calls, k_max_calls);
+        if (colon < l.end) called_names(source, colon, l.end, out.back().calls, k_max_calls, &out.back().targets);
       } else {
-        open.push_back({l.indent, SIZE_MAX});
+        model::ClassBases c{qualname, {}};
+        std::uint32_t p = e;
+        while (p < l.end && (source[p] == ' ' || source[p] == '\t')) ++p;
+        if (p < l.end && source[p] == '(') {
+          std::uint32_t close = p;
+          int depth = 0;
+          for (; close < l.end; ++close) {
+            depth += source[close] == '(' ? 1 : source[close] == ')' ? -1 : 0;
+            if (depth == 0) break;
+          }
+          for (auto part : comma_parts(source, p + 1, close))
+            if (auto [name, alias] = name_as(part); !name.empty() && alias.empty() && name != "*")
+              c.bases.emplace_back(name);
+        }
+        facts.class_bases.push_back(std::move(c));
+        open.push_back({l.indent, SIZE_MAX, std::move(qualname)});
       }
+      continue;
+    }
+    if (read_import(source, l, facts.imports)) continue;
+    if (open.empty() && starts_with_word(source, l.text, "__all__")) {
+      read_exports(source, l, facts, exports_unknown);
+      continue;
+    }
+    auto assigned = call_assignment(source, l);
+    if (open.empty()) {
+      if (assigned) facts.assigned.push_back(std::move(*assigned));
       continue;
     }
     // A nested function's calls are its enclosing functions' too: a
     // closure runs on their behalf.
+    model::FunctionCalls* innermost = nullptr;
     for (const Open& o : open)
-      if (o.index != SIZE_MAX) called_names(source, l.text, l.end, out[o.index].calls, k_max_calls);
+      if (o.index != SIZE_MAX) {
+        innermost = &out[o.index];
+        called_names(source, l.text, l.end, innermost->calls, k_max_calls, &innermost->targets);
+      }
+    if (innermost && assigned && innermost->assigned.size() < k_max_assigned)
+      innermost->assigned.push_back(std::move(*assigned));
   }
-  std::erase_if(out, [](const model::FunctionCalls& f) { return f.calls.empty(); });
-  return out;
+  if (exports_unknown) {
+    facts.has_exports = false;
+    facts.exports.clear();
+  }
 }
 
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep) {

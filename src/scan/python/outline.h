@@ -32,10 +32,12 @@ std::optional<std::string> blank_unreachable(std::string_view source, const std:
 // threshold: nullopt only when the light pass is confused.
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words);
 
-// Each function's calls by name, from the same light pass (strings and
-// comments skipped; decorators and default values not counted). Functions
-// that call nothing are left out; empty when the pass is confused.
-std::vector<model::FunctionCalls> function_calls(std::string_view source);
+// Each function's calls (FileFacts::functions: by name, and as written for
+// the call graph) and the module's imports, classes' bases, names bound to
+// a call's result and `__all__`, from the same light pass (strings and
+// comments skipped; decorators and default values not counted). Nothing
+// when the pass is confused.
+void read_calls(std::string_view source, model::FileFacts& facts);
 
 // The docstrings of the module, its classes and functions (nested ones
 // named with their enclosing ones: "A.f.g"), from the same light pass, in

@@ -1,0 +1,535 @@
+#include "analyze/call_graph.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace errdex::analyze {
+namespace {
+
+// Levels of callers followed up from a raising function.
+constexpr int k_max_depth = 12;
+// Functions visited by one walk.
+constexpr std::size_t k_max_visited = 4096;
+// Imports followed while resolving one name (re-exports of re-exports).
+constexpr int k_max_hops = 8;
+// A method name called on a receiver of unknown type is followed when the
+// caller's top-level package defines it at most this many times.
+constexpr std::size_t k_max_guesses = 2;
+
+std::vector<std::string_view> split_dots(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (;;) {
+    auto dot = s.find('.', start);
+    out.push_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
+std::string join_dots(const std::vector<std::string_view>& parts, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i) {
+    if (i > from) out += '.';
+    out.append(parts[i]);
+  }
+  return out;
+}
+
+bool is_dunder(std::string_view n) { return n.size() > 4 && n.starts_with("__") && n.ends_with("__"); }
+
+bool is_constructor(std::string_view n) { return n == "__init__" || n == "__new__" || n == "__post_init__"; }
+
+std::string_view top_package(std::string_view module) { return module.substr(0, module.find('.')); }
+
+}  // namespace
+
+std::string module_name(std::string_view path, const std::vector<std::string>& import_roots) {
+  if (!path.ends_with(".py")) return {};
+  std::string_view best;
+  bool found = false;
+  for (const auto& r : import_roots)
+    if (r.empty() || (path.size() > r.size() && path.starts_with(r) && path[r.size()] == '/'))
+      if (!found || r.size() > best.size()) {
+        best = r;
+        found = true;
+      }
+  std::string_view rel = best.empty() ? path : path.substr(best.size() + 1);
+  rel.remove_suffix(3);
+  if (rel == "__init__") return {};
+  if (rel.ends_with("/__init__")) rel.remove_suffix(9);
+  std::string out(rel);
+  std::replace(out.begin(), out.end(), '/', '.');
+  return out;
+}
+
+struct CallGraph::Impl {
+  // What a dotted name stands for.
+  struct Ref {
+    enum Kind { none, module, function, klass } kind = none;
+    int module_index = -1;
+    std::string qualname;  // function or class in the module
+    int node = -1;         // function
+  };
+  struct Module {
+    std::string name;
+    const model::FileFacts* facts = nullptr;
+    bool is_package = false;
+    std::unordered_map<std::string, int> defs;          // qualname → node (not nested)
+    std::unordered_map<int, int> by_line;               // def line → node (closures: the enclosing one)
+    std::unordered_map<std::string, std::string> bindings;  // imported name → dotted target
+    std::vector<std::string> star;                      // modules imported with `*`
+    std::unordered_map<std::string, std::vector<std::string>> bases;  // class qualname → bases as written
+    std::unordered_map<std::string, std::string> assigned;  // module-level name → callee as written
+    std::unordered_set<std::string> exports;
+  };
+  struct Node {
+    int module = -1;
+    std::string qualname;
+    std::string cls;  // the class's qualname for a method
+    const model::FunctionCalls* fn = nullptr;
+  };
+
+  std::vector<Module> modules;
+  std::unordered_map<std::string, int> module_by_name;
+  std::unordered_map<std::string_view, int> module_by_path;
+  std::vector<Node> nodes;
+  std::vector<std::vector<int>> callees, callers;
+  // Method name → methods of that name.
+  std::unordered_map<std::string, std::vector<int>> methods_named;
+  // (module, class) → attribute → callee as written (`self.x = Cls()`).
+  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
+  std::size_t edge_count = 0;
+
+  static std::string class_key(int module, const std::string& cls) { return std::to_string(module) + ':' + cls; }
+
+  // The absolute module of a relative import in `m`.
+  std::string absolute(const Module& m, const model::ImportFact& f) const {
+    if (f.level == 0) return f.module;
+    std::string base = m.name;
+    for (int up = m.is_package ? 1 : 0; up < f.level; ++up) {
+      auto dot = base.rfind('.');
+      base = dot == std::string::npos ? std::string() : base.substr(0, dot);
+    }
+    if (f.module.empty()) return base;
+    return base.empty() ? f.module : base + '.' + f.module;
+  }
+
+  Ref resolve_global(const std::vector<std::string_view>& parts, int hops) const {
+    for (std::size_t k = parts.size(); k > 0; --k) {
+      auto it = module_by_name.find(join_dots(parts, 0, k));
+      if (it == module_by_name.end()) continue;
+      if (k == parts.size()) return {Ref::module, it->second, {}, -1};
+      return resolve_in_module(it->second, std::vector<std::string_view>(parts.begin() + k, parts.end()), hops);
+    }
+    return {};
+  }
+
+  Ref resolve_global(std::string_view dotted, int hops) const { return resolve_global(split_dots(dotted), hops); }
+
+  // A dotted name as module `mi` sees it at its top level.
+  Ref resolve_in_module(int mi, const std::vector<std::string_view>& parts, int hops) const {
+    if (hops > k_max_hops || parts.empty()) return {};
+    const Module& m = modules[mi];
+    // The longest run of names defined here: a class, its method, a function.
+    for (std::size_t k = parts.size(); k > 0; --k) {
+      std::string q = join_dots(parts, 0, k);
+      bool is_class = m.bases.contains(q);
+      if (!is_class && !m.defs.contains(q)) continue;
+      if (k == parts.size()) {
+        if (is_class) return {Ref::klass, mi, q, -1};
+        return {Ref::function, mi, q, m.defs.at(q)};
+      }
+      if (is_class && k + 1 == parts.size()) {
+        int n = lookup_method(mi, q, parts[k], 0);
+        if (n >= 0) return {Ref::function, nodes[n].module, nodes[n].qualname, n};
+      }
+      return {};
+    }
+    std::string first(parts[0]);
+    if (auto b = m.bindings.find(first); b != m.bindings.end()) {
+      std::vector<std::string_view> target = split_dots(b->second);
+      target.insert(target.end(), parts.begin() + 1, parts.end());
+      return resolve_global(target, hops + 1);
+    }
+    // A submodule of a package: `pkg.sub.f` from inside pkg.
+    if (auto sub = module_by_name.find(m.name + '.' + first); m.is_package && sub != module_by_name.end()) {
+      if (parts.size() == 1) return {Ref::module, sub->second, {}, -1};
+      return resolve_in_module(sub->second, std::vector<std::string_view>(parts.begin() + 1, parts.end()), hops + 1);
+    }
+    for (const auto& s : m.star)
+      if (auto it = module_by_name.find(s); it != module_by_name.end() && it->second != mi) {
+        Ref r = resolve_in_module(it->second, parts, hops + 1);
+        if (r.kind != Ref::none) return r;
+      }
+    return {};
+  }
+
+  // Method `name` of class `cls` of module `mi` or of its bases.
+  int lookup_method(int mi, const std::string& cls, std::string_view name, int depth) const {
+    if (depth > k_max_hops) return -1;
+    const Module& m = modules[mi];
+    if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return it->second;
+    auto b = m.bases.find(cls);
+    if (b == m.bases.end()) return -1;
+    for (const auto& base : b->second) {
+      Ref r = resolve_in_module(mi, split_dots(base), 0);
+      if (r.kind != Ref::klass) continue;
+      int n = lookup_method(r.module_index, r.qualname, name, depth + 1);
+      if (n >= 0) return n;
+    }
+    return -1;
+  }
+
+  // What a call of `r` runs: the function, or a class's constructor.
+  int called_node(const Ref& r) const {
+    if (r.kind == Ref::function) return r.node;
+    if (r.kind == Ref::klass) {
+      int n = lookup_method(r.module_index, r.qualname, "__init__", 0);
+      if (n < 0) n = lookup_method(r.module_index, r.qualname, "__new__", 0);
+      if (n < 0) n = lookup_method(r.module_index, r.qualname, "__post_init__", 0);
+      return n;
+    }
+    return -1;
+  }
+
+  // The class a callee as written (`JSONDecoder`, `decoder.JSONDecoder`)
+  // constructs, seen from module `mi`.
+  Ref class_of(int mi, std::string_view callee) const {
+    Ref r = resolve_in_module(mi, split_dots(callee), 0);
+    return r.kind == Ref::klass ? r : Ref{};
+  }
+
+  void add_edge(int from, int to) {
+    if (to < 0 || to == from) return;
+    auto& c = callees[from];
+    if (std::find(c.begin(), c.end(), to) != c.end()) return;
+    c.push_back(to);
+    callers[to].push_back(from);
+    ++edge_count;
+  }
+
+  // Guesses for `recv.name()` with `recv` of unknown type.
+  void add_guesses(int from, std::string_view name) {
+    if (is_dunder(name)) return;
+    auto it = methods_named.find(std::string(name));
+    if (it == methods_named.end()) return;
+    std::string_view top = top_package(modules[nodes[from].module].name);
+    std::vector<int> near;
+    for (int n : it->second)
+      if (top_package(modules[nodes[n].module].name) == top) near.push_back(n);
+    if (near.empty() || near.size() > k_max_guesses) return;
+    for (int n : near) add_edge(from, n);
+  }
+
+  void resolve_call(int from, std::string_view target) {
+    const Node& f = nodes[from];
+    const int mi = f.module;
+    auto parts = split_dots(target);
+    if (parts.empty() || parts[0].empty()) return;
+    if (parts[0] == "?") {
+      if (parts.size() == 2) add_guesses(from, parts[1]);
+      return;
+    }
+    if (parts[0] == "super") {
+      if (f.cls.empty() || parts.size() != 2) return;
+      auto b = modules[mi].bases.find(f.cls);
+      if (b == modules[mi].bases.end()) return;
+      for (const auto& base : b->second) {
+        Ref r = class_of(mi, base);
+        if (r.kind != Ref::klass) continue;
+        int n = lookup_method(r.module_index, r.qualname, parts[1], 0);
+        if (n >= 0) return add_edge(from, n);
+      }
+      return;
+    }
+    if ((parts[0] == "self" || parts[0] == "cls") && !f.cls.empty()) {
+      if (parts.size() == 2) {
+        int n = lookup_method(mi, f.cls, parts[1], 0);
+        if (n >= 0) return add_edge(from, n);
+        return add_guesses(from, parts[1]);
+      }
+      if (parts.size() == 3) {
+        auto a = attributes.find(class_key(mi, f.cls));
+        if (a != attributes.end())
+          if (auto t = a->second.find(std::string(parts[1])); t != a->second.end()) {
+            Ref r = class_of(mi, t->second);
+            if (r.kind == Ref::klass) return add_edge(from, lookup_method(r.module_index, r.qualname, parts[2], 0));
+          }
+        return add_guesses(from, parts[2]);
+      }
+      return;
+    }
+    // A name bound to a constructor's result, in the function or the module.
+    if (parts.size() == 2) {
+      std::string_view callee;
+      for (const auto& [name, c] : f.fn->assigned)
+        if (name == parts[0]) callee = c;
+      if (callee.empty())
+        if (auto it = modules[mi].assigned.find(std::string(parts[0])); it != modules[mi].assigned.end())
+          callee = it->second;
+      if (!callee.empty()) {
+        Ref r = class_of(mi, callee);
+        if (r.kind == Ref::klass) return add_edge(from, lookup_method(r.module_index, r.qualname, parts[1], 0));
+      }
+    }
+    Ref r = resolve_in_module(mi, parts, 0);
+    if (r.kind != Ref::none) return add_edge(from, called_node(r));
+    // `obj.m()` with `obj` no module, class or import of this repository.
+    if (parts.size() >= 2 && !modules[mi].bindings.contains(std::string(parts[0])))
+      add_guesses(from, parts.back());
+  }
+
+  void build(const std::vector<FileFactsAt>& files, const std::vector<std::string>& roots) {
+    for (const auto& f : files) {
+      std::string name = module_name(*f.path, roots);
+      if (name.empty() || module_by_name.contains(name)) continue;
+      Module m;
+      m.name = name;
+      m.facts = f.facts;
+      m.is_package = f.path->ends_with("/__init__.py");
+      module_by_name.emplace(m.name, static_cast<int>(modules.size()));
+      module_by_path.emplace(*f.path, static_cast<int>(modules.size()));
+      modules.push_back(std::move(m));
+    }
+    for (int mi = 0; mi < static_cast<int>(modules.size()); ++mi) {
+      Module& m = modules[mi];
+      const model::FileFacts& facts = *m.facts;
+      for (const auto& c : facts.class_bases) m.bases.emplace(c.qualname, c.bases);
+      for (const auto& [name, callee] : facts.assigned) m.assigned[name] = callee;
+      if (facts.has_exports) m.exports.insert(facts.exports.begin(), facts.exports.end());
+      for (const auto& imp : facts.imports) {
+        std::string mod = absolute(m, imp);
+        if (imp.name.empty()) {
+          // `import a.b` binds `a`; `import a.b as z` binds z to a.b.
+          if (!imp.alias.empty()) m.bindings[imp.alias] = mod;
+          else m.bindings.emplace(std::string(top_package(mod)), std::string(top_package(mod)));
+        } else if (imp.name == "*") {
+          m.star.push_back(mod);
+        } else {
+          m.bindings[imp.alias.empty() ? imp.name : imp.alias] = mod.empty() ? imp.name : mod + '.' + imp.name;
+        }
+      }
+      // Functions and methods; a closure stands for the function around it.
+      for (const auto& fn : facts.functions) {
+        if (fn.qualname.empty()) continue;
+        if (!fn.nested) {
+          Node n;
+          n.module = mi;
+          n.qualname = fn.qualname;
+          n.fn = &fn;
+          auto dot = fn.qualname.rfind('.');
+          if (dot != std::string::npos && m.bases.contains(fn.qualname.substr(0, dot)))
+            n.cls = fn.qualname.substr(0, dot);
+          int id = static_cast<int>(nodes.size());
+          if (!m.defs.emplace(fn.qualname, id).second) {
+            // Redefined (a property's setter, a platform branch): one node.
+            m.by_line[fn.line] = m.defs.at(fn.qualname);
+            continue;
+          }
+          m.by_line[fn.line] = id;
+          if (!n.cls.empty()) {
+            methods_named[fn.name].push_back(id);
+            auto& attrs = attributes[class_key(mi, n.cls)];
+            for (const auto& [name, callee] : fn.assigned)
+              if (name.starts_with("self.") && name.find('.', 5) == std::string::npos) attrs.emplace(name.substr(5), callee);
+          }
+          nodes.push_back(std::move(n));
+        }
+      }
+      for (const auto& fn : facts.functions) {
+        if (!fn.nested || fn.qualname.empty()) continue;
+        std::string q = fn.qualname;
+        for (auto dot = q.rfind('.'); dot != std::string::npos; dot = q.rfind('.')) {
+          q.resize(dot);
+          if (auto it = m.defs.find(q); it != m.defs.end()) {
+            m.by_line[fn.line] = it->second;
+            break;
+          }
+        }
+      }
+    }
+    callees.resize(nodes.size());
+    callers.resize(nodes.size());
+    for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
+      for (const auto& t : nodes[id].fn->targets) resolve_call(id, t);
+  }
+
+  bool is_public(int id) const {
+    const Node& n = nodes[id];
+    const Module& m = modules[n.module];
+    for (auto part : split_dots(m.name))
+      if (part.starts_with('_')) return false;
+    auto parts = split_dots(n.qualname);
+    if (!m.exports.empty() || m.facts->has_exports)
+      if (!m.exports.contains(std::string(parts[0]))) return false;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const bool last = i + 1 == parts.size();
+      if (parts[i].starts_with('_') && !(last && !n.cls.empty() && is_dunder(parts[i]))) return false;
+    }
+    return true;
+  }
+
+  std::string name(int id) const {
+    const Node& n = nodes[id];
+    std::string q = n.qualname;
+    if (!n.cls.empty() && is_constructor(q.substr(n.cls.size() + 1))) q = n.cls;
+    return modules[n.module].name + '.' + q;
+  }
+
+  // Parent pointers of a walk, to read a chain back.
+  std::vector<std::string> chain(int from, const std::unordered_map<int, int>& next) const {
+    std::vector<std::string> out;
+    for (int at = from;;) {
+      out.push_back(name(at));
+      auto it = next.find(at);
+      if (it == next.end() || it->second < 0) break;
+      at = it->second;
+    }
+    return out;
+  }
+};
+
+CallGraph::CallGraph(const std::vector<FileFactsAt>& files, const std::vector<std::string>& import_roots)
+    : m(std::make_unique<Impl>()) {
+  m->build(files, import_roots);
+}
+
+CallGraph::~CallGraph() = default;
+
+std::size_t CallGraph::size() const { return m->nodes.size(); }
+std::size_t CallGraph::edges() const { return m->edge_count; }
+std::string CallGraph::name(int node) const { return m->name(node); }
+bool CallGraph::is_public(int node) const { return m->is_public(node); }
+
+int CallGraph::node_of(std::string_view file_path, const model::ThrowSite& site) const {
+  if (site.function.empty()) return -1;
+  auto it = m->module_by_path.find(file_path);
+  if (it == m->module_by_path.end()) return -1;
+  const auto& by_line = m->modules[it->second].by_line;
+  auto n = by_line.find(site.function_line);
+  return n == by_line.end() ? -1 : n->second;
+}
+
+std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max) const {
+  std::vector<model::EntryPoint> out;
+  if (node < 0 || node >= static_cast<int>(m->nodes.size()) || max == 0) return out;
+  // Walk the callers breadth first: the first public functions met have
+  // the shortest chains. `next` points down toward `node`. The level where
+  // the last one needed is met is walked whole, and its entry points are
+  // ranked: the raising module's first, then its package's, then others.
+  std::unordered_map<int, int> next{{node, -1}};
+  std::deque<std::pair<int, int>> queue{{node, 0}};
+  struct Found {
+    int node, depth, distance;
+  };
+  std::vector<Found> found;
+  const std::string& home = m->modules[m->nodes[node].module].name;
+  auto distance = [&](int n) {
+    const std::string& mod = m->modules[m->nodes[n].module].name;
+    return mod == home ? 0 : top_package(mod) == top_package(home) ? 1 : 2;
+  };
+  while (!queue.empty()) {
+    auto [at, depth] = queue.front();
+    queue.pop_front();
+    if (found.size() >= max && depth > found.back().depth) break;
+    if (m->is_public(at)) found.push_back({at, depth, distance(at)});
+    if (depth >= k_max_depth) continue;
+    for (int c : m->callers[at]) {
+      if (next.size() >= k_max_visited) break;
+      if (next.emplace(c, at).second) queue.emplace_back(c, depth + 1);
+    }
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    return a.depth != b.depth ? a.depth < b.depth : a.distance < b.distance;
+  });
+  std::unordered_set<std::string> names;
+  for (const Found& f : found) {
+    if (out.size() >= max) break;
+    auto chain = m->chain(f.node, next);
+    // One entry per name (`Cls` for both `__init__` and `__new__`).
+    if (names.insert(chain.front()).second) out.push_back({chain.front(), std::move(chain)});
+  }
+  return out;
+}
+
+std::vector<model::EntryPoint> CallGraph::entry_points(const model::ErrorRecord& record, const model::ThrowSite& site,
+                                                       std::size_t max) const {
+  return entry_points(node_of(record.file_path, site), max);
+}
+
+std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
+                                               const std::vector<std::string>& calls) const {
+  // The test file's names: what its imports bind.
+  std::vector<int> out;
+  std::unordered_map<std::string, std::string> bindings;
+  for (const auto& imp : facts.imports) {
+    if (imp.level > 0) continue;  // relative to a test package: not the code under test
+    if (imp.name.empty()) {
+      if (!imp.alias.empty()) bindings[imp.alias] = imp.module;
+      else bindings.emplace(std::string(top_package(imp.module)), std::string(top_package(imp.module)));
+    } else if (imp.name != "*") {
+      bindings[imp.alias.empty() ? imp.name : imp.alias] = imp.module + '.' + imp.name;
+    }
+  }
+  for (const auto& c : calls) {
+    auto parts = split_dots(c);
+    if (parts.empty()) continue;
+    auto b = bindings.find(std::string(parts[0]));
+    Impl::Ref r;
+    if (b != bindings.end()) {
+      auto target = split_dots(b->second);
+      target.insert(target.end(), parts.begin() + 1, parts.end());
+      r = m->resolve_global(target, 0);
+    } else {
+      for (const auto& imp : facts.imports)
+        if (imp.name == "*" && imp.level == 0)
+          if (auto it = m->module_by_name.find(imp.module); it != m->module_by_name.end()) {
+            r = m->resolve_in_module(it->second, parts, 0);
+            if (r.kind != Impl::Ref::none) break;
+          }
+    }
+    int n = m->called_node(r);
+    if (n >= 0 && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<std::string> CallGraph::chain_to(const std::vector<int>& from, int to) const {
+  if (to < 0) return {};
+  // Up from `to` through its callers until one of `from` is met.
+  std::unordered_set<int> wanted(from.begin(), from.end());
+  std::unordered_map<int, int> next{{to, -1}};
+  std::deque<std::pair<int, int>> queue{{to, 0}};
+  while (!queue.empty()) {
+    auto [at, depth] = queue.front();
+    queue.pop_front();
+    if (wanted.contains(at)) return m->chain(at, next);
+    if (depth >= k_max_depth) continue;
+    for (int c : m->callers[at]) {
+      if (next.size() >= k_max_visited) break;
+      if (next.emplace(c, at).second) queue.emplace_back(c, depth + 1);
+    }
+  }
+  return {};
+}
+
+std::size_t link_entry_points(const CallGraph& graph, const std::vector<model::ThrowSite>& sites,
+                              std::vector<model::ErrorRecord>& records, std::size_t max) {
+  std::unordered_map<int, std::vector<model::EntryPoint>> memo;
+  std::size_t linked = 0;
+  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
+    int node = graph.node_of(records[i].file_path, sites[i]);
+    if (node < 0) continue;
+    auto it = memo.find(node);
+    if (it == memo.end()) it = memo.emplace(node, graph.entry_points(node, max)).first;
+    records[i].evidence.entry_points = it->second;
+    linked += !it->second.empty();
+  }
+  return linked;
+}
+
+}  // namespace errdex::analyze

@@ -1,0 +1,75 @@
+#pragma once
+// How users get to a raise (evidence.entryPoints): a repository-wide call
+// graph of Python functions built from each file's FileFacts (calls as
+// written, imports, classes' bases, `__all__`), with module names from the
+// files' paths under the import roots. Calls resolve through the module's
+// names and imports (`import x`, `import x as z`, `from x import y as z`,
+// relative and `*` imports), `self.m`/`cls.m` through the class and its
+// bases defined in the repository, `super().m` through the bases, names
+// bound to a constructor's result (`d = Decoder()`, `self.d = ...`,
+// module-level ones), and, for a receiver of unknown type, a method name
+// defined at most twice in the caller's top-level package. Walks are
+// bounded in depth and in nodes visited.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyze/evidence.h"
+#include "model/error_record.h"
+#include "model/throw_site.h"
+
+namespace errdex::analyze {
+
+class CallGraph {
+ public:
+  // `files`: every file read (sites, tests as evidence, calls only); only
+  // Python ones (".py") count. `import_roots` as source::import_roots.
+  CallGraph(const std::vector<FileFactsAt>& files, const std::vector<std::string>& import_roots);
+  ~CallGraph();
+  CallGraph(const CallGraph&) = delete;
+  CallGraph& operator=(const CallGraph&) = delete;
+
+  // The function a site of `file_path` raises in (a closure stands for the
+  // function that defines it), or -1 (module level, or not Python).
+  int node_of(std::string_view file_path, const model::ThrowSite& site) const;
+  // Up to `max` public functions or methods that lead to `node`, shortest
+  // chain first; each chain from the entry point down to `node`. A public
+  // `node` is its own first entry point (chain of one).
+  std::vector<model::EntryPoint> entry_points(int node, std::size_t max = 3) const;
+  // A record's entry points (its site gave it): for the prose writer.
+  std::vector<model::EntryPoint> entry_points(const model::ErrorRecord& record, const model::ThrowSite& site,
+                                              std::size_t max = 3) const;
+  // The functions that calls as a test writes them (`json.loads`,
+  // `JSONDecoder`, `wrap`; `self.` already dropped) name through the
+  // imports of the test's file `facts`.
+  std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
+                                      const std::vector<std::string>& calls) const;
+  // The shortest chain (dotted names) from one of `from` down to `to`, or
+  // empty when none is within the bounds.
+  std::vector<std::string> chain_to(const std::vector<int>& from, int to) const;
+
+  // The dotted name a user writes for a node: "json.loads",
+  // "json.decoder.JSONDecoder.decode", "pkg.Cls" for its `__init__`.
+  std::string name(int node) const;
+  bool is_public(int node) const;
+  std::size_t size() const;
+  std::size_t edges() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+// Fills each record's evidence.entry_points (`sites[i]` gave `records[i]`).
+// Returns how many records got at least one.
+std::size_t link_entry_points(const CallGraph& graph, const std::vector<model::ThrowSite>& sites,
+                              std::vector<model::ErrorRecord>& records, std::size_t max = 3);
+
+// A module's dotted name from a file's path under the longest import root
+// that holds it ("Lib/json/decoder.py" → "json.decoder", a package's
+// `__init__.py` → the package); "" for a file that is not Python.
+std::string module_name(std::string_view path, const std::vector<std::string>& import_roots);
+
+}  // namespace errdex::analyze

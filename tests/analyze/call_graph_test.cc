@@ -1,0 +1,279 @@
+// The call graph (analyze/call_graph.h) on small Python trees written here:
+// each kind of import, self.method through a base class, constructors,
+// recursion, the fan-out bound, `__all__` and private modules.
+#include "analyze/call_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "scan/frontend.h"
+#include "scan/python/outline.h"
+
+namespace errdex::analyze {
+namespace {
+
+// A tree of Python files scanned as the pipeline does (every file read for
+// its calls, sites where there are any).
+class Tree {
+ public:
+  explicit Tree(std::map<std::string, std::string> files) : m_sources(std::move(files)) {
+    for (const auto& [path, src] : m_sources) {
+      m_paths.push_back(path);
+      m_facts.push_back(scan::frontend_for(path)->scan(src));
+    }
+    std::vector<FileFactsAt> at;
+    for (std::size_t i = 0; i < m_paths.size(); ++i) at.push_back({&m_paths[i], &m_facts[i]});
+    graph = std::make_unique<CallGraph>(at, std::vector<std::string>{""});
+  }
+
+  // The node of the site raising `cls` in `path`.
+  int raising(const std::string& path, const std::string& cls) const {
+    for (std::size_t i = 0; i < m_paths.size(); ++i)
+      if (m_paths[i] == path)
+        for (const auto& s : m_facts[i].sites)
+          if (s.error_class == cls) return graph->node_of(path, s);
+    return -2;
+  }
+
+  std::unique_ptr<CallGraph> graph;
+
+ private:
+  std::map<std::string, std::string> m_sources;
+  std::vector<std::string> m_paths;
+  std::vector<model::FileFacts> m_facts;
+};
+
+std::vector<std::vector<std::string>> chains(const std::vector<model::EntryPoint>& eps) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& e : eps) {
+    EXPECT_FALSE(e.chain.empty());
+    if (!e.chain.empty()) EXPECT_EQ(e.name, e.chain.front());
+    out.push_back(e.chain);
+  }
+  return out;
+}
+
+using Chains = std::vector<std::vector<std::string>>;
+
+Tree sample() {
+  return Tree({
+      {"pkg/__init__.py",
+       "from .core import load, Loader as L\n"
+       "from . import util\n"
+       "import pkg.helpers as H\n"
+       "__all__ = ['load', 'L', 'util', 'dump']\n"
+       "def dump(x):\n"
+       "    return H.write(x)\n"
+       "def hidden_by_all(x):\n"
+       "    return H.write(x)\n"
+       "def _hidden():\n"
+       "    return load('x')\n"},
+      {"pkg/core.py",
+       "from pkg.util import check\n"
+       "__all__ = ['load', 'Loader']\n"
+       "class Base:\n"
+       "    def validate(self, v):\n"
+       "        if v < 0:\n"
+       "            raise ValueError('negative')\n"
+       "        return v\n"
+       "class Loader(Base):\n"
+       "    def __init__(self, strict=True):\n"
+       "        if not isinstance(strict, bool):\n"
+       "            raise TypeError('strict must be a bool')\n"
+       "        self.strict = strict\n"
+       "    def read(self, v):\n"
+       "        return self.validate(v)\n"
+       "def load(v):\n"
+       "    ld = Loader()\n"
+       "    return ld.read(v)\n"
+       "def _private_entry(v):\n"
+       "    return check(v)\n"},
+      {"pkg/util.py",
+       "def check(v):\n"
+       "    if not v:\n"
+       "        raise KeyError('empty')\n"
+       "    return v\n"
+       "def walk(n):\n"
+       "    if n == 0:\n"
+       "        raise RuntimeError('bottom')\n"
+       "    return walk(n - 1)\n"},
+      {"pkg/helpers.py",
+       "def write(x):\n"
+       "    return _emit(x)\n"
+       "def _emit(x):\n"
+       "    def inner():\n"
+       "        raise OSError('cannot write')\n"
+       "    return inner()\n"},
+      {"pkg/_private.py",
+       "from pkg.util import check\n"
+       "def public_name(v):\n"
+       "    return check(v)\n"},
+      {"pkg/cli.py",
+       "import pkg.util\n"
+       "def run(v):\n"
+       "    return pkg.util.check(v)\n"},
+      {"pkg/fan.py",
+       "class A:\n"
+       "    def frob(self):\n"
+       "        raise LookupError('a')\n"
+       "class B:\n"
+       "    def frob(self):\n"
+       "        return 1\n"
+       "class C:\n"
+       "    def frob(self):\n"
+       "        return 2\n"
+       "def use(obj):\n"
+       "    return obj.frob()\n"
+       "class D:\n"
+       "    def only_here(self):\n"
+       "        raise IndexError('d')\n"
+       "def use_d(obj):\n"
+       "    return obj.only_here()\n"},
+  });
+}
+
+TEST(CallGraph, SelfMethodThroughABaseAndAllLimitsThePublicNames) {
+  Tree t = sample();
+  int validate = t.raising("pkg/core.py", "ValueError");
+  ASSERT_GE(validate, 0);
+  EXPECT_EQ(t.graph->name(validate), "pkg.core.Base.validate");
+  // Base is not in core's __all__: not an entry point itself. Loader.read
+  // calls self.validate, found in its base; load binds `ld = Loader()`.
+  EXPECT_EQ(chains(t.graph->entry_points(validate)),
+            (Chains{{"pkg.core.Loader.read", "pkg.core.Base.validate"},
+                    {"pkg.core.load", "pkg.core.Loader.read", "pkg.core.Base.validate"}}));
+}
+
+TEST(CallGraph, ConstructorIsTheClassCall) {
+  Tree t = sample();
+  int init = t.raising("pkg/core.py", "TypeError");
+  ASSERT_GE(init, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(init)),
+            (Chains{{"pkg.core.Loader"}, {"pkg.core.load", "pkg.core.Loader"}}));
+}
+
+TEST(CallGraph, ImportFormsAndPrivateModulesAndNames) {
+  Tree t = sample();
+  int check = t.raising("pkg/util.py", "KeyError");
+  ASSERT_GE(check, 0);
+  // `import pkg.util` then `pkg.util.check(...)`; the callers in a private
+  // module (pkg._private) or with a private name (_private_entry) are no
+  // entry points.
+  EXPECT_EQ(chains(t.graph->entry_points(check)), (Chains{{"pkg.util.check"}, {"pkg.cli.run", "pkg.util.check"}}));
+  // A closure's raise is its enclosing function's; `import pkg.helpers as H`
+  // then `H.write(...)` from a package's __init__; __all__ leaves
+  // hidden_by_all out.
+  int emit = t.raising("pkg/helpers.py", "OSError");
+  ASSERT_GE(emit, 0);
+  EXPECT_EQ(t.graph->name(emit), "pkg.helpers._emit");
+  EXPECT_EQ(chains(t.graph->entry_points(emit)),
+            (Chains{{"pkg.helpers.write", "pkg.helpers._emit"}, {"pkg.dump", "pkg.helpers.write", "pkg.helpers._emit"}}));
+  EXPECT_FALSE(t.graph->is_public(emit));
+}
+
+TEST(CallGraph, RecursionEndsAndFanOutIsBounded) {
+  Tree t = sample();
+  int walk = t.raising("pkg/util.py", "RuntimeError");
+  ASSERT_GE(walk, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(walk)), (Chains{{"pkg.util.walk"}}));
+  // `obj.frob()` on an object of unknown type: three classes of the package
+  // define frob, so the call says nothing of which; one that only one class
+  // defines is followed.
+  int frob = t.raising("pkg/fan.py", "LookupError");
+  ASSERT_GE(frob, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(frob)), (Chains{{"pkg.fan.A.frob"}}));
+  int only = t.raising("pkg/fan.py", "IndexError");
+  EXPECT_EQ(chains(t.graph->entry_points(only)),
+            (Chains{{"pkg.fan.D.only_here"}, {"pkg.fan.use_d", "pkg.fan.D.only_here"}}));
+}
+
+TEST(CallGraph, AMaxOfEntryPointsShortestFirst) {
+  Tree t = sample();
+  int validate = t.raising("pkg/core.py", "ValueError");
+  auto one = t.graph->entry_points(validate, 1);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].name, "pkg.core.Loader.read");
+}
+
+TEST(CallGraph, TestCallsResolveThroughTheTestFilesImports) {
+  Tree t = sample();
+  model::FileFacts test_facts;
+  scan::read_calls(
+      "import pkg.util as u\n"
+      "from pkg import load\n"
+      "def test_x():\n"
+      "    load(-1)\n",
+      test_facts);
+  auto from = t.graph->resolve_test_calls("tests/test_x.py", test_facts, {"load", "u.check", "unknown"});
+  ASSERT_EQ(from.size(), 2u);
+  EXPECT_EQ(t.graph->name(from[0]), "pkg.core.load");
+  EXPECT_EQ(t.graph->name(from[1]), "pkg.util.check");
+  EXPECT_EQ(t.graph->chain_to(from, t.raising("pkg/core.py", "ValueError")),
+            (std::vector<std::string>{"pkg.core.load", "pkg.core.Loader.read", "pkg.core.Base.validate"}));
+  EXPECT_TRUE(t.graph->chain_to(from, t.raising("pkg/util.py", "RuntimeError")).empty());
+}
+
+TEST(CallGraph, ModuleNames) {
+  std::vector<std::string> roots{"", "Lib"};
+  EXPECT_EQ(module_name("Lib/json/decoder.py", roots), "json.decoder");
+  EXPECT_EQ(module_name("Lib/json/__init__.py", roots), "json");
+  EXPECT_EQ(module_name("Lib/os.py", roots), "os");
+  EXPECT_EQ(module_name("tools/x.py", roots), "tools.x");
+  EXPECT_EQ(module_name("Lib/x.js", roots), "");
+}
+
+TEST(CallGraphFacts, LightPassReadsImportsClassesExportsAndCallees) {
+  model::FileFacts f;
+  scan::read_calls(
+      "import os.path, sys as system\n"
+      "from ..base import (Thing as T,  # a comment\n"
+      "    other)\n"
+      "from . import sibling\n"
+      "from mod import *\n"
+      "__all__ = ['a', \"b\"]\n"
+      "__all__ += ['c']\n"
+      "_default = Decoder(strict=True)\n"
+      "class K(T, metaclass=Meta):\n"
+      "    def m(self, x):\n"
+      "        self.d = sibling.Reader(x)\n"
+      "        r = Reader()\n"
+      "        def inner():\n"
+      "            return super().m(x)\n"
+      "        return self.d.go(r.run(os.path.join(x, 'y')), str(x).strip())\n",
+      f);
+  ASSERT_EQ(f.imports.size(), 6u);
+  EXPECT_EQ(f.imports[0].module, "os.path");
+  EXPECT_EQ(f.imports[1].alias, "system");
+  EXPECT_EQ(f.imports[2].level, 2);
+  EXPECT_EQ(f.imports[2].module, "base");
+  EXPECT_EQ(f.imports[2].name, "Thing");
+  EXPECT_EQ(f.imports[2].alias, "T");
+  EXPECT_EQ(f.imports[3].name, "other");
+  EXPECT_EQ(f.imports[4].level, 1);
+  EXPECT_EQ(f.imports[4].name, "sibling");
+  EXPECT_EQ(f.imports[5].name, "*");
+  EXPECT_TRUE(f.has_exports);
+  EXPECT_EQ(f.exports, (std::vector<std::string>{"a", "b", "c"}));
+  ASSERT_EQ(f.class_bases.size(), 1u);
+  EXPECT_EQ(f.class_bases[0].bases, std::vector<std::string>{"T"});
+  ASSERT_EQ(f.assigned.size(), 1u);
+  EXPECT_EQ(f.assigned[0], (std::pair<std::string, std::string>{"_default", "Decoder"}));
+  ASSERT_EQ(f.functions.size(), 2u);
+  const auto& m = f.functions[0];
+  EXPECT_EQ(m.qualname, "K.m");
+  EXPECT_EQ(m.line, 10);
+  EXPECT_FALSE(m.nested);
+  EXPECT_TRUE(f.functions[1].nested);
+  EXPECT_EQ(f.functions[1].qualname, "K.m.inner");
+  for (const char* want : {"sibling.Reader", "Reader", "super.m", "self.d.go", "r.run", "os.path.join", "?.strip"})
+    EXPECT_NE(std::find(m.targets.begin(), m.targets.end(), want), m.targets.end()) << want;
+  EXPECT_EQ(m.assigned, (std::vector<std::pair<std::string, std::string>>{{"self.d", "sibling.Reader"}, {"r", "Reader"}}));
+  // A `__all__` built from something else says nothing.
+  model::FileFacts g;
+  scan::read_calls("__all__ = ['a'] + other.__all__\n", g);
+  EXPECT_FALSE(g.has_exports);
+}
+
+}  // namespace
+}  // namespace errdex::analyze
