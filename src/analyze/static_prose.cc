@@ -964,12 +964,12 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     r.common_situations = shaped;
   else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
     r.common_situations = "Using " + entry + " after the object or its inputs reached a state where `" + to_caller(cond.reach) +
-                          "`: data from several sources combined, or a step earlier in the workflow skipped or repeated.";
+                          "`.";
   else if (r.error_type == "validation" || r.error_type == "type")
     r.common_situations = "Passing " + std::string(r.error_type == "type" ? "an object of the wrong type" : "a value out of range or inconsistent with the rest") +
-                          " to " + entry + ", often straight from user input, a config file or a caller written against another version.";
+                          " to " + entry + ".";
   else if (r.error_type == "lookup")
-    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist: a typo, or data written by another version.";
+    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist.";
   else if (r.error_type == "io" || r.error_type == "permission")
     r.common_situations = "Running " + entry + " against a file or path that is missing, unreadable or of the wrong kind.";
   else if (r.error_type == "dependency")
@@ -981,9 +981,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   else if (r.error_type == "configuration")
     r.common_situations = "Starting with a configuration that misses or misspells a setting " + entry + " needs.";
   else
-    r.common_situations = "Calling " + entry + " when the object is not in the state it expects: calls in the wrong order, reuse after close, or concurrent use.";
-  if (ex && docs.situation.empty())
-    r.common_situations += " The underlying " + ex->condition + " usually comes from the data or environment the try block touches.";
+    r.common_situations = "Calling " + entry + " when the object is not in the state it expects.";
 
   // solutions, most likely first, derived from the guard.
   r.solutions.clear();
