@@ -3,7 +3,8 @@
 # (test files read and linked, the call graph's entry points) against the
 # same scan without (--no-evidence), alternating runs in the same session so
 # the machine's load falls on both alike. No cache (--no-cache), a fresh
-# store each run.
+# store each run. Wall time and CPU time (user + sys, less sensitive to
+# the other users of a shared machine) are both reported.
 #
 #   bench/evidence/speed.sh [TREE [PREFIX]]   (default: python3's standard
 #                                             library, prefix Lib; RUNS=5)
@@ -17,22 +18,24 @@ runs=${RUNS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-one() {  # one scan; prints its seconds
+one() {  # one scan; prints its wall seconds and its CPU seconds (user + sys)
   rm -f "$work"/s.db*
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$errdex" scan "$tree" --repo bench/tree --prefix "$prefix" -q --no-cache --db "sqlite:$work/s.db" "$@" > /dev/null
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
+  /usr/bin/time -f '%e %U %S' -o "$work/time" \
+    "$errdex" scan "$tree" --repo bench/tree --prefix "$prefix" -q --no-cache --db "sqlite:$work/s.db" "$@" > /dev/null
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$work/time"
 }
 
-with=() without=()
+with=() without=() with_cpu=() without_cpu=()
 for i in $(seq "$runs"); do
-  without+=("$(one --no-evidence)")
-  with+=("$(one)")
-  printf 'run %d: without %.2f s, with %.2f s\n' "$i" "${without[-1]}" "${with[-1]}"
+  read -r w c < <(one --no-evidence)
+  without+=("$w") without_cpu+=("$c")
+  read -r w c < <(one)
+  with+=("$w") with_cpu+=("$c")
+  printf 'run %d: without %.2f s (cpu %.2f s), with %.2f s (cpu %.2f s)\n' "$i" "${without[-1]}" "${without_cpu[-1]}" \
+    "${with[-1]}" "${with_cpu[-1]}"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-mw=$(median "${with[@]}")
-mo=$(median "${without[@]}")
-printf 'median: without %.2f s, with %.2f s: %.2fx\n' "$mo" "$mw" "$(echo "$mw / $mo" | bc -l)"
+mw=$(median "${with[@]}") mo=$(median "${without[@]}")
+cw=$(median "${with_cpu[@]}") co=$(median "${without_cpu[@]}")
+printf 'median wall: without %.2f s, with %.2f s: %.2fx\n' "$mo" "$mw" "$(echo "$mw / $mo" | bc -l)"
+printf 'median cpu:  without %.2f s, with %.2f s: %.2fx\n' "$co" "$cw" "$(echo "$cw / $co" | bc -l)"

@@ -17,6 +17,15 @@ constexpr int k_max_hops = 8;
 // A method name called on a receiver of unknown type is followed when the
 // caller's top-level package defines it at most this many times.
 constexpr std::size_t k_max_guesses = 2;
+// Nested resolutions at once (a base named through another class's
+// attribute resolves that class's bases, ...): past this, a cycle.
+constexpr int k_max_nesting = 64;
+// A test's call that no import explains stands for the functions of its
+// name when the repository defines at most this many.
+constexpr std::size_t k_max_test_guesses = 16;
+// Levels of callees followed down from a test's calls, and functions met.
+constexpr int k_max_reach_depth = 6;
+constexpr std::size_t k_max_reached = 2048;
 
 std::vector<std::string_view> split_dots(std::string_view s) {
   std::vector<std::string_view> out;
@@ -42,6 +51,20 @@ std::string join_dots(const std::vector<std::string_view>& parts, std::size_t fr
 bool is_dunder(std::string_view n) { return n.size() > 4 && n.starts_with("__") && n.ends_with("__"); }
 
 bool is_constructor(std::string_view n) { return n == "__init__" || n == "__new__" || n == "__post_init__"; }
+
+// Counts the resolutions under way on this thread; false past the bound.
+class Nesting {
+ public:
+  Nesting() { ++s_depth; }
+  ~Nesting() { --s_depth; }
+  Nesting(const Nesting&) = delete;
+  Nesting& operator=(const Nesting&) = delete;
+  bool ok() const { return s_depth <= k_max_nesting; }
+
+ private:
+  static thread_local int s_depth;
+};
+thread_local int Nesting::s_depth = 0;
 
 std::string_view top_package(std::string_view module) { return module.substr(0, module.find('.')); }
 
@@ -98,8 +121,9 @@ struct CallGraph::Impl {
   std::unordered_map<std::string_view, int> module_by_path;
   std::vector<Node> nodes;
   std::vector<std::vector<int>> callees, callers;
-  // Method name → methods of that name.
-  std::unordered_map<std::string, std::vector<int>> methods_named;
+  // Method name → methods of that name; any function's name (a class's
+  // for its constructor) → the functions.
+  std::unordered_map<std::string, std::vector<int>> methods_named, named;
   // (module, class) → attribute → callee as written (`self.x = Cls()`).
   std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
   std::size_t edge_count = 0;
@@ -132,7 +156,8 @@ struct CallGraph::Impl {
 
   // A dotted name as module `mi` sees it at its top level.
   Ref resolve_in_module(int mi, const std::vector<std::string_view>& parts, int hops) const {
-    if (hops > k_max_hops || parts.empty()) return {};
+    Nesting nesting;
+    if (hops > k_max_hops || parts.empty() || !nesting.ok()) return {};
     const Module& m = modules[mi];
     // The longest run of names defined here: a class, its method, a function.
     for (std::size_t k = parts.size(); k > 0; --k) {
@@ -170,7 +195,8 @@ struct CallGraph::Impl {
 
   // Method `name` of class `cls` of module `mi` or of its bases.
   int lookup_method(int mi, const std::string& cls, std::string_view name, int depth) const {
-    if (depth > k_max_hops) return -1;
+    Nesting nesting;
+    if (depth > k_max_hops || !nesting.ok()) return -1;
     const Module& m = modules[mi];
     if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return it->second;
     auto b = m.bases.find(cls);
@@ -331,6 +357,8 @@ struct CallGraph::Impl {
             continue;
           }
           m.by_line[fn.line] = id;
+          const bool ctor = !n.cls.empty() && is_constructor(fn.name);
+          named[ctor ? n.cls.substr(n.cls.rfind('.') + 1) : fn.name].push_back(id);
           if (!n.cls.empty()) {
             methods_named[fn.name].push_back(id);
             auto& attrs = attributes[class_key(mi, n.cls)];
@@ -492,10 +520,39 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
             if (r.kind != Impl::Ref::none) break;
           }
     }
-    int n = m->called_node(r);
-    if (n >= 0 && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    std::vector<int> nodes;
+    if (int n = m->called_node(r); n >= 0) {
+      nodes.push_back(n);
+    } else if (r.kind == Impl::Ref::none) {
+      auto it = m->named.find(std::string(parts.back()));
+      if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;
+    }
+    for (int n : nodes)
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   }
   return out;
+}
+
+std::vector<std::pair<int, int>> CallGraph::reach(const std::vector<int>& from) const {
+  std::vector<std::pair<int, int>> out;
+  std::unordered_set<int> seen;
+  for (int n : from)
+    if (n >= 0 && n < static_cast<int>(m->nodes.size()) && seen.insert(n).second) out.emplace_back(n, 0);
+  for (std::size_t at = 0; at < out.size(); ++at) {
+    auto [n, depth] = out[at];
+    if (depth >= k_max_reach_depth) continue;
+    for (int c : m->callees[n]) {
+      if (seen.size() >= k_max_reached) return out;
+      if (seen.insert(c).second) out.emplace_back(c, depth + 1);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> CallGraph::test_chain(std::string_view test_path, const model::FileFacts& test_facts,
+                                               const std::vector<std::string>& calls, std::string_view record_path,
+                                               const model::ThrowSite& site) const {
+  return chain_to(resolve_test_calls(test_path, test_facts, calls), node_of(record_path, site));
 }
 
 std::vector<std::string> CallGraph::chain_to(const std::vector<int>& from, int to) const {

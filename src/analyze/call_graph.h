@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyze/evidence.h"
@@ -43,12 +44,24 @@ class CallGraph {
                                               std::size_t max = 3) const;
   // The functions that calls as a test writes them (`json.loads`,
   // `JSONDecoder`, `wrap`; `self.` already dropped) name through the
-  // imports of the test's file `facts`.
+  // imports of the test's file `facts`; a call no import explains (a
+  // method of a local object, a name the test module binds at run time)
+  // stands for the functions of that name when the repository defines it
+  // at most a few times.
   std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
                                       const std::vector<std::string>& calls) const;
   // The shortest chain (dotted names) from one of `from` down to `to`, or
   // empty when none is within the bounds.
   std::vector<std::string> chain_to(const std::vector<int>& from, int to) const;
+  // The functions `from` lead to, each with its distance (0 for `from`
+  // themselves), nearest first; bounded in depth and count.
+  std::vector<std::pair<int, int>> reach(const std::vector<int>& from) const;
+  // Whether a test whose calls are `calls` (in the test file `test_path`
+  // with facts `test_facts`) reaches the function of `site` (of
+  // `record_path`): the chain from the test's call down to it, or empty.
+  std::vector<std::string> test_chain(std::string_view test_path, const model::FileFacts& test_facts,
+                                      const std::vector<std::string>& calls, std::string_view record_path,
+                                      const model::ThrowSite& site) const;
 
   // The dotted name a user writes for a node: "json.loads",
   // "json.decoder.JSONDecoder.decode", "pkg.Cls" for its `__init__`.

@@ -9,19 +9,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyze/call_graph.h"
 #include "analyze/static_prose.h"
 
 
 namespace errdex::analyze {
 namespace {
 
-// A name defined more often than this in the repository (`run`, `get`,
-// `__init__`) says nothing about which function a test reaches: not followed.
-constexpr std::size_t k_max_definitions = 4;
-// Names reached from one expectation, all levels together.
-constexpr std::size_t k_max_reached = 256;
-// Levels of the call index followed below the test's own calls.
-constexpr int k_max_levels = 2;
 // An expectation that agrees with more records than this, after every
 // filter, does not say which one it raises: it links none.
 constexpr std::size_t k_max_links = 3;
@@ -122,14 +116,6 @@ bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r) {
                      [&](const model::MessageVariant& v) { return one(v.error_message); });
 }
 
-// The name a test calls to run a site's function: the function's own, or
-// the class's for a constructor.
-std::string_view reach_name(const model::ThrowSite& s) {
-  if (s.function == "__init__" || s.function == "__new__" || s.function == "__post_init__")
-    return s.class_name;
-  return s.function;
-}
-
 // A module's short name: `Lib/json/decoder.py` → "decoder", a package's
 // `__init__.py` → its folder.
 std::string_view module_stem(std::string_view path) {
@@ -210,20 +196,18 @@ bool class_agrees(std::string_view expected, std::string_view error_class, std::
 }
 
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
-                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests) {
-  // The call index: every function's calls by its bare name.
-  std::unordered_map<std::string_view, std::vector<const std::vector<std::string>*>> calls_of;
-  for (const auto& f : files)
-    for (const auto& fn : f.facts->functions) calls_of[fn.name].push_back(&fn.calls);
-  // The records by the name a test calls to reach them.
-  std::unordered_map<std::string_view, std::vector<std::size_t>> by_name;
-  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
-    std::string_view n = reach_name(sites[i]);
-    if (!n.empty() && !sites[i].error_class.empty()) by_name[n].push_back(i);
-  }
+                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
+                std::size_t max_tests) {
+  // The records by the function they raise in.
+  std::unordered_map<int, std::vector<std::size_t>> by_node;
+  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i)
+    if (int n = graph.node_of(records[i].file_path, sites[i]); n >= 0 && !sites[i].error_class.empty())
+      by_node[n].push_back(i);
   std::vector<std::vector<Link>> links(records.size());
   std::size_t order = 0;
   for (const auto& f : files) {
+    // A test file's expectations often run the same calls: walked once.
+    std::unordered_map<std::string, std::vector<std::pair<int, int>>> reached;
     for (const auto& e : f.facts->expectations) {
       ++order;
       // A helper (`check_x(self, arg)`) runs with what a test passes it:
@@ -240,30 +224,25 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
           return false;
         return e.match.empty() || pattern_agrees(pattern, records[r]);
       };
-      std::unordered_set<std::string_view> seen;
-      std::vector<std::string_view> frontier;
-      for (const auto& c : e.calls) {
-        std::string_view n = last_component(c);
-        if (seen.insert(n).second) frontier.push_back(n);
-      }
+      // What the test's calls reach through the call graph (its file's
+      // imports resolve them), nearest first: the records of the nearest
+      // level that agree.
       std::vector<std::size_t> found;
       int level = 0;
-      for (;; ++level) {
-        for (std::string_view n : frontier)
-          if (auto it = by_name.find(n); it != by_name.end())
-            for (std::size_t r : it->second)
-              if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
-        if (!found.empty() || level == k_max_levels) break;
-        std::vector<std::string_view> next;
-        for (std::string_view n : frontier) {
-          auto it = calls_of.find(n);
-          if (it == calls_of.end() || it->second.size() > k_max_definitions) continue;
-          for (const auto* calls : it->second)
-            for (const auto& c : *calls)
-              if (seen.size() < k_max_reached && seen.insert(c).second) next.push_back(c);
-        }
-        if (next.empty()) break;
-        frontier = std::move(next);
+      std::string key;
+      for (const auto& c : e.calls) key += c + '\n';
+      auto walk = reached.find(key);
+      if (walk == reached.end())
+        walk = reached.emplace(key, graph.reach(graph.resolve_test_calls(*f.path, *f.facts, e.calls))).first;
+      for (auto [node, depth] : walk->second) {
+        if (!found.empty() && depth > level) break;
+        auto it = by_node.find(node);
+        if (it == by_node.end()) continue;
+        for (std::size_t r : it->second)
+          if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) {
+            found.push_back(r);
+            level = depth;
+          }
       }
       if (found.empty()) continue;
       // A name reached is only a name: the record's module must be what the

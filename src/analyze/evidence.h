@@ -17,20 +17,21 @@ struct FileFactsAt {
   const model::FileFacts* facts = nullptr;
 };
 
+class CallGraph;
+
 // Links each test expectation of `files` to the records it agrees with:
 // the class expected is the record's class or one of its bases (through
 // `classes` and the built-in hierarchy), the test's regex (when it gives
 // one) is found in the record's message template or one of its variants,
-// and the test reaches the record's function: it calls it by name, or calls
-// a function of the repository that calls it (two levels at most, through a
-// name-based index of every file's FileFacts::functions; a name defined more
-// than a few times is not followed). The closest links win; an expectation
+// and the test reaches the record's function through `graph`: what its
+// calls name through its file's imports calls it, directly or down a
+// chain (CallGraph::reach, bounded). The closest links win; an expectation
 // that agrees with more than a few records in the end is too vague and
 // links none. Each record keeps at most `max_tests`, closest first.
-// `sites[i]` gave `records[i]`. Bounded work: calls and names per
-// expectation are capped.
+// `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
-                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests = 3);
+                std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
+                std::size_t max_tests = 3);
 
 // Whether a test expecting `expected` (as written: `ValueError`,
 // `json.JSONDecodeError`) is satisfied by a raise of `error_class` in

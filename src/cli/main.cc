@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   c_scan->add_flag("--include-tests", scan.include_tests,
                    "Records from test code too (tests/, test/, testing/, test_*.py, *_test.py, conftest.py)");
   c_scan->add_flag("--no-evidence", scan.no_evidence,
-                   "Do not read test files for the tests that raise each error (faster; no evidence.tests)");
+                   "No evidence: no test file read, no call graph (faster; no evidence.tests or evidence.entryPoints)");
   c_scan->add_option("--analyst", scan.analyst, "Who writes the prose: static (default, offline) or llm")
       ->check(CLI::IsMember({"static", "llm"}));
   c_scan->add_option("--llm-url", scan.llm_url, "OpenAI-compatible server for --analyst llm, e.g. http://127.0.0.1:8000");

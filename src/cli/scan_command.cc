@@ -306,7 +306,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     }
     const analyze::CallGraph graph(code, out.import_roots);
     analyze::link_entry_points(graph, out.sites, out.records);
-    analyze::link_tests(at, out.sites, out.records, classes);
+    analyze::link_tests(at, out.sites, out.records, classes, graph);
   }
   // The public call, or where callers come from, from the entry points
   // found, quoting their docstrings.

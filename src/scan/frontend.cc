@@ -22,9 +22,7 @@ class PythonFrontend final : public Frontend {
     model::FileFacts facts = scan_python_tests(source);
     // What a test calls resolves through its file's imports; its own
     // helpers are no way users get to a raise.
-    model::FileFacts calls;
-    read_calls(source, calls);
-    facts.imports = std::move(calls.imports);
+    read_imports(source, facts.imports);
     return facts;
   }
   model::FileFacts scan_calls(std::string_view source) const override {

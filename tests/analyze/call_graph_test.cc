@@ -214,6 +214,28 @@ TEST(CallGraph, TestCallsResolveThroughTheTestFilesImports) {
   EXPECT_TRUE(t.graph->chain_to(from, t.raising("pkg/util.py", "RuntimeError")).empty());
 }
 
+TEST(CallGraph, CyclesOfBasesAndImportsEnd) {
+  // Bases named through each other's attributes, a class its own base,
+  // modules importing each other's names: resolution gives up, no crash.
+  Tree t({{"a.py",
+           "from b import g\n"
+           "class A(B.x):\n"
+           "    def run(self):\n"
+           "        return self.missing()\n"
+           "class B(A.y):\n"
+           "    pass\n"
+           "class C(C):\n"
+           "    def go(self):\n"
+           "        self.nothing()\n"
+           "        raise ValueError('x')\n"
+           "def f():\n"
+           "    return g()\n"},
+          {"b.py", "from a import g\n"}});
+  int go = t.raising("a.py", "ValueError");
+  ASSERT_GE(go, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(go)), (Chains{{"a.C.go"}}));
+}
+
 TEST(CallGraph, ModuleNames) {
   std::vector<std::string> roots{"", "Lib"};
   EXPECT_EQ(module_name("Lib/json/decoder.py", roots), "json.decoder");

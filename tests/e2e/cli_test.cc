@@ -220,7 +220,13 @@ TEST(Cli, TestsThatRaiseTheErrorAreLinkedToItsRecord) {
   ASSERT_TRUE(mode.contains("evidence")) << mode.dump();
   EXPECT_EQ(mode["evidence"]["tests"][0]["name"], "WrapTest.test_mode");
   EXPECT_EQ(mode["evidence"]["tests"][0]["code"], "self.assertRaises(LookupError, fill, 'x', 'c')");
-  EXPECT_FALSE(by_class["RuntimeError"].contains("evidence"));
+  // No test for `never`; users get there by calling it (evidence.entryPoints),
+  // and to the width check through `wrap`.
+  EXPECT_FALSE(by_class["RuntimeError"]["evidence"].contains("tests")) << by_class["RuntimeError"].dump();
+  EXPECT_EQ(by_class["RuntimeError"]["evidence"]["entryPoints"],
+            json::parse(R"([{"name": "pkg.wrap.never", "chain": ["pkg.wrap.never"]}])"));
+  EXPECT_EQ(width["evidence"]["entryPoints"],
+            json::parse(R"([{"name": "pkg.wrap.wrap", "chain": ["pkg.wrap.wrap", "pkg.wrap._check"]}])"));
 
   // --no-evidence reads no test: the records are as before evidence.
   r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/wrap --no-evidence -q --db " + shell_quote(db));

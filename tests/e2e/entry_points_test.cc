@@ -85,5 +85,40 @@ TEST(EntryPoints, StandardLibraryRecordsReachPublicFunctions) {
   EXPECT_GE(j["casesOk"].get<double>(), 0.8 * static_cast<double>(j["cases"].size())) << j["cases"].dump(1);
 }
 
+// Entry points depend on other files: a record reused from the records
+// cache (its file unchanged) still gets the caller another file gained.
+TEST(EntryPoints, ReusedRecordsFollowCallersInOtherFiles) {
+  TempDir tree, data;
+  testing::write_file(tree / "pkg/__init__.py", "");
+  testing::write_file(tree / "pkg/core.py",
+                      "def _check(v):\n    if v < 0:\n        raise ValueError('negative')\n    return v\n");
+  testing::write_file(tree / "pkg/api.py", "from pkg.core import _check\ndef first(v):\n    return _check(v)\n");
+  const std::string db = "sqlite:" + (data / "s.db").string();
+  auto entry_names = [&]() {
+    auto r = run(testing::errdex_cmd() + " scan " + shell_quote(tree.str()) + " --repo o/pkg -q --json --db " +
+                 shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto summary = nlohmann::json::parse(r.out, nullptr, false);
+    r = run(testing::errdex_cmd() + " export --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::vector<std::string> names;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      auto rec = nlohmann::json::parse(line)["record"];
+      if (rec["filePath"] != "pkg/core.py" || !rec.contains("evidence")) continue;
+      for (const auto& ep : rec["evidence"]["entryPoints"]) names.push_back(ep["name"]);
+    }
+    return std::pair(names, summary.is_discarded() ? 0 : summary.value("reusedFiles", 0));
+  };
+  auto [before, reused_before] = entry_names();
+  EXPECT_EQ(before, std::vector<std::string>{"pkg.api.first"});
+  testing::write_file(tree / "pkg/api.py",
+                      "from pkg.core import _check\ndef first(v):\n    return _check(v)\n"
+                      "def second(v):\n    return first(v)\n");
+  auto [after, reused_after] = entry_names();
+  EXPECT_EQ(reused_after, 1) << "pkg/core.py's records come from the cache";
+  EXPECT_EQ(after, (std::vector<std::string>{"pkg.api.first", "pkg.api.second"}));
+}
+
 }  // namespace
 }  // namespace errdex

@@ -630,6 +630,35 @@ void read_exports(std::string_view s, const Logical& l, model::FileFacts& facts,
 
 }  // namespace
 
+void read_imports(std::string_view source, std::vector<model::ImportFact>& out) {
+  // No logical lines: a line that starts with `import` or `from` (running
+  // on past a `(` to its `)`, or past a trailing backslash) is all an
+  // import needs, and a test file has many lines of other kinds.
+  const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::size_t>(source.size(), UINT32_MAX / 2));
+  for (std::uint32_t at = 0; at < n;) {
+    std::uint32_t i = at;
+    while (i < n && (source[i] == ' ' || source[i] == '\t')) ++i;
+    std::uint32_t end = i;
+    while (end < n && source[end] != '\n') ++end;
+    if (starts_with_word(source, i, "import") || starts_with_word(source, i, "from")) {
+      std::string_view line = source.substr(i, end - i);
+      if (line.find('(') != std::string_view::npos && line.find(')') == std::string_view::npos) {
+        while (end < n && source[end] != ')') ++end;
+      } else {
+        while (end > i && end < n && source[end - 1] == '\\') {
+          ++end;
+          while (end < n && source[end] != '\n') ++end;
+        }
+      }
+      Logical l;
+      l.text = i;
+      l.end = end;
+      read_import(source, l, out);
+    }
+    at = end + 1;
+  }
+}
+
 void read_calls(std::string_view source, model::FileFacts& facts) {
   // A function calls this many names at most, as far as the index knows.
   constexpr std::size_t k_max_calls = 64;

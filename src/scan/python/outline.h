@@ -39,6 +39,9 @@ std::optional<std::string> keep_only_words(std::string_view source, const std::v
 // when the pass is confused.
 void read_calls(std::string_view source, model::FileFacts& facts);
 
+// The imports alone (FileFacts::imports), for a test file.
+void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
+
 // The docstrings of the module, its classes and functions (nested ones
 // named with their enclosing ones: "A.f.g"), from the same light pass, in
 // source order, bounded as model::Docstring says. Empty when the pass is
