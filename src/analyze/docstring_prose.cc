@@ -48,6 +48,14 @@ std::string as_code_spans(std::string_view s) {
     }
     if (s[i] == '`') {
       std::size_t end = s.find('`', i + 1);
+      // `name' (the old quoting style): a quote, not a code span.
+      std::size_t apostrophe = s.find('\'', i + 1);
+      if (apostrophe != std::string_view::npos && apostrophe < end && apostrophe > i + 1 &&
+          s.substr(i + 1, apostrophe - i - 1).find(' ') == std::string_view::npos) {
+        out += '\'';
+        ++i;
+        continue;
+      }
       if (end != std::string_view::npos && end > i + 1) {
         out += s.substr(i, end - i + 1);
         i = end + 1;

@@ -243,6 +243,9 @@ TEST(EvidenceProse, DocstringSummariesAndSentences) {
   EXPECT_EQ(doc_summary("Return the value, e.g. 3. And more."), "Return the value, e.g. 3.");
   EXPECT_EQ(doc_summary("Parse a config file\n\nDetails."), "Parse a config file.");
   EXPECT_EQ(doc_summary("Constructor."), "");
+  // The old `name' quoting is no code span: it must not swallow the next sentence.
+  EXPECT_EQ(doc_summary("Add the object `tarinfo' to the archive. If `fileobj' is given, read it."),
+            "Add the object 'tarinfo' to the archive.");
   EXPECT_EQ(doc_summary(">>> f(1)\n1"), "");
   auto said = doc_sentences_naming("Open a file.\n\n:param mode: how to open it.\n:param other: mode is not this.\n"
                                    "Raises ValueError if mode is bad. Nothing else.",
