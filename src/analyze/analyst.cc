@@ -198,7 +198,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     if (javascript)
       write_javascript_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
     else
-      write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
+      write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers, ctx.docstrings});
     out.push_back(std::move(r));
   }
   return out;  // in line order

@@ -23,6 +23,9 @@ struct FileContext {
   // The repository's classes, for resolving custom exceptions; null when
   // only the builtins are known.
   const ClassIndex* classes = nullptr;
+  // The file's docstrings (FileFacts::docstrings), which the prose quotes;
+  // may be null.
+  const std::vector<model::Docstring>* docstrings = nullptr;
 };
 
 // What a record owes to the revision it was analyzed at, set from `ctx`:

@@ -109,7 +109,7 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   trig << " reaches line " << r.line_number << ".";
   r.trigger_scenarios = trig.str();
   r.common_situations = guard && !guard->names.empty()
-                            ? "Passing a value of " + guard->names.front() + " that the code does not accept, often read from user input, configuration or another library's result."
+                            ? "Passing a value of `" + guard->names.front() + "` that the code does not accept."
                             : "Calling " + where + " in a state or with input it does not support.";
 
   r.solutions.clear();

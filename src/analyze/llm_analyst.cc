@@ -36,7 +36,12 @@ constexpr int k_max_retry_after_ms = 30000;
 constexpr const char* k_system_prompt =
     "You document one throw site of a Python repository for developers who hit the error. "
     "You get the facts read off the code (class, message template, the guard conditions that lead to the raise, "
-    "the enclosing function and class, the source excerpt) and a draft written from them by a static analyser. "
+    "the enclosing function and class with their docstrings, the source excerpt), the repository's evidence (tests "
+    "that raise it on purpose with the lines that do it, public entry points that lead to it with their call chains, "
+    "docs that mention it, the commit that added it; each only when found) and a draft written from them by a "
+    "static analyser. Ground triggerScenarios in the entry point and the inputs a test passes, commonSituations in "
+    "what the entry point or class is for as its docstring says, and exampleFix in a test's call when there is one; "
+    "where the facts say nothing specific, write less rather than generic advice. "
     "Rewrite the draft into clearer, more useful text. Use only the facts given: do not invent functions, "
     "parameters or behaviour that the excerpt does not show. Answer with one JSON object and nothing else, with "
     "these keys: documentation (what the error means: who raises it, under which condition, why), "
@@ -238,6 +243,7 @@ std::string llm_prompt(const model::ThrowSite& s, const model::ErrorRecord& r) {
   facts["class"] = s.class_name;
   facts["classBases"] = s.class_bases;
   facts["docstring"] = s.function_doc.substr(0, 2000);
+  facts["classDocstring"] = s.class_doc.substr(0, 1000);
   nlohmann::ordered_json guards = nlohmann::ordered_json::array();
   for (const auto& g : s.guards) guards.push_back({{"kind", g.kind}, {"condition", g.condition}, {"line", g.line}});
   facts["guards"] = guards;
@@ -246,6 +252,11 @@ std::string llm_prompt(const model::ThrowSite& s, const model::ErrorRecord& r) {
   for (const auto& l : r.lints) lints.push_back({{"rule", l.rule}, {"message", l.message}});
   facts["lints"] = lints;
   facts["sourceExcerpt"] = r.source_code;
+  // The record's evidence, as the record carries it.
+  if (!r.evidence.empty()) {
+    nlohmann::ordered_json ev = nlohmann::ordered_json::parse(model::to_json(r), nullptr, false);
+    if (ev.is_object() && ev.contains("evidence")) facts["evidence"] = ev["evidence"];
+  }
   nlohmann::ordered_json draft;
   draft["documentation"] = r.documentation;
   draft["triggerScenarios"] = r.trigger_scenarios;

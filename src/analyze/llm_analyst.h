@@ -17,7 +17,7 @@ namespace errdex::analyze {
 
 // Raised when the prompt or the validation rules change, so cached answers
 // to the old prompt are not reused.
-inline constexpr int k_prompt_version = 1;
+inline constexpr int k_prompt_version = 2;
 
 struct LlmOptions {
   // http://host[:port][/prefix]; requests go to <prefix>/v1/chat/completions

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analyze/category.h"
+#include "analyze/docstring_prose.h"
 #include "analyze/lints.h"
 #include "analyze/python_check.h"
 #include "util/text.h"
@@ -21,6 +22,10 @@ using model::ThrowSite;
 constexpr int k_max_guards = 4;
 // Callers of a private function named in triggerScenarios.
 constexpr std::size_t k_max_callers = 3;
+// Callers, public or not, followed from a private function to a documented
+// public one, per function and in calls.
+constexpr std::size_t k_max_any_callers = 8;
+constexpr int k_max_caller_hops = 3;
 
 bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
@@ -428,8 +433,10 @@ bool passed_to_super(const std::vector<std::string_view>& lines, int from_line, 
   return false;
 }
 
-// Public functions of the file whose body calls `fn` (a private helper).
-std::vector<std::string> callers_in_file(const std::vector<std::string_view>& lines, const std::string& fn) {
+// Public functions of the file whose body calls `fn` (a private helper);
+// with `any_caller`, private ones too (up to k_max_any_callers).
+std::vector<std::string> callers_in_file(const std::vector<std::string_view>& lines, const std::string& fn,
+                                         bool any_caller = false) {
   std::vector<std::string> out;
   struct Def {
     std::size_t indent;
@@ -457,11 +464,13 @@ std::vector<std::string> callers_in_file(const std::vector<std::string_view>& li
       // The innermost function, named with its class.
       for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
         if (it->is_class) break;
-        if (it->name.empty() || it->name[0] == '_' || it->name == fn) break;
+        if (it->name.empty() || (!any_caller && it->name[0] == '_') || it->name == fn) break;
         std::string name = it->name + "()";
         auto cls = std::find_if(it + 1, stack.rend(), [](const Def& d) { return d.is_class; });
         if (cls != stack.rend()) name = cls->name + "." + name;
-        if (std::find(out.begin(), out.end(), name) == out.end() && out.size() < k_max_callers) out.push_back(name);
+        if (std::find(out.begin(), out.end(), name) == out.end() &&
+            out.size() < (any_caller ? k_max_any_callers : k_max_callers))
+          out.push_back(name);
         break;
       }
       break;
@@ -527,6 +536,127 @@ std::string situation_from(const Conditions& cond, const std::vector<std::string
     return "Passing values to " + entry + " that were built from different sources and disagree: `" + l + "` against `" + r +
            "`, e.g. a list sized for another configuration.";
   return {};
+}
+
+// The nearest public function of the file (or constructor) with a
+// docstring summary whose calls lead to the private function of `s`,
+// directly or through private ones, up to k_max_caller_hops calls away.
+struct DocumentedCaller {
+  std::string call;                  // "Calling `A.g`", "Constructing `A`"
+  std::string summary;
+  std::vector<std::string> through;  // private functions between, nearest the caller first
+  bool class_summary = false;        // the summary is the class's (a constructor without a docstring)
+};
+std::optional<DocumentedCaller> documented_caller(const ThrowSite& s, const ProseContext& ctx) {
+  if (!ctx.docstrings) return std::nullopt;
+  auto callers_of = [&](const std::string& fn) {
+    if (!ctx.callers) return callers_in_file(ctx.lines, fn, true);
+    auto [it, added] = ctx.callers->try_emplace("*" + fn);
+    if (added) it->second = callers_in_file(ctx.lines, fn, true);
+    return it->second;
+  };
+  std::unordered_map<std::string, std::string> callee;  // bare name → the function it calls on the way
+  std::vector<std::string> frontier = {s.function};
+  std::set<std::string> seen = {s.function};
+  for (int hop = 0; hop < k_max_caller_hops && !frontier.empty(); ++hop) {
+    std::vector<std::string> next;
+    for (const auto& f : frontier) {
+      for (const auto& c : callers_of(f)) {
+        std::string qual = c.substr(0, c.size() - 2);  // "A.f()" → "A.f"
+        std::string bare = qual.substr(qual.rfind('.') == std::string::npos ? 0 : qual.rfind('.') + 1);
+        if (bare.empty() || !seen.insert(bare).second) continue;
+        callee[bare] = f;
+        if (bare[0] == '_' && !is_dunder(bare)) {
+          next.push_back(bare);
+          continue;
+        }
+        const bool init = bare == "__init__" && qual != bare;
+        const std::string cls = init ? qual.substr(0, qual.size() - 9) : "";
+        const model::Docstring* d = find_docstring(*ctx.docstrings, "function", qual);
+        std::string sum = d ? doc_summary(d->text) : "";
+        bool class_summary = false;
+        if (sum.empty() && init)
+          if (const auto* k = find_docstring(*ctx.docstrings, "class", cls)) {
+            sum = doc_summary(k->text);
+            class_summary = true;
+          }
+        if (sum.empty()) continue;
+        DocumentedCaller out{init ? "Constructing `" + cls + "`" : "Calling `" + qual + "`", sum, {}, class_summary};
+        for (std::string at = f; at != s.function; at = callee[at]) out.through.push_back(at);
+        return out;
+      }
+    }
+    frontier = std::move(next);
+  }
+  return std::nullopt;
+}
+
+// What the repository's docstrings say, placed: `lead` names the call a
+// user makes and what it is for (first in triggerScenarios), `after` what
+// the raising function's docstring says of the inputs its check tests or
+// of the error (after the code's own sentence), `situation` what callers
+// are doing (commonSituations). One docstring sentence goes in one place.
+struct DocSentences {
+  std::string lead, after, situation;
+  bool own_summary_used = false;
+};
+
+DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const ProseContext& ctx,
+                                 const std::vector<std::string>& callers, const std::vector<std::string>& tested) {
+  DocSentences out;
+  const bool has_fn = !s.function.empty();
+  const bool public_fn = has_fn && (s.function[0] != '_' || is_dunder(s.function));
+  const bool init = s.function == "__init__" && !s.class_name.empty();
+  const std::string fn = s.class_name.empty() ? s.function : s.class_name + "." + s.function;
+  const std::string own = doc_summary(s.function_doc);
+  const std::string cls = s.class_name.empty() ? "" : doc_summary(s.class_doc);
+  std::string module;
+  if (ctx.docstrings)
+    if (const auto* m = find_docstring(*ctx.docstrings, "module", "")) module = doc_summary(m->text);
+  bool class_used = false;
+  if (!has_fn) {
+    // Module-level code: the module's own account of itself is the context.
+  } else if (public_fn && !own.empty()) {
+    out.lead = (init ? "Constructing `" + s.class_name + "`, whose `__init__` docstring reads: "
+                     : "Calling `" + fn + "`, whose docstring reads: ") + own;
+    out.own_summary_used = true;
+  } else {
+    std::optional<DocumentedCaller> via;
+    if (!public_fn) via = documented_caller(s, ctx);
+    if (via) {
+      std::string through;
+      for (std::size_t i = 0; i < via->through.size(); ++i) through += (i ? " → `" : "`") + via->through[i] + "`";
+      out.lead = via->call + (through.empty() ? ", which calls `" + s.function + "`"
+                                              : ", which reaches `" + s.function + "` through " + through) +
+                 "; its docstring reads: " + via->summary;
+      class_used = via->class_summary && cls == via->summary;
+    } else if (!cls.empty() && (init || public_fn)) {
+      out.lead = init ? "Constructing `" + s.class_name + "`, whose docstring reads: " + cls
+                      : "Calling `" + fn + "` on a `" + s.class_name + "`, whose class docstring reads: " + cls;
+      class_used = true;
+    }
+    if (!own.empty() && !public_fn) {
+      out.after = "`" + s.function + "` itself is documented as: " + own;
+      out.own_summary_used = true;
+    }
+  }
+  // The docstring on the inputs the check tests, or on the error.
+  std::vector<std::string> words = tested;
+  std::string raised = r.error_class.substr(r.error_class.rfind('.') == std::string::npos ? 0 : r.error_class.rfind('.') + 1);
+  if (is_identifier(raised) && raised != "Exception") words.push_back(raised);
+  if (auto said = doc_sentences_naming(s.function_doc, words, 2); !said.empty()) {
+    out.after += std::string(out.after.empty() ? "" : " ") + "From the docstring of `" + fn + "`:";
+    for (const auto& x : said) out.after += " " + x;
+  }
+  if (!cls.empty() && !class_used && has_fn)
+    out.situation = "Callers are working with a `" + s.class_name + "`, whose docstring reads: " + cls;
+  if (out.situation.empty() && !module.empty()) {
+    std::string m = module_name(r.file_path);
+    std::string name = m.empty() ? r.file_path : m;
+    out.situation = has_fn ? "Callers are using the `" + name + "` module, whose docstring reads: " + module
+                           : "Importing `" + name + "`, whose module docstring reads: " + module;
+  }
+  return out;
 }
 
 bool is_condition_guard(const Guard& g) {
@@ -733,6 +863,19 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   const std::string replacement = replacement_named(s);
   const bool custom = !ctx.resolution.defined_at.empty() && ctx.resolution.chain.size() > 1;
 
+  // Public callers in the file of a private function.
+  std::vector<std::string> callers;
+  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
+    if (!ctx.callers) {
+      callers = callers_in_file(ctx.lines, s.function);
+    } else {
+      auto [it, added] = ctx.callers->try_emplace(s.function);
+      if (added) it->second = callers_in_file(ctx.lines, s.function);
+      callers = it->second;
+    }
+  }
+  const DocSentences docs = docstring_sentences(s, r, ctx, callers, tested_params);
+
   // documentation: who raises it, under which condition, why.
   std::ostringstream doc;
   doc << caller << " " << verb << " " << (r.error_class.empty() ? "the exception it is handling" : r.error_class);
@@ -772,7 +915,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (misleading)
     doc << " Note: the message shows `" << misleading->shown << "`, but the check is on `" << misleading->tested
         << "`; when it fires, `" << misleading->meant << "` is the value at fault.";
-  if (std::string first = first_sentence(s.function_doc); !first.empty())
+  // The docstring's summary, unless triggerScenarios quotes it.
+  if (std::string first = first_sentence(s.function_doc); !first.empty() && !docs.own_summary_used)
     doc << " From the docstring of " << caller << ": " << first;
   r.documentation = doc.str();
   if (r.documentation.compare(0, 4, "the ") == 0 || r.documentation.compare(0, 13, "module-level ") == 0)
@@ -780,16 +924,6 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 
   // triggerScenarios: the calls and inputs that reach the raise.
   std::ostringstream trig;
-  std::vector<std::string> callers;
-  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
-    if (!ctx.callers) {
-      callers = callers_in_file(ctx.lines, s.function);
-    } else {
-      auto [it, added] = ctx.callers->try_emplace(s.function);
-      if (added) it->second = callers_in_file(ctx.lines, s.function);
-      callers = it->second;
-    }
-  }
   if (!callers.empty()) {
     trig << "Calling ";
     for (std::size_t i = 0; i < callers.size(); ++i) trig << (i ? (i + 1 == callers.size() ? " or " : ", ") : "") << callers[i];
@@ -811,27 +945,31 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   if (misleading)
     trig << " The message then shows `" << misleading->shown << "` although `" << misleading->meant
          << "` is what failed the check.";
-  r.trigger_scenarios = trig.str();
+  r.trigger_scenarios = (docs.lead.empty() ? "" : docs.lead + " ") + trig.str() + (docs.after.empty() ? "" : " " + docs.after);
 
-  // commonSituations: by category, naming the entry point.
+  // commonSituations: what callers are doing, from the docstrings of the
+  // class or module they use; else by category, naming the entry point.
   std::string entry = s.function.empty() ? "the import of " + r.file_path : "`" + call + "`";
+  const std::string shaped = situation_from(by_argument, tested_params, entry);
 
-  if (s.function.empty() && r.error_type != "deprecation" && r.error_type != "dependency")
+  if (!docs.situation.empty())
+    r.common_situations = docs.situation + (shaped.empty() || ex ? "" : " " + shaped);
+  else if (s.function.empty() && r.error_type != "deprecation" && r.error_type != "dependency")
     r.common_situations = "Importing " + r.file_path + " in an environment it does not expect: another platform, "
                           "a missing optional module or feature, or a setting it checks at import time.";
   else if (r.severity == "warning" && r.error_type == "deprecation")
     r.common_situations = "Code written for an older release keeps calling " + entry +
                           " the old way; the warning shows up in test runs and logs until the call is updated.";
-  else if (std::string shaped = situation_from(by_argument, tested_params, entry); !shaped.empty() && !ex)
+  else if (!shaped.empty() && !ex)
     r.common_situations = shaped;
   else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
     r.common_situations = "Using " + entry + " after the object or its inputs reached a state where `" + to_caller(cond.reach) +
-                          "`: data from several sources combined, or a step earlier in the workflow skipped or repeated.";
+                          "`.";
   else if (r.error_type == "validation" || r.error_type == "type")
     r.common_situations = "Passing " + std::string(r.error_type == "type" ? "an object of the wrong type" : "a value out of range or inconsistent with the rest") +
-                          " to " + entry + ", often straight from user input, a config file or a caller written against another version.";
+                          " to " + entry + ".";
   else if (r.error_type == "lookup")
-    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist: a typo, or data written by another version.";
+    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist.";
   else if (r.error_type == "io" || r.error_type == "permission")
     r.common_situations = "Running " + entry + " against a file or path that is missing, unreadable or of the wrong kind.";
   else if (r.error_type == "dependency")
@@ -843,8 +981,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   else if (r.error_type == "configuration")
     r.common_situations = "Starting with a configuration that misses or misspells a setting " + entry + " needs.";
   else
-    r.common_situations = "Calling " + entry + " when the object is not in the state it expects: calls in the wrong order, reuse after close, or concurrent use.";
-  if (ex) r.common_situations += " The underlying " + ex->condition + " usually comes from the data or environment the try block touches.";
+    r.common_situations = "Calling " + entry + " when the object is not in the state it expects.";
 
   // solutions, most likely first, derived from the guard.
   r.solutions.clear();
@@ -1002,8 +1139,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 namespace {
 
 // The statement of a test's code that makes the call: the first line of a
-// `with` block's body, else the code's first line; whitespace collapsed.
-std::string triggering_call(std::string_view code) {
+// `with` block's body, else the code's first line; blanks at both ends cut.
+std::string_view triggering_line(std::string_view code) {
   std::vector<std::string_view> lines;
   for (std::size_t at = 0; at <= code.size();) {
     std::size_t nl = code.find('\n', at);
@@ -1018,13 +1155,40 @@ std::string triggering_call(std::string_view code) {
   std::string_view pick = lines[0];
   if ((pick.starts_with("with ") || pick.starts_with("async with ")) && pick.ends_with(":") && lines.size() > 1)
     pick = lines[1];
-  // A call too long for a sentence is cut at a word.
+  return pick;
+}
+
+// The same line for a sentence: whitespace collapsed, cut at 120 bytes,
+// no backtick that would end the code span early.
+std::string triggering_call(std::string_view code) {
+  std::string_view pick = triggering_line(code);
   constexpr std::size_t k_max_call = 120;
-  std::string out(pick.substr(0, k_max_call));
+  std::string out = collapse_ws(pick.substr(0, k_max_call));
   if (pick.size() > k_max_call) out += "…";
-  // A backtick inside would end the code span early.
   std::replace(out.begin(), out.end(), '`', '\'');
   return out;
+}
+
+// The call a test makes, as a statement of its own: the `with` body's
+// line, or for `self.assertRaises(Cls, fn, *args)` (and Regex, Warns) the
+// call `fn(*args)`; "" when it does not parse alone.
+std::string test_call_statement(std::string_view code) {
+  std::string line(triggering_line(code));
+  static const std::pair<const char*, std::size_t> k_forms[] = {
+      {"assertRaisesRegex(", 2}, {"assertWarnsRegex(", 2}, {"assertRaises(", 1}, {"assertWarns(", 1}};
+  std::string_view body = line;
+  if (body.starts_with("self.")) body.remove_prefix(5);
+  for (const auto& [form, skip] : k_forms) {
+    std::string_view f(form);
+    if (!body.starts_with(f) || !body.ends_with(")")) continue;
+    auto args = split_args(std::string(body.substr(f.size(), body.size() - f.size() - 1)));
+    if (args.size() <= skip || args[skip].empty()) return {};
+    std::string call = args[skip] + "(";
+    for (std::size_t i = skip + 1; i < args.size(); ++i) call += (i > skip + 1 ? ", " : "") + args[i];
+    line = call + ")";
+    break;
+  }
+  return !line.empty() && parses_as_python(line) ? line : std::string();
 }
 
 }  // namespace
@@ -1040,6 +1204,19 @@ void write_test_trigger(model::ErrorRecord& r) {
     sentence += " (and " + std::to_string(r.evidence.tests.size() - 1) + " more test" +
                 (r.evidence.tests.size() > 2 ? "s" : "") + ", listed under Seen in tests)";
   r.trigger_scenarios = sentence + ". " + r.trigger_scenarios;
+  // exampleFix starts from the first test whose call stands alone.
+  static constexpr std::string_view k_after = "\n\n# after\n";
+  std::size_t after = r.example_fix.find(k_after);
+  if (after == std::string::npos) return;
+  for (const auto& test : r.evidence.tests) {
+    std::string stmt = test_call_statement(test.code);
+    if (stmt.empty()) continue;
+    std::string fix = "# before: " + test.file_path + "::" + test.name + " does this on purpose\n" + stmt +
+                      r.example_fix.substr(after);
+    if (!parses_as_python(fix)) continue;
+    r.example_fix = std::move(fix);
+    return;
+  }
 }
 
 }  // namespace errdex::analyze

@@ -23,6 +23,9 @@ struct ProseContext {
   // Public callers of each private function already looked up in this
   // file (sites of one helper share them); may be null.
   std::unordered_map<std::string, std::vector<std::string>>* callers = nullptr;
+  // The file's docstrings (FileFacts::docstrings): the module's and those
+  // of the public callers of a private function; may be null.
+  const std::vector<model::Docstring>* docstrings = nullptr;
 };
 
 // Fills documentation, triggerScenarios, commonSituations, solutions,
@@ -37,7 +40,10 @@ void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, con
 // (evidence.tests): a first sentence naming the test and the call it makes
 // (`Lib/test/test_textwrap.py::WrapTestCase.test_bad_width` calls
 // `wrap(text, width=0)`), before what the code alone says. Nothing changes
-// for a record without tests.
+// for a record without tests. exampleFix then starts from the call of the
+// first linked test that parses on its own (a `with` body's line, or
+// `fn(*args)` of `assertRaises(Cls, fn, *args)`), named in its first
+// comment; its "# after" part is kept.
 void write_test_trigger(model::ErrorRecord& r);
 
 // Parameter names of a `def` parameter list's source text ("self, x: int = 1,

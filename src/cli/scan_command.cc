@@ -14,6 +14,7 @@
 #include "analyze/class_index.h"
 #include "analyze/call_graph.h"
 #include "analyze/docs.h"
+#include "analyze/docstring_prose.h"
 #include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
@@ -345,7 +346,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
         analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
-                                 contents[i], &classes};
+                                 contents[i], &classes, &facts[i].docstrings};
         std::string key;
         bool known = false;
         if (a.facts_cache) {
@@ -432,11 +433,24 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, d.text, false});
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (!is_test[i])
-        for (const auto& d : facts[i].docs) docs.push_back({&paths[i], d.line, d.owner, d.text, true});
+        for (const auto& d : facts[i].docstrings) {
+          // A docstring's owner is the function or class by its own name.
+          std::string_view owner = d.name;
+          owner.remove_prefix(owner.rfind('.') == std::string_view::npos ? 0 : owner.rfind('.') + 1);
+          docs.push_back({&paths[i], d.line, owner, d.text, true});
+        }
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.
     if (a.blame && a.rev) out.blamed = add_introduced(**tree, entries, paths, out.records, a.facts_cache, jobs);
+  }
+  // The public call, or where callers come from, from the entry points
+  // found, quoting their docstrings.
+  if (std::any_of(out.records.begin(), out.records.end(),
+                  [](const model::ErrorRecord& r) { return !r.evidence.entry_points.empty(); })) {
+    analyze::DocstringIndex docs;
+    for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], facts[i].docstrings);
+    for (auto& r : out.records) analyze::write_entry_point_prose(r, docs);
   }
 
   // Pass 6: lints that need the whole repository.

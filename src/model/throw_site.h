@@ -113,6 +113,22 @@ struct ClassDef {
   bool names_itself = false;
 };
 
+// A docstring of the file (Python): the module's, a class's or a
+// function's, as `inspect.cleandoc` shows it (first line and common
+// indentation stripped), cut at a line end after at most
+// k_max_docstring bytes: its summary and the paragraphs after it, where a
+// "Raises:" section or the message it documents usually sits.
+struct Docstring {
+  std::string kind;  // "module", "class" or "function"
+  // Dotted within the file: "JSONDecoder.decode", "loads", "Outer.inner";
+  // "" for the module.
+  std::string name;
+  int line = 0;  // where the string starts
+  std::string text;
+
+  static constexpr std::size_t k_max_docstring = 1200;
+};
+
 // A test's expectation that the code it runs raises or warns (read from
 // test files only): `with pytest.raises(ValueError, match="width")`,
 // `self.assertRaises(KeyError, d.pop, "x")`, `assertWarnsRegex(...)`.
@@ -173,18 +189,12 @@ struct ClassBases {
   std::vector<std::string> bases;
 };
 
-// Documentation text in a source file (a Python docstring), for linking
-// records to the docs that mention them (evidence.docs).
-struct DocText {
-  int line = 0;       // where the text starts
-  std::string owner;  // the function or class it documents; "" for the module
-  std::string text;   // as written between the quotes, bounded
-};
-
 // Everything a frontend learns from one file.
 struct FileFacts {
   std::vector<ThrowSite> sites;
   std::vector<ClassDef> classes;
+  // Every docstring of the file (Python), in source order.
+  std::vector<Docstring> docstrings;
   // True when the parser met syntax errors; sites outside them still count.
   bool had_syntax_errors = false;
   // On a scan of an outline (scan/python/outline.h): names of helpers and
@@ -205,8 +215,6 @@ struct FileFacts {
   std::vector<std::pair<std::string, std::string>> assigned;
   bool has_exports = false;
   std::vector<std::string> exports;
-  // Docstrings of the module, its classes and functions (Python).
-  std::vector<DocText> docs;
 };
 
 }  // namespace errdex::model

@@ -71,11 +71,11 @@ std::string facts_to_json(const model::FileFacts& f) {
   for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
   json bases = json::array();
   for (const auto& c : f.class_bases) bases.push_back({c.qualname, c.bases});
-  json docs = json::array();
-  for (const auto& d : f.docs) docs.push_back({d.line, d.owner, d.text});
+  json docstrings = json::array();
+  for (const auto& d : f.docstrings) docstrings.push_back({d.kind, d.name, d.line, d.text});
   json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports};
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
-              std::move(functions), std::move(module), std::move(docs)}
+              std::move(functions), std::move(module), std::move(docstrings)}
       .dump(
       -1, ' ', false, json::error_handler_t::strict);
 }
@@ -150,7 +150,8 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
     for (const auto& d : j.at(7))
-      f.docs.push_back({d.at(0).get<int>(), d.at(1).get<std::string>(), d.at(2).get<std::string>()});
+      f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
+                              d.at(3).get<std::string>()});
     return f;
   } catch (const json::exception& e) {
     return Error{std::string("not file facts: ") + e.what()};

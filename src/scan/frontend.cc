@@ -16,7 +16,6 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan(std::string_view source) const override {
     model::FileFacts facts = scan_python(source);
     read_calls(source, facts);
-    facts.docs = python_docstrings(source);
     return facts;
   }
   model::FileFacts scan_tests(std::string_view source) const override {
@@ -29,7 +28,8 @@ class PythonFrontend final : public Frontend {
   model::FileFacts scan_calls(std::string_view source) const override {
     model::FileFacts facts;
     read_calls(source, facts);
-    facts.docs = python_docstrings(source);
+    // An entry point's docstring says what its callers are doing.
+    facts.docstrings = read_docstrings(source);
     return facts;
   }
   bool reads_tests() const override { return true; }

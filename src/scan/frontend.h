@@ -25,7 +25,7 @@ class Frontend {
   // empty for a language whose tests are not read.
   virtual model::FileFacts scan_tests(std::string_view) const { return {}; }
   // The call graph's facts alone (FileFacts::functions, imports, classes'
-  // bases, `__all__`) of a file not worth parsing: empty for a language
+  // bases, `__all__`) and docstrings of a file not worth parsing: empty for a language
   // whose calls are not read.
   virtual model::FileFacts scan_calls(std::string_view) const { return {}; }
   // Whether scan_tests reads anything (else a test file is not even read).

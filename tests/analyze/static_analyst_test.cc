@@ -23,7 +23,8 @@ std::vector<model::ErrorRecord> analyze_repo(const std::vector<std::pair<std::st
   }
   std::vector<model::ErrorRecord> out;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    FileContext ctx{"acme/app", files[i].first, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", files[i].second, &index};
+    FileContext ctx{"acme/app", files[i].first, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", files[i].second, &index,
+                    &facts[i].docstrings};
     for (auto& r : analyze_file(ctx, facts[i].sites)) out.push_back(std::move(r));
   }
   std::vector<model::ErrorRecord*> ptrs;
@@ -78,7 +79,11 @@ TEST(StaticAnalyst, NotIsinstanceGuardGivesATypeGuardAndAConvertingFix) {
   EXPECT_EQ(r.handling_strategy, "type-guard");
   EXPECT_TRUE(contains(r.documentation, "set_port() raises TypeError when `not isinstance(port, int)` (`port` is not an instance of int)"))
       << r.documentation;
-  EXPECT_TRUE(contains(r.documentation, "From the docstring of set_port(): Sets the port the server listens on."));
+  // The docstring's summary names the call in triggerScenarios (and is not
+  // repeated in documentation).
+  EXPECT_TRUE(contains(r.trigger_scenarios, "Calling `set_port`, whose docstring reads: Sets the port the server listens on."))
+      << r.trigger_scenarios;
+  EXPECT_FALSE(contains(r.documentation, "Sets the port")) << r.documentation;
   ASSERT_TRUE(r.type_guard);
   EXPECT_EQ(*r.type_guard,
             "if not isinstance(port, int):\n    raise TypeError(f\"port must be an int, got {type(port).__name__}\")\n"

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "scan/python/frontend.h"
@@ -181,6 +185,122 @@ TEST(PythonOutline, GivesUpOnWhatItCannotSplit) {
       "def h():\n"
       "    raise ValueError(\"real\")\n" + std::string(2000, '\n');
   EXPECT_EQ(describe_all(scan_python(tricky)), describe_all(scan_python_whole(tricky)));
+}
+
+TEST(PythonOutline, ReadsDocstringsOfTheModuleItsClassesAndFunctions) {
+  std::string src =
+      "#!/usr/bin/env python3\n"
+      "\"\"\"Parse things.\n"
+      "\n"
+      "    More.\n"
+      "\"\"\"\n"
+      "import os\n"
+      "class Decoder(object):\n"
+      "    r'''Decode a \\d document.'''\n"
+      "    @staticmethod\n"
+      "    def decode(s):\n"
+      "        \"\"\"\n"
+      "        Return the object in s.\n"
+      "\n"
+      "        Raises ValueError when s is not valid.\n"
+      "        \"\"\"\n"
+      "        def inner():\n"
+      "            'Closure.'\n"
+      "        return s\n"
+      "def loads(s): return Decoder.decode(s)\n"
+      "def not_doc():\n"
+      "    \"x\".join([])\n"
+      "def fstring():\n"
+      "    f\"no {doc}\"\n"
+      "async def fetch():\n"
+      "    'Fetch it.'  # a comment\n";
+  auto d = read_docstrings(src);
+  ASSERT_EQ(d.size(), 5u);
+  EXPECT_EQ(d[0].kind, "module");
+  EXPECT_EQ(d[0].name, "");
+  EXPECT_EQ(d[0].line, 2);
+  EXPECT_EQ(d[0].text, "Parse things.\n\nMore.");
+  EXPECT_EQ(d[1].kind, "class");
+  EXPECT_EQ(d[1].name, "Decoder");
+  EXPECT_EQ(d[1].text, "Decode a \\d document.");
+  EXPECT_EQ(d[2].kind, "function");
+  EXPECT_EQ(d[2].name, "Decoder.decode");
+  EXPECT_EQ(d[2].line, 11);
+  EXPECT_EQ(d[2].text, "Return the object in s.\n\nRaises ValueError when s is not valid.");
+  EXPECT_EQ(d[3].name, "Decoder.decode.inner");
+  EXPECT_EQ(d[3].text, "Closure.");
+  EXPECT_EQ(d[4].name, "fetch");
+  EXPECT_EQ(d[4].text, "Fetch it.");
+  // Bounded: a long docstring is cut at a line end.
+  std::string long_doc = "def f():\n    \"\"\"Summary.\n";
+  for (int i = 0; i < 200; ++i) long_doc += "    line " + std::to_string(i) + " of a long description\n";
+  long_doc += "    \"\"\"\n";
+  auto l = read_docstrings(long_doc);
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_LE(l[0].text.size(), model::Docstring::k_max_docstring);
+  EXPECT_GT(l[0].text.size(), model::Docstring::k_max_docstring - 40);
+  EXPECT_EQ(l[0].text.back(), 'n');  // "...description", whole lines only
+}
+
+// The docstring cut as read_docstrings promises: whole lines up to the bound.
+std::string cut_docstring(const std::string& text) {
+  std::string out;
+  std::size_t at = 0;
+  bool first = true;
+  while (at <= text.size()) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(at, nl - at);
+    if (!first && out.size() + 1 + line.size() > model::Docstring::k_max_docstring) break;
+    out += (first ? "" : "\n") + line;
+    first = false;
+    at = nl + 1;
+  }
+  return out.substr(0, model::Docstring::k_max_docstring);
+}
+
+// Every docstring Python's ast finds in the machine's standard library,
+// and no other, with the same name, line and (cut) text.
+TEST(PythonOutline, DocstringsAsPythonReadsThemOnTheStandardLibrary) {
+  namespace fs = std::filesystem;
+  testing::TempDir tmp;
+  std::string list;
+  for (const auto& e : fs::recursive_directory_iterator(testing::python_stdlib())) {
+    std::string p = e.path().string();
+    if (e.is_regular_file() && p.ends_with(".py") && p.find("-packages/") == std::string::npos) list += p + "\n";
+  }
+  testing::write_file(tmp.path() / "list", list);
+  auto r = testing::run("python3 " + testing::shell_quote(std::string(ERRDEX_SOURCE_DIR) + "/tests/scan/docstrings.py") +
+                        " < " + testing::shell_quote((tmp.path() / "list").string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t files = 0, python = 0, agree = 0, reported = 0;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    auto j = nlohmann::json::parse(line);
+    if (j.contains("error")) continue;
+    std::string content = testing::read_file(j["path"].get<std::string>());
+    source::decode_declared_encoding(content);
+    ++files;
+    std::map<int, model::Docstring> ours;
+    for (auto& d : read_docstrings(content)) ours[d.line] = std::move(d);
+    for (const auto& d : j["docstrings"]) {
+      ++python;
+      int at = d[2].get<int>();
+      auto it = ours.find(at);
+      std::string want = cut_docstring(d[3].get<std::string>());
+      bool same = it != ours.end() && it->second.kind == d[0] && it->second.name == d[1] && it->second.text == want;
+      agree += same;
+      if (!same && reported++ < 60)
+        ADD_FAILURE() << j["path"] << ":" << at << " " << d[1] << ": python " << nlohmann::json(want).dump()
+                      << "\n  ours " << (it == ours.end() ? "none" : nlohmann::json(it->second.text).dump());
+      if (it != ours.end()) ours.erase(it);
+    }
+    for (const auto& [at, d] : ours)
+      if (reported++ < 10) ADD_FAILURE() << j["path"] << ":" << at << " " << d.name << ": not a docstring to Python";
+  }
+  std::printf("%zu files, %zu docstrings, %zu read the same, %zu differences\n", files, python, agree, reported);
+  EXPECT_GT(python, 10000u);
+  EXPECT_EQ(reported, 0u);
 }
 
 void expect_same_sites(const std::string& path, const std::optional<std::string>& rev, const std::string& under) {

@@ -2274,7 +2274,9 @@ model::FileFacts scan_source(std::string_view source, std::string_view original)
 
 }  // namespace
 
-model::FileFacts scan_python(std::string_view source) {
+namespace {
+
+model::FileFacts scan_python_sites(std::string_view source) {
   if (source.size() <= k_max_source) {
     if (auto outline = blank_unreachable(source)) {
       auto facts = scan_source(*outline, source);
@@ -2286,7 +2288,15 @@ model::FileFacts scan_python(std::string_view source) {
       }
     }
   }
-  return scan_python_whole(source);
+  return scan_source(source, {});
+}
+
+}  // namespace
+
+model::FileFacts scan_python(std::string_view source) {
+  model::FileFacts facts = scan_python_sites(source);
+  facts.docstrings = read_docstrings(source);
+  return facts;
 }
 
 model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}); }

@@ -15,9 +15,10 @@ namespace errdex::scan {
 // Statements that cannot hold a site are blanked before the parse (see
 // scan/python/outline.h), which gives the same sites at a fraction of the cost;
 // classes defined inside functions without sites are not listed then.
+// The file's docstrings (FileFacts::docstrings) come from that light pass.
 model::FileFacts scan_python(std::string_view source);
-// The same, parsing the whole file: the reference the fast path is tested
-// against.
+// The same sites, parsing the whole file: the reference the fast path is
+// tested against (no docstrings).
 model::FileFacts scan_python_whole(std::string_view source);
 
 // A test file read as evidence: what its tests expect to be raised or
@@ -27,11 +28,6 @@ model::FileFacts scan_python_whole(std::string_view source);
 model::FileFacts scan_python_tests(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
-
-// The docstrings of `source` (module, classes, functions, nested ones
-// too), read without a parse: the first statement of each body when it is
-// a string literal. Each text is bounded. Never throws on bad input.
-std::vector<model::DocText> python_docstrings(std::string_view source);
 
 // Across a repository's files (FileFacts of each, in any order): a raise
 // of a class defined in another file shows there as it does where it is

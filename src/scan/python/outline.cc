@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "scan/python/text.h"
 
 namespace errdex::scan {
 namespace {
@@ -345,6 +348,116 @@ void called_names(std::string_view s, std::uint32_t begin, std::uint32_t end, st
   }
 }
 
+// What a `def`, `async def` or `class` logical line defines: the name's
+// byte range; nullopt for any other line, or one without a name.
+struct Definition {
+  bool is_def = false;
+  std::uint32_t name_begin = 0, name_end = 0;
+};
+std::optional<Definition> definition_at(std::string_view source, const Logical& l) {
+  std::uint32_t at = l.text;
+  if (starts_with_word(source, at, "async")) {
+    at += 5;
+    while (at < l.end && (source[at] == ' ' || source[at] == '\t')) ++at;
+  }
+  Definition d;
+  d.is_def = starts_with_word(source, at, "def");
+  if (!d.is_def && !starts_with_word(source, at, "class")) return std::nullopt;
+  std::uint32_t n = at + (d.is_def ? 3 : 5);
+  while (n < l.end && (source[n] == ' ' || source[n] == '\t')) ++n;
+  std::uint32_t e = n;
+  while (e < l.end && is_ident(source[e])) ++e;
+  if (e == n) return std::nullopt;
+  d.name_begin = n;
+  d.name_end = e;
+  return d;
+}
+
+// inspect.cleandoc: the first line's leading blanks, the other lines'
+// common indentation (tabs expanded), trailing blanks of each line and
+// blank lines at both ends removed; then cut at a line end to at most
+// model::Docstring::k_max_docstring bytes (the first line alone at a
+// character boundary).
+std::string clean_docstring(std::string_view raw) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at <= raw.size();) {
+    std::size_t nl = raw.find('\n', at);
+    if (nl == std::string_view::npos) nl = raw.size();
+    std::string line;
+    for (char c : raw.substr(at, nl - at)) {
+      if (c == '\t') line.append(8 - line.size() % 8, ' ');
+      else line += c;
+    }
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\f')) line.pop_back();
+    lines.push_back(std::move(line));
+    at = nl + 1;
+  }
+  std::size_t margin = SIZE_MAX;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (!lines[i].empty()) margin = std::min(margin, lines[i].find_first_not_of(' '));
+  if (!lines.empty()) lines[0].erase(0, std::min(lines[0].size(), lines[0].find_first_not_of(' ')));
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (!lines[i].empty()) lines[i].erase(0, margin);
+  std::size_t first = 0, last = lines.size();
+  while (first < last && lines[first].empty()) ++first;
+  while (last > first && lines[last - 1].empty()) --last;
+  constexpr std::size_t k_max = model::Docstring::k_max_docstring;
+  std::string out;
+  for (std::size_t i = first; i < last; ++i) {
+    if (i > first && out.size() + 1 + lines[i].size() > k_max) break;
+    if (i > first) out += '\n';
+    out += lines[i];
+  }
+  if (out.size() > k_max) {
+    std::size_t cut = k_max;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+  }
+  return out;
+}
+
+// The text of a logical line that is one string literal and nothing else
+// (adjacent literals joined, as Python does): a docstring when it comes
+// first in a body; cleaned. nullopt for any other statement, and for bytes
+// and f-strings, which are no docstrings.
+std::optional<std::string> docstring_of(std::string_view s, const Logical& l) {
+  std::string text;
+  std::uint32_t k = l.text;
+  bool any = false;
+  while (k < l.end && s[k] != '#' && s[k] != '\n' && s[k] != '\r') {
+    std::uint32_t prefix_end = k;
+    while (prefix_end < l.end && prefix_end - k < 2 && (s[prefix_end] == 'r' || s[prefix_end] == 'R' ||
+                                                        s[prefix_end] == 'u' || s[prefix_end] == 'U'))
+      ++prefix_end;
+    if (prefix_end >= l.end || (s[prefix_end] != '"' && s[prefix_end] != '\'')) return std::nullopt;
+    python::StringPrefix prefix = python::parse_prefix(s.substr(k, prefix_end - k + 1));
+    const char q = s[prefix_end];
+    const bool triple = prefix_end + 2 < l.end && s[prefix_end + 1] == q && s[prefix_end + 2] == q;
+    const std::uint32_t body = prefix_end + (triple ? 3 : 1);
+    k = body;
+    for (;;) {
+      if (k >= l.end) return std::nullopt;
+      if (s[k] == '\\') {
+        k += 2;
+        continue;
+      }
+      if (s[k] == q && (!triple || (k + 2 < l.end && s[k + 1] == q && s[k + 2] == q))) break;
+      ++k;
+    }
+    std::vector<model::TemplatePart> parts;
+    python::decode_literal(s.substr(body, k - body), prefix, parts);
+    for (const auto& p : parts) text += p.text;
+    any = true;
+    k += triple ? 3 : 1;
+    // Blanks, and a backslash continuing the line, before what follows.
+    while (k < l.end && (s[k] == ' ' || s[k] == '\t' || (s[k] == '\\' && k + 1 < l.end && s[k + 1] == '\n') ||
+                         (s[k] == '\n' && k > l.text && s[k - 1] == '\\')))
+      ++k;
+  }
+  if (!any) return std::nullopt;
+  return clean_docstring(text);
+}
+
 }  // namespace
 
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words) {
@@ -662,6 +775,62 @@ std::optional<std::string> blank_unreachable(std::string_view source, const std:
   // Parsing blank lines is nearly free, but copying and a second pass are
   // not: only worth it when most of the file goes.
   if (kept * 10 > source.size() * 7) return std::nullopt;
+  return out;
+}
+
+std::vector<model::Docstring> read_docstrings(std::string_view source) {
+  std::vector<model::Docstring> out;
+  if (source.size() >= UINT32_MAX / 2) return out;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  ls.reserve(source.size() / 40);
+  if (!logical_lines(source, ls, line_starts) || ls.empty()) return out;
+  struct Open {
+    std::uint32_t indent;
+    std::string name;  // dotted
+  };
+  std::vector<Open> open;
+  // The definition whose body starts at the next logical line: its first
+  // statement, when a string, is its docstring. The module's is its first.
+  struct Pending {
+    const char* kind;
+    std::string name;
+    std::uint32_t indent;
+  };
+  std::optional<Pending> pending;
+  if (ls.front().indent == 0) pending = Pending{"module", "", 0};
+  for (const Logical& l : ls) {
+    if (pending && (l.indent > pending->indent || pending->name.empty()))
+      if (auto text = docstring_of(source, l))
+        out.push_back({pending->kind, std::move(pending->name), static_cast<int>(l.first_line) + 1, std::move(*text)});
+    pending.reset();
+    while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
+    auto def = definition_at(source, l);
+    if (!def) continue;
+    const bool is_def = def->is_def;
+    const std::uint32_t e = def->name_end;
+    std::string name(source.substr(def->name_begin, e - def->name_begin));
+    if (!open.empty()) name = open.back().name + "." + name;
+    // A body on the header's line (`def f(): r"""doc"""`): its docstring
+    // is the string after the colon.
+    std::uint32_t colon = e;
+    for (int depth = 0; colon < l.end && !(depth == 0 && source[colon] == ':'); ++colon)
+      depth += source[colon] == '(' || source[colon] == '[' ? 1 : source[colon] == ')' || source[colon] == ']' ? -1 : 0;
+    std::uint32_t body = colon + 1;
+    while (body < l.end && (source[body] == ' ' || source[body] == '\t')) ++body;
+    if (body < l.end && source[body] != '#' && source[body] != '\n' && source[body] != '\r') {
+      Logical inline_body = l;
+      inline_body.text = body;
+      if (auto text = docstring_of(source, inline_body)) {
+        int line = static_cast<int>(l.first_line) + 1 +
+                   static_cast<int>(std::count(source.begin() + l.text, source.begin() + body, '\n'));
+        out.push_back({is_def ? "function" : "class", name, line, std::move(*text)});
+      }
+      continue;  // nothing nests in a one-line body
+    }
+    pending = Pending{is_def ? "function" : "class", name, l.indent};
+    open.push_back({l.indent, std::move(name)});
+  }
   return out;
 }
 

@@ -42,4 +42,10 @@ void read_calls(std::string_view source, model::FileFacts& facts);
 // The imports alone (FileFacts::imports), for a test file.
 void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
 
+// The docstrings of the module, its classes and functions (nested ones
+// named with their enclosing ones: "A.f.g"), from the same light pass, in
+// source order, bounded as model::Docstring says. Empty when the pass is
+// confused.
+std::vector<model::Docstring> read_docstrings(std::string_view source);
+
 }  // namespace errdex::scan

@@ -1,0 +1,275 @@
+// The prose written from evidence (issue 29, item 6): the repository's
+// docstrings, linked tests and entry points give specific sentences; a
+// record without them gets less, not filler.
+#include <gtest/gtest.h>
+
+#include "analyze/analyst.h"
+#include "analyze/docstring_prose.h"
+#include "analyze/llm_analyst.h"
+#include "analyze/python_check.h"
+#include "analyze/static_prose.h"
+#include "scan/python/frontend.h"
+
+namespace errdex::analyze {
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+struct Analyzed {
+  model::FileFacts facts;
+  std::vector<model::ErrorRecord> records;
+};
+
+Analyzed analyze_one(const std::string& path, const std::string& src) {
+  Analyzed a;
+  a.facts = scan::scan_python(src);
+  ClassIndex index;
+  index.add(path, a.facts.classes);
+  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index,
+                  &a.facts.docstrings};
+  a.records = analyze_file(ctx, a.facts.sites);
+  return a;
+}
+
+TEST(EvidenceProse, DocstringSummaryNamesTheCallAndTheClassSaysWhatCallersDo) {
+  auto a = analyze_one("app/wrap.py", R"py(class TextWrapper:
+    """Object for wrapping and filling text paragraphs."""
+
+    def wrap(self, text, width):
+        """Wrap a single paragraph of text, returning a list of lines.
+
+        Each line is at most *width* columns long. Tabs are expanded.
+        """
+        if width <= 0:
+            raise ValueError("invalid width %r (must be > 0)" % width)
+        return [text]
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  const auto& r = a.records[0];
+  EXPECT_TRUE(contains(r.trigger_scenarios,
+                       "Calling `TextWrapper.wrap`, whose docstring reads: Wrap a single paragraph of text, returning a "
+                       "list of lines."))
+      << r.trigger_scenarios;
+  // The docstring's sentence on the parameter the check tests, not the one on tabs.
+  EXPECT_TRUE(contains(r.trigger_scenarios, "From the docstring of `TextWrapper.wrap`: Each line is at most *width* columns long."))
+      << r.trigger_scenarios;
+  EXPECT_FALSE(contains(r.trigger_scenarios, "Tabs are expanded")) << r.trigger_scenarios;
+  // The code's own sentence stays: the call and the condition.
+  EXPECT_TRUE(contains(r.trigger_scenarios, "with `width` such that `width <= 0`")) << r.trigger_scenarios;
+  EXPECT_EQ(r.common_situations.rfind("Callers are working with a `TextWrapper`, whose docstring reads: Object for "
+                                      "wrapping and filling text paragraphs.", 0),
+            0u)
+      << r.common_situations;
+  // No category filler once a specific sentence exists.
+  EXPECT_FALSE(contains(r.common_situations, "often")) << r.common_situations;
+}
+
+TEST(EvidenceProse, APrivateHelperIsReachedThroughItsDocumentedPublicCaller) {
+  auto a = analyze_one("app/render.py", R"py("""Render text for terminals."""
+
+
+def _check(width):
+    """Check a width."""
+    if width <= 0:
+        raise ValueError(f"width must be positive, got {width}")
+
+
+def render(text, width):
+    """Render text in columns of the given width."""
+    _check(width)
+    return text[:width]
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  const auto& r = a.records[0];
+  EXPECT_EQ(r.trigger_scenarios.rfind("Calling `render`, which calls `_check`; its docstring reads: Render text in "
+                                      "columns of the given width.",
+                                      0),
+            0u)
+      << r.trigger_scenarios;
+  // The helper's own docstring comes after the code's sentence.
+  EXPECT_TRUE(contains(r.trigger_scenarios, "`width <= 0`. `_check` itself is documented as: Check a width."))
+      << r.trigger_scenarios;
+  EXPECT_TRUE(contains(r.common_situations,
+                       "Callers are using the `render` module, whose docstring reads: Render text for terminals."))
+      << r.common_situations;
+}
+
+TEST(EvidenceProse, APrivateMethodIsReachedThroughPrivateOnesFromADocumentedConstructor) {
+  auto a = analyze_one("app/query.py", R"py(class Query:
+    """A query over the rows of one table."""
+
+    def __init__(self, where):
+        self._setup(where)
+
+    def _setup(self, where):
+        self._check(where)
+
+    def _check(self, where):
+        if where is None:
+            raise TypeError("where is required")
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  EXPECT_EQ(a.records[0].trigger_scenarios.rfind("Constructing `Query`, which reaches `_check` through `_setup`; its "
+                                                 "docstring reads: A query over the rows of one table.",
+                                                 0),
+            0u)
+      << a.records[0].trigger_scenarios;
+  EXPECT_FALSE(contains(a.records[0].common_situations, "A query over")) << a.records[0].common_situations;
+}
+
+TEST(EvidenceProse, ModuleLevelRaiseQuotesTheModuleDocstringAndAConstructorItsClass) {
+  auto a = analyze_one("app/fastpath.py", R"py("""Accelerated parsing of configuration files."""
+import sys
+
+if sys.maxsize < 2**32:
+    raise ImportError("fastpath needs a 64-bit build")
+
+
+class Parser:
+    """Reads configuration files into dictionaries."""
+
+    def __init__(self, strict):
+        if strict not in (True, False):
+            raise TypeError("strict must be a bool")
+)py");
+  ASSERT_EQ(a.records.size(), 2u);
+  EXPECT_TRUE(contains(a.records[0].common_situations,
+                       "Importing `fastpath`, whose module docstring reads: Accelerated parsing of configuration files."))
+      << a.records[0].common_situations;
+  EXPECT_FALSE(contains(a.records[0].common_situations, "another platform")) << a.records[0].common_situations;
+  EXPECT_EQ(a.records[1].trigger_scenarios.rfind(
+                "Constructing `Parser`, whose docstring reads: Reads configuration files into dictionaries.", 0),
+            0u)
+      << a.records[1].trigger_scenarios;
+  // The class docstring is said once: not again as the situation.
+  EXPECT_FALSE(contains(a.records[1].common_situations, "Reads configuration files")) << a.records[1].common_situations;
+}
+
+TEST(EvidenceProse, WithoutDocstringsNothingIsQuotedAndNoDocstringSentenceIsMadeUp) {
+  auto a = analyze_one("app/sizes.py", R"py(def resize(n):
+    if n < 0:
+        raise ValueError(f"n must be non-negative, got {n}")
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  const auto& r = a.records[0];
+  EXPECT_EQ(r.trigger_scenarios, "Calling `resize(..., n=n)` with `n` such that `n < 0`.");
+  EXPECT_FALSE(contains(r.common_situations, "docstring")) << r.common_situations;
+  EXPECT_FALSE(r.common_situations.empty());  // the seed format fills every field
+}
+
+TEST(EvidenceProse, ALinkedTestGivesTheTriggerAndTheExampleFixStartsFromItsCall) {
+  auto a = analyze_one("app/wrap.py", R"py(def wrap(text, width):
+    if width <= 0:
+        raise ValueError("invalid width %r (must be > 0)" % width)
+    return [text]
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  auto r = a.records[0];
+  r.evidence.tests.push_back({"tests/test_wrap.py", 12, "WrapTest.test_bad_width",
+                              "self.assertRaises(ValueError, wrap, \"abc\", 0)"});
+  r.evidence.tests.push_back({"tests/test_wrap.py", 20, "WrapTest.test_negative",
+                              "with self.assertRaises(ValueError):\n    wrap(\"abc\", width=-1)"});
+  write_test_trigger(r);
+  EXPECT_EQ(r.trigger_scenarios.rfind("`tests/test_wrap.py::WrapTest.test_bad_width` raises it on purpose: "
+                                      "`self.assertRaises(ValueError, wrap, \"abc\", 0)` (and 1 more test",
+                                      0),
+            0u)
+      << r.trigger_scenarios;
+  EXPECT_EQ(r.example_fix.rfind("# before: tests/test_wrap.py::WrapTest.test_bad_width does this on purpose\n"
+                                "wrap(\"abc\", 0)\n\n# after\n",
+                                0),
+            0u)
+      << r.example_fix;
+  EXPECT_TRUE(parses_as_python(r.example_fix)) << r.example_fix;
+
+  // A test whose call does not stand alone leaves the static fix as it was.
+  auto plain = a.records[0];
+  plain.evidence.tests.push_back({"tests/test_wrap.py", 30, "test_x", "with pytest.raises(ValueError):\n    wrap(\"abc\","});
+  std::string before = plain.example_fix;
+  write_test_trigger(plain);
+  EXPECT_EQ(plain.example_fix, before);
+}
+
+TEST(EvidenceProse, AnEntryPointSaysWhatCallersAreDoingInItsDocstringsWords) {
+  auto a = analyze_one("Lib/json/decoder.py", R"py(class JSONDecoder:
+    def raw_decode(self, s):
+        if not s:
+            raise ValueError("Expecting value")
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  auto init = scan::scan_python(R"py("""JSON encoder and decoder."""
+def loads(s, *, cls=None):
+    """Deserialize ``s`` (a :class:`str` instance containing a JSON document) to a Python object.
+
+    More about it.
+    """
+    return cls().decode(s)
+)py");
+  DocstringIndex docs;
+  docs.add("Lib/json/__init__.py", init.docstrings);
+  auto r = a.records[0];
+  std::string without = r.common_situations;
+  write_entry_point_prose(r, docs);
+  EXPECT_EQ(r.common_situations, without);  // no entry points: nothing changes
+  // A docstring already leads triggerScenarios: the entry point says where callers come from.
+  r.trigger_scenarios = "Calling `JSONDecoder.raw_decode`, whose docstring reads: Decode a JSON document. " +
+                        r.trigger_scenarios;
+  r.evidence.entry_points.push_back({"json.decoder.JSONDecoder.raw_decode", {"json.decoder.JSONDecoder.raw_decode"}});
+  r.evidence.entry_points.push_back(
+      {"json.loads", {"json.loads", "json.decoder.JSONDecoder.decode", "json.decoder.JSONDecoder.raw_decode"}});
+  write_entry_point_prose(r, docs);
+  EXPECT_EQ(r.common_situations.rfind("Callers reach it from `json.loads` (through `json.decoder.JSONDecoder.decode`), "
+                                      "whose docstring reads: Deserialize `s` (a `str` instance containing a JSON "
+                                      "document) to a Python object. ",
+                                      0),
+            0u)
+      << r.common_situations;
+  EXPECT_TRUE(contains(r.common_situations, without));
+
+  // Without a docstring leading triggerScenarios, the entry point leads it.
+  auto bare = a.records[0];
+  bare.evidence.entry_points = r.evidence.entry_points;
+  bare.trigger_scenarios = "Calling `json_decoder.raw_decode(...)` while `not s`.";
+  write_entry_point_prose(bare, docs);
+  EXPECT_EQ(bare.trigger_scenarios,
+            "Calling `json.loads` reaches it through `json.decoder.JSONDecoder.decode`; its docstring reads: Deserialize "
+            "`s` (a `str` instance containing a JSON document) to a Python object. Calling "
+            "`json_decoder.raw_decode(...)` while `not s`.");
+}
+
+TEST(EvidenceProse, DocstringSummariesAndSentences) {
+  EXPECT_EQ(doc_summary("loads(s, *, cls=None) -> object\n\nDeserialize ``s`` to a :py:class:`~json.Obj`."),
+            "Deserialize `s` to a `json.Obj`.");
+  EXPECT_EQ(doc_summary("Return the value, e.g. 3. And more."), "Return the value, e.g. 3.");
+  EXPECT_EQ(doc_summary("Parse a config file\n\nDetails."), "Parse a config file.");
+  EXPECT_EQ(doc_summary("Constructor."), "");
+  // The old `name' quoting is no code span: it must not swallow the next sentence.
+  EXPECT_EQ(doc_summary("Add the object `tarinfo' to the archive. If `fileobj' is given, read it."),
+            "Add the object 'tarinfo' to the archive.");
+  EXPECT_EQ(doc_summary(">>> f(1)\n1"), "");
+  auto said = doc_sentences_naming("Open a file.\n\n:param mode: how to open it.\n:param other: mode is not this.\n"
+                                   "Raises ValueError if mode is bad. Nothing else.",
+                                   {"mode", "ValueError"}, 3);
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[0], ":param mode: how to open it.");
+  EXPECT_EQ(said[1], "Raises ValueError if mode is bad.");
+}
+
+TEST(EvidenceProse, TheLlmPromptCarriesTheEvidence) {
+  auto a = analyze_one("app/wrap.py", R"py(def wrap(text, width):
+    if width <= 0:
+        raise ValueError("invalid width")
+)py");
+  auto r = a.records[0];
+  std::string without = llm_prompt(a.facts.sites[0], r);
+  EXPECT_FALSE(contains(without, "\"evidence\""));
+  r.evidence.tests.push_back({"tests/test_wrap.py", 12, "test_bad_width", "wrap('abc', 0)"});
+  r.evidence.entry_points.push_back({"app.wrap.wrap", {"app.wrap.wrap"}});
+  std::string with = llm_prompt(a.facts.sites[0], r);
+  EXPECT_TRUE(contains(with, "\"evidence\":{\"tests\":[{\"filePath\":\"tests/test_wrap.py\"")) << with;
+  EXPECT_TRUE(contains(with, "test_bad_width")) << with;
+  EXPECT_TRUE(contains(with, "entryPoints")) << with;
+}
+
+}  // namespace
+}  // namespace errdex::analyze
