@@ -17,8 +17,30 @@ namespace {
 
 // The seed's window: 18 lines either side of the throwing line.
 constexpr int k_window = 18;
+// A line of the excerpt longer than this (minified or bundled code, a data
+// table) is cut to this many bytes with "…" where it was cut: around the
+// raise on the raising line, from its start on the others. A bundle's one
+// line would otherwise put the whole file in every record it raises.
+constexpr std::size_t k_max_excerpt_line = 1000;
 // Records errdex writes: version 2's fields plus analysis and lints.
 constexpr int k_schema_version = 3;
+
+// `line`, or the k_max_excerpt_line bytes of it around `anchor` (where the
+// raise starts; npos for the line's start), cut on UTF-8 character
+// boundaries and marked with "…".
+std::string excerpt_line(std::string_view line, std::size_t anchor) {
+  if (line.size() <= k_max_excerpt_line) return std::string(line);
+  std::size_t from = anchor == std::string_view::npos || anchor < k_max_excerpt_line / 4 ? 0 : anchor - k_max_excerpt_line / 4;
+  from = std::min(from, line.size() - k_max_excerpt_line);
+  std::size_t to = from + k_max_excerpt_line;
+  auto continuation = [&](std::size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+  while (from > 0 && continuation(from)) --from;
+  while (continuation(to)) --to;
+  std::string out = from > 0 ? "…" : "";
+  out.append(line.substr(from, to - from));
+  if (to < line.size()) out += "…";
+  return out;
+}
 
 bool is_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -182,7 +204,10 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     std::string code;
     for (int l = r.source_code_start; l <= r.source_code_end && l <= n_lines; ++l) {
       if (l > r.source_code_start) code += '\n';
-      code.append(lines[l - 1]);
+      std::string_view line = lines[l - 1];
+      const std::size_t anchor =
+          l == s.line && !s.raised_text.empty() ? line.find(std::string_view(s.raised_text).substr(0, 40)) : std::string_view::npos;
+      code += excerpt_line(line, anchor);
     }
     r.source_code = std::move(code);
     r.schema_version = k_schema_version;

@@ -8,6 +8,7 @@
 #include "analyze/python_check.h"
 #include "analyze/static_prose.h"
 #include "scan/python/frontend.h"
+#include "util/text.h"
 
 namespace errdex::analyze {
 namespace {
@@ -41,6 +42,31 @@ void expect_code_parses(const model::ErrorRecord& r) {
 }
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// A line of thousands of bytes (a data table, minified code) is cut in the
+// excerpt: around the raise on the raising line, from its start elsewhere,
+// with "…" where it was cut; short lines are kept whole.
+TEST(StaticAnalyst, LongLinesAreCutInTheExcerptAroundTheRaise) {
+  std::string table = "TABLE = [" ;
+  for (int i = 0; i < 2000; ++i) table += std::to_string(i) + ", ";
+  table += "]\n";
+  std::string guard = "def check(x):\n    ";
+  for (int i = 0; i < 300; ++i) guard += "x = x + " + std::to_string(i) + "; ";
+  guard += "raise ValueError('bad x in the long line')\n";
+  auto records = analyze_repo({{"pkg/long.py", table + guard}});
+  ASSERT_EQ(records.size(), 1u);
+  const auto& r = records[0];
+  auto lines = util::split_lines(r.source_code);
+  ASSERT_EQ(lines.size(), 3u) << r.source_code.size();
+  EXPECT_TRUE(lines[0].starts_with("TABLE = [0, 1, 2")) << lines[0].substr(0, 40);
+  EXPECT_TRUE(lines[0].ends_with("…"));
+  EXPECT_LE(lines[0].size(), 1000u + 3);
+  EXPECT_EQ(lines[1], "def check(x):");
+  EXPECT_TRUE(lines[2].starts_with("…")) << lines[2].substr(0, 40);
+  EXPECT_TRUE(contains(std::string(lines[2]), "raise ValueError('bad x in the long line')")) << lines[2];
+  EXPECT_LE(lines[2].size(), 1000u + 3);
+  EXPECT_EQ(r.line_number, 3);
+}
 
 TEST(StaticAnalyst, ElseBranchStatesTheNegatedCondition) {
   auto rs = analyze_repo({{"app/sizes.py", R"(class Buffer:
