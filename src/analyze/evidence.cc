@@ -331,9 +331,12 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // test is about (its file's or folder's name, or a call's qualifier).
       auto words = subject_words(*f.path, e);
       std::erase_if(found, [&](std::size_t r) { return !has_affinity(records[r].file_path, words); });
+      // Those the test's code names first: a test without a regex that
+      // reaches several sites of its class still says which one when its
+      // keyword or variable is in one's guard or message.
+      keep_named(found, e, sites, records);
       // Without a regex, two sites of one class reached are two guesses.
       if (found.empty() || found.size() > (e.match.empty() ? 1 : k_max_links)) continue;
-      keep_named(found, e, sites, records);
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

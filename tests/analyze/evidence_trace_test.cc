@@ -35,8 +35,8 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   auto j = nlohmann::json::parse(testing::read_file(report));
   const int ran = j["ran"].get<int>(), executed = j["executed"].get<int>();
   ASSERT_GE(ran, 100) << j.dump(1);
-  // The issue asks for 95 %; the filters reach 85 % of every linked test
-  // that runs here (bench/RESULTS.md, 707 of 832): this floor keeps them
+  // The issue asks for 95 %; the filters reach 82 % of every linked test
+  // that runs here (bench/RESULTS.md, 754 of 920): this floor keeps them
   // from getting worse, with room for the sample's spread.
   EXPECT_GE(executed * 100, ran * 80) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
