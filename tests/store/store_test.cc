@@ -869,11 +869,39 @@ class PostgresStore : public ::testing::Test {
 TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
   auto first = migrate_store(m_url);
   ASSERT_TRUE(first) << first.error();
-  EXPECT_EQ(*first, "schema at version 3 (3 migrations applied now)");
+  EXPECT_EQ(*first, "schema at version 4 (4 migrations applied now)");
   auto again = migrate_store(m_url);
   ASSERT_TRUE(again) << again.error();
-  EXPECT_EQ(*again, "schema at version 3 (0 migrations applied now)");
-  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2,3");
+  EXPECT_EQ(*again, "schema at version 4 (0 migrations applied now)");
+  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2,3,4");
+  // Debian's PostgreSQL 15 has lz4: the records' JSON is compressed with it.
+  EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'records'::regclass AND "
+                               "attname = 'json'"),
+            "l");
+}
+
+// A store written by the errdex before migration 4 (records' JSON under
+// pglz) is brought up to date in place: the step runs once, and the records
+// stored before it read back the same.
+TEST_F(PostgresStore, AStoreOfTheSchemaBeforeIsMigratedInPlace) {
+  auto store = open_store(m_url);
+  ASSERT_TRUE(store) << store.error();
+  const Dataset before = make_dataset("acme/a", k_sha1, 5);
+  ASSERT_TRUE((*store)->ingest(before));
+  ASSERT_TRUE(run_sql(m_url, "DELETE FROM schema_migrations WHERE version = 4; "
+                             "ALTER TABLE records ALTER COLUMN json SET COMPRESSION pglz"));
+  auto m = migrate_store(m_url);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(*m, "schema at version 4 (1 migration applied now)");
+  EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'records'::regclass AND "
+                               "attname = 'json'"),
+            "l");
+  for (const auto& r : before.records) {
+    auto got = (*store)->get(r.id);
+    ASSERT_TRUE(got) << got.error();
+    ASSERT_TRUE(got->has_value()) << r.id;
+    EXPECT_EQ((*got)->record, r);
+  }
 }
 
 // A listener hears of an ingest and of a forget, at their commit; a
@@ -1003,7 +1031,7 @@ TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   }
-  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "3");
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "4");
 }
 
 TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {
