@@ -1,12 +1,13 @@
 #include "analyze/docs.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "util/text.h"
 
 namespace errdex::analyze {
 namespace {
@@ -25,8 +26,6 @@ constexpr std::size_t k_key = 8;
 // A paragraph of a doc file longer than this many lines is cut there.
 constexpr int k_max_paragraph_lines = 24;
 
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 std::uint64_t key_at(std::string_view s, std::size_t i) {
   std::uint64_t k = 0;
   std::memcpy(&k, s.data() + i, k_key);
@@ -36,20 +35,6 @@ std::uint64_t key_at(std::string_view s, std::size_t i) {
 std::string_view last_component(std::string_view s) {
   auto dot = s.rfind('.');
   return dot == std::string_view::npos ? s : s.substr(dot + 1);
-}
-
-// Whitespace runs folded to one space, ends trimmed.
-std::string fold(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
 }
 
 // The longest run of fixed text in a site's message, folded.
@@ -64,9 +49,9 @@ std::string message_literal(const model::ThrowSite& s) {
     cur.clear();
   }
   if (cur.size() > best.size()) best = cur;
-  best = fold(best);
+  best = util::collapse_ws(best);
   int words = 0;
-  for (std::size_t i = 0; i < best.size(); ++i) words += alnum(best[i]) && (i == 0 || !alnum(best[i - 1]));
+  for (std::size_t i = 0; i < best.size(); ++i) words += util::is_word_char(best[i]) && (i == 0 || !util::is_word_char(best[i - 1]));
   if (best.size() < k_min_literal || words < k_min_words) return {};
   return best;
 }
@@ -84,17 +69,6 @@ std::string_view module_stem(std::string_view path) {
   if (auto dot = name.find('.'); dot != std::string_view::npos) name = name.substr(0, dot);
   if (name == "__init__" && slash != std::string_view::npos) return module_stem(path.substr(0, slash));
   return name;
-}
-
-// Whether `word` stands in `text` as a whole identifier.
-bool names(std::string_view text, std::string_view word) {
-  if (word.empty()) return false;
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    bool left = at == 0 || !alnum(text[at - 1]);
-    bool right = at + word.size() >= text.size() || !alnum(text[at + word.size()]);
-    if (left && right) return true;
-  }
-  return false;
 }
 
 // The docs' texts folded into one string, each ended by '\0', with the
@@ -115,7 +89,7 @@ class Corpus {
       m_text += '\0';
     }
     for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
-      if (alnum(m_text[i]) && (i == 0 || !alnum(m_text[i - 1]))) m_index.emplace_back(key_at(m_text, i), i);
+      if (util::is_word_char(m_text[i]) && (i == 0 || !util::is_word_char(m_text[i - 1]))) m_index.emplace_back(key_at(m_text, i), i);
     std::sort(m_index.begin(), m_index.end());
   }
 
@@ -123,7 +97,7 @@ class Corpus {
   std::vector<std::pair<std::size_t, int>> find(std::string_view lit, const std::vector<DocSource>& docs) const {
     std::vector<std::pair<std::size_t, int>> out;
     std::size_t k = 1;
-    while (k + k_key <= lit.size() && !(alnum(lit[k]) && !alnum(lit[k - 1]))) ++k;
+    while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
     if (k + k_key > lit.size()) return out;
     const std::uint64_t key = key_at(lit, k);
     auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<std::uint64_t, std::size_t>(key, 0));
@@ -187,21 +161,21 @@ void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model
       std::string_view para = t.substr(start, std::min(at, t.size()) - start);
       // The function names written as code, with their lines.
       for (std::size_t i = 0; i < para.size();) {
-        if (!alnum(para[i]) || (i > 0 && alnum(para[i - 1]))) {
+        if (!util::is_word_char(para[i]) || (i > 0 && util::is_word_char(para[i - 1]))) {
           ++i;
           continue;
         }
         std::size_t e = i;
-        while (e < para.size() && alnum(para[e])) ++e;
+        while (e < para.size() && util::is_word_char(para[e])) ++e;
         std::string_view w = para.substr(i, e - i);
         bool as_code = (i > 0 && (para[i - 1] == '`' || para[i - 1] == '.')) ||
                        (e < para.size() && (para[e] == '(' || para[e] == '`'));
         if (as_code && functions.contains(w)) {
           int mention = start_line + static_cast<int>(std::count(para.begin(), para.begin() + i, '\n'));
           for (auto it = by_pair.lower_bound({w, {}}); it != by_pair.end() && it->first.first == w; ++it) {
-            if (!names(para, it->first.second)) continue;
+            if (!util::contains_word(para, it->first.second)) continue;
             for (std::size_t r : it->second) {
-              if (it->second.size() > k_max_shared && !names(para, module_stem(records[r].file_path))) continue;
+              if (it->second.size() > k_max_shared && !util::contains_word(para, module_stem(records[r].file_path))) continue;
               out[r].push_back({4, d.path, mention});
             }
           }
@@ -241,7 +215,7 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
   // that name the class.
   std::unordered_map<std::string_view, std::vector<std::size_t>> docstrings_of;  // by owner
   for (std::size_t d = 0; d < docs.size(); ++d)
-    if (docs[d].docstring && !docs[d].owner.empty()) docstrings_of[docs[d].owner].push_back(d);
+    if (docs[d].docstring && !docs[d].owner.empty()) docstrings_of[last_component(docs[d].owner)].push_back(d);
   for (std::size_t r = 0; r < n; ++r) {
     std::string_view cls = last_component(records[r].error_class);
     if (cls.empty()) continue;
@@ -255,13 +229,13 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
         if (*docs[d].path != records[r].file_path) continue;
         if (ctor ? docs[d].line < s.function_line : docs[d].line >= s.function_line && docs[d].line <= s.line) own = d;
       }
-    if (own < docs.size() && names(docs[own].text, cls)) found[r].push_back({2, docs[own].path, docs[own].line});
+    if (own < docs.size() && util::contains_word(docs[own].text, cls)) found[r].push_back({2, docs[own].path, docs[own].line});
     for (const auto& ep : records[r].evidence.entry_points) {
       std::string_view name = ep.name, owner = last_component(name);
       auto it = docstrings_of.find(owner);
       if (it == docstrings_of.end()) continue;
       for (std::size_t d : it->second)
-        if (names(name, module_stem(*docs[d].path)) && names(docs[d].text, cls))
+        if (util::contains_word(name, module_stem(*docs[d].path)) && util::contains_word(docs[d].text, cls))
           found[r].push_back({3, docs[d].path, docs[d].line});
     }
   }

@@ -16,7 +16,7 @@ namespace errdex::analyze {
 struct DocSource {
   const std::string* path = nullptr;  // from the repository's top
   int line = 1;                       // the line `text` starts on
-  std::string_view owner;             // a docstring's function or class; "" for a module or a doc file
+  std::string_view owner;             // a docstring's function or class, dotted within its file; "" for a module or a doc file
   std::string_view text;
   bool docstring = false;
 };

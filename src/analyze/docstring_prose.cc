@@ -11,10 +11,6 @@ namespace {
 constexpr std::size_t k_max_summary = 240;
 constexpr std::size_t k_max_sentence = 300;
 
-bool word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // reST inline markup as Markdown code spans: ``x`` → `x`, :role:`~a.b` →
 // `a.b`, `x` stays; a backtick left alone (unbalanced) becomes a quote so
 // that it cannot open a span on the page.
@@ -32,7 +28,7 @@ std::string as_code_spans(std::string_view s) {
     if (s[i] == ':' && i + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i + 1]))) {
       // :role:`target` or :py:meth:`target`
       std::size_t j = i + 1;
-      while (j < s.size() && (word_char(s[j]) || s[j] == ':' || s[j] == '-')) ++j;
+      while (j < s.size() && (util::is_word_char(s[j]) || s[j] == ':' || s[j] == '-')) ++j;
       if (j < s.size() && s[j] == '`' && s[j - 1] == ':') {
         std::size_t end = s.find('`', j + 1);
         if (end != std::string_view::npos) {
@@ -74,7 +70,7 @@ std::string as_code_spans(std::string_view s) {
 bool is_signature_line(std::string_view line) {
   line = util::trim(line);
   std::size_t i = 0;
-  while (i < line.size() && (word_char(line[i]) || line[i] == '.')) ++i;
+  while (i < line.size() && (util::is_word_char(line[i]) || line[i] == '.')) ++i;
   if (i == 0 || i >= line.size() || line[i] != '(') return false;
   std::size_t close = line.rfind(')');
   if (close == std::string_view::npos) return false;
@@ -156,16 +152,6 @@ std::string as_sentence(std::string s) {
   return s;
 }
 
-bool names_word(std::string_view s, std::string_view w) {
-  if (w.empty()) return false;
-  for (std::size_t at = s.find(w); at != std::string_view::npos; at = s.find(w, at + 1)) {
-    bool left = at == 0 || !word_char(s[at - 1]);
-    bool right = at + w.size() >= s.size() || !word_char(s[at + w.size()]);
-    if (left && right) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::string doc_summary(std::string_view doc) {
@@ -192,10 +178,10 @@ std::vector<std::string> doc_sentences_naming(std::string_view doc, const std::v
       if (out.size() >= max) return out;
       // A field list entry of another name (":param other: ...") is not about these.
       if (s.starts_with(":") && !std::any_of(words.begin(), words.end(), [&](const std::string& w) {
-            return names_word(s.substr(0, s.find(':', 1) + 1), w);
+            return util::contains_word(s.substr(0, s.find(':', 1) + 1), w);
           }))
         continue;
-      if (std::any_of(words.begin(), words.end(), [&](const std::string& w) { return names_word(s, w); }))
+      if (std::any_of(words.begin(), words.end(), [&](const std::string& w) { return util::contains_word(s, w); }))
         out.push_back(as_sentence(bounded(std::move(s), k_max_sentence)));
     }
   }

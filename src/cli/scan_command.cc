@@ -433,12 +433,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, d.text, false});
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (!is_test[i])
-        for (const auto& d : facts[i].docstrings) {
-          // A docstring's owner is the function or class by its own name.
-          std::string_view owner = d.name;
-          owner.remove_prefix(owner.rfind('.') == std::string_view::npos ? 0 : owner.rfind('.') + 1);
-          docs.push_back({&paths[i], d.line, owner, d.text, true});
-        }
+        for (const auto& d : facts[i].docstrings) docs.push_back({&paths[i], d.line, d.name, d.text, true});
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.

@@ -218,4 +218,18 @@ std::string collapse_ws(std::string_view s) {
   return out;
 }
 
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool contains_word(std::string_view text, std::string_view word) {
+  if (word.empty()) return false;
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool left = at == 0 || !is_word_char(text[at - 1]);
+    const bool right = at + word.size() >= text.size() || !is_word_char(text[at + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
 }  // namespace errdex::util

@@ -46,4 +46,11 @@ bool version_less(std::string_view a, std::string_view b);
 // Whitespace runs (' ', tab, newlines) become one space; ends trimmed.
 std::string collapse_ws(std::string_view s);
 
+// Whether `c` can be part of an identifier: an ASCII letter, digit or '_'.
+bool is_word_char(char c);
+
+// Whether `word` stands in `text` as a whole word, not inside a longer
+// identifier ("wrap" in "call wrap()", not in "unwrap").
+bool contains_word(std::string_view text, std::string_view word);
+
 }  // namespace errdex::util
