@@ -4,7 +4,11 @@
 #   1. a scan of the standard library into each store (--no-cache), ratio;
 #   2. wrk on the error JSON (a cached route) and on uncached searches,
 #      against 1 server on SQLite, 1 on PostgreSQL, and 2 on PostgreSQL at
-#      once (one wrk each; per server and together);
+#      once (one wrk each; per server and together). 2 servers on SQLite at
+#      once (two processes on the one file) are measured the same way: on a
+#      machine whose cores the servers share, that is the like-for-like
+#      baseline for "per server" (each of two servers gets half the CPU
+#      whatever its store);
 #   3. 10 folders of the standard library as 10 repositories, queued and
 #      indexed by 1 worker, then by 2 (each worker: -j 1).
 #
@@ -89,6 +93,7 @@ serve() {  # name db: starts a server on $port (not in a subshell: its pid is ke
 serve sqlite "$sqlite"; port_sqlite=$port
 serve pg1 "$pg"; port_pg1=$port
 serve pg2 "$pg"; port_pg2=$port
+serve sqlite2 "$sqlite"; port_sqlite2=$port
 
 wrk_rps() {  # port paths unique: req/s (errors must be 0)
   local out line
@@ -100,23 +105,31 @@ wrk_rps() {  # port paths unique: req/s (errors must be 0)
   awk -v r="$reqs" -v d="$dur" -v e="$errs" -v p="$p99" 'BEGIN { printf "%.0f %d %d\n", r / (d / 1e6), e, p }'
 }
 rows=()
-measure() {  # route paths unique
-  local route=$1 paths=$2 unique=$3 s p1 a b
-  read -r s se sp <<<"$(wrk_rps "$port_sqlite" "$paths" "$unique")"
-  read -r p1 pe pp <<<"$(wrk_rps "$port_pg1" "$paths" "$unique")"
-  # Two servers under load at once, one wrk each.
-  wrk_rps "$port_pg1" "$paths" "$unique" > "$tmp/two-a" &
+two_at_once() {  # port port paths unique: "a b" req/s of two servers under load at once, one wrk each
+  wrk_rps "$1" "$3" "$4" > "$tmp/two-a" &
   local wa=$!
-  wrk_rps "$port_pg2" "$paths" "$unique" > "$tmp/two-b"
+  wrk_rps "$2" "$3" "$4" > "$tmp/two-b"
   wait "$wa"
   read -r a ae ap < "$tmp/two-a"
   read -r b be bp < "$tmp/two-b"
-  echo "bench/pg: $route: SQLite $s req/s, PostgreSQL $p1 req/s, 2 PostgreSQL servers $a + $b req/s"
-  rows+=("$route|1 server, SQLite|$s|$sp|$se|1.00")
-  rows+=("$route|1 server, PostgreSQL|$p1|$pp|$pe|$(awk -v x="$p1" -v y="$s" 'BEGIN { printf "%.2f", x / y }')")
-  rows+=("$route|2 servers, PostgreSQL, the first|$a|$ap|$ae|$(awk -v x="$a" -v y="$s" 'BEGIN { printf "%.2f", x / y }')")
-  rows+=("$route|2 servers, PostgreSQL, the second|$b|$bp|$be|$(awk -v x="$b" -v y="$s" 'BEGIN { printf "%.2f", x / y }')")
-  rows+=("$route|2 servers, PostgreSQL, together|$((a + b))|-|$((ae + be))|$(awk -v x="$((a + b))" -v y="$s" 'BEGIN { printf "%.2f", x / y }')")
+}
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", x / y }'; }
+measure() {  # route paths unique
+  local route=$1 paths=$2 unique=$3 s p1 a b sa sb
+  read -r s se sp <<<"$(wrk_rps "$port_sqlite" "$paths" "$unique")"
+  read -r p1 pe pp <<<"$(wrk_rps "$port_pg1" "$paths" "$unique")"
+  two_at_once "$port_sqlite" "$port_sqlite2" "$paths" "$unique"
+  sa=$a sb=$b sae=$ae sbe=$be sap=$ap sbp=$bp
+  two_at_once "$port_pg1" "$port_pg2" "$paths" "$unique"
+  local spair=$(( (sa + sb) / 2 ))
+  echo "bench/pg: $route: SQLite $s req/s, PostgreSQL $p1 req/s, 2 SQLite servers $sa + $sb, 2 PostgreSQL servers $a + $b req/s"
+  rows+=("$route|1 server, SQLite|$s|$sp|$se|1.00|")
+  rows+=("$route|1 server, PostgreSQL|$p1|$pp|$pe|$(ratio "$p1" "$s")|$(ratio "$p1" "$s")")
+  rows+=("$route|2 servers, SQLite, the first|$sa|$sap|$sae|$(ratio "$sa" "$s")|")
+  rows+=("$route|2 servers, SQLite, the second|$sb|$sbp|$sbe|$(ratio "$sb" "$s")|")
+  rows+=("$route|2 servers, PostgreSQL, the first|$a|$ap|$ae|$(ratio "$a" "$s")|$(ratio "$a" "$spair")")
+  rows+=("$route|2 servers, PostgreSQL, the second|$b|$bp|$be|$(ratio "$b" "$s")|$(ratio "$b" "$spair")")
+  rows+=("$route|2 servers, PostgreSQL, together|$((a + b))|-|$((ae + be))|$(ratio "$((a + b))" "$s")|$(ratio "$((a + b))" "$((sa + sb))")")
 }
 measure "error JSON (cached)" paths-json 0
 measure "search (uncached)" paths-search 1
@@ -161,11 +174,14 @@ echo "bench/pg: ${#folders[@]} repositories: 1 worker $one s, 2 workers $two s (
   echo "Scan of the standard library (--no-cache, best of 3 each, alternating): SQLite ${best_sqlite} s, PostgreSQL ${best_pg} s:"
   echo "**${scan_ratio}×**."
   echo
-  echo "| request | servers | req/s | p99 µs | errors | / SQLite's |"
-  echo "|---|---|---:|---:|---:|---:|"
+  echo "The last column compares like with like: a PostgreSQL server against a SQLite server run the same way"
+  echo "(alone, or one of two sharing the machine's cores: against the mean of the two SQLite servers at once)."
+  echo
+  echo "| request | servers | req/s | p99 µs | errors | / 1 SQLite server | / SQLite, same number of servers |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
   for r in "${rows[@]}"; do
-    IFS='|' read -r route who rps p99 errs ratio <<<"$r"
-    echo "| $route | $who | $rps | $p99 | $errs | $ratio |"
+    IFS='|' read -r route who rps p99 errs ratio same <<<"$r"
+    echo "| $route | $who | $rps | $p99 | $errs | $ratio | ${same:--} |"
   done
   echo
   echo "Workers (each -j 1), ${#folders[@]} folders of the standard library as repositories (${folders[*]}):"
