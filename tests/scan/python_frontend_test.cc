@@ -161,6 +161,39 @@ TEST(PythonFrontend, MessageVariable) {
   EXPECT_EQ(message(f.sites[0]), "{msg}");
 }
 
+// importlib's `_ERR_MSG.format(name)`: a module constant, itself built
+// from another, reads as its text in the functions of the module. Only a
+// constant-style name assigned once in the module does, and the function's
+// own assignment to the name wins.
+TEST(PythonFrontend, ModuleConstantsInMessages) {
+  FileFacts f = scan_python(
+      "def load(name):\n"
+      "    raise ModuleNotFoundError(_ERR_MSG.format(name), name=name)\n"
+      "_ERR_MSG_PREFIX = 'No module named '\n"
+      "_ERR_MSG = _ERR_MSG_PREFIX + '{!r}'\n"
+      "def concat(x):\n"
+      "    raise ValueError(_ERR_MSG_PREFIX + x)\n"
+      "TWICE = 'a'\n"
+      "TWICE = 'b'\n"
+      "lower = 'not a constant'\n"
+      "def others(x):\n"
+      "    raise ValueError(TWICE)\n"
+      "    raise ValueError(lower)\n"
+      "def own(x):\n"
+      "    _ERR_MSG = 'mine: {}'\n"
+      "    raise ValueError(_ERR_MSG.format(x))\n"
+      "def parent(name, parent):\n"
+      "    msg = (_ERR_MSG + '; {!r} is not a package').format(name, parent)\n"
+      "    raise ModuleNotFoundError(msg, name=name) from None\n");
+  ASSERT_EQ(f.sites.size(), 6u);
+  EXPECT_EQ(message(f.sites[0]), "No module named {name!r}");
+  EXPECT_EQ(message(f.sites[1]), "No module named {x}");
+  EXPECT_EQ(message(f.sites[2]), "{TWICE}");
+  EXPECT_EQ(message(f.sites[3]), "{lower}");
+  EXPECT_EQ(message(f.sites[4]), "mine: {x}");
+  EXPECT_EQ(message(f.sites[5]), "No module named {name!r}; {parent!r} is not a package");
+}
+
 std::vector<std::string> alternatives(const ThrowSite& s) {
   std::vector<std::string> out;
   for (const auto& a : s.alternatives) out.push_back(template_text(a));

@@ -328,6 +328,7 @@ class FileScanner {
     TSNode block;          // the block holding the assignment statement
     std::uint32_t at = 0;  // start of the assignment
     std::vector<Added> appends;
+    bool module_constant = false;  // read from the module, not the raising function
   };
   std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
   // Every assignment to a plain name (and `name += ...`, and the list
@@ -467,6 +468,9 @@ class FileScanner {
   // True when the outline blanked a call of `word`: it is added to
   // FileFacts::blanked, and the site is resolved on the next scan.
   bool calls_blanked(std::string_view word);
+  // True when the outline blanked a module-level `name = ...`: the name is
+  // added to FileFacts::blanked, and the site is resolved on the next scan.
+  bool top_level_assignments_blanked(std::string_view name);
 
   std::string_view m_src;
   std::string_view m_original;
@@ -942,6 +946,28 @@ std::size_t count_calls(std::string_view hay, std::string_view word) {
     n += !(pos >= 4 && hay.substr(pos - 4, 4) == "def ");
   }
   return n;
+}
+
+namespace {
+// Lines of `src` that start at the left margin with `name =` (not `==`).
+std::size_t count_top_level_assignments(std::string_view src, std::string_view name) {
+  std::size_t n = 0;
+  for (std::size_t pos = src.find(name); pos != std::string_view::npos; pos = src.find(name, pos + 1)) {
+    if (pos > 0 && src[pos - 1] != '\n') continue;
+    std::size_t after = pos + name.size();
+    while (after < src.size() && (src[after] == ' ' || src[after] == '\t')) ++after;
+    n += after + 1 < src.size() && src[after] == '=' && src[after + 1] != '=';
+  }
+  return n;
+}
+}  // namespace
+
+bool FileScanner::top_level_assignments_blanked(std::string_view name) {
+  if (m_original.empty()) return false;
+  if (count_top_level_assignments(m_src, name) == count_top_level_assignments(m_original, name)) return false;
+  if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
+    m_facts.blanked.emplace_back(name);
+  return true;
 }
 
 bool FileScanner::calls_blanked(std::string_view word) {
@@ -1846,6 +1872,12 @@ std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t si
     auto var = build_variable(text(n), site_byte, depth + 1);
     if (!var) return std::nullopt;
     parts = std::move(var->parts);
+  } else if (TSNode bare = unwrap_parens(n); kind(bare) == Kind::BinaryOp) {
+    // `(_ERR_MSG + '; {!r} is not a package').format(...)`: text added up.
+    if (text(child(bare, m_g.f_operator)) != "+") return std::nullopt;
+    auto sum = build_concat(bare, site_byte, depth + 1);
+    if (!sum) return std::nullopt;
+    parts = std::move(sum->parts);
   } else {
     bool is_f = false;
     if (!literal_parts(n, parts, is_f)) return std::nullopt;
@@ -2024,13 +2056,28 @@ const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, s
   return found == it->second.end() ? nullptr : &found->second;
 }
 
+namespace {
+// `_ERR_MSG`, `MAX_SIZE`: written as a constant (upper case, digits and
+// underscores, a letter among them).
+bool constant_name(std::string_view name) {
+  bool letter = false;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z')
+      letter = true;
+    else if (c != '_' && !(c >= '0' && c <= '9'))
+      return false;
+  }
+  return letter && !(name.front() >= '0' && name.front() <= '9');
+}
+}  // namespace
+
 std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, std::uint32_t site_byte) {
   std::vector<Reaching> live;
   TSNode scope = scope_node();
   if (ts_node_is_null(scope)) return live;
+  static const std::vector<Assign> k_none;
   const std::vector<Assign>* list = assignments(scope, name);
-  if (!list) return live;
-  for (const Assign& a : *list) {
+  for (const Assign& a : list ? *list : k_none) {
     if (a.start >= site_byte) break;  // in source order
     if (a.end > site_byte) continue;
     if (a.how == '=') {
@@ -2052,6 +2099,19 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
       }
       live.insert(live.begin(), skipped.begin(), skipped.end());
     }
+  }
+  if (live.empty() && !ts_node_eq(scope, m_root) && constant_name(name)) {
+    // `_ERR_MSG.format(name)` with `_ERR_MSG = _ERR_MSG_PREFIX + '{!r}'` at
+    // the top of the module: a constant-style name (upper case) the
+    // function never assigns, assigned once in the module, reads as that
+    // value wherever the module's functions run.
+    if (top_level_assignments_blanked(name)) return live;
+    const std::vector<Assign>* mod = assignments(m_root, name);
+    if (mod && mod->size() == 1 && mod->front().how == '=') {
+      const Assign& a = mod->front();
+      live.push_back({a.rhs, a.node, a.block, a.start, {}, true});
+    }
+    return live;
   }
   // The flow checks below climb the tree: only the latest few are weighed.
   constexpr std::size_t k_max_weighed = 64;
@@ -2141,7 +2201,12 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   // deep at most (input decides how long a chain is).
   if (m_variable_hops >= k_max_variable_hops) return std::nullopt;
   ++m_variable_hops;
+  // A module constant is built where it stands: the names it reads are the
+  // module's too, not the raising function's.
+  TSNode saved = m_scope;
+  if (r.module_constant) m_scope = m_root;
   auto t = build(r.rhs, r.at, depth + 1, true);
+  m_scope = saved;
   --m_variable_hops;
   if (!t) return std::nullopt;
   for (const Added& a : r.appends) {
