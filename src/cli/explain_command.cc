@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "match/matcher.h"
+#include "match/result_json.h"
 #include "match/stream_watch.h"
 #include "store/store.h"
 #include "util/process.h"
@@ -52,7 +53,7 @@ class Explainer {
       out += ", one of " + std::to_string(tied) + " sites raising this message";
     }
     out += "\n";
-    for (const auto& [name, value] : best.captures)
+    for (const auto& [name, value] : match::shown_captures(best.captures))
       out += "errdex:   " + std::string(name) + " = " + std::string(value) + "\n";
     // The fix and the page come from the whole record.
     if (auto line = m_store->get(r.id); line && *line) {

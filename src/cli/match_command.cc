@@ -139,7 +139,7 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
       std::printf("   also consistent with %s\n", also.c_str());
     }
     std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
-    for (const auto& [k, v] : c.captures) {
+    for (const auto& [k, v] : match::shown_captures(c.captures)) {
       const std::string_view shown = v.substr(0, 200);
       std::printf("   %.*s = %.*s\n", static_cast<int>(k.size()), k.data(), static_cast<int>(shown.size()), shown.data());
     }

@@ -1,5 +1,7 @@
 #include "match/result_json.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace errdex::match {
@@ -12,6 +14,15 @@ std::vector<std::string> reason_words(const Reasons& r) {
   if (r.error_class) out.push_back("class");
   if (r.pattern) out.push_back("pattern");
   if (r.fulltext) out.push_back("fulltext");
+  return out;
+}
+
+std::vector<Capture> shown_captures(std::span<const Capture> captures) {
+  std::vector<Capture> out;
+  for (const Capture& c : captures) {
+    bool seen = !c.name.empty() && std::any_of(out.begin(), out.end(), [&](const Capture& o) { return o.name == c.name; });
+    if (!seen) out.push_back(c);
+  }
   return out;
 }
 

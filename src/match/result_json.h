@@ -14,6 +14,7 @@
 // revisions), most preferred first.
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,10 @@ namespace errdex::match {
 // one), "frame-statement" (its statement on another line), "frame-file",
 // "class", "pattern", "fulltext".
 std::vector<std::string> reason_words(const Reasons& r);
+
+// The captures a reader is shown: a name the message interpolates twice
+// (`Invalid URL {url!r}: ... https://{url}?`) once, as first captured.
+std::vector<Capture> shown_captures(std::span<const Capture> captures);
 
 struct ResultJsonSource {
   // The record at a candidate's index; nullptr leaves the candidate out.

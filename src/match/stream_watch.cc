@@ -122,6 +122,8 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
       if (!line.empty() && (line[0] == ' ' || line[0] == '\t')) return std::nullopt;
       if (blank(line)) return std::nullopt;
       m_state = State::after_exception;
+      m_continued = 0;
+      m_indented = false;
       return std::nullopt;
     case State::after_exception:
       if (blank(line)) {
@@ -138,6 +140,18 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
         m_chained = chains(line);
         m_state = m_chained ? State::after_exception : State::frames;
         return std::nullopt;
+      }
+      if (m_pending.empty() && !m_chained && m_continued < 40 && !starts_traceback(line) && !starts_js_error(line)) {
+        // The message goes on over lines: YAML's and Jinja's errors print
+        // where in the input, indented, then more text. An indented line
+        // continues it; once one has, so does any line up to a blank one.
+        bool indented = line[0] == ' ' || line[0] == '\t';
+        if (indented || m_indented) {
+          append(line);
+          ++m_continued;
+          m_indented |= indented;
+          return std::nullopt;
+        }
       }
       break;
   }

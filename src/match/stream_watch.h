@@ -15,7 +15,9 @@ class StreamWatch {
  public:
   // One line as printed, without its newline. Returns a traceback that the
   // line shows is complete (the line itself is not part of it), else none.
-  // A traceback ends at its exception line; a chained one ("During handling
+  // A traceback ends at its exception line, or after the lines that
+  // continue its message (an indented line, and once one is, any line up
+  // to a blank one); a chained one ("During handling
   // of the above exception…", "The above exception was the direct cause…")
   // goes on through the blank lines and the chain's next traceback.
   std::optional<std::string> feed(std::string_view line);
@@ -34,6 +36,8 @@ class StreamWatch {
   std::string m_block;    // the traceback so far, lines joined by '\n'
   std::string m_pending;  // blank lines after an exception line, held
   bool m_chained = false; // the last line kept was a chain's "During handling…"
+  int m_continued = 0;    // lines of the exception's message after its first
+  bool m_indented = false;  // one of them was indented: the message runs over lines
 };
 
 }  // namespace errdex::match

@@ -419,7 +419,7 @@ struct App::Impl {
         item.set("score", std::string(score));
         item.set("reasons", join(match::reason_words(c.reasons), ", "));
         Data caps{Data::type::list};
-        for (const auto& [n, v] : c.captures) {
+        for (const auto& [n, v] : match::shown_captures(c.captures)) {
           Data cap;
           cap.set("name", std::string(n));
           cap.set("value", std::string(v));

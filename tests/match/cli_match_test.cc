@@ -116,5 +116,31 @@ TEST_F(MatchCli, ExitCodes) {
   EXPECT_NE(help.out.find("--top"), std::string::npos);
 }
 
+// A message naming one value twice (`{url!r}` and `{url}`, as requests'
+// MissingSchema does) shows it once, as its first capture; the JSON keeps
+// both captures, in the message's order.
+TEST(MatchCliValues, AValueTheMessageNamesTwiceIsShownOnce) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "repo/net.py",
+                      "def prepare(url):\n"
+                      "    if '://' not in url:\n"
+                      "        raise ValueError(f\"Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?\")\n");
+  std::string db = "sqlite:" + (tmp / "e.db").string();
+  auto r = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo acme/net -q --db " +
+               shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string pasted = "ValueError: Invalid URL 'nota url': No scheme supplied. Perhaps you meant https://nota url?";
+  auto text = run(testing::errdex_cmd() + " match " + shell_quote(pasted) + " --db " + shell_quote(db));
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("url = 'nota url'\n"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("url = nota url"), std::string::npos) << text.out;
+  auto json = run(testing::errdex_cmd() + " match --json " + shell_quote(pasted) + " --db " + shell_quote(db));
+  ASSERT_EQ(json.code, 0) << json.err;
+  auto caps = nlohmann::json::parse(json.out)["candidates"][0]["captures"];
+  ASSERT_EQ(caps.size(), 2u) << caps;
+  EXPECT_EQ(caps[0]["value"], "'nota url'");
+  EXPECT_EQ(caps[1]["value"], "nota url");
+}
+
 }  // namespace
 }  // namespace errdex

@@ -56,6 +56,36 @@ TEST(StreamWatch, AChainIsOneErrorAndTwoErrorsAreTwo) {
   EXPECT_EQ(got.size(), 2u);
 }
 
+// A message over several lines (PyYAML's: where in the input, indented,
+// then more text) is part of the traceback: the answer goes under all of
+// it. A plain line right after a one-line message is not.
+TEST(StreamWatch, AMessageOverSeveralLinesIsWhole) {
+  const std::string yaml =
+      "Traceback (most recent call last):\n"
+      "  File \"/x/yaml/parser.py\", line 483, in parse_flow_sequence_entry\n"
+      "    raise ParserError(\"while parsing a flow sequence\", self.marks[-1],\n"
+      "yaml.parser.ParserError: while parsing a flow sequence\n"
+      "  in \"<unicode string>\", line 1, column 4:\n"
+      "    a: [1\n"
+      "       ^\n"
+      "expected ',' or ']', but got '<stream end>'\n"
+      "  in \"<unicode string>\", line 1, column 6:\n"
+      "    a: [1\n"
+      "         ^\n";
+  auto got = watch(yaml + "\nnext\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0] + "\n", yaml);
+  got = watch(yaml);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0] + "\n", yaml);
+  got = watch(yaml + k_tb);
+  ASSERT_EQ(got.size(), 2u) << "a new traceback ends the message";
+  EXPECT_EQ(got[0] + "\n", yaml);
+  got = watch(std::string(k_tb) + "done\n  indented output\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0] + "\n", k_tb);
+}
+
 // Node's uncaught error (the throwing line above it, its own properties
 // after the frames), console.error(err) with a cause, and a Python
 // exception line alone: a stack only with its frames.
