@@ -43,8 +43,12 @@ class Explainer {
     if (res.candidates.empty() || res.fulltext_fallback) return "";
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
-    std::string out = "errdex: " + r.error_class + " raised at " + r.file_path + ":" + std::to_string(r.line_number) +
-                      " (" + r.repo;
+    // The class as the traceback prints it (its last name): the site's may
+    // be a variable (`raise error`) or an alias (`nx.NodeNotFound`).
+    std::string_view cls = res.exception.error_class;
+    if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
+    std::string out = "errdex: " + (cls.empty() ? r.error_class : std::string(cls)) + " raised at " + r.file_path +
+                      ":" + std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
     if (res.ambiguous) {

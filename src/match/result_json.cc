@@ -20,6 +20,9 @@ std::vector<std::string> reason_words(const Reasons& r) {
 std::vector<Capture> shown_captures(std::span<const Capture> captures) {
   std::vector<Capture> out;
   for (const Capture& c : captures) {
+    // Text the message picks by a condition (`"s" if plural else ""`) is
+    // grammar, not a value.
+    if (c.name.find(" if ") != std::string_view::npos && c.name.find(" else ") != std::string_view::npos) continue;
     bool seen = !c.name.empty() && std::any_of(out.begin(), out.end(), [&](const Capture& o) { return o.name == c.name; });
     if (!seen) out.push_back(c);
   }

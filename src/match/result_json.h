@@ -30,7 +30,8 @@ namespace errdex::match {
 std::vector<std::string> reason_words(const Reasons& r);
 
 // The captures a reader is shown: a name the message interpolates twice
-// (`Invalid URL {url!r}: ... https://{url}?`) once, as first captured.
+// (`Invalid URL {url!r}: ... https://{url}?`) once, as first captured; a
+// conditional expression (`"s" if plural else ""`) not at all.
 std::vector<Capture> shown_captures(std::span<const Capture> captures);
 
 struct ResultJsonSource {

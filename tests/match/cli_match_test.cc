@@ -118,13 +118,17 @@ TEST_F(MatchCli, ExitCodes) {
 
 // A message naming one value twice (`{url!r}` and `{url}`, as requests'
 // MissingSchema does) shows it once, as its first capture; the JSON keeps
-// both captures, in the message's order.
+// both captures, in the message's order. A plural's `'s' if n > 1 else ''`
+// is not shown as a value.
 TEST(MatchCliValues, AValueTheMessageNamesTwiceIsShownOnce) {
   testing::TempDir tmp;
   testing::write_file(tmp / "repo/net.py",
                       "def prepare(url):\n"
                       "    if '://' not in url:\n"
-                      "        raise ValueError(f\"Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?\")\n");
+                      "        raise ValueError(f\"Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?\")\n"
+                      "def take(n):\n"
+                      "    if n > 1:\n"
+                      "        raise TypeError(f\"take() got {n} argument{'s' if n > 1 else ''}\")\n");
   std::string db = "sqlite:" + (tmp / "e.db").string();
   auto r = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo acme/net -q --db " +
                shell_quote(db));
@@ -140,6 +144,11 @@ TEST(MatchCliValues, AValueTheMessageNamesTwiceIsShownOnce) {
   ASSERT_EQ(caps.size(), 2u) << caps;
   EXPECT_EQ(caps[0]["value"], "'nota url'");
   EXPECT_EQ(caps[1]["value"], "nota url");
+  auto plural = run(testing::errdex_cmd() + " match " + shell_quote("TypeError: take() got 3 arguments") + " --db " +
+                    shell_quote(db));
+  ASSERT_EQ(plural.code, 0) << plural.err;
+  EXPECT_NE(plural.out.find("   n = 3\n"), std::string::npos) << plural.out;
+  EXPECT_EQ(plural.out.find("else '' ="), std::string::npos) << plural.out;
 }
 
 }  // namespace

@@ -194,6 +194,28 @@ TEST(PythonFrontend, ModuleConstantsInMessages) {
   EXPECT_EQ(message(f.sites[5]), "No module named {name!r}; {parent!r} is not a package");
 }
 
+// `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg, ...)`
+// (Jinja's parser, runpy's `error=ImportError`): the class is the
+// parameter's default, and the callers' messages are its variants.
+TEST(PythonFrontend, ClassFromAParameterDefault) {
+  FileFacts f = scan_python(
+      "class Parser:\n"
+      "    def fail(self, msg, lineno=None, exc=TemplateSyntaxError):\n"
+      "        raise exc(msg, lineno)\n"
+      "    def parse(self, x):\n"
+      "        self.fail(f'unknown tag {x!r}')\n"
+      "def other(kind=None):\n"
+      "    raise kind('no default class')\n"
+      "def own(exc=KeyError):\n"
+      "    exc = ValueError\n"
+      "    raise exc('assigned')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "TemplateSyntaxError");
+  EXPECT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(f.sites[1].error_class, "kind");
+  EXPECT_EQ(f.sites[2].error_class, "exc");
+}
+
 std::vector<std::string> alternatives(const ThrowSite& s) {
   std::vector<std::string> out;
   for (const auto& a : s.alternatives) out.push_back(template_text(a));

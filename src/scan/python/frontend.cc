@@ -832,7 +832,19 @@ void push_alternative(ThrowSite& site, MessageTemplate t) {
 }
 
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
-  site.error_class = python::collapse_ws(text(child(call, m_g.f_function)));
+  TSNode cls = child(call, m_g.f_function);
+  site.error_class = python::collapse_ws(text(cls));
+  if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
+    // `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg)`: the
+    // class a parameter defaults to, unless the function assigns it.
+    std::size_t fi = m_ctx.size();
+    while (fi-- > 0 && m_ctx[fi].kind != Kind::FunctionDef) {}
+    if (fi != static_cast<std::size_t>(-1) && reaching(text(cls), at).empty()) {
+      TSNode def = parameter_default(m_ctx[fi].node, text(cls));
+      std::string given = python::collapse_ws(text(def));
+      if (!ts_node_is_null(def) && is_dotted_name(given) && given != "None") site.error_class = std::move(given);
+    }
+  }
   site.args.clear();
   TSNode args = child(call, m_g.f_arguments);
   TSNode first{};
