@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "match/matcher.h"
+#include "match/path_suffix.h"
 #include "match/result_json.h"
 #include "match/stream_watch.h"
 #include "store/store.h"
@@ -40,13 +41,35 @@ class Explainer {
   std::string explain(const std::string& traceback) {
     if (!ready()) return "";
     match::MatchResult res = m_matcher->match(traceback, 3);
-    if (res.candidates.empty() || res.fulltext_fallback) return "";
+    if (res.candidates.empty()) return "";
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
     // The class as the traceback prints it (its last name): the site's may
     // be a variable (`raise error`) or an alias (`nx.NodeNotFound`).
     std::string_view cls = res.exception.error_class;
     if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
+    // A site named by full text alone, with no frame on its line, is no
+    // answer either.
+    if (match::weak(best.reasons) || (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
+      // Only the class agrees (`open()` raising FileNotFoundError under
+      // pathlib): naming one of the file's other raises would mislead.
+      std::string out = "errdex: " + std::string(cls.empty() ? std::string_view(r.error_class) : cls) +
+                        " matches no raise statement errdex has indexed";
+      if (!res.frames.empty()) {
+        const match::ParsedFrame& f = res.frames.back();
+        // The module path of an installed file (`markupsafe/__init__.py`),
+        // else the file's name.
+        auto parts = match::path_components(f.file);
+        int from = match::module_start(parts, f.file.find('\\') != std::string::npos);
+        if (from < 0) from = parts.empty() ? 0 : static_cast<int>(parts.size()) - 1;
+        std::string file;
+        for (std::size_t k = static_cast<std::size_t>(from); k < parts.size(); ++k)
+          file += (file.empty() ? "" : "/") + std::string(parts[k]);
+        out += "; it was raised at or below " + file + ":" + std::to_string(f.line) +
+               ", in code with no record (a built-in, C code or a file not indexed)";
+      }
+      return out + "\n";
+    }
     std::string out = "errdex: " + (cls.empty() ? r.error_class : std::string(cls)) + " raised at " + r.file_path +
                       ":" + std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;

@@ -26,6 +26,8 @@
 #include "match/word_table.h"
 
 namespace errdex::match {
+
+bool weak(const Reasons& r) { return !r.frame_line && !r.frame_source && !r.pattern_text; }
 namespace {
 
 // Messages longer than this are matched on their first part: a pattern's
@@ -2164,6 +2166,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     Cand& c = cands[k];
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
+    c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0;
     double s = 0;
     if (!modules.empty()) s += k_module_per_part * module_agreement(e.file_id);
     if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;

@@ -48,8 +48,16 @@ struct Reasons {
   bool error_class = false;  // the exception's class agrees (last dotted name;
                              // an "[Errno N]" message agrees with OSError)
   bool pattern = false;   // the record's messagePattern matched the message
+  bool pattern_text = false;  // ... and the template that matched has fixed
+                              // text (not `{msg}` alone, which any message fits)
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
 };
+
+// True when nothing but the class (and the file of a frame) ties the
+// candidate to the text: no frame's line and no message text agree. What
+// raised it is then most likely code with no record (a built-in, C code)
+// called from a frame, not this site.
+bool weak(const Reasons& r);
 
 // A value taken out of the message, named after the interpolation it
 // fills (`{values}` -> "values"), or numbered from 1 when the template's

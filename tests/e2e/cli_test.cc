@@ -601,6 +601,45 @@ TEST(Cli, RunAndExplainPrintTheAnswerUnderTheTraceback) {
   EXPECT_NE(piped.out.find("http://127.0.0.1:8080/errors/"), std::string::npos) << piped.out;
 }
 
+// An error raised by a built-in (`open()` under the repository's own code)
+// matches only by class a raise of the same file that never ran: explain
+// says no indexed raise matches, and where it was raised from, instead of
+// naming that other raise.
+TEST(Cli, ExplainDoesNotNameARaiseThatOnlyTheClassTiesToTheError) {
+  TempDir repo, data;
+  write_file(repo / "store/files.py",
+             "def load(path):\n"
+             "    with open(path) as f:\n"
+             "        return f.read()\n"
+             "def check(err, path):\n"
+             "    if err:\n"
+             "        raise FileNotFoundError(err)\n"
+             "def must_exist(path, exists):\n"
+             "    if not exists:\n"
+             "        raise FileNotFoundError(f'no file at {path}')\n");
+  std::string db = "sqlite:" + (data / "e.db").string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/store -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string program = "import sys; sys.path.insert(0, " + json(repo.str()).dump() +
+                              "); import store.files as f; f.load('/nonexistent/errdex/x') if sys.argv[1] == 'open' "
+                              "else f.must_exist('/x', False)";
+  auto open_missing = run(errdex_cmd() + " run --db " + shell_quote(db) + " -- python3 -c " + shell_quote(program) + " open");
+  EXPECT_EQ(open_missing.code, 1);
+  EXPECT_EQ(open_missing.err.find("raised at store/files.py"), std::string::npos) << open_missing.err;
+  EXPECT_NE(open_missing.err.find("errdex: FileNotFoundError matches no raise statement errdex has indexed; it was "
+                                  "raised at or below files.py:2"),
+            std::string::npos)
+      << open_missing.err;
+  // The repository's own raise is named as before.
+  auto own = run(errdex_cmd() + " run --db " + shell_quote(db) + " -- python3 -c " + shell_quote(program) + " own");
+  EXPECT_NE(own.err.find("errdex: FileNotFoundError raised at store/files.py:9 (acme/store)"), std::string::npos)
+      << own.err;
+  // `match` lists the candidates, saying how little ties them.
+  auto listed = run(errdex_cmd() + " match --db " + shell_quote(db) + " " +
+                    shell_quote("FileNotFoundError: [Errno 2] No such file or directory: '/nonexistent/errdex/x'"));
+  EXPECT_NE(listed.out.find("\nweak: "), std::string::npos) << listed.out;
+}
+
 // errdex scan --python (issue 32, item 1): a real virtual environment of
 // this machine's python3 holding two distributions, one with a RECORD and
 // one egg-info with only top_level.txt. Each is stored as pypi/<name> at its
