@@ -399,6 +399,7 @@ struct App::Impl {
         d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
       d.set("fulltext", m.fulltext_fallback);
       d.set("ambiguous", m.ambiguous);
+      d.set("weak", !m.candidates.empty() && match::weak(m.candidates.front().reasons));
       Data cands{Data::type::list};
       bool first = true;
       for (const auto& c : m.candidates) {

@@ -229,6 +229,15 @@ TEST_F(ServeTest, HostileRecordRendersAsTextOnEveryPage) {
   ASSERT_EQ(m.status, 200);
   EXPECT_EQ(m.body.find("<script"), std::string::npos);
   EXPECT_NE(m.body.find("&lt;script&gt;alert(&quot;m&quot;)&lt;/script&gt; {{ x }}"), std::string::npos);
+  // Only the class and a frame's file tie the fixture's ValueError sites to
+  // another message raised elsewhere in that file: the page says so; their
+  // own message does not.
+  auto other = post(port(), "/match", "application/x-www-form-urlencoded", "text=" + std::string("Traceback+%28most+recent+call+last%29%3A%0A++File+%22%2Fx%2Fpkg%2Fmod.py%22%2C+line+99%2C+in+other%0AValueError%3A+nothing+like+it%0A"));
+  ASSERT_EQ(other.status, 200);
+  EXPECT_NE(other.body.find("Only the class ties these sites"), std::string::npos) << other.body;
+  auto own = post(port(), "/match", "application/x-www-form-urlencoded", "text=ValueError%3A+plain+message");
+  ASSERT_EQ(own.status, 200);
+  EXPECT_EQ(own.body.find("Only the class ties these sites"), std::string::npos) << own.body;
 }
 
 TEST_F(ServeTest, SearchSyntaxNeverReachesTheQueryEngine) {
