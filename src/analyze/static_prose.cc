@@ -985,6 +985,10 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 
   // solutions, most likely first, derived from the guard.
   r.solutions.clear();
+  // A module not found is what the user can act on, not the guard inside
+  // the import machinery that notices it.
+  const bool module_not_found = r.error_class == "ModuleNotFoundError" || r.error_class.ends_with(".ModuleNotFoundError");
+  if (module_not_found) r.solutions.push_back("Install or upgrade the module the message names");
   if (misleading)
     r.solutions.push_back("Check `" + misleading->meant + "` rather than the `" + misleading->shown +
                           "` the message prints: the message interpolates the wrong name");
@@ -1007,7 +1011,8 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     r.solutions.push_back("Fix the underlying " + ex->condition + " that " + caller + " turns into " + catch_cls +
                           (s.cause == "None" ? "; `from None` hides it from the traceback, but the exception keeps it as __context__"
                                              : "; the chained traceback shows it"));
-  if (r.error_type == "dependency") r.solutions.push_back("Install or upgrade the module the message names");
+  if (r.error_type == "dependency" && !module_not_found)
+    r.solutions.push_back("Install or upgrade the module the message names");
   if (s.reraise) r.solutions.push_back("Read the chained traceback: the re-raised exception names the real cause");
   if (r.severity == "warning" && r.error_type == "deprecation")
     r.solutions.push_back(replacement.empty() ? "Move to the replacement the warning names"
