@@ -99,6 +99,7 @@ struct CallGraph::Impl {
   };
   struct Module {
     std::string name;
+    std::string_view path;
     const model::FileFacts* facts = nullptr;
     bool is_package = false;
     std::unordered_map<std::string, int> defs;          // qualname → node (not nested)
@@ -108,6 +109,10 @@ struct CallGraph::Impl {
     std::unordered_map<std::string, std::vector<std::string>> bases;  // class qualname → bases as written
     std::unordered_map<std::string, std::string> assigned;  // module-level name → callee as written
     std::unordered_set<std::string> exports;
+    // `from _x import *` of a module the repository lacks (a C
+    // accelerator): what the module defines in Python is replaced when it
+    // is imported, and runs only when the accelerator is blocked.
+    bool accelerated = false;
   };
   struct Node {
     int module = -1;
@@ -316,6 +321,7 @@ struct CallGraph::Impl {
       Module m;
       m.name = name;
       m.facts = f.facts;
+      m.path = *f.path;
       m.is_package = f.path->ends_with("/__init__.py");
       module_by_name.emplace(m.name, static_cast<int>(modules.size()));
       module_by_path.emplace(*f.path, static_cast<int>(modules.size()));
@@ -335,6 +341,7 @@ struct CallGraph::Impl {
           else m.bindings.emplace(std::string(top_package(mod)), std::string(top_package(mod)));
         } else if (imp.name == "*") {
           m.star.push_back(mod);
+          if (!mod.empty() && !module_by_name.contains(mod) && mod.starts_with('_')) m.accelerated = true;
         } else {
           m.bindings[imp.alias.empty() ? imp.name : imp.alias] = mod.empty() ? imp.name : mod + '.' + imp.name;
         }
@@ -432,6 +439,7 @@ std::size_t CallGraph::size() const { return m->nodes.size(); }
 std::size_t CallGraph::edges() const { return m->edge_count; }
 std::string CallGraph::name(int node) const { return m->name(node); }
 bool CallGraph::is_public(int node) const { return m->is_public(node); }
+std::string_view CallGraph::file_of(int node) const { return m->modules[m->nodes[node].module].path; }
 
 int CallGraph::node_of(std::string_view file_path, const model::ThrowSite& site) const {
   if (site.function.empty()) return -1;
@@ -490,12 +498,17 @@ std::vector<model::EntryPoint> CallGraph::entry_points(const model::ErrorRecord&
 }
 
 std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
-                                               const std::vector<std::string>& calls) const {
+                                               const std::vector<std::string>& calls,
+                                               std::vector<int>* imported) const {
   // The test file's names: what its imports bind.
   std::vector<int> out;
   std::unordered_map<std::string, std::string> bindings;
+  // Modules the test loads by name with their accelerator blocked
+  // (`import_fresh_module`, marked `import m as m`).
+  std::unordered_set<std::string> fresh;
   for (const auto& imp : facts.imports) {
     if (imp.level > 0) continue;  // relative to a test package: not the code under test
+    if (imp.name.empty() && imp.alias == imp.module) fresh.insert(imp.module);
     if (imp.name.empty()) {
       if (!imp.alias.empty()) bindings[imp.alias] = imp.module;
       else bindings.emplace(std::string(top_package(imp.module)), std::string(top_package(imp.module)));
@@ -506,12 +519,25 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
   for (const auto& c : calls) {
     auto parts = split_dots(c);
     if (parts.empty()) continue;
-    auto b = bindings.find(std::string(parts[0]));
+    // The longest run of names an import binds (`xml.dom` of `import
+    // xml.dom as xml.dom`).
+    auto b = bindings.end();
+    std::size_t bound = 0;
+    for (std::size_t k = parts.size(); k > 0 && b == bindings.end(); --k)
+      if (b = bindings.find(join_dots(parts, 0, k)); b != bindings.end()) bound = k;
     Impl::Ref r;
+    bool shadowed = false;
     if (b != bindings.end()) {
       auto target = split_dots(b->second);
-      target.insert(target.end(), parts.begin() + 1, parts.end());
+      target.insert(target.end(), parts.begin() + bound, parts.end());
       r = m->resolve_global(target, 0);
+      // Imported as usual, an accelerated module runs its C code.
+      if (!fresh.contains(b->second))
+        for (std::size_t k = target.size(); k > 0; --k)
+          if (auto it = m->module_by_name.find(join_dots(target, 0, k)); it != m->module_by_name.end()) {
+            shadowed = m->modules[it->second].accelerated;
+            break;
+          }
     } else {
       for (const auto& imp : facts.imports)
         if (imp.name == "*" && imp.level == 0)
@@ -520,9 +546,12 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
             if (r.kind != Impl::Ref::none) break;
           }
     }
+    // Its Python code does not run: no link to it.
+    if (shadowed) continue;
     std::vector<int> nodes;
     if (int n = m->called_node(r); n >= 0) {
       nodes.push_back(n);
+      if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
     } else if (r.kind == Impl::Ref::none) {
       auto it = m->named.find(std::string(parts.back()));
       if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;

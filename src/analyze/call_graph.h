@@ -48,8 +48,15 @@ class CallGraph {
   // method of a local object, a name the test module binds at run time)
   // stands for the functions of that name when the repository defines it
   // at most a few times.
+  // A call through a module whose Python code a C accelerator replaces
+  // (`from _decimal import *` of a module the repository lacks) names
+  // nothing, unless the test loads it with the accelerator blocked (an
+  // import `m as m`, as scan::type_test_calls writes it). With `imported`,
+  // the nodes named through an import (not guessed by name) are also
+  // listed there.
   std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
-                                      const std::vector<std::string>& calls) const;
+                                      const std::vector<std::string>& calls,
+                                      std::vector<int>* imported = nullptr) const;
   // The shortest chain (dotted names) from one of `from` down to `to`, or
   // empty when none is within the bounds.
   std::vector<std::string> chain_to(const std::vector<int>& from, int to) const;
@@ -67,6 +74,8 @@ class CallGraph {
   // "json.decoder.JSONDecoder.decode", "pkg.Cls" for its `__init__`.
   std::string name(int node) const;
   bool is_public(int node) const;
+  // The path of the file that defines `node`.
+  std::string_view file_of(int node) const;
   std::size_t size() const;
   std::size_t edges() const;
 

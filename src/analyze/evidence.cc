@@ -281,7 +281,14 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   std::size_t order = 0;
   for (const auto& f : files) {
     // A test file's expectations often run the same calls: walked once.
-    std::unordered_map<std::string, std::vector<std::pair<int, int>>> reached;
+    struct Walk {
+      std::vector<std::pair<int, int>> reached;
+      // The files of the functions the calls name through an import: what
+      // the test is about, whatever their names (`decimal.Decimal` is
+      // `_pydecimal`'s class through decimal's `*` import).
+      std::vector<std::string_view> named_files;
+    };
+    std::unordered_map<std::string, Walk> reached;
     for (const auto& e : f.facts->expectations) {
       ++order;
       // A helper (`check_x(self, arg)`) runs with what a test passes it:
@@ -314,9 +321,14 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       std::string key;
       for (const auto& c : e.calls) key += c + '\n';
       auto walk = reached.find(key);
-      if (walk == reached.end())
-        walk = reached.emplace(key, graph.reach(graph.resolve_test_calls(*f.path, *f.facts, e.calls))).first;
-      for (auto [node, depth] : walk->second) {
+      if (walk == reached.end()) {
+        Walk w;
+        std::vector<int> imported;
+        w.reached = graph.reach(graph.resolve_test_calls(*f.path, *f.facts, e.calls, &imported));
+        for (int n : imported) w.named_files.push_back(graph.file_of(n));
+        walk = reached.emplace(key, std::move(w)).first;
+      }
+      for (auto [node, depth] : walk->second.reached) {
         if (!found.empty() && depth > level) break;
         auto it = by_node.find(node);
         if (it == by_node.end()) continue;
@@ -330,7 +342,11 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // A name reached is only a name: the record's module must be what the
       // test is about (its file's or folder's name, or a call's qualifier).
       auto words = subject_words(*f.path, e);
-      std::erase_if(found, [&](std::size_t r) { return !has_affinity(records[r].file_path, words); });
+      const auto& named_files = walk->second.named_files;
+      std::erase_if(found, [&](std::size_t r) {
+        return !has_affinity(records[r].file_path, words) &&
+               std::find(named_files.begin(), named_files.end(), records[r].file_path) == named_files.end();
+      });
       // Those the test's code names first: a test without a regex that
       // reaches several sites of its class still says which one when its
       // keyword or variable is in one's guard or message.

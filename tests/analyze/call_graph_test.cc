@@ -214,6 +214,39 @@ TEST(CallGraph, TestCallsResolveThroughTheTestFilesImports) {
   EXPECT_TRUE(t.graph->chain_to(from, t.raising("pkg/util.py", "RuntimeError")).empty());
 }
 
+// A module that `*`-imports a C accelerator the repository lacks runs its
+// C code when imported as usual: a test's call through it names nothing.
+// Loaded with the accelerator blocked (`import_fresh_module`, marked
+// `import m as m`), the Python code it falls back to runs; the call names
+// it, and `imported` lists it.
+TEST(CallGraph, AcceleratedModulesResolveOnlyWhenLoadedFresh) {
+  Tree t({{"decimal.py",
+           "try:\n"
+           "    from _decimal import *\n"
+           "except ImportError:\n"
+           "    from _pydecimal import *\n"},
+          {"_pydecimal.py",
+           "class Decimal:\n"
+           "    def __new__(cls, value='0'):\n"
+           "        raise TypeError('Cannot convert')\n"},
+          {"plain.py",
+           "def parse(x):\n"
+           "    raise ValueError(x)\n"}});
+  model::FileFacts usual, fresh;
+  usual.imports = {{"decimal", "", "", 0}, {"plain", "", "", 0}};
+  fresh.imports = {{"decimal", "", "decimal", 0}};
+  std::vector<int> imported;
+  auto from = t.graph->resolve_test_calls("test_decimal.py", usual, {"decimal.Decimal", "plain.parse"}, &imported);
+  ASSERT_EQ(from.size(), 1u);
+  EXPECT_EQ(t.graph->name(from[0]), "plain.parse");
+  imported.clear();
+  from = t.graph->resolve_test_calls("test_decimal.py", fresh, {"decimal.Decimal"}, &imported);
+  ASSERT_EQ(from.size(), 1u);
+  EXPECT_EQ(t.graph->name(from[0]), "_pydecimal.Decimal");
+  ASSERT_EQ(imported.size(), 1u);
+  EXPECT_EQ(t.graph->file_of(imported[0]), "_pydecimal.py");
+}
+
 TEST(CallGraph, CyclesOfBasesAndImportsEnd) {
   // Bases named through each other's attributes, a class its own base,
   // modules importing each other's names: resolution gives up, no crash.

@@ -1,7 +1,7 @@
 // Issue 29's check of the links themselves: the standard library (its
-// Lib/test read as evidence) is scanned, and a sample of the tests linked to
-// records is run under a tracer (tests/analyze/trace_linked.py) to see the
-// record's raise line execute.
+// Lib/test read as evidence) is scanned, and the tests linked to
+// records are run under a tracer (tests/analyze/trace_linked.py) to see the
+// record's raise line execute. Every linked test is run (about 1,100).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -30,15 +30,16 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   const auto report = (data / "trace.json").string();
   r = run("cd " + shell_quote(data.str()) + " && timeout 900 python3 " +
           shell_quote(std::string(ERRDEX_SOURCE_DIR) + "/tests/analyze/trace_linked.py") + " " + shell_quote(exported) +
-          " " + shell_quote(stdlib) + " Lib 150 " + shell_quote(report));
+          " " + shell_quote(stdlib) + " Lib 100000 " + shell_quote(report));
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(testing::read_file(report));
   const int ran = j["ran"].get<int>(), executed = j["executed"].get<int>();
-  ASSERT_GE(ran, 100) << j.dump(1);
-  // The issue asks for 95 %; the filters reach 82 % of every linked test
-  // that runs here (bench/RESULTS.md, 754 of 920): this floor keeps them
-  // from getting worse, with room for the sample's spread.
-  EXPECT_GE(executed * 100, ran * 80) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  ASSERT_GE(ran, 1000) << j.dump(1);
+  // Every linked test, not a sample: a sample of 150 spreads by ±4 points
+  // between two builds whose links agree as often (bench/RESULTS.md). The
+  // issue asks for 95 %; the links reach 82 % here (854 of 1,041 with the
+  // test receivers typed): this floor keeps them from getting worse.
+  EXPECT_GE(executed * 100, ran * 81) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

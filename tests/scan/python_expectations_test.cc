@@ -126,9 +126,110 @@ TEST(PythonExpectations, AssertRaisesHelpersAndTheStatementThatRaises) {
   EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"sess.flush"}));
   EXPECT_EQ(f.expectations[1].test, "SessionTest.test_ctx");
   EXPECT_EQ(f.expectations[1].match, "Class object expected");
-  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"q.filter"}));
+  // `q` is bound to `make_query(1)`'s result: named by it (the call graph
+  // resolves it when it is a class, else guesses `filter` as before).
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"make_query.filter"}));
   EXPECT_EQ(f.expectations[2].classes, (std::vector<std::string>{"ValueError"}));
   EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"np.reshape"}));
+}
+
+// What a test's receivers stand for (test_types.cc): `self.x` bound in
+// `setUp`, a local bound to a constructor's result.
+TEST(PythonTestTypes, SetUpAttributesAndLocalsNameTheirClass) {
+  const char* src =
+      "from json import JSONDecoder\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.dec = JSONDecoder(strict=False)\n"
+      "        '''a string that looks like code:\n"
+      "        self.dec = Other()\n"
+      "        '''\n"
+      "    def test_a(self):\n"
+      "        self.assertRaises(ValueError, self.dec.decode, '[')\n"
+      "    def test_b(self):\n"
+      "        d = JSONDecoder(\n"
+      "            strict=True)\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            d.raw_decode('x')\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 2u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"JSONDecoder.decode"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"JSONDecoder.raw_decode"}));
+}
+
+// A class attribute set in the mixin's subclasses (`decimal = P`), a local
+// alias of it, and a module loaded with its C accelerator blocked: the
+// Python module, bound as `import decimal as decimal`; the subclass that
+// loads only the accelerator (`fresh=['_decimal']`) adds nothing, and the
+// test is named by the subclass that typed it.
+TEST(PythonTestTypes, MixinAttributesAndModulesLoadedFresh) {
+  const char* src =
+      "from test.support.import_helper import import_fresh_module\n"
+      "C = import_fresh_module('decimal', fresh=['_decimal'])\n"
+      "P = import_fresh_module('decimal',\n"
+      "                        blocked=['_decimal'])\n"
+      "class ConstructionTest:\n"
+      "    def test_a(self):\n"
+      "        Decimal = self.decimal.Decimal\n"
+      "        self.assertRaises(TypeError, Decimal, [])\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.decimal.Context(prec=-1)\n"
+      "class CConstructionTest(ConstructionTest, unittest.TestCase):\n"
+      "    decimal = C\n"
+      "class PyConstructionTest(ConstructionTest, unittest.TestCase):\n"
+      "    decimal = P\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 2u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"decimal.Decimal"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"decimal.Context"}));
+  // Typed by the Python subclass alone: named as the runner names it.
+  EXPECT_EQ(f.expectations[0].test, "PyConstructionTest.test_a");
+  EXPECT_EQ(f.expectations[1].test, "PyConstructionTest.test_a");
+  auto fresh = std::find_if(f.imports.begin(), f.imports.end(), [](const model::ImportFact& i) {
+    return i.module == "decimal" && i.alias == "decimal" && i.name.empty();
+  });
+  EXPECT_NE(fresh, f.imports.end());
+}
+
+// Helpers' results (a method of the test class, a module-level factory),
+// a class attribute aliasing a class; and what stays as written: a name
+// bound to two different things, calling an instance (its `__call__`), a
+// `self.x` set in a closure, a recursive helper.
+TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
+  const char* src =
+      "def make():\n"
+      "    return store.Store(1)\n"
+      "def loop():\n"
+      "    return loop()\n"
+      "class T(unittest.TestCase):\n"
+      "    klass = mod.Sock\n"
+      "    def make_s(self):\n"
+      "        return self.klass()\n"
+      "    def setUp(self):\n"
+      "        self.x = A()\n"
+      "        def later():\n"
+      "            self.y = B()\n"
+      "    def tearDown(self):\n"
+      "        self.x = B()\n"
+      "    def test_a(self):\n"
+      "        s = self.make_s()\n"
+      "        self.assertRaises(OSError, s.recv, 1)\n"
+      "        f = make()\n"
+      "        self.assertRaises(KeyError, f.get, 'x')\n"
+      "        self.assertRaises(ValueError, self.x.run)\n"
+      "        o = Foo()\n"
+      "        self.assertRaises(TypeError, o)\n"
+      "        self.assertRaises(TypeError, self.y.go)\n"
+      "        r = loop()\n"
+      "        self.assertRaises(TypeError, r.go)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 6u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"mod.Sock.recv"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"store.Store.get"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"x.run"}));
+  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"o"}));
+  EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"y.go"}));
+  EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"r.go"}));
 }
 
 // Bad input never crashes: nesting the grammar cannot take, bytes that are

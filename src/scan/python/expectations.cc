@@ -298,6 +298,7 @@ model::FileFacts scan_python_tests(std::string_view source) {
   facts.had_syntax_errors = ts_node_has_error(ts_tree_root_node(tree));
   facts.expectations = TestScanner(text, ts_tree_root_node(tree)).run();
   ts_tree_delete(tree);
+  type_test_calls(source, facts);
   return facts;
 }
 

@@ -1,0 +1,449 @@
+// What the receivers of a test's calls stand for (scan_python_tests): the
+// call graph resolves `json.loads` through the test file's imports, but not
+// `self.dec.decode` with `self.dec = JSONDecoder()` in `setUp`, nor
+// `self.decimal.Decimal` with `decimal = P` in a subclass and
+// `P = import_fresh_module('decimal', blocked=['_decimal'])` at the top. A
+// light pass over the test file's lines (no parse) reads those bindings and
+// rewrites each expectation's calls to the names they stand for
+// (`JSONDecoder.decode`, `decimal.Decimal`).
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "scan/python/frontend.h"
+
+namespace errdex::scan {
+namespace {
+
+// Bindings followed from one name (an alias of an alias ...).
+constexpr int k_max_depth = 6;
+// A receiver that stands for more than this many names (a mixin's
+// subclasses) says too little: left as written.
+constexpr std::size_t k_max_values = 3;
+// Calls of one expectation after rewriting.
+constexpr std::size_t k_max_calls = 24;
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// What a name is bound to, as written: `x = Foo(...)` {"Foo", call},
+// `x = Foo` {"Foo", alias}; a module loaded by name {"decimal", module}.
+struct Value {
+  enum Kind { alias, call, module } kind = alias;
+  std::string text;
+  // The subclass of a mixin whose attribute gave it ("*" for several).
+  std::string via;
+};
+
+struct ClassInfo {
+  std::vector<std::string> bases;  // as written, dotted names only
+  // Class attributes and `self.x = ...` in its methods, first binding
+  // kept; a name bound to different things is dropped (`conflicts`).
+  std::map<std::string, Value> attrs;
+  std::vector<std::string> conflicts;
+};
+
+struct Bindings {
+  std::unordered_map<std::string, ClassInfo> classes;  // by qualname
+  std::map<std::string, Value> module;                 // module-level names
+  // Per function ("Cls.test_x", "helper": the outermost function, with
+  // its class): its locals and what it returns.
+  std::unordered_map<std::string, std::map<std::string, Value>> locals;
+  std::unordered_map<std::string, Value> returns;
+  std::vector<std::string> bad_returns;  // functions returning different things
+  std::vector<std::string> modules;      // modules loaded by name
+};
+
+void bind(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
+  auto [it, fresh] = into.emplace(name, v);
+  if (fresh || (it->second.kind == v.kind && it->second.text == v.text)) return;
+  if (conflicts) conflicts->push_back(name);
+  into.erase(it);
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r' || s.front() == '\\'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r' || s.back() == '\\'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// A dotted name at the start of `s` ("self.x", "json.loads"), or "".
+std::string_view dotted_prefix(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (ident_char(s[i]) || (s[i] == '.' && i > 0 && i + 1 < s.size() && ident_char(s[i + 1])))) ++i;
+  if (i > 0 && std::isdigit(static_cast<unsigned char>(s[0]))) return {};
+  return s.substr(0, i);
+}
+
+bool is_dotted(std::string_view s) { return !s.empty() && dotted_prefix(s).size() == s.size(); }
+
+// The first string literal's text in `s` (plain quotes, no escapes).
+std::string_view first_string(std::string_view s) {
+  auto q = s.find_first_of("'\"");
+  if (q == std::string_view::npos) return {};
+  auto e = s.find(s[q], q + 1);
+  if (e == std::string_view::npos) return {};
+  return s.substr(q + 1, e - q - 1);
+}
+
+// The value of `rhs`: a dotted name alone, or a call of one whose `)` ends
+// the line; `staticmethod(f)` is `f`; a module loaded by name
+// (`import_fresh_module('decimal', blocked=['_decimal'])`,
+// `import_module('json')`) is that module, unless only its C accelerator is
+// loaded (`fresh=['_decimal']`: none of its Python code runs).
+std::optional<Value> value_of(std::string_view rhs) {
+  rhs = trim(rhs);
+  auto hash = rhs.find('#');
+  if (hash != std::string_view::npos && rhs.find_first_of("'\"") > hash) rhs = trim(rhs.substr(0, hash));
+  std::string_view name = dotted_prefix(rhs);
+  if (name.empty()) return std::nullopt;
+  std::string_view rest = trim(rhs.substr(name.size()));
+  if (rest.empty()) return Value{Value::alias, std::string(name), {}};
+  if (rest.front() != '(' || rest.back() != ')') return std::nullopt;
+  // The `)` that closes the call must be the last one.
+  int depth = 0;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '(') ++depth;
+    else if (rest[i] == ')' && --depth == 0 && i + 1 != rest.size()) return std::nullopt;
+  }
+  std::string_view args = rest.substr(1, rest.size() - 2);
+  std::string_view last = name.substr(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
+  if (last == "staticmethod" || last == "classmethod") {
+    if (is_dotted(trim(args))) return Value{Value::alias, std::string(trim(args)), {}};
+    return std::nullopt;
+  }
+  if (last == "import_fresh_module" || last == "import_module") {
+    std::string_view mod = first_string(args);
+    if (!is_dotted(mod)) return std::nullopt;
+    auto fresh = args.find("fresh");
+    if (args.find("blocked") == std::string_view::npos && fresh != std::string_view::npos) {
+      std::string_view f = args.substr(fresh);
+      f = f.substr(0, f.find(']'));
+      if (f.find("'_") != std::string_view::npos || f.find("\"_") != std::string_view::npos) return std::nullopt;
+    }
+    return Value{Value::module, std::string(mod), {}};
+  }
+  return Value{Value::call, std::string(name), {}};
+}
+
+// One statement: its indentation and text, continuation lines joined.
+struct Line {
+  std::size_t indent = 0;
+  std::string_view text;
+};
+
+// The file's statements that may bind a name, without a parse: lines
+// inside triple-quoted strings are passed over, and a line whose brackets
+// stay open runs on to where they close.
+template <class F>
+void for_each_line(std::string_view s, F&& f) {
+  std::size_t at = 0;
+  while (at < s.size()) {
+    std::size_t end = s.find('\n', at);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view line = s.substr(at, end - at);
+    std::size_t next = end + 1;
+    std::size_t indent = 0;
+    while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
+    // Brackets and strings of the statement, which may run on.
+    int depth = 0;
+    std::size_t stmt_end = end;
+    for (std::size_t i = at + indent; i < s.size(); ++i) {
+      char c = s[i];
+      if (c == '#') {
+        while (i < s.size() && s[i] != '\n') ++i;
+      }
+      if (i >= s.size()) break;
+      c = s[i];
+      if (c == '"' || c == '\'') {
+        if (i + 2 < s.size() && s[i + 1] == c && s[i + 2] == c) {
+          auto close = s.find(std::string(3, c), i + 3);
+          if (close == std::string_view::npos) {
+            stmt_end = s.size();
+            break;
+          }
+          i = close + 2;
+          continue;
+        }
+        for (++i; i < s.size() && s[i] != c && s[i] != '\n'; ++i)
+          if (s[i] == '\\') ++i;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      else if (c == '\n') {
+        if (depth > 0 || (i > 0 && s[i - 1] == '\\')) continue;
+        stmt_end = i;
+        break;
+      }
+      if (i + 1 == s.size()) stmt_end = s.size();
+    }
+    // A statement that opens a triple-quoted string it does not close on
+    // its line (a docstring's first line): skip to its end.
+    std::string_view stmt = s.substr(at + indent, stmt_end - at - indent);
+    if (stmt.starts_with("\"\"\"") || stmt.starts_with("'''") || stmt.starts_with("r\"\"\"")) {
+      at = std::max(next, stmt_end + 1);
+      continue;
+    }
+    f(Line{indent, stmt});
+    at = std::max(next, stmt_end + 1);
+  }
+}
+
+bool starts_with_word(std::string_view s, std::string_view w) {
+  return s.starts_with(w) && (s.size() == w.size() || !ident_char(s[w.size()]));
+}
+
+Bindings read_bindings(std::string_view source) {
+  Bindings b;
+  struct Scope {
+    std::size_t indent;
+    bool is_class;
+    std::string name;  // class qualname, or the function's key
+    bool method = false;  // a def whose parent is a class at no function's level
+  };
+  std::vector<Scope> open;
+  for_each_line(source, [&](const Line& l) {
+    if (l.text.empty() || l.text.front() == '#' || l.text.front() == '@') return;
+    while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
+    std::string_view t = l.text;
+    if (starts_with_word(t, "async")) t = trim(t.substr(5));
+    const bool is_def = starts_with_word(t, "def"), is_class = starts_with_word(t, "class");
+    if (is_def || is_class) {
+      std::string_view rest = trim(t.substr(is_def ? 3 : 5));
+      std::size_t n = 0;
+      while (n < rest.size() && ident_char(rest[n])) ++n;
+      std::string name(rest.substr(0, n));
+      const Scope* fn = nullptr;
+      for (const auto& s : open)
+        if (!s.is_class) fn = &s;
+      if (is_def) {
+        // Keyed as a test runner names the test: its class and the
+        // outermost function.
+        std::string key = fn ? fn->name : (!open.empty() ? open.back().name + '.' + name : name);
+        open.push_back({l.indent, false, key, !fn && !open.empty()});
+        return;
+      }
+      std::string q = (!open.empty() && open.back().is_class ? open.back().name + '.' : std::string()) + name;
+      if (fn) q = fn->name + '.' + name;  // a class inside a function: not a test's
+      ClassInfo& c = b.classes[q];
+      rest = rest.substr(n);
+      if (rest.starts_with("(")) {
+        auto close = rest.rfind(')');
+        std::string_view inside = rest.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1);
+        while (!inside.empty()) {
+          auto comma = inside.find(',');
+          std::string_view base = trim(inside.substr(0, comma));
+          if (is_dotted(base)) c.bases.emplace_back(base);
+          if (comma == std::string_view::npos) break;
+          inside.remove_prefix(comma + 1);
+        }
+      }
+      open.push_back({l.indent, true, q});
+      return;
+    }
+    const Scope* fn = nullptr;
+    for (const auto& s : open)
+      if (!s.is_class) fn = &s;
+    if (starts_with_word(t, "return")) {
+      if (!fn) return;
+      if (auto v = value_of(t.substr(6)); v && v->kind != Value::alias) {
+        auto [it, fresh] = b.returns.emplace(fn->name, *v);
+        if (!fresh && it->second.text != v->text) b.bad_returns.push_back(fn->name);
+      } else {
+        b.bad_returns.push_back(fn->name);
+      }
+      return;
+    }
+    // `TARGET = VALUE`, one target.
+    std::string_view target = dotted_prefix(t);
+    if (target.empty()) return;
+    std::string_view rest = trim(t.substr(target.size()));
+    if (rest.size() < 2 || rest[0] != '=' || rest[1] == '=') return;
+    auto v = value_of(rest.substr(1));
+    std::string name(target);
+    if (!v) {
+      // Bound to something unread: what it was bound to before no longer holds.
+      v = Value{Value::alias, "?", {}};
+    }
+    if (v->kind == Value::module) b.modules.push_back(v->text);
+    if (!fn && !open.empty()) {  // class body
+      ClassInfo& c = b.classes[open.back().name];
+      bind(c.attrs, &c.conflicts, name, *v);
+    } else if (!fn) {
+      bind(b.module, nullptr, name, *v);
+    } else if (name.starts_with("self.") || name.starts_with("cls.")) {
+      // Only in a method itself: a closure's or a nested class's `self` may
+      // be another object.
+      if (!open.back().method) return;
+      std::string attr = name.substr(name.find('.') + 1);
+      if (attr.find('.') != std::string::npos) return;
+      // The method's class: the scope that holds the outermost function.
+      std::string_view key = fn->name;
+      auto dot = key.rfind('.');
+      if (dot == std::string_view::npos) return;
+      ClassInfo& c = b.classes[std::string(key.substr(0, dot))];
+      bind(c.attrs, &c.conflicts, attr, *v);
+    } else if (name.find('.') == std::string::npos) {
+      bind(b.locals[fn->name], nullptr, name, *v);
+    }
+  });
+  return b;
+}
+
+class Typer {
+ public:
+  explicit Typer(const Bindings& b) : m_b(b) {
+    for (const auto& [q, c] : b.classes)
+      for (const auto& base : c.bases) m_subclasses[base].push_back(q);
+  }
+
+  // What `call` (as a test writes it, `self.` dropped) stands for, in the
+  // test `test` ("Cls.test_x"); empty when nothing is known.
+  std::vector<Value> rewrite(const std::string& call, const std::string& test) const {
+    auto dot = call.find('.');
+    std::string head = call.substr(0, dot);
+    std::string rest = dot == std::string::npos ? std::string() : call.substr(dot);
+    std::vector<Value> out;
+    for (auto& v : values(head, test, 0)) {
+      if (v.kind == Value::call && rest.empty()) continue;  // calling an instance: its `__call__`
+      if (v.text == "?") continue;
+      v.text += rest;
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+ private:
+  std::string class_of(const std::string& test) const {
+    auto dot = test.rfind('.');
+    return dot == std::string::npos ? std::string() : test.substr(0, dot);
+  }
+
+  // The attribute `name` of class `cls`: its own, its bases' in the file,
+  // else those of its subclasses in the file (a mixin's tests run with
+  // their attributes).
+  void class_attr(const std::string& cls, const std::string& name, std::vector<Value>& out, int depth,
+                  bool down) const {
+    if (depth > k_max_depth) return;
+    auto it = m_b.classes.find(cls);
+    if (it == m_b.classes.end()) return;
+    if (auto a = it->second.attrs.find(name); a != it->second.attrs.end()) {
+      out.push_back(a->second);
+      return;
+    }
+    if (std::find(it->second.conflicts.begin(), it->second.conflicts.end(), name) != it->second.conflicts.end()) return;
+    std::size_t before = out.size();
+    for (const auto& base : it->second.bases) {
+      class_attr(base, name, out, depth + 1, false);
+      if (out.size() > before) return;
+    }
+    if (!down) return;
+    if (auto s = m_subclasses.find(cls); s != m_subclasses.end())
+      for (const auto& sub : s->second) {
+        std::vector<Value> found;
+        class_attr(sub, name, found, depth + 1, true);
+        for (auto& v : found) {
+          if (v.via.empty()) v.via = sub;
+          auto same = std::find_if(out.begin(), out.end(),
+                                   [&](const Value& o) { return o.kind == v.kind && o.text == v.text; });
+          if (same == out.end()) out.push_back(std::move(v));
+          else if (same->via != v.via) same->via = "*";
+        }
+      }
+  }
+
+  // What the dotted name `text` stands for: its head resolved, the rest kept.
+  std::vector<Value> expand(const Value& v, const std::string& test, int depth) const {
+    if (depth > k_max_depth) return {};
+    if (v.kind == Value::module || v.text == "?") return {v};
+    std::string text = v.text;
+    if (text.starts_with("self.")) text = text.substr(5);
+    else if (text.starts_with("cls.")) text = text.substr(4);
+    std::vector<Value> out;
+    if (v.kind == Value::call) {
+      // A helper's result: what it returns.
+      std::string cls = class_of(test);
+      for (const std::string& key : {cls.empty() ? text : cls + '.' + text, text})
+        if (auto r = m_b.returns.find(key);
+            r != m_b.returns.end() &&
+            std::find(m_b.bad_returns.begin(), m_b.bad_returns.end(), key) == m_b.bad_returns.end())
+          return expand(r->second, key, depth + 1);
+    }
+    auto dot = text.find('.');
+    std::string head = text.substr(0, dot);
+    std::string rest = dot == std::string::npos ? std::string() : text.substr(dot);
+    auto heads = values(head, test, depth + 1);
+    if (heads.empty()) return {Value{v.kind, text, v.via}};
+    for (const auto& h : heads) {
+      if (h.text == "?") return {};
+      // `Foo()` of an alias `Foo = json.JSONDecoder`: an instance of it; of
+      // an instance: unknown.
+      if (h.kind == Value::call && (rest.empty() || v.kind == Value::call)) continue;
+      out.push_back(Value{v.kind, h.text + rest, v.via.empty() ? h.via : v.via});
+    }
+    return out;
+  }
+
+  // What name `head` of test `test` stands for: its local, its class's
+  // attribute (`self.` is dropped from the calls), else a module-level name.
+  std::vector<Value> values(const std::string& head, const std::string& test, int depth) const {
+    if (depth > k_max_depth) return {};
+    std::vector<Value> raw;
+    if (auto l = m_b.locals.find(test); l != m_b.locals.end())
+      if (auto it = l->second.find(head); it != l->second.end()) raw.push_back(it->second);
+    if (raw.empty() && !class_of(test).empty()) class_attr(class_of(test), head, raw, 0, true);
+    if (raw.empty())
+      if (auto it = m_b.module.find(head); it != m_b.module.end()) raw.push_back(it->second);
+    if (raw.empty() || raw.size() > k_max_values) return {};
+    std::vector<Value> out;
+    for (const auto& v : raw)
+      for (auto& e : expand(v, test, depth)) out.push_back(std::move(e));
+    return out;
+  }
+
+  const Bindings& m_b;
+  std::unordered_map<std::string, std::vector<std::string>> m_subclasses;
+};
+
+}  // namespace
+
+void type_test_calls(std::string_view source, model::FileFacts& facts) {
+  if (facts.expectations.empty()) return;
+  Bindings b = read_bindings(source);
+  Typer typer(b);
+  for (auto& e : facts.expectations) {
+    std::vector<std::string> calls;
+    std::vector<std::string> vias;
+    for (const auto& c : e.calls) {
+      auto typed = typer.rewrite(c, e.test);
+      if (typed.empty()) typed.push_back({Value::alias, c, ""});
+      for (auto& t : typed) {
+        if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
+        if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
+          calls.push_back(std::move(t.text));
+      }
+    }
+    e.calls = std::move(calls);
+    // A mixin's test typed by one subclass's attribute runs as that
+    // subclass's: named so, as a test runner names it.
+    if (vias.size() == 1 && vias[0] != "*") {
+      auto dot = e.test.rfind('.');
+      if (dot != std::string::npos) e.test = vias[0] + e.test.substr(dot);
+    }
+  }
+  // A module loaded by name is bound as `import decimal as decimal`
+  // would bind it: the alias marks it loaded by name (call_graph.h).
+  std::sort(b.modules.begin(), b.modules.end());
+  b.modules.erase(std::unique(b.modules.begin(), b.modules.end()), b.modules.end());
+  for (const auto& m : b.modules) facts.imports.push_back({m, "", m, 0});
+}
+
+}  // namespace errdex::scan
