@@ -110,6 +110,19 @@ class TestScanner {
     return std::move(m_out);
   }
 
+  // The same from a walk of every node: the reference run() is tested
+  // against.
+  std::vector<TestExpectation> run_every_node() {
+    Path path;
+    walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
+      path.resize(depth);
+      path.push_back(n);
+      if (is(n, "call")) visit_call(path);
+      return true;
+    });
+    return std::move(m_out);
+  }
+
  private:
   std::string_view text(TSNode n) const {
     if (ts_node_is_null(n)) return {};
@@ -326,17 +339,12 @@ bool may_have_expectations(std::string_view source) {
          source.find("_raises_") != std::string_view::npos;
 }
 
-model::FileFacts scan_python_tests(std::string_view source) {
+namespace {
+
+// The expectations of `text`, parsed whole; `every_node`: found by a walk
+// of every node (the reference) rather than from their names.
+model::FileFacts expectations_of(std::string_view text, bool every_node) {
   model::FileFacts facts;
-  if (!may_have_expectations(source)) return facts;
-  static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
-                                                   "assertWarns",  "assertWarnsRegex",  "raises",
-                                                   "warns", "assert_raises", "assert_raises_regex",
-                                                   "assert_raises_message", "expect_raises",
-                                                   "expect_raises_message", "assert_warns"};
-  // Only the tests that expect something are parsed.
-  auto outline = keep_only_words(source, k_words);
-  std::string_view text = outline ? std::string_view(*outline) : source;
   if (text.size() > 0xFFFFFFF0u || python::too_deeply_indented(text)) return facts;
   thread_local TsParser parser(tree_sitter_python());
   TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size()));
@@ -346,9 +354,26 @@ model::FileFacts scan_python_tests(std::string_view source) {
     return facts;
   }
   facts.had_syntax_errors = ts_node_has_error(ts_tree_root_node(tree));
-  facts.expectations = TestScanner(text, ts_tree_root_node(tree)).run();
+  TestScanner scanner(text, ts_tree_root_node(tree));
+  facts.expectations = every_node ? scanner.run_every_node() : scanner.run();
   ts_tree_delete(tree);
   return facts;
 }
+
+}  // namespace
+
+model::FileFacts scan_python_tests(std::string_view source) {
+  if (!may_have_expectations(source)) return {};
+  static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                                                   "assertWarns",  "assertWarnsRegex",  "raises",
+                                                   "warns", "assert_raises", "assert_raises_regex",
+                                                   "assert_raises_message", "expect_raises",
+                                                   "expect_raises_message", "assert_warns"};
+  // Only the tests that expect something are parsed.
+  auto outline = keep_only_words(source, k_words);
+  return expectations_of(outline ? std::string_view(*outline) : source, false);
+}
+
+model::FileFacts scan_python_tests_whole(std::string_view source) { return expectations_of(source, true); }
 
 }  // namespace errdex::scan

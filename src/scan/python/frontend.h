@@ -26,6 +26,9 @@ model::FileFacts scan_python_whole(std::string_view source);
 // test's helpers would only add wrong links). Only the tests that hold an
 // expectation are parsed. Never throws on bad input.
 model::FileFacts scan_python_tests(std::string_view source);
+// The same parsing the whole file and walking every node of it: the
+// reference the fast path is tested against.
+model::FileFacts scan_python_tests_whole(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
 

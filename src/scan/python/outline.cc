@@ -227,9 +227,14 @@ class Outliner {
         holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, true))
       is_class = true;
     if (!is_class) {
-      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, m_only_also) ||
-          (!m_only_also && is_string_assignment(h)))
-        keep(first, end);
+      if (!holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, m_only_also) &&
+          !(!m_only_also && is_string_assignment(h)))
+        return;
+      if (m_only_also && first == head && head + 1 < end && !clause_heads_hold_word(head, end)) {
+        clauses(head, end);
+        return;
+      }
+      keep(first, end);
       return;
     }
     keep(first, head + 1);
@@ -240,6 +245,36 @@ class Outliner {
     block(body, end);
     if (m_kept_lines == kept_before)
       m_pass_at[m_ls[body].first_line] = static_cast<int>(m_ls[body].text - m_ls[body].begin);
+  }
+
+  // Whether a clause head of the compound statement [head, end) (`for`,
+  // `if`, `with`, `try` and their `else`, `except`, ... at its
+  // indentation) holds one of the `also` words.
+  bool clause_heads_hold_word(std::size_t head, std::size_t end) const {
+    for (std::size_t k = head; k < end; ++k)
+      if (m_ls[k].indent == m_ls[head].indent &&
+          holds_throw_word(m_s, m_ls[k].begin, m_ls[k].end, m_also, true))
+        return true;
+    return false;
+  }
+
+  // Keeping only the `also` words, a compound statement whose clause
+  // heads hold none: its heads are kept, and of its bodies the statements
+  // that hold one (a `pass` where a body would otherwise be empty).
+  void clauses(std::size_t head, std::size_t end) {
+    const std::uint32_t indent = m_ls[head].indent;
+    for (std::size_t c = head; c < end;) {
+      std::size_t next = c + 1;
+      while (next < end && m_ls[next].indent != indent) ++next;
+      keep(c, c + 1);
+      if (c + 1 < next) {
+        std::size_t kept_before = m_kept_lines;
+        block(c + 1, next);
+        if (m_kept_lines == kept_before)
+          m_pass_at[m_ls[c + 1].first_line] = static_cast<int>(m_ls[c + 1].text - m_ls[c + 1].begin);
+      }
+      c = next;
+    }
   }
 
   // `NAME = "..."` (or f-string, or parenthesised strings): a message a
