@@ -17,6 +17,9 @@ namespace errdex::scan {
 // classes defined inside functions without sites are not listed then.
 // The file's docstrings (FileFacts::docstrings) come from that light pass.
 model::FileFacts scan_python(std::string_view source);
+// The same from a source already split into logical lines (outline.h).
+class PythonLines;
+model::FileFacts scan_python(const PythonLines& lines);
 // The same sites, parsing the whole file: the reference the fast path is
 // tested against (no docstrings).
 model::FileFacts scan_python_whole(std::string_view source);

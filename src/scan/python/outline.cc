@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -112,6 +113,28 @@ bool logical_lines(std::string_view s, std::vector<Logical>& out, std::vector<st
   }
   return true;
 }
+
+}  // namespace
+
+struct PythonLines::Impl {
+  std::string_view source;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  bool ok = false;  // split whole: not too large, no string or bracket left open
+};
+
+PythonLines::PythonLines(std::string_view source) : m(std::make_unique<Impl>()) {
+  m->source = source;
+  if (source.size() >= UINT32_MAX / 2) return;
+  m->ls.reserve(source.size() / 40);
+  m->ok = logical_lines(source, m->ls, m->line_starts);
+}
+
+PythonLines::~PythonLines() = default;
+
+std::string_view PythonLines::source() const { return m->source; }
+
+namespace {
 
 bool starts_with_word(std::string_view s, std::uint32_t at, std::string_view word) {
   if (s.compare(at, word.size(), word) != 0) return false;
@@ -533,11 +556,9 @@ std::optional<std::string> docstring_of(std::string_view s, const Logical& l) {
 }  // namespace
 
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words) {
-  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty() || ls.front().indent != 0) return std::nullopt;
+  const PythonLines lines(source);
+  const auto& [src, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty() || ls.front().indent != 0) return std::nullopt;
   Outliner o(source, ls, line_starts.size(), words, true);
   o.block(0, ls.size());
   std::size_t kept = 0;
@@ -731,17 +752,16 @@ void read_imports(std::string_view source, std::vector<model::ImportFact>& out) 
   }
 }
 
-void read_calls(std::string_view source, model::FileFacts& facts) {
+void read_calls(std::string_view source, model::FileFacts& facts) { read_calls(PythonLines(source), facts); }
+
+void read_calls(const PythonLines& lines, model::FileFacts& facts) {
   // A function calls this many names at most, as far as the index knows.
   constexpr std::size_t k_max_calls = 64;
   // Assignments of a call's result kept per function.
   constexpr std::size_t k_max_assigned = 32;
   auto& out = facts.functions;
-  if (source.size() >= UINT32_MAX / 2) return;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts)) return;
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok) return;
   struct Open {
     std::uint32_t indent;
     std::size_t index;  // into out, or SIZE_MAX for a class
@@ -833,11 +853,12 @@ void read_calls(std::string_view source, model::FileFacts& facts) {
 }
 
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep) {
-  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty()) return std::nullopt;
+  return blank_unreachable(PythonLines(source), also_keep);
+}
+
+std::optional<std::string> blank_unreachable(const PythonLines& lines, const std::vector<std::string>& also_keep) {
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty()) return std::nullopt;
   // Indentation must start at the left margin for the blocks to make sense.
   if (ls.front().indent != 0) return std::nullopt;
   Outliner o(source, ls, line_starts.size(), also_keep);
@@ -850,13 +871,12 @@ std::optional<std::string> blank_unreachable(std::string_view source, const std:
   return out;
 }
 
-std::vector<model::Docstring> read_docstrings(std::string_view source) {
+std::vector<model::Docstring> read_docstrings(std::string_view source) { return read_docstrings(PythonLines(source)); }
+
+std::vector<model::Docstring> read_docstrings(const PythonLines& lines) {
   std::vector<model::Docstring> out;
-  if (source.size() >= UINT32_MAX / 2) return out;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty()) return out;
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty()) return out;
   struct Open {
     std::uint32_t indent;
     std::string name;  // dotted
