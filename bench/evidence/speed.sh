@@ -8,12 +8,16 @@
 #
 #   bench/evidence/speed.sh [TREE [PREFIX]]   (default: python3's standard
 #                                             library, prefix Lib; RUNS=5)
+#   REV=rel_2_0_52 bench/evidence/speed.sh /work/.mirror/sqlalchemy+sqlalchemy/repo ''
+#                                             (a git revision of a repository,
+#                                             bare or not, read through libgit2)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 errdex=${ERRDEX:-build/errdex}
 [ -x "$errdex" ] || { echo "build errdex first (make build)"; exit 2; }
 tree=${1:-$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')}
-prefix=${2:-Lib}
+prefix=${2-Lib}
+rev=${REV:-}
 runs=${RUNS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -21,7 +25,8 @@ trap 'rm -rf "$work"' EXIT
 one() {  # one scan; prints its wall seconds and its CPU seconds (user + sys)
   rm -f "$work"/s.db*
   /usr/bin/time -f '%e %U %S' -o "$work/time" \
-    "$errdex" scan "$tree" --repo bench/tree --prefix "$prefix" -q --no-cache --db "sqlite:$work/s.db" "$@" > /dev/null
+    "$errdex" scan "$tree" ${rev:+--rev "$rev"} --repo bench/tree ${prefix:+--prefix "$prefix"} -q --no-cache \
+    --db "sqlite:$work/s.db" "$@" > /dev/null
   awk '{printf "%s %.2f\n", $1, $2 + $3}' "$work/time"
 }
 

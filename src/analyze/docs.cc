@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -75,7 +76,9 @@ std::string_view module_stem(std::string_view path) {
 // place of every line start, indexed by the bytes at each word start.
 class Corpus {
  public:
-  explicit Corpus(const std::vector<DocSource>& docs) {
+  // `keys`: the keys (key_of) of the literals that will be looked up.
+  Corpus(const std::vector<DocSource>& docs, const std::vector<std::uint64_t>& keys) {
+    for (std::uint64_t k : keys) m_index[k];
     for (std::size_t d = 0; d < docs.size(); ++d) {
       m_starts.push_back(m_text.size());
       for (char c : docs[d].text) {
@@ -88,22 +91,33 @@ class Corpus {
       }
       m_text += '\0';
     }
+    // Only the word starts some literal's key is looked up at are indexed,
+    // each key's in text order.
     for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
-      if (util::is_word_char(m_text[i]) && (i == 0 || !util::is_word_char(m_text[i - 1]))) m_index.emplace_back(key_at(m_text, i), i);
-    std::sort(m_index.begin(), m_index.end());
+      if (util::is_word_char(m_text[i]) && (i == 0 || !util::is_word_char(m_text[i - 1])))
+        if (auto it = m_index.find(key_at(m_text, i)); it != m_index.end()) it->second.push_back(i);
+  }
+
+  // Where a literal's key is taken: its second word start (the first may
+  // be cut from a longer word in the docs), as (offset, key).
+  static std::optional<std::pair<std::size_t, std::uint64_t>> key_of(std::string_view lit) {
+    std::size_t k = 1;
+    while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
+    if (k + k_key > lit.size()) return std::nullopt;
+    return std::pair(k, key_at(lit, k));
   }
 
   // Each (doc, line) where `lit` stands, at most k_max_hits.
   std::vector<std::pair<std::size_t, int>> find(std::string_view lit, const std::vector<DocSource>& docs) const {
     std::vector<std::pair<std::size_t, int>> out;
-    std::size_t k = 1;
-    while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
-    if (k + k_key > lit.size()) return out;
-    const std::uint64_t key = key_at(lit, k);
-    auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<std::uint64_t, std::size_t>(key, 0));
-    for (; it != m_index.end() && it->first == key && out.size() < k_max_hits; ++it) {
-      if (it->second < k || m_text.compare(it->second - k, lit.size(), lit) != 0) continue;
-      std::size_t at = it->second - k;
+    auto key = key_of(lit);
+    if (!key) return out;
+    const std::size_t k = key->first;
+    auto found = m_index.find(key->second);
+    if (found == m_index.end()) return out;
+    for (auto it = found->second.begin(); it != found->second.end() && out.size() < k_max_hits; ++it) {
+      if (*it < k || m_text.compare(*it - k, lit.size(), lit) != 0) continue;
+      std::size_t at = *it - k;
       std::size_t d = std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin() - 1;
       auto lines_before = std::lower_bound(m_newlines.begin(), m_newlines.end(), at) -
                           std::lower_bound(m_newlines.begin(), m_newlines.end(), m_starts[d]);
@@ -116,7 +130,7 @@ class Corpus {
   std::string m_text;
   std::vector<std::size_t> m_starts;    // each doc's first byte in m_text
   std::vector<std::size_t> m_newlines;  // where each original line ended, in m_text
-  std::vector<std::pair<std::uint64_t, std::size_t>> m_index;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> m_index;  // key → word starts, ascending
 };
 
 struct Candidate {
@@ -196,10 +210,13 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
 
   // Rule 1: quotes of the message's fixed text.
   {
-    Corpus corpus(docs);
     std::unordered_map<std::string, std::vector<std::size_t>> by_literal;
     for (std::size_t r = 0; r < n; ++r)
       if (std::string lit = message_literal(sites[r]); !lit.empty()) by_literal[std::move(lit)].push_back(r);
+    std::vector<std::uint64_t> keys;
+    for (const auto& [lit, rs] : by_literal)
+      if (auto key = Corpus::key_of(lit)) keys.push_back(key->second);
+    Corpus corpus(docs, keys);
     for (const auto& [lit, rs] : by_literal) {
       auto hits = corpus.find(lit, docs);
       for (auto [d, line] : hits)

@@ -14,8 +14,10 @@ class PythonFrontend final : public Frontend {
     return may_have_sites(source) || may_define_classes(source);
   }
   model::FileFacts scan(std::string_view source) const override {
-    model::FileFacts facts = scan_python(source);
-    read_calls(source, facts);
+    // Split into logical lines once for the outline, docstrings and calls.
+    const PythonLines lines(source);
+    model::FileFacts facts = scan_python(lines);
+    read_calls(lines, facts);
     return facts;
   }
   model::FileFacts scan_tests(std::string_view source) const override {
@@ -27,9 +29,10 @@ class PythonFrontend final : public Frontend {
   }
   model::FileFacts scan_calls(std::string_view source) const override {
     model::FileFacts facts;
-    read_calls(source, facts);
+    const PythonLines lines(source);
+    read_calls(lines, facts);
     // An entry point's docstring says what its callers are doing.
-    facts.docstrings = read_docstrings(source);
+    facts.docstrings = read_docstrings(lines);
     return facts;
   }
   bool reads_tests() const override { return true; }

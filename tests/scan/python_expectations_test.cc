@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -230,6 +232,85 @@ TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
   EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"o"}));
   EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"y.go"}));
   EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"r.go"}));
+
+// The code's lines but blank and comment-only ones, which the outline
+// blanks (it keeps logical lines only).
+std::string without_comment_lines(const std::string& code) {
+  std::string out;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    auto at = line.find_first_not_of(" \t");
+    if (at == std::string::npos || line[at] == '#') continue;
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::vector<std::string> describe(const model::FileFacts& f) {
+  std::vector<std::string> out;
+  for (const auto& e : f.expectations) {
+    std::string d = e.kind + "|" + e.test + "|" + std::to_string(e.line) + "|" + e.match + "|" +
+                    without_comment_lines(e.code) + "|";
+    for (const auto& c : e.classes) d += c + ",";
+    d += "|";
+    for (const auto& c : e.calls) d += c + ",";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// Every test file of the machine's standard library: the outline (only the
+// tests, and of their compound statements only the parts, that hold an
+// expectation) and the search by name find what a walk of the whole
+// file's every node finds.
+TEST(PythonExpectations, SameAsWholeParseOnTheStandardLibraryTests) {
+  std::size_t files = 0, expectations = 0, differing = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::python_stdlib() + "/test")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".py") continue;
+    std::string src = read(entry.path().string());
+    if (!may_have_expectations(src)) continue;
+    ++files;
+    auto fast = describe(scan_python_tests(src));
+    auto whole = describe(scan_python_tests_whole(src));
+    expectations += whole.size();
+    if (fast != whole && differing++ < 10) {
+      ADD_FAILURE() << entry.path() << ": " << fast.size() << " expectations fast, " << whole.size() << " whole";
+      for (std::size_t i = 0; i < std::min(fast.size(), whole.size()); ++i)
+        if (fast[i] != whole[i]) {
+          ADD_FAILURE() << "  fast:  " << fast[i] << "\n  whole: " << whole[i];
+          break;
+        }
+    }
+  }
+  std::printf("%zu files, %zu expectations, %zu files differ\n", files, expectations, differing);
+  EXPECT_GT(expectations, 5000u);
+  EXPECT_EQ(differing, 0u);
+}
+
+// A compound statement of a test keeps its heads and the statements that
+// hold an expectation; the others are blanked (a `pass` where a body
+// would be empty), lines unchanged.
+TEST(PythonExpectations, CompoundStatementsKeepOnlyWhatExpects) {
+  const std::string src =
+      "class T:\n"
+      "    def test_a(self):\n"
+      "        for x in range(3):\n"
+      "            prepare(x)\n"
+      "            with self.assertRaises(ValueError):\n"
+      "                parse(x)\n"
+      "        try:\n"
+      "            cleanup()\n"
+      "        except OSError:\n"
+      "            self.assertRaises(OSError, close, x)\n";
+  auto fast = scan_python_tests(src);
+  EXPECT_EQ(describe(fast), describe(scan_python_tests_whole(src)));
+  ASSERT_EQ(fast.expectations.size(), 2u);
+  EXPECT_FALSE(fast.had_syntax_errors);
+  EXPECT_EQ(fast.expectations[0].test, "T.test_a");
+  EXPECT_EQ(fast.expectations[0].line, 5);
+  EXPECT_EQ(fast.expectations[0].calls, std::vector<std::string>{"parse"});
+  EXPECT_EQ(fast.expectations[1].line, 10);
+  EXPECT_EQ(fast.expectations[1].calls, std::vector<std::string>{"close"});
 }
 
 // Bad input never crashes: nesting the grammar cannot take, bytes that are

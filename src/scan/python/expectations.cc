@@ -12,6 +12,7 @@
 #include "scan/python/outline.h"
 #include "scan/python/text.h"
 #include "scan/tree_walk.h"
+#include "util/text.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -54,13 +55,69 @@ const Api* api_named(std::string_view name) {
 
 bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
 
+// A node and its ancestors, the root first.
+using Path = std::vector<TSNode>;
+
 class TestScanner {
  public:
   TestScanner(std::string_view src, TSNode root) : m_src(src), m_root(root) {}
 
   std::vector<TestExpectation> run() {
-    walk(m_root, [&](TSNode n, std::uint32_t, TSTreeCursor*) {
-      if (is(n, "call")) visit_call(n);
+    // The expectation calls, found from their names in the text rather
+    // than by walking every node: each API's name holds "aises" or "arns".
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> names;  // byte ranges
+    for (std::string_view stem : {std::string_view("aises"), std::string_view("arns")})
+      for (std::size_t at = m_src.find(stem); at != std::string_view::npos; at = m_src.find(stem, at + stem.size())) {
+        std::size_t b = at, e = at + stem.size();
+        while (b > 0 && util::is_word_char(m_src[b - 1])) --b;
+        while (e < m_src.size() && util::is_word_char(m_src[e])) ++e;
+        if (api_named(m_src.substr(b, e - b))) names.emplace_back(b, e);
+      }
+    std::sort(names.begin(), names.end());
+    // Each name's ancestors, from one cursor going down from the root (a
+    // node's parent costs a descent from the root each time it is asked);
+    // a call whose function ends with the name is at most two of them
+    // (attribute, call) above it.
+    std::vector<Path> calls;
+    TSTreeCursor cur = ts_tree_cursor_new(m_root);
+    for (auto [b, e] : names) {
+      Path path{ts_tree_cursor_current_node(&cur)};
+      while (ts_tree_cursor_goto_first_child_for_byte(&cur, b) >= 0) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (ts_node_start_byte(n) > b || ts_node_end_byte(n) < e) break;
+        path.push_back(n);
+      }
+      ts_tree_cursor_reset(&cur, m_root);
+      for (std::size_t k = path.size(); k-- > 0 && k + 3 >= path.size();)
+        if (is(path[k], "call")) {
+          TSNode fn = ts_node_child_by_field_name(path[k], "function", 8);
+          if (!ts_node_is_null(fn) && ts_node_end_byte(fn) == e) calls.emplace_back(path.begin(), path.begin() + k + 1);
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&cur);
+    // In document order, outer calls first, as a pre-order walk of the
+    // tree meets them.
+    auto start = [](const Path& p) { return ts_node_start_byte(p.back()); };
+    std::sort(calls.begin(), calls.end(), [&](const Path& x, const Path& y) {
+      if (start(x) != start(y)) return start(x) < start(y);
+      return ts_node_end_byte(x.back()) > ts_node_end_byte(y.back());
+    });
+    calls.erase(std::unique(calls.begin(), calls.end(),
+                            [](const Path& x, const Path& y) { return ts_node_eq(x.back(), y.back()); }),
+                calls.end());
+    for (const Path& c : calls) visit_call(c);
+    return std::move(m_out);
+  }
+
+  // The same from a walk of every node: the reference run() is tested
+  // against.
+  std::vector<TestExpectation> run_every_node() {
+    Path path;
+    walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
+      path.resize(depth);
+      path.push_back(n);
+      if (is(n, "call")) visit_call(path);
       return true;
     });
     return std::move(m_out);
@@ -155,13 +212,14 @@ class TestScanner {
     return body;
   }
 
-  // The test a node is in: its outermost function, with the class that
-  // holds that function.
-  std::string test_name(TSNode n) const {
+  // The test a node (path.back()) is in: its outermost function, with
+  // the class that holds that function.
+  std::string test_name(const Path& path) const {
     TSNode fn{}, cls{};
     bool have_fn = false;
     int hops = 0;
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && hops < k_max_parent_hops; p = ts_node_parent(p), ++hops) {
+    for (std::size_t k = path.size() - 1; k-- > 0 && hops < k_max_parent_hops; ++hops) {
+      TSNode p = path[k];
       if (is(p, "function_definition")) {
         fn = p;
         have_fn = true;
@@ -196,7 +254,10 @@ class TestScanner {
     return out;
   }
 
-  void visit_call(TSNode call) {
+  void visit_call(const Path& path) {
+    const TSNode call = path.back();
+    // The ancestor `k` levels above the call (1: its parent); null above the root.
+    auto up = [&](std::size_t k) { return k < path.size() ? path[path.size() - 1 - k] : TSNode{}; };
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
     std::string_view fname = text(fn);
     std::string_view last = fname.substr(fname.rfind('.') == std::string_view::npos ? 0 : fname.rfind('.') + 1);
@@ -229,14 +290,15 @@ class TestScanner {
       if (auto m = literal(positional[1])) e.match = *m;
       next = 2;
     }
-    e.test = test_name(call);
+    e.test = test_name(path);
     if (e.test.empty()) return;  // module level: no test runs it
     // Context manager: `with self.assertRaises(E) [as cm]: body`.
-    TSNode item = ts_node_parent(call);
-    if (is(item, "as_pattern")) item = ts_node_parent(item);
+    std::size_t level = 1;
+    TSNode item = up(level);
+    if (is(item, "as_pattern")) item = up(++level);
     TSNode with = item;
     for (int hops = 0; hops < 3 && !ts_node_is_null(with) && !is(with, "with_statement"); ++hops)
-      with = ts_node_parent(with);
+      with = up(++level);
     if (is(item, "with_item") && is(with, "with_statement")) {
       calls_under(raising_statement(ts_node_child_by_field_name(with, "body", 4)), e.calls);
       e.line = line_of(with);
@@ -250,10 +312,11 @@ class TestScanner {
         if (!name.empty()) e.calls.push_back(std::move(name));
         for (std::size_t k = next + 1; k < positional.size(); ++k) calls_under(positional[k], e.calls);
       }
-      TSNode stmt = call;
-      while (!ts_node_is_null(ts_node_parent(stmt)) && !is(stmt, "expression_statement") &&
-             !is(ts_node_parent(stmt), "block") && !is(ts_node_parent(stmt), "module"))
-        stmt = ts_node_parent(stmt);
+      std::size_t at = 0;  // the statement: `at` levels above the call
+      while (!ts_node_is_null(up(at + 1)) && !is(up(at), "expression_statement") && !is(up(at + 1), "block") &&
+             !is(up(at + 1), "module"))
+        ++at;
+      TSNode stmt = up(at);
       e.line = line_of(call);
       e.code = code_of(stmt);
     } else {
@@ -276,17 +339,12 @@ bool may_have_expectations(std::string_view source) {
          source.find("_raises_") != std::string_view::npos;
 }
 
-model::FileFacts scan_python_tests(std::string_view source) {
+namespace {
+
+// The expectations of `text`, parsed whole; `every_node`: found by a walk
+// of every node (the reference) rather than from their names.
+model::FileFacts expectations_of(std::string_view text, bool every_node) {
   model::FileFacts facts;
-  if (!may_have_expectations(source)) return facts;
-  static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
-                                                   "assertWarns",  "assertWarnsRegex",  "raises",
-                                                   "warns", "assert_raises", "assert_raises_regex",
-                                                   "assert_raises_message", "expect_raises",
-                                                   "expect_raises_message", "assert_warns"};
-  // Only the tests that expect something are parsed.
-  auto outline = keep_only_words(source, k_words);
-  std::string_view text = outline ? std::string_view(*outline) : source;
   if (text.size() > 0xFFFFFFF0u || python::too_deeply_indented(text)) return facts;
   thread_local TsParser parser(tree_sitter_python());
   TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size()));
@@ -296,10 +354,27 @@ model::FileFacts scan_python_tests(std::string_view source) {
     return facts;
   }
   facts.had_syntax_errors = ts_node_has_error(ts_tree_root_node(tree));
-  facts.expectations = TestScanner(text, ts_tree_root_node(tree)).run();
+  TestScanner scanner(text, ts_tree_root_node(tree));
+  facts.expectations = every_node ? scanner.run_every_node() : scanner.run();
   ts_tree_delete(tree);
   type_test_calls(source, facts);
   return facts;
 }
+
+}  // namespace
+
+model::FileFacts scan_python_tests(std::string_view source) {
+  if (!may_have_expectations(source)) return {};
+  static const std::vector<std::string> k_words = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                                                   "assertWarns",  "assertWarnsRegex",  "raises",
+                                                   "warns", "assert_raises", "assert_raises_regex",
+                                                   "assert_raises_message", "expect_raises",
+                                                   "expect_raises_message", "assert_warns"};
+  // Only the tests that expect something are parsed.
+  auto outline = keep_only_words(source, k_words);
+  return expectations_of(outline ? std::string_view(*outline) : source, false);
+}
+
+model::FileFacts scan_python_tests_whole(std::string_view source) { return expectations_of(source, true); }
 
 }  // namespace errdex::scan

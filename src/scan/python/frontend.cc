@@ -2353,13 +2353,14 @@ model::FileFacts scan_source(std::string_view source, std::string_view original)
 
 namespace {
 
-model::FileFacts scan_python_sites(std::string_view source) {
+model::FileFacts scan_python_sites(const PythonLines& lines) {
+  const std::string_view source = lines.source();
   if (source.size() <= k_max_source) {
-    if (auto outline = blank_unreachable(source)) {
+    if (auto outline = blank_unreachable(lines)) {
       auto facts = scan_source(*outline, source);
       if (facts.blanked.empty()) return facts;
       // A message read from code the outline blanked: again, keeping it.
-      if (auto wider = blank_unreachable(source, facts.blanked)) {
+      if (auto wider = blank_unreachable(lines, facts.blanked)) {
         facts = scan_source(*wider, source);
         if (facts.blanked.empty()) return facts;
       }
@@ -2370,9 +2371,11 @@ model::FileFacts scan_python_sites(std::string_view source) {
 
 }  // namespace
 
-model::FileFacts scan_python(std::string_view source) {
-  model::FileFacts facts = scan_python_sites(source);
-  facts.docstrings = read_docstrings(source);
+model::FileFacts scan_python(std::string_view source) { return scan_python(PythonLines(source)); }
+
+model::FileFacts scan_python(const PythonLines& lines) {
+  model::FileFacts facts = scan_python_sites(lines);
+  facts.docstrings = read_docstrings(lines);
   return facts;
 }
 

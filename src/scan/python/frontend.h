@@ -17,6 +17,9 @@ namespace errdex::scan {
 // classes defined inside functions without sites are not listed then.
 // The file's docstrings (FileFacts::docstrings) come from that light pass.
 model::FileFacts scan_python(std::string_view source);
+// The same from a source already split into logical lines (outline.h).
+class PythonLines;
+model::FileFacts scan_python(const PythonLines& lines);
 // The same sites, parsing the whole file: the reference the fast path is
 // tested against (no docstrings).
 model::FileFacts scan_python_whole(std::string_view source);
@@ -26,6 +29,9 @@ model::FileFacts scan_python_whole(std::string_view source);
 // test's helpers would only add wrong links). Only the tests that hold an
 // expectation are parsed. Never throws on bad input.
 model::FileFacts scan_python_tests(std::string_view source);
+// The same parsing the whole file and walking every node of it: the
+// reference the fast path is tested against.
+model::FileFacts scan_python_tests_whole(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
 // Rewrites the calls of `facts.expectations` to what their receivers stand

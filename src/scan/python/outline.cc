@@ -1,7 +1,9 @@
 #include "scan/python/outline.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -112,6 +114,28 @@ bool logical_lines(std::string_view s, std::vector<Logical>& out, std::vector<st
   return true;
 }
 
+}  // namespace
+
+struct PythonLines::Impl {
+  std::string_view source;
+  std::vector<Logical> ls;
+  std::vector<std::uint32_t> line_starts;
+  bool ok = false;  // split whole: not too large, no string or bracket left open
+};
+
+PythonLines::PythonLines(std::string_view source) : m(std::make_unique<Impl>()) {
+  m->source = source;
+  if (source.size() >= UINT32_MAX / 2) return;
+  m->ls.reserve(source.size() / 40);
+  m->ok = logical_lines(source, m->ls, m->line_starts);
+}
+
+PythonLines::~PythonLines() = default;
+
+std::string_view PythonLines::source() const { return m->source; }
+
+namespace {
+
 bool starts_with_word(std::string_view s, std::uint32_t at, std::string_view word) {
   if (s.compare(at, word.size(), word) != 0) return false;
   std::size_t after = at + word.size();
@@ -133,35 +157,13 @@ bool is_string_start(std::string_view s, std::uint32_t at) {
   return false;
 }
 
-bool holds_word(std::string_view r, std::string_view w) {
-  for (std::size_t pos = r.find(w); pos != std::string_view::npos; pos = r.find(w, pos + 1)) {
-    bool left = pos == 0 || !is_ident(r[pos - 1]);
-    bool right = pos + w.size() >= r.size() || !is_ident(r[pos + w.size()]);
-    if (left && right) return true;
-  }
-  return false;
-}
-
-// True when [begin, end) holds `raise`, `warn` or `assert` as a whole word
-// (not `assertEqual`, `raises`, `warning`), as the parser would see them,
-// or one of the `also` words. With `only_also`, the `also` words alone.
-bool holds_throw_word(std::string_view s, std::uint32_t begin, std::uint32_t end, const std::vector<std::string>& also,
-                      bool only_also) {
-  static constexpr std::string_view k_words[] = {"raise", "warn", "assert"};
-  std::string_view r = s.substr(begin, end - begin);
-  if (!only_also)
-    for (auto w : k_words)
-      if (holds_word(r, w)) return true;
-  for (const auto& w : also)
-    if (!w.empty() && holds_word(r, w)) return true;
-  return false;
-}
-
 class Outliner {
  public:
   Outliner(std::string_view s, const std::vector<Logical>& ls, std::size_t lines, const std::vector<std::string>& also,
            bool only_also = false)
-      : m_s(s), m_ls(ls), m_also(also), m_only_also(only_also), m_keep(lines, 0), m_pass_at(lines, -1) {}
+      : m_s(s), m_ls(ls), m_also(also), m_only_also(only_also), m_keep(lines, 0), m_pass_at(lines, -1) {
+    find_words();
+  }
 
   // Statements of one block: logical lines [a, b) whose first has the
   // block's indentation.
@@ -224,12 +226,17 @@ class Outliner {
     // lines are not parsed.
     if (m_only_also && !is_class &&
         (starts_with_word(m_s, h.text, "def") || starts_with_word(m_s, h.text, "async")) &&
-        holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, true))
+        holds(m_ls[first].begin, m_ls[end - 1].end))
       is_class = true;
     if (!is_class) {
-      if (holds_throw_word(m_s, m_ls[first].begin, m_ls[end - 1].end, m_also, m_only_also) ||
-          (!m_only_also && is_string_assignment(h)))
-        keep(first, end);
+      if (!holds(m_ls[first].begin, m_ls[end - 1].end) &&
+          !(!m_only_also && is_string_assignment(h)))
+        return;
+      if (m_only_also && first == head && head + 1 < end && !clause_heads_hold_word(head, end)) {
+        clauses(head, end);
+        return;
+      }
+      keep(first, end);
       return;
     }
     keep(first, head + 1);
@@ -240,6 +247,93 @@ class Outliner {
     block(body, end);
     if (m_kept_lines == kept_before)
       m_pass_at[m_ls[body].first_line] = static_cast<int>(m_ls[body].text - m_ls[body].begin);
+  }
+
+  // Where the words stand in the source as whole words: `raise`, `warn`,
+  // `assert` (not `assertEqual`, `raises`, `warning`) and the `also` words,
+  // or the `also` words alone with m_only_also. Found once: every
+  // statement at every level then asks a sorted list, not the text.
+  void find_words() {
+    static const std::vector<std::string> k_throw_words = {"raise", "warn", "assert"};
+    std::vector<std::string_view> names;  // identifiers: matched as whole tokens below
+    auto add = [&](std::string_view w) {
+      if (w.empty()) return;
+      if (std::all_of(w.begin(), w.end(), is_ident)) {
+        names.push_back(w);
+        return;
+      }
+      for (std::size_t pos = m_s.find(w); pos != std::string_view::npos; pos = m_s.find(w, pos + 1))
+        if ((pos == 0 || !is_ident(m_s[pos - 1])) && (pos + w.size() >= m_s.size() || !is_ident(m_s[pos + w.size()])))
+          m_hits.push_back(static_cast<std::uint32_t>(pos));
+    };
+    if (!m_only_also)
+      for (const auto& w : k_throw_words) add(w);
+    for (const auto& w : m_also) add(w);
+    if (!names.empty()) {
+      // A cheap test before comparing: the names' first bytes and lengths.
+      std::array<bool, 256> first{};
+      std::size_t shortest = SIZE_MAX, longest = 0;
+      for (auto w : names) {
+        first[static_cast<unsigned char>(w[0])] = true;
+        shortest = std::min(shortest, w.size());
+        longest = std::max(longest, w.size());
+      }
+      static const std::array<bool, 256> ident = [] {
+        std::array<bool, 256> t{};
+        for (int c = 0; c < 256; ++c) t[c] = is_ident(static_cast<char>(c));
+        return t;
+      }();
+      auto at = [&](std::size_t i) { return ident[static_cast<unsigned char>(m_s[i])]; };
+      const std::size_t n = m_s.size();
+      for (std::size_t i = 0; i < n;) {
+        while (i < n && !at(i)) ++i;
+        if (i >= n) break;
+        std::size_t b = i;
+        while (i < n && at(i)) ++i;
+        const std::size_t len = i - b;
+        if (!first[static_cast<unsigned char>(m_s[b])] || len < shortest || len > longest) continue;
+        std::string_view token = m_s.substr(b, len);
+        if (std::find(names.begin(), names.end(), token) != names.end()) m_hits.push_back(static_cast<std::uint32_t>(b));
+      }
+    }
+    std::sort(m_hits.begin(), m_hits.end());
+  }
+
+  // Whether [begin, end), a run of whole logical lines, holds one of the
+  // words.
+  bool holds(std::uint32_t begin, std::uint32_t end) const {
+    auto it = std::lower_bound(m_hits.begin(), m_hits.end(), begin);
+    return it != m_hits.end() && *it < end;
+  }
+
+  // Whether a clause head of the compound statement [head, end) (`for`,
+  // `if`, `with`, `try` and their `else`, `except`, ... at its
+  // indentation) holds one of the `also` words.
+  bool clause_heads_hold_word(std::size_t head, std::size_t end) const {
+    for (std::size_t k = head; k < end; ++k)
+      if (m_ls[k].indent == m_ls[head].indent &&
+          holds(m_ls[k].begin, m_ls[k].end))
+        return true;
+    return false;
+  }
+
+  // Keeping only the `also` words, a compound statement whose clause
+  // heads hold none: its heads are kept, and of its bodies the statements
+  // that hold one (a `pass` where a body would otherwise be empty).
+  void clauses(std::size_t head, std::size_t end) {
+    const std::uint32_t indent = m_ls[head].indent;
+    for (std::size_t c = head; c < end;) {
+      std::size_t next = c + 1;
+      while (next < end && m_ls[next].indent != indent) ++next;
+      keep(c, c + 1);
+      if (c + 1 < next) {
+        std::size_t kept_before = m_kept_lines;
+        block(c + 1, next);
+        if (m_kept_lines == kept_before)
+          m_pass_at[m_ls[c + 1].first_line] = static_cast<int>(m_ls[c + 1].text - m_ls[c + 1].begin);
+      }
+      c = next;
+    }
   }
 
   // `NAME = "..."` (or f-string, or parenthesised strings): a message a
@@ -262,6 +356,7 @@ class Outliner {
   std::vector<char> m_keep;
   std::vector<int> m_pass_at;  // per line: indentation bytes before a `pass`, or -1
   std::size_t m_kept_lines = 0;
+  std::vector<std::uint32_t> m_hits;  // find_words: where a word starts, ascending
 };
 
 bool is_keyword(std::string_view w) {
@@ -461,11 +556,9 @@ std::optional<std::string> docstring_of(std::string_view s, const Logical& l) {
 }  // namespace
 
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words) {
-  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty() || ls.front().indent != 0) return std::nullopt;
+  const PythonLines lines(source);
+  const auto& [src, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty() || ls.front().indent != 0) return std::nullopt;
   Outliner o(source, ls, line_starts.size(), words, true);
   o.block(0, ls.size());
   std::size_t kept = 0;
@@ -659,17 +752,16 @@ void read_imports(std::string_view source, std::vector<model::ImportFact>& out) 
   }
 }
 
-void read_calls(std::string_view source, model::FileFacts& facts) {
+void read_calls(std::string_view source, model::FileFacts& facts) { read_calls(PythonLines(source), facts); }
+
+void read_calls(const PythonLines& lines, model::FileFacts& facts) {
   // A function calls this many names at most, as far as the index knows.
   constexpr std::size_t k_max_calls = 64;
   // Assignments of a call's result kept per function.
   constexpr std::size_t k_max_assigned = 32;
   auto& out = facts.functions;
-  if (source.size() >= UINT32_MAX / 2) return;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts)) return;
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok) return;
   struct Open {
     std::uint32_t indent;
     std::size_t index;  // into out, or SIZE_MAX for a class
@@ -761,11 +853,12 @@ void read_calls(std::string_view source, model::FileFacts& facts) {
 }
 
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep) {
-  if (source.size() >= UINT32_MAX / 2) return std::nullopt;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty()) return std::nullopt;
+  return blank_unreachable(PythonLines(source), also_keep);
+}
+
+std::optional<std::string> blank_unreachable(const PythonLines& lines, const std::vector<std::string>& also_keep) {
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty()) return std::nullopt;
   // Indentation must start at the left margin for the blocks to make sense.
   if (ls.front().indent != 0) return std::nullopt;
   Outliner o(source, ls, line_starts.size(), also_keep);
@@ -778,13 +871,12 @@ std::optional<std::string> blank_unreachable(std::string_view source, const std:
   return out;
 }
 
-std::vector<model::Docstring> read_docstrings(std::string_view source) {
+std::vector<model::Docstring> read_docstrings(std::string_view source) { return read_docstrings(PythonLines(source)); }
+
+std::vector<model::Docstring> read_docstrings(const PythonLines& lines) {
   std::vector<model::Docstring> out;
-  if (source.size() >= UINT32_MAX / 2) return out;
-  std::vector<Logical> ls;
-  std::vector<std::uint32_t> line_starts;
-  ls.reserve(source.size() / 40);
-  if (!logical_lines(source, ls, line_starts) || ls.empty()) return out;
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok || ls.empty()) return out;
   struct Open {
     std::uint32_t indent;
     std::string name;  // dotted

@@ -2,6 +2,7 @@
 // A light pass over Python source, much cheaper than a parse, that blanks
 // out the statements which cannot hold a throw site, so the parser only
 // reads what matters. Internal to the scan stage.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,22 @@
 #include "model/throw_site.h"
 
 namespace errdex::scan {
+
+// A source split into logical lines (statements, possibly over several
+// physical lines) once, for the passes below that take it: each would
+// split the source again from its text. Refers to `source`, which must
+// outlive it.
+class PythonLines {
+ public:
+  explicit PythonLines(std::string_view source);
+  ~PythonLines();
+  PythonLines(const PythonLines&) = delete;
+  PythonLines& operator=(const PythonLines&) = delete;
+  std::string_view source() const;
+
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
 
 // Returns `source` with every line of a module- or class-level statement
 // that contains none of the bytes `raise`, `warn`, `assert` replaced by an
@@ -26,6 +43,7 @@ namespace errdex::scan {
 // Statements holding one of `also_keep` as a whole word are kept too: the
 // helpers and callers a site's message is read from (FileFacts::blanked).
 std::optional<std::string> blank_unreachable(std::string_view source, const std::vector<std::string>& also_keep = {});
+std::optional<std::string> blank_unreachable(const PythonLines& lines, const std::vector<std::string>& also_keep = {});
 
 // The same pass keeping only what holds one of `words` as a whole word
 // (and every class header): a test file's tests that expect an error. No
@@ -38,6 +56,7 @@ std::optional<std::string> keep_only_words(std::string_view source, const std::v
 // comments skipped; decorators and default values not counted). Nothing
 // when the pass is confused.
 void read_calls(std::string_view source, model::FileFacts& facts);
+void read_calls(const PythonLines& lines, model::FileFacts& facts);
 
 // The imports alone (FileFacts::imports), for a test file.
 void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
@@ -47,5 +66,6 @@ void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
 // source order, bounded as model::Docstring says. Empty when the pass is
 // confused.
 std::vector<model::Docstring> read_docstrings(std::string_view source);
+std::vector<model::Docstring> read_docstrings(const PythonLines& lines);
 
 }  // namespace errdex::scan
