@@ -232,6 +232,7 @@ TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
   EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"o"}));
   EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"y.go"}));
   EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"r.go"}));
+}
 
 // The code's lines but blank and comment-only ones, which the outline
 // blanks (it keeps logical lines only).

@@ -357,7 +357,6 @@ model::FileFacts expectations_of(std::string_view text, bool every_node) {
   TestScanner scanner(text, ts_tree_root_node(tree));
   facts.expectations = every_node ? scanner.run_every_node() : scanner.run();
   ts_tree_delete(tree);
-  type_test_calls(source, facts);
   return facts;
 }
 
@@ -372,9 +371,15 @@ model::FileFacts scan_python_tests(std::string_view source) {
                                                    "expect_raises_message", "assert_warns"};
   // Only the tests that expect something are parsed.
   auto outline = keep_only_words(source, k_words);
-  return expectations_of(outline ? std::string_view(*outline) : source, false);
+  auto facts = expectations_of(outline ? std::string_view(*outline) : source, false);
+  type_test_calls(source, facts);
+  return facts;
 }
 
-model::FileFacts scan_python_tests_whole(std::string_view source) { return expectations_of(source, true); }
+model::FileFacts scan_python_tests_whole(std::string_view source) {
+  auto facts = expectations_of(source, true);
+  type_test_calls(source, facts);
+  return facts;
+}
 
 }  // namespace errdex::scan
