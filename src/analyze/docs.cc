@@ -72,7 +72,10 @@ std::string_view module_stem(std::string_view path) {
 }
 
 // The docs' texts folded into one string, each ended by '\0', with the
-// place of every line start, indexed by the bytes at each word start.
+// place of every line start. Literals are found by the 8 bytes at their
+// first inner word start, looked up at each word start of the text in one
+// pass: a revision's docs are megabytes and its literals a few thousand, so
+// the literals are indexed, not the text.
 class Corpus {
  public:
   explicit Corpus(const std::vector<DocSource>& docs) {
@@ -88,26 +91,37 @@ class Corpus {
       }
       m_text += '\0';
     }
-    for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
-      if (util::is_word_char(m_text[i]) && (i == 0 || !util::is_word_char(m_text[i - 1]))) m_index.emplace_back(key_at(m_text, i), i);
-    std::sort(m_index.begin(), m_index.end());
   }
 
-  // Each (doc, line) where `lit` stands, at most k_max_hits.
-  std::vector<std::pair<std::size_t, int>> find(std::string_view lit, const std::vector<DocSource>& docs) const {
-    std::vector<std::pair<std::size_t, int>> out;
-    std::size_t k = 1;
-    while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
-    if (k + k_key > lit.size()) return out;
-    const std::uint64_t key = key_at(lit, k);
-    auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<std::uint64_t, std::size_t>(key, 0));
-    for (; it != m_index.end() && it->first == key && out.size() < k_max_hits; ++it) {
-      if (it->second < k || m_text.compare(it->second - k, lit.size(), lit) != 0) continue;
-      std::size_t at = it->second - k;
-      std::size_t d = std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin() - 1;
-      auto lines_before = std::lower_bound(m_newlines.begin(), m_newlines.end(), at) -
-                          std::lower_bound(m_newlines.begin(), m_newlines.end(), m_starts[d]);
-      out.emplace_back(d, docs[d].line + static_cast<int>(lines_before));
+  // For each literal, each (doc, line) where it stands, at most
+  // k_max_hits, in the order of the text.
+  std::vector<std::vector<std::pair<std::size_t, int>>> find(const std::vector<std::string_view>& lits,
+                                                             const std::vector<DocSource>& docs) const {
+    std::vector<std::vector<std::pair<std::size_t, int>>> out(lits.size());
+    // Each literal's key: the bytes at its first word start after its first
+    // byte, and that start.
+    std::unordered_map<std::uint64_t, std::vector<std::pair<std::size_t, std::size_t>>> by_key;
+    for (std::size_t l = 0; l < lits.size(); ++l) {
+      std::string_view lit = lits[l];
+      std::size_t k = 1;
+      while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
+      if (k + k_key > lit.size()) continue;
+      by_key[key_at(lit, k)].emplace_back(l, k);
+    }
+    if (by_key.empty()) return out;
+    for (std::size_t i = 0; i + k_key <= m_text.size(); ++i) {
+      if (!util::is_word_char(m_text[i]) || (i > 0 && util::is_word_char(m_text[i - 1]))) continue;
+      auto it = by_key.find(key_at(m_text, i));
+      if (it == by_key.end()) continue;
+      for (auto [l, k] : it->second) {
+        auto& hits = out[l];
+        if (hits.size() >= k_max_hits || i < k || m_text.compare(i - k, lits[l].size(), lits[l]) != 0) continue;
+        std::size_t at = i - k;
+        std::size_t d = std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin() - 1;
+        auto lines_before = std::lower_bound(m_newlines.begin(), m_newlines.end(), at) -
+                            std::lower_bound(m_newlines.begin(), m_newlines.end(), m_starts[d]);
+        hits.emplace_back(d, docs[d].line + static_cast<int>(lines_before));
+      }
     }
     return out;
   }
@@ -116,7 +130,6 @@ class Corpus {
   std::string m_text;
   std::vector<std::size_t> m_starts;    // each doc's first byte in m_text
   std::vector<std::size_t> m_newlines;  // where each original line ended, in m_text
-  std::vector<std::pair<std::uint64_t, std::size_t>> m_index;
 };
 
 struct Candidate {
@@ -200,8 +213,12 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
     std::unordered_map<std::string, std::vector<std::size_t>> by_literal;
     for (std::size_t r = 0; r < n; ++r)
       if (std::string lit = message_literal(sites[r]); !lit.empty()) by_literal[std::move(lit)].push_back(r);
+    std::vector<std::string_view> lits;
+    for (const auto& [lit, rs] : by_literal) lits.push_back(lit);
+    auto all_hits = corpus.find(lits, docs);
+    std::size_t l = 0;
     for (const auto& [lit, rs] : by_literal) {
-      auto hits = corpus.find(lit, docs);
+      const auto& hits = all_hits[l++];
       for (auto [d, line] : hits)
         for (std::size_t r : rs) {
           bool own = *docs[d].path == records[r].file_path;

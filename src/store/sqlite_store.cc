@@ -69,9 +69,10 @@ CREATE TABLE records(
 CREATE INDEX records_by_id ON records(id);
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
 CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
-CREATE INDEX records_by_search_doc ON records(search_doc);
+CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
 -- Holds the current records only, one row per record, rowid = its
--- search_doc; ingest keeps it so. A record whose id and searched text
+-- search_doc (records_by_search_doc covers the join back to the current
+-- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
 -- (search_hash) are those of a record of the repository's current revision
 -- when it is stored takes that record's search_doc, so making its revision
 -- current leaves its row as it is: only the records that changed are
@@ -380,7 +381,7 @@ Status SqliteStore::migrate() {
         "ALTER TABLE records ADD COLUMN search_doc INTEGER NOT NULL DEFAULT 0;"
         " ALTER TABLE records ADD COLUMN search_hash TEXT NOT NULL DEFAULT '';"
         " UPDATE records SET search_doc = seq;"
-        " CREATE INDEX records_by_search_doc ON records(search_doc);",
+        " CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
