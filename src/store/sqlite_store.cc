@@ -70,6 +70,10 @@ CREATE INDEX records_by_id ON records(id);
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
 CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
 CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
+-- What an ingest reads of the current revision's records, without reading
+-- the rows: search_doc and search_hash come after the JSON in them, so a
+-- row read for them reads its JSON's overflow pages as well.
+CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);
 -- Holds the current records only, one row per record, rowid = its
 -- search_doc (records_by_search_doc covers the join back to the current
 -- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
@@ -381,7 +385,8 @@ Status SqliteStore::migrate() {
         "ALTER TABLE records ADD COLUMN search_doc INTEGER NOT NULL DEFAULT 0;"
         " ALTER TABLE records ADD COLUMN search_hash TEXT NOT NULL DEFAULT '';"
         " UPDATE records SET search_doc = seq;"
-        " CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);",
+        " CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);"
+        " CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -437,8 +442,8 @@ Status SqliteStore::prepare_all() {
        "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
        " SELECT r.search_doc, r.error_message, r.error_class,"
        " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
-       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r"
-       " WHERE r.dataset_id = ?1 AND r.search_doc = ?2"},
+       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r INDEXED BY records_by_search_doc"
+       " WHERE r.search_doc = ?2 AND r.dataset_id = ?1"},
       {&m_set_current,
        "INSERT INTO repos(repo, dataset_id) VALUES(?1, ?2)"
        " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"},
