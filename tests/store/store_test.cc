@@ -544,6 +544,11 @@ INSERT INTO repos VALUES('acme/a', 7);
   ASSERT_TRUE(repos);
   EXPECT_EQ((*repos)[0].import_roots, (std::vector<std::string>{"", "src"}));
   EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+  // The search index made before the migration (keyed by seq then)
+  // follows the new current revision.
+  hits = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 2u);
   // Opened again: nothing left to upgrade, foreign keys on (the cascade
   // from datasets to records holds).
   store.reset();
@@ -553,6 +558,9 @@ INSERT INTO repos VALUES('acme/a', 7);
   ASSERT_TRUE(dropped);
   EXPECT_EQ(*dropped, 2u);
   EXPECT_EQ(count_current(*store, "acme/a"), 0u);
+  hits = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  EXPECT_TRUE(hits->empty());
 }
 
 // Revisions of one repository side by side: ordered as versions when each
