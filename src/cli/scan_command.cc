@@ -27,6 +27,7 @@
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "model/restamp.h"
 #include "scan/facts_json.h"
 #include "scan/frontend.h"
 #include "scan/javascript/frontend.h"
@@ -716,9 +717,24 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   if (a.installed_at) out.import_roots.push_back(*a.installed_at);
   store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};
   // Serialised on every core here, so the transaction below only writes.
+  // A record as the last revision stored it but for its stamp keeps that
+  // JSON, restamped.
   ds.record_json.resize(ds.records.size());
+  // --no-cache serialises every record, as a reference for the cached scan.
+  const ScanMemo::Stored* last =
+      memo && !a.no_cache && memo->last_stored.repo == out.repo ? &memo->last_stored : nullptr;
+  std::atomic<std::size_t> restamped{0};
   parallel_for(ds.records.size(), a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency()),
-               [&](std::size_t i) { ds.record_json[i] = model::to_json(ds.records[i]); });
+               [&](std::size_t i) {
+                 if (last)
+                   if (auto it = last->by_id.find(ds.records[i].id); it != last->by_id.end())
+                     if (auto json = model::restamp_json(last->json[it->second], last->records[it->second], ds.records[i])) {
+                       ds.record_json[i] = std::move(*json);
+                       ++restamped;
+                       return;
+                     }
+                 ds.record_json[i] = model::to_json(ds.records[i]);
+               });
   if (auto s = st.ingest(ds); !s) {
     std::cerr << "errdex scan: storing failed: " << s.error() << "\n";
     return 2;
@@ -734,21 +750,31 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     // In dataset order, not Store::revision's: keep_site_ids reads them as a set.
     memo->sites[memo_key(store::Revision{ref, out.sha, out.analyzed_at})] = std::move(sites);
   }
-  if (stored) *stored = {out.files, ds.records.size()};
+  const std::size_t n_records = ds.records.size();
+  std::map<std::string, std::size_t> by_rule;
+  for (const auto& r : ds.records)
+    for (const auto& l : r.lints) by_rule[l.rule]++;
+  if (memo) {
+    // From here on the records are the memo's.
+    ScanMemo::Stored& kept = memo->last_stored;
+    kept.repo = out.repo;
+    kept.by_id.clear();
+    for (std::size_t i = 0; i < n_records; ++i) kept.by_id.emplace(ds.records[i].id, i);
+    kept.records = std::move(ds.records);
+    kept.json = std::move(ds.record_json);
+  }
+  if (stored) *stored = {out.files, n_records};
   if (!a.report) return 0;
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::map<std::string, int> by_reason;
   for (const auto& s : out.skipped) by_reason[s.reason.substr(0, s.reason.find(':'))]++;
-  std::map<std::string, std::size_t> by_rule;
-  for (const auto& r : ds.records)
-    for (const auto& l : r.lints) by_rule[l.rule]++;
   if (a.json) {
     nlohmann::json j = {{"repo", out.repo},     {"sha", out.sha},       {"dirty", out.dirty},
-                        {"files", out.files},   {"parsed", out.parsed}, {"records", ds.records.size()},
+                        {"files", out.files},   {"parsed", out.parsed}, {"records", n_records},
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
                         {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
-                        {"cachedFiles", out.cached}, {"reusedFiles", out.reused},
+                        {"cachedFiles", out.cached}, {"reusedFiles", out.reused}, {"restampedRecords", restamped.load()},
                         {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
@@ -770,7 +796,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                          : out.sha.substr(0, 10);
     if (!ref.empty() && ref != out.link_ref) at = ref + " (" + at + ")";
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
-                out.dirty ? " (work tree has uncommitted changes)" : "", out.files, ds.records.size(), secs);
+                out.dirty ? " (work tree has uncommitted changes)" : "", out.files, n_records, secs);
     if (out.cached)
       std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache%s\n", out.cached,
                   out.parsed,

@@ -67,6 +67,17 @@ struct ScanMemo {
   // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
   // sites (Store::revision), for keeping site ids across revisions.
   std::map<std::string, std::vector<store::SiteAt>> sites;
+  // The records this command stored last, with their JSON: a record of the
+  // next revision of the same repository that differs only in its stamp
+  // takes that JSON restamped (model/restamp.h) instead of serialising.
+  // One revision's only, as memory should follow one revision.
+  struct Stored {
+    std::string repo;
+    std::unordered_map<std::string, std::size_t> by_id;
+    std::vector<model::ErrorRecord> records;
+    std::vector<std::string> json;
+  };
+  Stored last_stored;
 };
 
 struct PipelineInput {

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <functional>
+#include <iterator>
+#include <unordered_map>
 #include <string_view>
 #include <utility>
 
@@ -18,7 +20,9 @@ namespace {
 // Version 1: meta, datasets, repos, records, records_fts.
 // Version 2: datasets.import_roots (a JSON array of folders).
 // Version 3: datasets.ref, unique (repo, sha, ref); records.site_key.
-constexpr int k_schema_version = 3;
+// Version 4: records.search_doc and search_hash; records_fts keyed by
+// search_doc.
+constexpr int k_schema_version = 4;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
@@ -58,12 +62,25 @@ CREATE TABLE records(
   error_message TEXT NOT NULL,
   json TEXT NOT NULL,
   site_key TEXT NOT NULL DEFAULT '',
+  search_doc INTEGER NOT NULL,
+  search_hash TEXT NOT NULL DEFAULT '',
   UNIQUE(dataset_id, id)
 );
 CREATE INDEX records_by_id ON records(id);
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
 CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
--- Holds the current records only (rowid = records.seq); ingest keeps it so.
+CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
+-- What an ingest reads of the current revision's records, without reading
+-- the rows: search_doc and search_hash come after the JSON in them, so a
+-- row read for them reads its JSON's overflow pages as well.
+CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);
+-- Holds the current records only, one row per record, rowid = its
+-- search_doc (records_by_search_doc covers the join back to the current
+-- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
+-- (search_hash) are those of a record of the repository's current revision
+-- when it is stored takes that record's search_doc, so making its revision
+-- current leaves its row as it is: only the records that changed are
+-- indexed again.
 CREATE VIRTUAL TABLE records_fts USING fts5(
   error_message, error_class, tags, documentation,
   tokenize = 'unicode61 remove_diacritics 2'
@@ -166,6 +183,24 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+// What the search index reads of a record (records_fts' columns), with its
+// id, hashed: two records with the same hash share a search doc.
+std::string search_hash(const model::ErrorRecord& r) {
+  std::string text = r.id;
+  for (const std::string* part : {&r.error_message, &r.error_class, &r.documentation}) {
+    text += '\0';
+    text += *part;
+  }
+  text += '\0';
+  for (const auto& tag : r.tags) {
+    text += tag;
+    text += ' ';
+  }
+  // 128 bits: a collision would index one record with another's text.
+  return util::hex64(util::fnv1a64(text)) + util::hex64(util::fnv1a64(text, 0x84222325cbf29ce4ULL)) + ':' +
+         std::to_string(text.size());
+}
+
 class SqliteStore final : public Store {
  public:
   explicit SqliteStore(sqlite3* db) : m_owner(db), m_db(db) {}
@@ -216,12 +251,14 @@ class SqliteStore final : public Store {
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
-  // In a write transaction: clears the search index of the repository's
-  // current dataset. Called before its datasets change.
-  Status unindex_current(const std::string& repo);
-  // In a write transaction: makes the last revision current and indexes
-  // it for search, or forgets the repository when it has none left.
-  Status choose_current(const std::string& repo);
+  // The search docs of a dataset's records, sorted; of the repository's
+  // current dataset when `dataset` is empty (none when it has none).
+  Expected<std::vector<std::int64_t>> search_docs(std::optional<std::int64_t> dataset, const std::string& repo);
+  // In a write transaction: makes the last revision current, or forgets
+  // the repository when it has none left. The search index held `indexed`
+  // (the docs of the current dataset before its datasets changed) for it,
+  // and holds the new current's after: docs in both are left alone.
+  Status choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed);
   Expected<std::vector<SiteAt>> read_sites(Statement& stmt, const std::function<void(Run&)>& bind);
   // Runs `work` in one write transaction: all of it lands, or none.
   template <class Work>
@@ -275,6 +312,7 @@ class SqliteStore final : public Store {
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
+  Statement m_search_docs, m_docs_by_id, m_max_doc, m_fts_add;
   Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
   Statement m_get, m_list, m_list_at, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
 };
@@ -343,6 +381,12 @@ Status SqliteStore::migrate() {
         " ALTER TABLE datasets_v3 RENAME TO datasets;"
         " ALTER TABLE records ADD COLUMN site_key TEXT NOT NULL DEFAULT '';"
         " CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';",
+        // 3 -> 4: the search index's rows were the records' seq.
+        "ALTER TABLE records ADD COLUMN search_doc INTEGER NOT NULL DEFAULT 0;"
+        " ALTER TABLE records ADD COLUMN search_hash TEXT NOT NULL DEFAULT '';"
+        " UPDATE records SET search_doc = seq;"
+        " CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);"
+        " CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -366,7 +410,8 @@ Status SqliteStore::prepare_all() {
     const char* sql;
   };
   static const std::string search_from = std::string(", ") + k_rank +
-                                         " AS score FROM records_fts JOIN records r ON r.seq = records_fts.rowid"
+                                         " AS score FROM records_fts JOIN records r ON r.search_doc = records_fts.rowid"
+                                         " JOIN repos p ON p.repo = r.repo AND p.dataset_id = r.dataset_id"
                                          " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
                                          " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
   static const std::string search_sql = "SELECT r.json" + search_from;
@@ -374,22 +419,31 @@ Status SqliteStore::prepare_all() {
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
       {&m_find_current, "SELECT dataset_id FROM repos WHERE repo = ?1"},
-      {&m_fts_delete, "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE dataset_id = ?1)"},
+      {&m_fts_delete, "DELETE FROM records_fts WHERE rowid = ?1"},
+      {&m_search_docs, "SELECT search_doc FROM records WHERE dataset_id = ?1 ORDER BY search_doc"},
+      {&m_docs_by_id, "SELECT id, search_hash, search_doc FROM records WHERE dataset_id = ?1"},
+      {&m_max_doc, "SELECT coalesce(max(search_doc), 0) FROM records"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
       {&m_insert_dataset,
        "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots, ref)"
        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&m_insert_record,
-       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key)"
-       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key,"
+       " search_doc, search_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
       // The search index holds the current records only, read off their
       // stored JSON.
       {&m_fts_fill,
        "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
-       " SELECT r.seq, r.error_message, r.error_class,"
+       " SELECT r.search_doc, r.error_message, r.error_class,"
        " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
        " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r WHERE r.dataset_id = ?1"},
+      {&m_fts_add,
+       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
+       " SELECT r.search_doc, r.error_message, r.error_class,"
+       " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
+       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r INDEXED BY records_by_search_doc"
+       " WHERE r.search_doc = ?2 AND r.dataset_id = ?1"},
       {&m_set_current,
        "INSERT INTO repos(repo, dataset_id) VALUES(?1, ?2)"
        " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"},
@@ -449,7 +503,36 @@ Status SqliteStore::ingest(const Dataset& dataset) {
 }
 
 Status SqliteStore::ingest_locked(const Dataset& dataset) {
-  if (auto s = unindex_current(dataset.repo); !s) return s;
+  // The current revision's records by id, with what search reads of them:
+  // a record stored now with the same text keeps its search doc.
+  std::optional<std::int64_t> current;
+  {
+    Run run(m_find_current);
+    int rc = run.text(1, dataset.repo).step();
+    if (rc == SQLITE_ROW) current = run.column_int(0);
+    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
+  }
+  std::unordered_map<std::string, std::pair<std::string, std::int64_t>> docs_by_id;
+  std::vector<std::int64_t> indexed;
+  if (current) {
+    Run run(m_docs_by_id);
+    run.integer(1, *current);
+    int rc;
+    while ((rc = run.step()) == SQLITE_ROW) {
+      indexed.push_back(run.column_int(2));
+      docs_by_id.emplace(std::string(run.column_text(0)), std::pair(std::string(run.column_text(1)), run.column_int(2)));
+    }
+    if (rc != SQLITE_DONE) return db_error(m_db, "read the current records' search docs");
+    std::sort(indexed.begin(), indexed.end());
+  }
+  // A new doc number is above every one in use: the search index holds
+  // only docs of stored records.
+  std::int64_t next_doc = 0;
+  {
+    Run run(m_max_doc);
+    if (run.step() != SQLITE_ROW) return db_error(m_db, "read the last search doc");
+    next_doc = run.column_int(0) + 1;
+  }
   std::optional<std::int64_t> same;
   {
     Run run(m_find_same);
@@ -475,44 +558,78 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   const bool serialised = dataset.record_json.size() == dataset.records.size();
   for (std::size_t i = 0; i < dataset.records.size(); ++i) {
     const auto& r = dataset.records[i];
+    std::string hash = search_hash(r);
+    std::int64_t doc;
+    if (auto it = docs_by_id.find(r.id); it != docs_by_id.end() && it->second.first == hash) {
+      doc = it->second.second;
+      docs_by_id.erase(it);  // one record per doc
+    } else {
+      doc = next_doc++;
+    }
     Run run(m_insert_record);
     run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
     run.text(6, r.error_class).text(7, r.error_message).text(8, serialised ? dataset.record_json[i] : model::to_json(r));
     run.text(9, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
+    run.integer(10, doc).text(11, hash);
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
       return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
     if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
   }
-  return choose_current(dataset.repo);
+  return choose_current(dataset.repo, indexed);
 }
 
-Status SqliteStore::unindex_current(const std::string& repo) {
-  std::optional<std::int64_t> current;
-  {
+Expected<std::vector<std::int64_t>> SqliteStore::search_docs(std::optional<std::int64_t> dataset,
+                                                            const std::string& repo) {
+  if (!dataset) {
     Run run(m_find_current);
     int rc = run.text(1, repo).step();
-    if (rc == SQLITE_ROW) current = run.column_int(0);
+    if (rc == SQLITE_ROW) dataset = run.column_int(0);
     else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
   }
-  if (!current) return ok();
-  Run run(m_fts_delete);
-  if (run.integer(1, *current).step() != SQLITE_DONE) return db_error(m_db, "clear search index");
-  return ok();
+  std::vector<std::int64_t> docs;
+  if (!dataset) return docs;
+  Run run(m_search_docs);
+  run.integer(1, *dataset);
+  int rc;
+  while ((rc = run.step()) == SQLITE_ROW) docs.push_back(run.column_int(0));
+  if (rc != SQLITE_DONE) return db_error(m_db, "read search docs");
+  return docs;
 }
 
-Status SqliteStore::choose_current(const std::string& repo) {
+Status SqliteStore::choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed) {
   auto rows = datasets_of(repo);
   if (!rows) return Error{rows.error()};
+  std::vector<std::int64_t> wanted;
+  if (!rows->empty()) {
+    auto docs = search_docs(rows->back().id, repo);
+    if (!docs) return Error{docs.error()};
+    wanted = std::move(*docs);
+  }
+  // Out of the index: what the old current held and the new one does not;
+  // into it: the reverse. Both lists are sorted.
+  std::vector<std::int64_t> drop, add;
+  std::set_difference(indexed.begin(), indexed.end(), wanted.begin(), wanted.end(), std::back_inserter(drop));
+  std::set_difference(wanted.begin(), wanted.end(), indexed.begin(), indexed.end(), std::back_inserter(add));
+  for (std::int64_t doc : drop) {
+    Run run(m_fts_delete);
+    if (run.integer(1, doc).step() != SQLITE_DONE) return db_error(m_db, "clear search index");
+  }
   if (rows->empty()) {
     Run run(m_unset_current);
     if (run.text(1, repo).step() != SQLITE_DONE) return db_error(m_db, "forget repository");
     return ok();
   }
   const std::int64_t last = rows->back().id;
-  {
+  if (add.size() == wanted.size()) {
+    // Nothing kept: one statement indexes them all.
     Run run(m_fts_fill);
     if (run.integer(1, last).step() != SQLITE_DONE) return db_error(m_db, "index records for search");
+  } else {
+    for (std::int64_t doc : add) {
+      Run run(m_fts_add);
+      if (run.integer(1, last).integer(2, doc).step() != SQLITE_DONE) return db_error(m_db, "index records for search");
+    }
   }
   Run run(m_set_current);
   if (run.text(1, repo).integer(2, last).step() != SQLITE_DONE) return db_error(m_db, "set current dataset");
@@ -545,14 +662,15 @@ Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::op
       drop.push_back(r->id);
     }
     if (drop.empty()) return std::size_t{0};
-    if (auto s = unindex_current(repo); !s) return Error{s.error()};
+    auto indexed = search_docs(std::nullopt, repo);
+    if (!indexed) return Error{indexed.error()};
     for (std::int64_t id : drop) {
       Run del_records(m_delete_records);
       if (del_records.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete records");
       Run del_dataset(m_delete_dataset);
       if (del_dataset.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete dataset");
     }
-    if (auto s = choose_current(repo); !s) return Error{s.error()};
+    if (auto s = choose_current(repo, *indexed); !s) return Error{s.error()};
     return drop.size();
   });
 }

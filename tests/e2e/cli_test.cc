@@ -521,7 +521,12 @@ TEST(Cli, GitRevisionsFromTheCachesExportTheSameAsAFullScan) {
     EXPECT_EQ(r.code, 0) << r.err;
     return r.out;
   };
-  scan(cached, "--rev v1 --rev v2");  // one command: v2's unchanged blobs from memory
+  auto both = scan(cached, "--rev v1 --rev v2");  // one command: v2's unchanged blobs from memory
+  // v2's record of a.py is v1's but for its stamp: its JSON is v1's,
+  // restamped; b.py's changed and is serialised anew.
+  auto restamped = both.rfind("\"restampedRecords\": ");
+  ASSERT_NE(restamped, std::string::npos) << both;
+  EXPECT_EQ(both.substr(restamped, 21), "\"restampedRecords\": 1") << both;
   auto v3 = json::parse(scan(cached, "--rev v3"));  // another: from the store
   EXPECT_EQ(v3["parsed"], 3) << v3.dump();
   EXPECT_EQ(v3["cachedFiles"], 2) << "a.py and b.py are known blobs: " << v3.dump();

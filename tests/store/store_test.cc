@@ -544,6 +544,11 @@ INSERT INTO repos VALUES('acme/a', 7);
   ASSERT_TRUE(repos);
   EXPECT_EQ((*repos)[0].import_roots, (std::vector<std::string>{"", "src"}));
   EXPECT_EQ(count_current(*store, "acme/a"), 2u);
+  // The search index made before the migration (keyed by seq then)
+  // follows the new current revision.
+  hits = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  EXPECT_EQ(hits->size(), 2u);
   // Opened again: nothing left to upgrade, foreign keys on (the cascade
   // from datasets to records holds).
   store.reset();
@@ -553,6 +558,9 @@ INSERT INTO repos VALUES('acme/a', 7);
   ASSERT_TRUE(dropped);
   EXPECT_EQ(*dropped, 2u);
   EXPECT_EQ(count_current(*store, "acme/a"), 0u);
+  hits = store->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  EXPECT_TRUE(hits->empty());
 }
 
 // Revisions of one repository side by side: ordered as versions when each
@@ -619,6 +627,63 @@ TEST_P(StoreTest, RevisionsLiveSideBySideAndTheLastIsCurrent) {
   hits = store->search("invalid", std::nullopt, 100);
   ASSERT_TRUE(hits);
   EXPECT_TRUE(hits->empty());
+}
+
+// The search index follows the current revision when a new one keeps most
+// records (SQLite re-indexes only those whose searched text changed): the
+// hits and their ranks are those of a store holding that revision alone.
+TEST_P(StoreTest, SearchFollowsTheCurrentRevisionThroughKeptRecords) {
+  auto store = open();
+  auto revision = [](const std::string& sha, const std::string& ref, const std::string& doc_word, int drop, int add) {
+    Dataset d = make_dataset("acme/a", sha, 8);
+    d.ref = ref;
+    d.records[1].documentation = "Only this one mentions " + doc_word + ".";
+    d.records.erase(d.records.begin() + drop);
+    d.records.push_back(make_record("acme/a", sha, add));
+    return d;
+  };
+  Dataset v1 = revision(k_sha1, "v1", "aardvark", 2, 20);
+  Dataset v2 = revision(k_sha2, "v2", "zebra", 3, 21);
+  v2.records[4].error_message = "renamed message of step four";
+  // Alone in a store of its own, as the reference for each state below.
+  auto alone = [&](const Dataset& d) {
+    std::string url;
+    if (GetParam() == "postgresql") url = testing::PostgresServer::shared().create_database();
+    else url = "sqlite:" + m_dir.file(d.ref + "-alone.db");
+    auto s = open_store(url);
+    EXPECT_TRUE(s) << (s ? "" : s.error());
+    EXPECT_TRUE((*s)->ingest(d));
+    return std::move(*s);
+  };
+  auto same_hits = [&](Store& reference, const std::string& state) {
+    for (const char* text : {"invalid", "aardvark", "zebra", "renamed four", "step", "KeyError", "validation"}) {
+      auto got = store->search(text, std::nullopt, 100);
+      auto want = reference.search(text, std::nullopt, 100);
+      ASSERT_TRUE(got && want) << text;
+      ASSERT_EQ(got->size(), want->size()) << state << ": " << text;
+      for (std::size_t i = 0; i < got->size(); ++i) {
+        EXPECT_EQ((*got)[i].record.id, (*want)[i].record.id) << state << ": " << text;
+        EXPECT_DOUBLE_EQ((*got)[i].rank, (*want)[i].rank) << state << ": " << text;
+        EXPECT_EQ((*got)[i].record, (*want)[i].record) << state << ": " << text;
+      }
+    }
+  };
+  auto ref1 = alone(v1);
+  auto ref2 = alone(v2);
+  ASSERT_TRUE(store->ingest(v1));
+  same_hits(*ref1, "v1");
+  ASSERT_TRUE(store->ingest(v2));
+  same_hits(*ref2, "v2 after v1");
+  ASSERT_TRUE(store->ingest(v2));  // the current revision stored again
+  same_hits(*ref2, "v2 again");
+  Dataset v0 = revision(std::string(40, 'c'), "v0", "okapi", 5, 22);
+  ASSERT_TRUE(store->ingest(v0));  // an older revision: v2 stays current
+  same_hits(*ref2, "v0 after v2");
+  auto n = store->forget("acme/a", std::string("v2"));
+  ASSERT_TRUE(n && *n == 1u);
+  same_hits(*ref1, "v2 forgotten");
+  ASSERT_TRUE(store->ingest(v2));
+  same_hits(*ref2, "v2 back");
 }
 
 // One revision's whole records (list_at), each line naming its revision,

@@ -1,0 +1,77 @@
+#include "model/restamp.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "model/record_json.h"
+
+namespace errdex::model {
+namespace {
+
+std::vector<ErrorRecord> fixture_records() {
+  std::ifstream in(std::string(ERRDEX_SOURCE_DIR) + "/tests/fixtures/dataset_lines.jsonl", std::ios::binary);
+  std::vector<ErrorRecord> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    auto parsed = dataset_line_from_json(line);
+    EXPECT_TRUE(parsed) << parsed.error();
+    if (parsed) out.push_back(parsed->record);
+  }
+  return out;
+}
+
+// What analyze::stamp changes, with values that need escaping and that
+// also occur elsewhere in the record.
+void stamp(ErrorRecord& r, const std::string& sha, const std::string& at) {
+  r.analyzed_sha = sha;
+  r.analyzed_at = at;
+  if (r.analysis) r.analysis->at = at;
+  r.github_url = "https://github.com/o/n/blob/" + sha + "/a \"b\"\\é.py#L1-L2";
+}
+
+TEST(Restamp, GivesTheBytesOfToJsonForEveryStampAndAnalysis) {
+  auto records = fixture_records();
+  ASSERT_FALSE(records.empty());
+  for (auto from : records) {
+    for (bool with_analysis : {false, true}) {
+      if (with_analysis) from.analysis = Analysis{"llm", "qwen \"7b\"", 2, {"documentation", "solutions"}, "x"};
+      else from.analysis.reset();
+      // An excerpt that quotes the old stamp's text must keep it.
+      from.source_code += "\n# ,\"analyzedSha\":\"" + from.analyzed_sha + "\"";
+      stamp(from, std::string(40, 'a'), "2026-01-01T00:00:00.000Z");
+      const std::string from_json = to_json(from);
+      ErrorRecord to = from;
+      stamp(to, std::string(40, 'b'), "2026-02-02T00:00:00.000Z");
+      const ErrorRecord before = to;
+      auto json = restamp_json(from_json, from, to);
+      ASSERT_TRUE(json);
+      EXPECT_EQ(*json, to_json(to));
+      EXPECT_EQ(to, before);  // lent the old stamp only while comparing
+    }
+  }
+}
+
+TEST(Restamp, RefusesRecordsThatDifferInAnythingElse) {
+  auto from = fixture_records().at(0);
+  const std::string from_json = to_json(from);
+  ErrorRecord to = from;
+  stamp(to, std::string(40, 'b'), "2026-02-02T00:00:00.000Z");
+  to.line_number += 1;
+  EXPECT_FALSE(restamp_json(from_json, from, to));
+  to = from;
+  to.evidence.docs.push_back({"README.md", 3});
+  EXPECT_FALSE(restamp_json(from_json, from, to));
+  to = from;
+  to.analysis = Analysis{"static", "", 0, {}, "x"};
+  EXPECT_FALSE(restamp_json(from_json, from, to));
+  // JSON that is not the old record's is not trusted.
+  to = from;
+  EXPECT_FALSE(restamp_json("{}", from, to));
+}
+
+}  // namespace
+}  // namespace errdex::model
