@@ -29,4 +29,12 @@ void append_fragment(std::string_view fragment, std::string& out);
 // as written). Arguments past the conversions are printed after a space.
 std::vector<model::TemplatePart> format_parts(std::string_view fmt, const std::vector<std::string>& args);
 
+// Whether the identifier at `source[at, at + size)` may be the name a
+// function declaration or a variable declarator gives: after `function`,
+// `*`, `var`, `let`, `const`, `using`, `,` or a comment, and before `(`,
+// `<`, `=`, `:`, `!` or a comment (ASCII whitespace between; any other byte
+// around it is let through). A superset, cheap to test: the syntax tree
+// decides.
+bool may_declare_name(std::string_view source, std::size_t at, std::size_t size);
+
 }  // namespace errdex::scan::javascript
