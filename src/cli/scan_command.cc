@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -184,8 +185,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     return std::move(*read);
   };
   {
+    // Largest files first: a bundle of megabytes started last would keep
+    // one core busy alone after the others ran out of files.
+    std::vector<std::size_t> order(entries.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return entries[x].size > entries[y].size; });
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
-    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+    parallel_for(entries.size(), jobs, [&](std::size_t k) {
+      const std::size_t i = order[k];
       const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
       // A test file is read for its expectations; with --include-tests
       // it gives records too.
