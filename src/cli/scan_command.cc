@@ -202,16 +202,20 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         progress.tick();
         return;
       }
+      // Listed for its extension but read by no frontend (`.d.ts`, a
+      // `.min.js` bundle): its bytes are not needed, so not read.
+      if (!frontend) {
+        progress.tick();
+        return;
+      }
       // What the facts of a content depend on besides its bytes.
-      std::string mode;
-      if (frontend)
-        mode = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
-               (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":");
+      const std::string mode = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
+                               (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":");
       // A git blob seen before (this revision's file unchanged since a
       // scanned one) is neither read nor parsed: its content's facts key
       // is known. Its content is read later only if it is analyzed again.
       std::string blob_key;
-      if (a.facts_cache && frontend && !entries[i].blob.empty()) {
+      if (a.facts_cache && !entries[i].blob.empty()) {
         // With evidence a file without sites is still read (for its
         // calls), so what a blob gave depends on it.
         blob_key = "blob:" + mode + (a.evidence ? "calls:" : "") + entries[i].blob;
@@ -243,7 +247,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
-      } else if (frontend && (is_test[i] || a.evidence || frontend->worth_parsing(*content))) {
+      } else if (is_test[i] || a.evidence || frontend->worth_parsing(*content)) {
         // A file that holds no site is read for the call graph only (its
         // functions' calls), with evidence.
         const bool calls_only = !is_test[i] && !frontend->worth_parsing(*content);
@@ -278,7 +282,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         // Only files with sites are analyzed; class definitions are all
         // that is kept of the others.
         if (!facts[i].sites.empty()) contents[i] = std::move(*content);
-      } else if (frontend && !blob_key.empty()) {
+      } else if (!blob_key.empty()) {
         new_blobs[i] = {blob_key, "-"};
       }
       progress.tick();
