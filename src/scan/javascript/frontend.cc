@@ -1199,10 +1199,19 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
 
 bool parses_as_javascript(std::string_view code, bool typescript) {
   if (code.size() > k_max_source) return false;
+  // The analyst writes the same lines for many sites (the sites of one
+  // function share their try/catch): each thread keeps its recent answers.
+  constexpr std::size_t k_remembered = 4096;
+  thread_local std::unordered_map<std::string, bool> known[2];
+  auto& memo = known[typescript ? 1 : 0];
+  std::string key(code);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
   TSTree* tree = ts_parser_parse_string(parser_for(typescript ? Dialect::typescript : Dialect::javascript).get(), nullptr, code.data(), static_cast<std::uint32_t>(code.size()));
   if (!tree) return false;
   const bool ok = !ts_node_has_error(ts_tree_root_node(tree));
   ts_tree_delete(tree);
+  if (memo.size() >= k_remembered) memo.clear();
+  memo.emplace(std::move(key), ok);
   return ok;
 }
 
