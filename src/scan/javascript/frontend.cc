@@ -269,16 +269,19 @@ std::vector<std::string> FileScanner::argument_texts(TSNode call) const {
 }
 
 void FileScanner::find_keywords() {
-  // Every site and class definition holds one of these.
-  // `Error` names the base of a code table's entry (`E('ERR_X', m, Error)`).
-  static constexpr std::string_view k_words[] = {"throw", "reject", "new", "extends", "emit", "Error"};
-  for (auto w : k_words) {
-    std::size_t pos = 0;
-    while ((pos = m_src.find(w, pos)) != std::string_view::npos) {
-      m_keywords.push_back(static_cast<std::uint32_t>(pos));
-      pos += w.size();
-    }
-  }
+  // Every site and class definition holds one of these: `throw`, `reject`,
+  // `emit` (`emit('error', …)`, `process.emitWarning`), `extends`; the `new`
+  // of an error handed on as a call's first argument (`cb(new X(…))`); the
+  // code string of a code table's entry (`E('ERR_X', msg, Error)`). The
+  // walk enters only subtrees that hold one.
+  static constexpr std::string_view k_words[] = {"throw", "reject", "extends", "emit"};
+  for (auto w : k_words)
+    for (std::size_t at = m_src.find(w); at != std::string_view::npos; at = m_src.find(w, at + w.size()))
+      m_keywords.push_back(static_cast<std::uint32_t>(at));
+  for (std::size_t at = m_src.find("new"); at != std::string_view::npos; at = m_src.find("new", at + 3))
+    if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  for (std::size_t at = m_src.find_first_of("'\""); at != std::string_view::npos; at = m_src.find_first_of("'\"", at + 1))
+    if (javascript::is_code_string(m_src, at)) m_keywords.push_back(static_cast<std::uint32_t>(at));
   std::sort(m_keywords.begin(), m_keywords.end());
 }
 
