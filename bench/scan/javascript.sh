@@ -7,21 +7,34 @@
 #   bench/scan/javascript.sh [TREE]   (default: node_modules, the pinned npm
 #                                      packages: 300+ packages, typescript's
 #                                      compiler and rxjs's TypeScript sources)
+#   RUNS=5                             runs of each command, after a warm-up
+#   BASELINE=path/to/errdex            also time another errdex build (before
+#                                      and after a change, in the same run)
+#
+# The commands run in turn (errdex, ast-grep, errdex, …) so that a burst of
+# load on the shared machine falls on each of them alike; the medians of
+# wall and CPU time (user + system, all threads) are reported. errdex's
+# time is the whole scan (read, parse, extract, analyze, write the records
+# into SQLite); ast-grep's is its search printing each match as JSON.
 #
 # Both read the same files: errdex skips nested node_modules folders,
 # `.d.ts`, `.min.js` and files over 8 MiB (typescript/lib/typescript.js),
 # so ast-grep is told to skip them too. errdex runs with --include-tests and
-# --no-cache so that it parses every file, as ast-grep does.
+# --no-cache so that no file's facts come from a cache: it reads every
+# file and parses each one its keyword check lets through (ast-grep parses
+# them all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tree=${1:-node_modules}
 errdex=${ERRDEX:-build/errdex}
 astgrep=node_modules/@ast-grep/cli-linux-x64-gnu/ast-grep
 runs=${RUNS:-5}
+baseline=${BASELINE:-}
 work=bench/work
 mkdir -p "$work" bench/out
 [ -x "$errdex" ] || { echo "build errdex first (make build)"; exit 2; }
 [ -x "$astgrep" ] || { echo "ast-grep missing: run scripts/deps.sh"; exit 2; }
+[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "BASELINE=$baseline is not an executable"; exit 2; }
 
 rules=$work/throw-rules.yml
 cat > "$rules" <<'YAML'
@@ -54,36 +67,80 @@ files=$(find_js | tr -cd '\0' | wc -c)
 bytes=$(find_js | du -cb --files0-from=- | tail -1 | cut -f1)
 echo "== javascript: $tree ($files JS/TS files, $bytes bytes)"
 db=$work/bench-javascript.db
-rm -f "$db"
-hyperfine -N --warmup 1 --runs "$runs" --export-json bench/out/scan-javascript.json \
-  -n errdex "$errdex scan $tree --db sqlite:$db --quiet --include-tests --no-cache" \
-  -n ast-grep "${astgrep_cmd[*]}" \
-  --output=null
-n_errdex=$("$errdex" stats --db "sqlite:$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
-n_grep=$("${astgrep_cmd[@]}" | wc -l)
-python3 - "$tree" "$files" "$bytes" bench/out/scan-javascript.json "$n_errdex" "$n_grep" <<'EOF'
-import datetime, json, sys
-tree, files, size, result, n_errdex, n_grep = sys.argv[1:]
-runs = {r["command"]: r for r in json.load(open(result))["results"]}
-e = runs["errdex"]
+base_db=$work/bench-javascript-baseline.db
+python3 - "$runs" "$tree" "$files" "$bytes" "$errdex" "$db" "$baseline" "$base_db" "${astgrep_cmd[@]}" <<'EOF'
+import datetime, json, os, statistics, subprocess, sys, time
+runs, tree, files, size, errdex, db, baseline, base_db = sys.argv[1:9]
+astgrep = sys.argv[9:]
+runs = int(runs)
+
+
+def errdex_cmd(binary, store):
+    return [binary, "scan", tree, "--db", f"sqlite:{store}", "--quiet", "--include-tests", "--no-cache"]
+
+
+commands = [("errdex", errdex_cmd(errdex, db), db)]
+if baseline:
+    commands.append(("errdex (baseline)", errdex_cmd(baseline, base_db), base_db))
+commands.append(("ast-grep", astgrep, None))
+
+
+def timed(cmd, store):
+    """Wall and CPU (user + system of the process and its threads) of one run."""
+    if store and os.path.exists(store):
+        os.remove(store)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    if status != 0:
+        sys.exit(f"{cmd[0]} failed (wait status {status})")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+times = {name: [] for name, _, _ in commands}
+for run in range(runs + 1):  # round 0 warms the page cache and is not counted
+    for name, cmd, store in commands:
+        wall, cpu = timed(cmd, store)
+        if run:
+            times[name].append((wall, cpu))
+
+
+def count_records(store):
+    out = subprocess.run([errdex, "stats", "--db", f"sqlite:{store}", "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["records"]
+
+
+n_grep = subprocess.run(astgrep, capture_output=True, text=True, check=True).stdout.count("\n")
+what = {
+    "errdex": f"{count_records(db):,} records (throw, reject, callback, emit, assert; Python too), stored in SQLite",
+    "ast-grep": f"{n_grep:,} matches of `throw $E` (JavaScript, TypeScript, TSX), printed as JSON",
+}
+if baseline:
+    what["errdex (baseline)"] = f"{count_records(base_db):,} records (`{baseline}`)"
+med = {n: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for n, t in times.items()}
+ew, ec = med["errdex"]
 lines = [
     f"### scan, JavaScript and TypeScript: {tree} ({int(files):,} files, {int(size) / 1e6:.1f} MB), "
     f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
     "",
-    f"Command: `bench/scan/javascript.sh` (hyperfine, {len(e['times'])} runs after a warm-up; 2 cores)",
+    f"Command: `{'BASELINE=' + baseline + ' ' if baseline else ''}RUNS={runs} bench/scan/javascript.sh` "
+    f"(the commands in turn, {runs} runs each after a warm-up round; medians; CPU is user + system of all "
+    f"threads; 2 cores; load average {os.getloadavg()[0]:.1f} at the end)",
     "",
-    "| tool | mean s | ± s | errdex is N× faster | what it extracts |",
-    "|---|---:|---:|---:|---|",
+    "| tool | wall s | CPU s | errdex is N× faster (wall) | (CPU) | what it extracts |",
+    "|---|---:|---:|---:|---:|---|",
 ]
-what = {
-    "errdex": f"{int(n_errdex):,} records (throw, reject, callback, emit, assert; Python too), stored in SQLite",
-    "ast-grep": f"{int(n_grep):,} matches of `throw $E` (JavaScript, TypeScript, TSX)",
-}
-for cmd in ("errdex", "ast-grep"):
-    r = runs[cmd]
-    lines.append(f"| {cmd} | {r['mean']:.3f} | {r['stddev']:.3f} | {r['mean'] / e['mean']:.2f} | {what[cmd]} |")
+for name, _, _ in commands:
+    w, c = med[name]
+    lines.append(f"| {name} | {w:.3f} | {c:.3f} | {w / ew:.2f} | {c / ec:.2f} | {what[name]} |")
+lines += ["", "Runs (wall s / CPU s): " + "; ".join(
+    f"{name} " + ", ".join(f"{w:.2f}/{c:.2f}" for w, c in times[name]) for name, _, _ in commands)]
 text = "\n".join(lines) + "\n"
 print(text)
+os.makedirs("bench/out", exist_ok=True)
+with open("bench/out/scan-javascript.json", "w") as f:
+    json.dump({"tree": tree, "files": int(files), "bytes": int(size), "runs": times}, f, indent=1)
 with open("bench/RESULTS.md", "a") as f:
     f.write("\n" + text)
 EOF

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -185,8 +186,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     return std::move(*read);
   };
   {
+    // Largest files first: a bundle of megabytes started last would keep
+    // one core busy alone after the others ran out of files.
+    std::vector<std::size_t> order(entries.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return entries[x].size > entries[y].size; });
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
-    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+    parallel_for(entries.size(), jobs, [&](std::size_t k) {
+      const std::size_t i = order[k];
       const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
       // A test file is read for its expectations; with --include-tests
       // it gives records too.
@@ -195,16 +203,20 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         progress.tick();
         return;
       }
+      // Listed for its extension but read by no frontend (`.d.ts`, a
+      // `.min.js` bundle): its bytes are not needed, so not read.
+      if (!frontend) {
+        progress.tick();
+        return;
+      }
       // What the facts of a content depend on besides its bytes.
-      std::string mode;
-      if (frontend)
-        mode = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
-               (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":");
+      const std::string mode = std::string(scan::scanner_version()) + ':' + std::string(frontend->language()) +
+                               (is_test[i] ? evidence_only ? ":tests:" : ":tests+sites:" : ":");
       // A git blob seen before (this revision's file unchanged since a
       // scanned one) is neither read nor parsed: its content's facts key
       // is known. Its content is read later only if it is analyzed again.
       std::string blob_key;
-      if (a.facts_cache && frontend && !entries[i].blob.empty()) {
+      if (a.facts_cache && !entries[i].blob.empty()) {
         // With evidence a file without sites is still read (for its
         // calls), so what a blob gave depends on it.
         blob_key = "blob:" + mode + (a.evidence ? "calls:" : "") + entries[i].blob;
@@ -236,7 +248,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
-      } else if (frontend && (is_test[i] || a.evidence || frontend->worth_parsing(*content))) {
+      } else if (is_test[i] || a.evidence || frontend->worth_parsing(*content)) {
         // A file that holds no site is read for the call graph only (its
         // functions' calls), with evidence.
         const bool calls_only = !is_test[i] && !frontend->worth_parsing(*content);
@@ -271,7 +283,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         // Only files with sites are analyzed; class definitions are all
         // that is kept of the others.
         if (!facts[i].sites.empty()) contents[i] = std::move(*content);
-      } else if (frontend && !blob_key.empty()) {
+      } else if (!blob_key.empty()) {
         new_blobs[i] = {blob_key, "-"};
       }
       progress.tick();

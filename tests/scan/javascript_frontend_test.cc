@@ -252,5 +252,53 @@ TEST(JavaScriptFrontend, BadInputNeverCrashes) {
   EXPECT_EQ(js(plus).sites.size(), 1u);
 }
 
+// The helper is found from its name's places in the text: declarations
+// written with comments, line breaks, generics or a type are found; a
+// name in a string or a template's code is not a declaration.
+TEST(JavaScriptFrontend, HelpersDeclaredInEveryShapeAreReadThrough) {
+  auto f = js("let /* c */ mk1 /* d */ = function (y) { return new RangeError(y + ' one'); };\n"
+              "var q = 1, mk2 = async function* (z) { return new SyntaxError('two'); };\n"
+              "function\nmk3\n(w) { return new TypeError(`three ${w}`); }\n"
+              "const s = `${function mk4() { return new Error('in a template'); }}`, t = 'function mk4() {}';\n"
+              "function use(a) {\n  if (a) throw mk1(a);\n  if (a > 1) throw mk2(a);\n  if (a > 2) throw mk3(a);\n"
+              "  throw mk4(a);\n}\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(f.sites[0].error_class, "RangeError");
+  EXPECT_EQ(template_text(f.sites[0].message), "{a} one");
+  EXPECT_EQ(f.sites[1].error_class, "SyntaxError");
+  EXPECT_EQ(f.sites[2].error_class, "TypeError");
+  EXPECT_EQ(template_text(f.sites[2].message), "three {a}");
+  EXPECT_EQ(f.sites[3].error_class, "mk4");
+  auto t = scan_javascript("function mk<T>(a: T): Error { return new TypeError(`bad ${a}`); }\n"
+                           "const mk2: (x: number) => Error = (x) => new RangeError('r');\n"
+                           "export function use(a: number) { if (a) throw mk(a); }\n",
+                           Dialect::typescript);
+  ASSERT_EQ(t.sites.size(), 1u);
+  EXPECT_EQ(t.sites[0].error_class, "TypeError");
+}
+
+// The walk enters only subtrees that may hold a site: an error handed to a
+// callback is found behind comments, parentheses, `await` and a cast, and
+// a code table's entry whatever its base is named.
+TEST(JavaScriptFrontend, CallbackErrorsBehindCommentsAndCastsAreSites) {
+  auto f = js("function a(x, cb) { cb(/* c */ new Error('block')); }\n"
+              "function b(x, cb) { cb( // why\n  new TypeError('line')); }\n"
+              "async function c(x, cb) { cb(await new RangeError('awaited')); }\n"
+              "function d(x, cb) { cb((new Error('paren'))); }\n"
+              "function g(x, cb) { cb(renewed); cb(x.new); }\n"
+              "E('ERR_SOME_THING', 'thing %s', FooException);\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(template_text(f.sites[0].message), "block");
+  EXPECT_EQ(template_text(f.sites[1].message), "line");
+  EXPECT_EQ(template_text(f.sites[2].message), "awaited");
+  EXPECT_EQ(template_text(f.sites[3].message), "paren");
+  ASSERT_EQ(f.classes.size(), 1u);
+  EXPECT_EQ(f.classes[0].code, "ERR_SOME_THING");
+  auto t = scan_javascript("function a(x: number, cb: (e: Error) => void) { cb(<Error>new Error('cast')); }\n",
+                           Dialect::typescript);
+  ASSERT_EQ(t.sites.size(), 1u);
+  EXPECT_EQ(template_text(t.sites[0].message), "cast");
+}
+
 }  // namespace
 }  // namespace errdex::scan

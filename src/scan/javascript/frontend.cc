@@ -187,7 +187,12 @@ class FileScanner {
   void find_keywords();
   bool subtree_has_keyword(TSNode n) const;
   void visit_class(TSNode n);
-  bool names_itself(TSNode cls, std::string_view name) const;
+  bool names_itself(TSNode cls, std::string_view name);
+  // Sorted byte offsets of `word` in the file (overlapping ones too),
+  // found once per file.
+  const std::vector<std::uint32_t>& occurrences(std::string_view word);
+  // Whether one of `sorted` (byte offsets) lies inside `n`.
+  bool holds(const std::vector<std::uint32_t>& sorted, TSNode n) const;
   void emit_throw(TSNode n);
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
@@ -210,6 +215,7 @@ class FileScanner {
   TSNode scope_of(std::uint32_t at) const;
   const std::vector<Assign>& assignments(TSNode scope);
   TSNode function_named(std::string_view name);
+  TSNode function_declared_at(std::uint32_t at, std::string_view name) const;
   void apply_own_displays();
 
   std::string_view m_src;
@@ -218,7 +224,8 @@ class FileScanner {
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets of keyword hits
   std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
   std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
-  std::optional<std::unordered_map<std::string_view, TSNode>> m_functions;
+  std::unordered_map<std::string_view, TSNode> m_functions;  // function_named's answers
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> m_occurrences;
   // Messages a message variable shows when its conditional `+=` do not
   // run, gathered by build() for the caller (message_from clears it).
   std::vector<MessageTemplate> m_variants;
@@ -262,23 +269,23 @@ std::vector<std::string> FileScanner::argument_texts(TSNode call) const {
 }
 
 void FileScanner::find_keywords() {
-  // Every site and class definition holds one of these.
-  // `Error` names the base of a code table's entry (`E('ERR_X', m, Error)`).
-  static constexpr std::string_view k_words[] = {"throw", "reject", "new", "extends", "emit", "Error"};
-  for (auto w : k_words) {
-    std::size_t pos = 0;
-    while ((pos = m_src.find(w, pos)) != std::string_view::npos) {
-      m_keywords.push_back(static_cast<std::uint32_t>(pos));
-      pos += w.size();
-    }
-  }
+  // Every site and class definition holds one of these: `throw`, `reject`,
+  // `emit` (`emit('error', …)`, `process.emitWarning`), `extends`; the `new`
+  // of an error handed on as a call's first argument (`cb(new X(…))`); the
+  // code string of a code table's entry (`E('ERR_X', msg, Error)`). The
+  // walk enters only subtrees that hold one.
+  static constexpr std::string_view k_words[] = {"throw", "reject", "extends", "emit"};
+  for (auto w : k_words)
+    for (std::size_t at = m_src.find(w); at != std::string_view::npos; at = m_src.find(w, at + w.size()))
+      m_keywords.push_back(static_cast<std::uint32_t>(at));
+  for (std::size_t at = m_src.find("new"); at != std::string_view::npos; at = m_src.find("new", at + 3))
+    if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  for (std::size_t at = m_src.find_first_of("'\""); at != std::string_view::npos; at = m_src.find_first_of("'\"", at + 1))
+    if (javascript::is_code_string(m_src, at)) m_keywords.push_back(static_cast<std::uint32_t>(at));
   std::sort(m_keywords.begin(), m_keywords.end());
 }
 
-bool FileScanner::subtree_has_keyword(TSNode n) const {
-  auto it = std::lower_bound(m_keywords.begin(), m_keywords.end(), start_byte(n));
-  return it != m_keywords.end() && *it < end_byte(n);
-}
+bool FileScanner::subtree_has_keyword(TSNode n) const { return holds(m_keywords, n); }
 
 FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
@@ -357,12 +364,15 @@ void FileScanner::visit_class(TSNode n) {
 
 // Whether class `cls` gives its instances a `name`: `this.name = …` in its
 // body, a `name` field, getter or method, `Name.prototype.name = …` or a
-// `defineProperty` of 'name' naming it in the file.
-bool FileScanner::names_itself(TSNode cls, std::string_view name) const {
+// `defineProperty` of 'name' naming it in the file. Each of these holds
+// the text `name`: the body is entered only where it does, and the file's
+// `.prototype.name` and `defineProperty` are found once for all classes.
+bool FileScanner::names_itself(TSNode cls, std::string_view name) {
   bool found = false;
   TSNode body = child(cls, m_g.f_body);
+  const std::vector<std::uint32_t>& names = occurrences("name");
   walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-    if (found) return false;
+    if (found || !holds(names, x)) return false;
     Kind k = kind(x);
     if (k == Kind::Assign) {
       std::string_view left = text(child(x, m_g.f_left));
@@ -375,14 +385,28 @@ bool FileScanner::names_itself(TSNode cls, std::string_view name) const {
     return k != Kind::String && k != Kind::Template && k != Kind::Comment;
   });
   if (found) return true;
-  std::string prototype = std::string(name) + ".prototype.name";
-  if (m_src.find(prototype) != std::string_view::npos) return true;
-  for (std::size_t at = m_src.find("defineProperty"); at != std::string_view::npos; at = m_src.find("defineProperty", at + 1)) {
+  constexpr std::string_view k_prototype = ".prototype.name";
+  for (std::uint32_t at : occurrences(k_prototype))
+    if (at >= name.size() && m_src.substr(at - name.size(), name.size()) == name) return true;
+  for (std::uint32_t at : occurrences("defineProperty")) {
     std::string_view call = m_src.substr(at, 200);
     if (call.find(name) != std::string_view::npos && (call.find("'name'") != std::string_view::npos || call.find("\"name\"") != std::string_view::npos))
       return true;
   }
   return false;
+}
+
+const std::vector<std::uint32_t>& FileScanner::occurrences(std::string_view word) {
+  auto [it, added] = m_occurrences.try_emplace(word);
+  if (added)
+    for (std::size_t at = m_src.find(word); at != std::string_view::npos; at = m_src.find(word, at + 1))
+      it->second.push_back(static_cast<std::uint32_t>(at));
+  return it->second;
+}
+
+bool FileScanner::holds(const std::vector<std::uint32_t>& sorted, TSNode n) const {
+  auto it = std::lower_bound(sorted.begin(), sorted.end(), start_byte(n));
+  return it != sorted.end() && *it < end_byte(n);
 }
 
 // A site raising a class this file defines with a display: the display,
@@ -1008,22 +1032,44 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments(TSNode scope) {
   return out;
 }
 
+// The first in the tree of the functions of this file named `name`
+// (declared, or the value of a declarator) outside strings and templates.
+// Found from the name's occurrences in the text rather than by walking the
+// whole tree: only those placed like a declaration's name are looked up.
 TSNode FileScanner::function_named(std::string_view name) {
-  if (!m_functions) {
-    m_functions.emplace();
-    walk(m_root, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      Kind k = kind(x);
-      if (k == Kind::Function && !ts_node_is_null(child(x, m_g.f_name)))
-        m_functions->try_emplace(text(child(x, m_g.f_name)), x);
-      if (k == Kind::Declarator) {
-        TSNode v = child(x, m_g.f_value);
-        if (is_function(kind(v))) m_functions->try_emplace(text(child(x, m_g.f_name)), v);
-      }
-      return k != Kind::String && k != Kind::Template && k != Kind::Comment;
-    });
+  auto [it, added] = m_functions.try_emplace(name);
+  if (!added || name.empty()) return it->second;
+  for (std::size_t at = m_src.find(name); at != std::string_view::npos; at = m_src.find(name, at + 1)) {
+    if (!javascript::may_declare_name(m_src, at, name.size())) continue;
+    TSNode fn = function_declared_at(static_cast<std::uint32_t>(at), name);
+    if (!ts_node_is_null(fn)) return it->second = fn;
   }
-  auto it = m_functions->find(name);
-  return it == m_functions->end() ? TSNode{} : it->second;
+  return it->second;
+}
+
+// The function whose name `name` starts at byte `at`: a function's own
+// name, or a declarator's whose value is a function. Null when the name
+// there is not one, or lies in a string, template or comment.
+TSNode FileScanner::function_declared_at(std::uint32_t at, std::string_view name) const {
+  TSTreeCursor cur = ts_tree_cursor_new(m_root);
+  TSNode found{};
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    Kind k = kind(n);
+    if (k == Kind::String || k == Kind::Template || k == Kind::Comment) break;
+    if (k == Kind::Function || k == Kind::Declarator) {
+      TSNode id = child(n, m_g.f_name);
+      if (!ts_node_is_null(id) && start_byte(id) == at && text(id) == name) {
+        TSNode v = k == Kind::Function ? n : child(n, m_g.f_value);
+        if (is_function(kind(v))) found = v;
+        break;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child_for_byte(&cur, at) < 0 || start_byte(ts_tree_cursor_current_node(&cur)) > at)
+      break;
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
 }
 
 }  // namespace
@@ -1156,10 +1202,19 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
 
 bool parses_as_javascript(std::string_view code, bool typescript) {
   if (code.size() > k_max_source) return false;
+  // The analyst writes the same lines for many sites (the sites of one
+  // function share their try/catch): each thread keeps its recent answers.
+  constexpr std::size_t k_remembered = 4096;
+  thread_local std::unordered_map<std::string, bool> known[2];
+  auto& memo = known[typescript ? 1 : 0];
+  std::string key(code);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
   TSTree* tree = ts_parser_parse_string(parser_for(typescript ? Dialect::typescript : Dialect::javascript).get(), nullptr, code.data(), static_cast<std::uint32_t>(code.size()));
   if (!tree) return false;
   const bool ok = !ts_node_has_error(ts_tree_root_node(tree));
   ts_tree_delete(tree);
+  if (memo.size() >= k_remembered) memo.clear();
+  memo.emplace(std::move(key), ok);
   return ok;
 }
 

@@ -155,4 +155,59 @@ std::vector<TemplatePart> format_parts(std::string_view fmt, const std::vector<s
   return parts;
 }
 
+namespace {
+
+bool ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool ascii_word(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+}  // namespace
+
+bool may_declare_name(std::string_view source, std::size_t at, std::size_t size) {
+  if (at + size > source.size()) return false;
+  std::string_view before = source.substr(0, at), after = source.substr(at + size);
+  // A letter next to it: part of a longer word. A dot before: a property.
+  if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
+  if (!after.empty() && ascii_word(after.front())) return false;
+  while (!before.empty() && ascii_space(before.back())) before.remove_suffix(1);
+  while (!after.empty() && ascii_space(after.front())) after.remove_prefix(1);
+  if (before.empty() || after.empty()) return false;
+  const unsigned char last = static_cast<unsigned char>(before.back()), next = static_cast<unsigned char>(after.front());
+  bool declares = last >= 0x80 || last == '*' || last == ',' || last == '/';
+  for (std::string_view word : {"function", "var", "let", "const", "using"})
+    declares = declares || before.ends_with(word);
+  return declares && (next >= 0x80 || std::string_view("(<=:!/").find(static_cast<char>(next)) != std::string_view::npos);
+}
+
+bool may_open_argument(std::string_view source, std::size_t at, std::size_t size) {
+  if (at + size > source.size()) return false;
+  std::string_view before = source.substr(0, at), after = source.substr(at + size);
+  if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
+  if (!after.empty() && ascii_word(after.front())) return false;
+  while (!before.empty() && ascii_space(before.back())) {
+    if (before.back() == '\n' || before.back() == '\r') return true;
+    before.remove_suffix(1);
+  }
+  if (before.empty()) return false;
+  const unsigned char last = static_cast<unsigned char>(before.back());
+  return last >= 0x80 || last == '(' || last == '/' || last == '>' || before.ends_with("await");
+}
+
+bool is_code_string(std::string_view source, std::size_t at) {
+  if (at >= source.size() || (source[at] != '\'' && source[at] != '"')) return false;
+  const char quote = source[at];
+  std::size_t end = at + 1;
+  bool underscore = false;
+  for (; end < source.size(); ++end) {
+    const char c = source[end];
+    if (c == '_')
+      underscore = true;
+    else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+      break;
+  }
+  const std::size_t size = end - at - 1;
+  return end < source.size() && source[end] == quote && underscore && size >= 3 && source[at + 1] >= 'A' && source[at + 1] <= 'Z';
+}
+
 }  // namespace errdex::scan::javascript

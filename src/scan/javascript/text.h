@@ -29,4 +29,22 @@ void append_fragment(std::string_view fragment, std::string& out);
 // as written). Arguments past the conversions are printed after a space.
 std::vector<model::TemplatePart> format_parts(std::string_view fmt, const std::vector<std::string>& args);
 
+// Whether the identifier at `source[at, at + size)` may be the name a
+// function declaration or a variable declarator gives: after `function`,
+// `*`, `var`, `let`, `const`, `using`, `,` or a comment, and before `(`,
+// `<`, `=`, `:`, `!` or a comment (ASCII whitespace between; any other byte
+// around it is let through). A superset, cheap to test: the syntax tree
+// decides.
+bool may_declare_name(std::string_view source, std::size_t at, std::size_t size);
+
+// Whether the word at `source[at, at + size)` may begin a call's first
+// argument, parentheses, `await`, a `<T>` cast or comments aside: after
+// `(`, `/`, `>`, `await`, a line break or a byte past ASCII. A superset.
+bool may_open_argument(std::string_view source, std::size_t at, std::size_t size);
+
+// Whether a string literal naming an error code starts at `at`: a quote,
+// three or more capitals, digits and `_` (a capital first, one `_` at
+// least), the same quote (`'ERR_INVALID_ARG_TYPE'`).
+bool is_code_string(std::string_view source, std::size_t at);
+
 }  // namespace errdex::scan::javascript
