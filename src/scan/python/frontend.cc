@@ -293,6 +293,8 @@ class FileScanner {
   // The scope a message variable is looked up in: the innermost function's
   // body, else the module.
   TSNode scope_node() const;
+  // Index in m_ctx of the innermost enclosing function; npos when none.
+  std::size_t innermost_function() const;
   MessageTemplate message_from(TSNode expr, std::uint32_t site_byte);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   bool string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
@@ -766,11 +768,16 @@ void FileScanner::fill_context(ThrowSite& site, std::uint32_t site_byte) {
   }
 }
 
+std::size_t FileScanner::innermost_function() const {
+  for (std::size_t i = m_ctx.size(); i-- > 0;)
+    if (m_ctx[i].kind == Kind::FunctionDef) return i;
+  return std::string::npos;
+}
+
 TSNode FileScanner::scope_node() const {
   if (!ts_node_is_null(m_scope)) return m_scope;
-  for (std::size_t i = m_ctx.size(); i-- > 0;)
-    if (m_ctx[i].kind == Kind::FunctionDef) return child(m_ctx[i].node, m_g.f_body);
-  return m_root;
+  const std::size_t fi = innermost_function();
+  return fi == std::string::npos ? m_root : child(m_ctx[fi].node, m_g.f_body);
 }
 
 void FileScanner::emit_raise(TSNode n) {
@@ -837,9 +844,8 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
     // `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg)`: the
     // class a parameter defaults to, unless the function assigns it.
-    std::size_t fi = m_ctx.size();
-    while (fi-- > 0 && m_ctx[fi].kind != Kind::FunctionDef) {}
-    if (fi != static_cast<std::size_t>(-1) && reaching(text(cls), at).empty()) {
+    const std::size_t fi = innermost_function();
+    if (fi != std::string::npos && reaching(text(cls), at).empty()) {
       TSNode def = parameter_default(m_ctx[fi].node, text(cls));
       std::string given = python::collapse_ws(text(def));
       if (!ts_node_is_null(def) && is_dotted_name(given) && given != "None") site.error_class = std::move(given);
@@ -1194,9 +1200,8 @@ TSNode FileScanner::argument_for(TSNode call, int position, std::string_view nam
 void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
   // The enclosing function, and whether it is a method (called as `x.f()`,
   // its first parameter bound).
-  std::size_t fi = m_ctx.size();
-  while (fi-- > 0 && m_ctx[fi].kind != Kind::FunctionDef) {}
-  if (fi == static_cast<std::size_t>(-1) || !ts_node_is_null(m_scope)) return;
+  const std::size_t fi = innermost_function();
+  if (fi == std::string::npos || !ts_node_is_null(m_scope)) return;
   TSNode fn = m_ctx[fi].node;
   int position = -1;
   if (!parameter_position(fn, param, position)) return;
