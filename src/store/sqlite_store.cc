@@ -251,6 +251,8 @@ class SqliteStore final : public Store {
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
+  // The repository's current dataset, if it has one.
+  Expected<std::optional<std::int64_t>> current_dataset(const std::string& repo);
   // The search docs of a dataset's records, sorted; of the repository's
   // current dataset when `dataset` is empty (none when it has none).
   Expected<std::vector<std::int64_t>> search_docs(std::optional<std::int64_t> dataset, const std::string& repo);
@@ -415,6 +417,17 @@ Status SqliteStore::prepare_all() {
                                          " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
                                          " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
   static const std::string search_sql = "SELECT r.json" + search_from;
+  // A search index row, read off a record's stored JSON.
+  static const std::string fts_insert =
+      "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
+      " SELECT r.search_doc, r.error_message, r.error_class,"
+      " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
+      " COALESCE(json_extract(r.json, '$.documentation'), '')";
+  // A dataset's records all, or one record by its search doc.
+  static const std::string fts_fill = fts_insert + " FROM records r WHERE r.dataset_id = ?1";
+  static const std::string fts_add = fts_insert +
+                                     " FROM records r INDEXED BY records_by_search_doc"
+                                     " WHERE r.search_doc = ?2 AND r.dataset_id = ?1";
   static const std::string search_ids_sql = "SELECT r.id" + search_from;
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
@@ -433,17 +446,8 @@ Status SqliteStore::prepare_all() {
        " search_doc, search_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
       // The search index holds the current records only, read off their
       // stored JSON.
-      {&m_fts_fill,
-       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
-       " SELECT r.search_doc, r.error_message, r.error_class,"
-       " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
-       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r WHERE r.dataset_id = ?1"},
-      {&m_fts_add,
-       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
-       " SELECT r.search_doc, r.error_message, r.error_class,"
-       " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
-       " COALESCE(json_extract(r.json, '$.documentation'), '') FROM records r INDEXED BY records_by_search_doc"
-       " WHERE r.search_doc = ?2 AND r.dataset_id = ?1"},
+      {&m_fts_fill, fts_fill.c_str()},
+      {&m_fts_add, fts_add.c_str()},
       {&m_set_current,
        "INSERT INTO repos(repo, dataset_id) VALUES(?1, ?2)"
        " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"},
@@ -505,13 +509,9 @@ Status SqliteStore::ingest(const Dataset& dataset) {
 Status SqliteStore::ingest_locked(const Dataset& dataset) {
   // The current revision's records by id, with what search reads of them:
   // a record stored now with the same text keeps its search doc.
-  std::optional<std::int64_t> current;
-  {
-    Run run(m_find_current);
-    int rc = run.text(1, dataset.repo).step();
-    if (rc == SQLITE_ROW) current = run.column_int(0);
-    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
-  }
+  auto found = current_dataset(dataset.repo);
+  if (!found) return Error{found.error()};
+  const std::optional<std::int64_t> current = *found;
   std::unordered_map<std::string, std::pair<std::string, std::int64_t>> docs_by_id;
   std::vector<std::int64_t> indexed;
   if (current) {
@@ -579,13 +579,20 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   return choose_current(dataset.repo, indexed);
 }
 
+Expected<std::optional<std::int64_t>> SqliteStore::current_dataset(const std::string& repo) {
+  Run run(m_find_current);
+  int rc = run.text(1, repo).step();
+  if (rc == SQLITE_ROW) return std::optional<std::int64_t>(run.column_int(0));
+  if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
+  return std::optional<std::int64_t>();
+}
+
 Expected<std::vector<std::int64_t>> SqliteStore::search_docs(std::optional<std::int64_t> dataset,
                                                             const std::string& repo) {
   if (!dataset) {
-    Run run(m_find_current);
-    int rc = run.text(1, repo).step();
-    if (rc == SQLITE_ROW) dataset = run.column_int(0);
-    else if (rc != SQLITE_DONE) return db_error(m_db, "find current dataset");
+    auto found = current_dataset(repo);
+    if (!found) return Error{found.error()};
+    dataset = *found;
   }
   std::vector<std::int64_t> docs;
   if (!dataset) return docs;
