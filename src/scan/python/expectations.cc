@@ -369,16 +369,18 @@ model::FileFacts scan_python_tests(std::string_view source) {
                                                    "warns", "assert_raises", "assert_raises_regex",
                                                    "assert_raises_message", "expect_raises",
                                                    "expect_raises_message", "assert_warns"};
-  // Only the tests that expect something are parsed.
-  auto outline = keep_only_words(source, k_words);
+  // Split once: for the tests that expect something (only they are
+  // parsed), and for what the test's receivers are bound to.
+  const PythonLines lines(source);
+  auto outline = keep_only_words(lines, k_words);
   auto facts = expectations_of(outline ? std::string_view(*outline) : source, false);
-  type_test_calls(source, facts);
+  type_test_calls(lines, facts);
   return facts;
 }
 
 model::FileFacts scan_python_tests_whole(std::string_view source) {
   auto facts = expectations_of(source, true);
-  type_test_calls(source, facts);
+  type_test_calls(PythonLines(source), facts);
   return facts;
 }
 

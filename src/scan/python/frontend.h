@@ -35,12 +35,12 @@ model::FileFacts scan_python_tests_whole(std::string_view source);
 // Cheap pre-check: false when `source` holds no expectation.
 bool may_have_expectations(std::string_view source);
 // Rewrites the calls of `facts.expectations` to what their receivers stand
-// for in the test file `source` (test_types.cc): a local or `self.x` bound
+// for in the test file split into `lines` (test_types.cc): a local or `self.x` bound
 // to a constructor's result (in `setUp` too) or a helper's, a class
 // attribute (a mixin's in its subclasses), a module loaded with
 // `import_fresh_module` (then added to `facts.imports`). Calls it knows
 // nothing of are kept as written.
-void type_test_calls(std::string_view source, model::FileFacts& facts);
+void type_test_calls(const PythonLines& lines, model::FileFacts& facts);
 
 // Across a repository's files (FileFacts of each, in any order): a raise
 // of a class defined in another file shows there as it does where it is

@@ -132,6 +132,12 @@ PythonLines::PythonLines(std::string_view source) : m(std::make_unique<Impl>()) 
 
 PythonLines::~PythonLines() = default;
 
+void for_each_logical_line(const PythonLines& lines, const std::function<void(std::uint32_t, std::string_view)>& f) {
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok) return;
+  for (const Logical& l : ls) f(l.indent, source.substr(l.text, l.end - l.text));
+}
+
 std::string_view PythonLines::source() const { return m->source; }
 
 namespace {
@@ -556,8 +562,11 @@ std::optional<std::string> docstring_of(std::string_view s, const Logical& l) {
 }  // namespace
 
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words) {
-  const PythonLines lines(source);
-  const auto& [src, ls, line_starts, ok] = *lines.m;
+  return keep_only_words(PythonLines(source), words);
+}
+
+std::optional<std::string> keep_only_words(const PythonLines& lines, const std::vector<std::string>& words) {
+  const auto& [source, ls, line_starts, ok] = *lines.m;
   if (!ok || ls.empty() || ls.front().indent != 0) return std::nullopt;
   Outliner o(source, ls, line_starts.size(), words, true);
   o.block(0, ls.size());

@@ -2,6 +2,7 @@
 // A light pass over Python source, much cheaper than a parse, that blanks
 // out the statements which cannot hold a throw site, so the parser only
 // reads what matters. Internal to the scan stage.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,13 @@ std::optional<std::string> blank_unreachable(const PythonLines& lines, const std
 // (and every class header): a test file's tests that expect an error. No
 // threshold: nullopt only when the light pass is confused.
 std::optional<std::string> keep_only_words(std::string_view source, const std::vector<std::string>& words);
+std::optional<std::string> keep_only_words(const PythonLines& lines, const std::vector<std::string>& words);
+
+// Each logical line of `lines` (blank and comment-only ones skipped), in
+// order: its indent in columns and its text, from its first non-blank byte
+// to its end (continuations, strings and a trailing comment included).
+// None when the split was refused (an unterminated string or bracket).
+void for_each_logical_line(const PythonLines& lines, const std::function<void(std::uint32_t, std::string_view)>& f);
 
 // Each function's calls (FileFacts::functions: by name, and as written for
 // the call graph) and the module's imports, classes' bases, names bound to

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "scan/python/frontend.h"
+#include "scan/python/outline.h"
 
 namespace errdex::scan {
 namespace {
@@ -59,7 +60,7 @@ struct Bindings {
   std::vector<std::string> modules;      // modules loaded by name
 };
 
-void bind(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
+void bind_name(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
   auto [it, fresh] = into.emplace(name, v);
   if (fresh || (it->second.kind == v.kind && it->second.text == v.text)) return;
   if (conflicts) conflicts->push_back(name);
@@ -133,87 +134,22 @@ std::optional<Value> value_of(std::string_view rhs) {
   return Value{Value::call, std::string(name), {}};
 }
 
-// One statement: its indentation and text, continuation lines joined.
-struct Line {
-  std::size_t indent = 0;
-  std::string_view text;
-};
-
-// The file's statements that may bind a name, without a parse: lines
-// inside triple-quoted strings are passed over, and a line whose brackets
-// stay open runs on to where they close.
-template <class F>
-void for_each_line(std::string_view s, F&& f) {
-  std::size_t at = 0;
-  while (at < s.size()) {
-    std::size_t end = s.find('\n', at);
-    if (end == std::string_view::npos) end = s.size();
-    std::string_view line = s.substr(at, end - at);
-    std::size_t next = end + 1;
-    std::size_t indent = 0;
-    while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
-    // Brackets and strings of the statement, which may run on.
-    int depth = 0;
-    std::size_t stmt_end = end;
-    for (std::size_t i = at + indent; i < s.size(); ++i) {
-      char c = s[i];
-      if (c == '#') {
-        while (i < s.size() && s[i] != '\n') ++i;
-      }
-      if (i >= s.size()) break;
-      c = s[i];
-      if (c == '"' || c == '\'') {
-        if (i + 2 < s.size() && s[i + 1] == c && s[i + 2] == c) {
-          auto close = s.find(std::string(3, c), i + 3);
-          if (close == std::string_view::npos) {
-            stmt_end = s.size();
-            break;
-          }
-          i = close + 2;
-          continue;
-        }
-        for (++i; i < s.size() && s[i] != c && s[i] != '\n'; ++i)
-          if (s[i] == '\\') ++i;
-        continue;
-      }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      else if (c == '\n') {
-        if (depth > 0 || (i > 0 && s[i - 1] == '\\')) continue;
-        stmt_end = i;
-        break;
-      }
-      if (i + 1 == s.size()) stmt_end = s.size();
-    }
-    // A statement that opens a triple-quoted string it does not close on
-    // its line (a docstring's first line): skip to its end.
-    std::string_view stmt = s.substr(at + indent, stmt_end - at - indent);
-    if (stmt.starts_with("\"\"\"") || stmt.starts_with("'''") || stmt.starts_with("r\"\"\"")) {
-      at = std::max(next, stmt_end + 1);
-      continue;
-    }
-    f(Line{indent, stmt});
-    at = std::max(next, stmt_end + 1);
-  }
-}
-
 bool starts_with_word(std::string_view s, std::string_view w) {
   return s.starts_with(w) && (s.size() == w.size() || !ident_char(s[w.size()]));
 }
 
-Bindings read_bindings(std::string_view source) {
+Bindings read_bindings(const PythonLines& lines) {
   Bindings b;
   struct Scope {
-    std::size_t indent;
+    std::uint32_t indent;
     bool is_class;
     std::string name;  // class qualname, or the function's key
     bool method = false;  // a def whose parent is a class at no function's level
   };
   std::vector<Scope> open;
-  for_each_line(source, [&](const Line& l) {
-    if (l.text.empty() || l.text.front() == '#' || l.text.front() == '@') return;
-    while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
-    std::string_view t = l.text;
+  for_each_logical_line(lines, [&](std::uint32_t indent, std::string_view t) {
+    if (t.empty() || t.front() == '@') return;
+    while (!open.empty() && open.back().indent >= indent) open.pop_back();
     if (starts_with_word(t, "async")) t = trim(t.substr(5));
     const bool is_def = starts_with_word(t, "def"), is_class = starts_with_word(t, "class");
     if (is_def || is_class) {
@@ -228,7 +164,7 @@ Bindings read_bindings(std::string_view source) {
         // Keyed as a test runner names the test: its class and the
         // outermost function.
         std::string key = fn ? fn->name : (!open.empty() ? open.back().name + '.' + name : name);
-        open.push_back({l.indent, false, key, !fn && !open.empty()});
+        open.push_back({indent, false, key, !fn && !open.empty()});
         return;
       }
       std::string q = (!open.empty() && open.back().is_class ? open.back().name + '.' : std::string()) + name;
@@ -246,7 +182,7 @@ Bindings read_bindings(std::string_view source) {
           inside.remove_prefix(comma + 1);
         }
       }
-      open.push_back({l.indent, true, q});
+      open.push_back({indent, true, q});
       return;
     }
     const Scope* fn = nullptr;
@@ -276,9 +212,9 @@ Bindings read_bindings(std::string_view source) {
     if (v->kind == Value::module) b.modules.push_back(v->text);
     if (!fn && !open.empty()) {  // class body
       ClassInfo& c = b.classes[open.back().name];
-      bind(c.attrs, &c.conflicts, name, *v);
+      bind_name(c.attrs, &c.conflicts, name, *v);
     } else if (!fn) {
-      bind(b.module, nullptr, name, *v);
+      bind_name(b.module, nullptr, name, *v);
     } else if (name.starts_with("self.") || name.starts_with("cls.")) {
       // Only in a method itself: a closure's or a nested class's `self` may
       // be another object.
@@ -290,9 +226,9 @@ Bindings read_bindings(std::string_view source) {
       auto dot = key.rfind('.');
       if (dot == std::string_view::npos) return;
       ClassInfo& c = b.classes[std::string(key.substr(0, dot))];
-      bind(c.attrs, &c.conflicts, attr, *v);
+      bind_name(c.attrs, &c.conflicts, attr, *v);
     } else if (name.find('.') == std::string::npos) {
-      bind(b.locals[fn->name], nullptr, name, *v);
+      bind_name(b.locals[fn->name], nullptr, name, *v);
     }
   });
   return b;
@@ -415,9 +351,9 @@ class Typer {
 
 }  // namespace
 
-void type_test_calls(std::string_view source, model::FileFacts& facts) {
+void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
   if (facts.expectations.empty()) return;
-  Bindings b = read_bindings(source);
+  Bindings b = read_bindings(lines);
   Typer typer(b);
   for (auto& e : facts.expectations) {
     std::vector<std::string> calls;
