@@ -24,6 +24,7 @@
 #include "cli/parallel.h"
 #include "cli/progress.h"
 #include "cli/scan_evidence.h"
+#include "cli/phase_clock.h"
 #include "cli/python_env.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
@@ -120,6 +121,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   PipelineOutput out;
 
   // Pass 1: open the tree at its revision and list what is worth reading.
+  phase("1 list");
   source::Options options;
   options.extensions = scan::frontend_extensions();
   if (a.evidence) options.extensions.insert(options.extensions.end(), doc_extensions().begin(), doc_extensions().end());
@@ -155,6 +157,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   out.analyzed_at = util::iso_now_ms();
   out.dirty = !a.rev && (*tree)->dirty();
 
+  phase("2 parse");
   // Pass 2: read and parse each file on every core. Results land in
   // per-file slots so the dataset order does not depend on scheduling.
   int jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -306,6 +309,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     a.facts_cache->put_all(new_facts);
   }
 
+  phase("3 classes, link");
   // Pass 3: the classes of the whole repository, so that a custom exception
   // defined in one file resolves to its base wherever it is raised. From
   // here on the index is only read.
@@ -346,6 +350,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   for (std::size_t i = 0; i < entries.size(); ++i)
     linked[i] = javascript[i] || count_alternatives(i) != alternatives[i];
 
+  phase("4 analyze");
   // Pass 4: analyze each file's sites with the index (static analyst and
   // per-site lints). A file analyzed before (at another revision, in an
   // earlier scan) with the same content, the same facts and the same
@@ -435,9 +440,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
       at.push_back({&paths[i], &facts[i]});
       if (!is_test[i]) code.push_back({&paths[i], &facts[i]});
     }
+    phase("5a call graph");
     const analyze::CallGraph graph(code, out.import_roots);
+    phase("5b entry points");
     analyze::link_entry_points(graph, out.sites, out.records);
+    phase("5c tests");
     analyze::link_tests(at, out.sites, out.records, classes, graph);
+    phase("5d docs");
     // The docs that quote each record's message or name its class with its
     // function (evidence.docs): doc files, and docstrings of code files.
     auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs);
@@ -450,8 +459,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.
+    phase("5e blame");
     if (a.blame && a.rev) out.blamed = add_introduced(**tree, entries, paths, out.records, a.facts_cache, jobs);
   }
+  phase("5f entry prose");
   // The public call, or where callers come from, from the entry points
   // found, quoting their docstrings.
   if (std::any_of(out.records.begin(), out.records.end(),
@@ -461,6 +472,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (auto& r : out.records) analyze::write_entry_point_prose(r, docs);
   }
 
+  phase("6 lints");
   // Pass 6: lints that need the whole repository.
   std::vector<model::ErrorRecord*> all;
   all.reserve(out.records.size());
@@ -692,6 +704,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     llm_stats = analyze::run_llm_analyst(llm, jobs, *cache, out.analyzed_at, [&] { progress.tick(); });
   }
 
+  phase("8 site ids");
   // Pass 8: the revision's name (--ref, else the --rev asked for unless it
   // is the sha itself), and each site's key across revisions. A site whose
   // message changed since a stored revision keeps that revision's id.
@@ -724,6 +737,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     kept_ids = store::keep_site_ids(out.records, keys, stored);
   }
 
+  phase("9a json");
   // Pass 9: one transaction replaces the dataset of (repo, sha, ref). From
   // here on readers see the new records.
   if (a.installed_at) out.import_roots.push_back(*a.installed_at);
@@ -747,6 +761,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                      }
                  ds.record_json[i] = model::to_json(ds.records[i]);
                });
+  phase("9b ingest");
   if (auto s = st.ingest(ds); !s) {
     std::cerr << "errdex scan: storing failed: " << s.error() << "\n";
     return 2;
@@ -762,6 +777,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     // In dataset order, not Store::revision's: keep_site_ids reads them as a set.
     memo->sites[memo_key(store::Revision{ref, out.sha, out.analyzed_at})] = std::move(sites);
   }
+  phase("9c after");
   const std::size_t n_records = ds.records.size();
   std::map<std::string, std::size_t> by_rule;
   for (const auto& r : ds.records)
