@@ -20,6 +20,7 @@
 #include "web/assets.h"
 #include "web/gzip.h"
 #include "web/html.h"
+#include "web/page_data.h"
 #include "web/routes.h"
 #include "web/snapshot.h"
 #include "web/url.h"
@@ -66,8 +67,6 @@ const char* reason(int status) {
   }
 }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
 std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 
 bool is_record_id(std::string_view id) {
@@ -77,46 +76,6 @@ bool is_record_id(std::string_view id) {
 }
 
 std::string slug_of(const model::ErrorRecord& r) { return r.slug.empty() ? "error" : r.slug; }
-
-std::string error_url(const model::ErrorRecord& r) { return record_page_path(r); }
-
-std::string repo_url(const std::string& repo) { return "/repos/" + percent_encode(repo, true); }
-
-std::string sha10(const std::string& sha) { return sha.substr(0, 10); }
-
-// What a GitHub link pins to: its commit (first 10 hex) or, for a tree
-// whose commit is unknown, its tag.
-std::string pinned_ref(const std::string& url, const std::string& sha) {
-  auto blob = url.find("/blob/");
-  if (blob == std::string::npos) return sha10(sha);
-  auto start = blob + 6, end = url.find('/', start);
-  std::string ref = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  bool hex = ref.size() == 40 && ref.find_first_not_of("0123456789abcdef") == std::string::npos;
-  return hex ? sha10(ref) : ref;
-}
-
-// The first line of a message, cut at a word near 90 characters.
-std::string title_of(const std::string& message) {
-  std::string t = message.substr(0, message.find('\n'));
-  if (t.size() <= 90) return t;
-  auto cut = t.rfind(' ', 90);
-  if (cut == std::string::npos || cut < 40) cut = 90;
-  while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
-  return t.substr(0, cut) + "…";
-}
-
-Data optional_value(const std::optional<std::string>& v) {
-  Data list{Data::type::list};
-  if (v && !v->empty()) list.push_back(Data{"value", *v});
-  return list;
-}
-
-// Prose items as HTML (prose_html: escaped, backticks as <code>).
-Data prose_list(const std::vector<std::string>& items) {
-  Data list{Data::type::list};
-  for (const auto& s : items) list.push_back(Data{"html", prose_html(s)});
-  return list;
-}
 
 json summary_json(const model::ErrorRecord& r) {
   return {{"id", r.id},           {"repo", r.repo},         {"errorClass", r.error_class},
@@ -163,14 +122,6 @@ std::optional<std::string> opt_param(const std::map<std::string, std::string>& q
 }
 
 std::string lower(std::string_view s) { return util::to_lower_ascii(s); }
-
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
-
 }  // namespace
 
 struct App::Impl {
@@ -598,95 +549,8 @@ struct App::Impl {
                                               : std::nullopt));
     d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second].record) : std::string());
     d.set("has_current", found != s.by_id.end());
-    d.set("id", r.id);
-    d.set("repo", r.repo);
-    d.set("repo_url", repo_url(r.repo));
-    d.set("severity", r.severity);
-    d.set("error_class", r.error_class);
-    d.set("title", title_of(r.error_message));
-    d.set("error_message", r.error_message);
-    d.set("error_type", r.error_type);
-    d.set("error_code", optional_value(r.error_code));
-    d.set("http_status", optional_value(r.http_status ? std::optional<std::string>(std::to_string(*r.http_status)) : std::nullopt));
-    d.set("message_pattern", r.message_pattern);
-    d.set("documentation", prose_html(r.documentation));
-    d.set("file_path", r.file_path);
-    d.set("line_number", std::to_string(r.line_number));
+    set_record_fields(d, r, line.dataset_version, options.report_url);
     d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
-    Data lines{Data::type::list};
-    auto html = highlight_source(r.file_path, r.source_code);
-    for (std::size_t i = 0; i < html.size(); ++i) {
-      Data l;
-      int number = r.source_code_start + static_cast<int>(i);
-      l.set("number", std::to_string(number));
-      l.set("marked", number == r.line_number);
-      l.set("html", html[i]);
-      lines.push_back(l);
-    }
-    d.set("lines", lines);
-    Data github{Data::type::list};
-    // Only links that can only go to GitHub: a record's URL is data, and a
-    // javascript: or data: URL must never become a link.
-    if (r.github_url.rfind("https://github.com/", 0) == 0) {
-      Data g;
-      g.set("url", r.github_url);
-      g.set("sha10", pinned_ref(r.github_url, r.analyzed_sha));
-      github.push_back(g);
-    }
-    d.set("github", github);
-    d.set("solutions", prose_list(r.solutions));
-    d.set("has_solutions", !r.solutions.empty());
-    d.set("example_fix", optional_value(r.example_fix));
-    d.set("handling_strategy", r.handling_strategy);
-    d.set("validation_code", optional_value(r.validation_code));
-    d.set("type_guard", optional_value(r.type_guard));
-    d.set("try_catch", optional_value(r.try_catch_pattern));
-    d.set("prevention", prose_list(r.prevention_tips));
-    d.set("has_prevention", !r.prevention_tips.empty());
-    d.set("trigger_scenarios", prose_html(r.trigger_scenarios));
-    d.set("common_situations", prose_html(r.common_situations));
-    // The repository's tests that raise it on purpose.
-    Data tests{Data::type::list};
-    for (const auto& t : r.evidence.tests) {
-      Data item;
-      item.set("file_path", t.file_path);
-      item.set("line_number", std::to_string(t.line_number));
-      item.set("name", t.name);
-      item.set("code", t.code);
-      tests.push_back(item);
-    }
-    d.set("has_tests", !r.evidence.tests.empty());
-    d.set("tests", tests);
-    // The public calls that lead to the raise, the docs that mention it and
-    // the commit that added it.
-    Data entry_points{Data::type::list};
-    for (const auto& e : r.evidence.entry_points) {
-      Data item;
-      item.set("name", e.name);
-      std::string chain;
-      for (const auto& step : e.chain) chain += (chain.empty() ? "" : " → ") + step;
-      item.set("chain", chain);
-      item.set("has_chain", e.chain.size() > 1);
-      entry_points.push_back(item);
-    }
-    d.set("has_entry_points", !r.evidence.entry_points.empty());
-    d.set("entry_points", entry_points);
-    Data docs{Data::type::list};
-    for (const auto& doc : r.evidence.docs) {
-      Data item;
-      item.set("file_path", doc.file_path);
-      item.set("line_number", std::to_string(doc.line_number));
-      docs.push_back(item);
-    }
-    d.set("has_docs", !r.evidence.docs.empty());
-    d.set("docs", docs);
-    d.set("has_introduced", r.evidence.introduced.has_value());
-    if (const auto& in = r.evidence.introduced) {
-      d.set("introduced_sha", in->sha.substr(0, 12));
-      d.set("introduced_summary", in->summary);
-      d.set("introduced_date", in->date.substr(0, 10));
-    }
-
     // Related: same function, same class in the file, same guard names.
     Data related{Data::type::list};
     static const std::vector<std::size_t> k_none;
@@ -743,61 +607,6 @@ struct App::Impl {
     d.set("also_more", optional_value(others > k_also_items ? std::optional<std::string>(std::to_string(others - k_also_items))
                                                              : std::nullopt));
 
-    // Fields beyond schema version 2 (analysis provenance, lints) are read
-    // from the record's JSON, so the page shows them whatever else the
-    // record gains.
-    json j = json::parse(model::to_json(r), nullptr, false);
-    Data lints{Data::type::list};
-    if (j.is_object() && j.contains("lints") && j["lints"].is_array()) {
-      for (const auto& l : j["lints"]) {
-        Data item;
-        if (l.is_object()) {
-          item.set("rule", l.value("rule", std::string("lint")));
-          item.set("level", l.value("level", std::string("warning")));
-          item.set("message", l.value("message", dump(l)));
-        } else {
-          item.set("rule", "lint");
-          item.set("level", "warning");
-          item.set("message", l.is_string() ? l.get<std::string>() : dump(l));
-        }
-        lints.push_back(item);
-      }
-    }
-    Data variants{Data::type::list};
-    for (const auto& v : r.message_variants) {
-      Data item;
-      item.set("message", v.error_message);
-      item.set("pattern", v.message_pattern);
-      variants.push_back(item);
-    }
-    d.set("has_variants", !r.message_variants.empty());
-    d.set("variants", variants);
-    d.set("has_lints", !lints.is_empty_list());
-    d.set("lints", lints);
-    std::string date = r.analyzed_at.substr(0, 10);
-    std::string provenance = "Static analysis of " + r.repo + "@" + sha10(r.analyzed_sha) + " (" + date + ").";
-    if (j.is_object() && j.contains("analysis") && j["analysis"].is_object()) {
-      const auto& a = j["analysis"];
-      std::string analyst = a.value("analyst", std::string("static"));
-      std::string at = a.value("at", r.analyzed_at).substr(0, 10);
-      provenance = (analyst == "llm" ? "AI-assisted analysis" : "Static analysis") + std::string(" of ") + r.repo + "@" +
-                   sha10(r.analyzed_sha) + " (" + at + ")";
-      if (a.contains("model") && a["model"].is_string() && !a["model"].get<std::string>().empty())
-        provenance += ", model " + a["model"].get<std::string>();
-      if (a.contains("fields") && a["fields"].is_array() && !a["fields"].empty()) {
-        std::vector<std::string> f;
-        for (const auto& x : a["fields"])
-          if (x.is_string()) f.push_back(x.get<std::string>());
-        provenance += "; model-written fields: " + join(f, ", ");
-      }
-      provenance += ".";
-    }
-    d.set("provenance", provenance + " Dataset " + line.dataset_version + ".");
-    d.set("api_url", "/api/errors/" + r.id);
-    std::string title = "Problem with errdex record " + r.id;
-    std::string body = "Record: " + r.id + "\nRepository: " + r.repo + "\nThrown at: " + r.file_path + ":" +
-                       std::to_string(r.line_number) + "\nPage: " + error_url(r) + "\n\nWhat is wrong:\n";
-    d.set("report_url", options.report_url + "?title=" + percent_encode(title) + "&body=" + percent_encode(body));
     set_history(d, st, r.id);
     return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
   }
