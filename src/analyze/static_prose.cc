@@ -18,8 +18,6 @@ using model::ErrorRecord;
 using model::Guard;
 using model::ThrowSite;
 
-// Guards combined into one condition: more reads worse than it helps.
-constexpr int k_max_guards = 4;
 // Callers of a private function named in triggerScenarios.
 constexpr std::size_t k_max_callers = 3;
 // Callers, public or not, followed from a private function to a documented
@@ -35,27 +33,6 @@ bool is_identifier(std::string_view s) {
 
 using util::collapse_ws;
 
-// A guard condition as one line of Python: line continuations (a backslash
-// left before a collapsed newline) removed outside strings.
-std::string clean_condition(const std::string& raw) {
-  std::string c = collapse_ws(raw);
-  std::string out;
-  char quote = 0;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    char ch = c[i];
-    if (quote) {
-      out += ch;
-      if (ch == '\\' && i + 1 < c.size()) out += c[++i];
-      else if (ch == quote) quote = 0;
-      continue;
-    }
-    if (ch == '"' || ch == '\'') quote = ch;
-    if (ch == '\\' && (i + 1 == c.size() || c[i + 1] == ' ')) continue;
-    out += ch;
-  }
-  return collapse_ws(out);
-}
-
 // A Python string literal holding `s`.
 std::string py_str(std::string_view s) {
   std::string out = "\"";
@@ -68,193 +45,6 @@ std::string py_str(std::string_view s) {
     out += c;
   }
   return out + "\"";
-}
-
-// Where `op` occurs at bracket depth 0 outside strings, every occurrence.
-std::vector<std::size_t> top_level(const std::string& c, std::string_view op) {
-  std::vector<std::size_t> at;
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    char ch = c[i];
-    if (quote) {
-      if (ch == '\\') ++i;
-      else if (ch == quote) quote = 0;
-      continue;
-    }
-    if (ch == '"' || ch == '\'') quote = ch;
-    else if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    else if (ch == ')' || ch == ']' || ch == '}') --depth;
-    else if (depth == 0 && c.compare(i, op.size(), op) == 0) at.push_back(i);
-  }
-  return at;
-}
-
-bool has_top_level(const std::string& c, std::string_view op) { return !top_level(c, op).empty(); }
-
-// `(x)` → `x` when the parentheses wrap the whole expression.
-std::string strip_parens(std::string c) {
-  while (c.size() >= 2 && c.front() == '(' && c.back() == ')') {
-    int depth = 0;
-    bool whole = true;
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      if (c[i] == '(') ++depth;
-      if (c[i] == ')' && --depth == 0 && i + 1 != c.size()) {
-        whole = false;
-        break;
-      }
-    }
-    if (!whole) break;
-    c = collapse_ws(c.substr(1, c.size() - 2));
-  }
-  return c;
-}
-
-// One top-level comparison `lhs op rhs`, if the condition is exactly that.
-struct Comparison {
-  std::string lhs, op, rhs;
-};
-std::optional<Comparison> comparison(const std::string& c) {
-  if (has_top_level(c, " and ") || has_top_level(c, " or ") || has_top_level(c, " if ") || c.find("lambda") != std::string::npos)
-    return std::nullopt;
-  static const char* k_ops[] = {" is not ", " not in ", " != ", " == ", " >= ", " <= ", " is ", " in ", " > ", " < "};
-  std::optional<Comparison> found;
-  std::size_t count = 0;
-  std::vector<bool> taken(c.size() + 1, false);
-  for (const char* op : k_ops) {
-    std::string_view o(op);
-    for (std::size_t at : top_level(c, o)) {
-      if (taken[at] || taken[at + o.size() - 1]) continue;
-      for (std::size_t k = at; k < at + o.size(); ++k) taken[k] = true;
-      ++count;
-      found = Comparison{c.substr(0, at), std::string(util::trim(o)), c.substr(at + o.size())};
-    }
-  }
-  if (count != 1) return std::nullopt;
-  return found;
-}
-
-// The call `name(args)` when the condition is exactly one call, optionally
-// negated: `not isinstance(x, int)` → {true, "isinstance", "x, int"}.
-struct CallCond {
-  bool negated = false;
-  std::string fn, args;
-};
-std::optional<CallCond> call_condition(std::string c) {
-  CallCond out;
-  c = strip_parens(c);
-  if (c.compare(0, 4, "not ") == 0) {
-    out.negated = true;
-    c = strip_parens(c.substr(4));
-  }
-  auto open = c.find('(');
-  if (open == std::string::npos || c.back() != ')' || !is_identifier(c.substr(0, open))) return std::nullopt;
-  std::string inner = c.substr(open + 1, c.size() - open - 2);
-  int depth = 0;
-  for (char ch : inner) {  // the first '(' must close at the end
-    if (ch == '(') ++depth;
-    if (ch == ')' && --depth < 0) return std::nullopt;
-  }
-  out.fn = c.substr(0, open);
-  out.args = inner;
-  return out;
-}
-
-// Splits top-level arguments "x, (int, float)" → {"x", "(int, float)"}.
-std::vector<std::string> split_args(const std::string& args) {
-  std::vector<std::string> out;
-  std::size_t last = 0;
-  for (std::size_t at : top_level(args, ",")) {
-    out.push_back(std::string(util::trim(std::string_view(args).substr(last, at - last))));
-    last = at + 1;
-  }
-  out.push_back(std::string(util::trim(std::string_view(args).substr(last))));
-  return out;
-}
-
-// "int" → "an int", "(int, float)" → "one of int, float".
-std::string type_phrase(std::string t) {
-  t = strip_parens(t);
-  if (t.find(',') != std::string::npos) return "one of " + t;
-  char c = t.empty() ? 'x' : static_cast<char>(std::tolower(static_cast<unsigned char>(t[0])));
-  return (std::string("aeiou").find(c) != std::string::npos ? "an " : "a ") + t;
-}
-
-// The reaching condition in words, or "" when no plain reading exists.
-std::string gloss(const std::string& cond) {
-  std::string c = strip_parens(cond);
-  if (auto call = call_condition(c)) {
-    auto args = split_args(call->args);
-    if ((call->fn == "isinstance" || call->fn == "issubclass") && args.size() == 2) {
-      std::string what = call->fn == "isinstance" ? " an instance of " : " a subclass of ";
-      std::string t = strip_parens(args[1]);
-      if (t.find(',') != std::string::npos) t = "any of " + t;
-      return "`" + args[0] + "` is " + (call->negated ? "not" : "") + what + t;
-    }
-    if (call->fn == "hasattr" && args.size() == 2)
-      return "`" + args[0] + "` has " + (call->negated ? "no" : "an") + " attribute " + args[1];
-    if (call->fn == "callable" && args.size() == 1)
-      return "`" + args[0] + "` is " + (call->negated ? "not " : "") + "callable";
-  }
-  if (auto cmp = comparison(c)) {
-    const std::string& l = cmp->lhs;
-    const std::string& r = cmp->rhs;
-    if (cmp->op == "is" && r == "None") return "`" + l + "` is None";
-    if (cmp->op == "is not" && r == "None") return "`" + l + "` is set (not None)";
-    if (cmp->op == "!=") return "`" + l + "` differs from `" + r + "`";
-    if (cmp->op == "==") return "`" + l + "` equals `" + r + "`";
-    if (cmp->op == "<") return "`" + l + "` is less than `" + r + "`";
-    if (cmp->op == "<=") return "`" + l + "` is at most `" + r + "`";
-    if (cmp->op == ">") return "`" + l + "` is greater than `" + r + "`";
-    if (cmp->op == ">=") return "`" + l + "` is at least `" + r + "`";
-    if (cmp->op == "not in") return "`" + l + "` is not in `" + r + "`";
-    if (cmp->op == "in") return "`" + l + "` is in `" + r + "`";
-  }
-  if (c.compare(0, 4, "not ") == 0) {
-    std::string rest = strip_parens(c.substr(4));
-    if (rest.find(' ') == std::string::npos) return "`" + rest + "` is empty, zero, None or false";
-  }
-  if (c.find(' ') == std::string::npos && c.find('(') == std::string::npos) return "`" + c + "` is true";
-  return {};
-}
-
-// What makes the error go away, from the reaching condition; "" if nothing
-// better than "make the condition false" can be said.
-std::string remedy(const std::string& cond) {
-  std::string c = strip_parens(cond);
-  if (auto call = call_condition(c)) {
-    auto args = split_args(call->args);
-    if (call->fn == "isinstance" && args.size() == 2)
-      return call->negated ? "Pass `" + args[0] + "` as " + type_phrase(args[1])
-                           : "Do not pass `" + args[0] + "` as " + type_phrase(args[1]);
-    if (call->fn == "hasattr" && args.size() == 2 && call->negated)
-      return "Give `" + args[0] + "` the attribute " + args[1];
-    if (call->fn == "callable" && args.size() == 1 && call->negated) return "Pass a callable as `" + args[0] + "`";
-  }
-  if (auto cmp = comparison(c)) {
-    const std::string& l = cmp->lhs;
-    const std::string& r = cmp->rhs;
-    if (cmp->op == "is" && r == "None") return "Give `" + l + "` a value (it must not be None)";
-    if (cmp->op == "is not" && r == "None") return "Leave `" + l + "` as None here";
-    if (cmp->op == "!=") return "Make `" + l + "` equal `" + r + "`";
-    if (cmp->op == "==") return "Make `" + l + "` differ from `" + r + "`";
-    if (cmp->op == "<") return "Keep `" + l + "` at least `" + r + "`";
-    if (cmp->op == "<=") return "Keep `" + l + "` above `" + r + "`";
-    if (cmp->op == ">") return "Keep `" + l + "` at most `" + r + "`";
-    if (cmp->op == ">=") return "Keep `" + l + "` below `" + r + "`";
-    if (cmp->op == "not in") return "Use a value of `" + l + "` that is in `" + r + "`";
-    if (cmp->op == "in") return "Use a value of `" + l + "` that is not in `" + r + "`";
-  }
-  if (c.compare(0, 4, "not ") == 0) {
-    std::string rest = strip_parens(c.substr(4));
-    if (rest.find(' ') == std::string::npos) return "Give `" + rest + "` a non-empty, true value";
-  }
-  return {};
-}
-
-bool needs_parens(const std::string& term) {
-  return has_top_level(term, " or ") || has_top_level(term, " and ") || has_top_level(term, " if ") ||
-         term.find("lambda") != std::string::npos || term.find(":=") != std::string::npos;
 }
 
 // snake_case instance name for a class: "DynamicCache" → "dynamic_cache".
@@ -659,11 +449,6 @@ DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const
   return out;
 }
 
-bool is_condition_guard(const Guard& g) {
-  return !g.condition.empty() && (g.kind == "if" || g.kind == "elif" || g.kind == "while" || g.kind == "assert" ||
-                                  g.kind == "else");
-}
-
 const Guard* except_guard(const ThrowSite& s) {
   for (const auto& g : s.guards)
     if (g.kind == "except") return &g;
@@ -739,72 +524,6 @@ std::optional<std::string> checked(std::string code) {
 }
 
 }  // namespace
-
-std::vector<std::string> parameter_names(const std::string& params) {
-  std::vector<std::string> names;
-  int depth = 0;
-  std::string cur;
-  auto flush = [&] {
-    std::string p(util::trim(cur));
-    cur.clear();
-    while (!p.empty() && p[0] == '*') p.erase(p.begin());
-    auto end = std::find_if(p.begin(), p.end(), [](char c) { return !ident_char(c); });
-    p.erase(end, p.end());
-    if (!p.empty() && p != "self" && p != "cls") names.push_back(p);
-  };
-  for (char c : params) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) flush();
-    else cur += c;
-  }
-  flush();
-  return names;
-}
-
-std::string negate_condition(const std::string& raw) {
-  std::string cond = strip_parens(clean_condition(raw));
-  if (cond.compare(0, 4, "not ") == 0 && !has_top_level(cond, " and ") && !has_top_level(cond, " or ") &&
-      !has_top_level(cond, " if "))
-    return strip_parens(cond.substr(4));
-  if (auto cmp = comparison(cond)) {
-    static const std::pair<const char*, const char*> k_neg[] = {{"is not", "is"}, {"not in", "in"}, {"!=", "=="},
-                                                                {"==", "!="},     {">=", "<"},      {"<=", ">"},
-                                                                {"is", "is not"}, {"in", "not in"}, {">", "<="},
-                                                                {"<", ">="}};
-    for (const auto& [op, neg] : k_neg)
-      if (cmp->op == op) return cmp->lhs + " " + neg + " " + cmp->rhs;
-  }
-  if (cond.find(' ') == std::string::npos || (call_condition(cond) && !call_condition(cond)->negated))
-    return "not " + cond;
-  return "not (" + cond + ")";
-}
-
-Conditions site_conditions(const ThrowSite& s) {
-  Conditions out;
-  std::vector<std::string> reach, ok;
-  for (const auto& g : s.guards) {
-    if (!is_condition_guard(g)) break;
-    if (static_cast<int>(reach.size()) == k_max_guards) break;
-    std::string c = strip_parens(clean_condition(g.condition));
-    if (!parses_as_expression(c)) break;
-    bool negated_branch = g.kind == "else" || g.kind == "assert";
-    reach.push_back(negated_branch ? negate_condition(c) : c);
-    ok.push_back(negated_branch ? c : negate_condition(c));
-    for (const auto& n : g.names)
-      if (std::find(out.names.begin(), out.names.end(), n) == out.names.end()) out.names.push_back(n);
-  }
-  // Outermost first reads naturally: "when a and b".
-  std::reverse(reach.begin(), reach.end());
-  std::reverse(ok.begin(), ok.end());
-  out.count = static_cast<int>(reach.size());
-  for (std::size_t i = 0; i < reach.size(); ++i) {
-    bool many = reach.size() > 1;
-    out.reach += (i ? " and " : "") + (many && needs_parens(reach[i]) ? "(" + reach[i] + ")" : reach[i]);
-    out.ok += (i ? " or " : "") + (many && needs_parens(ok[i]) ? "(" + ok[i] + ")" : ok[i]);
-  }
-  return out;
-}
 
 void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx) {
   const Conditions cond = site_conditions(s);

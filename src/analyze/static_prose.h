@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyze/class_index.h"
+#include "analyze/condition.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 
@@ -45,24 +46,5 @@ void write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, con
 // `fn(*args)` of `assertRaises(Cls, fn, *args)`), named in its first
 // comment; its "# after" part is kept.
 void write_test_trigger(model::ErrorRecord& r);
-
-// Parameter names of a `def` parameter list's source text ("self, x: int = 1,
-// *args"), without self/cls, `*`, `/`, annotations and defaults.
-std::vector<std::string> parameter_names(const std::string& params);
-
-// The guard condition negated as Python source: `a != b` → `a == b`,
-// `not x` → `x`, `x is None` → `x is not None`, else `not (cond)`.
-std::string negate_condition(const std::string& cond);
-
-// The ways the site is reached and avoided, from its leading condition
-// guards (if/elif/else/while/assert; up to four): `reach` holds when the
-// site runs, `ok` is its negation. Empty when there is no such guard.
-struct Conditions {
-  std::string reach;
-  std::string ok;
-  std::vector<std::string> names;  // every name the guards read
-  int count = 0;
-};
-Conditions site_conditions(const model::ThrowSite& s);
 
 }  // namespace errdex::analyze
