@@ -1,0 +1,134 @@
+// What JavaScript prints, across the files of one scan: code-keyed
+// message tables and classes that do not name themselves (link_javascript
+// in frontend.h).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scan/javascript/frontend.h"
+#include "scan/javascript/text.h"
+#include "scan/tree_walk.h"
+#include "util/text.h"
+
+namespace errdex::scan {
+
+using model::ClassDef;
+using model::MessageTemplate;
+using model::TemplatePart;
+using model::ThrowSite;
+
+namespace {
+
+// The text of a plain quoted string argument (`'write'`), else nullopt.
+std::optional<std::string> plain_string(std::string_view arg) {
+  if (arg.size() < 2 || (arg.front() != '\'' && arg.front() != '"') || arg.back() != arg.front()) return std::nullopt;
+  std::string_view inner = arg.substr(1, arg.size() - 2);
+  if (inner.find_first_of("\\'\"") != std::string_view::npos) return std::nullopt;
+  return std::string(inner);
+}
+
+// `entry`'s message for a site passing `args`.
+std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vector<std::string>& args) {
+  std::vector<MessageTemplate> out;
+  const bool spread = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.starts_with("..."); });
+  for (const MessageTemplate& d : entry.display) {
+    MessageTemplate t;
+    t.style = d.style;
+    t.from_literals = true;
+    auto arg_part = [&](const std::string& a) {
+      if (auto lit = plain_string(a)) return TemplatePart{true, *lit, {}, 0};
+      return interp(a);
+    };
+    if (d.style == "percent" && d.parts.size() == 1 && d.parts[0].literal) {
+      // util.format(msg, ...args); with no arguments the template as is.
+      if (spread || args.empty()) {
+        t.parts = d.parts;
+      } else {
+        for (TemplatePart& p : javascript::format_parts(d.parts[0].text, args))
+          append_parts(t.parts, {p.literal ? std::move(p) : arg_part(p.text)});
+      }
+    } else {
+      for (const TemplatePart& p : d.parts) {
+        std::size_t k = 0;
+        while (!p.literal && k < entry.params.size() && entry.params[k].name != p.text) ++k;
+        if (p.literal || spread || k == entry.params.size() || k >= args.size())
+          append_parts(t.parts, {p});
+        else
+          append_parts(t.parts, {arg_part(args[k])});
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript) {
+  std::unordered_map<std::string_view, const ClassDef*> table;
+  struct Defined {
+    const ClassDef* cls = nullptr;  // nullptr: defined more than once
+  };
+  std::unordered_map<std::string_view, Defined> classes;
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (const ClassDef& c : files[i].classes) {
+      if (!c.code.empty()) {
+        table.try_emplace(c.name, &c);
+        continue;
+      }
+      auto [it, added] = classes.try_emplace(c.name, Defined{&c});
+      if (!added) it->second.cls = nullptr;
+    }
+  }
+  // The name a class's instances print: its own, else its base's.
+  // Only a chain that ends at one of JavaScript's own classes is known.
+  auto printed = [&](std::string_view written) {
+    static constexpr std::string_view k_builtin[] = {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
+                                                      "EvalError", "URIError", "AggregateError"};
+    std::string_view name = written;
+    for (int hops = 0; hops < 16; ++hops) {
+      auto it = classes.find(name);
+      if (it == classes.end() || !it->second.cls || it->second.cls->names_itself || it->second.cls->bases.empty()) break;
+      name = it->second.cls->bases.front();
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+    }
+    return std::find(std::begin(k_builtin), std::end(k_builtin), name) != std::end(k_builtin) ? name : written;
+  };
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view written = site.error_class;
+      if (auto dot = written.rfind('.'); dot != std::string_view::npos) written.remove_prefix(dot + 1);
+      if (site.kind == "raise" && !written.empty() && table.find(written) == table.end()) {
+        std::string_view shown = printed(written);
+        if (shown != written) site.error_class = std::string(shown);
+      }
+    }
+  }
+  if (table.empty()) return;
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view name = site.error_class;
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      auto it = table.find(name);
+      if (it == table.end() || site.kind != "raise") continue;
+      const ClassDef& entry = *it->second;
+      std::vector<MessageTemplate> messages = code_messages(entry, site.args);
+      site.error_class = entry.bases.empty() ? "Error" : entry.bases.front();
+      site.alternatives.clear();
+      site.message = MessageTemplate{};  // its arguments are not the message
+      if (!messages.empty()) {
+        site.message = std::move(messages.front());
+        for (std::size_t i = 1; i < messages.size() && site.alternatives.size() < 64; ++i)
+          site.alternatives.push_back(std::move(messages[i]));
+      }
+      site.args.push_back("code='" + entry.code + "'");
+    }
+  }
+}
+
+}  // namespace errdex::scan
