@@ -271,8 +271,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         } else if (evidence_only) {
           facts[i] = frontend->scan_tests(*content);
         } else {
-          facts[i] = frontend->scan(*content);
-          if (is_test[i]) facts[i].expectations = frontend->scan_tests(*content).expectations;
+          facts[i] = is_test[i] ? frontend->scan_with_tests(*content) : frontend->scan(*content);
         }
         if (!known && a.facts_cache) {
           new_facts[i] = {key, scan::facts_to_json(facts[i])};

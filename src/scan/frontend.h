@@ -3,6 +3,7 @@
 // the frontend a file's name selects whether the file is worth parsing and
 // for its facts. Python is the one there is (scan/python/); a language is a
 // folder of its own and one entry in frontend.cc.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,22 @@ class Frontend {
   virtual model::FileFacts scan_calls(std::string_view) const { return {}; }
   // Whether scan_tests reads anything (else a test file is not even read).
   virtual bool reads_tests() const { return false; }
+  // A test file that gives records too (`--include-tests`): its facts as
+  // scan gives them, with what scan_tests reads (the expectations, and the
+  // modules the tests load that the file's imports do not name).
+  virtual model::FileFacts scan_with_tests(std::string_view source) const {
+    model::FileFacts facts = scan(source);
+    model::FileFacts tests = scan_tests(source);
+    facts.expectations = std::move(tests.expectations);
+    for (auto& imported : tests.imports) {
+      auto same = [&](const model::ImportFact& i) {
+        return i.module == imported.module && i.name == imported.name && i.alias == imported.alias &&
+               i.level == imported.level;
+      };
+      if (std::none_of(facts.imports.begin(), facts.imports.end(), same)) facts.imports.push_back(std::move(imported));
+    }
+    return facts;
+  }
 };
 
 // The frontend for a file, by the end of its name ("x.py": Python);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace errdex::scan {
 namespace {
 
@@ -45,6 +47,45 @@ TEST(Frontend, PythonSaysWhatIsWorthParsingAndScansIt) {
   EXPECT_EQ(facts.sites[0].error_class, "ValueError");
   EXPECT_EQ(facts.sites[0].line, 3);
   EXPECT_EQ(facts.sites[0].function, "f");
+}
+
+// A test file that gives records too (--include-tests): its sites, the
+// tests' expectations, and the module a test loads with its accelerator
+// blocked (`import_fresh_module`), which the file's imports do not name;
+// an import both read is listed once.
+TEST(Frontend, ATestFileWithItsRecordsKeepsWhatTheTestsRead) {
+  const Frontend* py = frontend_for("test_dec.py");
+  ASSERT_NE(py, nullptr);
+  const std::string src =
+      "import unittest\n"
+      "from test.support.import_helper import import_fresh_module\n"
+      "P = import_fresh_module('decimal', blocked=['_decimal'])\n"
+      "def check(x):\n"
+      "    if x < 0:\n"
+      "        raise ValueError('negative')\n"
+      "class T(unittest.TestCase):\n"
+      "    decimal = P\n"
+      "    def test_a(self):\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.decimal.Context(prec=-1)\n";
+  auto facts = py->scan_with_tests(src);
+  ASSERT_EQ(facts.sites.size(), 1u);
+  EXPECT_EQ(facts.sites[0].error_class, "ValueError");
+  ASSERT_EQ(facts.expectations.size(), 1u);
+  EXPECT_EQ(facts.expectations[0].calls, (std::vector<std::string>{"decimal.Context"}));
+  auto count = [&](const std::string& module, const std::string& alias) {
+    return std::count_if(facts.imports.begin(), facts.imports.end(), [&](const model::ImportFact& i) {
+      return i.module == module && i.alias == alias && i.name.empty();
+    });
+  };
+  EXPECT_EQ(count("decimal", "decimal"), 1);
+  EXPECT_EQ(count("unittest", ""), 1);
+  // What scan alone gives has no expectation and no module loaded fresh.
+  auto plain = py->scan(src);
+  EXPECT_TRUE(plain.expectations.empty());
+  EXPECT_EQ(std::count_if(plain.imports.begin(), plain.imports.end(),
+                          [](const model::ImportFact& i) { return i.alias == "decimal"; }),
+            0);
 }
 
 }  // namespace
