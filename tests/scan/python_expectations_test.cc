@@ -342,6 +342,28 @@ TEST(PythonTestTypes, ExpectationsInAHelperBelongToTheTestsCallingIt) {
   EXPECT_EQ(regex.calls, (std::vector<std::string>{"statistics._coerce"}));
 }
 
+// A loop over names (`for cls in LWPCookieJar, MozillaCookieJar:`, Lib/test/
+// test_http_cookiejar.py) binds its variable to each; over anything else,
+// or more than three, to nothing known.
+TEST(PythonTestTypes, LoopVariablesOverNamesStandForEach) {
+  const char* src =
+      "from http.cookiejar import LWPCookieJar, MozillaCookieJar\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        for jar_class in LWPCookieJar, MozillaCookieJar:\n"
+      "            c = jar_class()\n"
+      "            self.assertRaises(LoadError, c.load, 'f')\n"
+      "        for k in (A, B, C, D):\n"
+      "            self.assertRaises(LoadError, k.load, 'f')\n"
+      "        for m in [x.y, f(1)]:\n"
+      "            self.assertRaises(LoadError, m.load, 'f')\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"LWPCookieJar.load", "MozillaCookieJar.load"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"k.load"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"m.load"}));
+}
+
 // A class the test file defines: its method runs the calls of its body when
 // it defines it, else its base's; calling the class runs its base's
 // constructor (and its own `__init__`'s calls).

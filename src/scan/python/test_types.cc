@@ -81,6 +81,8 @@ struct Bindings {
   std::unordered_map<std::string, std::vector<std::string>> params;
   std::unordered_map<std::string, std::vector<CallSite>> calls;
   std::vector<std::string> functions;  // keys, in file order
+  // Per function key: loop variables over names (`for c in A, B:`).
+  std::unordered_map<std::string, std::map<std::string, std::vector<Value>>> loops;
 };
 
 void bind_name(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
@@ -341,6 +343,31 @@ Bindings read_bindings(const PythonLines& lines) {
       }
       return;
     }
+    // `for NAME in A, B:` over names: NAME stands for each.
+    if (fn && starts_with_word(t, "for")) {
+      std::string_view rest = trim(t.substr(3));
+      std::string_view name = dotted_prefix(rest);
+      rest = trim(rest.substr(name.size()));
+      if (name.empty() || name.find('.') != std::string_view::npos || !starts_with_word(rest, "in") ||
+          !rest.ends_with(':'))
+        return;
+      std::string_view items = trim(rest.substr(2, rest.size() - 3));
+      if (items.size() >= 2 && ((items.front() == '(' && items.back() == ')') || (items.front() == '[' && items.back() == ']')))
+        items = items.substr(1, items.size() - 2);
+      std::vector<Value> each;
+      for (std::size_t start = 0; start <= items.size();) {
+        std::size_t comma = items.find(',', start);
+        std::string_view item = trim(items.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        if (!item.empty()) {
+          if (!is_dotted(item)) return;
+          each.push_back({Value::alias, std::string(item), {}});
+        }
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+      if (each.size() >= 2 && each.size() <= k_max_values) b.loops[fn->name].emplace(std::string(name), std::move(each));
+      return;
+    }
     // `TARGET = VALUE`, one target.
     std::string_view target = dotted_prefix(t);
     if (target.empty()) return;
@@ -569,6 +596,9 @@ class Typer {
     std::vector<Value> raw;
     if (auto l = m_b.locals.find(test); l != m_b.locals.end())
       if (auto it = l->second.find(head); it != l->second.end()) raw.push_back(it->second);
+    if (raw.empty())
+      if (auto l = m_b.loops.find(test); l != m_b.loops.end())
+        if (auto it = l->second.find(head); it != l->second.end()) raw = it->second;
     if (raw.empty() && !class_of(test).empty()) class_attr(class_of(test), head, raw, 0, true);
     if (raw.empty())
       if (auto it = m_b.module.find(head); it != m_b.module.end()) raw.push_back(it->second);
