@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -22,6 +23,9 @@ constexpr std::size_t k_max_links = 3;
 // The shortest literal run of a test's regex that may stand for it when the
 // regex itself does not match the template (interpolations in the way).
 constexpr std::size_t k_min_fragment = 8;
+// Sites of an expectation's class below its nearest one (itself in a
+// callee) that make a regex-less expectation a guess.
+constexpr std::size_t k_max_deeper = 3;
 
 std::string_view last_component(std::string_view s) {
   auto dot = s.rfind('.');
@@ -92,7 +96,56 @@ std::string longest_literal(std::string_view re) {
 struct Pattern {
   std::unique_ptr<RE2> re;  // null when RE2 does not take the regex
   std::string fragment;     // longest_literal, when long enough
+  // The longest literal's words, for a message whose interpolations the
+  // test wrote as values (`"node 2 was not passed out"`).
+  std::vector<std::string> words;
 };
+
+std::vector<std::string_view> split_words(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < s.size();) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ') ++j;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// Whether the test's words are a run of some message `template_text`
+// gives, each interpolation (`{node!r}`, and the word around it) standing
+// for one or more of the test's words: at least one does, and the words
+// the template spells out hold k_min_fragment characters. The first and
+// last words may be cut (the regex is searched in the message).
+bool words_fit(const std::vector<std::string>& test, std::string_view template_text) {
+  const std::size_t n = test.size();
+  if (n < 2 || template_text.find('{') == std::string_view::npos) return false;
+  auto t = split_words(template_text);
+  const std::size_t m = t.size();
+  auto hole = [&](std::size_t j) { return t[j].find('{') != std::string_view::npos; };
+  // fit(i, j): test[i..] from template word j; 0 no, else 1 + literal
+  // characters matched, with at least one hole used when `used`.
+  std::vector<int> memo((n + 1) * (m + 1) * 2, -1);
+  std::function<int(std::size_t, std::size_t, bool)> fit = [&](std::size_t i, std::size_t j, bool used) -> int {
+    if (i == n) return used ? 1 : 0;
+    if (j == m) return 0;
+    int& at = memo[(i * (m + 1) + j) * 2 + used];
+    if (at >= 0) return at;
+    at = 0;
+    if (hole(j)) {
+      for (std::size_t k = i + 1; k <= n; ++k) at = std::max(at, fit(k, j + 1, true));
+      return at;
+    }
+    const bool same = test[i] == t[j] || (i == 0 && t[j].ends_with(test[i])) || (i + 1 == n && t[j].starts_with(test[i]));
+    if (same)
+      if (int rest = fit(i + 1, j + 1, used); rest > 0) at = rest + static_cast<int>(test[i].size());
+    return at;
+  };
+  for (std::size_t j = 0; j < m; ++j)
+    if (fit(0, j, false) > static_cast<int>(k_min_fragment)) return true;
+  return false;
+}
 
 Pattern compile(const std::string& match) {
   Pattern p;
@@ -103,13 +156,14 @@ Pattern compile(const std::string& match) {
   if (re->ok()) p.re = std::move(re);
   p.fragment = longest_literal(match);
   if (p.fragment.size() < k_min_fragment) p.fragment.clear();
+  for (std::string_view w : split_words(p.fragment)) p.words.emplace_back(w);
   return p;
 }
 
 bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r) {
   auto one = [&](const std::string& text) {
     if (p.re && RE2::PartialMatch(text, *p.re)) return true;
-    return !p.fragment.empty() && text.find(p.fragment) != std::string::npos;
+    return !p.fragment.empty() && (text.find(p.fragment) != std::string::npos || words_fit(p.words, text));
   };
   if (one(r.error_message)) return true;
   return std::any_of(r.message_variants.begin(), r.message_variants.end(),
@@ -246,6 +300,21 @@ void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e
   found = std::move(kept);
 }
 
+// How many of the records raised in the functions of `reached` deeper than
+// `level` agree (counting stops at k_max_deeper).
+template <class Agrees>
+std::size_t deeper_sites(const std::vector<std::pair<int, int>>& reached, int level,
+                         const std::unordered_map<int, std::vector<std::size_t>>& by_node, const Agrees& agrees) {
+  std::size_t n = 0;
+  for (auto [node, depth] : reached) {
+    if (depth <= level) continue;
+    if (auto it = by_node.find(node); it != by_node.end())
+      for (std::size_t r : it->second)
+        if (agrees(r) && ++n >= k_max_deeper) return n;
+  }
+  return n;
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -339,6 +408,11 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
           }
       }
       if (found.empty()) continue;
+      // Without a regex, a test whose nearest site of its class is already
+      // inside a callee, below which more sites of the class are reached,
+      // says too little of which one its inputs hit.
+      if (e.match.empty() && level >= 1 && deeper_sites(walk->second.reached, level, by_node, agrees) >= k_max_deeper)
+        continue;
       // A name reached is only a name: the record's module must be what the
       // test is about (its file's or folder's name, or a call's qualifier).
       auto words = subject_words(*f.path, e);

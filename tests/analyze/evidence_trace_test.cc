@@ -39,7 +39,7 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // between two builds whose links agree as often (bench/RESULTS.md). The
   // issue asks for 95 %; the links reach 82 % here (854 of 1,041 with the
   // test receivers typed): this floor keeps them from getting worse.
-  EXPECT_GE(executed * 100, ran * 81) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  EXPECT_GE(executed * 100, ran * 82) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

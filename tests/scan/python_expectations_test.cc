@@ -234,6 +234,163 @@ TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
   EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"r.go"}));
 }
 
+// A module bound by any loader given its name as a literal
+// (`import_deprecated("pipes")`, `__import__('json')`) is that module; a
+// loader given no literal binds nothing known.
+TEST(PythonTestTypes, ModulesLoadedByAnyLoaderByName) {
+  const char* src =
+      "from test.support.warnings_helper import import_deprecated\n"
+      "pipes = import_deprecated(\"pipes\")\n"
+      "js = __import__('json')\n"
+      "other = import_deprecated(name)\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        t = pipes.Template()\n"
+      "        self.assertRaises(ValueError, t.append, 'x', 'xx')\n"
+      "        self.assertRaises(ValueError, js.loads, '[')\n"
+      "        self.assertRaises(ValueError, other.run)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"pipes.Template.append"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"json.loads"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"other.run"}));
+  for (const char* m : {"pipes", "json"})
+    EXPECT_NE(std::find_if(f.imports.begin(), f.imports.end(),
+                           [&](const model::ImportFact& i) { return i.module == m && i.alias == m; }),
+              f.imports.end())
+        << m;
+}
+
+// A helper of the test file given as the callable or called in the body
+// (`self.make_nrc(...)`, a module-level `load(...)`) stands for the calls
+// of its own body, typed in its scope (its locals, helpers it calls, up to
+// two levels); the calls on its parameters and the test machinery
+// (`assert*`, `fail*`, `addCleanup`) are not followed. Lib/test/test_netrc.py's
+// shape.
+TEST(PythonTestTypes, HelpersOfTheTestFileStandForTheirCalls) {
+  const char* src =
+      "import netrc, os\n"
+      "def load(text):\n"
+      "    p = netrc.Parser()\n"
+      "    return p.parse(text)\n"
+      "class NetrcTestCase(unittest.TestCase):\n"
+      "    def make_nrc(self, test_data, mode='w'):\n"
+      "        with open(temp_filename, mode) as fp:\n"
+      "            fp.write(test_data)\n"
+      "        self.addCleanup(os.unlink, temp_filename)\n"
+      "        return netrc.netrc(temp_filename)\n"
+      "    def check(self, data, fn):\n"
+      "        self.assertEqual(fn(data), 1)\n"
+      "        return self.make_nrc(data)\n"
+      "    def test_a(self):\n"
+      "        self.assertRaises(netrc.NetrcParseError, self.make_nrc, 'machine')\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            load('x')\n"
+      "        with self.assertRaises(KeyError):\n"
+      "            self.check('y', len)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"open", "fp.write", "netrc.netrc"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"netrc.Parser", "netrc.Parser.parse"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"open", "fp.write", "netrc.netrc"}));
+}
+
+// An expectation in a helper (Lib/test/test_statistics.py's
+// `assertCoerceRaises(self, A, B)`, a helper taking the class and the
+// callable) is one expectation per test that calls it, at most three, named
+// by the test, at the test's call, its parameters replaced by the caller's
+// arguments. A helper whose class and calls take nothing from its
+// parameters and which gives no regex would name one site for every caller:
+// it gives none.
+TEST(PythonTestTypes, ExpectationsInAHelperBelongToTheTestsCallingIt) {
+  const char* src =
+      "import statistics, json\n"
+      "class Base(unittest.TestCase):\n"
+      "    def assert_fails(self, exc, func, *args):\n"
+      "        with self.assertRaises(exc):\n"
+      "            func(*args)\n"
+      "    def assert_fixed(self, data):\n"
+      "        self.assertRaises(TypeError, statistics._coerce, data)\n"
+      "    def assert_message(self, data):\n"
+      "        self.assertRaisesRegex(TypeError, 'cannot coerce', statistics._coerce, data)\n"
+      "class CoerceTest(Base):\n"
+      "    def test_one(self):\n"
+      "        self.assert_fails(ValueError, json.loads, '[')\n"
+      "    def test_two(self):\n"
+      "        self.assert_fails(\n"
+      "            exc=KeyError, func=self.decoder.decode)\n"
+      "        self.assert_fixed((int, str))\n"
+      "        self.assert_message((int, str))\n"
+      "    def helper(self):\n"
+      "        self.assert_fails(OSError, os.open)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  const auto& one = f.expectations[0];
+  EXPECT_EQ(one.test, "CoerceTest.test_one");
+  EXPECT_EQ(one.classes, (std::vector<std::string>{"ValueError"}));
+  EXPECT_EQ(one.calls, (std::vector<std::string>{"json.loads"}));
+  EXPECT_EQ(one.line, 12);
+  EXPECT_EQ(one.code, "self.assert_fails(ValueError, json.loads, '[')");
+  const auto& two = f.expectations[1];
+  EXPECT_EQ(two.test, "CoerceTest.test_two");
+  EXPECT_EQ(two.classes, (std::vector<std::string>{"KeyError"}));
+  EXPECT_EQ(two.calls, (std::vector<std::string>{"decoder.decode"}));
+  EXPECT_EQ(two.code, "self.assert_fails(\n    exc=KeyError, func=self.decoder.decode)");
+  const auto& regex = f.expectations[2];
+  EXPECT_EQ(regex.test, "CoerceTest.test_two");
+  EXPECT_EQ(regex.match, "cannot coerce");
+  EXPECT_EQ(regex.calls, (std::vector<std::string>{"statistics._coerce"}));
+}
+
+// A loop over names (`for cls in LWPCookieJar, MozillaCookieJar:`, Lib/test/
+// test_http_cookiejar.py) binds its variable to each; over anything else,
+// or more than three, to nothing known.
+TEST(PythonTestTypes, LoopVariablesOverNamesStandForEach) {
+  const char* src =
+      "from http.cookiejar import LWPCookieJar, MozillaCookieJar\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        for jar_class in LWPCookieJar, MozillaCookieJar:\n"
+      "            c = jar_class()\n"
+      "            self.assertRaises(LoadError, c.load, 'f')\n"
+      "        for k in (A, B, C, D):\n"
+      "            self.assertRaises(LoadError, k.load, 'f')\n"
+      "        for m in [x.y, f(1)]:\n"
+      "            self.assertRaises(LoadError, m.load, 'f')\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"LWPCookieJar.load", "MozillaCookieJar.load"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"k.load"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"m.load"}));
+}
+
+// A class the test file defines: its method runs the calls of its body when
+// it defines it, else its base's; calling the class runs its base's
+// constructor (and its own `__init__`'s calls).
+TEST(PythonTestTypes, ClassesOfTheTestFileRunTheirBasesMethods) {
+  const char* src =
+      "import logging\n"
+      "class Handler(logging.Handler):\n"
+      "    def __init__(self):\n"
+      "        logging.Handler.__init__(self)\n"
+      "        self.prepare()\n"
+      "    def emit(self, record):\n"
+      "        fmt = logging.Formatter()\n"
+      "        fmt.format(record)\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        h = Handler()\n"
+      "        self.assertRaises(ValueError, h.flush)\n"
+      "        self.assertRaises(ValueError, h.emit, None)\n"
+      "        self.assertRaises(ValueError, Handler)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"logging.Handler.flush"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"logging.Formatter", "logging.Formatter.format"}));
+  EXPECT_EQ(f.expectations[2].calls,
+            (std::vector<std::string>{"logging.Handler.__init__", "prepare", "logging.Handler"}));
+}
+
 // The code's lines but blank and comment-only ones, which the outline
 // blanks (it keeps logical lines only).
 std::string without_comment_lines(const std::string& code) {

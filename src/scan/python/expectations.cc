@@ -238,20 +238,9 @@ class TestScanner {
   // own column.
   std::string code_of(TSNode stmt) const {
     const std::uint32_t col = ts_node_start_point(stmt).column;
-    std::string_view t = m_src.substr(ts_node_start_byte(stmt) - col, ts_node_end_byte(stmt) - ts_node_start_byte(stmt) + col);
-    std::string out;
-    for (int l = 0; l < k_max_code_lines && !t.empty(); ++l) {
-      std::size_t nl = t.find('\n');
-      std::string_view line = t.substr(0, nl);
-      std::size_t strip = 0;
-      while (strip < col && strip < line.size() && (line[strip] == ' ' || line[strip] == '\t')) ++strip;
-      if (!out.empty()) out += '\n';
-      out.append(line.substr(strip));
-      if (nl == std::string_view::npos) break;
-      t.remove_prefix(nl + 1);
-    }
-    while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
-    return out;
+    return python::statement_lines(
+        m_src.substr(ts_node_start_byte(stmt) - col, ts_node_end_byte(stmt) - ts_node_start_byte(stmt) + col), col,
+        k_max_code_lines);
   }
 
   void visit_call(const Path& path) {

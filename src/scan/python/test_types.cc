@@ -18,6 +18,7 @@
 
 #include "scan/python/frontend.h"
 #include "scan/python/outline.h"
+#include "scan/python/text.h"
 
 namespace errdex::scan {
 namespace {
@@ -29,6 +30,13 @@ constexpr int k_max_depth = 6;
 constexpr std::size_t k_max_values = 3;
 // Calls of one expectation after rewriting.
 constexpr std::size_t k_max_calls = 24;
+// The tests named for one expectation in a helper they call.
+constexpr std::size_t k_max_callers = 3;
+// The `code` of a test calling a helper: its statement, cut after this
+// many lines.
+constexpr int k_max_code_lines = 5;
+// Helpers of the test file followed into helpers they call.
+constexpr int k_max_helper_depth = 2;
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -49,6 +57,16 @@ struct ClassInfo {
   std::vector<std::string> conflicts;
 };
 
+// A call as written in a function's body: its callee (`self.`/`cls.`
+// dropped), its arguments' texts, its line and statement.
+struct CallSite {
+  std::string_view callee;
+  std::string_view statement;
+  std::size_t open = 0;  // the call's `(` in `statement`
+  int line = 0;
+  std::uint32_t indent = 0;
+};
+
 struct Bindings {
   std::unordered_map<std::string, ClassInfo> classes;  // by qualname
   std::map<std::string, Value> module;                 // module-level names
@@ -58,6 +76,13 @@ struct Bindings {
   std::unordered_map<std::string, Value> returns;
   std::vector<std::string> bad_returns;  // functions returning different things
   std::vector<std::string> modules;      // modules loaded by name
+  // Per function key: its parameters but `self`/`cls`, and the calls of
+  // its body (nested functions' included) in order.
+  std::unordered_map<std::string, std::vector<std::string>> params;
+  std::unordered_map<std::string, std::vector<CallSite>> calls;
+  std::vector<std::string> functions;  // keys, in file order
+  // Per function key: loop variables over names (`for c in A, B:`).
+  std::unordered_map<std::string, std::map<std::string, std::vector<Value>>> loops;
 };
 
 void bind_name(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
@@ -120,9 +145,12 @@ std::optional<Value> value_of(std::string_view rhs) {
     if (is_dotted(trim(args))) return Value{Value::alias, std::string(trim(args)), {}};
     return std::nullopt;
   }
-  if (last == "import_fresh_module" || last == "import_module") {
-    std::string_view mod = first_string(args);
-    if (!is_dotted(mod)) return std::nullopt;
+  // Any loader by name (`import_module`, `import_fresh_module`,
+  // `import_deprecated`, `__import__`) given the module as a literal.
+  if (last.find("import") != std::string_view::npos) {
+    std::string_view a = trim(args);
+    std::string_view mod = first_string(a);
+    if (a.empty() || (a.front() != '\'' && a.front() != '"') || !is_dotted(mod)) return std::nullopt;
     auto fresh = args.find("fresh");
     if (args.find("blocked") == std::string_view::npos && fresh != std::string_view::npos) {
       std::string_view f = args.substr(fresh);
@@ -138,6 +166,113 @@ bool starts_with_word(std::string_view s, std::string_view w) {
   return s.starts_with(w) && (s.size() == w.size() || !ident_char(s[w.size()]));
 }
 
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view k[] = {"if", "elif", "while", "for", "in", "not", "and", "or", "return", "yield",
+                                           "await", "assert", "del", "is", "lambda", "with", "as", "else", "print",
+                                           "raise", "except", "from", "import"};
+  return std::find(std::begin(k), std::end(k), w) != std::end(k);
+}
+
+// The end of the string literal opening at `at` (its quote), or npos.
+std::size_t string_end(std::string_view t, std::size_t at) {
+  const char q = t[at];
+  auto three = [&](std::size_t i) { return i + 2 < t.size() && t[i] == q && t[i + 1] == q && t[i + 2] == q; };
+  const bool triple = three(at);
+  for (std::size_t i = at + (triple ? 3 : 1); i < t.size(); ++i) {
+    if (t[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (t[i] != q) continue;
+    if (!triple) return i + 1;
+    if (three(i)) return i + 3;
+  }
+  return std::string_view::npos;
+}
+
+// Splits the text after an opening bracket at `open` into its top-level
+// comma-separated parts, up to the closing bracket; npos-terminated input
+// gives what was read.
+std::size_t split_args(std::string_view t, std::size_t open, std::vector<std::string_view>& out) {
+  int depth = 0;
+  std::size_t start = open + 1;
+  for (std::size_t i = open; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '\'' || c == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return t.size();
+      --i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        if (auto a = trim(t.substr(start, i - start)); !a.empty()) out.push_back(a);
+        return i;
+      }
+    } else if (c == ',' && depth == 1) {
+      if (auto a = trim(t.substr(start, i - start)); !a.empty()) out.push_back(a);
+      start = i + 1;
+    }
+  }
+  return t.size();
+}
+
+// The calls in a statement's text: a dotted name followed by `(`, outside
+// strings; nested ones too.
+void calls_in(std::string_view t, int line, std::uint32_t indent, std::vector<CallSite>& out) {
+  for (std::size_t i = 0; i < t.size();) {
+    char c = t[i];
+    if (c == '#') return;
+    if (c == '\'' || c == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return;
+      continue;
+    }
+    if (!ident_char(c) || (i > 0 && (ident_char(t[i - 1]) || t[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    std::string_view name = dotted_prefix(t.substr(i));
+    if (name.empty()) {
+      ++i;
+      continue;
+    }
+    std::size_t after = i + name.size();
+    // A string prefix (`b'...'`, `rf"..."`): the literal, not a name.
+    if (after < t.size() && (t[after] == '\'' || t[after] == '"')) {
+      i = after;
+      continue;
+    }
+    std::size_t open = after;
+    while (open < t.size() && t[open] == ' ') ++open;
+    if (open < t.size() && t[open] == '(' && !is_keyword(name) && !name.ends_with('.')) {
+      std::string_view callee = name;
+      if (callee.starts_with("self.")) callee.remove_prefix(5);
+      else if (callee.starts_with("cls.")) callee.remove_prefix(4);
+      out.push_back({callee, t, open, line, indent});
+    }
+    i = after;
+  }
+}
+
+// A `def`'s parameters after its name (`(self, a, b=1, *args)`), but
+// `self`, `cls` and the markers.
+std::vector<std::string> params_of(std::string_view rest) {
+  std::vector<std::string> out;
+  auto open = rest.find('(');
+  if (open == std::string_view::npos) return out;
+  std::vector<std::string_view> parts;
+  split_args(rest, open, parts);
+  for (std::string_view p : parts) {
+    while (p.starts_with('*')) p.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < p.size() && ident_char(p[n])) ++n;
+    std::string_view name = p.substr(0, n);
+    if (!name.empty() && name != "self" && name != "cls") out.emplace_back(name);
+  }
+  return out;
+}
+
 Bindings read_bindings(const PythonLines& lines) {
   Bindings b;
   struct Scope {
@@ -147,9 +282,17 @@ Bindings read_bindings(const PythonLines& lines) {
     bool method = false;  // a def whose parent is a class at no function's level
   };
   std::vector<Scope> open;
+  const std::string_view source = lines.source();
+  std::size_t counted = 0;  // bytes of `source` whose newlines are in `line`
+  int line = 1;
   for_each_logical_line(lines, [&](std::uint32_t indent, std::string_view t) {
     if (t.empty() || t.front() == '@') return;
     while (!open.empty() && open.back().indent >= indent) open.pop_back();
+    const std::size_t at = static_cast<std::size_t>(t.data() - source.data());
+    if (at >= counted && at <= source.size()) {
+      line += static_cast<int>(std::count(source.begin() + counted, source.begin() + at, '\n'));
+      counted = at;
+    }
     if (starts_with_word(t, "async")) t = trim(t.substr(5));
     const bool is_def = starts_with_word(t, "def"), is_class = starts_with_word(t, "class");
     if (is_def || is_class) {
@@ -164,6 +307,7 @@ Bindings read_bindings(const PythonLines& lines) {
         // Keyed as a test runner names the test: its class and the
         // outermost function.
         std::string key = fn ? fn->name : (!open.empty() ? open.back().name + '.' + name : name);
+        if (!fn && b.params.emplace(key, params_of(rest.substr(n))).second) b.functions.push_back(key);
         open.push_back({indent, false, key, !fn && !open.empty()});
         return;
       }
@@ -188,6 +332,7 @@ Bindings read_bindings(const PythonLines& lines) {
     const Scope* fn = nullptr;
     for (const auto& s : open)
       if (!s.is_class) fn = &s;
+    if (fn) calls_in(t, line, indent, b.calls[fn->name]);
     if (starts_with_word(t, "return")) {
       if (!fn) return;
       if (auto v = value_of(t.substr(6)); v && v->kind != Value::alias) {
@@ -196,6 +341,31 @@ Bindings read_bindings(const PythonLines& lines) {
       } else {
         b.bad_returns.push_back(fn->name);
       }
+      return;
+    }
+    // `for NAME in A, B:` over names: NAME stands for each.
+    if (fn && starts_with_word(t, "for")) {
+      std::string_view rest = trim(t.substr(3));
+      std::string_view name = dotted_prefix(rest);
+      rest = trim(rest.substr(name.size()));
+      if (name.empty() || name.find('.') != std::string_view::npos || !starts_with_word(rest, "in") ||
+          !rest.ends_with(':'))
+        return;
+      std::string_view items = trim(rest.substr(2, rest.size() - 3));
+      if (items.size() >= 2 && ((items.front() == '(' && items.back() == ')') || (items.front() == '[' && items.back() == ']')))
+        items = items.substr(1, items.size() - 2);
+      std::vector<Value> each;
+      for (std::size_t start = 0; start <= items.size();) {
+        std::size_t comma = items.find(',', start);
+        std::string_view item = trim(items.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        if (!item.empty()) {
+          if (!is_dotted(item)) return;
+          each.push_back({Value::alias, std::string(item), {}});
+        }
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+      if (each.size() >= 2 && each.size() <= k_max_values) b.loops[fn->name].emplace(std::string(name), std::move(each));
       return;
     }
     // `TARGET = VALUE`, one target.
@@ -242,8 +412,11 @@ class Typer {
   }
 
   // What `call` (as a test writes it, `self.` dropped) stands for, in the
-  // test `test` ("Cls.test_x"); empty when nothing is known.
-  std::vector<Value> rewrite(const std::string& call, const std::string& test) const {
+  // test `test` ("Cls.test_x"); empty when nothing is known. A helper of
+  // the test file (a method of the test's class or its bases, a function
+  // of the module) stands for the calls of its body.
+  std::vector<Value> rewrite(const std::string& call, const std::string& test, int depth = 0) const {
+    if (std::string key = helper(call, test); !key.empty()) return helper_calls(key, depth);
     auto dot = call.find('.');
     std::string head = call.substr(0, dot);
     std::string rest = dot == std::string::npos ? std::string() : call.substr(dot);
@@ -257,10 +430,98 @@ class Typer {
     return out;
   }
 
- private:
-  std::string class_of(const std::string& test) const {
+  // The key of the test file's function that `name` (no dot) calls from
+  // `test`: a method of its class or of a base in the file, else a
+  // module-level function; "" for none (or `test` itself).
+  std::string helper(const std::string& name, const std::string& test) const {
+    if (name.find('.') != std::string::npos) return {};
+    std::string cls = class_of(test);
+    for (int hops = 0; !cls.empty() && hops < k_max_depth; ++hops) {
+      if (std::string key = cls + '.' + name; m_b.params.contains(key)) return key == test ? std::string() : key;
+      auto c = m_b.classes.find(cls);
+      if (c == m_b.classes.end() || c->second.bases.empty()) break;
+      cls = c->second.bases.front();
+    }
+    if (m_b.params.contains(name) && name != test) return name;
+    return {};
+  }
+
+  // Whether class `cls` is `base` or derives from it in the file.
+  bool derives(const std::string& cls, const std::string& base, int depth = 0) const {
+    if (cls == base) return true;
+    auto c = m_b.classes.find(cls);
+    if (depth > k_max_depth || c == m_b.classes.end()) return false;
+    return std::any_of(c->second.bases.begin(), c->second.bases.end(),
+                       [&](const std::string& b) { return derives(b, base, depth + 1); });
+  }
+
+  // A call of a class the test file defines (`Handler` of `class
+  // Handler(logging.Handler)`), or of one of its methods: a method it
+  // defines runs the calls of its body, one it inherits is its base's; its
+  // constructor runs its `__init__`, if it has one, and its base's.
+  std::vector<Value> through_test_class(const Value& v, int depth = 0) const {
+    auto dot = v.text.find('.');
+    const std::string head = v.text.substr(0, dot);
+    const std::string rest = dot == std::string::npos ? std::string() : v.text.substr(dot + 1);
+    auto c = m_b.classes.find(head);
+    if (depth >= k_max_helper_depth || c == m_b.classes.end() || m_b.params.contains(head) ||
+        rest.find('.') != std::string::npos)
+      return {v};
+    std::vector<Value> out;
+    auto add = [&](Value x) {
+      if (out.size() < k_max_calls && std::none_of(out.begin(), out.end(), [&](const Value& o) { return o.text == x.text; }))
+        out.push_back(std::move(x));
+    };
+    const std::string method = head + '.' + (rest.empty() ? "__init__" : rest);
+    if (m_b.params.contains(method))
+      for (auto& x : helper_calls(method, depth)) add(std::move(x));
+    if (!m_b.params.contains(method) || rest.empty())
+      for (const auto& base : c->second.bases) {
+        if (base == "object") continue;
+        for (auto& x : through_test_class({v.kind, rest.empty() ? base : base + '.' + rest, v.via}, depth + 1))
+          add(std::move(x));
+        break;
+      }
+    return out;
+  }
+
+  static std::string class_of(const std::string& test) {
     auto dot = test.rfind('.');
     return dot == std::string::npos ? std::string() : test.substr(0, dot);
+  }
+
+ private:
+  // The test machinery a helper calls, which runs no code under test.
+  static bool is_machinery(std::string_view callee) {
+    std::string_view last = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+    return last.starts_with("assert") || last.starts_with("fail") || last == "skipTest" || last == "subTest" ||
+           last == "addCleanup" || last == "enterContext";
+  }
+
+  // What the calls of helper `key` stand for, typed in its own scope; its
+  // parameters' calls say nothing without the caller's arguments.
+  std::vector<Value> helper_calls(const std::string& key, int depth) const {
+    if (depth >= k_max_helper_depth) return {};
+    // Many tests call one helper: its calls are typed once per depth.
+    const std::string memo_key = key + '#' + std::to_string(depth);
+    if (auto it = m_helper_memo.find(memo_key); it != m_helper_memo.end()) return it->second;
+    std::vector<Value> out;
+    auto calls = m_b.calls.find(key);
+    if (calls == m_b.calls.end()) return out;
+    const auto& params = m_b.params.at(key);
+    for (const CallSite& cs : calls->second) {
+      const std::string callee(cs.callee);
+      std::string head = callee.substr(0, callee.find('.'));
+      if (is_machinery(callee) || std::find(params.begin(), params.end(), head) != params.end()) continue;
+      auto typed = rewrite(callee, key, depth + 1);
+      if (typed.empty() && helper(callee, key).empty()) typed.push_back({Value::alias, callee, {}});
+      for (auto& v : typed)
+        if (out.size() < k_max_calls &&
+            std::none_of(out.begin(), out.end(), [&](const Value& o) { return o.text == v.text; }))
+          out.push_back(std::move(v));
+    }
+    m_helper_memo.emplace(memo_key, out);
+    return out;
   }
 
   // The attribute `name` of class `cls`: its own, its bases' in the file,
@@ -335,6 +596,9 @@ class Typer {
     std::vector<Value> raw;
     if (auto l = m_b.locals.find(test); l != m_b.locals.end())
       if (auto it = l->second.find(head); it != l->second.end()) raw.push_back(it->second);
+    if (raw.empty())
+      if (auto l = m_b.loops.find(test); l != m_b.loops.end())
+        if (auto it = l->second.find(head); it != l->second.end()) raw = it->second;
     if (raw.empty() && !class_of(test).empty()) class_attr(class_of(test), head, raw, 0, true);
     if (raw.empty())
       if (auto it = m_b.module.find(head); it != m_b.module.end()) raw.push_back(it->second);
@@ -347,7 +611,70 @@ class Typer {
 
   const Bindings& m_b;
   std::unordered_map<std::string, std::vector<std::string>> m_subclasses;
+  mutable std::unordered_map<std::string, std::vector<Value>> m_helper_memo;
 };
+
+bool is_test_name(std::string_view key) {
+  auto dot = key.rfind('.');
+  return key.substr(dot == std::string_view::npos ? 0 : dot + 1).starts_with("test");
+}
+
+// A test that calls a helper, and where.
+struct Caller {
+  std::string test;
+  const CallSite* site = nullptr;
+};
+
+// The tests of the file that call helper `key` (the first few, each at its
+// first call): those of its class or of a subclass, or any test for a
+// module-level helper.
+std::vector<Caller> callers_of(const Bindings& b, const Typer& typer, const std::string& key) {
+  std::vector<Caller> out;
+  if (!b.params.contains(key)) return out;
+  const std::string cls = Typer::class_of(key);
+  const std::string name = key.substr(cls.empty() ? 0 : cls.size() + 1);
+  for (const auto& test : b.functions) {
+    if (out.size() >= k_max_callers) break;
+    if (!is_test_name(test) || (!cls.empty() && !typer.derives(Typer::class_of(test), cls))) continue;
+    auto calls = b.calls.find(test);
+    if (calls == b.calls.end()) continue;
+    for (const CallSite& cs : calls->second)
+      if (cs.callee == name && typer.helper(name, test) == key) {
+        out.push_back({test, &cs});
+        break;
+      }
+  }
+  return out;
+}
+
+// The caller's argument for parameter `index` of `params` (positional, or
+// by keyword), `self.` dropped: nullopt when it gives none, "" when it is
+// no dotted name.
+std::optional<std::string> argument(const CallSite& cs, const std::vector<std::string>& params, std::size_t index) {
+  std::size_t positional = 0;
+  std::vector<std::string_view> args;
+  split_args(cs.statement, cs.open, args);
+  for (std::string_view a : args) {
+    std::string_view name = dotted_prefix(a);
+    std::string_view rest = trim(a.substr(name.size()));
+    const bool keyword = !name.empty() && name.find('.') == std::string_view::npos && rest.starts_with('=') &&
+                         !rest.starts_with("==");
+    if (a.starts_with('*')) return std::nullopt;  // `*args`: positions unknown from here
+    std::string_view value;
+    if (keyword && name == params[index]) value = trim(rest.substr(1));
+    else if (!keyword && positional++ == index) value = a;
+    else continue;
+    if (value.starts_with("self.")) value.remove_prefix(5);
+    return is_dotted(value) ? std::string(value) : std::string();
+  }
+  return std::nullopt;
+}
+
+// The caller's statement, its first lines, continuation lines dedented by
+// the statement's column.
+std::string statement_code(const CallSite& cs) {
+  return python::statement_lines(cs.statement, cs.indent, k_max_code_lines);
+}
 
 }  // namespace
 
@@ -355,12 +682,15 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
   if (facts.expectations.empty()) return;
   Bindings b = read_bindings(lines);
   Typer typer(b);
-  for (auto& e : facts.expectations) {
+  // Each call with the function whose names it is read in.
+  auto type = [&](model::TestExpectation& e, const std::vector<std::pair<std::string, std::string>>& scoped) {
     std::vector<std::string> calls;
     std::vector<std::string> vias;
-    for (const auto& c : e.calls) {
-      auto typed = typer.rewrite(c, e.test);
-      if (typed.empty()) typed.push_back({Value::alias, c, ""});
+    for (const auto& [c, scope] : scoped) {
+      std::vector<Value> typed;
+      for (auto& v : typer.rewrite(c, scope))
+        for (auto& t : typer.through_test_class(v)) typed.push_back(std::move(t));
+      if (typed.empty()) typed = typer.through_test_class({Value::alias, c, ""});
       for (auto& t : typed) {
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
         if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
@@ -374,7 +704,59 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
       auto dot = e.test.rfind('.');
       if (dot != std::string::npos) e.test = vias[0] + e.test.substr(dot);
     }
+  };
+  std::vector<model::TestExpectation> out;
+  for (auto& e : facts.expectations) {
+    std::vector<std::pair<std::string, std::string>> scoped;
+    for (const auto& c : e.calls) scoped.emplace_back(c, e.test);
+    auto callers = is_test_name(e.test) ? std::vector<Caller>{} : callers_of(b, typer, e.test);
+    if (callers.empty()) {
+      type(e, scoped);
+      out.push_back(std::move(e));
+      continue;
+    }
+    // An expectation in a helper (`assertCoerceRaises(self, A, B)`) runs
+    // with what each test calling it passes: one per caller, named by it,
+    // the helper's parameters replaced by the caller's arguments.
+    const auto& params = b.params.at(e.test);
+    for (const Caller& c : callers) {
+      model::TestExpectation copy = e;
+      copy.test = c.test;
+      copy.line = c.site->line;
+      copy.code = statement_code(*c.site);
+      auto arg = [&](std::string_view name) -> std::optional<std::string> {
+        auto p = std::find(params.begin(), params.end(), name);
+        if (p == params.end()) return std::nullopt;
+        return argument(*c.site, params, static_cast<std::size_t>(p - params.begin()));
+      };
+      // Whether the caller's arguments say what is expected or run: else
+      // its tests differ only by data the helper passes on, and without a
+      // regex every caller would name the same site.
+      bool substituted = false;
+      copy.classes.clear();
+      for (const auto& k : e.classes)
+        if (auto a = arg(k)) {
+          if (!a->empty()) copy.classes.push_back(*a);
+          substituted = true;
+        } else {
+          copy.classes.push_back(k);
+        }
+      std::vector<std::pair<std::string, std::string>> typed_in;
+      for (const auto& call : e.calls) {
+        std::string head = call.substr(0, call.find('.'));
+        if (auto a = arg(head)) {
+          if (!a->empty()) typed_in.emplace_back(*a + call.substr(head.size()), c.test);
+          substituted = true;
+        } else {
+          typed_in.emplace_back(call, e.test);
+        }
+      }
+      if (copy.classes.empty() || typed_in.empty() || (!substituted && e.match.empty())) continue;
+      type(copy, typed_in);
+      out.push_back(std::move(copy));
+    }
   }
+  facts.expectations = std::move(out);
   // A module loaded by name is bound as `import decimal as decimal`
   // would bind it: the alias marks it loaded by name (call_graph.h).
   std::sort(b.modules.begin(), b.modules.end());

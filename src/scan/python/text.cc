@@ -364,4 +364,20 @@ bool too_deeply_indented(std::string_view src) {
 }
 
 
+std::string statement_lines(std::string_view text, std::uint32_t column, int max_lines) {
+  std::string out;
+  for (int l = 0; l < max_lines && !text.empty(); ++l) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    std::size_t strip = 0;
+    while (strip < column && strip < line.size() && (line[strip] == ' ' || line[strip] == '\t')) ++strip;
+    if (!out.empty()) out += '\n';
+    out.append(line.substr(strip));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
 }  // namespace errdex::scan::python

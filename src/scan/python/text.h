@@ -74,4 +74,9 @@ bool class_defines_methods(std::string_view source, std::string_view name);
 // Python and is not parsed.
 bool too_deeply_indented(std::string_view src);
 
+// A statement's text as a test link shows it (TestExpectation::code): its
+// first `max_lines` lines, each with up to `column` leading blanks removed
+// (the statement's own indentation), trailing blanks and `\r` dropped.
+std::string statement_lines(std::string_view text, std::uint32_t column, int max_lines);
+
 }  // namespace errdex::scan::python

@@ -1,0 +1,159 @@
+// Test links (issue 29, item 2): which of the sites a test reaches it is
+// linked to, on small repositories of real shape scanned in memory.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyze/analyst.h"
+#include "analyze/call_graph.h"
+#include "analyze/evidence.h"
+#include "scan/frontend.h"
+
+namespace errdex::analyze {
+namespace {
+
+// A repository of code and test files, scanned, analyzed and linked as
+// `errdex scan` does it.
+struct Linked {
+  std::vector<std::string> paths;
+  std::vector<std::string> sources;
+  std::vector<model::FileFacts> facts;
+  std::vector<model::ThrowSite> sites;
+  std::vector<model::ErrorRecord> records;
+
+  // The linked tests of the record whose message starts with `message`,
+  // as "name@line".
+  std::vector<std::string> tests_of(const std::string& message) const {
+    std::vector<std::string> out;
+    for (const auto& r : records)
+      if (r.error_message.rfind(message, 0) == 0)
+        for (const auto& t : r.evidence.tests) out.push_back(t.name + "@" + std::to_string(t.line_number));
+    return out;
+  }
+};
+
+Linked link(const std::map<std::string, std::string>& code, const std::map<std::string, std::string>& tests) {
+  Linked l;
+  for (const auto& [p, s] : code) {
+    l.paths.push_back(p);
+    l.sources.push_back(s);
+    l.facts.push_back(scan::frontend_for(p)->scan(s));
+  }
+  for (const auto& [p, s] : tests) {
+    l.paths.push_back(p);
+    l.sources.push_back(s);
+    l.facts.push_back(scan::frontend_for(p)->scan_tests(s));
+  }
+  ClassIndex classes;
+  for (std::size_t i = 0; i < code.size(); ++i) classes.add(l.paths[i], l.facts[i].classes);
+  std::vector<FileFactsAt> all, code_only;
+  for (std::size_t i = 0; i < l.paths.size(); ++i) {
+    all.push_back({&l.paths[i], &l.facts[i]});
+    if (i < code.size()) code_only.push_back({&l.paths[i], &l.facts[i]});
+  }
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    FileContext ctx{"acme/app", l.paths[i], std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", l.sources[i],
+                    &classes, nullptr};
+    for (auto& r : analyze_file(ctx, l.facts[i].sites)) l.records.push_back(std::move(r));
+    for (const auto& s : l.facts[i].sites) l.sites.push_back(s);
+  }
+  const CallGraph graph(code_only, {""});
+  link_tests(all, l.sites, l.records, classes, graph);
+  return l;
+}
+
+// Lib/graphlib.py's shape: the test's regex spells the message with the
+// value it passed (`node 2`) where the template interpolates (`{node!r}`).
+// It agrees with the template whose words it fits, a value standing for
+// each interpolation, not with the one whose words differ; nor does a regex
+// whose only words fall in interpolations.
+TEST(EvidenceLinks, ARegexWithValuesFitsTheTemplateItsWordsSpell) {
+  auto l = link({{"pkg/graph.py",
+                  "class TopologicalSorter:\n"
+                  "    def done(self, *nodes):\n"
+                  "        for node in nodes:\n"
+                  "            if node not in self._info:\n"
+                  "                raise ValueError(f\"node {node!r} was not added using add()\")\n"
+                  "            if self._ready is None:\n"
+                  "                raise ValueError(f\"node {node!r} was not passed out (still not ready)\")\n"
+                  "    def add(self, node, pred):\n"
+                  "        if node == pred:\n"
+                  "            raise ValueError(f\"{node} is {pred}\")\n"}},
+                {{"tests/test_graph.py",
+                  "import unittest\n"
+                  "from pkg import graph\n"
+                  "class TestSort(unittest.TestCase):\n"
+                  "    def test_done(self):\n"
+                  "        ts = graph.TopologicalSorter()\n"
+                  "        with self.assertRaisesRegex(ValueError, 'node 2 was not passed out'):\n"
+                  "            ts.done(2)\n"
+                  "    def test_other_words(self):\n"
+                  "        ts = graph.TopologicalSorter()\n"
+                  "        with self.assertRaisesRegex(ValueError, 'node 2 was never seen here'):\n"
+                  "            ts.done(2)\n"
+                  "    def test_values_only(self):\n"
+                  "        ts = graph.TopologicalSorter()\n"
+                  "        with self.assertRaisesRegex(ValueError, 'abcdef is ghijkl'):\n"
+                  "            ts.add('abcdef', 'ghijkl')\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_EQ(l.tests_of("node {node!r} was not passed out"), (std::vector<std::string>{"TestSort.test_done@6"}));
+  EXPECT_TRUE(l.tests_of("node {node!r} was not added").empty());
+  EXPECT_TRUE(l.tests_of("{node} is {pred}").empty());
+}
+
+// Without a regex, a test whose nearest site of its class is inside a
+// callee, with three more sites of the class below it, names none of them:
+// which one its inputs hit is a guess. A site in the function the test
+// calls itself, or a regex, still says which.
+TEST(EvidenceLinks, ARegexLessTestDeepInASubsystemNamesNoSite) {
+  const std::string conf =
+      "def _parse_one(x):\n"
+      "    if not x:\n"
+      "        raise ValueError('empty item')\n"
+      "    if x == '?':\n"
+      "        raise ValueError('unknown item')\n"
+      "    if x == '!':\n"
+      "        raise ValueError('bang item')\n"
+      "    return x\n"
+      "def _parse(text):\n"
+      "    if text is None:\n"
+      "        raise ValueError('no text given')\n"
+      "    return [_parse_one(t) for t in text]\n"
+      "def load(text):\n"
+      "    return _parse(text)\n"
+      "def check(text):\n"
+      "    if text == '':\n"
+      "        raise ValueError('blank text')\n"
+      "    return _parse(text)\n";
+  auto l = link({{"pkg/conf.py", conf}}, {{"tests/test_conf.py",
+                                           "import unittest\n"
+                                           "from pkg.conf import load, check\n"
+                                           "class ConfTest(unittest.TestCase):\n"
+                                           "    def test_load_none(self):\n"
+                                           "        self.assertRaises(ValueError, load, None)\n"
+                                           "    def test_check_blank(self):\n"
+                                           "        self.assertRaises(ValueError, check, '')\n"
+                                           "    def test_load_none_regex(self):\n"
+                                           "        self.assertRaisesRegex(ValueError, 'no text', load, None)\n"}});
+  ASSERT_EQ(l.records.size(), 5u);
+  EXPECT_EQ(l.tests_of("no text given"), (std::vector<std::string>{"ConfTest.test_load_none_regex@9"}));
+  EXPECT_EQ(l.tests_of("blank text"), (std::vector<std::string>{"ConfTest.test_check_blank@7"}));
+  EXPECT_TRUE(l.tests_of("empty item").empty());
+
+  // With two sites below, the nearest one is still linked.
+  std::string two = conf;
+  two.replace(two.find("    if x == '!':\n        raise ValueError('bang item')\n"),
+              std::string("    if x == '!':\n        raise ValueError('bang item')\n").size(), "");
+  l = link({{"pkg/conf.py", two}}, {{"tests/test_conf.py",
+                                     "import unittest\n"
+                                     "from pkg.conf import load\n"
+                                     "class ConfTest(unittest.TestCase):\n"
+                                     "    def test_load_none(self):\n"
+                                     "        self.assertRaises(ValueError, load, None)\n"}});
+  EXPECT_EQ(l.tests_of("no text given"), (std::vector<std::string>{"ConfTest.test_load_none@5"}));
+}
+
+}  // namespace
+}  // namespace errdex::analyze
