@@ -27,6 +27,20 @@ constexpr std::size_t k_key = 8;
 // A paragraph of a doc file longer than this many lines is cut there.
 constexpr int k_max_paragraph_lines = 24;
 
+// util::is_word_char by table: the corpus asks it of every byte of every
+// doc, each revision.
+class WordChars {
+ public:
+  WordChars() {
+    for (int c = 0; c < 256; ++c) m_word[c] = util::is_word_char(static_cast<char>(c));
+  }
+  bool operator()(char c) const { return m_word[static_cast<unsigned char>(c)]; }
+
+ private:
+  bool m_word[256];
+};
+const WordChars is_word;
+
 std::uint64_t key_at(std::string_view s, std::size_t i) {
   std::uint64_t k = 0;
   std::memcpy(&k, s.data() + i, k_key);
@@ -52,7 +66,7 @@ std::string message_literal(const model::ThrowSite& s) {
   if (cur.size() > best.size()) best = cur;
   best = util::collapse_ws(best);
   int words = 0;
-  for (std::size_t i = 0; i < best.size(); ++i) words += util::is_word_char(best[i]) && (i == 0 || !util::is_word_char(best[i - 1]));
+  for (std::size_t i = 0; i < best.size(); ++i) words += is_word(best[i]) && (i == 0 || !is_word(best[i - 1]));
   if (best.size() < k_min_literal || words < k_min_words) return {};
   return best;
 }
@@ -77,32 +91,46 @@ std::string_view module_stem(std::string_view path) {
 class Corpus {
  public:
   // `keys`: the keys (key_of) of the literals that will be looked up.
-  Corpus(const std::vector<DocSource>& docs, const std::vector<std::uint64_t>& keys) {
-    for (std::uint64_t k : keys) m_index[k];
+  Corpus(const std::vector<DocSource>& docs, const std::vector<std::uint64_t>& keys) : m_maybe(k_filter_bits / 64) {
+    for (std::uint64_t k : keys) {
+      m_index[k];
+      m_maybe[filter_bit(k) / 64] |= std::uint64_t{1} << (filter_bit(k) % 64);
+    }
+    std::size_t size = docs.size();
+    for (const DocSource& d : docs) size += d.text.size();
+    m_text.resize(size);
+    // Written through a pointer: the texts are most of what a scan of many
+    // revisions reads again each revision.
+    char* out = m_text.data();
+    const char* const begin = out;
     for (std::size_t d = 0; d < docs.size(); ++d) {
-      m_starts.push_back(m_text.size());
+      m_starts.push_back(out - begin);
       for (char c : docs[d].text) {
-        if (c == '\n') m_newlines.push_back(m_text.size());
+        if (c == '\n') m_newlines.push_back(out - begin);
         if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-          if (!m_text.empty() && m_text.back() != ' ' && m_text.back() != '\0') m_text += ' ';
+          if (out != begin && out[-1] != ' ' && out[-1] != '\0') *out++ = ' ';
         } else {
-          m_text += c;
+          *out++ = c;
         }
       }
-      m_text += '\0';
+      *out++ = '\0';
     }
+    m_text.resize(out - begin);
     // Only the word starts some literal's key is looked up at are indexed,
-    // each key's in text order.
+    // each key's in text order; the filter passes over most others.
     for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
-      if (util::is_word_char(m_text[i]) && (i == 0 || !util::is_word_char(m_text[i - 1])))
-        if (auto it = m_index.find(key_at(m_text, i)); it != m_index.end()) it->second.push_back(i);
+      if (is_word(m_text[i]) && (i == 0 || !is_word(m_text[i - 1]))) {
+        const std::uint64_t k = key_at(m_text, i);
+        if (!(m_maybe[filter_bit(k) / 64] >> (filter_bit(k) % 64) & 1)) continue;
+        if (auto it = m_index.find(k); it != m_index.end()) it->second.push_back(i);
+      }
   }
 
   // Where a literal's key is taken: its second word start (the first may
   // be cut from a longer word in the docs), as (offset, key).
   static std::optional<std::pair<std::size_t, std::uint64_t>> key_of(std::string_view lit) {
     std::size_t k = 1;
-    while (k + k_key <= lit.size() && !(util::is_word_char(lit[k]) && !util::is_word_char(lit[k - 1]))) ++k;
+    while (k + k_key <= lit.size() && !(is_word(lit[k]) && !is_word(lit[k - 1]))) ++k;
     if (k + k_key > lit.size()) return std::nullopt;
     return std::pair(k, key_at(lit, k));
   }
@@ -131,6 +159,11 @@ class Corpus {
   std::vector<std::size_t> m_starts;    // each doc's first byte in m_text
   std::vector<std::size_t> m_newlines;  // where each original line ended, in m_text
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> m_index;  // key → word starts, ascending
+  // A bit per hash of each key in m_index: a clear bit says a word start's
+  // key is none of them without a lookup.
+  static constexpr std::size_t k_filter_bits = 1 << 16;
+  static std::size_t filter_bit(std::uint64_t k) { return (k * 0x9e3779b97f4a7c15ull) >> 48; }
+  std::vector<std::uint64_t> m_maybe;
 };
 
 struct Candidate {
@@ -175,12 +208,12 @@ void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model
       std::string_view para = t.substr(start, std::min(at, t.size()) - start);
       // The function names written as code, with their lines.
       for (std::size_t i = 0; i < para.size();) {
-        if (!util::is_word_char(para[i]) || (i > 0 && util::is_word_char(para[i - 1]))) {
+        if (!is_word(para[i]) || (i > 0 && is_word(para[i - 1]))) {
           ++i;
           continue;
         }
         std::size_t e = i;
-        while (e < para.size() && util::is_word_char(para[e])) ++e;
+        while (e < para.size() && is_word(para[e])) ++e;
         std::string_view w = para.substr(i, e - i);
         bool as_code = (i > 0 && (para[i - 1] == '`' || para[i - 1] == '.')) ||
                        (e < para.size() && (para[e] == '(' || para[e] == '`'));

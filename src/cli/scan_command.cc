@@ -448,10 +448,11 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     phase("5d docs");
     // The docs that quote each record's message or name its class with its
     // function (evidence.docs): doc files, and docstrings of code files.
-    auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs);
+    auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs, memo);
+    if (memo) memo->doc_texts.next_revision();
     out.doc_files = doc_files.size();
     std::vector<analyze::DocSource> docs;
-    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, d.text, false});
+    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false});
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (!is_test[i])
         for (const auto& d : facts[i].docstrings) docs.push_back({&paths[i], d.line, d.name, d.text, true});
@@ -718,22 +719,39 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     return out.repo + '\n' + r.sha + '\n' + r.ref + '\n' + r.dataset_version;
   };
   if (auto revisions = st.revisions(out.repo); revisions && !revisions->empty()) {
+    // The stored revisions' sites, from the memo or else the store, each
+    // read once per command.
     std::vector<std::vector<store::SiteAt>> read;
-    read.reserve(revisions->size());
-    std::vector<const std::vector<store::SiteAt>*> stored;
-    for (const auto& r : *revisions) {
+    auto sites_of = [&](const store::Revision& r) -> const std::vector<store::SiteAt>* {
       if (memo)
-        if (auto it = memo->sites.find(memo_key(r)); it != memo->sites.end()) {
-          stored.push_back(&it->second);
-          continue;
-        }
-      if (auto sites = st.revision(out.repo, r.ref.empty() ? r.sha : r.ref); sites && *sites) {
-        read.push_back(std::move((*sites)->second));
-        stored.push_back(&read.back());
-        if (memo) memo->sites[memo_key(r)] = read.back();
+        if (auto it = memo->sites.find(memo_key(r)); it != memo->sites.end()) return &it->second;
+      auto sites = st.revision(out.repo, r.ref.empty() ? r.sha : r.ref);
+      if (!sites || !*sites) return nullptr;
+      if (memo) return &(memo->sites[memo_key(r)] = std::move((*sites)->second));
+      return &read.emplace_back(std::move((*sites)->second));
+    };
+    std::vector<std::string> names;
+    for (const auto& r : *revisions) names.push_back(memo_key(r));
+    store::SiteIdIndex fresh;
+    store::SiteIdIndex* index = &fresh;
+    std::size_t from = 0;
+    if (memo) {
+      // The revisions indexed before are still the first ones (a scan in
+      // version order may store one before them: then all are added again).
+      index = &memo->site_index;
+      if (memo->site_index_of.size() <= names.size() &&
+          std::equal(memo->site_index_of.begin(), memo->site_index_of.end(), names.begin())) {
+        from = memo->site_index_of.size();
+      } else {
+        memo->site_index = {};
+        memo->site_index_of.clear();
       }
     }
-    kept_ids = store::keep_site_ids(out.records, keys, stored);
+    for (std::size_t k = from; k < revisions->size(); ++k) {
+      if (const auto* sites = sites_of((*revisions)[k])) index->add(*sites);
+      if (memo) memo->site_index_of.push_back(names[k]);
+    }
+    kept_ids = index->keep(out.records, keys);
   }
 
   phase("9a json");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/parallel.h"
@@ -46,17 +48,34 @@ std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, c
 }
 
 std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::vector<source::Entry>& files,
-                                    const std::string& prefix, int jobs) {
+                                    const std::string& prefix, int jobs, ScanMemo* memo) {
   std::vector<DocFile> out(files.size());
   std::atomic<std::size_t> total{0};
   source::Options bounds;
   bounds.max_file_size = k_max_doc_file;
   parallel_for(files.size(), jobs, [&](std::size_t i) {
     if (total.load() >= k_max_doc_total) return;
-    auto text = tree.read(files[i]);
-    if (!text || source::content_problem(*text, bounds)) return;
-    total += text->size();
-    out[i] = {joined(prefix, files[i].path), std::move(*text)};
+    // A blob id names its bytes: what it gave before it gives again
+    // (nothing, for a file left out).
+    const std::string& blob = files[i].blob;
+    std::shared_ptr<const std::optional<std::string>> known;
+    if (memo && !blob.empty()) {
+      std::lock_guard lock(memo->mutex);
+      known = memo->doc_texts.find(blob);
+    }
+    if (!known) {
+      auto text = tree.read(files[i]);
+      known = std::make_shared<const std::optional<std::string>>(
+          text && !source::content_problem(*text, bounds) ? std::optional(std::move(*text)) : std::nullopt);
+      if (memo && !blob.empty()) {
+        std::lock_guard lock(memo->mutex);
+        memo->doc_texts.put(blob, known);
+      }
+    }
+    if (!*known) return;
+    total += (*known)->size();
+    // The text, owned by the memo's entry as well.
+    out[i] = {joined(prefix, files[i].path), std::shared_ptr<const std::string>(known, &**known)};
   });
   std::erase_if(out, [](const DocFile& d) { return d.path.empty(); });
   return out;

@@ -2,9 +2,11 @@
 // The scan pipeline's evidence passes that read the tree itself
 // (cli/scan_pipeline.h): the repository's doc files, and blame of the
 // raise lines on a git revision.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/scan_pipeline.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "source/source_tree.h"
@@ -19,17 +21,19 @@ const std::vector<std::string>& doc_extensions();
 // repository's top, for the test-code check.
 std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, const std::string& prefix);
 
-// A doc file's path from the repository's top and its text.
+// A doc file's path from the repository's top and its text (shared with
+// the memo that keeps it between revisions).
 struct DocFile {
   std::string path;
-  std::string text;
+  std::shared_ptr<const std::string> text;
 };
 
 // Reads `files` on `jobs` threads: each at most 1 MiB, valid UTF-8 and not
 // binary, 64 MiB in all; the others are left out silently (a doc file is
-// evidence, not a scanned file).
+// evidence, not a scanned file). With `memo`, a git blob read at an earlier
+// revision of this command is not read again.
 std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::vector<source::Entry>& files,
-                                    const std::string& prefix, int jobs);
+                                    const std::string& prefix, int jobs, ScanMemo* memo = nullptr);
 
 // evidence.introduced of each record, by blame of its line in `tree` (only
 // a git revision has history; a folder gives none). `entries[i]` is the

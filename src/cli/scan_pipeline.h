@@ -15,6 +15,7 @@
 #include "model/error_record.h"
 #include "model/throw_site.h"
 #include "source/source_tree.h"
+#include "store/history.h"
 #include "store/store.h"
 #include "util/expected.h"
 
@@ -34,8 +35,9 @@ class RecentMap {
     it->second.second = m_generation;
     return it->second.first;
   }
-  void put(std::string key, T value) {
-    m_map.insert_or_assign(std::move(key), std::pair(std::make_shared<const T>(std::move(value)), m_generation));
+  void put(std::string key, T value) { put(std::move(key), std::make_shared<const T>(std::move(value))); }
+  void put(std::string key, std::shared_ptr<const T> value) {
+    m_map.insert_or_assign(std::move(key), std::pair(std::move(value), m_generation));
   }
   // One revision is done.
   void next_revision() {
@@ -64,9 +66,16 @@ struct ScanMemo {
   // Records key -> the file's analyzed records (stamped with the revision
   // that analyzed them; analyze::stamp re-stamps).
   RecentMap<std::vector<model::ErrorRecord>> records;
+  // Git blob id -> a doc file's text (nullopt: left out), for evidence.docs.
+  RecentMap<std::optional<std::string>> doc_texts;
   // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
   // sites (Store::revision), for keeping site ids across revisions.
   std::map<std::string, std::vector<store::SiteAt>> sites;
+  // keep_site_ids' index of the stored revisions named, in order, by
+  // `site_index_of` (keys as in `sites`): the next revision of the same
+  // repository adds only the revisions stored since.
+  store::SiteIdIndex site_index;
+  std::vector<std::string> site_index_of;
   // The records this command stored last, with their JSON: a record of the
   // next revision of the same repository that differs only in its stamp
   // takes that JSON restamped (model/restamp.h) instead of serialising.

@@ -52,22 +52,28 @@ std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::v
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
                           const std::vector<const std::vector<SiteAt>*>& stored) {
   if (keys.size() != records.size()) return 0;
+  SiteIdIndex index;
+  for (const std::vector<SiteAt>* one : stored) index.add(*one);
+  return index.keep(records, keys);
+}
+
+void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
   // Per stored revision, its keys held once; a later revision's id wins.
-  std::unordered_map<std::string, std::string> id_of_key;
-  std::unordered_set<std::string> stored_ids;
-  for (const std::vector<SiteAt>* one : stored) {
-    for (const auto& [k, i] : unique_keys(*one, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
-      id_of_key[k] = (*one)[i].id;
-    for (const auto& s : *one) stored_ids.insert(s.id);
-  }
+  for (const auto& [k, i] : unique_keys(revision, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
+    m_id_of_key[k] = revision[i].id;
+  for (const auto& s : revision) m_stored_ids.insert(s.id);
+}
+
+std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
+  if (keys.size() != records.size() || m_id_of_key.empty()) return 0;
   std::unordered_set<std::string> taken;
   for (const auto& r : records) taken.insert(r.id);
   std::size_t kept = 0;
   for (const auto& [k, i] : unique_keys(keys, [](const std::string& key, std::size_t) -> const std::string& { return key; })) {
     auto& r = records[i];
-    if (stored_ids.contains(r.id)) continue;  // the same site, same message: its id already holds
-    auto old = id_of_key.find(k);
-    if (old == id_of_key.end() || taken.contains(old->second)) continue;
+    if (m_stored_ids.contains(r.id)) continue;  // the same site, same message: its id already holds
+    auto old = m_id_of_key.find(k);
+    if (old == m_id_of_key.end() || taken.contains(old->second)) continue;
     taken.erase(r.id);
     r.id = old->second;
     taken.insert(r.id);

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/error_record.h"
@@ -38,6 +40,24 @@ std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::v
 // caller that keeps them between scans need not copy them into one list).
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
                           const std::vector<const std::vector<SiteAt>*>& stored);
+
+// What keep_site_ids reads of the stored revisions, built up one revision
+// at a time: a scan of many revisions adds each stored one once instead of
+// reading all of them again for every revision (which grows with the square
+// of their number). keep() after add() of revisions r1..rn answers as
+// keep_site_ids over r1..rn does.
+class SiteIdIndex {
+ public:
+  // One stored revision's sites, after every revision added before it (a
+  // later revision's id wins for a key).
+  void add(const std::vector<SiteAt>& revision);
+  // keep_site_ids of `records` against the revisions added.
+  std::size_t keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
+
+ private:
+  std::unordered_map<std::string, std::string> m_id_of_key;  // site key -> id, of the last revision holding it once
+  std::unordered_set<std::string> m_stored_ids;
+};
 
 struct SiteHistory {
   std::string id, repo;

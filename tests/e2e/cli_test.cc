@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -500,6 +501,22 @@ TEST(Cli, UnchangedFilesComeFromTheFactsCacheWithTheSameRecords) {
 // store); a file whose blob is unchanged but whose raised class now
 // resolves to another base is read and analyzed again. Every revision
 // exports the same lines as a scan that parses and analyzes everything.
+// Every revision's lines of `db`'s export, without the times a scan writes.
+std::vector<json> export_without_times(const std::string& db) {
+  auto r = run(errdex_cmd() + " export --all-revisions --db " + shell_quote(db));
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::vector<json> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    auto j = json::parse(line);
+    j.erase("datasetVersion");
+    j["record"].erase("analyzedAt");
+    if (j["record"].contains("analysis")) j["record"]["analysis"].erase("at");
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 TEST(Cli, GitRevisionsFromTheCachesExportTheSameAsAFullScan) {
   TempDir repo, data;
   write_file(repo / "pkg/__init__.py", "");
@@ -532,26 +549,60 @@ TEST(Cli, GitRevisionsFromTheCachesExportTheSameAsAFullScan) {
   EXPECT_EQ(v3["cachedFiles"], 2) << "a.py and b.py are known blobs: " << v3.dump();
   EXPECT_EQ(v3["reusedFiles"], 1) << "a.py's class resolves anew, so it is read and analyzed: " << v3.dump();
   scan(plain, "--rev v1 --rev v2 --rev v3 --no-cache");
-  auto lines = [](const std::string& db) {
-    auto r = run(errdex_cmd() + " export --all-revisions --db " + shell_quote(db));
-    EXPECT_EQ(r.code, 0) << r.err;
-    std::vector<json> out;
-    std::istringstream in(r.out);
-    for (std::string line; std::getline(in, line);) {
-      auto j = json::parse(line);
-      j.erase("datasetVersion");
-      j["record"].erase("analyzedAt");
-      if (j["record"].contains("analysis")) j["record"]["analysis"].erase("at");
-      out.push_back(std::move(j));
-    }
-    return out;
-  };
-  auto a = lines(cached), b = lines(plain);
+  auto a = export_without_times(cached), b = export_without_times(plain);
   ASSERT_EQ(a.size(), 6u);
   EXPECT_EQ(a, b);
   int linked = 0;
   for (const auto& l : a) linked += l["record"].contains("evidence") && l["record"]["evidence"].contains("tests");
   EXPECT_EQ(linked, 3) << "the test read as evidence links a.py's record in each revision";
+}
+
+// What one command keeps between the revisions it scans (doc files by
+// blob id, the stored revisions' sites by site key) gives what scans of one
+// revision each give, also when a revision is stored before the others
+// (version order: v1 after v2 here) and when a doc file changes.
+TEST(Cli, ManyRevisionsInOneCommandStoreWhatOneCommandEachStores) {
+  TempDir repo, data;
+  const std::string readme = "# pkg\n\nCalling `fetch_value` with a negative number raises ValueError.\n";
+  write_file(repo / "README.md", readme);
+  write_file(repo / "docs/errors.rst", "fetch_value refuses them: x must be positive, got something else.\n");
+  write_file(repo / "pkg/a.py", "def fetch_value(x):\n    if x < 0:\n        raise ValueError(f\"x must be positive, got {x}\")\n");
+  git(repo, "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git tag v1");
+  write_file(repo / "pkg/a.py", "def fetch_value(x):\n    if x < 0:\n        raise ValueError(f\"x must not be negative, got {x}\")\n");
+  git(repo, "commit -qam two && git tag v2");
+  write_file(repo / "docs/errors.rst", "fetch_value refuses them: x must not be negative, got something else.\n");
+  write_file(repo / "pkg/b.py", "def g(y):\n    raise KeyError(f\"no key {y} in the table of keys\")\n");
+  git(repo, "add -A && git commit -qm three && git tag v3");
+  std::string one = "sqlite:" + (data / "one.db").string(), each = "sqlite:" + (data / "each.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/many -q --json " + args +
+                 " --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  auto summaries = scan(one, "--rev v2 --rev v1 --rev v3");
+  for (const char* rev : {"v2", "v1", "v3"}) scan(each, std::string("--no-cache --rev ") + rev);
+  auto a = export_without_times(one), b = export_without_times(each);
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a, b);
+  // The reworded site kept v2's id in v1 and v3 (v1 scanned after it).
+  std::set<std::string> f_ids;
+  for (const auto& l : a)
+    if (l["record"]["errorClass"] == "ValueError") f_ids.insert(l["record"]["id"].get<std::string>());
+  EXPECT_EQ(f_ids.size(), 1u) << summaries;
+  // The doc quoting each revision's message is linked where it quotes it
+  // (v1, v3), and the README naming the function everywhere.
+  int quoted = 0, named = 0;
+  for (const auto& l : a)
+    if (l["record"]["errorClass"] == "ValueError") {
+      ASSERT_TRUE(l["record"]["evidence"].contains("docs")) << l.dump();
+      for (const auto& d : l["record"]["evidence"]["docs"]) {
+        quoted += d["filePath"] == "docs/errors.rst";
+        named += d["filePath"] == "README.md";
+      }
+    }
+  EXPECT_EQ(quoted, 2);
+  EXPECT_EQ(named, 3);
 }
 
 // The answer printed where the error is (issue 32, item 4): errdex run

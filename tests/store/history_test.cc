@@ -66,6 +66,41 @@ TEST(History, ARewordedSiteKeepsItsIdWhenItsKeyIsHeldOnce) {
   EXPECT_EQ(keep_site_ids(records, keys, stored), 0u);
 }
 
+// A scan of many revisions adds each stored revision to the index once;
+// it must answer as keep_site_ids over all of them, a later revision's id
+// winning for a key.
+TEST(History, SiteIdIndexBuiltRevisionByRevisionAnswersAsKeepSiteIds) {
+  auto at = [](const std::string& ref, const std::string& sha, const std::string& id, const std::string& fn) {
+    return SiteAt{"acme/a", ref, sha, id, "pkg/a.py", "ValueError", "m " + id, site_key("pkg/a.py", "", fn), 1};
+  };
+  const std::vector<SiteAt> v1 = {at("v1", k_sha1, "00000000000000a1", "f"), at("v1", k_sha1, "00000000000000b1", "g")};
+  const std::vector<SiteAt> v2 = {at("v2", k_sha2, "00000000000000a2", "f"), at("v2", k_sha2, "00000000000000b1", "g"),
+                                  at("v2", k_sha2, "00000000000000b9", "g")};
+  auto fresh = [] {
+    std::vector<model::ErrorRecord> records(3);
+    records[0].id = "00000000000000a3";  // f reworded again: takes v2's a2, the later id
+    records[1].id = "00000000000000b3";  // g: held twice in v2, once in v1: v1's id b1 is still a record's
+    records[2].id = "00000000000000c3";
+    return records;
+  };
+  const std::vector<std::string> keys = {site_key("pkg/a.py", "", "f"), site_key("pkg/a.py", "", "g"),
+                                         site_key("pkg/a.py", "", "h")};
+  auto whole = fresh();
+  const std::size_t kept = keep_site_ids(whole, keys, std::vector<const std::vector<SiteAt>*>{&v1, &v2});
+  SiteIdIndex index;
+  auto none = fresh();
+  EXPECT_EQ(index.keep(none, keys), 0u);  // nothing stored yet
+  index.add(v1);
+  index.add(v2);
+  auto built = fresh();
+  EXPECT_EQ(index.keep(built, keys), kept);
+  EXPECT_EQ(kept, 2u);
+  for (std::size_t i = 0; i < whole.size(); ++i) EXPECT_EQ(built[i].id, whole[i].id) << i;
+  EXPECT_EQ(built[0].id, "00000000000000a2");
+  EXPECT_EQ(built[1].id, "00000000000000b1");
+  EXPECT_EQ(built[2].id, "00000000000000c3");
+}
+
 TEST(History, FirstLastRemovedAndEachChange) {
   TempDir dir;
   auto st = open_in(dir);
