@@ -90,7 +90,14 @@ int run_lint(const LintArgs& a) {
     std::cerr << "errdex lint: --format must be text, json or sarif, got '" << a.format << "'\n";
     return 2;
   }
-  PipelineInput in{a.path, a.rev, a.repo, a.prefix, std::nullopt, std::nullopt, a.jobs, a.format == "text", a.include_tests};
+  PipelineInput in;
+  in.path = a.path;
+  in.rev = a.rev;
+  in.repo = a.repo;
+  in.prefix = a.prefix;
+  in.jobs = a.jobs;
+  in.progress = a.format == "text";
+  in.include_tests = a.include_tests;
   in.evidence = false;  // lints read no tests
   auto run = run_pipeline(in);
   if (!run) {
