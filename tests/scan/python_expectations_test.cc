@@ -483,5 +483,37 @@ TEST(PythonExpectations, HostileInputGivesNothingAndDoesNotCrash) {
   EXPECT_TRUE(scan_python_tests(std::string("\0\xff\xfe raises( \"\"\"", 16)).expectations.empty());
 }
 
+// A subscript the test expects to raise calls its receiver's item method,
+// typed like any call: a `setUp` attribute's class, a local's; by where it
+// stands, `__getitem__`, `__setitem__` or `__delitem__`. A subscript of an
+// untyped name stays as written, and of a call's result names nothing.
+TEST(PythonTestTypes, SubscriptsCallTheReceiversItemMethods) {
+  const char* src =
+      "import mailbox\n"
+      "from email.message import Message\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.box = mailbox.Maildir('x')\n"
+      "    def test_get(self):\n"
+      "        with self.assertRaises(KeyError):\n"
+      "            self.box['missing']\n"
+      "    def test_set_del(self):\n"
+      "        msg = Message()\n"
+      "        with self.assertRaises(TypeError):\n"
+      "            msg[1] = 2\n"
+      "        with self.assertRaises(KeyError):\n"
+      "            del msg['x'], other['y']\n"
+      "        self.assertRaises(IndexError, lambda: data[3])\n"
+      "        with self.assertRaises(KeyError):\n"
+      "            make()['k']\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 5u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"mailbox.Maildir.__getitem__"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"Message.__setitem__"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"Message.__delitem__", "other.__delitem__"}));
+  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"data.__getitem__"}));
+  EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"make"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

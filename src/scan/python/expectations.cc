@@ -182,16 +182,45 @@ class TestScanner {
     if (is(n, "identifier") || is(n, "attribute")) e.classes.emplace_back(text(n));
   }
 
-  // Every call under `n` (lambda bodies included), by name.
+  // Every call under `n` (lambda bodies included), by name. A subscript
+  // of a named receiver calls its class's item method: `m['x']` is
+  // `m.__getitem__`, `m['x'] = v` `m.__setitem__`, `del m['x']`
+  // `m.__delitem__` (a receiver the test file does not type names nothing).
   void calls_under(TSNode n, std::vector<std::string>& out) const {
+    auto add = [&](std::string name) {
+      if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    };
     walk(n, [&](TSNode c, std::uint32_t, TSTreeCursor*) {
       if (out.size() >= k_max_calls) return false;
-      if (is(c, "call")) {
-        std::string name = callee_name(ts_node_child_by_field_name(c, "function", 8));
-        if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+      if (is(c, "call")) add(callee_name(ts_node_child_by_field_name(c, "function", 8)));
+      if (is(c, "subscript")) {
+        const std::string receiver = receiver_name(ts_node_child_by_field_name(c, "value", 5));
+        if (!receiver.empty()) add(receiver + "." + item_method(c));
       }
       return true;
     });
+  }
+
+  // A receiver written as a dotted name (`self.` dropped as callee_name
+  // drops it), else "": `self` itself is the test case.
+  std::string receiver_name(TSNode value) const {
+    const std::string_view t = text(value);
+    const bool dotted = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+    if (!dotted) return {};
+    std::string name = callee_name(value);
+    return name == "self" || name == "cls" ? std::string() : name;
+  }
+
+  // Which item method the subscript `s` calls: by where it stands.
+  std::string item_method(TSNode s) const {
+    TSNode parent = ts_node_parent(s);
+    if (is(parent, "delete_statement") ||
+        (is(parent, "expression_list") && is(ts_node_parent(parent), "delete_statement")))
+      return "__delitem__";
+    if (is(parent, "assignment") && ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), s)) return "__setitem__";
+    return "__getitem__";
   }
 
   // The statement of a `with` body that raises: its last one, as nothing
