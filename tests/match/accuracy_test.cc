@@ -252,6 +252,10 @@ TEST_F(StdlibAccuracy, TracebackTailsGiveTheSameAnswers) {
       if (at == std::string::npos) continue;
       std::string tail = c.traceback.substr(at + 1);
       if (tail.find("Traceback (most recent call last)") != std::string::npos) continue;
+      // A SyntaxError's place in the compiled text (`File "<tokenize>",
+      // line 3`, no function) is no frame: without the one above it, the
+      // raising frame is not in the tail.
+      if (tail.substr(0, tail.find('\n')).find(", in ") == std::string::npos) continue;
       auto a = s_matcher->match(c.traceback, 5), b = s_matcher->match(tail, 5);
       ++compared;
       bool equal = a.candidates.size() == b.candidates.size() && a.ambiguous == b.ambiguous &&
