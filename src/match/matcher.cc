@@ -1755,12 +1755,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     whole = ex.message;
     frames = &ex.frames;
     // Python prints where a SyntaxError's text is wrong as a last `File
-    // "x", line 1` with no `, in function`, under the frames: a place in
+    // "x", line 1` with no `, in function`, under the frames (also inside
+    // a message that quotes one: py_compile's PyCompileError): a place in
     // the text compiled, not a frame. The Python frame above it raised.
-    const std::string_view shown = last_component(ex.error_class);
+    // (Node's `file:line` above a V8 stack has no function either, and is
+    // the throw.)
     const auto& fs = ex.frames;
-    if ((shown.ends_with("SyntaxError") || shown == "IndentationError" || shown == "TabError") && fs.size() >= 2 &&
-        fs.back().function.empty() && !fs[fs.size() - 2].function.empty() && fs[fs.size() - 2].file.ends_with(".py")) {
+    if (fs.size() >= 2 && fs.back().function.empty() && !fs[fs.size() - 2].function.empty() &&
+        fs[fs.size() - 2].file.ends_with(".py")) {
       scratch_frames.assign(fs.begin(), fs.end() - 1);
       frames = &scratch_frames;
     }
