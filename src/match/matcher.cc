@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "analyze/category.h"
 #include "match/excerpt.h"
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
@@ -88,6 +89,7 @@ struct Entry {
   std::uint32_t constant_chars = 0;
   Kind kind = Kind::keyed;
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
+  bool silent = false;  // a built-in class raised bare (`assert x`, `raise KeyError`): prints no message
   std::uint32_t names_at = 0;  // its capture names in Impl::name_blob
 };
 
@@ -124,6 +126,28 @@ void module_parts(std::string_view printed_class, std::vector<std::uint64_t>& pa
     if (j > i) parts.push_back(word_hash(mod.substr(i, j - i)));
     i = j + 1;
   }
+}
+
+// How many leading parts of `modules` (a printed class's module, as word
+// hashes) a file's module path starts with, the most over the import roots
+// `mask` names (module_lengths: bit k, the last k of the file's `parts`
+// path components are its module path). `names` are the hashes of the
+// components, then of the last one's stem when it has an extension.
+std::int32_t module_prefix_agreement(const std::vector<std::uint64_t>& modules, std::span<const std::uint64_t> names,
+                                     std::size_t parts, std::uint64_t mask) {
+  std::int32_t best = 0;
+  for (std::size_t k = 1; k < 64 && k <= parts; ++k) {
+    if (!((mask >> k) & 1)) continue;
+    std::int32_t agree = 0;
+    for (std::size_t i = parts - k; i < parts && static_cast<std::size_t>(agree) < modules.size(); ++i) {
+      // The file's own component is its stem: `util` of util.py.
+      std::uint64_t h = i + 1 == parts && names.size() > parts ? names[parts] : names[i];
+      if (h != modules[static_cast<std::size_t>(agree)]) break;
+      ++agree;
+    }
+    best = std::max(best, agree);
+  }
+  return best;
 }
 
 std::string_view stem(std::string_view file) {
@@ -1318,6 +1342,11 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     e.kind = rd.kind;
     e.constant_chars = rd.constant_chars;
     e.match_all = rd.match_all;
+    // Python prints no message for a built-in class raised without
+    // arguments, and a site with nothing else it may print (no variants)
+    // wrote none. Its class as written: `raise exc` names a variable.
+    e.silent = e.kind == Kind::empty && i < records.size() && r.message_variants.empty() &&
+               analyze::is_builtin_exception(r.error_class);
     if (e.kind == Kind::invalid) {
       ++m.stats.bad_patterns;
       continue;
@@ -1712,6 +1741,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   std::string_view error_class, whole;
   static const std::vector<Frame> no_frames;
   const std::vector<Frame>* frames = &no_frames;
+  std::vector<Frame> scratch_frames;
   const bool single = parse_single_line(text, known, one);
   if (single) {
     error_class = one.error_class;
@@ -1724,6 +1754,18 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     error_class = ex.error_class;
     whole = ex.message;
     frames = &ex.frames;
+    // Python prints where a SyntaxError's text is wrong as a last `File
+    // "x", line 1` with no `, in function`, under the frames (also inside
+    // a message that quotes one: py_compile's PyCompileError): a place in
+    // the text compiled, not a frame. The Python frame above it raised.
+    // (Node's `file:line` above a V8 stack has no function either, and is
+    // the throw.)
+    const auto& fs = ex.frames;
+    if (fs.size() >= 2 && fs.back().function.empty() && !fs[fs.size() - 2].function.empty() &&
+        fs[fs.size() - 2].file.ends_with(".py")) {
+      scratch_frames.assign(fs.begin(), fs.end() - 1);
+      frames = &scratch_frames;
+    }
   }
   std::string_view message = whole;
   if (message.size() > k_max_message) {
@@ -1742,6 +1784,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // errno maps to (FileNotFoundError), the source raises OSError.
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.os_error;
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
+  // A printed message rules out the sites that print none: by class or by
+  // shared words they are no answer (a frame on their line still is).
+  const bool skip_silent = !error_class.empty() && !message.empty();
 
   std::vector<Cand>& cands = scratch.cands;
   // Equal patterns (one message raised from many places) are confirmed once.
@@ -2045,6 +2090,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       // A site raising the bare class prints nothing: it cannot have
       // written a message that another site's pattern explains whole.
       if (any_whole && !message.empty() && m.entries[e].kind == Kind::empty) continue;
+      // Nor can a built-in class raised bare have written any message.
+      if (skip_silent && m.entries[e].silent) continue;
       if (ft[e].shared == 0 && !in_cands(e) && wordless++ > k_max_tied) continue;
       Cand& c = add(e);
       c.confirmed = confirm(e);
@@ -2087,6 +2134,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           if (scored) return;
           scored = 1;
           marked.push_back(e);
+          if (skip_silent && m.entries[e].silent) return;
           double s = ft[e].shared;
           double own = ft[e].own;
           double score = own > 0 ? fulltext_score(s, own) : 0;
@@ -2148,6 +2196,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   auto module_agreement = [&](std::uint32_t file) {
     const std::uint64_t* names = m.file_names.data() + m.file_names_at[file];
     const std::size_t count = m.file_names_at[file + 1] - m.file_names_at[file];
+    // A file whose module path is known (under an import root) agrees by
+    // the printed module's leading parts, in order: Python prints the
+    // module the class was imported as, so `pygments.util.ClassNotFound`
+    // comes from the `pygments` package, not from a vendored copy at
+    // `pip/_vendor/pygments/` that would print `pip._vendor.pygments…`.
+    if (std::uint64_t mask = m.module_mask[file]; mask != 0)
+      return module_prefix_agreement(modules, std::span(names, count), m.file_parts[file].size(), mask);
     std::int32_t agree = 0;
     for (std::uint64_t h : modules) {
       bool named = false;

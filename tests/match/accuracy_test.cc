@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -251,6 +252,10 @@ TEST_F(StdlibAccuracy, TracebackTailsGiveTheSameAnswers) {
       if (at == std::string::npos) continue;
       std::string tail = c.traceback.substr(at + 1);
       if (tail.find("Traceback (most recent call last)") != std::string::npos) continue;
+      // A SyntaxError's place in the compiled text (`File "<tokenize>",
+      // line 3`, no function) is no frame: without the one above it, the
+      // raising frame is not in the tail.
+      if (tail.substr(0, tail.find('\n')).find(", in ") == std::string::npos) continue;
       auto a = s_matcher->match(c.traceback, 5), b = s_matcher->match(tail, 5);
       ++compared;
       bool equal = a.candidates.size() == b.candidates.size() && a.ambiguous == b.ambiguous &&
@@ -438,6 +443,30 @@ TEST_F(StdlibAccuracy, EveryVersionIndexedAsARevision) {
   std::printf("all versions: %d of %d right (%.2f%%)\n", total_right, total, 100.0 * total_right / total);
 }
 
+// python3's whole environment scanned as `make run` scans it (errdex scan
+// --python `options`) into `db`: the records as matching reads them, the
+// datasets, and a matcher over them with the import roots the scan stored.
+struct Environment {
+  std::vector<model::ErrorRecord> fields;
+  std::vector<store::RepoSummary> repos;
+  std::optional<match::Matcher> matcher;
+  std::string scan_out;
+};
+void index_environment(const std::filesystem::path& db, const std::string& options, Environment& env) {
+  std::string url = "sqlite:" + db.string();
+  auto scan = run(testing::errdex_cmd() + " scan --python python3 " + options + " --db " + shell_quote(url));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  env.scan_out = scan.out;
+  auto st = store::open_store(url);
+  ASSERT_TRUE(st) << st.error();
+  auto fields = (*st)->match_fields(std::nullopt);
+  auto repos = (*st)->repos();
+  ASSERT_TRUE(fields && repos);
+  env.fields = std::move(*fields);
+  env.repos = std::move(*repos);
+  env.matcher.emplace(match::Matcher::build(env.fields, store::import_roots(env.repos)));
+}
+
 // Real errors raised by installed distributions, not the standard library
 // (issue 32): tests/match/dist_cases.py triggers them in python3 with bad
 // inputs and names each one's file, line and owning distribution at its
@@ -454,18 +483,13 @@ TEST(InstalledDistributions, TracebacksFindTheSiteAtTheInstalledVersion) {
   for (std::string line; std::getline(in, line);) cases.push_back(nlohmann::json::parse(line));
   if (cases.size() < 20) GTEST_SKIP() << "too few installed distributions raise here (" << cases.size() << ")";
 
-  std::string url = "sqlite:" + (tmp / "env.db").string();
-  auto scan = run(testing::errdex_cmd() + " scan --python python3 -q --json --db " + shell_quote(url));
-  ASSERT_EQ(scan.code, 0) << scan.err;
-  std::printf("errdex scan --python: %s\n", nlohmann::json::parse(scan.out).dump().c_str());
-  auto st = store::open_store(url);
-  ASSERT_TRUE(st) << st.error();
-  auto fields = (*st)->match_fields(std::nullopt);
-  auto repos = (*st)->repos();
-  ASSERT_TRUE(fields && repos);
+  Environment env;
+  ASSERT_NO_FATAL_FAILURE(index_environment(tmp / "env.db", "-q --json", env));
+  std::printf("errdex scan --python: %s\n", nlohmann::json::parse(env.scan_out).dump().c_str());
+  const auto* fields = &env.fields;
   std::map<std::string, std::string> version;  // repo -> its stored ref
-  for (const auto& r : *repos) version[r.repo] = r.ref;
-  auto matcher = match::Matcher::build(*fields, store::import_roots(*repos));
+  for (const auto& r : env.repos) version[r.repo] = r.ref;
+  const match::Matcher& matcher = *env.matcher;
   auto normalized = [](std::string name) {
     std::string out;
     for (char c : name) {
@@ -510,15 +534,11 @@ TEST(InstalledDistributions, TracebacksFindTheSiteAtTheInstalledVersion) {
 // traceback and with the message alone.
 TEST_F(StdlibAccuracy, WholeEnvironmentIndexed) {
   testing::TempDir tmp;
-  std::string url = "sqlite:" + (tmp / "env.db").string();
-  auto scan = run(testing::errdex_cmd() + " scan --python python3 -q --db " + shell_quote(url));
-  ASSERT_EQ(scan.code, 0) << scan.err;
-  auto st = store::open_store(url);
-  ASSERT_TRUE(st) << st.error();
-  auto fields = (*st)->match_fields(std::nullopt);
-  auto repos = (*st)->repos();
-  ASSERT_TRUE(fields && repos);
-  auto matcher = match::Matcher::build(*fields, store::import_roots(*repos));
+  Environment env;
+  ASSERT_NO_FATAL_FAILURE(index_environment(tmp / "env.db", "-q", env));
+  const auto* fields = &env.fields;
+  const auto* repos = &env.repos;
+  const match::Matcher& matcher = *env.matcher;
   std::vector<model::ErrorRecord> records;
   for (auto& f : *fields) {
     model::ErrorRecord r;
@@ -877,6 +897,61 @@ TEST_F(FormattedTracebacks, ToolsReportsFindTheirSites) {
     SCOPED_TRACE("copied with what stands around it");
     sessions();
   }
+}
+
+// Fresh real errors (tests/match/fresh_cases.py): modules of the standard
+// library and installed distributions that the other corpora never call,
+// raised by python3 at test time, against the whole environment indexed as
+// `make run` indexes it. The figures it prints are those of
+// bench/RESULTS.md's fresh-corpus section; the floors sit a little under.
+TEST(FreshAccuracy, NewModulesAndDistributionsFindTheirSites) {
+  testing::TempDir tmp;
+  std::string script = std::string(ERRDEX_SOURCE_DIR) + "/tests/match/fresh_cases.py";
+  auto py = run("python3 " + shell_quote(script) + " " + shell_quote((tmp / "work").string()) + " </dev/null");
+  ASSERT_EQ(py.code, 0) << py.err;
+  std::printf("python3: %s", py.err.substr(py.err.rfind("kept")).c_str());
+  std::vector<nlohmann::json> cases;
+  std::istringstream in(py.out);
+  for (std::string line; std::getline(in, line);) cases.push_back(nlohmann::json::parse(line));
+  ASSERT_GE(cases.size(), 150u) << "too few fresh real errors";
+
+  Environment env;
+  ASSERT_NO_FATAL_FAILURE(index_environment(tmp / "env.db", "-q", env));
+  const auto* fields = &env.fields;
+  const match::Matcher& matcher = *env.matcher;
+
+  // Per input: top-1 (first and not tied), a tie holding the site, the site
+  // among the first three, anything else.
+  struct Tally {
+    int top1 = 0, tie = 0, top3 = 0, other = 0;
+  };
+  auto judge = [&](const nlohmann::json& c, const match::MatchResult& r, Tally& t, const char* kind) {
+    auto is_site = [&](const match::Candidate& k) {
+      const auto& rec = (*fields)[k.index];
+      return rec.repo == c["repo"] && rec.file_path == c["file"] && rec.line_number == c["line"].get<int>();
+    };
+    if (!r.candidates.empty() && is_site(r.candidates.front()) && !r.ambiguous) return void(++t.top1);
+    for (const auto& k : r.candidates)
+      if (r.ambiguous && k.score == r.candidates.front().score && is_site(k)) return void(++t.tie);
+    for (std::size_t i = 0; i < r.candidates.size() && i < 3; ++i)
+      if (is_site(r.candidates[i])) return void(++t.top3);
+    ++t.other;
+    std::printf("  %s miss case %d %s %s:%d\n", kind, c["case"].get<int>(), c["repo"].get<std::string>().c_str(),
+                c["file"].get<std::string>().c_str(), c["line"].get<int>());
+  };
+  Tally with_tb, last_only;
+  for (const auto& c : cases) {
+    judge(c, matcher.match(c["traceback"].get<std::string>(), 5), with_tb, "traceback");
+    judge(c, matcher.match(c["last"].get<std::string>(), 5), last_only, "message");
+  }
+  const double n = static_cast<double>(cases.size());
+  for (auto [what, t] : {std::pair{"with traceback", with_tb}, std::pair{"message only", last_only}})
+    std::printf("fresh corpus, %s: top-1 %.1f%% (%d of %zu), tie %d, top-3 %d, other %d\n", what, 100.0 * t.top1 / n,
+                t.top1, cases.size(), t.tie, t.top3, t.other);
+  EXPECT_GE(100.0 * with_tb.top1 / n, 99.0);
+  EXPECT_GE(100.0 * last_only.top1 / n, 60.0);
+  // The site is the first answer or tied with it for nine in ten messages.
+  EXPECT_GE(100.0 * (last_only.top1 + last_only.tie) / n, 85.0);
 }
 
 }  // namespace

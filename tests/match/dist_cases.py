@@ -9,15 +9,14 @@ its site-packages folder), its line, and the distribution that owns the file
 (its RECORD) with its version. Cases raised elsewhere (the standard library,
 C code, a distribution not installed) are reported on stderr and left out.
 """
-import ast
-import contextlib
-import io
 import json
 import os
 import sys
 import sysconfig
 import traceback
 import importlib.metadata as md
+
+from case_tools import Counts, innermost, raised
 
 SITES = sorted({os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}, key=len, reverse=True)
 
@@ -146,52 +145,28 @@ def split_cases(text):
     return cases
 
 
-def raise_lines(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return set()
-    return {n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Raise, ast.Assert))}
-
-
-kept = skipped = 0
-for n, code in enumerate(split_cases(CASES)):
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            exec(compile(code, "<case %d>" % n, "exec"), {"__name__": "__case__"})
-        print("case %d raised nothing: %s" % (n, code.splitlines()[-1]), file=sys.stderr)
-        skipped += 1
-        continue
-    except BaseException as e:
-        err = e
-    tb = err.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    path = os.path.realpath(tb.tb_frame.f_code.co_filename)
+def installed(path):
+    """(site-packages folder, owning distribution) of an installed file."""
     site = next((s for s in SITES if path.startswith(s + os.sep)), None)
     owner = OWNER.get(path)
-    why = None
-    if site is None or owner is None:
-        why = "raised outside an installed distribution (%s)" % tb.tb_frame.f_code.co_filename
-    elif tb.tb_lineno not in raise_lines(path):
-        why = "innermost line %s:%d is not a raise" % (path, tb.tb_lineno)
-    if why:
-        print("case %d left out: %s: %s" % (n, why, code.splitlines()[-1]), file=sys.stderr)
-        skipped += 1
-        continue
-    kept += 1
+    return (site, owner) if site and owner else None
+
+
+counts = Counts()
+for n, code, err, (site, owner), line in raised(split_cases(CASES), installed, "an installed distribution", counts,
+                                                quiet_stderr=True):
+    path = innermost(err)[0]
     print(json.dumps({
         "case": n,
         "code": code,
         "traceback": "".join(traceback.format_exception(type(err), err, err.__traceback__)),
         "last": "".join(traceback.format_exception_only(type(err), err)),
         "file": os.path.relpath(path, site).replace(os.sep, "/"),
-        "line": tb.tb_lineno,
+        "line": line,
         "dist": owner[0],
         "version": owner[1],
     }))
-print("kept %d cases, left out %d" % (kept, skipped), file=sys.stderr)
+print("kept %d cases, left out %d" % (counts.kept, counts.left_out), file=sys.stderr)
 sys.stdout.flush()
 sys.stderr.flush()
 os._exit(0)

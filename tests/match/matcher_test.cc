@@ -920,5 +920,95 @@ TEST(Matcher, IntegerGroupAfterALaterRunPlacement) {
   EXPECT_EQ(r.candidates[0].captures[1].name, "n");
 }
 
+// Rules about Python the fresh corpus found (tests/match/fresh_cases.py).
+// A record of repository `repo` (rec() names o/r).
+model::ErrorRecord site_in(std::string id, std::string repo, std::string cls, std::string message, std::string pattern,
+                           std::string file, int line) {
+  auto r = rec(std::move(id), std::move(cls), std::move(message), std::move(pattern), std::move(file), line);
+  r.repo = std::move(repo);
+  return r;
+}
+
+// pip vendors pygments at pip/_vendor/pygments/: the same raise, the same
+// message. `pygments.util.ClassNotFound` is what pygments' own copy prints;
+// pip's copy would print `pip._vendor.pygments.util.ClassNotFound`.
+TEST(Matcher, PrintedModuleNamesThePackageNotAVendoredCopy) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("vendored", "pypi/pip", "ClassNotFound", "no lexer for alias {alias!r} found",
+              "no lexer for alias (.+?) found", "pip/_vendor/pygments/lexers/__init__.py", 120),
+      site_in("own", "pypi/pygments", "ClassNotFound", "no lexer for alias {alias!r} found",
+              "no lexer for alias (.+?) found", "pygments/lexers/__init__.py", 121)};
+  auto m = Matcher::build(records, {{"pypi/pip", {""}}, {"pypi/pygments", {""}}});
+  auto r = m.match("pygments.util.ClassNotFound: no lexer for alias 'x' found");
+  EXPECT_EQ(top_id(r), "own");
+  EXPECT_FALSE(r.ambiguous);
+  // The vendored copy's own class path names it.
+  r = m.match("pip._vendor.pygments.util.ClassNotFound: no lexer for alias 'x' found");
+  EXPECT_EQ(top_id(r), "vendored");
+  EXPECT_FALSE(r.ambiguous);
+  // A class printed without its module (a built-in) says nothing of it.
+  records[0].error_class = records[1].error_class = "ValueError";
+  auto plain = Matcher::build(records, {{"pypi/pip", {""}}, {"pypi/pygments", {""}}});
+  EXPECT_TRUE(plain.match("ValueError: no lexer for alias 'x' found").ambiguous);
+}
+
+// Under an import root (the standard library's Lib/), the module is read
+// from the root: `xml.sax` is Lib/xml/sax/, not a folder named sax
+// elsewhere.
+TEST(Matcher, PrintedModuleIsReadFromTheImportRoot) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("other", "python/cpython", "SAXParseException", "{msg}", "(.+?)", "Lib/test/xml/sax/x.py", 5),
+      site_in("sax", "python/cpython", "SAXParseException", "{msg}", "(.+?)", "Lib/xml/sax/expatreader.py", 5)};
+  auto m = Matcher::build(records, {{"python/cpython", {"Lib"}}});
+  EXPECT_EQ(top_id(m.match("xml.sax._exceptions.SAXParseException: <unknown>:1:8: mismatched tag")), "sax");
+}
+
+// `assert x` and `raise KeyError` print no message: a printed one was not
+// theirs, however many of its words their statement holds.
+TEST(Matcher, ABareBuiltinClassPrintsNoMessage) {
+  auto bare = site_in("bare", "o/r", "AssertionError", "", "", "pkg/a.py", 3);
+  bare.source_code = "assert unicodedata.unidata_version == '3.2.0'\n";
+  bare.source_code_start = 3;
+  auto m = Matcher::build({bare, site_in("kw", "o/r", "ValueError", "{x}", "(.+?)", "pkg/b.py", 9)});
+  auto r = m.match("AssertionError: 1 != 2");
+  for (const auto& c : r.candidates) EXPECT_NE(c.id, "bare");
+  // An empty message is still its own.
+  EXPECT_EQ(top_id(m.match("AssertionError")), "bare");
+  // So is a frame on its line, whatever the message says.
+  EXPECT_EQ(top_id(m.match("Traceback (most recent call last):\n  File \"/x/pkg/a.py\", line 3, in <module>\n"
+                        "AssertionError: 1 != 2\n")),
+            "bare");
+  // A class that is not built in may print a message of its own making
+  // (its __init__ or __str__ in code not indexed): it stays a candidate.
+  auto m2 = Matcher::build({site_in("own", "o/r", "PluginError", "", "", "pkg/c.py", 4)});
+  EXPECT_EQ(top_id(m2.match("PluginError: something went wrong")), "own");
+}
+
+// Python prints a SyntaxError's place in the text it compiled as a last
+// `File "x", line 1` with no function, under the frames: the frame above
+// it raised (lib2to3's pgen: `raise SyntaxError(msg, (filename, ...))`).
+TEST(Matcher, ASyntaxErrorsSourcePlaceIsNotTheRaisingFrame) {
+  auto m = Matcher::build({site_in("pgen", "o/r", "SyntaxError", "{msg}", "(.+?)", "pkg/pgen.py", 334),
+                           site_in("other", "o/r", "SyntaxError", "expected {what}", "expected (.+?)", "lib/util.py", 155)});
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app.py\", line 1, in <module>\n"
+      "  File \"/usr/lib/python3/pkg/pgen.py\", line 334, in raise_error\n"
+      "    raise SyntaxError(msg, (self.filename, self.end[0],\n"
+      "  File \"x\", line 1\n"
+      "    start: 'a' |\n"
+      "                ^\n"
+      "SyntaxError: expected (...) or NAME or STRING, got 4/\n";
+  auto r = m.match(tb);
+  EXPECT_EQ(top_id(r), "pgen");
+  EXPECT_TRUE(!r.candidates.empty() && r.candidates.front().reasons.frame_line);
+  // The place is still shown among the frames.
+  ASSERT_FALSE(r.frames.empty());
+  EXPECT_EQ(r.frames.back().file, "x");
+  // Frames that never print a function (pytest's) are all frames.
+  auto plain = m.match("  File \"/usr/lib/python3/pkg/pgen.py\", line 334\nSyntaxError: expected x\n");
+  EXPECT_EQ(top_id(plain), "pgen");
+}
+
 }  // namespace
 }  // namespace errdex::match

@@ -61,7 +61,6 @@ each line, the runner's `##[error]` line last).
 usage: python3 stdlib_cases.py STDLIB_ROOT WORKDIR [--ipython] [--rich] [--django] [--pytest] [--logs] [--remote]
        [--sessions]
 """
-import ast
 import contextlib
 import io
 import json
@@ -69,6 +68,8 @@ import os
 import sys
 import traceback
 import warnings
+
+from case_tools import Counts, raised, split_cases
 
 ROOT = os.path.realpath(sys.argv[1])
 WORK = sys.argv[2]
@@ -1032,32 +1033,6 @@ import re; re.compile('(?=a){2}') if False else re.compile('^*')
 """
 
 
-def split_cases(text):
-    """A case starts at each line that begins with `import `; the lines
-    after it up to the next such line belong to it."""
-    cases = []
-    for line in text.strip("\n").split("\n"):
-        if line.startswith("import ") or not cases:
-            cases.append(line)
-        else:
-            cases[-1] += "\n" + line
-    return cases
-
-
-def raise_lines(path, cache={}):
-    if path not in cache:
-        lines = set()
-        try:
-            tree = ast.parse(open(path, encoding="utf-8").read())
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Raise, ast.Assert)):
-                    lines.add(node.lineno)
-        except (SyntaxError, OSError, UnicodeDecodeError, ValueError):
-            pass
-        cache[path] = lines
-    return cache[path]
-
-
 PYTEST = "--pytest" in sys.argv[3:]
 PYTEST_STYLES = ("long", "short", "native", "line")
 
@@ -1103,34 +1078,16 @@ def pytest_reports(cases):
     return reports
 
 
-kept = skipped = 0
-records = []
-for n, code in enumerate(split_cases(CASES)):
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):  # some calls print (dis, pickletools)
-            exec(compile(code, "<case %d>" % n, "exec"), {"__name__": "__case__"})
-        print("case %d raised nothing: %s" % (n, code.splitlines()[-1]), file=sys.stderr)
-        skipped += 1
-        continue
-    except BaseException as e:  # SystemExit and KeyboardInterrupt included: they are errors users paste
-        err = e
-    tb = err.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    path = os.path.realpath(tb.tb_frame.f_code.co_filename)
-    line = tb.tb_lineno
+def in_stdlib(path):
+    """`path` relative to the standard library's root, when it is there."""
     rel = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else None
-    if rel is None or rel.startswith("site-packages"):
-        why = "raised outside the stdlib (%s)" % tb.tb_frame.f_code.co_filename
-    elif line not in raise_lines(path):
-        why = "innermost line %s:%d is not a raise (raised in C)" % (rel, line)
-    else:
-        why = None
-    if why:
-        print("case %d left out: %s: %s" % (n, why, code.splitlines()[-1]), file=sys.stderr)
-        skipped += 1
-        continue
-    kept += 1
+    return None if rel is None or rel.startswith("site-packages") else rel
+
+
+counts = Counts()
+records = []
+for n, code, err, rel, line in raised(split_cases(CASES), in_stdlib, "the stdlib", counts):
+    kept = counts.kept
     out = {
         "case": n,
         "code": code,
@@ -1169,7 +1126,7 @@ if PYTEST:
             record["pytest_" + style] = report
 for out in records:
     print(json.dumps(out))
-print("kept %d cases, left out %d" % (kept, skipped), file=sys.stderr)
+print("kept %d cases, left out %d" % (counts.kept, counts.left_out), file=sys.stderr)
 sys.stdout.flush()
 sys.stderr.flush()
 os._exit(0)  # threads some cases started (executors, barriers) must not hold the exit

@@ -928,5 +928,16 @@ TEST(PythonFrontend, LargeFile) {
   EXPECT_EQ(f.sites.size(), src.size() / chunk.size());
 }
 
+// `raise ValueError(*args)` prints what args hold: its message is that
+// value, not nothing.
+TEST(PythonFrontend, StarredArgumentsAreTheMessage) {
+  EXPECT_EQ(message(only_site("def f(*args):\n    raise ValueError(*args)\n")), "{args}");
+  EXPECT_EQ(message(only_site("def f(a):\n    raise ValueError(*a.args)\n")), "{a.args}");
+  // A positional argument before the star is the message, as before.
+  EXPECT_NE(message(only_site("def f(*rest):\n    raise ValueError('bad %s', *rest)\n")).find("bad"), std::string::npos);
+  // No arguments at all: no message.
+  EXPECT_EQ(message(only_site("def f():\n    raise ValueError()\n")), "");
+}
+
 }  // namespace
 }  // namespace errdex::scan

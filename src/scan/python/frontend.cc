@@ -855,19 +855,32 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   TSNode args = child(call, m_g.f_arguments);
   TSNode first{};
   TSNode keyword_msg{};
+  TSNode splat{};  // `*args` before any positional argument
   if (kind(args) == Kind::ArgumentList) {
     each_argument(args, site, [&](TSNode a, Kind ak) {
       if (ak == Kind::KeywordArg) {
         auto name = text(child(a, m_g.f_name));
         if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg"))
           keyword_msg = child(a, m_g.f_value);
-      } else if (ts_node_is_null(first) && ak != Kind::ListSplat && ak != Kind::DictSplat) {
+      } else if (ak == Kind::ListSplat) {
+        if (ts_node_is_null(first) && ts_node_is_null(splat)) splat = a;
+      } else if (ts_node_is_null(first) && ak != Kind::DictSplat) {
         first = a;
       }
     });
   } else if (!ts_node_is_null(args)) {
     site.args.push_back(expr_text(text(args)));
     first = args;
+  }
+  if (!ts_node_is_null(splat) && ts_node_is_null(keyword_msg)) {
+    // `raise ValueError(*args)`: whatever the arguments hold is the
+    // message (Python prints one as it is, several as their tuple), not
+    // no message at all.
+    std::string_view spread = text(splat);
+    while (!spread.empty() && spread.front() == '*') spread.remove_prefix(1);
+    site.message = {};
+    site.message.parts.push_back(interp(expr_text(spread)));
+    return;
   }
   TSNode msg = ts_node_is_null(first) ? keyword_msg : first;
   TSNode name = unwrap_parens(msg);
