@@ -47,7 +47,7 @@ ab_prepare() {
 ab_compile() {
   local cxx=$1 side=$2 dir=$3 extra=${4:-}
   mkdir -p "$dir"
-  for f in src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc bench/match/ab_side.cc; do
+  for f in src/match/*.cc src/model/*.cc src/store/*.cc src/util/*.cc src/analyze/category.cc bench/match/ab_side.cc; do
     echo "$cxx -std=gnu++20 $flags $extra -Derrdex=errdex_$side -DSIDE=$side -Isrc -c $f -o $dir/$(basename "$f" .cc).o"
   done | xargs -P2 -I{} sh -c '{}'
 }
