@@ -52,6 +52,15 @@ bool is_dunder(std::string_view n) { return n.size() > 4 && n.starts_with("__") 
 
 bool is_constructor(std::string_view n) { return n == "__init__" || n == "__new__" || n == "__post_init__"; }
 
+// The property accessor a descriptor method names (`size.__get__`, as a
+// test's attribute read is written), else "".
+std::string_view property_access(std::string_view last) {
+  if (last == "__get__") return "getter";
+  if (last == "__set__") return "setter";
+  if (last == "__delete__") return "deleter";
+  return {};
+}
+
 // Counts the resolutions under way on this thread; false past the bound.
 class Nesting {
  public:
@@ -119,6 +128,11 @@ struct CallGraph::Impl {
     std::string qualname;
     std::string cls;  // the class's qualname for a method
     const model::FunctionCalls* fn = nullptr;
+    // A property's setter or deleter defined after its getter: the
+    // getter's node. Its calls lead down from it (a test assigning the
+    // attribute reaches them) but are no callers' edges: entry points are
+    // the getter's, and a chain step names one function by its name.
+    int primary = -1;
   };
 
   std::vector<Module> modules;
@@ -129,6 +143,8 @@ struct CallGraph::Impl {
   // Method name → methods of that name; any function's name (a class's
   // for its constructor) → the functions.
   std::unordered_map<std::string, std::vector<int>> methods_named, named;
+  // A property's getter node → its setter and deleter nodes.
+  std::unordered_map<int, std::vector<int>> accessors;
   // (module, class) → attribute → callee as written (`self.x = Cls()`).
   std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
   std::size_t edge_count = 0;
@@ -215,6 +231,16 @@ struct CallGraph::Impl {
     return -1;
   }
 
+  // The accessor of kind `kind` of the property whose getter (or only
+  // accessor) is `node`, or -1 when `node` is no property's.
+  int accessor(int node, std::string_view kind) const {
+    if (nodes[node].fn->property == kind) return node;
+    if (auto it = accessors.find(node); it != accessors.end())
+      for (int a : it->second)
+        if (nodes[a].fn->property == kind) return a;
+    return -1;
+  }
+
   // What a call of `r` runs: the function, or a class's constructor.
   int called_node(const Ref& r) const {
     if (r.kind == Ref::function) return r.node;
@@ -239,6 +265,7 @@ struct CallGraph::Impl {
     auto& c = callees[from];
     if (std::find(c.begin(), c.end(), to) != c.end()) return;
     c.push_back(to);
+    if (nodes[from].primary >= 0) return;
     callers[to].push_back(from);
     ++edge_count;
   }
@@ -359,8 +386,18 @@ struct CallGraph::Impl {
             n.cls = fn.qualname.substr(0, dot);
           int id = static_cast<int>(nodes.size());
           if (!m.defs.emplace(fn.qualname, id).second) {
-            // Redefined (a property's setter, a platform branch): one node.
-            m.by_line[fn.line] = m.defs.at(fn.qualname);
+            const int first = m.defs.at(fn.qualname);
+            if (fn.property == "setter" || fn.property == "deleter") {
+              // A property's other accessor: a node of its own, known
+              // only through its getter.
+              n.primary = first;
+              accessors[first].push_back(id);
+              m.by_line[fn.line] = id;
+              nodes.push_back(std::move(n));
+              continue;
+            }
+            // Redefined (a platform branch): one node.
+            m.by_line[fn.line] = first;
             continue;
           }
           m.by_line[fn.line] = id;
@@ -453,6 +490,8 @@ int CallGraph::node_of(std::string_view file_path, const model::ThrowSite& site)
 std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max) const {
   std::vector<model::EntryPoint> out;
   if (node < 0 || node >= static_cast<int>(m->nodes.size()) || max == 0) return out;
+  // A setter's or deleter's users reach it by the getter's name.
+  if (m->nodes[node].primary >= 0) node = m->nodes[node].primary;
   // Walk the callers breadth first: the first public functions met have
   // the shortest chains. `next` points down toward `node`. The level where
   // the last one needed is met is walked whole, and its entry points are
@@ -519,6 +558,11 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
   for (const auto& c : calls) {
     auto parts = split_dots(c);
     if (parts.empty()) continue;
+    // An attribute read, assigned or deleted (`Cls.size.__set__`) runs its
+    // property's accessor of that kind, and nothing when it is no property.
+    const std::string_view access = property_access(parts.back());
+    if (!access.empty()) parts.pop_back();
+    if (parts.empty()) continue;
     // The longest run of names an import binds (`xml.dom` of `import
     // xml.dom as xml.dom`).
     auto b = bindings.end();
@@ -549,6 +593,25 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
     // Its Python code does not run: no link to it.
     if (shadowed) continue;
     std::vector<int> nodes;
+    if (!access.empty()) {
+      auto add = [&](int n) {
+        if (n < 0) return;
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+        if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
+      };
+      add(r.kind == Impl::Ref::function ? m->accessor(r.node, access) : -1);
+      // Assigning or deleting any attribute of an instance runs its
+      // class's `__setattr__` or `__delattr__` first, when the repository
+      // defines one for it.
+      if (access != "getter" && b != bindings.end() && bound < parts.size()) {
+        auto target = split_dots(b->second);
+        target.insert(target.end(), parts.begin() + bound, parts.end() - 1);
+        Impl::Ref cls = m->resolve_global(target, 0);
+        if (cls.kind == Impl::Ref::klass)
+          add(m->lookup_method(cls.module_index, cls.qualname, access == "setter" ? "__setattr__" : "__delattr__", 0));
+      }
+      continue;
+    }
     if (int n = m->called_node(r); n >= 0) {
       nodes.push_back(n);
       if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);

@@ -33,11 +33,13 @@ class CallGraph {
   CallGraph& operator=(const CallGraph&) = delete;
 
   // The function a site of `file_path` raises in (a closure stands for the
-  // function that defines it), or -1 (module level, or not Python).
+  // function that defines it; a property's setter and deleter are
+  // functions of their own), or -1 (module level, or not Python).
   int node_of(std::string_view file_path, const model::ThrowSite& site) const;
   // Up to `max` public functions or methods that lead to `node`, shortest
   // chain first; each chain from the entry point down to `node`. A public
-  // `node` is its own first entry point (chain of one).
+  // `node` is its own first entry point (chain of one). A property's
+  // setter or deleter has its getter's.
   std::vector<model::EntryPoint> entry_points(int node, std::size_t max = 3) const;
   // A record's entry points (its site gave it): for the prose writer.
   std::vector<model::EntryPoint> entry_points(const model::ErrorRecord& record, const model::ThrowSite& site,
@@ -53,7 +55,12 @@ class CallGraph {
   // nothing, unless the test loads it with the accelerator blocked (an
   // import `m as m`, as scan::type_test_calls writes it). With `imported`,
   // the nodes named through an import (not guessed by name) are also
-  // listed there.
+  // listed there. An attribute access written as its descriptor method
+  // (`Cls.size.__get__` for a read, `__set__` an assignment, `__delete__`
+  // a `del`) names the property's accessor of that kind, through an
+  // import only, and nothing when the attribute is no property; an
+  // assignment or `del` also names the class's `__setattr__` or
+  // `__delattr__` when the repository defines one.
   std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
                                       const std::vector<std::string>& calls,
                                       std::vector<int>* imported = nullptr) const;

@@ -170,6 +170,11 @@ struct FunctionCalls {
   // Names bound to a call's result in the body: {"dec", "JSONDecoder"}
   // for `dec = JSONDecoder(...)`, {"self.dec", ...} likewise.
   std::vector<std::pair<std::string, std::string>> assigned;
+  // What reading, assigning or deleting the attribute of its name runs
+  // (a decorator says so): "getter" (`@property`, `@x.getter`,
+  // `@cached_property`), "setter" (`@x.setter`), "deleter" (`@x.deleter`);
+  // "" for a function that is no property's.
+  std::string property;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

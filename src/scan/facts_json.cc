@@ -66,7 +66,7 @@ std::string facts_to_json(const model::FileFacts& f) {
     expectations.push_back({e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls});
   json functions = json::array();
   for (const auto& fn : f.functions)
-    functions.push_back({fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned});
+    functions.push_back({fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property});
   json imports = json::array();
   for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
   json bases = json::array();
@@ -136,10 +136,12 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       f.expectations.push_back(std::move(t));
     }
     using Pairs = std::vector<std::pair<std::string, std::string>>;
-    for (const auto& fn : j.at(5))
+    for (const auto& fn : j.at(5)) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
-                             fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>()});
+                             fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string()});
+      if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
+    }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))
       f.imports.push_back(

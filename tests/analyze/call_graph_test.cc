@@ -247,6 +247,96 @@ TEST(CallGraph, AcceleratedModulesResolveOnlyWhenLoadedFresh) {
   EXPECT_EQ(t.graph->file_of(imported[0]), "_pydecimal.py");
 }
 
+// A property's accessors (read by the light pass from their decorators):
+// a test's attribute access written as its descriptor method names the
+// accessor of its kind, through a base too; a plain method read, a
+// property without that accessor, or a guess by name names nothing. The
+// setter is a node of its own whose calls lead down, while its site's
+// entry points stay its getter's and it is no caller in them.
+TEST(CallGraph, AttributeAccessesNameThePropertysAccessor) {
+  Tree t({{"pkg/__init__.py", ""},
+          {"pkg/req.py",
+           "class Base:\n"
+           "    @property\n"
+           "    def url(self):\n"
+           "        return self._url\n"
+           "    @url.setter\n"
+           "    def url(self, v):\n"
+           "        self._url = check(v)\n"
+           "    @url.deleter\n"
+           "    def url(self):\n"
+           "        raise TypeError('cannot delete')\n"
+           "    @property\n"
+           "    def size(self):\n"
+           "        return 1\n"
+           "    def method(self):\n"
+           "        raise KeyError('m')\n"
+           "class Request(Base):\n"
+           "    def __delattr__(self, name):\n"
+           "        raise AttributeError(name)\n"
+           "def check(v):\n"
+           "    raise ValueError(v)\n"}});
+  model::FileFacts facts;
+  scan::read_calls(
+      "@functools.cached_property  # cached\n"
+      "def a(self): pass\n"
+      "@a.setter\n"
+      "def a(self, v): pass\n"
+      "@x.deleter\n"
+      "@other\n"
+      "def b(self): pass\n"
+      "@property\n"
+      "x = 1\n"
+      "def c(self): pass\n",
+      facts);
+  ASSERT_EQ(facts.functions.size(), 4u);
+  EXPECT_EQ(facts.functions[0].property, "getter");
+  EXPECT_EQ(facts.functions[1].property, "setter");
+  EXPECT_EQ(facts.functions[2].property, "deleter");
+  EXPECT_EQ(facts.functions[3].property, "");
+  model::FileFacts test_facts;
+  test_facts.imports = {{"pkg.req", "Request", "", 0}};
+  auto names = [&](std::vector<std::string> calls) {
+    std::vector<std::string> out;
+    for (int n : t.graph->resolve_test_calls("tests/test_req.py", test_facts, calls)) out.push_back(t.graph->name(n));
+    return out;
+  };
+  EXPECT_EQ(names({"Request.url.__get__"}), std::vector<std::string>{"pkg.req.Base.url"});
+  // Deleting any attribute runs the class's `__delattr__` too.
+  EXPECT_EQ(names({"Request.url.__delete__"}), (std::vector<std::string>{"pkg.req.Base.url", "pkg.req.Request.__delattr__"}));
+  EXPECT_EQ(names({"Request.other.__delete__"}), std::vector<std::string>{"pkg.req.Request.__delattr__"});
+  auto set = t.graph->resolve_test_calls("tests/test_req.py", test_facts, {"Request.url.__set__"});
+  auto get = t.graph->resolve_test_calls("tests/test_req.py", test_facts, {"Request.url.__get__"});
+  auto del = t.graph->resolve_test_calls("tests/test_req.py", test_facts, {"Request.url.__delete__"});
+  ASSERT_EQ(set.size(), 1u);
+  ASSERT_EQ(del.size(), 2u);
+  EXPECT_NE(set[0], get[0]);
+  EXPECT_NE(set[0], del[0]);
+  EXPECT_EQ(t.graph->node_of("pkg/req.py", [] {
+    model::ThrowSite s;
+    s.function = "url";
+    s.function_line = 9;
+    return s;
+  }()), del[0]);
+  // The setter's call leads down; the getter's does not.
+  auto reached = [&](const std::vector<int>& from) {
+    std::vector<std::string> out;
+    for (auto [n, depth] : t.graph->reach(from)) out.push_back(t.graph->name(n));
+    return out;
+  };
+  EXPECT_EQ(reached(set), (std::vector<std::string>{"pkg.req.Base.url", "pkg.req.check"}));
+  EXPECT_EQ(reached(get), std::vector<std::string>{"pkg.req.Base.url"});
+  // Nothing else: a method read, a missing accessor, a name not imported.
+  EXPECT_TRUE(names({"Request.method.__get__"}).empty());
+  EXPECT_TRUE(names({"Request.size.__set__"}).empty());
+  EXPECT_TRUE(names({"Other.url.__get__", "url.__get__"}).empty());
+  // Entry points: the deleter's site has its getter's; `check` is reached
+  // from no public caller through the setter.
+  const int deleter = t.raising("pkg/req.py", "TypeError");
+  EXPECT_EQ(chains(t.graph->entry_points(deleter)), (Chains{{"pkg.req.Base.url"}}));
+  EXPECT_EQ(chains(t.graph->entry_points(t.raising("pkg/req.py", "ValueError"))), (Chains{{"pkg.req.check"}}));
+}
+
 TEST(CallGraph, CyclesOfBasesAndImportsEnd) {
   // Bases named through each other's attributes, a class its own base,
   // modules importing each other's names: resolution gives up, no crash.

@@ -155,5 +155,70 @@ TEST(EvidenceLinks, ARegexLessTestDeepInASubsystemNamesNoSite) {
   EXPECT_EQ(l.tests_of("no text given"), (std::vector<std::string>{"ConfTest.test_load_none@5"}));
 }
 
+// Lib/urllib/request.py's and importlib.metadata's shapes: a test that
+// assigns a property of an instance reaches its setter and what the setter
+// calls, one that deletes it its deleter, one that assigns any attribute
+// of a class defining `__setattr__` that method; a read reaches the getter
+// alone (not the setter's sites), and reading a plain method or assigning
+// on the class itself links nothing.
+TEST(EvidenceLinks, AttributeAccessesReachThePropertysAccessors) {
+  auto l = link({{"pkg/req.py",
+                  "class Request:\n"
+                  "    def __init__(self, url):\n"
+                  "        self._url = url\n"
+                  "    @property\n"
+                  "    def full_url(self):\n"
+                  "        if self._url is None:\n"
+                  "            raise AttributeError('url unset')\n"
+                  "        return self._url\n"
+                  "    @full_url.setter\n"
+                  "    def full_url(self, url):\n"
+                  "        if url is None:\n"
+                  "            raise AttributeError('url is None')\n"
+                  "        self._url = url\n"
+                  "        self._parse()\n"
+                  "    @full_url.deleter\n"
+                  "    def full_url(self):\n"
+                  "        raise TypeError('cannot delete the url')\n"
+                  "    def _parse(self):\n"
+                  "        raise ValueError('unknown url type')\n"
+                  "    def method(self):\n"
+                  "        raise KeyError('no method')\n"
+                  "class Frozen:\n"
+                  "    def __setattr__(self, name, value):\n"
+                  "        raise AttributeError('frozen object')\n"}},
+                {{"tests/test_req.py",
+                  "import unittest\n"
+                  "from pkg.req import Request, Frozen\n"
+                  "class T(unittest.TestCase):\n"
+                  "    def setUp(self):\n"
+                  "        self.r = Request(None)\n"
+                  "    def test_set(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            self.r.full_url = 'nourl'\n"
+                  "    def test_del(self):\n"
+                  "        r = Request('x')\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            del r.full_url\n"
+                  "    def test_read(self):\n"
+                  "        self.assertRaises(AttributeError, getattr, self.r, 'full_url')\n"
+                  "    def test_frozen(self):\n"
+                  "        f = Frozen()\n"
+                  "        with self.assertRaises(AttributeError):\n"
+                  "            f.name = 'x'\n"
+                  "    def test_method(self):\n"
+                  "        with self.assertRaises(KeyError):\n"
+                  "            self.r.method\n"
+                  "    def test_class(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            Request.full_url = 'x'\n"}});
+  EXPECT_EQ(l.tests_of("unknown url type"), (std::vector<std::string>{"T.test_set@7"}));
+  EXPECT_EQ(l.tests_of("cannot delete"), (std::vector<std::string>{"T.test_del@11"}));
+  EXPECT_EQ(l.tests_of("url unset"), (std::vector<std::string>{"T.test_read@14"}));
+  EXPECT_TRUE(l.tests_of("url is None").empty());
+  EXPECT_EQ(l.tests_of("frozen object"), (std::vector<std::string>{"T.test_frozen@17"}));
+  EXPECT_TRUE(l.tests_of("no method").empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze

@@ -515,5 +515,55 @@ TEST(PythonTestTypes, SubscriptsCallTheReceiversItemMethods) {
   EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"make"}));
 }
 
+// An attribute the test expects to raise is read, assigned or deleted
+// through its descriptor method (`__get__`, `__set__`, `__delete__`),
+// after the calls, and with `getattr`/`setattr`/`delattr` given its name;
+// kept only on a receiver typed as an instance (a `setUp` attribute or a
+// local bound to a call's result), not on a class, an untyped name or
+// `self`. A method called is a call, and the callable form's arguments,
+// read before the expectation holds, add no access.
+TEST(PythonTestTypes, AttributeAccessesOfInstancesAreDescriptorCalls) {
+  const char* src =
+      "from urllib.request import Request\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.req = Request('http://x')\n"
+      "    def test_set(self):\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.req.full_url = 'bad'\n"
+      "    def test_read_del(self):\n"
+      "        r = Request('x')\n"
+      "        with self.assertRaises(AttributeError):\n"
+      "            r.selector.strip()\n"
+      "        with self.assertRaises(TypeError):\n"
+      "            del r.data\n"
+      "        with self.assertRaises(TypeError):\n"
+      "            r.timeout += 1\n"
+      "    def test_builtins(self):\n"
+      "        self.assertRaises(AttributeError, setattr, self.req, 'host', 1)\n"
+      "        self.assertRaises(AttributeError, f, self.req.type)\n"
+      "        with self.assertRaises(AttributeError):\n"
+      "            getattr(self.req, 'origin')\n"
+      "    def test_not_instances(self):\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            Request.full_url = 'x'\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            other.full_url = 'x'\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.value = 3\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 9u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"Request.full_url.__set__"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"Request.selector.strip", "Request.selector.__get__"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"Request.data.__delete__"}));
+  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"Request.timeout.__get__", "Request.timeout.__set__"}));
+  EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"setattr", "Request.host.__set__"}));
+  EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"f"}));
+  EXPECT_EQ(f.expectations[6].calls, (std::vector<std::string>{"getattr", "Request.origin.__get__"}));
+  // A class's attribute, an untyped name's: only what a call names.
+  EXPECT_TRUE(f.expectations[7].calls.empty());
+  EXPECT_TRUE(f.expectations[8].calls.empty());
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -186,19 +186,87 @@ class TestScanner {
   // of a named receiver calls its class's item method: `m['x']` is
   // `m.__getitem__`, `m['x'] = v` `m.__setitem__`, `del m['x']`
   // `m.__delitem__` (a receiver the test file does not type names nothing).
-  void calls_under(TSNode n, std::vector<std::string>& out) const {
-    auto add = [&](std::string name) {
-      if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+  // With `accesses`, an attribute of a named receiver read, assigned or
+  // deleted (`obj.size`, `obj.size = v`, `del obj.size`, and `getattr`,
+  // `setattr`, `delattr` with its name as a literal) is written as its
+  // descriptor method, `obj.size.__get__`, `__set__` or `__delete__`,
+  // after the calls: a property runs its accessor (type_test_calls keeps
+  // those of an instance only).
+  void calls_under(TSNode n, std::vector<std::string>& out, bool accesses = true) const {
+    auto add = [&](std::vector<std::string>& to, std::string name) {
+      if (!name.empty() && std::find(to.begin(), to.end(), name) == to.end()) to.push_back(std::move(name));
     };
+    std::vector<std::string> read;
     walk(n, [&](TSNode c, std::uint32_t, TSTreeCursor*) {
       if (out.size() >= k_max_calls) return false;
-      if (is(c, "call")) add(callee_name(ts_node_child_by_field_name(c, "function", 8)));
+      if (is(c, "call")) {
+        add(out, callee_name(ts_node_child_by_field_name(c, "function", 8)));
+        if (accesses) add(read, builtin_access(c));
+      }
       if (is(c, "subscript")) {
         const std::string receiver = receiver_name(ts_node_child_by_field_name(c, "value", 5));
-        if (!receiver.empty()) add(receiver + "." + item_method(c));
+        if (!receiver.empty()) add(out, receiver + "." + item_method(c));
+      }
+      if (accesses && is(c, "attribute") && !is_callee(c)) {
+        const std::string receiver = receiver_name(ts_node_child_by_field_name(c, "object", 6));
+        if (!receiver.empty()) {
+          const std::string name = receiver + "." + std::string(text(ts_node_child_by_field_name(c, "attribute", 9)));
+          for (const char* method : descriptor_methods(c)) add(read, name + "." + method);
+        }
       }
       return true;
     });
+    for (auto& r : read)
+      if (out.size() < k_max_calls) add(out, std::move(r));
+  }
+
+  // Whether attribute `a` is what a call calls (`obj.m` of `obj.m()`).
+  static bool is_callee(TSNode a) {
+    TSNode parent = ts_node_parent(a);
+    return is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), a);
+  }
+
+  // What using attribute `a` runs of a property, by where it stands: an
+  // assignment's target sets it (`+=` reads it first), `del` deletes it,
+  // anything else reads it.
+  static std::vector<const char*> descriptor_methods(TSNode a) {
+    TSNode parent = ts_node_parent(a);
+    if (is(parent, "delete_statement") ||
+        (is(parent, "expression_list") && is(ts_node_parent(parent), "delete_statement")))
+      return {"__delete__"};
+    const bool target = ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), a);
+    if (is(parent, "assignment") && target) return {"__set__"};
+    if (is(parent, "augmented_assignment") && target) return {"__get__", "__set__"};
+    return {"__get__"};
+  }
+
+  // `getattr(obj, 'size')`, `setattr(obj, 'size', v)`, `delattr(obj,
+  // 'size')` as the attribute access they make, else "".
+  std::string builtin_access(TSNode call) const {
+    const char* method = builtin_method(text(ts_node_child_by_field_name(call, "function", 8)));
+    if (!method) return {};
+    std::vector<TSNode> args;
+    TSNode list = ts_node_child_by_field_name(call, "arguments", 9);
+    for (std::uint32_t i = 0; i < ts_node_named_child_count(list); ++i)
+      if (!is(ts_node_named_child(list, i), "comment")) args.push_back(ts_node_named_child(list, i));
+    return access_of(method, args, 0);
+  }
+
+  // The descriptor method a built-in accessor function runs, or null.
+  static const char* builtin_method(std::string_view fn) {
+    return fn == "getattr" ? "__get__" : fn == "setattr" ? "__set__" : fn == "delattr" ? "__delete__" : nullptr;
+  }
+
+  // The access of `method` made on `args[at]` (the receiver) and
+  // `args[at + 1]` (the name, a literal), else "".
+  std::string access_of(const char* method, const std::vector<TSNode>& args, std::size_t at) const {
+    if (args.size() < at + 2 || is(args[at], "keyword_argument")) return {};
+    const std::string receiver = receiver_name(args[at]);
+    const auto name = literal(args[at + 1]);
+    if (receiver.empty() || !name || name->empty() ||
+        !std::all_of(name->begin(), name->end(), [](char c) { return util::is_word_char(c); }))
+      return {};
+    return receiver + "." + *name + "." + method;
   }
 
   // A receiver written as a dotted name (`self.` dropped as callee_name
@@ -327,8 +395,14 @@ class TestScanner {
         calls_under(target, e.calls);
       } else {
         std::string name = callee_name(target);
+        // `assertRaises(E, setattr, obj, 'size', v)`: the access it makes too.
+        std::string access;
+        if (const char* method = builtin_method(name)) access = access_of(method, positional, next + 1);
         if (!name.empty()) e.calls.push_back(std::move(name));
-        for (std::size_t k = next + 1; k < positional.size(); ++k) calls_under(positional[k], e.calls);
+        if (!access.empty()) e.calls.push_back(std::move(access));
+        // The arguments are evaluated before the expectation holds: their
+        // calls are read as ever, their attribute reads are not.
+        for (std::size_t k = next + 1; k < positional.size(); ++k) calls_under(positional[k], e.calls, false);
       }
       std::size_t at = 0;  // the statement: `at` levels above the call
       while (!ts_node_is_null(up(at + 1)) && !is(up(at), "expression_statement") && !is(up(at + 1), "block") &&

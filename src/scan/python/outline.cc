@@ -761,6 +761,27 @@ void read_imports(std::string_view source, std::vector<model::ImportFact>& out) 
   }
 }
 
+namespace {
+
+// What a decorator (its text after `@`) makes of the function below it
+// when it is a property's accessor: "getter", "setter", "deleter", else "".
+std::string_view property_kind(std::string_view d) {
+  while (!d.empty() && (d.back() == ' ' || d.back() == '\t' || d.back() == '\r' || d.back() == '\n')) d.remove_suffix(1);
+  if (auto hash = d.find('#'); hash != std::string_view::npos) {
+    d = d.substr(0, hash);
+    while (!d.empty() && (d.back() == ' ' || d.back() == '\t')) d.remove_suffix(1);
+  }
+  if (d.find_first_of("( ") != std::string_view::npos) return {};
+  const auto dot = d.rfind('.');
+  const std::string_view last = dot == std::string_view::npos ? d : d.substr(dot + 1);
+  if (dot == std::string_view::npos) return d == "property" || d == "cached_property" ? "getter" : "";
+  if (d == "functools.cached_property") return "getter";
+  if (last == "getter" || last == "setter" || last == "deleter") return last;
+  return {};
+}
+
+}  // namespace
+
 void read_calls(std::string_view source, model::FileFacts& facts) { read_calls(PythonLines(source), facts); }
 
 void read_calls(const PythonLines& lines, model::FileFacts& facts) {
@@ -778,9 +799,17 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
   };
   std::vector<Open> open;
   bool exports_unknown = false;
+  // The property kind the decorators above the next `def` give it.
+  std::string_view property;
   for (const Logical& l : ls) {
     while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
     std::uint32_t at = l.text;
+    const bool decorator = at < l.end && source[at] == '@';
+    if (decorator) {
+      if (auto kind = property_kind(source.substr(at + 1, l.end - at - 1)); !kind.empty()) property = kind;
+    } else if (!starts_with_word(source, at, "def") && !starts_with_word(source, at, "async")) {
+      property = {};
+    }
     if (starts_with_word(source, at, "async")) {
       at += 5;
       while (at < l.end && (source[at] == ' ' || source[at] == '\t')) ++at;
@@ -804,6 +833,8 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         fn.qualname = qualname;
         fn.line = static_cast<int>(l.first_line) + 1;
         fn.nested = nested;
+        fn.property = property;
+        property = {};
         out.push_back(std::move(fn));
         open.push_back({l.indent, out.size() - 1, std::move(qualname)});
         // A one-line body (`def f(): return g()`) is on the same logical line.

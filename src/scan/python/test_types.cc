@@ -614,6 +614,11 @@ class Typer {
   mutable std::unordered_map<std::string, std::vector<Value>> m_helper_memo;
 };
 
+// An attribute access as expectations.cc writes it (`obj.size.__get__`).
+bool is_access(std::string_view call) {
+  return call.ends_with(".__get__") || call.ends_with(".__set__") || call.ends_with(".__delete__");
+}
+
 bool is_test_name(std::string_view key) {
   auto dot = key.rfind('.');
   return key.substr(dot == std::string_view::npos ? 0 : dot + 1).starts_with("test");
@@ -687,9 +692,15 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::vector<std::string> calls;
     std::vector<std::string> vias;
     for (const auto& [c, scope] : scoped) {
+      // An attribute access (`obj.size.__get__`, expectations.cc) runs a
+      // property's accessor only on an instance: a receiver bound to a
+      // call's result. On anything else it names nothing.
+      const bool access = is_access(c);
       std::vector<Value> typed;
       for (auto& v : typer.rewrite(c, scope))
-        for (auto& t : typer.through_test_class(v)) typed.push_back(std::move(t));
+        if (!access || v.kind == Value::call)
+          for (auto& t : typer.through_test_class(v)) typed.push_back(std::move(t));
+      if (typed.empty() && access) continue;
       if (typed.empty()) typed = typer.through_test_class({Value::alias, c, ""});
       for (auto& t : typed) {
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
@@ -732,7 +743,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
       // Whether the caller's arguments say what is expected or run: else
       // its tests differ only by data the helper passes on, and without a
       // regex every caller would name the same site.
-      bool substituted = false;
+      bool substituted = false, access_substituted = false;
       copy.classes.clear();
       for (const auto& k : e.classes)
         if (auto a = arg(k)) {
@@ -746,13 +757,16 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
         std::string head = call.substr(0, call.find('.'));
         if (auto a = arg(head)) {
           if (!a->empty()) typed_in.emplace_back(*a + call.substr(head.size()), c.test);
-          substituted = true;
+          (is_access(call) ? access_substituted : substituted) = true;
         } else {
           typed_in.emplace_back(call, e.test);
         }
       }
-      if (copy.classes.empty() || typed_in.empty() || (!substituted && e.match.empty())) continue;
+      if (copy.classes.empty() || typed_in.empty() || (!substituted && !access_substituted && e.match.empty()))
+        continue;
       type(copy, typed_in);
+      // An access of a parameter says what runs only when it is typed.
+      if (!substituted && e.match.empty() && std::none_of(copy.calls.begin(), copy.calls.end(), is_access)) continue;
       out.push_back(std::move(copy));
     }
   }
