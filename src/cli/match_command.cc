@@ -119,9 +119,14 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
               res.exception.error_class.empty() ? "" : ": ", static_cast<int>(shown.size()), shown.data());
   if (res.fulltext_fallback) std::printf("no pattern matched: ranked by full text\n");
   if (res.ambiguous) std::printf("ambiguous: the best score is shared by several sites\n");
-  if (match::weak(res.candidates.front().reasons))
-    std::printf("weak: neither a frame's line nor the message's text agrees with any site, only the class: a built-in, "
-                "C code or a file not indexed may have raised it\n");
+  if (match::weak(res.candidates.front().reasons)) {
+    if (res.exception.error_class.empty())
+      std::printf("weak: no class, frame or message pattern ties these sites to the text, only words they share: it may "
+                  "be no error message of the indexed code\n");
+    else
+      std::printf("weak: neither a frame's line nor the message's text agrees with any site, only the class: a built-in, "
+                  "C code or a file not indexed may have raised it\n");
+  }
   if (res.truncated) std::printf("input was cut: only its last part (or the message's first part) was read\n");
   int rank = 1;
   for (const auto& c : res.candidates) {

@@ -350,7 +350,9 @@ struct App::Impl {
         d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
       d.set("fulltext", m.fulltext_fallback);
       d.set("ambiguous", m.ambiguous);
-      d.set("weak", !m.candidates.empty() && match::weak(m.candidates.front().reasons));
+      const bool weak = !m.candidates.empty() && match::weak(m.candidates.front().reasons);
+      d.set("weak", weak && !m.exception.error_class.empty());
+      d.set("weak_words", weak && m.exception.error_class.empty());
       Data cands{Data::type::list};
       bool first = true;
       for (const auto& c : m.candidates) {

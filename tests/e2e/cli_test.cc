@@ -694,6 +694,13 @@ TEST(Cli, ExplainDoesNotNameARaiseThatOnlyTheClassTiesToTheError) {
   auto listed = run(errdex_cmd() + " match --db " + shell_quote(db) + " " +
                     shell_quote("FileNotFoundError: [Errno 2] No such file or directory: '/nonexistent/errdex/x'"));
   EXPECT_NE(listed.out.find("\nweak: "), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("only the class"), std::string::npos) << listed.out;
+  // Text with no class that only shares words with a site: the note does
+  // not speak of a class it never had.
+  auto words = run(errdex_cmd() + " match --db " + shell_quote(db) + " " + shell_quote("could not find the file at x"));
+  ASSERT_EQ(words.code, 0) << words.err;
+  EXPECT_NE(words.out.find("\nweak: no class"), std::string::npos) << words.out;
+  EXPECT_EQ(words.out.find("only the class"), std::string::npos) << words.out;
 }
 
 // errdex scan --python (issue 32, item 1): a real virtual environment of
