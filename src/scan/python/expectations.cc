@@ -132,14 +132,18 @@ class TestScanner {
 
   // `self.module.loads` → "module.loads"; other receivers kept as written
   // when they are plain dotted names, else only the last name.
+  // Names and dots only: `a.b.c`, not `f().x` nor `d['k']`.
+  static bool is_dotted_name(std::string_view t) {
+    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+  }
+
   std::string callee_name(TSNode fn) const {
     std::string_view t = text(fn);
     if (t.starts_with("self.")) t.remove_prefix(5);
     else if (t.starts_with("cls.")) t.remove_prefix(4);
-    bool dotted = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-    });
-    if (dotted) return std::string(t);
+    if (is_dotted_name(t)) return std::string(t);
     if (is(fn, "attribute")) return std::string(text(ts_node_child_by_field_name(fn, "attribute", 9)));
     return {};
   }
@@ -226,17 +230,29 @@ class TestScanner {
     return is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), a);
   }
 
-  // What using attribute `a` runs of a property, by where it stands: an
-  // assignment's target sets it (`+=` reads it first), `del` deletes it,
-  // anything else reads it.
-  static std::vector<const char*> descriptor_methods(TSNode a) {
-    TSNode parent = ts_node_parent(a);
+  // How an expression `n` is used, by where it stands: the target of an
+  // assignment is set (of `+=`, read then set), of `del` deleted; anything
+  // else is read.
+  enum class Use { read, set, update, del };
+  static Use use_of(TSNode n) {
+    TSNode parent = ts_node_parent(n);
     if (is(parent, "delete_statement") ||
         (is(parent, "expression_list") && is(ts_node_parent(parent), "delete_statement")))
-      return {"__delete__"};
-    const bool target = ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), a);
-    if (is(parent, "assignment") && target) return {"__set__"};
-    if (is(parent, "augmented_assignment") && target) return {"__get__", "__set__"};
+      return Use::del;
+    const bool target = ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), n);
+    if (is(parent, "assignment") && target) return Use::set;
+    if (is(parent, "augmented_assignment") && target) return Use::update;
+    return Use::read;
+  }
+
+  // What using attribute `a` runs of a property.
+  static std::vector<const char*> descriptor_methods(TSNode a) {
+    switch (use_of(a)) {
+      case Use::del: return {"__delete__"};
+      case Use::set: return {"__set__"};
+      case Use::update: return {"__get__", "__set__"};
+      case Use::read: break;
+    }
     return {"__get__"};
   }
 
@@ -272,23 +288,16 @@ class TestScanner {
   // A receiver written as a dotted name (`self.` dropped as callee_name
   // drops it), else "": `self` itself is the test case.
   std::string receiver_name(TSNode value) const {
-    const std::string_view t = text(value);
-    const bool dotted = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-    });
-    if (!dotted) return {};
+    if (!is_dotted_name(text(value))) return {};
     std::string name = callee_name(value);
     return name == "self" || name == "cls" ? std::string() : name;
   }
 
-  // Which item method the subscript `s` calls: by where it stands.
-  std::string item_method(TSNode s) const {
-    TSNode parent = ts_node_parent(s);
-    if (is(parent, "delete_statement") ||
-        (is(parent, "expression_list") && is(ts_node_parent(parent), "delete_statement")))
-      return "__delitem__";
-    if (is(parent, "assignment") && ts_node_eq(ts_node_child_by_field_name(parent, "left", 4), s)) return "__setitem__";
-    return "__getitem__";
+  // Which item method the subscript `s` calls (`m[k] += 1` reads it
+  // first: __getitem__).
+  static std::string item_method(TSNode s) {
+    const Use use = use_of(s);
+    return use == Use::del ? "__delitem__" : use == Use::set ? "__setitem__" : "__getitem__";
   }
 
   // The statement of a `with` body that raises: its last one, as nothing
