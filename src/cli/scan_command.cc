@@ -459,7 +459,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.
-    phase("5e blame");
+    phase("5e blame, freeing pass 5");
     if (a.blame && a.rev) out.blamed = add_introduced(**tree, entries, paths, out.records, a.facts_cache, jobs);
   }
   phase("5f entry prose");
@@ -791,7 +791,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
       sites.push_back({out.repo, ref, out.sha, r.id, r.file_path, r.error_class, r.error_message, ds.site_keys[i],
                        r.line_number});
     }
-    // In dataset order, not Store::revision's: keep_site_ids reads them as a set.
+    // In dataset order, not Store::revision's: SiteIdIndex reads them as a set.
     memo->sites[memo_key(store::Revision{ref, out.sha, out.analyzed_at})] = std::move(sites);
   }
   phase("9c after");

@@ -71,7 +71,7 @@ struct ScanMemo {
   // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
   // sites (Store::revision), for keeping site ids across revisions.
   std::map<std::string, std::vector<store::SiteAt>> sites;
-  // keep_site_ids' index of the stored revisions named, in order, by
+  // The site-id index (store::SiteIdIndex) of the stored revisions named, in order, by
   // `site_index_of` (keys as in `sites`): the next revision of the same
   // repository adds only the revisions stored since.
   store::SiteIdIndex site_index;
