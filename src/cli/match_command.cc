@@ -9,6 +9,7 @@
 #include "cli/store_url.h"
 #include "match/matcher.h"
 #include "match/result_json.h"
+#include "util/text.h"
 
 namespace errdex::cli {
 namespace {
@@ -45,8 +46,14 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
   } else {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
+  if (auto utf8 = util::from_utf16(text)) text = std::move(*utf8);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     std::cerr << "errdex match: nothing to match (give TEXT or pipe it on stdin)\n";
+    return 2;
+  }
+  if (util::looks_binary(text)) {
+    std::cerr << "errdex match: the input is not text (it holds NUL bytes or mostly control characters and bytes that "
+                 "are not UTF-8): give an error message or a traceback\n";
     return 2;
   }
 

@@ -146,7 +146,7 @@ class DirectoryTree final : public SourceTree {
           skipped.push_back({rel, "not-regular"});
           continue;
         }
-        out.push_back({rel, static_cast<std::uint64_t>(st.st_size)});
+        out.push_back({rel, static_cast<std::uint64_t>(st.st_size), {}});
       }
       std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
       out.erase(std::unique(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.path == b.path; }),
@@ -206,7 +206,7 @@ class DirectoryTree final : public SourceTree {
           skipped.push_back({child_rel, "too-large"});
           continue;
         }
-        out.push_back({child_rel, static_cast<std::uint64_t>(tst.st_size)});
+        out.push_back({child_rel, static_cast<std::uint64_t>(tst.st_size), {}});
       }
       ::closedir(d);
     }

@@ -111,28 +111,91 @@ std::size_t append_python_escape(std::string_view body, std::size_t i, bool byte
   return i;
 }
 
+std::size_t utf8_length_at(std::string_view s, std::size_t i) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
+  const std::size_t left = s.size() - i;
+  unsigned char c = *p;
+  if (c < 0x80) return 1;
+  std::size_t n;
+  std::uint32_t cp;
+  if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
+  else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
+  else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
+  else return 0;
+  if (left <= n) return 0;
+  for (std::size_t k = 1; k <= n; ++k) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[k] & 0x3F);
+  }
+  if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return 0;
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n + 1;
+}
+
 bool is_valid_utf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    unsigned char c = *p;
-    if (c < 0x80) { ++p; continue; }
-    int n;
-    std::uint32_t cp;
-    if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
-    else return false;
-    if (end - p <= n) return false;
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return false;
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    p += n + 1;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = utf8_length_at(s, i);
+    if (n == 0) return false;
+    i += n;
   }
   return true;
+}
+
+bool looks_binary(std::string_view s) {
+  s = s.substr(0, 64 * 1024);
+  std::size_t odd = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0) return true;
+    // Tab, newlines, form feed, backspace, bell and the escape that starts
+    // a terminal colour are what logs hold; other C0 controls and DEL are not.
+    const bool control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != '\b' &&
+                          c != '\a' && c != 0x1b) ||
+                         c == 0x7f;
+    std::size_t n = utf8_length_at(s, i);
+    if (control || n == 0) ++odd;
+    i += n == 0 ? 1 : n;
+  }
+  // A log with a few Latin-1 bytes is text; a tenth of odd bytes is not.
+  return odd * 10 > s.size();
+}
+
+std::optional<std::string> from_utf16(std::string_view s) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  bool little = true;
+  std::size_t start = 0;
+  if (s.size() >= 2 && byte(0) == 0xFF && byte(1) == 0xFE) {
+    start = 2;
+  } else if (s.size() >= 2 && byte(0) == 0xFE && byte(1) == 0xFF) {
+    little = false;
+    start = 2;
+  } else {
+    // No mark: ASCII text in UTF-16 has a NUL in every other byte.
+    if (s.size() < 4) return std::nullopt;
+    std::size_t pairs = s.size() / 2, odd_nul = 0, even_nul = 0;
+    for (std::size_t i = 0; i + 1 < s.size(); i += 2) {
+      even_nul += byte(i) == 0;
+      odd_nul += byte(i + 1) == 0;
+    }
+    if (odd_nul * 10 >= pairs * 9 && even_nul * 10 < pairs) little = true;
+    else if (even_nul * 10 >= pairs * 9 && odd_nul * 10 < pairs) little = false;
+    else return std::nullopt;
+  }
+  std::string out;
+  out.reserve(s.size() / 2);
+  for (std::size_t i = start; i + 1 < s.size(); i += 2) {
+    std::uint32_t unit = little ? byte(i) | (byte(i + 1) << 8) : (byte(i) << 8) | byte(i + 1);
+    if (unit >= 0xD800 && unit <= 0xDBFF && i + 3 < s.size()) {
+      std::uint32_t low = little ? byte(i + 2) | (byte(i + 3) << 8) : (byte(i + 2) << 8) | byte(i + 3);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        append_utf8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), out);
+        i += 2;
+        continue;
+      }
+    }
+    append_utf8(unit, out);  // a lone surrogate becomes U+FFFD
+  }
+  return out;
 }
 
 std::vector<std::string_view> split_lines(std::string_view s) {

@@ -1,6 +1,7 @@
 #pragma once
 // Small text helpers shared by every stage. Pure functions, thread-safe.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,17 @@ std::uint64_t mix64(std::uint64_t h);
 std::string hex64(std::uint64_t v);
 // True when `s` is valid UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view s);
+// The length of the valid UTF-8 sequence starting at s[i] (1 to 4), or 0.
+std::size_t utf8_length_at(std::string_view s, std::size_t i);
+// Whether `s` is data rather than text a person could have pasted: a NUL
+// byte, or more than a tenth of its first 64 KiB control characters (other
+// than tab, newlines, form feed, backspace, bell, ESC) or bytes that are not
+// UTF-8. Text in another 8-bit encoding with a few such bytes is text.
+bool looks_binary(std::string_view s);
+// `s` as UTF-8 when it is UTF-16 (what Windows PowerShell writes when an
+// error is redirected to a file): it starts with a byte order mark, or
+// without one, nearly every second byte is NUL. Otherwise nothing.
+std::optional<std::string> from_utf16(std::string_view s);
 // The value of hex digit `c`, or -1.
 int hex_value(char c);
 // Reads exactly `n` (at most 8) hex digits at s[i] into `v`; false when

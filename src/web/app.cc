@@ -703,6 +703,8 @@ struct App::Impl {
       throw HttpError{415, "send text/plain, application/json or a form"};
     }
     if (util::trim(text).empty()) throw HttpError{400, "nothing to match: the text is empty"};
+    if (util::looks_binary(text))
+      throw HttpError{400, "the text holds NUL bytes or mostly control characters: send an error message or a traceback"};
     return json_response(200, match_json(s, s.matcher->match(text, top)));
   }
 
@@ -781,6 +783,8 @@ struct App::Impl {
         if (!form) throw HttpError{400, form.error()};
         std::string text = (*form)["text"];
         if (util::trim(text).empty()) throw HttpError{400, "Paste an error message or a traceback."};
+        if (util::looks_binary(text))
+          throw HttpError{400, "That is not text (NUL bytes or control characters): paste an error message or a traceback."};
         return match_page(s, &text);
       }
       case RouteId::repo_page: return repo_page(s, params.at("owner") + "/" + params.at("name"), q);

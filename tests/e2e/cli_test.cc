@@ -703,6 +703,40 @@ TEST(Cli, ExplainDoesNotNameARaiseThatOnlyTheClassTiesToTheError) {
   EXPECT_EQ(words.out.find("only the class"), std::string::npos) << words.out;
 }
 
+// What a user pipes into `errdex match` that is not UTF-8 text: a
+// traceback that Windows PowerShell redirected to a file (UTF-16 with a byte
+// order mark) is read as the same traceback; a binary file is refused with a
+// clear message and exit 2, not echoed to the terminal as an "error".
+TEST(Cli, MatchReadsUtf16AndRefusesData) {
+  TempDir repo, data;
+  write_file(repo / "pkg/mod.py", "def f(x):\n    if x < 0:\n        raise ValueError(f'x must be positive, got {x}')\n");
+  std::string db = "sqlite:" + (data / "e.db").string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string program = "import sys; sys.path.insert(0, " + json(repo.str()).dump() + "); import pkg.mod; pkg.mod.f(-3)";
+  auto raised = run("python3 -c " + shell_quote(program));
+  ASSERT_NE(raised.code, 0);
+  write_file(data / "tb8.txt", raised.err);
+  auto utf8 = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " < " + shell_quote((data / "tb8.txt").string()));
+  ASSERT_EQ(utf8.code, 0) << utf8.err;
+  // The same bytes as PowerShell writes them, converted by Python.
+  auto conv = run("python3 -c " + shell_quote("import sys; d = sys.stdin.buffer.read().decode(); "
+                                               "sys.stdout.buffer.write(d.replace('\\n', '\\r\\n').encode('utf-16'))") +
+                  " < " + shell_quote((data / "tb8.txt").string()) + " > " + shell_quote((data / "tb16.txt").string()));
+  ASSERT_EQ(conv.code, 0) << conv.err;
+  auto utf16 = run(errdex_cmd() + " match --json --db " + shell_quote(db) + " < " + shell_quote((data / "tb16.txt").string()));
+  ASSERT_EQ(utf16.code, 0) << utf16.err;
+  auto a = json::parse(utf8.out), b = json::parse(utf16.out);
+  EXPECT_EQ(a["candidates"][0]["lineNumber"], 3);
+  EXPECT_EQ(a["candidates"], b["candidates"]);
+  EXPECT_EQ(b["exception"]["message"], "x must be positive, got -3");
+  // A binary file: the errdex executable itself.
+  auto binary = run(errdex_cmd() + " match --db " + shell_quote(db) + " < " + shell_quote(ERRDEX_BINARY));
+  EXPECT_EQ(binary.code, 2);
+  EXPECT_EQ(binary.out, "");
+  EXPECT_NE(binary.err.find("errdex match: the input is not text"), std::string::npos) << binary.err;
+}
+
 // errdex scan --python (issue 32, item 1): a real virtual environment of
 // this machine's python3 holding two distributions, one with a RECORD and
 // one egg-info with only top_level.txt. Each is stored as pypi/<name> at its

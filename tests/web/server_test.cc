@@ -294,6 +294,12 @@ TEST_F(ServeTest, MatchTakesTextOrJson) {
   EXPECT_EQ(post(port(), "/api/match", "application/x-www-form-urlencoded", "text=").status, 400);
   EXPECT_EQ(post(port(), "/api/match", "image/png", "x").status, 415);
   EXPECT_EQ(post(port(), "/api/match", "text/plain", std::string("ValueError: \xff\xfe bad")).status, 400);
+  // Valid UTF-8 that is still no text: a NUL, or control characters only.
+  auto nul = post(port(), "/api/match", "application/json", json{{"text", std::string("ValueError\0x", 12)}}.dump());
+  EXPECT_EQ(nul.status, 400);
+  EXPECT_NE(nul.body.find("NUL"), std::string::npos) << nul.body;
+  EXPECT_EQ(post(port(), "/api/match", "text/plain", "\x01\x02\x03\x04\x05\x06 x").status, 400);
+  EXPECT_EQ(post(port(), "/match", "application/x-www-form-urlencoded", "text=%01%02%03%04%05%06").status, 400);
   EXPECT_EQ(get(port(), "/api/match").status, 405);
   EXPECT_NE(get(port(), "/api/match").header("allow").find("POST"), std::string::npos);
 }

@@ -8,32 +8,12 @@ namespace errdex::scan::python {
 namespace {
 
 using util::append_utf8;
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
-std::size_t utf8_len(std::string_view s, std::size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return 1;
-  std::size_t n;
-  std::uint32_t cp;
-  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
+using util::utf8_length_at;
 
 void append_sanitized(std::string_view s, std::string& out) {
   std::size_t i = 0;
   while (i < s.size()) {
-    std::size_t n = utf8_len(s, i);
+    std::size_t n = utf8_length_at(s, i);
     if (n == 0) {
       append_utf8(0xFFFD, out);
       ++i;

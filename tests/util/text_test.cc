@@ -1,0 +1,80 @@
+// util/text: telling pasted text from data, and UTF-16 pastes.
+#include "util/text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace errdex::util {
+namespace {
+
+std::string utf16le(std::string_view ascii, bool mark) {
+  std::string out = mark ? std::string("\xFF\xFE", 2) : std::string();
+  for (char c : ascii) {
+    out += c;
+    out += '\0';
+  }
+  return out;
+}
+
+TEST(Text, LogsAndTracebacksAreText) {
+  EXPECT_FALSE(looks_binary("ValueError: bad value\n"));
+  // Colour escapes, tabs, a carriage return, a bell and UTF-8 are what logs hold.
+  EXPECT_FALSE(looks_binary("\x1b[1;31mValueError\x1b[0m: caf\xC3\xA9 \u2192 x\r\n\tat f\a\n"));
+  // A Latin-1 name in an otherwise ASCII traceback is still text.
+  EXPECT_FALSE(looks_binary("Traceback (most recent call last):\n  File \"/home/Jos\xE9/app.py\", line 3, in <module>\n"
+                            "KeyError: 'x'\n"));
+}
+
+TEST(Text, DataIsNotText) {
+  EXPECT_TRUE(looks_binary(std::string("ValueError\0x", 12)));
+  // Bytes of an executable or a compressed file: controls and bytes that are
+  // not UTF-8 everywhere (a fixed pseudo-random sequence, no NUL).
+  std::string data;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 4000; ++i) {
+    x = x * 1103515245u + 12345u;
+    data += static_cast<char>(1 + (x >> 16) % 255);
+  }
+  EXPECT_TRUE(looks_binary(data));
+  EXPECT_TRUE(looks_binary("\x01\x02\x03\x04\x05\x06\x07x"));
+  EXPECT_FALSE(looks_binary(""));
+}
+
+TEST(Text, Utf16PastesReadAsUtf8) {
+  const std::string tb = "Traceback (most recent call last):\r\nValueError: bad \xE2\x80\x94 x\r\n";
+  // With the byte order mark PowerShell writes, little- and big-endian.
+  std::string le = std::string("\xFF\xFE", 2);
+  std::string be = std::string("\xFE\xFF", 2);
+  for (char c : std::string_view("Traceback (most recent call last):\r\nValueError: bad ")) {
+    le += c, le += '\0';
+    be += '\0', be += c;
+  }
+  le += "\x14\x20", be += "\x20\x14";  // U+2014, the em dash
+  for (char c : std::string_view(" x\r\n")) {
+    le += c, le += '\0';
+    be += '\0', be += c;
+  }
+  EXPECT_EQ(from_utf16(le), tb);
+  EXPECT_EQ(from_utf16(be), tb);
+  // Without a mark: every second byte NUL.
+  EXPECT_EQ(from_utf16(utf16le("KeyError: 'x'\n", false)), "KeyError: 'x'\n");
+  // A pair of surrogates is one code point; a lone one becomes U+FFFD.
+  EXPECT_EQ(from_utf16(std::string("\xFF\xFE\x3D\xD8\x00\xDE", 6)), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(from_utf16(std::string("\xFF\xFE\x3D\xD8", 4)), "\xEF\xBF\xBD");
+  // UTF-8 and data are not UTF-16.
+  EXPECT_EQ(from_utf16("ValueError: bad value\n"), std::nullopt);
+  EXPECT_EQ(from_utf16(std::string("a\0b\0\0\0\0c", 8)), std::nullopt);
+  EXPECT_EQ(from_utf16("ab"), std::nullopt);
+}
+
+TEST(Text, ValidUtf8) {
+  EXPECT_TRUE(is_valid_utf8("caf\xC3\xA9 \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // surrogate
+  EXPECT_FALSE(is_valid_utf8("\xE2\x80"));          // cut short
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+}
+
+}  // namespace
+}  // namespace errdex::util
