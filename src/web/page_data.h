@@ -1,6 +1,6 @@
 #pragma once
 // What the pages' templates read, built from records: small helpers the
-// pages share (app.cc), and the error page's fields that the record alone
+// pages share (pages.cc, api.cc), and the error page's fields that the record alone
 // gives (set_record_fields), apart from what the served snapshot adds
 // (the site's function, related and same-message sites, history).
 #include <kainjow/mustache.hpp>

@@ -1,0 +1,381 @@
+#include "web/pages.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "match/result_json.h"
+#include "store/history.h"
+#include "util/text.h"
+#include "web/html.h"
+#include "web/url.h"
+
+namespace errdex::web {
+namespace {
+
+// A repository page lists at most this many sites; a filter narrows it.
+constexpr std::size_t k_repo_page_items = 1500;
+constexpr std::size_t k_related_items = 15;
+constexpr std::size_t k_also_items = 50;
+
+// The commit a repository's links pin to: its sha, or the tag when the
+// tree was scanned outside git (sha all zeros).
+std::string shown_commit(const Snapshot& s, const store::RepoSummary& r) {
+  if (r.sha.find_first_not_of('0') != std::string::npos) return sha10(r.sha);
+  auto it = s.by_repo.find(r.repo);
+  if (it == s.by_repo.end() || it->second.empty()) return sha10(r.sha);
+  return pinned_ref(s.lines[it->second.front()].record.github_url, r.sha);
+}
+
+// The History section: the site in each stored revision of its
+// repository, its message where it changed.
+void set_history(Data& d, store::Store& st, const std::string& id) {
+  auto h = store::site_history(st, id);
+  if (!h || !*h || (*h)->revisions.size() < 2) {
+    d.set("has_history", false);
+    return;
+  }
+  const store::SiteHistory& hist = **h;
+  Data rows{Data::type::list};
+  std::size_t held = 0;
+  const std::string* previous = nullptr;
+  for (const auto& at : hist.revisions) {
+    Data row;
+    row.set("name", store::revision_name(at.revision));
+    if (at.site) {
+      ++held;
+      // The page as that revision holds the site.
+      row.set("url", "/errors/" + at.site->id + "?repo=" + percent_encode(at.site->repo) + "&ref=" +
+                         percent_encode(at.revision.ref.empty() ? at.revision.sha : at.revision.ref));
+      row.set("where", at.site->file_path + ":" + std::to_string(at.site->line));
+      row.set("message", !previous || *previous != at.site->error_message ? at.site->error_message : std::string());
+      previous = &at.site->error_message;
+    } else {
+      row.set("where", std::string("—"));
+      row.set("message", std::string());
+    }
+    rows.push_back(row);
+  }
+  auto name = [&](int i) { return i < 0 ? std::string() : store::revision_name(hist.revisions[i].revision); };
+  d.set("has_history", true);
+  d.set("history", rows);
+  d.set("held", std::to_string(held));
+  d.set("revision_count", std::to_string(hist.revisions.size()));
+  d.set("first_seen", name(hist.first));
+  d.set("last_seen", name(hist.last));
+  d.set("has_removed_in", hist.removed_in >= 0);
+  d.set("removed_in", name(hist.removed_in));
+}
+
+}  // namespace
+
+Response home(const Snapshot& s) {
+  Data repos{Data::type::list};
+  for (const auto& r : s.repos) {
+    Data d;
+    d.set("repo", r.repo);
+    d.set("url", repo_url(r.repo));
+    d.set("records", std::to_string(r.records));
+    d.set("sha", r.sha);
+    d.set("sha10", shown_commit(s, r));
+    d.set("dataset_version", r.dataset_version);
+    repos.push_back(d);
+  }
+  Data d;
+  d.set("repos", repos);
+  d.set("has_repos", !s.repos.empty());
+  return page(200, "Error knowledge base", "home.html", d);
+}
+
+Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
+  auto text = opt_param(q, "q");
+  auto repo = opt_param(q, "repo");
+  Data d;
+  d.set("q", text.value_or(""));
+  d.set("repo", optional_value(repo));
+  d.set("has_query", text.has_value());
+  if (text) {
+    int offset = cursor_param(q, k_max_search_offset);
+    auto res = run_search(s, st, *text, repo, 20, offset);
+    auto words = query_words(*text);
+    Data hits{Data::type::list};
+    for (const auto& h : res.hits) {
+      Data item = summary_data(h.record);
+      item.set("message_html", highlight_terms(title_of(h.record.error_message), words));
+      std::string doc = h.record.documentation;
+      if (doc.size() > 240) {
+        auto cut = doc.rfind(' ', 240);
+        doc = doc.substr(0, cut == std::string::npos ? 240 : cut);
+        while (!doc.empty() && (static_cast<unsigned char>(doc.back()) & 0x80)) doc.pop_back();  // no cut UTF-8
+        doc += " …";
+      }
+      item.set("doc_html", highlight_terms(doc, words));
+      hits.push_back(item);
+    }
+    d.set("hits", hits);
+    d.set("count", std::to_string(offset + res.hits.size()) + (res.next ? "+" : ""));
+    d.set("plural", offset + res.hits.size() == 1 ? "" : "s");
+    Data next{Data::type::list};
+    if (res.next) {
+      std::string url = "/search?q=" + percent_encode(*text) + (repo ? "&repo=" + percent_encode(*repo) : "") +
+                        "&cursor=" + std::to_string(*res.next);
+      d.set("next_url", url);
+    } else {
+      d.set("next_url", false);
+    }
+  }
+  return page(200, text ? "Search: " + *text : "Search", "search.html", d, text.value_or(""));
+}
+
+Response match_page(const Snapshot& s, const std::string* text) {
+  Data d;
+  d.set("text", text ? *text : "");
+  d.set("has_result", text != nullptr);
+  if (text) {
+    auto m = s.matcher->match(*text, 5);
+    d.set("engine", s.matcher->name());
+    d.set("exception_class", m.exception.error_class.empty() ? std::string("(no exception line found)")
+                                                              : std::string(m.exception.error_class));
+    d.set("exception_message", m.exception.error_class.empty() ? std::string() : std::string(m.exception.message));
+    d.set("has_frames", !m.frames.empty());
+    d.set("frame_count", std::to_string(m.frames.size()));
+    if (!m.frames.empty())
+      d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
+    d.set("fulltext", m.fulltext_fallback);
+    d.set("ambiguous", m.ambiguous);
+    const bool weak = !m.candidates.empty() && match::weak(m.candidates.front().reasons);
+    d.set("weak", weak && !m.exception.error_class.empty());
+    d.set("weak_words", weak && m.exception.error_class.empty());
+    Data cands{Data::type::list};
+    bool first = true;
+    for (const auto& c : m.candidates) {
+      const model::ErrorRecord* r = s.matched(c.index);
+      if (!r) continue;
+      Data item = summary_data(*r);
+      item.set("url", candidate_url(s, *r));
+      // The revision it was found in, and the others as consistent.
+      std::string at = s.revision_of(*r).first;
+      for (std::uint32_t k : c.revisions)
+        if (const model::ErrorRecord* o = s.matched(k))
+          if (auto ref = s.revision_of(*o).first; !ref.empty()) at += ", " + ref + ":" + std::to_string(o->line_number);
+      item.set("revision", at);
+      item.set("best", first);
+      first = false;
+      char score[32];
+      std::snprintf(score, sizeof score, "%.2f", c.score);
+      item.set("score", std::string(score));
+      item.set("reasons", join(match::reason_words(c.reasons), ", "));
+      Data caps{Data::type::list};
+      for (const auto& [n, v] : match::shown_captures(c.captures)) {
+        Data cap;
+        cap.set("name", std::string(n));
+        cap.set("value", std::string(v));
+        caps.push_back(cap);
+      }
+      item.set("captures", caps);
+      item.set("has_captures", !c.captures.empty());
+      cands.push_back(item);
+    }
+    d.set("has_candidates", !first);
+    d.set("candidates", cands);
+  }
+  return page(200, text ? "Match" : "Paste an error", "match.html", d);
+}
+
+Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
+  auto it = s.by_repo.find(repo);
+  const store::RepoSummary* summary = nullptr;
+  for (const auto& r : s.repos)
+    if (r.repo == repo) summary = &r;
+  if (it == s.by_repo.end() || !summary) throw HttpError{404, "No repository " + repo + " is indexed."};
+  std::string filter = util::to_lower_ascii(opt_param(q, "filter").value_or(""));
+  bool by_class = opt_param(q, "by").value_or("file") == "class";
+  std::map<std::string, std::vector<std::size_t>> groups;
+  std::size_t shown = 0;
+  for (auto i : it->second) {
+    const auto& r = s.lines[i].record;
+    if (!filter.empty() && util::to_lower_ascii(r.file_path).find(filter) == std::string::npos &&
+        util::to_lower_ascii(r.error_class).find(filter) == std::string::npos &&
+        util::to_lower_ascii(r.error_message).find(filter) == std::string::npos)
+      continue;
+    if (shown == k_repo_page_items) break;
+    ++shown;
+    groups[by_class ? r.error_class : r.file_path].push_back(i);
+  }
+  Data gl{Data::type::list};
+  for (const auto& [name, idx] : groups) {
+    Data g;
+    g.set("name", name);
+    g.set("count", std::to_string(idx.size()));
+    Data items{Data::type::list};
+    for (auto i : idx) {
+      const auto& r = s.lines[i].record;
+      Data item = summary_data(r);
+      item.set("where", by_class ? r.file_path + ":" + std::to_string(r.line_number) : "line " + std::to_string(r.line_number));
+      items.push_back(item);
+    }
+    g.set("items", items);
+    gl.push_back(g);
+  }
+  Data d;
+  d.set("repo", repo);
+  d.set("url", repo_url(repo));
+  d.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/errors");
+  d.set("records", std::to_string(it->second.size()));
+  d.set("sha", summary->sha);
+  d.set("sha10", shown_commit(s, *summary));
+  d.set("dataset_version", summary->dataset_version);
+  d.set("filter", opt_param(q, "filter").value_or(""));
+  d.set("by_file", !by_class);
+  d.set("by_class", by_class);
+  d.set("filtered", shown != it->second.size());
+  d.set("shown", std::to_string(shown));
+  d.set("groups", gl);
+  return page(200, repo, "repo.html", d);
+}
+
+// /repos/{owner}/{name}/diff?from=&to=: what changed between two revisions.
+Response repo_diff_page(const std::string& repo, const Query& q, store::Store& st) {
+  auto from = opt_param(q, "from"), to = opt_param(q, "to");
+  if (!from || !to) throw HttpError{400, "Say which revisions to compare: ?from=…&to=…"};
+  std::string missing;
+  auto d = store::diff_revisions(st, repo, *from, *to, &missing);
+  if (!d) throw StoreFailure{d.error()};
+  if (!*d) throw HttpError{404, repo + " has no stored revision " + missing + "."};
+  const store::RevisionDiff& diff = **d;
+  auto sites = [](const std::vector<store::SiteAt>& list) {
+    Data out{Data::type::list};
+    for (const auto& s : list) {
+      Data item;
+      item.set("where", s.file_path + ":" + std::to_string(s.line));
+      item.set("error_class", s.error_class);
+      item.set("message", s.error_message);
+      out.push_back(item);
+    }
+    return out;
+  };
+  auto pairs = [](const std::vector<std::pair<store::SiteAt, store::SiteAt>>& list) {
+    Data out{Data::type::list};
+    for (const auto& [a, b] : list) {
+      Data item;
+      item.set("old_where", a.file_path + ":" + std::to_string(a.line));
+      item.set("new_where", b.file_path + ":" + std::to_string(b.line));
+      item.set("old_class", a.error_class);
+      item.set("new_class", b.error_class);
+      item.set("old_message", a.error_message);
+      item.set("new_message", b.error_message);
+      out.push_back(item);
+    }
+    return out;
+  };
+  Data page_data;
+  page_data.set("repo", repo);
+  page_data.set("repo_url", repo_url(repo));
+  page_data.set("from", store::revision_name(diff.from));
+  page_data.set("to", store::revision_name(diff.to));
+  page_data.set("counts", std::to_string(diff.added.size()) + " added, " + std::to_string(diff.removed.size()) +
+                              " removed, " + std::to_string(diff.reworded.size()) + " reworded, " +
+                              std::to_string(diff.class_changed.size()) + " with another class, " +
+                              std::to_string(diff.moved.size()) + " moved");
+  page_data.set("added", sites(diff.added));
+  page_data.set("removed", sites(diff.removed));
+  page_data.set("reworded", pairs(diff.reworded));
+  page_data.set("class_changed", pairs(diff.class_changed));
+  page_data.set("moved", pairs(diff.moved));
+  page_data.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/diff?from=" + percent_encode(*from) +
+                               "&to=" + percent_encode(*to));
+  return page(200, repo + ": " + store::revision_name(diff.from) + " → " + store::revision_name(diff.to),
+              "diff.html", page_data);
+}
+
+// `line` is the current record, or (`revision`) the record in an older
+// revision, shown with a note that names it and links the current one.
+Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, const std::string& report_url,
+                    bool revision) {
+  const auto& r = line.record;
+  // Where the site stands among the current records: what the related
+  // sections read. A site the current revision no longer holds has none.
+  auto found = s.by_id.find(r.id);
+  const bool current = found != s.by_id.end() && s.lines[found->second].record.file_path == r.file_path;
+  const std::size_t self = current ? found->second : s.lines.size();
+  static const SiteContext k_no_context;
+  const auto& ctx = current ? s.contexts[self] : k_no_context;
+  Data d;
+  d.set("revision", optional_value(revision ? std::optional<std::string>(line.ref.empty() ? r.analyzed_sha.substr(0, 10) : line.ref)
+                                            : std::nullopt));
+  d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second].record) : std::string());
+  d.set("has_current", found != s.by_id.end());
+  set_record_fields(d, r, line.dataset_version, report_url);
+  d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
+  // Related: same function, same class in the file, same guard names.
+  Data related{Data::type::list};
+  static const std::vector<std::size_t> k_none;
+  auto file_at = current ? s.by_file.find(r.repo + '\n' + r.file_path) : s.by_file.end();
+  const auto& file_sites = file_at == s.by_file.end() ? k_none : file_at->second;
+  std::vector<std::size_t> listed{self};
+  auto add_group = [&](const std::string& heading, auto&& pred) {
+    Data items{Data::type::list};
+    std::size_t n = 0;
+    for (auto i : file_sites) {
+      if (std::find(listed.begin(), listed.end(), i) != listed.end() || !pred(i)) continue;
+      listed.push_back(i);
+      Data item = summary_data(s.lines[i].record);
+      items.push_back(item);
+      if (++n == k_related_items) break;
+    }
+    if (n == 0) return;
+    Data g;
+    g.set("heading", heading);
+    g.set("items", items);
+    related.push_back(g);
+  };
+  if (!ctx.function.empty())
+    add_group("In the same function, " + ctx.function + "()",
+              [&](std::size_t i) { return s.contexts[i].function == ctx.function; });
+  add_group(r.error_class + " elsewhere in this file",
+            [&](std::size_t i) { return s.lines[i].record.error_class == r.error_class; });
+  if (!ctx.guard_names.empty())
+    add_group("Guarded by the same names (" + join(ctx.guard_names, ", ") + ")", [&](std::size_t i) {
+      for (const auto& n : s.contexts[i].guard_names)
+        if (std::find(ctx.guard_names.begin(), ctx.guard_names.end(), n) != ctx.guard_names.end()) return true;
+      return false;
+    });
+  d.set("related", related);
+
+  auto same_at = current ? s.by_template.find(r.repo + '\n' + r.error_class + '\n' + r.error_message) : s.by_template.end();
+  const auto& same = same_at == s.by_template.end() ? k_none : same_at->second;
+  Data also{Data::type::list};
+  std::size_t others = same.empty() ? 0 : same.size() - 1, shown = 0;
+  for (auto i : same) {
+    if (i == self) continue;
+    if (shown++ == k_also_items) break;
+    const auto& o = s.lines[i].record;
+    Data item;
+    item.set("url", error_url(o));
+    item.set("file_path", o.file_path);
+    item.set("line_number", std::to_string(o.line_number));
+    also.push_back(item);
+  }
+  d.set("has_also", others > 0);
+  d.set("also", also);
+  d.set("also_count", std::to_string(others));
+  d.set("also_plural", others == 1 ? "" : "s");
+  d.set("also_more", optional_value(others > k_also_items ? std::optional<std::string>(std::to_string(others - k_also_items))
+                                                           : std::nullopt));
+
+  set_history(d, st, r.id);
+  return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
+}
+
+Response match_submit(const Snapshot& s, const Request& req) {
+  if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the form is not valid UTF-8"};
+  auto form = parse_query(req.body);
+  if (!form) throw HttpError{400, form.error()};
+  std::string text = (*form)["text"];
+  if (util::trim(text).empty()) throw HttpError{400, "Paste an error message or a traceback."};
+  if (util::looks_binary(text))
+    throw HttpError{400, "That is not text (NUL bytes or control characters): paste an error message or a traceback."};
+  return match_page(s, &text);
+}
+
+}  // namespace errdex::web

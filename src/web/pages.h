@@ -1,0 +1,27 @@
+#pragma once
+// The site's HTML pages: home, search, the paste box and its answer, a
+// repository's sites, a diff of two revisions, and the error page. Each
+// reads the served snapshot (and the store for search, history and older
+// revisions) and renders its template, or throws HttpError / StoreFailure
+// (respond.h).
+#include <string>
+
+#include "web/respond.h"
+
+namespace errdex::web {
+
+Response home(const Snapshot& s);
+Response search_page(const Snapshot& s, const Query& q, store::Store& st);
+// The paste box (`text` null) or its answer.
+Response match_page(const Snapshot& s, const std::string* text);
+// POST /match: the paste box's form.
+Response match_submit(const Snapshot& s, const Request& req);
+Response repo_page(const Snapshot& s, const std::string& repo, const Query& q);
+Response repo_diff_page(const std::string& repo, const Query& q, store::Store& st);
+// `line` is the current record, or (`revision`) the record in an older
+// revision, shown with a note that names it and links the current one.
+// `report_url`: where "report a problem" links go (AppOptions).
+Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, const std::string& report_url,
+                    bool revision = false);
+
+}  // namespace errdex::web

@@ -1,0 +1,179 @@
+#include "web/respond.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <algorithm>
+
+#include "web/assets.h"
+#include "web/html.h"
+#include "web/url.h"
+
+namespace errdex::web {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* k_json = "application/json";
+constexpr const char* k_html = "text/html; charset=utf-8";
+
+const char* reason(int status) {
+  switch (status) {
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const std::string> share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+std::string render(const std::string& name, const Data& data) {
+  // Templates are parsed once per thread: kainjow's render is not const.
+  thread_local std::map<std::string, std::unique_ptr<kainjow::mustache::mustache>> templates;
+  auto& t = templates[name];
+  if (!t) {
+    auto text = asset(name);
+    if (!text) throw std::runtime_error("missing template " + name);
+    t = std::make_unique<kainjow::mustache::mustache>(std::string(*text));
+    if (!t->is_valid()) throw std::runtime_error("template " + name + ": " + t->error_message());
+    // One escaping function for the whole site (html.h).
+    t->set_custom_escape([](const std::string& s) { return html_escape(s); });
+  }
+  return t->render(data);
+}
+
+Response page(int status, const std::string& title, const std::string& tmpl, const Data& data, const std::string& q) {
+  Data layout;
+  layout.set("title", title);
+  layout.set("q", q);
+  layout.set("body", render(tmpl, data));
+  Response r;
+  r.status = status;
+  r.content_type = k_html;
+  r.body = share(render("layout.html", layout));
+  return r;
+}
+
+Response json_response(int status, std::string body) {
+  Response r;
+  r.status = status;
+  r.content_type = k_json;
+  r.body = share(std::move(body));
+  return r;
+}
+
+Response problem(bool api, int status, const std::string& message) {
+  if (api) return json_response(status, dump({{"error", {{"status", status}, {"message", message}}}}));
+  Data d;
+  d.set("status", std::to_string(status));
+  d.set("reason", reason(status));
+  d.set("message", message);
+  return page(status, reason(status), "problem.html", d);
+}
+
+Response redirect(const std::string& location) {
+  Response r;
+  r.status = 301;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = share("Moved to " + location + "\n");
+  r.headers.emplace_back("Location", location);
+  return r;
+}
+
+bool is_record_id(std::string_view id) {
+  return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::string slug_of(const model::ErrorRecord& r) { return r.slug.empty() ? "error" : r.slug; }
+
+json summary_json(const model::ErrorRecord& r) {
+  return {{"id", r.id},           {"repo", r.repo},         {"errorClass", r.error_class},
+          {"errorMessage", r.error_message}, {"filePath", r.file_path}, {"lineNumber", r.line_number},
+          {"url", error_url(r)}};
+}
+
+std::string candidate_url(const Snapshot& s, const model::ErrorRecord& r) {
+  if (s.matched_current(r)) return error_url(r);
+  auto [ref, sha] = s.revision_of(r);
+  return "/errors/" + r.id + "?repo=" + percent_encode(r.repo) + "&ref=" + percent_encode(ref.empty() ? sha : ref);
+}
+
+Data summary_data(const model::ErrorRecord& r) {
+  Data d;
+  d.set("url", error_url(r));
+  d.set("id", r.id);
+  d.set("repo", r.repo);
+  d.set("error_class", r.error_class);
+  d.set("error_message", title_of(r.error_message));
+  d.set("file_path", r.file_path);
+  d.set("line_number", std::to_string(r.line_number));
+  return d;
+}
+
+int int_param(const Query& q, const std::string& name, int def, int lo, int hi) {
+  auto it = q.find(name);
+  if (it == q.end() || it->second.empty()) return def;
+  const auto& s = it->second;
+  if (s.size() > 9 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw HttpError{400, name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)};
+  int v = std::stoi(s);
+  if (v < lo || v > hi)
+    throw HttpError{400, name + " must be from " + std::to_string(lo) + " to " + std::to_string(hi)};
+  return v;
+}
+
+std::optional<std::string> opt_param(const Query& q, const std::string& name) {
+  auto it = q.find(name);
+  if (it == q.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+// The store ranks ids; the records come from the snapshot in memory (or
+// from the store, for one that landed after the snapshot was taken).
+SearchPage run_search(const Snapshot& s, store::Store& st, const std::string& q, const std::optional<std::string>& repo,
+                      int limit, int offset) {
+  auto ids = st.search_ids(q, repo, offset + limit + 1);
+  if (!ids) throw StoreFailure{ids.error()};
+  SearchPage out;
+  auto& all = *ids;
+  if (static_cast<int>(all.size()) > offset + limit && offset + limit <= k_max_search_offset) out.next = offset + limit;
+  for (int i = offset; i < static_cast<int>(all.size()) && i < offset + limit; ++i) {
+    if (const auto* line = s.find(all[i].id)) {
+      out.hits.push_back({line->record, all[i].rank});
+      continue;
+    }
+    auto got = st.get(all[i].id);
+    if (!got) throw StoreFailure{got.error()};
+    if (*got) out.hits.push_back({std::move((*got)->record), all[i].rank});
+  }
+  return out;
+}
+
+int cursor_param(const Query& q, int max) { return int_param(q, "cursor", 0, 0, max); }
+
+std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, const std::string& id,
+                                          const std::string& ref, const std::optional<std::string>& repo) {
+  std::vector<std::string> repos;
+  if (repo) repos.push_back(*repo);
+  else if (const auto* line = s.find(id)) repos.push_back(line->record.repo);
+  else
+    for (const auto& r : s.repos) repos.push_back(r.repo);
+  for (const auto& name : repos) {
+    auto lines = st.list_at(name, ref);
+    if (!lines) throw StoreFailure{lines.error()};
+    if (!*lines) continue;
+    for (auto& l : **lines)
+      if (l.record.id == id) return std::move(l);
+  }
+  return std::nullopt;
+}
+
+}  // namespace errdex::web
