@@ -1766,6 +1766,17 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       scratch_frames.assign(fs.begin(), fs.end() - 1);
       frames = &scratch_frames;
     }
+    // A module the interpreter runs frozen (3.11+: os, codecs,
+    // _collections_abc, importlib's bootstrap) prints `<frozen os>` for its
+    // file: the standard library's file of that module path, read as an
+    // installed one.
+    if (!frames->empty()) {
+      if (auto path = frozen_module_file(frames->back().file)) {
+        if (frames != &scratch_frames) scratch_frames.assign(frames->begin(), frames->end());
+        scratch_frames.back().file = std::move(*path);
+        frames = &scratch_frames;
+      }
+    }
   }
   std::string_view message = whole;
   if (message.size() > k_max_message) {

@@ -73,6 +73,21 @@ int module_start(const std::vector<std::string_view>& frame, bool windows) {
   return -1;
 }
 
+std::optional<std::string> frozen_module_file(std::string_view file) {
+  constexpr std::string_view k_open = "<frozen ";
+  // Sentry's abs_path joins it to the working folder: `/srv/<frozen os>`.
+  if (auto slash = file.find_last_of("/\\"); slash != std::string_view::npos && file.find(k_open) == slash + 1)
+    file.remove_prefix(slash + 1);
+  if (!file.starts_with(k_open) || !file.ends_with('>') || file.size() == k_open.size() + 1) return std::nullopt;
+  const std::string_view name = file.substr(k_open.size(), file.size() - k_open.size() - 1);
+  std::string out = "lib/python3/";
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return std::nullopt;
+    out += c == '.' ? '/' : c;
+  }
+  return out + ".py";
+}
+
 std::uint64_t module_lengths(const std::vector<std::string_view>& record, const std::vector<std::string>& roots) {
   std::uint64_t mask = 0;
   const std::size_t n = record.size();

@@ -4,6 +4,7 @@
 // editable install, a Windows path) maps to the repository's
 // `src/transformers/cache_utils.py`.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,13 @@ bool is_absolute_path(std::string_view path);
 // zipapp (`.pyz`, `.zip`) or, in a Windows path (`windows`: it held a `\`),
 // `Lib`. -1 when the path names none, or nothing follows it.
 int module_start(const std::vector<std::string_view>& frame, bool windows);
+
+// The file a frozen module's frame stands for: `<frozen os>` is os.py and
+// `<frozen importlib._bootstrap>` importlib/_bootstrap.py, given as an
+// installed path (`lib/python3/os.py`) so that module_start() reads its
+// module path; so is `/srv/<frozen os>` (Sentry's abs_path joins it to the
+// working folder). Nothing for any other file.
+std::optional<std::string> frozen_module_file(std::string_view file);
 
 // Bit m (1..63) is set when the record's path without its last m components
 // is one of `roots` (source/import_roots.h): its last m components are then

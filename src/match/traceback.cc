@@ -356,17 +356,26 @@ bool parse_frame(std::string_view line, Frame& f) {
   return true;
 }
 
-// pytest: `path.py:12: in func` or `path.py:12: ValueError` at line start.
+// pytest: `path.py:12: in func` or `path.py:12: ValueError` at line start;
+// a frozen module's frame is `<frozen os>:679: in __getitem__`.
 bool parse_pytest_frame(std::string_view line, Frame& f) {
-  auto colon = line.find(".py:");
-  if (colon == std::string_view::npos || colon == 0) return false;
-  for (std::size_t k = 0; k < colon; ++k)
-    if (is_space(line[k])) return false;
-  std::size_t i = colon + 4;
+  std::size_t file_end;
+  if (line.starts_with("<frozen ")) {
+    file_end = line.find(">:");
+    if (file_end == std::string_view::npos) return false;
+    ++file_end;
+  } else {
+    auto colon = line.find(".py:");
+    if (colon == std::string_view::npos || colon == 0) return false;
+    for (std::size_t k = 0; k < colon; ++k)
+      if (is_space(line[k])) return false;
+    file_end = colon + 3;
+  }
+  std::size_t i = file_end + 1;
   std::size_t digits = 0;
   int n = read_line_number(line, i, digits);
   if (digits == 0 || i >= line.size() || line[i] != ':') return false;
-  f.file = std::string(line.substr(0, colon + 3));
+  f.file = std::string(line.substr(0, file_end));
   f.line = n;
   std::string_view rest = trim(line.substr(i + 1));
   f.function = rest.substr(0, 3) == "in " ? std::string(rest.substr(3)) : "";
@@ -1187,7 +1196,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         std::string_view rest = !same_shape(line, col_prefix) ? line : line.size() > col ? line.substr(col) : std::string_view{};
         if (trim(rest).empty() || is_caret_line(rest)) break;
         if (rest_is_source(rest)) {
-          if (source_next && !blocks.back().frames.empty()) {
+          // Django's report puts `<source code not available>` where the
+          // file could not be read (a frozen module, a .pyc alone): no source.
+          if (source_next && !blocks.back().frames.empty() && trim(rest) != "<source code not available>") {
             Frame& last = blocks.back().frames.back();
             last.reraise = raises_object(rest);
             last.source = trim(rest);

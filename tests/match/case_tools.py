@@ -52,11 +52,17 @@ def run_case(code, n, quiet_stderr=False):
 
 
 def innermost(err):
-    """(real path, line, file as printed) of the frame that raised `err`."""
+    """(real path, line, file as printed) of the frame that raised `err`. A
+    module the interpreter runs frozen prints `<frozen os>`: its real path
+    is the module's file."""
     tb = err.__traceback__
     while tb.tb_next is not None:
         tb = tb.tb_next
-    return os.path.realpath(tb.tb_frame.f_code.co_filename), tb.tb_lineno, tb.tb_frame.f_code.co_filename
+    printed = tb.tb_frame.f_code.co_filename
+    path = printed
+    if printed.startswith("<frozen ") and tb.tb_frame.f_globals.get("__file__"):
+        path = tb.tb_frame.f_globals["__file__"]
+    return os.path.realpath(path), tb.tb_lineno, printed
 
 
 class Counts:

@@ -382,6 +382,19 @@ TEST(PathSuffix, ModuleStartAfterTheInstallationsFolders) {
   EXPECT_EQ(module_lengths(path_components("x.py"), {"x.py"}), 0u);
 }
 
+TEST(PathSuffix, FrozenModulesAreTheirFiles) {
+  EXPECT_EQ(frozen_module_file("<frozen os>"), "lib/python3/os.py");
+  EXPECT_EQ(frozen_module_file("<frozen importlib._bootstrap>"), "lib/python3/importlib/_bootstrap.py");
+  auto file = frozen_module_file("<frozen _collections_abc>");
+  ASSERT_TRUE(file);
+  EXPECT_EQ(module_start(path_components(*file), false), 2);  // the module path is `_collections_abc.py`
+  EXPECT_EQ(frozen_module_file("/srv/app/<frozen os>"), "lib/python3/os.py");
+  EXPECT_EQ(frozen_module_file("<frozen >"), std::nullopt);
+  EXPECT_EQ(frozen_module_file("<frozen ../x>"), std::nullopt);
+  EXPECT_EQ(frozen_module_file("<string>"), std::nullopt);
+  EXPECT_EQ(frozen_module_file("/usr/lib/python3.11/os.py"), std::nullopt);
+}
+
 TEST(Matcher, ClassOutranksSpecificity) {
   // a7 "expected {what}" (ValueError) and a5/a6 (TypeError) all match.
   auto r = shared().match("ValueError: expected 2 values, got 3");

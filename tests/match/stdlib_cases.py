@@ -69,7 +69,7 @@ import sys
 import traceback
 import warnings
 
-from case_tools import Counts, raised, split_cases
+from case_tools import Counts, innermost, raised, split_cases
 
 ROOT = os.path.realpath(sys.argv[1])
 WORK = sys.argv[2]
@@ -1030,6 +1030,12 @@ import re; re.compile('(?x)(?#x')
 import re; re.compile('(?<')
 import re; re.compile('(?<=a|bc)')
 import re; re.compile('(?=a){2}') if False else re.compile('^*')
+import os; os.environ['ERRDEX_NO_SUCH_VARIABLE']
+import os; del os.environ['ERRDEX_NO_SUCH_VARIABLE']
+import os; os.environ.pop('ERRDEX_NO_SUCH_VARIABLE')
+import os; os.environ['ERRDEX_VARIABLE'] = 1
+import os.path; os.path.join('a', 1)
+import importlib; importlib.import_module('errdex_no_such_module')
 """
 
 
@@ -1064,7 +1070,7 @@ def pytest_reports(cases):
             # lines), in the order the tests ran.
             failures = []
             for line in body.splitlines():
-                if re.match(r"^(/|<)[^ ]*:\d+: ", line):
+                if re.match(r"^(/[^ ]*|<frozen [^ >]+>|<[^ ]*):\d+: ", line):
                     failures.append(line + "\n")
                 elif failures and line.strip():
                     failures[-1] += line + "\n"
@@ -1107,7 +1113,9 @@ for n, code, err, rel, line in raised(split_cases(CASES), in_stdlib, "the stdlib
             notebook = nbformat.v4.new_notebook()
             notebook.cells.append(nbformat.v4.new_code_cell(code, execution_count=1, outputs=[output]))
             out["notebook"] = nbformat.writes(notebook)
-    if RICH and kept % 10 == 5:
+    # rich prints no file or line for a frame whose file is not a path
+    # (`<frozen os>`): only `in __getitem__`.
+    if RICH and kept % 10 == 5 and not innermost(err)[2].startswith("<"):
         out["rich"] = rich_text(err)
     if LOGS and kept % 10 == 3:
         out["logs"] = logged(err, out["last"])
