@@ -275,6 +275,9 @@ class SqliteStore final : public Store {
   Status migrate();
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
+  // In a write transaction: the id of the record body `body`
+  // (model::body_json), stored first when no revision holds it yet.
+  Expected<std::int64_t> body_id(const std::string& body);
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
@@ -624,20 +627,8 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       model::ErrorRecord lent = r;
       own = model::body_json(lent);
     }
-    const std::string& body_text = serialised ? dataset.record_bodies[i] : own;
-    const std::string key = util::content_key(body_text);
-    std::int64_t body = 0;
-    {
-      Run find(m_find_body);
-      int rc = find.text(1, key).step();
-      if (rc == SQLITE_ROW) body = find.column_int(0);
-      else if (rc != SQLITE_DONE) return db_error(m_db, "find record body");
-    }
-    if (!body) {
-      Run add(m_insert_body);
-      if (add.text(1, key).text(2, body_text).step() != SQLITE_DONE) return db_error(m_db, "insert record body");
-      body = sqlite3_last_insert_rowid(m_db);
-    }
+    auto body = body_id(serialised ? dataset.record_bodies[i] : own);
+    if (!body) return Error{body.error()};
     std::string hash = search_hash(r);
     std::int64_t doc;
     if (auto it = docs_by_id.find(r.id); it != docs_by_id.end() && it->second.first == hash) {
@@ -650,7 +641,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
     run.text(6, r.error_class).text(7, r.error_message);
     run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
-    run.integer(9, doc).text(10, hash).integer(11, body).text(12, r.github_url).text(13, r.analyzed_at);
+    run.integer(9, doc).text(10, hash).integer(11, *body).text(12, r.github_url).text(13, r.analyzed_at);
     run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
@@ -658,6 +649,19 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
   }
   return choose_current(dataset.repo, indexed);
+}
+
+Expected<std::int64_t> SqliteStore::body_id(const std::string& body) {
+  const std::string key = util::content_key(body);
+  {
+    Run find(m_find_body);
+    int rc = find.text(1, key).step();
+    if (rc == SQLITE_ROW) return find.column_int(0);
+    if (rc != SQLITE_DONE) return db_error(m_db, "find record body");
+  }
+  Run add(m_insert_body);
+  if (add.text(1, key).text(2, body).step() != SQLITE_DONE) return db_error(m_db, "insert record body");
+  return sqlite3_last_insert_rowid(m_db);
 }
 
 Expected<std::optional<std::int64_t>> SqliteStore::current_dataset(const std::string& repo) {
