@@ -759,10 +759,10 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   // here on readers see the new records.
   if (a.installed_at) out.import_roots.push_back(*a.installed_at);
   store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};
-  // Serialised on every core here, so the transaction below only writes.
-  // A record as the last revision stored it but for its stamp keeps that
-  // JSON, restamped.
-  ds.record_json.resize(ds.records.size());
+  // Bodies (model/restamp.h) serialised on every core here, so the
+  // transaction below only writes. A record as the last revision stored it
+  // but for its stamp keeps that body, which the store holds already.
+  ds.record_bodies.resize(ds.records.size());
   // --no-cache serialises every record, as a reference for the cached scan.
   const ScanMemo::Stored* last =
       memo && !a.no_cache && memo->last_stored.repo == out.repo ? &memo->last_stored : nullptr;
@@ -771,12 +771,12 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                [&](std::size_t i) {
                  if (last)
                    if (auto it = last->by_id.find(ds.records[i].id); it != last->by_id.end())
-                     if (auto json = model::restamp_json(last->json[it->second], last->records[it->second], ds.records[i])) {
-                       ds.record_json[i] = std::move(*json);
+                     if (model::same_but_stamp(last->records[it->second], ds.records[i])) {
+                       ds.record_bodies[i] = last->bodies[it->second];
                        ++restamped;
                        return;
                      }
-                 ds.record_json[i] = model::to_json(ds.records[i]);
+                 ds.record_bodies[i] = model::body_json(ds.records[i]);
                });
   phase("9b ingest");
   if (auto s = st.ingest(ds); !s) {
@@ -806,7 +806,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     kept.by_id.clear();
     for (std::size_t i = 0; i < n_records; ++i) kept.by_id.emplace(ds.records[i].id, i);
     kept.records = std::move(ds.records);
-    kept.json = std::move(ds.record_json);
+    kept.bodies = std::move(ds.record_bodies);
   }
   if (stored) *stored = {out.files, n_records};
   if (!a.report) return 0;

@@ -76,15 +76,15 @@ struct ScanMemo {
   // repository adds only the revisions stored since.
   store::SiteIdIndex site_index;
   std::vector<std::string> site_index_of;
-  // The records this command stored last, with their JSON: a record of the
-  // next revision of the same repository that differs only in its stamp
-  // takes that JSON restamped (model/restamp.h) instead of serialising.
-  // One revision's only, as memory should follow one revision.
+  // The records this command stored last, with their bodies: a record of
+  // the next revision of the same repository that differs only in its
+  // stamp takes that body (model/restamp.h) instead of serialising. One
+  // revision's only, as memory should follow one revision.
   struct Stored {
     std::string repo;
     std::unordered_map<std::string, std::size_t> by_id;
     std::vector<model::ErrorRecord> records;
-    std::vector<std::string> json;
+    std::vector<std::string> bodies;
   };
   Stored last_stored;
 };

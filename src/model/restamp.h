@@ -1,22 +1,29 @@
 #pragma once
-// A record's JSON carried to another revision without serialising it again.
-// A record analyzed at one revision and kept at the next differs only in
-// what it owes to the revision (analyze::stamp): githubUrl, analyzedSha,
-// analyzedAt and analysis.at.
-#include <optional>
+// What a record owes to its revision (analyze::stamp): githubUrl,
+// analyzedSha, analyzedAt and analysis.at. A record analyzed at one revision
+// and kept at the next differs only in these, so revisions can share the
+// rest of it: its JSON with the stamp left empty (its body), stored once.
 #include <string>
-#include <string_view>
 
 #include "model/error_record.h"
 
 namespace errdex::model {
 
-// to_json(to), made from `from_json` == to_json(from) by replacing the four
-// stamped values, when `from` and `to` are equal in every other field;
-// nullopt otherwise (or when from_json is not to_json(from)'s shape), and
-// the caller serialises `to` itself. `to` is compared by lending it
-// `from`'s stamp for the comparison: it is as it was on return, and only
-// it is touched, so calls on different `to` may run at once.
-std::optional<std::string> restamp_json(std::string_view from_json, const ErrorRecord& from, ErrorRecord& to);
+struct Stamp {
+  std::string github_url, analyzed_sha, analyzed_at, analysis_at;
+};
+
+// The record's stamp (analysis_at "" when it has no analysis).
+Stamp stamp_of(const ErrorRecord& r);
+// Gives `r` this stamp; analysis_at only when it has an analysis.
+void restore_stamp(ErrorRecord& r, const Stamp& s);
+// to_json(r) with the stamp left empty: equal for two records exactly when
+// they are equal but for their stamps. `r` is lent for the call: it is as
+// it was on return, and only it is touched, so calls on different records
+// may run at once.
+std::string body_json(ErrorRecord& r);
+// Whether `a` and `b` are equal in every field but the stamp; `b` is lent
+// as body_json lends its record.
+bool same_but_stamp(const ErrorRecord& a, ErrorRecord& b);
 
 }  // namespace errdex::model

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/record_json.h"
+#include "model/restamp.h"
 #include "store/dataset_rules.h"
 #include "store/pg_pool.h"
 #include "util/text.h"
@@ -113,8 +114,37 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 )sql"},
+    // A record's JSON without its stamp (model/restamp.h) is its body,
+    // stored once however many revisions hold the record (key:
+    // util::content_key of json); a row keeps the stamp (analyzed_sha ''
+    // when it is the dataset's sha, as check_dataset has it for every
+    // record ingested now). Each record stored before this step keeps its
+    // JSON as a body of its own, its stamp read off it.
+    {5, "record bodies shared by revisions, a stamp per record", R"sql(
+CREATE TABLE record_bodies(
+  id BIGSERIAL PRIMARY KEY,
+  key TEXT COLLATE "C" NOT NULL UNIQUE,
+  json TEXT NOT NULL
+);
+DO $$
+BEGIN
+  EXECUTE 'ALTER TABLE record_bodies ALTER COLUMN json SET COMPRESSION lz4';
+EXCEPTION WHEN OTHERS THEN
+  NULL;
+END
+$$;
+ALTER TABLE records ADD COLUMN body BIGINT, ADD COLUMN github_url TEXT NOT NULL DEFAULT '',
+  ADD COLUMN analyzed_sha TEXT NOT NULL DEFAULT '', ADD COLUMN analyzed_at TEXT NOT NULL DEFAULT '', ADD COLUMN analysis_at TEXT NOT NULL DEFAULT '';
+INSERT INTO record_bodies(id, key, json) SELECT seq, 'seq:' || seq, json FROM records;
+SELECT setval(pg_get_serial_sequence('record_bodies', 'id'), coalesce((SELECT max(id) FROM record_bodies), 0) + 1, false);
+UPDATE records SET body = seq, github_url = coalesce(json::json->>'githubUrl', ''),
+  analyzed_sha = coalesce(json::json->>'analyzedSha', ''),
+  analyzed_at = coalesce(json::json->>'analyzedAt', ''), analysis_at = coalesce(json::json#>>'{analysis,at}', '');
+ALTER TABLE records ALTER COLUMN body SET NOT NULL, DROP COLUMN json;
+CREATE INDEX records_by_body ON records(body);
+)sql"},
 };
-constexpr int k_schema_version = 4;
+constexpr int k_schema_version = 5;
 
 // Sites in short (SiteAt), in this column order.
 #define ERRDEX_SITE_COLUMNS \
@@ -154,20 +184,30 @@ const Sql k_notify{"notify", "SELECT pg_notify('errdex_datasets', $1)"};
 const Sql k_lock_repo{"lock_repo", "SELECT pg_advisory_xact_lock(1162106881, hashtext($1))"};
 const Sql k_find_same{"find_same", "SELECT id FROM datasets WHERE repo = $1 AND sha = $2 AND ref = $3"};
 const Sql k_delete_dataset{"delete_dataset", "DELETE FROM datasets WHERE id = $1"};
+// Before a dataset goes: the bodies no other dataset's record refers to.
+const Sql k_delete_bodies{"delete_bodies",
+                          "DELETE FROM record_bodies b WHERE b.id IN (SELECT body FROM records WHERE dataset_id = $1)"
+                          " AND NOT EXISTS (SELECT 1 FROM records o WHERE o.body = b.id AND o.dataset_id <> $1)"};
+const Sql k_find_bodies{"find_bodies", "SELECT key, id FROM record_bodies WHERE key = ANY($1::text[])"};
+const Sql k_insert_bodies{"insert_bodies",
+                          "INSERT INTO record_bodies(key, json) SELECT * FROM unnest($1::text[], $2::text[])"
+                          " ON CONFLICT(key) DO NOTHING RETURNING key, id"};
 const Sql k_insert_dataset{
     "insert_dataset",
     "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots, ref)"
     " VALUES($1, $2, $3, $4, $5, $6, $7) RETURNING id"};
 const Sql k_insert_records{
     "insert_records",
-    "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key,"
-    " search, tokens) SELECT $1::bigint, u.id, u.repo, u.file_path, u.line_number, u.error_class, u.error_message, u.json,"
+    "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, body, site_key,"
+    " search, tokens, github_url, analyzed_at, analysis_at)"
+    " SELECT $1::bigint, u.id, u.repo, u.file_path, u.line_number, u.error_class, u.error_message, u.body,"
     " u.site_key, setweight(to_tsvector('simple', u.w_message), 'A') || setweight(to_tsvector('simple', u.w_class), 'B')"
-    " || setweight(to_tsvector('simple', u.w_tags), 'C') || setweight(to_tsvector('simple', u.w_doc), 'D'), u.tokens"
-    " FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],"
-    " $10::text[], $11::text[], $12::text[], $13::text[], $14::int[])"
-    " AS u(id, repo, file_path, line_number, error_class, error_message, json, site_key, w_message, w_class,"
-    " w_tags, w_doc, tokens)"};
+    " || setweight(to_tsvector('simple', u.w_tags), 'C') || setweight(to_tsvector('simple', u.w_doc), 'D'), u.tokens,"
+    " u.github_url, u.analyzed_at, u.analysis_at"
+    " FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::text[],"
+    " $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[])"
+    " AS u(id, repo, file_path, line_number, error_class, error_message, body, site_key, w_message, w_class,"
+    " w_tags, w_doc, tokens, github_url, analyzed_at, analysis_at)"};
 const Sql k_set_current{"set_current",
                         "INSERT INTO repos(repo, dataset_id) VALUES($1, $2)"
                         " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"};
@@ -182,24 +222,34 @@ const Sql k_occurrences{"occurrences", "SELECT " ERRDEX_SITE_COLUMNS
 const Sql k_occurrences_key{"occurrences_key",
                             "SELECT " ERRDEX_SITE_COLUMNS
                             " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = $2 AND d.repo = $1"};
+// A whole record, as read_record reads it: its body, then its stamp (of
+// records r, datasets d, record_bodies b).
+#define ERRDEX_RECORD_COLUMNS \
+  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at"
+#define ERRDEX_BODY_JOIN " JOIN record_bodies b ON b.id = r.body"
 const Sql k_get{"get",
-                "SELECT r.json, d.dataset_version, d.ref FROM records r"
-                " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id"
+                "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
+                " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id" ERRDEX_BODY_JOIN
                 " WHERE r.id = $1 ORDER BY p.repo LIMIT 1"};
 const Sql k_list{"list",
-                 "SELECT r.json, d.dataset_version, d.ref FROM repos p"
-                 " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id"
+                 "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
+                 " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id" ERRDEX_BODY_JOIN
                  " WHERE $1::text IS NULL OR p.repo = $1 ORDER BY p.repo, r.file_path, r.line_number, r.id"};
 const Sql k_list_at{"list_at",
-                    "SELECT r.json, d.dataset_version, d.ref FROM records r JOIN datasets d ON d.id = r.dataset_id"
+                    "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
+                    " JOIN datasets d ON d.id = r.dataset_id" ERRDEX_BODY_JOIN
                     " WHERE r.dataset_id = $1 ORDER BY r.file_path, r.line_number, r.id"};
 const Sql k_match_fields{"match_fields",
-                         "SELECT r.json FROM repos p JOIN records r ON r.dataset_id = p.dataset_id"
+                         "SELECT b.json FROM repos p JOIN records r ON r.dataset_id = p.dataset_id" ERRDEX_BODY_JOIN
                          " WHERE $1::text IS NULL OR p.repo = $1 ORDER BY p.repo, r.file_path, r.line_number, r.id"};
 const Sql k_match_fields_at{"match_fields_at",
-                            "SELECT r.json FROM records r WHERE r.dataset_id = $1"
+                            "SELECT b.json FROM records r" ERRDEX_BODY_JOIN " WHERE r.dataset_id = $1"
                             " ORDER BY r.file_path, r.line_number, r.id"};
-const Sql k_search{"search", ERRDEX_SEARCH_WITH " SELECT h.json" ERRDEX_SEARCH_SCORE};
+const Sql k_search{"search", ERRDEX_SEARCH_WITH
+                   " SELECT (SELECT b.json FROM record_bodies b WHERE b.id = h.body), h.github_url,"
+                   " CASE h.analyzed_sha WHEN '' THEN (SELECT d.sha FROM datasets d WHERE d.id = h.dataset_id)"
+                   " ELSE h.analyzed_sha END, h.analyzed_at, h.analysis_at"
+                   ERRDEX_SEARCH_SCORE};
 const Sql k_search_ids{"search_ids", ERRDEX_SEARCH_WITH " SELECT h.id" ERRDEX_SEARCH_SCORE};
 const Sql k_repos{"repos",
                   "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots, d.ref FROM repos p"
@@ -221,6 +271,15 @@ model::ErrorRecord match_view(model::ErrorRecord&& whole) {
   r.source_code_start = whole.source_code_start;
   r.documentation = std::move(whole.documentation);
   return r;
+}
+
+// The record of row i, whose columns start with ERRDEX_RECORD_COLUMNS.
+Expected<model::ErrorRecord> read_record(const Result& r, int i) {
+  auto record = model::record_from_json(field(r, i, 0));
+  if (!record) return Error{record.error()};
+  model::restore_stamp(*record, {std::string(field(r, i, 1)), std::string(field(r, i, 2)),
+                                 std::string(field(r, i, 3)), std::string(field(r, i, 4))});
+  return record;
 }
 
 Expected<int> schema_version(Connection& c) {
@@ -313,6 +372,9 @@ class PgStore final : public Store {
  private:
   Status ingest_locked(Connection& c, const Dataset& dataset);
   Status insert_records(Connection& c, std::int64_t dataset_id, const Dataset& dataset);
+  // The id of each record's body (Dataset::record_bodies), stored first
+  // when no revision holds it yet.
+  Expected<std::vector<std::int64_t>> body_ids(Connection& c, const Dataset& dataset);
   // A repository's datasets in revision order (Store::ingest).
   Expected<std::vector<StoredRevision>> datasets_of(Connection& c, const std::string& repo);
   // The revision of `repo` that `rev` names (find_revision), if stored.
@@ -347,8 +409,11 @@ Status PgStore::ingest_locked(Connection& c, const Dataset& dataset) {
   auto same = c.run(k_find_same, Params().text(dataset.repo).text(dataset.sha).text(dataset.ref), "find dataset");
   if (!same) return Error{same.error()};
   if (PQntuples(same->get()) > 0) {
-    // Its records go with it (ON DELETE CASCADE).
-    auto del = c.run(k_delete_dataset, Params().integer(field_int(*same, 0, 0)), "delete old dataset");
+    // Its records go with it (ON DELETE CASCADE), and their bodies that no
+    // other revision holds.
+    const std::int64_t old = field_int(*same, 0, 0);
+    if (auto b = c.run(k_delete_bodies, Params().integer(old), "delete old bodies"); !b) return Error{b.error()};
+    auto del = c.run(k_delete_dataset, Params().integer(old), "delete old dataset");
     if (!del) return Error{del.error()};
   }
   auto inserted = c.run(k_insert_dataset,
@@ -367,9 +432,65 @@ Status PgStore::ingest_locked(Connection& c, const Dataset& dataset) {
   return notify(c, dataset.repo);
 }
 
+Expected<std::vector<std::int64_t>> PgStore::body_ids(Connection& c, const Dataset& dataset) {
+  const std::size_t n = dataset.records.size();
+  const bool serialised = dataset.record_bodies.size() == n;
+  std::vector<std::int64_t> ids(n, 0);
+  std::vector<std::string> own, keys;  // of one batch
+  for (std::size_t from = 0, to = 0; from < n; from = to) {
+    own.clear();
+    keys.clear();
+    std::size_t bytes = 0;
+    for (to = from; to < n && to - from < k_batch_records && bytes < k_batch_bytes; ++to) {
+      if (!serialised) {
+        model::ErrorRecord lent = dataset.records[to];
+        own.push_back(model::body_json(lent));
+      }
+      const std::string& text = serialised ? dataset.record_bodies[to] : own.back();
+      keys.push_back(util::content_key(text));
+      bytes += text.size();
+    }
+    auto body = [&](std::size_t i) -> const std::string& {
+      return serialised ? dataset.record_bodies[i] : own[i - from];
+    };
+    std::unordered_map<std::string, std::int64_t> found;
+    auto read = [&](const Result& r) {
+      for (int row = 0, rows = PQntuples(r.get()); row < rows; ++row)
+        found.emplace(std::string(field(r, row, 0)), field_int(r, row, 1));
+    };
+    ArrayLiteral all;
+    for (const auto& k : keys) all.add(k);
+    auto known = c.run(k_find_bodies, Params().text(all.finish()), "find record bodies");
+    if (!known) return Error{known.error()};
+    read(*known);
+    // Only the bodies no revision holds yet are sent.
+    ArrayLiteral new_keys, new_texts;
+    bool any = false;
+    for (std::size_t i = from; i < to; ++i)
+      if (!found.contains(keys[i - from])) {
+        new_keys.add(keys[i - from]);
+        new_texts.add(body(i));
+        any = true;
+      }
+    if (any) {
+      auto added = c.run(k_insert_bodies, Params().text(new_keys.finish()).text(new_texts.finish()),
+                         "insert record bodies of " + dataset.repo);
+      if (!added) return Error{added.error()};
+      read(*added);
+    }
+    for (std::size_t i = from; i < to; ++i) {
+      auto it = found.find(keys[i - from]);
+      if (it == found.end()) return Error{"record body of " + dataset.records[i].id + " was not stored"};
+      ids[i] = it->second;
+    }
+  }
+  return ids;
+}
+
 Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dataset& dataset) {
-  const bool serialised = dataset.record_json.size() == dataset.records.size();
-  constexpr int k_columns = 13;
+  auto bodies = body_ids(c, dataset);
+  if (!bodies) return Error{bodies.error()};
+  constexpr int k_columns = 16;
   ArrayLiteral columns[k_columns];
   std::size_t pending = 0;
   auto flush = [&]() -> Status {
@@ -387,8 +508,7 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
     const auto& r = dataset.records[i];
     tags.clear();
     for (const auto& t : r.tags) tags += t + " ";
-    std::string json = serialised ? std::string() : model::to_json(r);
-    const std::string line = std::to_string(r.line_number);
+    const std::string line = std::to_string(r.line_number), body = std::to_string((*bodies)[i]);
     const std::string words[4] = {indexed_words(r.error_message), indexed_words(r.error_class), indexed_words(tags),
                                   indexed_words(r.documentation)};
     std::size_t count = 0;
@@ -401,17 +521,20 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
         line,
         r.error_class,
         r.error_message,
-        serialised ? std::string_view(dataset.record_json[i]) : std::string_view(json),
+        body,
         dataset.site_keys.empty() ? std::string_view() : std::string_view(dataset.site_keys[i]),
         words[0],
         words[1],
         words[2],
         words[3],
         tokens,
+        r.github_url,
+        r.analyzed_at,
+        r.analysis ? std::string_view(r.analysis->at) : std::string_view(),
     };
     for (int k = 0; k < k_columns; ++k) columns[k].add(values[k]);
     ++pending;
-    if (pending == k_batch_records || columns[6].bytes() + columns[11].bytes() > k_batch_bytes)
+    if (pending == k_batch_records || columns[11].bytes() > k_batch_bytes)
       if (auto s = flush(); !s) return s;
   }
   return flush();
@@ -466,8 +589,10 @@ Expected<std::size_t> PgStore::forget(const std::string& repo, const std::option
       drop.push_back(r->id);
     }
     if (drop.empty()) return std::size_t{0};
-    for (std::int64_t id : drop)
+    for (std::int64_t id : drop) {
+      if (auto r = conn.run(k_delete_bodies, Params().integer(id), "delete bodies"); !r) return Error{r.error()};
       if (auto r = conn.run(k_delete_dataset, Params().integer(id), "delete dataset"); !r) return Error{r.error()};
+    }
     if (auto s = choose_current(conn, repo); !s) return Error{s.error()};
     if (auto s = notify(conn, repo); !s) return Error{s.error()};
     return drop.size();
@@ -538,10 +663,10 @@ Expected<std::optional<model::DatasetLine>> PgStore::get(std::string_view id) {
   auto r = (*c)->run(k_get, Params().text(id), "get record");
   if (!r) return Error{r.error()};
   if (PQntuples(r->get()) == 0) return std::optional<model::DatasetLine>();
-  auto record = model::record_from_json(field(*r, 0, 0));
+  auto record = read_record(*r, 0);
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
   return std::optional<model::DatasetLine>(
-      model::DatasetLine{std::move(*record), std::string(field(*r, 0, 1)), std::string(field(*r, 0, 2))});
+      model::DatasetLine{std::move(*record), std::string(field(*r, 0, 5)), std::string(field(*r, 0, 6))});
 }
 
 Expected<std::vector<model::DatasetLine>> PgStore::list(const std::optional<std::string>& repo) {
@@ -563,7 +688,7 @@ Expected<std::optional<std::vector<model::DatasetLine>>> PgStore::list_at(const 
   return Answer(std::move(*lines));
 }
 
-// Rows of (json, dataset_version, ref) as dataset lines.
+// Rows of (ERRDEX_RECORD_COLUMNS, dataset_version, ref) as dataset lines.
 Expected<std::vector<model::DatasetLine>> PgStore::read_lines(Connection& c, const Sql& sql, const Params& params) {
   auto r = c.run(sql, params, "list records");
   if (!r) return Error{r.error()};
@@ -571,9 +696,9 @@ Expected<std::vector<model::DatasetLine>> PgStore::read_lines(Connection& c, con
   const int n = PQntuples(r->get());
   out.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    auto record = model::record_from_json(field(*r, i, 0));
+    auto record = read_record(*r, i);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(field(*r, i, 1)), std::string(field(*r, i, 2))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(field(*r, i, 5)), std::string(field(*r, i, 6))});
   }
   return out;
 }
@@ -647,9 +772,9 @@ Expected<std::vector<Hit>> PgStore::search_words_of(const Sql& sql, std::string_
 Expected<std::vector<SearchHit>> PgStore::search(std::string_view text, const std::optional<std::string>& repo,
                                                  int limit) {
   return search_words_of<SearchHit>(k_search, text, repo, limit, [](const Result& r, int i) -> Expected<SearchHit> {
-    auto record = model::record_from_json(field(r, i, 0));
+    auto record = read_record(r, i);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    return SearchHit{std::move(*record), field_double(r, i, 1)};
+    return SearchHit{std::move(*record), field_double(r, i, 5)};
   });
 }
 

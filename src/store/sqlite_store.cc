@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "model/record_json.h"
+#include "model/restamp.h"
 #include "store/dataset_rules.h"
 #include "util/text.h"
 
@@ -22,13 +23,20 @@ namespace {
 // Version 3: datasets.ref, unique (repo, sha, ref); records.site_key.
 // Version 4: records.search_doc and search_hash; records_fts keyed by
 // search_doc.
-constexpr int k_schema_version = 4;
+// Version 5: record_bodies; records.json gives way to records.body and the
+// record's stamp (github_url, analyzed_sha, analyzed_at, analysis_at).
+constexpr int k_schema_version = 5;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
 // Column weights for bm25 in records_fts column order: a hit in the message
 // or class says more than one in the prose.
 constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
+// A whole record, as read_record reads it: its body, then its stamp (of
+// records r, datasets d, record_bodies b).
+#define ERRDEX_RECORD_COLUMNS \
+  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at"
+#define ERRDEX_BODY_JOIN "JOIN record_bodies b ON b.id = r.body"
 
 constexpr const char* k_schema = R"sql(
 -- One revision of a repository each; several of one repository side by side.
@@ -49,8 +57,18 @@ CREATE TABLE repos(
   repo TEXT PRIMARY KEY,
   dataset_id INTEGER NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED
 );
--- json is to_json(record) exactly, so export is byte-exact; the other
--- columns are copies for ordering and lookup.
+-- A record's JSON without what it owes to its revision (model/restamp.h),
+-- stored once however many revisions hold the record; key is
+-- util::content_key of json. A record reads back as its body with its row's
+-- stamp put back, so export is byte-exact. A record ingested now was
+-- analyzed at its dataset's sha (check_dataset): analyzed_sha is '' then. A body lives while a record refers to it.
+CREATE TABLE record_bodies(
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  json TEXT NOT NULL
+);
+-- One record of one revision: its body and stamp; the other columns are
+-- copies for ordering and lookup.
 CREATE TABLE records(
   seq INTEGER PRIMARY KEY,
   dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
@@ -60,20 +78,21 @@ CREATE TABLE records(
   line_number INTEGER NOT NULL,
   error_class TEXT NOT NULL,
   error_message TEXT NOT NULL,
-  json TEXT NOT NULL,
   site_key TEXT NOT NULL DEFAULT '',
   search_doc INTEGER NOT NULL,
   search_hash TEXT NOT NULL DEFAULT '',
+  body INTEGER NOT NULL,
+  github_url TEXT NOT NULL DEFAULT '',
+  analyzed_sha TEXT NOT NULL DEFAULT '',  -- '': its dataset's sha
+  analyzed_at TEXT NOT NULL DEFAULT '',
+  analysis_at TEXT NOT NULL DEFAULT '',
   UNIQUE(dataset_id, id)
 );
 CREATE INDEX records_by_id ON records(id);
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
 CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
 CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
--- What an ingest reads of the current revision's records, without reading
--- the rows: search_doc and search_hash come after the JSON in them, so a
--- row read for them reads its JSON's overflow pages as well.
-CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);
+CREATE INDEX records_by_body ON records(body);
 -- Holds the current records only, one row per record, rowid = its
 -- search_doc (records_by_search_doc covers the join back to the current
 -- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
@@ -158,6 +177,15 @@ class Run {
   int m_rc = SQLITE_OK;
 };
 
+// The record of a row that starts with ERRDEX_RECORD_COLUMNS.
+Expected<model::ErrorRecord> read_record(const Run& run) {
+  auto record = model::record_from_json(run.column_text(0));
+  if (!record) return Error{record.error()};
+  model::restore_stamp(*record, {std::string(run.column_text(1)), std::string(run.column_text(2)),
+                                 std::string(run.column_text(3)), std::string(run.column_text(4))});
+  return record;
+}
+
 // Each search word (dataset_rules.h) quoted as an FTS5 string: nothing the
 // user types reaches the FTS5 query parser as syntax.
 std::vector<std::string> quoted_words(std::string_view text) {
@@ -197,8 +225,7 @@ std::string search_hash(const model::ErrorRecord& r) {
     text += ' ';
   }
   // 128 bits: a collision would index one record with another's text.
-  return util::hex64(util::fnv1a64(text)) + util::hex64(util::fnv1a64(text, 0x84222325cbf29ce4ULL)) + ':' +
-         std::to_string(text.size());
+  return util::content_key(text);
 }
 
 class SqliteStore final : public Store {
@@ -248,6 +275,9 @@ class SqliteStore final : public Store {
   Status migrate();
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
+  // In a write transaction: the id of the record body `body`
+  // (model::body_json), stored first when no revision holds it yet.
+  Expected<std::int64_t> body_id(const std::string& body);
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
@@ -314,7 +344,7 @@ class SqliteStore final : public Store {
   sqlite3* m_db;
   Statement m_find_same, m_find_current, m_fts_delete, m_delete_records, m_delete_dataset;
   Statement m_insert_dataset, m_insert_record, m_fts_fill, m_set_current, m_unset_current, m_datasets_of;
-  Statement m_search_docs, m_docs_by_id, m_max_doc, m_fts_add;
+  Statement m_search_docs, m_docs_by_id, m_max_doc, m_fts_add, m_find_body, m_insert_body, m_delete_bodies;
   Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
   Statement m_get, m_list, m_list_at, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
 };
@@ -389,6 +419,24 @@ Status SqliteStore::migrate() {
         " UPDATE records SET search_doc = seq;"
         " CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);"
         " CREATE INDEX records_docs ON records(dataset_id, id, search_hash, search_doc);",
+        // 4 -> 5: each record's JSON becomes a body of its own (revisions
+        // that shared one keep a copy each; records stored from now on
+        // share), its stamp read off it. records_docs covered what an
+        // ingest read past the JSON in a row; rows are small now.
+        "CREATE TABLE record_bodies(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, json TEXT NOT NULL);"
+        " INSERT INTO record_bodies(id, key, json) SELECT seq, 'seq:' || seq, json FROM records;"
+        " ALTER TABLE records ADD COLUMN body INTEGER NOT NULL DEFAULT 0;"
+        " ALTER TABLE records ADD COLUMN github_url TEXT NOT NULL DEFAULT '';"
+        " ALTER TABLE records ADD COLUMN analyzed_sha TEXT NOT NULL DEFAULT '';"
+        " ALTER TABLE records ADD COLUMN analyzed_at TEXT NOT NULL DEFAULT '';"
+        " ALTER TABLE records ADD COLUMN analysis_at TEXT NOT NULL DEFAULT '';"
+        " UPDATE records SET body = seq, github_url = coalesce(json_extract(json, '$.githubUrl'), ''),"
+        "  analyzed_sha = coalesce(json_extract(json, '$.analyzedSha'), ''),"
+        "  analyzed_at = coalesce(json_extract(json, '$.analyzedAt'), ''),"
+        "  analysis_at = coalesce(json_extract(json, '$.analysis.at'), '');"
+        " DROP INDEX records_docs;"
+        " ALTER TABLE records DROP COLUMN json;"
+        " CREATE INDEX records_by_body ON records(body);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -411,30 +459,42 @@ Status SqliteStore::prepare_all() {
     Statement* stmt;
     const char* sql;
   };
-  static const std::string search_from = std::string(", ") + k_rank +
-                                         " AS score FROM records_fts JOIN records r ON r.search_doc = records_fts.rowid"
-                                         " JOIN repos p ON p.repo = r.repo AND p.dataset_id = r.dataset_id"
-                                         " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
-                                         " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
-  static const std::string search_sql = "SELECT r.json" + search_from;
-  // A search index row, read off a record's stored JSON.
+  // Hits joined to their current rows; `joins` adds what the select reads.
+  auto search_from = [](const std::string& joins) {
+    return std::string(", ") + k_rank +
+           " AS score FROM records_fts JOIN records r ON r.search_doc = records_fts.rowid"
+           " JOIN repos p ON p.repo = r.repo AND p.dataset_id = r.dataset_id" +
+           joins +
+           " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
+           " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
+  };
+  static const std::string search_sql = "SELECT " ERRDEX_RECORD_COLUMNS +
+                                         search_from(" JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN);
+  // A search index row, read off a record's stored body.
   static const std::string fts_insert =
       "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
       " SELECT r.search_doc, r.error_message, r.error_class,"
-      " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(r.json, '$.tags') t), ''),"
-      " COALESCE(json_extract(r.json, '$.documentation'), '')";
+      " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(b.json, '$.tags') t), ''),"
+      " COALESCE(json_extract(b.json, '$.documentation'), '')";
   // A dataset's records all, or one record by its search doc.
-  static const std::string fts_fill = fts_insert + " FROM records r WHERE r.dataset_id = ?1";
+  static const std::string fts_fill = fts_insert + " FROM records r " ERRDEX_BODY_JOIN " WHERE r.dataset_id = ?1";
   static const std::string fts_add = fts_insert +
-                                     " FROM records r INDEXED BY records_by_search_doc"
+                                     " FROM records r INDEXED BY records_by_search_doc " ERRDEX_BODY_JOIN
                                      " WHERE r.search_doc = ?2 AND r.dataset_id = ?1";
-  static const std::string search_ids_sql = "SELECT r.id" + search_from;
+  static const std::string search_ids_sql = "SELECT r.id" + search_from("");
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
       {&m_find_current, "SELECT dataset_id FROM repos WHERE repo = ?1"},
       {&m_fts_delete, "DELETE FROM records_fts WHERE rowid = ?1"},
       {&m_search_docs, "SELECT search_doc FROM records WHERE dataset_id = ?1 ORDER BY search_doc"},
       {&m_docs_by_id, "SELECT id, search_hash, search_doc FROM records WHERE dataset_id = ?1"},
+      {&m_find_body, "SELECT id FROM record_bodies WHERE key = ?1"},
+      {&m_insert_body, "INSERT INTO record_bodies(key, json) VALUES(?1, ?2)"},
+      // Before a dataset's records go: the bodies no other dataset's record
+      // refers to.
+      {&m_delete_bodies,
+       "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1)"
+       " AND NOT EXISTS (SELECT 1 FROM records o WHERE o.body = record_bodies.id AND o.dataset_id != ?1)"},
       {&m_max_doc, "SELECT coalesce(max(search_doc), 0) FROM records"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
@@ -442,10 +502,11 @@ Status SqliteStore::prepare_all() {
        "INSERT INTO datasets(repo, sha, dataset_version, ingested_at, record_count, import_roots, ref)"
        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&m_insert_record,
-       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, site_key,"
-       " search_doc, search_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
+       "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, site_key,"
+       " search_doc, search_hash, body, github_url, analyzed_at, analysis_at)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"},
       // The search index holds the current records only, read off their
-      // stored JSON.
+      // stored bodies.
       {&m_fts_fill, fts_fill.c_str()},
       {&m_fts_add, fts_add.c_str()},
       {&m_set_current,
@@ -464,28 +525,29 @@ Status SqliteStore::prepare_all() {
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
        " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = ?2 AND d.repo = ?1"},
       {&m_get,
-       "SELECT r.json, d.dataset_version, d.ref FROM records r"
-       " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id"
+       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
+       " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN
        " WHERE r.id = ?1 ORDER BY p.repo LIMIT 1"},
       {&m_list,
-       "SELECT r.json, d.dataset_version, d.ref FROM repos p"
-       " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id"
+       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
+       " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_list_at,
-       "SELECT r.json, d.dataset_version, d.ref FROM records r JOIN datasets d ON d.id = r.dataset_id"
+       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
+       " JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN
        " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_match_fields,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
-       " json_extract(r.json, '$.messagePattern'), json_extract(r.json, '$.sourceCode'),"
-       " json_extract(r.json, '$.sourceCodeStart'), json_extract(r.json, '$.documentation'),"
-       " json_extract(r.json, '$.messageVariants') FROM repos p"
-       " JOIN records r ON r.dataset_id = p.dataset_id"
+       " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
+       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " json_extract(b.json, '$.messageVariants') FROM repos p"
+       " JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_match_fields_at,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
-       " json_extract(r.json, '$.messagePattern'), json_extract(r.json, '$.sourceCode'),"
-       " json_extract(r.json, '$.sourceCodeStart'), json_extract(r.json, '$.documentation'),"
-       " json_extract(r.json, '$.messageVariants') FROM records r"
+       " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
+       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " json_extract(b.json, '$.messageVariants') FROM records r " ERRDEX_BODY_JOIN
        " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
       {&m_search_ids, search_ids_sql.c_str()},
@@ -541,6 +603,8 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     else if (rc != SQLITE_DONE) return db_error(m_db, "find dataset");
   }
   if (same) {
+    Run del_bodies(m_delete_bodies);
+    if (del_bodies.integer(1, *same).step() != SQLITE_DONE) return db_error(m_db, "delete old bodies");
     Run del_records(m_delete_records);
     if (del_records.integer(1, *same).step() != SQLITE_DONE) return db_error(m_db, "delete old records");
     Run del_dataset(m_delete_dataset);
@@ -555,9 +619,16 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       return db_error(m_db, "insert dataset");
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
-  const bool serialised = dataset.record_json.size() == dataset.records.size();
+  const bool serialised = dataset.record_bodies.size() == dataset.records.size();
+  std::string own;  // a body this store serialised
   for (std::size_t i = 0; i < dataset.records.size(); ++i) {
     const auto& r = dataset.records[i];
+    if (!serialised) {
+      model::ErrorRecord lent = r;
+      own = model::body_json(lent);
+    }
+    auto body = body_id(serialised ? dataset.record_bodies[i] : own);
+    if (!body) return Error{body.error()};
     std::string hash = search_hash(r);
     std::int64_t doc;
     if (auto it = docs_by_id.find(r.id); it != docs_by_id.end() && it->second.first == hash) {
@@ -568,15 +639,29 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     }
     Run run(m_insert_record);
     run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
-    run.text(6, r.error_class).text(7, r.error_message).text(8, serialised ? dataset.record_json[i] : model::to_json(r));
-    run.text(9, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
-    run.integer(10, doc).text(11, hash);
+    run.text(6, r.error_class).text(7, r.error_message);
+    run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
+    run.integer(9, doc).text(10, hash).integer(11, *body).text(12, r.github_url).text(13, r.analyzed_at);
+    run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
       return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
     if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
   }
   return choose_current(dataset.repo, indexed);
+}
+
+Expected<std::int64_t> SqliteStore::body_id(const std::string& body) {
+  const std::string key = util::content_key(body);
+  {
+    Run find(m_find_body);
+    int rc = find.text(1, key).step();
+    if (rc == SQLITE_ROW) return find.column_int(0);
+    if (rc != SQLITE_DONE) return db_error(m_db, "find record body");
+  }
+  Run add(m_insert_body);
+  if (add.text(1, key).text(2, body).step() != SQLITE_DONE) return db_error(m_db, "insert record body");
+  return sqlite3_last_insert_rowid(m_db);
 }
 
 Expected<std::optional<std::int64_t>> SqliteStore::current_dataset(const std::string& repo) {
@@ -672,6 +757,8 @@ Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::op
     auto indexed = search_docs(std::nullopt, repo);
     if (!indexed) return Error{indexed.error()};
     for (std::int64_t id : drop) {
+      Run del_bodies(m_delete_bodies);
+      if (del_bodies.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete bodies");
       Run del_records(m_delete_records);
       if (del_records.integer(1, id).step() != SQLITE_DONE) return db_error(m_db, "delete records");
       Run del_dataset(m_delete_dataset);
@@ -738,10 +825,10 @@ Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id
   int rc = run.text(1, id).step();
   if (rc == SQLITE_DONE) return std::optional<model::DatasetLine>();
   if (rc != SQLITE_ROW) return db_error(m_db, "get record");
-  auto record = model::record_from_json(run.column_text(0));
+  auto record = read_record(run);
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
   return std::optional<model::DatasetLine>(
-      model::DatasetLine{std::move(*record), std::string(run.column_text(1)), std::string(run.column_text(2))});
+      model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
 }
 
 Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<std::string>& repo) {
@@ -764,14 +851,14 @@ Expected<std::optional<std::vector<model::DatasetLine>>> SqliteStore::list_at(co
   return Answer(std::move(*lines));
 }
 
-// Rows of (json, dataset_version, ref) as dataset lines.
+// Rows of (ERRDEX_RECORD_COLUMNS, dataset_version, ref) as dataset lines.
 Expected<std::vector<model::DatasetLine>> SqliteStore::read_lines(Run& run) {
   std::vector<model::DatasetLine> out;
   int rc;
   while ((rc = run.step()) == SQLITE_ROW) {
-    auto record = model::record_from_json(run.column_text(0));
+    auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(1)), std::string(run.column_text(2))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list records");
   return out;
@@ -827,9 +914,9 @@ Expected<std::vector<model::ErrorRecord>> SqliteStore::read_match_fields(Run& ru
 Expected<std::vector<SearchHit>> SqliteStore::search(std::string_view text, const std::optional<std::string>& repo,
                                                      int limit) {
   return search_words<SearchHit>(m_search, text, repo, limit, [](const Run& run) -> Expected<SearchHit> {
-    auto record = model::record_from_json(run.column_text(0));
+    auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    return SearchHit{std::move(*record), run.column_double(1)};
+    return SearchHit{std::move(*record), run.column_double(5)};
   });
 }
 

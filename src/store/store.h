@@ -25,10 +25,12 @@ struct Dataset {
   // (source/import_roots.h); empty when unknown (an imported dataset).
   // `scan --python` adds the absolute folder it is installed in.
   std::vector<std::string> import_roots;
-  // Optional: model::to_json(records[i]) for every i, made by a caller that
-  // can serialise on many threads; the store then stores these bytes. Empty
-  // means the store serialises, inside its transaction.
-  std::vector<std::string> record_json;
+  // Optional: model::body_json(records[i]) for every i, made by a caller
+  // that can serialise on many threads (or kept from the revision before);
+  // the store then stores these bytes. Empty means the store serialises,
+  // inside its transaction. A body is stored once however many revisions
+  // hold it, each with its own stamp (model/restamp.h).
+  std::vector<std::string> record_bodies;
   // The revision's name ("v3.12.1", "main"); "" when it has none. A
   // repository keeps one dataset per (sha, ref): another ref, or another
   // sha, is another revision beside the others.

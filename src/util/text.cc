@@ -1,5 +1,6 @@
 #include "util/text.h"
 
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -22,6 +23,28 @@ std::uint64_t mix64(std::uint64_t h) {
   h *= 0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 33;
   return h;
+}
+
+std::string content_key(std::string_view data) {
+  constexpr std::uint64_t k1 = 0x9e3779b97f4a7c15ULL, k2 = 0xc2b2ae3d27d4eb4fULL;
+  std::uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL;
+  auto word = [&](std::size_t i) {
+    std::uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= std::uint64_t(static_cast<unsigned char>(data[i + k])) << (8 * k);
+    return w;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= data.size(); i += 8) {
+    const std::uint64_t w = word(i);
+    a = std::rotl((a ^ w) * k1, 29);
+    b = std::rotl((b + w) * k2, 31) ^ a;
+  }
+  std::uint64_t tail = 0;
+  for (std::size_t k = 0; i + k < data.size(); ++k)
+    tail |= std::uint64_t(static_cast<unsigned char>(data[i + k])) << (8 * k);
+  a = mix64(a ^ tail ^ data.size());
+  b = mix64(b + tail * k1 + a);
+  return hex64(a) + hex64(b) + ':' + std::to_string(data.size());
 }
 
 std::string hex64(std::uint64_t v) {

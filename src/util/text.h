@@ -16,6 +16,11 @@ std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed = 0xcbf29ce48422
 std::uint64_t mix64(std::uint64_t h);
 // 16 lowercase hex digits.
 std::string hex64(std::uint64_t v);
+// A key for `data`'s content: 32 hex digits of a 128-bit hash (two 64-bit
+// lanes over 8-byte words, each finished by mix64), ':' and the length.
+// Not cryptographic; for telling apart texts no one crafts to collide, at
+// memory speed (FNV-1a goes a byte at a time). Stable across platforms.
+std::string content_key(std::string_view data);
 // True when `s` is valid UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view s);
 // The length of the valid UTF-8 sequence starting at s[i] (1 to 4), or 0.

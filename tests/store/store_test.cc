@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/record_json.h"
+#include "model/restamp.h"
 #include "store/pg_store.h"
 #include "store/change_feed.h"
 #include "store/jobs.h"
@@ -254,11 +255,11 @@ TEST_P(StoreTest, ExportIsByteExact) {
   EXPECT_EQ(model::to_json((*all)[1]), lines[1]);
 }
 
-// A caller that serialised the records itself (on many threads) has its
-// bytes stored; they come back as the records.
+// A caller that serialised the records' bodies itself (on many threads)
+// has its bytes stored; they come back as the records, stamp and all.
 TEST_P(StoreTest, IngestStoresPreserialisedJson) {
   Dataset d = make_dataset("acme/pre", k_sha1, 3);
-  for (const auto& r : d.records) d.record_json.push_back(model::to_json(r));
+  for (auto& r : d.records) d.record_bodies.push_back(model::body_json(r));
   auto store = open();
   ASSERT_TRUE(store->ingest(d));
   auto all = store->list(std::string("acme/pre"));
@@ -524,6 +525,11 @@ INSERT INTO repos VALUES('acme/a', 7);
   auto store = open_or_die(path);
   ASSERT_TRUE(store);
   EXPECT_EQ(count_current(*store, "acme/a"), 3u);
+  // Each record's JSON became a body of its own, its stamp read off it.
+  auto listed = store->list(std::string("acme/a"));
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(model::to_json((*listed)[i].record), model::to_json(d.records[i]));
   auto hits = store->search("invalid", std::nullopt, 10);
   ASSERT_TRUE(hits);
   EXPECT_EQ(hits->size(), 3u);
@@ -934,39 +940,100 @@ class PostgresStore : public ::testing::Test {
 TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
   auto first = migrate_store(m_url);
   ASSERT_TRUE(first) << first.error();
-  EXPECT_EQ(*first, "schema at version 4 (4 migrations applied now)");
+  EXPECT_EQ(*first, "schema at version 5 (5 migrations applied now)");
   auto again = migrate_store(m_url);
   ASSERT_TRUE(again) << again.error();
-  EXPECT_EQ(*again, "schema at version 4 (0 migrations applied now)");
-  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"), "1,2,3,4");
+  EXPECT_EQ(*again, "schema at version 5 (0 migrations applied now)");
+  EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"),
+            "1,2,3,4,5");
   // Debian's PostgreSQL 15 has lz4: the records' JSON is compressed with it.
-  EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'records'::regclass AND "
-                               "attname = 'json'"),
+  EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'record_bodies'::regclass"
+                               " AND attname = 'json'"),
             "l");
 }
 
-// A store written by the errdex before migration 4 (records' JSON under
-// pglz) is brought up to date in place: the step runs once, and the records
-// stored before it read back the same.
-TEST_F(PostgresStore, AStoreOfTheSchemaBeforeIsMigratedInPlace) {
-  auto store = open_store(m_url);
-  ASSERT_TRUE(store) << store.error();
+// A store of schema version 4, written as the errdex of that schema wrote
+// it (each record's JSON whole in its row, under pglz), is brought up to
+// date in place: the records stored before read back the same through every
+// reader, a revision stored after shares their bodies only from then on,
+// and forgetting drops the bodies no revision holds.
+TEST_F(PostgresStore, AStoreOfSchemaFourIsMigratedInPlace) {
   const Dataset before = make_dataset("acme/a", k_sha1, 5);
-  ASSERT_TRUE((*store)->ingest(before));
-  ASSERT_TRUE(run_sql(m_url, "DELETE FROM schema_migrations WHERE version = 4; "
-                             "ALTER TABLE records ALTER COLUMN json SET COMPRESSION pglz"));
+  std::string sql = R"sql(
+CREATE TABLE schema_migrations(version INTEGER PRIMARY KEY, description TEXT NOT NULL,
+  applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+INSERT INTO schema_migrations(version, description) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd');
+CREATE TABLE datasets(id BIGSERIAL PRIMARY KEY, repo TEXT COLLATE "C" NOT NULL, sha TEXT COLLATE "C" NOT NULL,
+  ref TEXT COLLATE "C" NOT NULL DEFAULT '', dataset_version TEXT NOT NULL, ingested_at TEXT NOT NULL,
+  record_count BIGINT NOT NULL, import_roots TEXT NOT NULL DEFAULT '[]', UNIQUE(repo, sha, ref));
+CREATE TABLE repos(repo TEXT COLLATE "C" PRIMARY KEY,
+  dataset_id BIGINT NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE records(seq BIGSERIAL PRIMARY KEY,
+  dataset_id BIGINT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE, id TEXT COLLATE "C" NOT NULL,
+  repo TEXT COLLATE "C" NOT NULL, file_path TEXT COLLATE "C" NOT NULL, line_number INTEGER NOT NULL,
+  error_class TEXT COLLATE "C" NOT NULL, error_message TEXT COLLATE "C" NOT NULL, json TEXT NOT NULL,
+  site_key TEXT COLLATE "C" NOT NULL DEFAULT '', search TSVECTOR NOT NULL, tokens INTEGER NOT NULL,
+  UNIQUE(dataset_id, id));
+CREATE INDEX records_by_id ON records(id);
+CREATE INDEX records_search ON records USING GIN(search);
+CREATE TABLE file_facts(key TEXT PRIMARY KEY, facts TEXT NOT NULL);
+CREATE TABLE llm_answers(key TEXT PRIMARY KEY, answer TEXT NOT NULL, created_at TEXT NOT NULL);
+INSERT INTO datasets(id, repo, sha, dataset_version, ingested_at, record_count)
+  VALUES (7, 'acme/a', ')sql" + std::string(k_sha1) + R"sql(', '2026-01-02T03:04:05.000Z', 't', 5);
+INSERT INTO repos VALUES ('acme/a', 7);
+)sql";
+  auto quoted = [](const std::string& v) {
+    std::string q = "'";
+    for (char c : v) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+  };
+  for (const auto& r : before.records)
+    sql += "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, json, search,"
+           " tokens) VALUES (7, " + quoted(r.id) + ", " + quoted(r.repo) + ", " + quoted(r.file_path) + ", " +
+           std::to_string(r.line_number) + ", " + quoted(r.error_class) + ", " + quoted(r.error_message) + ", " +
+           quoted(model::to_json(r)) + ", setweight(to_tsvector('simple', " + quoted(r.error_message) +
+           "), 'A'), 6);\n";
+  ASSERT_TRUE(run_sql(m_url, sql));
+
   auto m = migrate_store(m_url);
   ASSERT_TRUE(m) << m.error();
-  EXPECT_EQ(*m, "schema at version 4 (1 migration applied now)");
-  EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'records'::regclass AND "
-                               "attname = 'json'"),
-            "l");
+  EXPECT_EQ(*m, "schema at version 5 (1 migration applied now)");
+  auto store = open_store(m_url);
+  ASSERT_TRUE(store) << store.error();
+  auto listed = (*store)->list(std::string("acme/a"));
+  ASSERT_TRUE(listed) << listed.error();
+  ASSERT_EQ(listed->size(), before.records.size());
+  for (std::size_t i = 0; i < listed->size(); ++i) EXPECT_EQ(model::to_json((*listed)[i].record), model::to_json(before.records[i]));
   for (const auto& r : before.records) {
     auto got = (*store)->get(r.id);
     ASSERT_TRUE(got) << got.error();
     ASSERT_TRUE(got->has_value()) << r.id;
     EXPECT_EQ((*got)->record, r);
   }
+  auto hits = (*store)->search("invalid", std::nullopt, 10);
+  ASSERT_TRUE(hits) << hits.error();
+  ASSERT_EQ(hits->size(), before.records.size());
+  for (const auto& h : *hits) EXPECT_EQ(h.record.analyzed_sha, k_sha1);
+  auto fields = (*store)->match_fields(std::string("acme/a"));
+  ASSERT_TRUE(fields) << fields.error();
+  EXPECT_EQ(fields->size(), before.records.size());
+
+  // A later revision of the same records: its own bodies (those migrated
+  // are keyed by row), shared by the revision after it.
+  Dataset two = make_dataset("acme/a", k_sha2, 5);
+  ASSERT_TRUE((*store)->ingest(two));
+  Dataset three = two;
+  three.ref = "three";
+  ASSERT_TRUE((*store)->ingest(three));
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM record_bodies"), "10");
+  auto old = (*store)->list_at("acme/a", k_sha1);
+  ASSERT_TRUE(old && *old);
+  ASSERT_EQ((*old)->size(), before.records.size());
+  EXPECT_EQ((**old)[0].record, before.records[0]);
+  ASSERT_TRUE((*store)->forget("acme/a", std::string(k_sha1)));
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM record_bodies"), "5");
+  ASSERT_TRUE((*store)->forget("acme/a", std::nullopt));
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM record_bodies"), "0");
 }
 
 // A listener hears of an ingest and of a forget, at their commit; a
@@ -1096,7 +1163,7 @@ TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   }
-  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "4");
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "5");
 }
 
 TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {
@@ -1181,6 +1248,109 @@ TEST_F(PostgresStore, SideTablesKeepEntries) {
     ASSERT_TRUE(none);
     EXPECT_FALSE(*none);
   }
+}
+
+}  // namespace
+}  // namespace errdex::store
+
+namespace errdex::store {
+namespace {
+
+// How many record bodies the test's store holds.
+std::string body_count(const std::string& url) {
+  if (url.starts_with("postgresql")) return query_value(url, "SELECT count(*) FROM record_bodies");
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(url.substr(std::string("sqlite:").size()).c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM record_bodies", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      out = std::to_string(sqlite3_column_int64(st, 0));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+// Revisions whose records differ only in their stamps share the records'
+// bodies, and each reads back with its own stamp through every reader; a
+// record that changed has a body of its own. Replacing or forgetting one
+// revision leaves the bodies the others hold.
+TEST_P(StoreTest, RevisionsShareBodiesAndKeepTheirStamps) {
+  auto store = open();
+  auto revision = [](const std::string& sha, const std::string& ref) {
+    Dataset d = make_dataset("acme/a", sha, 4, "", "2026-0" + std::to_string(ref.size()) + "-01T00:00:00.000Z");
+    d.ref = ref;
+    for (auto& r : d.records) {
+      r.analyzed_at = d.dataset_version;
+      r.analysis = model::Analysis{"static", "", 0, {}, d.dataset_version};
+    }
+    return d;
+  };
+  const Dataset v1 = revision(k_sha1, "v1");
+  Dataset v2 = revision(k_sha2, "v2.0");
+  v2.records[3].documentation += " Changed in v2.";
+  for (auto& r : v2.records) v2.record_bodies.push_back(model::body_json(r));  // as a scan gives them
+  ASSERT_TRUE(store->ingest(v1));
+  ASSERT_TRUE(store->ingest(v2));
+  EXPECT_EQ(body_count(m_url), "5");
+  for (const Dataset* d : {&v1, static_cast<const Dataset*>(&v2)}) {
+    auto lines = store->list_at("acme/a", d->ref);
+    ASSERT_TRUE(lines && *lines);
+    ASSERT_EQ((*lines)->size(), d->records.size());
+    for (std::size_t i = 0; i < d->records.size(); ++i) {
+      EXPECT_EQ(model::to_json((**lines)[i].record), model::to_json(d->records[i])) << d->ref << " " << i;
+      EXPECT_EQ((**lines)[i].dataset_version, d->dataset_version);
+    }
+  }
+  auto current = store->get(v2.records[0].id);
+  ASSERT_TRUE(current && *current);
+  EXPECT_EQ((*current)->record, v2.records[0]);
+  auto hits = store->search("changed", std::nullopt, 10);
+  ASSERT_TRUE(hits);
+  ASSERT_EQ(hits->size(), 1u);
+  EXPECT_EQ(hits->front().record, v2.records[3]);
+  auto fields = store->match_fields_at("acme/a", "v1");
+  ASSERT_TRUE(fields && *fields);
+  ASSERT_EQ((*fields)->size(), 4u);
+  EXPECT_EQ((**fields)[3].documentation, v1.records[3].documentation);
+  // v2 stored again with v1's records: the body only v2 held goes.
+  Dataset again = revision(k_sha2, "v2.0");
+  ASSERT_TRUE(store->ingest(again));
+  EXPECT_EQ(body_count(m_url), "4");
+  ASSERT_TRUE(store->forget("acme/a", std::string("v2.0")));
+  EXPECT_EQ(body_count(m_url), "4") << "v1 holds them";
+  auto left = store->list("acme/a");
+  ASSERT_TRUE(left);
+  ASSERT_EQ(left->size(), 4u);
+  EXPECT_EQ((*left)[0].record, v1.records[0]);
+  ASSERT_TRUE(store->forget("acme/a", std::nullopt));
+  EXPECT_EQ(body_count(m_url), "0");
+}
+
+}  // namespace
+}  // namespace errdex::store
+
+namespace errdex::store {
+namespace {
+
+// Bodies are found by util::content_key: texts that differ in one byte,
+// or in their length only, get different keys, and a key does not change
+// between runs or platforms (stores outlive builds).
+TEST(ContentKey, TellsTextsApartAndIsStable) {
+  const std::string text = model::to_json(make_record("acme/a", k_sha1, 3));
+  std::set<std::string> keys;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    std::string changed = text;
+    changed[i] ^= 1;
+    keys.insert(util::content_key(changed));
+    keys.insert(util::content_key(std::string_view(text).substr(0, i)));
+  }
+  keys.insert(util::content_key(text));
+  EXPECT_EQ(keys.size(), 2 * text.size() + 1);
+  EXPECT_EQ(util::content_key(std::string(16, '\0')).size(), 32u + 3u);
+  EXPECT_NE(util::content_key(std::string(16, '\0')), util::content_key(std::string(17, '\0')));
+  EXPECT_EQ(util::content_key("errdex"), "476dce9b2415077f063648cc9710b18f:6");
 }
 
 }  // namespace
