@@ -1,0 +1,257 @@
+// The calls of one file: the calls of a name and the first function
+// defined with it, a function's parameters and the arguments a call passes
+// for them; a message read through them (what callers pass for a
+// parameter, a helper's returns).
+#include "scan/python/file_scanner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scan/python/text.h"
+
+namespace errdex::scan::python::detail {
+
+// Callers read for a parameter message, and returns read of a helper, at
+// most.
+constexpr std::size_t k_max_callers_read = 256;
+
+TSNode FileScanner::enclosing_function(TSNode n) const {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+    if (kind(p) == Kind::FunctionDef) return p;
+  return TSNode{};
+}
+
+namespace {
+
+// Uses of `word` as a callee (`word(`, `x.word (`), definitions left out.
+std::size_t count_calls(std::string_view hay, std::string_view word) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t n = 0;
+  for (std::size_t pos = hay.find(word); pos != std::string_view::npos; pos = hay.find(word, pos + 1)) {
+    if (pos > 0 && ident(hay[pos - 1])) continue;
+    std::size_t after = pos + word.size();
+    if (after < hay.size() && ident(hay[after])) continue;
+    while (after < hay.size() && (hay[after] == ' ' || hay[after] == '\t')) ++after;
+    if (after >= hay.size() || hay[after] != '(') continue;
+    n += !(pos >= 4 && hay.substr(pos - 4, 4) == "def ");
+  }
+  return n;
+}
+
+}  // namespace
+
+bool FileScanner::calls_blanked(std::string_view word) {
+  if (m_original.empty()) return false;
+  auto [it, added] = m_blanked_words.emplace(std::string(word), false);
+  if (added) {
+    // The outline only takes lines away (and adds `pass`): fewer calls
+    // than in the file means some were blanked.
+    it->second = count_calls(m_src, word) != count_calls(m_original, word);
+    if (it->second) m_facts.blanked.emplace_back(word);
+  }
+  return it->second;
+}
+
+void FileScanner::index_calls() {
+  if (m_calls_indexed) return;
+  // One walk over the whole tree, once per file, for every call and def.
+  m_calls_indexed = true;
+  walk(m_root, [&](TSNode node, std::uint32_t, TSTreeCursor*) {
+    Kind k = kind(node);
+    if (k == Kind::Call) {
+      TSNode fn = child(node, m_g.f_function);
+      Kind fk = kind(fn);
+      std::string_view last = fk == Kind::Identifier ? text(fn) : fk == Kind::Attribute ? text(child(fn, m_g.f_attribute)) : "";
+      if (!last.empty()) m_calls[std::string(last)].push_back(node);
+    } else if (k == Kind::FunctionDef) {
+      m_functions.emplace(std::string(text(child(node, m_g.f_name))), node);  // the first of a name
+    }
+    return k != Kind::String && k != Kind::Comment;
+  });
+}
+
+TSNode FileScanner::function_named(std::string_view name) {
+  index_calls();
+  auto it = m_functions.find(std::string(name));
+  return it == m_functions.end() ? TSNode{} : it->second;
+}
+
+const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
+  index_calls();
+  static const std::vector<TSNode> none;
+  auto it = m_calls.find(std::string(name));
+  return it == m_calls.end() ? none : it->second;
+}
+
+bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& position) const {
+  int pos = 0;
+  bool found = false;
+  each_parameter(fn, [&](std::string_view pname, bool keyword_only) {
+    if (pname == name) {
+      position = keyword_only ? -1 : pos;
+      found = true;
+      return false;
+    }
+    if (!keyword_only) ++pos;
+    return true;
+  });
+  return found;
+}
+
+TSNode FileScanner::parameter_default(TSNode fn, std::string_view name) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    std::string_view type = ts_node_type(p);
+    if ((type == "default_parameter" || type == "typed_default_parameter") && text(child(p, m_g.f_name)) == name)
+      return child(p, m_g.f_value);
+  }
+  return TSNode{};
+}
+
+bool FileScanner::passes_splat(TSNode call) const {
+  TSNode args = child(call, m_g.f_arguments);
+  std::uint32_t count = kind(args) == Kind::ArgumentList ? named_count(args) : 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    Kind k = kind(ts_node_named_child(args, i));
+    if (k == Kind::ListSplat || k == Kind::DictSplat) return true;
+  }
+  return false;
+}
+
+TSNode FileScanner::argument_for(TSNode call, int position, std::string_view name) const {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return TSNode{};
+  std::uint32_t na = named_count(args);
+  int pos = 0;
+  bool positional_known = true;
+  TSNode found{};
+  for (std::uint32_t i = 0; i < na; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::Comment) continue;
+    if (ak == Kind::KeywordArg) {
+      if (text(child(a, m_g.f_name)) == name) return child(a, m_g.f_value);
+      continue;
+    }
+    if (ak == Kind::ListSplat) positional_known = false;
+    if (ak == Kind::ListSplat || ak == Kind::DictSplat) continue;
+    if (positional_known && pos == position) found = a;
+    ++pos;
+  }
+  return found;
+}
+
+void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
+  // The enclosing function, and whether it is a method (called as `x.f()`,
+  // its first parameter bound).
+  const std::size_t fi = innermost_function();
+  if (fi == std::string::npos || !ts_node_is_null(m_scope)) return;
+  TSNode fn = m_ctx[fi].node;
+  int position = -1;
+  if (!parameter_position(fn, param, position)) return;
+  std::string fname(text(child(fn, m_g.f_name)));
+  // Special methods are called by syntax (`x[k]`, `x.y`), not by name.
+  if (fname.empty() || (fname.starts_with("__") && fname.ends_with("__"))) return;
+  if (calls_blanked(fname)) return;
+  std::size_t ci = fi;
+  if (ci > 0 && m_ctx[ci - 1].kind == Kind::DecoratedDef) --ci;
+  bool method = ci > 0 && m_ctx[ci - 1].kind == Kind::ClassDef;
+  if (method && ci != fi && python::collapse_ws(text(m_ctx[ci].node)).find("@staticmethod") != std::string::npos)
+    method = false;
+  std::size_t read = 0;
+  for (TSNode call : calls_named(fname)) {
+    if (read >= k_max_callers_read) break;
+    bool via_attribute = kind(child(call, m_g.f_function)) == Kind::Attribute;
+    if (method != via_attribute) continue;
+    TSNode arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
+    if (ts_node_is_null(arg)) continue;
+    ++read;
+    TSNode caller = enclosing_function(call);
+    m_scope = ts_node_is_null(caller) ? m_root : child(caller, m_g.f_body);
+    if (!ts_node_is_null(m_scope)) {
+      if (auto t = build(arg, start_byte(call), 1, true)) {
+        t->from_literals = true;
+        push_alternative(site, std::move(*t));
+      }
+    }
+    m_scope = TSNode{};
+  }
+}
+
+void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode callee = child(call, m_g.f_function);
+  Kind ck = kind(callee);
+  std::string_view name = ck == Kind::Identifier ? text(callee) : ck == Kind::Attribute ? text(child(callee, m_g.f_attribute)) : "";
+  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return;
+  if (ck == Kind::Attribute) {
+    auto object = text(child(callee, m_g.f_object));
+    if (object != "self" && object != "cls") return;
+  }
+  // Only a function defined in this file is read (`def name(`).
+  std::string def = "def " + std::string(name) + "(";
+  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return;
+  if (m_src.find(def) == std::string_view::npos) {
+    if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
+      m_facts.blanked.emplace_back(name);
+    return;
+  }
+  TSNode fn = function_named(name);
+  if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
+  // The helper's returns of a call to a class (capitalised) name, read
+  // once per helper; the first few count.
+  TSNode body = child(fn, m_g.f_body);
+  auto [cached, added] = m_helper_returns.try_emplace(fn.id);
+  std::vector<TSNode>& returns = cached->second;
+  if (added) walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (returns.size() >= k_max_callers_read) return false;
+    Kind k = kind(node);
+    bool descend = !(d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef)) &&
+                   k != Kind::String && k != Kind::Return;
+    if (k == Kind::Return) {
+      TSNode value = unwrap_parens(first_named(node));
+      if (kind(value) == Kind::Call) {
+        auto c = python::collapse_ws(text(child(value, m_g.f_function)));
+        auto last = c.substr(c.rfind('.') + 1);
+        if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) returns.push_back(value);
+      }
+    }
+    return descend;
+  });
+  if (returns.empty()) return;
+
+  // A helper's parameter in its message stands for what this call passes.
+  bool method = ck == Kind::Attribute;
+  auto substitute = [&](MessageTemplate t) {
+    return with_arguments(std::move(t), at, false, [&](const TemplatePart& p) {
+      int position = -1;
+      if (!parameter_position(fn, p.text, position)) return TSNode{};
+      return argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
+    });
+  };
+  bool first = true;
+  for (TSNode value : returns) {
+    ThrowSite built;
+    TSNode saved = m_scope;
+    m_scope = body;
+    built.raised_text = site.raised_text;
+    read_exception_call(value, built, start_byte(value));
+    m_scope = saved;
+    MessageTemplate msg = substitute(std::move(built.message));
+    if (first) {
+      site.error_class = std::move(built.error_class);
+      site.message = std::move(msg);
+      first = false;
+    } else {
+      push_alternative(site, std::move(msg));
+    }
+  }
+}
+
+}  // namespace errdex::scan::python::detail

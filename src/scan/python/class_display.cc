@@ -1,0 +1,453 @@
+// What an exception class of the file prints: its `__str__`, the message
+// its `__init__` gives its base, or the arguments as Python shows them;
+// filled with a raise's arguments, and exported with the class's
+// parameters and defaults for the files that raise it (link.cc).
+#include "scan/python/file_scanner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "scan/python/text.h"
+
+namespace errdex::scan::python::detail {
+
+TSNode FileScanner::class_named(std::string_view name) {
+  // Module-level classes only (where exception classes are defined), read
+  // once per file from the root's statements: far cheaper than the whole
+  // walk of index_calls, which every `raise ValueError(...)` would pay.
+  if (!m_classes_indexed) {
+    m_classes_indexed = true;
+    std::uint32_t count = named_count(m_root);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode node = ts_node_named_child(m_root, i);
+      if (kind(node) == Kind::DecoratedDef) node = child(node, m_g.f_definition);
+      if (kind(node) == Kind::ClassDef) m_classes.emplace(std::string(text(child(node, m_g.f_name))), node);
+    }
+  }
+  auto it = m_classes.find(std::string(name));
+  return it == m_classes.end() ? TSNode{} : it->second;
+}
+
+TSNode FileScanner::init_of(TSNode cls) {
+  TSNode body = child(cls, m_g.f_body);
+  std::uint32_t count = named_count(body);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode def = ts_node_named_child(body, i);
+    if (kind(def) == Kind::FunctionDef && text(child(def, m_g.f_name)) == "__init__") return def;
+  }
+  return TSNode{};
+}
+
+std::string_view FileScanner::first_base(TSNode cls) {
+  TSNode bases = child(cls, m_g.f_superclasses);
+  TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
+  return kind(base) == Kind::Identifier ? text(base) : std::string_view();
+}
+
+int FileScanner::self_arguments(TSNode base_call) const {
+  TSNode object = child(child(base_call, m_g.f_function), m_g.f_object);
+  return kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super" ? 0 : 1;
+}
+
+TSNode FileScanner::base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class) {
+  TSNode found{};
+  walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (!ts_node_is_null(found)) return false;
+    Kind k = kind(node);
+    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+    if (k == Kind::Call) {
+      TSNode fn = child(node, m_g.f_function);
+      if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "__init__") {
+        TSNode object = child(fn, m_g.f_object);
+        if (kind(object) == Kind::Call && text(child(object, m_g.f_function)) == "super") callee_class = owner_base;
+        else callee_class = kind(object) == Kind::Identifier ? text(object) : std::string_view();
+        found = node;
+        return false;
+      }
+    }
+    return k != Kind::String;
+  });
+  return found;
+}
+
+int FileScanner::message_argument(std::string_view name, int hops) {
+  for (; hops > 0; --hops) {
+    TSNode cls = name.empty() ? TSNode{} : class_named(name);
+    if (ts_node_is_null(cls)) return 0;
+    TSNode init_fn = init_of(cls);
+    if (ts_node_is_null(init_fn)) {
+      name = first_base(cls);
+      continue;
+    }
+    std::string_view callee;
+    TSNode call = base_init_call(init_fn, first_base(cls), callee);
+    if (ts_node_is_null(call)) return 0;  // BaseException keeps the arguments: the first is shown
+    int inner = message_argument(callee, hops - 1);
+    if (inner < 0) return -1;
+    TSNode arg = argument_for(call, inner + self_arguments(call), {});
+    int position = -1;
+    if (kind(arg) != Kind::Identifier || !parameter_position(init_fn, text(arg), position) || position < 1) return -1;
+    return position - 1;
+  }
+  return 0;
+}
+
+namespace {
+
+enum class Display { none, tuple, os_error };
+
+// How a built-in exception class shows two arguments or more.
+Display builtin_display(std::string_view name) {
+  static const std::unordered_set<std::string_view> os_errors = {
+      "OSError", "IOError", "EnvironmentError", "FileNotFoundError", "FileExistsError", "PermissionError",
+      "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
+      "BrokenPipeError", "TimeoutError", "IsADirectoryError", "NotADirectoryError", "InterruptedError",
+      "BlockingIOError", "ChildProcessError", "ProcessLookupError", "socket.error", "os.error", "select.error"};
+  // BaseException's __str__: one argument as it is, more as their tuple.
+  static const std::unordered_set<std::string_view> tuples = {
+      "Exception", "BaseException", "ValueError", "TypeError", "RuntimeError", "KeyError", "IndexError",
+      "LookupError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "FloatingPointError",
+      "AssertionError", "NotImplementedError", "RecursionError", "EOFError", "MemoryError", "BufferError",
+      "ReferenceError", "SystemError", "AttributeError", "NameError", "UnboundLocalError", "ImportError",
+      "ModuleNotFoundError", "StopIteration", "StopAsyncIteration", "UnicodeError"};
+  if (os_errors.contains(name)) return Display::os_error;
+  if (tuples.contains(name)) return Display::tuple;
+  return Display::none;
+}
+
+// Python's repr of a str, when it is plain: printable ASCII without a
+// backslash, quoted with ' unless it holds one (and no ").
+std::optional<std::string> plain_repr(const std::vector<TemplatePart>& parts) {
+  bool single = false, dbl = false;
+  for (const auto& p : parts) {
+    if (!p.literal) continue;
+    for (unsigned char c : p.text) {
+      if (c < 0x20 || c >= 0x7f || c == '\\') return std::nullopt;
+      single |= c == '\'';
+      dbl |= c == '"';
+    }
+  }
+  if (single && dbl) return std::nullopt;
+  return std::string(single ? "\"" : "'");
+}
+
+}  // namespace
+
+bool FileScanner::append_repr(std::vector<TemplatePart>& parts, TSNode arg, std::uint32_t at) {
+  TSNode bare = unwrap_parens(arg);
+  Kind k = kind(bare);
+  if (k == Kind::String || k == Kind::ConcatString || k == Kind::BinaryOp || k == Kind::Call) {
+    auto t = build(bare, at, 1, false);
+    if (t) {
+      // Text: quoted as repr quotes it, when its constant part says how.
+      auto quote = plain_repr(t->parts);
+      if (!quote) return false;
+      append_literal(parts, *quote);
+      append_parts(parts, std::move(t->parts));
+      append_literal(parts, *quote);
+      return true;
+    }
+    if (k == Kind::String || k == Kind::ConcatString) return false;
+  }
+  std::string e = expr_text(text(arg));
+  parts.push_back(interp(e, e + "!r"));
+  return true;
+}
+
+void FileScanner::resolve_args_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return;
+  std::vector<TSNode> positional;
+  std::uint32_t na = named_count(args);
+  for (std::uint32_t i = 0; i < na; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::Comment || ak == Kind::KeywordArg) continue;
+    if (ak == Kind::ListSplat || ak == Kind::DictSplat) return;  // how many is not known
+    positional.push_back(a);
+  }
+  if (positional.size() < 2 || positional.size() > 8) return;
+  // A class of this file shows as the built-in class it derives from,
+  // unless one on the way formats its own message.
+  TSNode callee = child(call, m_g.f_function);
+  Kind ck = kind(callee);
+  if (ck != Kind::Identifier && ck != Kind::Attribute) return;
+  std::string name = python::collapse_ws(text(callee));
+  bool local = ck == Kind::Identifier && ts_node_is_null(m_scope);
+  Display display = Display::none;
+  for (int hops = 0; hops < 5 && !name.empty(); ++hops) {
+    TSNode cls = local ? class_named(name) : TSNode{};
+    if (ts_node_is_null(cls)) {
+      display = builtin_display(name);
+      break;
+    }
+    TSNode body = child(cls, m_g.f_body);
+    std::uint32_t count = named_count(body);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::DecoratedDef) def = child(def, m_g.f_definition);
+      std::string_view fname = kind(def) == Kind::FunctionDef ? text(child(def, m_g.f_name)) : std::string_view();
+      if (fname == "__init__" || fname == "__str__" || fname == "__new__") return;
+      // `__str__ = __repr__` and the like.
+      if (kind(def) == Kind::ExprStatement && text(def).starts_with("__str__")) return;
+    }
+    name = std::string(first_base(cls));
+  }
+  MessageTemplate t;
+  t.from_literals = true;
+  if (display == Display::os_error) {
+    if (positional.size() > 5) return;
+    if (kind(unwrap_parens(positional[0])) == Kind::String) return;  // not an errno
+    auto strerror = build(positional[1], at, 1, true);
+    if (strerror) {
+      append_parts(t.parts, std::move(strerror->parts));
+    } else {
+      std::string e = expr_text(text(positional[1]));
+      t.parts.push_back(interp(e));
+    }
+    // BlockingIOError's third is the characters written, never shown.
+    if (positional.size() >= 3 && !name.ends_with("BlockingIOError")) {
+      append_literal(t.parts, ": ");
+      if (!append_repr(t.parts, positional[2], at)) return;
+    }
+    if (positional.size() == 5) {
+      append_literal(t.parts, " -> ");
+      if (!append_repr(t.parts, positional[4], at)) return;
+    }
+    t.style = "os_error";
+  } else if (display == Display::tuple) {
+    append_literal(t.parts, "(");
+    for (std::size_t i = 0; i < positional.size(); ++i) {
+      if (i > 0) append_literal(t.parts, ", ");
+      if (!append_repr(t.parts, positional[i], at)) return;
+    }
+    append_literal(t.parts, ")");
+    t.style = "args";
+  } else {
+    return;
+  }
+  push_alternative(site, std::move(t));
+}
+
+std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
+  if (ts_node_is_null(class_named(name))) return std::nullopt;
+  // The class and its bases defined here, nearest first: the first
+  // `__str__` and the first `__init__` found are the ones Python runs.
+  TSNode str_fn{}, init_fn{}, init_owner{};
+  std::string_view cls_name = name;
+  std::vector<std::string_view> chain;
+  for (int hops = 0; hops < 4 && (ts_node_is_null(str_fn) || ts_node_is_null(init_fn)); ++hops) {
+    TSNode cls = class_named(cls_name);
+    if (ts_node_is_null(cls)) break;
+    chain.push_back(cls_name);
+    TSNode body = child(cls, m_g.f_body);
+    std::uint32_t count = named_count(body);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::DecoratedDef) continue;  // a property or staticmethod, not the protocol
+      if (kind(def) != Kind::FunctionDef) continue;
+      std::string_view fname = text(child(def, m_g.f_name));
+      if (fname == "__str__" && ts_node_is_null(str_fn)) str_fn = def;
+      if (fname == "__init__" && ts_node_is_null(init_fn)) {
+        init_fn = def;
+        init_owner = cls;
+      }
+    }
+    cls_name = first_base(cls);
+    if (cls_name.empty()) break;
+  }
+  if (ts_node_is_null(str_fn) && ts_node_is_null(init_fn)) {
+    // The outline may have blanked the methods: keep them next time.
+    // Each class's answer is read once per file: a file raises its own
+    // exception class from many places.
+    auto defines_methods = [&](std::string_view c) {
+      auto [it, added] = m_class_methods.emplace(std::string(c), false);
+      if (added) it->second = python::class_defines_methods(m_original, c);
+      return it->second;
+    };
+    if (ask_outline && !m_original.empty() && m_original.size() != m_src.size() &&
+        std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end() &&
+        std::any_of(chain.begin(), chain.end(), defines_methods)) {
+      m_facts.blanked.emplace_back("__init__");
+      m_facts.blanked.emplace_back("__str__");
+    }
+    return std::nullopt;
+  }
+  ClassDisplay d;
+  d.init_fn = init_fn;
+  // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
+  // given for `msg`.
+  if (!ts_node_is_null(init_fn))
+    walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
+      Kind k = kind(node);
+      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (k == Kind::Assignment) {
+        TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
+        int position = -1;
+        if (kind(left) == Kind::Attribute && kind(right) == Kind::Identifier && text(child(left, m_g.f_object)) == "self" &&
+            parameter_position(init_fn, text(right), position))
+          d.kept.emplace(std::string(text(left)), std::string(text(right)));
+        return false;
+      }
+      return k != Kind::String;
+    });
+  TSNode saved = m_scope;
+  if (!ts_node_is_null(str_fn)) {
+    TSNode body = child(str_fn, m_g.f_body);
+    std::vector<TSNode> returns;
+    walk(body, [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
+      Kind k = kind(node);
+      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+      if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
+      return k != Kind::String && k != Kind::Return;
+    });
+    m_scope = body;
+    for (TSNode r : returns) {
+      TSNode value = first_named(r);
+      if (ts_node_is_null(value)) continue;
+      if (auto t = build(value, start_byte(r), 1, true)) d.shown.push_back(std::move(*t));
+    }
+    m_scope = saved;
+    if (d.shown.empty()) return std::nullopt;
+    return d;
+  }
+  // `super().__init__(msg, ...)`, `super(Cls, self).__init__(msg)`,
+  // `Base.__init__(self, msg)`: the message is what the base is given, in
+  // the place the base prints (`Base.__init__(self, option, section, msg)`
+  // when the base hands its third on as the message).
+  TSNode body = child(init_fn, m_g.f_body);
+  std::string_view base_class;
+  TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
+  if (ts_node_is_null(base_call)) return std::nullopt;
+  TSNode msg{};
+  {
+    TSNode args = child(base_call, m_g.f_arguments);
+    if (kind(args) != Kind::ArgumentList) return std::nullopt;
+    int shown = message_argument(base_class, 4);
+    std::uint32_t skip = static_cast<std::uint32_t>(self_arguments(base_call) + std::max(shown, 0));
+    std::uint32_t seen = 0, count = named_count(args);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      Kind ak = kind(a);
+      if (ak == Kind::Comment) continue;
+      if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
+      if (seen++ == skip) {
+        msg = a;
+        break;
+      }
+    }
+  }
+  if (ts_node_is_null(msg)) return std::nullopt;
+  m_scope = body;
+  auto t = build(msg, start_byte(msg), 1, true);
+  m_scope = saved;
+  // A parameter handed on as it is: the call's argument, or the default
+  // when the call leaves it out (`def __init__(self, message="Invalid
+  // file")` raised as `InvalidFileException()`).
+  int position = -1;
+  if (!t && kind(msg) == Kind::Identifier && parameter_position(init_fn, text(msg), position) && position > 0) {
+    t.emplace();
+    t->parts.push_back(interp(std::string(text(msg))));
+  }
+  if (!t) return std::nullopt;
+  d.shown.push_back(std::move(*t));
+  return d;
+}
+
+void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier || !ts_node_is_null(m_scope)) return;
+  std::string_view name = text(callee);
+  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return;
+  auto d = class_display(name, true);
+  if (!d) return;
+  // A parameter (or what `__init__` kept of one) in the message stands for
+  // what this call passes.
+  auto substitute = [&](MessageTemplate t) {
+    // `%s` shows a string argument as it is.
+    MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
+      if (ts_node_is_null(d->init_fn)) return TSNode{};
+      auto it = d->kept.find(p.text);
+      std::string_view param = it != d->kept.end() ? std::string_view(it->second) : std::string_view(p.text);
+      int position = -1;
+      if (!parameter_position(d->init_fn, param, position) || position == 0) return TSNode{};
+      TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
+      // Not passed: `def __init__(self, message="Invalid file")` shows its default.
+      if (!ts_node_is_null(given) || passes_splat(call)) return given;
+      TSNode fallback = parameter_default(d->init_fn, param);
+      Kind fk = kind(fallback);
+      return fk == Kind::String || fk == Kind::ConcatString ? fallback : TSNode{};
+    });
+    out.from_literals = true;
+    return out;
+  };
+  for (MessageTemplate& t : d->shown) {
+    MessageTemplate shown = substitute(std::move(t));
+    if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
+  }
+}
+
+bool FileScanner::exception_like(std::string_view name) {
+  for (int hops = 0; hops < 6 && !name.empty(); ++hops) {
+    TSNode cls = class_named(name);
+    if (ts_node_is_null(cls)) break;
+    TSNode bases = child(cls, m_g.f_superclasses);
+    TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
+    Kind bk = kind(base);
+    if (bk != Kind::Identifier && bk != Kind::Attribute) return false;
+    name = text(base);
+    if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  }
+  return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning");
+}
+
+void FileScanner::export_displays() {
+  for (ClassDef& c : m_facts.classes) {
+    TSNode node = class_named(c.name);
+    if (ts_node_is_null(node) || line_of(node) != c.line) continue;  // module-level classes only
+    // An exception class whose methods the outline blanked asks for them:
+    // the file is read again, once, keeping them.
+    auto d = class_display(c.name, exception_like(c.name));
+    if (!d) continue;
+    // The constructor's parameters after `self`, and the text defaults.
+    if (!ts_node_is_null(d->init_fn)) {
+      bool first = true;
+      each_parameter(d->init_fn, [&](std::string_view pname, bool keyword_only) {
+        if (std::exchange(first, false)) return true;  // self
+        model::ClassParam cp;
+        cp.name = std::string(pname);
+        cp.keyword_only = keyword_only;
+        TSNode def = parameter_default(d->init_fn, pname);
+        bool is_f = false;
+        std::vector<TemplatePart> parts;
+        if ((kind(def) == Kind::String || kind(def) == Kind::ConcatString) && literal_parts(def, parts, is_f) &&
+            all_literal(parts))
+          cp.default_text = joined_literal(parts);
+        c.params.push_back(std::move(cp));
+        return true;
+      });
+    }
+    for (MessageTemplate& t : d->shown) {
+      // Parameters as the names the call fills: `self.reason` -> `reason`.
+      for (TemplatePart& p : t.parts) {
+        if (p.literal) continue;
+        auto it = d->kept.find(p.text);
+        if (it == d->kept.end()) continue;
+        if (p.display.rfind(p.text, 0) == 0) p.display = it->second + p.display.substr(p.text.size());
+        p.text = it->second;
+      }
+      t.from_literals = true;
+      c.display.push_back(std::move(t));
+    }
+  }
+}
+
+}  // namespace errdex::scan::python::detail

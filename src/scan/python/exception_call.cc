@@ -1,0 +1,158 @@
+// The exception a raise constructs: its class, its arguments and its
+// message, with the other values a message variable may hold as variants.
+#include "scan/python/file_scanner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "scan/python/text.h"
+
+namespace errdex::scan::python::detail {
+
+namespace {
+
+// A message worth offering as a variant: some constant text to match on.
+bool has_words(const MessageTemplate& t) {
+  for (const auto& p : t.parts)
+    if (p.literal && std::any_of(p.text.begin(), p.text.end(), [](unsigned char c) { return std::isalpha(c); }))
+      return true;
+  return false;
+}
+
+}  // namespace
+
+void push_alternative(ThrowSite& site, MessageTemplate t) {
+  constexpr std::size_t k_max_alternatives = 256;
+  if (!has_words(t) || site.alternatives.size() >= k_max_alternatives) return;
+  for (const auto& a : site.alternatives)
+    if (same_parts(a, t)) return;
+  site.alternatives.push_back(std::move(t));
+}
+
+void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
+  TSNode cls = child(call, m_g.f_function);
+  site.error_class = python::collapse_ws(text(cls));
+  if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
+    // `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg)`: the
+    // class a parameter defaults to, unless the function assigns it.
+    const std::size_t fi = innermost_function();
+    if (fi != std::string::npos && reaching(text(cls), at).empty()) {
+      TSNode def = parameter_default(m_ctx[fi].node, text(cls));
+      std::string given = python::collapse_ws(text(def));
+      if (!ts_node_is_null(def) && is_dotted_name(given) && given != "None") site.error_class = std::move(given);
+    }
+  }
+  site.args.clear();
+  TSNode args = child(call, m_g.f_arguments);
+  TSNode first{};
+  TSNode keyword_msg{};
+  TSNode splat{};  // `*args` before any positional argument
+  if (kind(args) == Kind::ArgumentList) {
+    each_argument(args, site, [&](TSNode a, Kind ak) {
+      if (ak == Kind::KeywordArg) {
+        auto name = text(child(a, m_g.f_name));
+        if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg"))
+          keyword_msg = child(a, m_g.f_value);
+      } else if (ak == Kind::ListSplat) {
+        if (ts_node_is_null(first) && ts_node_is_null(splat)) splat = a;
+      } else if (ts_node_is_null(first) && ak != Kind::DictSplat) {
+        first = a;
+      }
+    });
+  } else if (!ts_node_is_null(args)) {
+    site.args.push_back(expr_text(text(args)));
+    first = args;
+  }
+  if (!ts_node_is_null(splat) && ts_node_is_null(keyword_msg)) {
+    // `raise ValueError(*args)`: whatever the arguments hold is the
+    // message (Python prints one as it is, several as their tuple), not
+    // no message at all.
+    std::string_view spread = text(splat);
+    while (!spread.empty() && spread.front() == '*') spread.remove_prefix(1);
+    site.message = {};
+    site.message.parts.push_back(interp(expr_text(spread)));
+    return;
+  }
+  TSNode msg = ts_node_is_null(first) ? keyword_msg : first;
+  TSNode name = unwrap_parens(msg);
+  if (kind(name) != Kind::Identifier) {
+    site.message = message_from(msg, at);
+    concat_variants(site, name, at);
+    return;
+  }
+  // A message variable: the latest reaching assignment is the message,
+  // the others are variants; a parameter's come from the callers.
+  auto found = reaching(text(name), at);
+  std::optional<MessageTemplate> primary;
+  if (!found.empty()) primary = build_reaching(found.back(), 0);
+  if (primary) {
+    primary->from_literals = true;
+    site.message = std::move(*primary);
+  } else {
+    site.message = message_from(msg, at);
+  }
+  if (found.empty()) add_caller_messages(site, text(name));
+  for (std::size_t i = 0; i + 1 < found.size(); ++i)
+    if (auto t = build_reaching(found[i], 1)) {
+      t->from_literals = true;
+      push_alternative(site, std::move(*t));
+    }
+}
+
+void FileScanner::concat_variants(ThrowSite& site, TSNode expr, std::uint32_t at) {
+  if (kind(expr) != Kind::BinaryOp || text(child(expr, m_g.f_operator)) != "+") return;
+  std::string_view variable;
+  for (TSNode cur = expr; kind(cur) == Kind::BinaryOp && text(child(cur, m_g.f_operator)) == "+";
+       cur = child(cur, m_g.f_left)) {
+    for (TSNode side : {child(cur, m_g.f_right), child(cur, m_g.f_left)}) {
+      TSNode bare = unwrap_parens(side);
+      if (kind(bare) != Kind::Identifier) continue;
+      if (!variable.empty() && variable != text(bare)) return;  // two variables: left as they are
+      variable = text(bare);
+    }
+  }
+  if (variable.empty()) return;
+  auto found = reaching(variable, at);
+  if (found.size() < 2 || found.size() > 8) return;
+  for (std::size_t i = found.size(); i-- > 0;) {
+    std::pair<std::string_view, std::size_t> pick{variable, i};
+    m_concat_pick = &pick;
+    auto t = build(expr, at, 0, true);
+    m_concat_pick = nullptr;
+    if (!t) continue;
+    t->from_literals = true;
+    if (i + 1 == found.size())
+      site.message = std::move(*t);
+    else
+      push_alternative(site, std::move(*t));
+  }
+}
+
+void FileScanner::resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at) {
+  auto found = reaching(text(name), at);
+  bool first = true;
+  for (std::size_t i = found.size(); i-- > 0;) {
+    TSNode rhs = unwrap_parens(found[i].rhs);
+    if (kind(rhs) != Kind::Call || !found[i].appends.empty()) continue;
+    auto callee = python::collapse_ws(text(child(rhs, m_g.f_function)));
+    auto last = callee.substr(callee.rfind('.') + 1);
+    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) continue;
+    if (first) {
+      // The latest reaching construction is the one shown.
+      read_exception_call(rhs, site, found[i].at);
+      first = false;
+    } else {
+      ThrowSite other;
+      read_exception_call(rhs, other, found[i].at);
+      push_alternative(site, std::move(other.message));
+    }
+  }
+}
+
+}  // namespace errdex::scan::python::detail

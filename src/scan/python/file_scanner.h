@@ -1,0 +1,435 @@
+#pragma once
+// Internal to scan/python/: FileScanner, which reads one parsed file into
+// throw-site facts for scan_python (frontend.h), and what its parts share.
+// Its members are defined by concept: the walk that finds the sites
+// (sites.cc), the exception a raise constructs (exception_call.cc), a
+// message built from an expression (message.cc) or from the names bound
+// before it (reaching.cc), the calls of the file (calls.cc) and what its
+// exception classes print (class_display.cc).
+#include <tree_sitter/api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/throw_site.h"
+#include "scan/tree_walk.h"
+
+namespace errdex::scan::python::detail {
+
+using model::ClassDef;
+using model::FileFacts;
+using model::Guard;
+using model::MessageTemplate;
+using model::TemplatePart;
+using model::ThrowSite;
+
+// A message variable built from another variable, and so on: followed this
+// many names deep.
+constexpr int k_max_variable_hops = 4;
+
+enum class Kind : std::uint8_t {
+  Other, Raise, Assert, Call, FunctionDef, ClassDef, DecoratedDef, Decorator,
+  If, Elif, Else, While, For, Try, Except, Case, String, ConcatString,
+  BinaryOp, Paren, Identifier, Attribute, Interpolation, TypeConversion,
+  FormatSpecifier, ArgumentList, KeywordArg, ExprStatement, Assignment,
+  AugAssignment, Tuple, Dictionary, Pair, Block, AsPattern, StringStart,
+  StringEnd, Lambda, Comment, ListSplat, DictSplat, Parameters, IfClause,
+  Return,
+};
+
+struct Language {
+  const TSLanguage* lang = nullptr;
+  std::vector<Kind> kinds;  // indexed by public symbol id
+  TSFieldId f_function = 0, f_arguments = 0, f_cause = 0, f_name = 0, f_parameters = 0,
+            f_body = 0, f_superclasses = 0, f_definition = 0, f_condition = 0,
+            f_consequence = 0, f_left = 0, f_right = 0, f_operator = 0, f_attribute = 0,
+            f_object = 0, f_key = 0, f_value = 0, f_expression = 0, f_type_conversion = 0,
+            f_format_specifier = 0, f_guard = 0, f_subject = 0;
+};
+
+// The grammar's symbols and fields, read once (frontend.cc).
+const Language& language();
+
+// Null-safe accessors: tree-sitter dereferences null nodes, and fields
+// are missing wherever the parser recovered from a syntax error.
+inline std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+inline std::uint32_t child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+inline std::uint32_t start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+inline std::uint32_t end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+
+// Whether `t` reads as a name or a dotted name (`a.b.c`), as a raised or
+// caught class is written.
+bool is_dotted_name(std::string_view t);
+
+// Expression text for templates and class names: verbatim unless it spans
+// lines, then whitespace-collapsed so the brace form stays on one line.
+std::string expr_text(std::string_view t);
+
+bool all_literal(const std::vector<TemplatePart>& parts);
+
+// Interpolation `p` with its expression replaced by the source text of the
+// argument that fills it, keeping its conversion and format (`{x!r}` of
+// argument `a + b` shows as `{a + b!r}`).
+TemplatePart filled_with(const TemplatePart& p, std::string arg);
+
+bool any_literal(const std::vector<TemplatePart>& parts);
+
+std::string joined_literal(const std::vector<TemplatePart>& parts);
+
+// Adds `t` to the site's other messages unless it has no constant words
+// to match on or is there already (exception_call.cc).
+void push_alternative(ThrowSite& site, MessageTemplate t);
+
+class FileScanner {
+ public:
+  // `original` is the file before python/outline.h blanked it (empty when
+  // `src` is the whole file): messages built in blanked code are not
+  // looked for; the scan asks for the whole file instead.
+  FileScanner(std::string_view src, TSNode root, std::string_view original = {})
+      : m_src(src), m_original(original), m_root(root), m_g(language()) {}
+
+  FileFacts run();
+
+ private:
+  struct Ctx {
+    Kind kind;
+    TSNode node;
+    std::uint32_t depth;
+  };
+  struct FunctionInfo {
+    std::string name, params, doc;
+    std::vector<std::string> decorators;
+    int line = 0;
+  };
+
+  Kind kind(TSNode n) const {
+    if (ts_node_is_null(n)) return Kind::Other;
+    TSSymbol s = ts_node_symbol(n);
+    return s < m_g.kinds.size() ? m_g.kinds[s] : Kind::Other;
+  }
+  std::string_view text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    std::uint32_t b = start_byte(n), e = end_byte(n);
+    if (b > m_src.size() || e > m_src.size() || e < b) return {};
+    return m_src.substr(b, e - b);
+  }
+  std::string_view span(std::uint32_t b, std::uint32_t e) const {
+    if (b > m_src.size() || e > m_src.size() || e < b) return {};
+    return m_src.substr(b, e - b);
+  }
+  static int line_of(TSNode n) {
+    return ts_node_is_null(n) ? 0 : static_cast<int>(ts_node_start_point(n).row) + 1;
+  }
+  static int end_line_of(TSNode n) {
+    return ts_node_is_null(n) ? 0 : static_cast<int>(ts_node_end_point(n).row) + 1;
+  }
+  TSNode child(TSNode n, TSFieldId f) const {
+    return ts_node_is_null(n) ? TSNode{} : ts_node_child_by_field_id(n, f);
+  }
+  // First named child that is not a comment, or null.
+  TSNode first_named(TSNode n) const {
+    std::uint32_t c = named_count(n);
+    for (std::uint32_t i = 0; i < c; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (kind(ch) != Kind::Comment) return ch;
+    }
+    return TSNode{};
+  }
+  TSNode unwrap_parens(TSNode n) const {
+    while (kind(n) == Kind::Paren) {
+      TSNode inner = first_named(n);
+      if (ts_node_is_null(inner) || named_count(n) != 1) break;
+      n = inner;
+    }
+    return n;
+  }
+  // `_("text")`, `gettext("text")`: translation leaves the text as
+  // written in an untranslated run, so the call reads as its literal.
+  TSNode unwrap_gettext(TSNode n) const {
+    n = unwrap_parens(n);
+    if (kind(n) != Kind::Call) return n;
+    std::string_view fn = text(child(n, m_g.f_function));
+    auto dot = fn.rfind('.');
+    std::string_view name = dot == std::string_view::npos ? fn : fn.substr(dot + 1);
+    if (name != "_" && name != "gettext" && name != "N_" && name != "gettext_lazy" && name != "ugettext" &&
+        name != "lazy_gettext")
+      return n;
+    TSNode args = child(n, m_g.f_arguments);
+    if (kind(args) != Kind::ArgumentList || named_count(args) != 1) return n;
+    TSNode arg = unwrap_parens(ts_node_named_child(args, 0));
+    Kind k = kind(arg);
+    return k == Kind::String || k == Kind::ConcatString ? arg : n;
+  }
+  bool subtree_has_keyword(TSNode n) const {
+    std::uint32_t b = start_byte(n), e = end_byte(n);
+    auto it = std::lower_bound(m_keywords.begin(), m_keywords.end(), b);
+    return it != m_keywords.end() && *it < e;
+  }
+
+  // Calls f(argument, kind) for each argument of an argument list but
+  // comments, after appending its text to site.args.
+  template <class F>
+  void each_argument(TSNode args, ThrowSite& site, F&& f) const {
+    std::uint32_t na = named_count(args);
+    for (std::uint32_t i = 0; i < na; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      Kind ak = kind(a);
+      if (ak == Kind::Comment) continue;
+      site.args.push_back(expr_text(text(a)));
+      f(a, ak);
+    }
+  }
+
+  void find_keywords();
+  void visit_class(TSNode n);
+  void emit_raise(TSNode n);
+  void emit_assert(TSNode n);
+  bool emit_warn(TSNode call);
+  void fill_context(ThrowSite& site, std::uint32_t site_byte);
+  std::vector<Guard> guards(std::uint32_t site_byte) const;
+  Guard make_guard(const char* kind, TSNode cond) const;
+  std::vector<std::string> read_names(TSNode n) const;
+  std::string caught_text(TSNode except_clause) const;
+  FunctionInfo function_info(std::size_t ctx_index) const;
+  std::string docstring(TSNode body) const;
+
+  // The scope a message variable is looked up in: the innermost function's
+  // body, else the module.
+  TSNode scope_node() const;
+  // Index in m_ctx of the innermost enclosing function; npos when none.
+  std::size_t innermost_function() const;
+  MessageTemplate message_from(TSNode expr, std::uint32_t site_byte);
+  std::optional<MessageTemplate> build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
+  bool string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
+  bool literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
+  std::optional<MessageTemplate> build_concat(TSNode n, std::uint32_t site_byte, int depth);
+  std::optional<std::string> format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
+  std::optional<MessageTemplate> build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
+  std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
+  std::optional<MessageTemplate> build_variable(std::string_view name, std::uint32_t site_byte, int depth);
+  // `"sep".join(items)`, and the items of a list as text.
+  std::optional<MessageTemplate> build_join(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
+  bool list_items(TSNode n, std::uint32_t site_byte, int depth, bool allow_var,
+                  std::vector<std::vector<TemplatePart>>& items);
+  std::vector<TemplatePart> item_parts(TSNode item, std::uint32_t site_byte, int depth);
+
+  // What is added to a name's value after it is assigned: `name += value`
+  // ('+'), or a list's `name.append(value)` ('a'), `name.extend(value)`
+  // ('e') or `name.insert(0, value)` ('p'), at byte `at`.
+  struct Added {
+    TSNode value;
+    char how = '+';
+    std::uint32_t at = 0;
+  };
+  // Where a name's value may come from at `site_byte`: its assignments in
+  // the current scope that can reach the site (a later assignment in the
+  // same or an enclosing block replaces an earlier one; one on another
+  // branch of an `if` the site is not on cannot reach it), in source order,
+  // each with what is added to it on the way (an addition on a branch the
+  // assignment is not on, `else` to its `if`, never follows it).
+  struct Reaching {
+    TSNode rhs;
+    TSNode assignment;
+    TSNode block;          // the block holding the assignment statement
+    std::uint32_t at = 0;  // start of the assignment
+    std::vector<Added> appends;
+    bool module_constant = false;  // read from the module, not the raising function
+  };
+  std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
+  // Every assignment to a plain name (and `name += ...`, and the list
+  // calls of Added) in `scope`, in source order; indexed once per scope.
+  struct Assign {
+    TSNode node, rhs, block;
+    std::uint32_t start = 0, end = 0;
+    char how = '=';  // '=' a plain assignment, else as Added::how
+  };
+  const std::vector<Assign>* assignments(TSNode scope, std::string_view name);
+  bool may_reach(TSNode assignment, std::uint32_t site_byte) const;
+  void replaced_on_every_branch(std::vector<Reaching>& live) const;
+  std::optional<MessageTemplate> build_reaching(const Reaching& r, int depth);
+  // The exception call's class, arguments and message (the first
+  // positional argument, else `message=`/`msg=`). A message variable's
+  // other reaching assignments, or the callers' arguments when it is a
+  // parameter, become alternatives.
+  void read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at);
+  // `raise ValueError(msg + f': {node!r}')` where several values of `msg`
+  // reach the raise (`msg += f' on line {lno}'` in a branch): the message
+  // with the latest, and each other one as an alternative, as a message
+  // variable's are. One variable of the concatenation, a few values.
+  void concat_variants(ThrowSite& site, TSNode expr, std::uint32_t at);
+  // `raise err` where `err = ValueError(...)` earlier: class and message
+  // from the call that built it.
+  void resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_t at);
+  // `raise _error(tok)` where `def _error(value): return ValueError(...)`:
+  // class and messages from the helper's returns, its parameters replaced
+  // by the call's arguments.
+  void resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at);
+  // `raise Cls(args)` of a class defined in this file whose `__str__`
+  // returns a message, or whose `__init__` passes one to its base
+  // (`super().__init__("No section: %r" % section)`): what Python prints,
+  // with the class's parameters replaced by this call's arguments, becomes
+  // an alternative. Bases defined in the file are followed.
+  void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // What an instance of module-level class `name` shows, before a call's
+  // arguments fill it: the returns of the first `__str__` found on the
+  // class and its bases defined here, or the message the first `__init__`
+  // gives its base; with that `__init__` and what it keeps of its
+  // parameters. With `ask_outline`, a class whose methods the outline
+  // blanked asks for the file to be read again with them.
+  struct ClassDisplay {
+    std::vector<MessageTemplate> shown;
+    TSNode init_fn{};
+    std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
+  };
+  std::optional<ClassDisplay> class_display(std::string_view name, bool ask_outline);
+  // Each module-level class's display and constructor parameters, into
+  // FileFacts::classes, for the files that raise it (apply_class_display).
+  void export_displays();
+  // Whether module-level class `name` derives, through classes defined
+  // here, from a class named like an exception (...Error, ...Exception,
+  // ...Warning).
+  bool exception_like(std::string_view name);
+  // `raise OSError(err, f'Connect call failed {address}')` prints
+  // "[Errno 111] Connect call failed ('127.0.0.1', 1)" and `raise
+  // TokenError('EOF in multi-line string', start)` prints "('EOF in
+  // multi-line string', (1, 0))": given two arguments or more, Python shows
+  // the tuple of their reprs, and the OSError family its strerror (the
+  // matcher reads the "[Errno N] " before it) with the filename's repr
+  // after ": ". What it prints becomes an alternative, for the built-in
+  // classes and for this file's classes that take their display from them.
+  void resolve_args_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // How an argument shows inside a tuple's repr, appended to `parts`:
+  // false when that cannot be told from the source.
+  bool append_repr(std::vector<TemplatePart>& parts, TSNode arg, std::uint32_t at);
+  TSNode class_named(std::string_view name);
+  // Which constructor argument of class `name` (0-based, `self` not
+  // counted) is the message Python prints: 0 for a class not defined in
+  // this file (Exception and the built-in classes print their first), else
+  // the parameter its `__init__` hands on as its base's message
+  // (`InterpolationError(option, section, msg)` calls `Error.__init__(self,
+  // msg)`: 2); -1 when its `__init__` hands on something else. Bases are
+  // followed at most `hops` deep.
+  int message_argument(std::string_view name, int hops);
+  // The first `Base.__init__(self, ...)` or `super().__init__(...)` call
+  // in `init_fn`'s body, and the class it calls (`owner_base` for super).
+  TSNode base_init_call(TSNode init_fn, std::string_view owner_base, std::string_view& callee_class);
+  // How many arguments of such a call stand before the base's own: 1 for
+  // `Base.__init__(self, ...)`, 0 for `super().__init__(...)`.
+  int self_arguments(TSNode base_call) const;
+  // The `__init__` defined in class `cls`'s body, or null.
+  TSNode init_of(TSNode cls);
+  // The first base `cls` names when it is a plain name, else empty.
+  std::string_view first_base(TSNode cls);
+  // `t` with each interpolation of a parameter replaced by the argument a
+  // call passes for it (`arg_of(part)`, null for none): the argument's own
+  // template when it builds one and the part shows it as is (no conversion
+  // or format; `%s` too when `s_as_is`), else its text with the part's
+  // conversion and format kept.
+  template <class F>
+  MessageTemplate with_arguments(MessageTemplate t, std::uint32_t at, bool s_as_is, F&& arg_of) {
+    MessageTemplate out = t;
+    out.parts.clear();
+    for (auto& p : t.parts) {
+      TSNode arg = p.literal ? TSNode{} : arg_of(p);
+      if (ts_node_is_null(arg)) {
+        out.parts.push_back(std::move(p));
+        continue;
+      }
+      std::optional<MessageTemplate> given;
+      if ((p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || (s_as_is && p.printf_conv == 's')))
+        given = build(arg, at, 1, true);
+      if (given) {
+        append_parts(out.parts, std::move(given->parts));
+        continue;
+      }
+      out.parts.push_back(filled_with(p, expr_text(text(arg))));
+    }
+    return out;
+  }
+  // Each argument that callers in this file pass for parameter `param` of
+  // the enclosing function, as messages.
+  void add_caller_messages(ThrowSite& site, std::string_view param);
+  // Parameter `name`'s position among the positional parameters of
+  // function `fn` (-1 when keyword-only or absent), and whether it is a
+  // parameter at all.
+  bool parameter_position(TSNode fn, std::string_view name, int& position) const;
+  // Calls f(name, keyword_only) for each named parameter of `fn` in order
+  // (`self` included, `*args` and `**kwargs` not) until f returns false.
+  template <class F>
+  void each_parameter(TSNode fn, F&& f) const;
+  // The argument a call passes for parameter (position, name), or null.
+  TSNode argument_for(TSNode call, int position, std::string_view name) const;
+  // The default value of `fn`'s parameter `name`, or null.
+  TSNode parameter_default(TSNode fn, std::string_view name) const;
+  // Whether a call passes `*args` or `**kwargs`: which parameters it fills
+  // is not known.
+  bool passes_splat(TSNode call) const;
+  TSNode enclosing_function(TSNode n) const;
+  // Calls in the whole file by the last component of their callee, and
+  // the first function definition of a name; indexed once per file.
+  void index_calls();
+  const std::vector<TSNode>& calls_named(std::string_view name);
+  TSNode function_named(std::string_view name);
+  // True when the outline blanked a call of `word`: it is added to
+  // FileFacts::blanked, and the site is resolved on the next scan.
+  bool calls_blanked(std::string_view word);
+  // True when the outline blanked a module-level `name = ...`: the name is
+  // added to FileFacts::blanked, and the site is resolved on the next scan.
+  bool top_level_assignments_blanked(std::string_view name);
+
+  std::string_view m_src;
+  std::string_view m_original;
+  TSNode m_scope{};  // overrides scope_node() while building in another function
+  bool m_calls_indexed = false;
+  std::unordered_map<std::string, std::vector<TSNode>> m_calls;
+  std::unordered_map<std::string, TSNode> m_functions;
+  std::unordered_map<std::string, TSNode> m_classes;  // the first module-level class of a name
+  bool m_classes_indexed = false;
+  std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
+  std::unordered_map<std::string, bool> m_class_methods;  // class_defines_methods' answers, by class
+  std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
+  std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
+  int m_variable_hops = 0;  // variables followed to build the current message
+  // While a concatenation's variants are built: the variable whose
+  // reaching value build_concat takes, and which of them.
+  const std::pair<std::string_view, std::size_t>* m_concat_pick = nullptr;
+  TSNode m_root;
+  const Language& m_g;
+  std::vector<std::uint32_t> m_keywords;  // sorted byte offsets
+  std::vector<TSNode> m_path;             // ancestors of the current node, by depth
+  std::vector<Ctx> m_ctx;                 // enclosing scopes and branches
+  FileFacts m_facts;
+};
+
+template <class F>
+void FileScanner::each_parameter(TSNode fn, F&& f) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  bool keyword_only = false;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    std::string_view type = ts_node_type(p);
+    std::string_view pname;
+    if (type == "identifier") pname = text(p);
+    else if (type == "default_parameter" || type == "typed_default_parameter") pname = text(child(p, m_g.f_name));
+    else if (type == "typed_parameter") {
+      TSNode inner = first_named(p);
+      if (kind(inner) == Kind::Identifier) pname = text(inner);
+      else keyword_only = true;  // `*args: T`
+    } else if (type == "list_splat_pattern" || type == "keyword_separator") {
+      keyword_only = true;
+      continue;
+    } else {
+      continue;  // `/`, `**kwargs`, comments
+    }
+    if (!pname.empty() && !f(pname, keyword_only)) return;
+  }
+}
+
+}  // namespace errdex::scan::python::detail

@@ -1,0 +1,112 @@
+// What a class defined in one file prints where another file raises it
+// (link_class_displays in frontend.h).
+#include <cctype>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "scan/python/file_scanner.h"
+#include "scan/python/frontend.h"
+
+namespace errdex::scan {
+
+using model::MessageTemplate;
+using model::TemplatePart;
+using python::detail::filled_with;
+using python::detail::push_alternative;
+
+namespace {
+
+// `site` raises `cls`, defined in another file: its display filled with the
+// site's arguments, as an alternative.
+void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
+  if (cls.display.empty() || site.kind != "raise") return;
+  // The arguments as written: positional ones in order, keywords by name.
+  std::vector<std::size_t> positional;  // indexes into site.args
+  std::vector<std::pair<std::string_view, std::string_view>> keywords;
+  for (std::size_t i = 0; i < site.args.size(); ++i) {
+    std::string_view a = site.args[i];
+    if (a.starts_with("*")) return;  // which parameters it fills is not known
+    std::size_t n = 0;
+    while (n < a.size() && (std::isalnum(static_cast<unsigned char>(a[n])) || a[n] == '_')) ++n;
+    if (n > 0 && !std::isdigit(static_cast<unsigned char>(a[0])) && n < a.size() && a[n] == '=' &&
+        (n + 1 == a.size() || a[n + 1] != '=')) {
+      keywords.emplace_back(a.substr(0, n), a.substr(n + 1));
+      continue;
+    }
+    if (!keywords.empty()) return;  // not Python
+    positional.push_back(i);
+  }
+  for (const MessageTemplate& t : cls.display) {
+    MessageTemplate out;
+    out.style = t.style;
+    out.from_literals = true;
+    for (const TemplatePart& p : t.parts) {
+      if (p.literal) {
+        append_literal(out.parts, p.text);
+        continue;
+      }
+      std::size_t k = 0;
+      while (k < cls.params.size() && cls.params[k].name != p.text) ++k;
+      if (k == cls.params.size()) {
+        out.parts.push_back(p);
+        continue;
+      }
+      // The argument for it: by position, by name, else the default.
+      std::optional<std::string_view> given;
+      bool first_argument = false;
+      if (!cls.params[k].keyword_only && k < positional.size()) {
+        given = site.args[positional[k]];
+        first_argument = positional[k] == 0;
+      }
+      for (const auto& [name, value] : keywords)
+        if (!given && name == p.text) given = value;
+      if (!given) {
+        if (cls.params[k].default_text.empty()) {
+          out.parts.push_back(p);
+        } else {
+          append_literal(out.parts, cls.params[k].default_text);
+        }
+        continue;
+      }
+      // Shown as it is: the site's message when it is the first argument.
+      const bool as_is = (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
+      if (as_is && first_argument && site.message.style != "none" && site.message.style != "expression") {
+        append_parts(out.parts, std::vector<TemplatePart>(site.message.parts));
+        continue;
+      }
+      out.parts.push_back(filled_with(p, std::string(*given)));
+    }
+    if (!same_parts(out, site.message)) push_alternative(site, std::move(out));
+  }
+}
+
+}  // namespace
+
+void link_class_displays(std::vector<model::FileFacts>& files) {
+  struct Defined {
+    std::size_t file = 0;
+    const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
+  };
+  std::unordered_map<std::string_view, Defined> by_name;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (const model::ClassDef& c : files[i].classes) {
+      auto [it, added] = by_name.emplace(c.name, Defined{i, &c});
+      if (!added) it->second.cls = nullptr;
+    }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (model::ThrowSite& site : files[i].sites) {
+      std::string_view name = site.error_class;
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      auto it = by_name.find(name);
+      // Raised where it is defined: the file's own scan followed it.
+      if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
+      apply_class_display(site, *it->second.cls);
+    }
+}
+
+}  // namespace errdex::scan

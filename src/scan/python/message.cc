@@ -1,0 +1,434 @@
+// A message template built from an expression: string literals and
+// f-strings, `+`, `%`, `.format(...)` and `"sep".join(...)`.
+#include "scan/python/file_scanner.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "scan/python/text.h"
+
+namespace errdex::scan::python::detail {
+
+// Recursion over expressions (parenthesised `+` operands, a message variable
+// whose value is itself built) stops here; deeper input becomes opaque.
+constexpr int k_max_depth = 200;
+
+std::string expr_text(std::string_view t) {
+  if (t.find_first_of("\n\r") == std::string_view::npos) return std::string(t);
+  return python::collapse_ws(t);
+}
+
+bool all_literal(const std::vector<TemplatePart>& parts) {
+  return std::all_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal; });
+}
+
+TemplatePart filled_with(const TemplatePart& p, std::string arg) {
+  std::string display = p.display.empty() || p.display.rfind(p.text, 0) != 0 ? std::string() : arg + p.display.substr(p.text.size());
+  return interp(std::move(arg), std::move(display), p.printf_conv);
+}
+
+bool any_literal(const std::vector<TemplatePart>& parts) {
+  return std::any_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal && !p.text.empty(); });
+}
+
+std::string joined_literal(const std::vector<TemplatePart>& parts) {
+  std::string s;
+  for (const auto& p : parts) s += p.text;
+  return s;
+}
+
+MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t site_byte) {
+  MessageTemplate t;
+  if (ts_node_is_null(expr)) return t;
+  if (auto built = build(expr, site_byte, 0, true)) {
+    built->from_literals = true;
+    return std::move(*built);
+  }
+  t.style = "expression";
+  t.parts.push_back(interp(expr_text(text(expr))));
+  t.from_literals = false;
+  return t;
+}
+
+bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const {
+  std::uint32_t count = child_count(n);
+  if (count == 0) return false;
+  TSNode start = ts_node_child(n, 0);
+  if (kind(start) != Kind::StringStart) return false;
+  python::StringPrefix prefix = python::parse_prefix(text(start));
+  if (prefix.fstring) is_f = true;
+  std::uint32_t pos = end_byte(start);
+  std::uint32_t end = end_byte(n);
+  for (std::uint32_t i = 1; i < count; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    Kind ck = kind(ch);
+    if (ck == Kind::StringEnd) {
+      end = start_byte(ch);
+      break;
+    }
+    if (ck != Kind::Interpolation) continue;
+    is_f = true;
+    python::decode_literal(span(pos, start_byte(ch)), prefix, parts);
+    pos = end_byte(ch);
+    TSNode expr = child(ch, m_g.f_expression);
+    std::string etext = expr_text(text(expr));
+    auto conv = text(child(ch, m_g.f_type_conversion));
+    auto spec = text(child(ch, m_g.f_format_specifier));
+    bool self_doc = false;
+    std::uint32_t eq_end = 0;
+    std::uint32_t nc = child_count(ch);
+    for (std::uint32_t k = 0; k < nc; ++k) {
+      TSNode t = ts_node_child(ch, k);
+      if (!ts_node_is_named(t) && text(t) == "=") {
+        self_doc = true;
+        eq_end = end_byte(t);
+      }
+    }
+    std::string display = etext;
+    if (self_doc) {
+      // `{x=}` prints the expression text as written, then its repr.
+      append_literal(parts, span(start_byte(ch) + 1, eq_end));
+      display += !conv.empty() ? std::string(conv) : !spec.empty() ? std::string(spec) : std::string("!r");
+    } else {
+      display += conv;
+      display += spec;
+    }
+    char pc = 0;
+    if (conv.empty() && spec.size() > 1) pc = python::spec_conversion(spec.substr(1));
+    parts.push_back(interp(std::move(etext), std::move(display), pc));
+  }
+  python::decode_literal(span(pos, std::max(pos, end)), prefix, parts);
+  return true;
+}
+
+bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const {
+  n = unwrap_parens(n);
+  Kind k = kind(n);
+  if (k == Kind::String) return string_parts(n, parts, is_f);
+  if (k != Kind::ConcatString) return false;
+  std::uint32_t count = named_count(n);
+  bool any = false;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode s = ts_node_named_child(n, i);
+    if (kind(s) != Kind::String) continue;
+    if (!string_parts(s, parts, is_f)) return false;
+    any = true;
+  }
+  return any;
+}
+
+std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
+  if (depth > k_max_depth) return std::nullopt;
+  n = unwrap_gettext(n);
+  switch (kind(n)) {
+    case Kind::String:
+    case Kind::ConcatString: {
+      MessageTemplate t;
+      bool is_f = false;
+      if (!literal_parts(n, t.parts, is_f)) return std::nullopt;
+      t.style = is_f ? "fstring" : "string";
+      return t;
+    }
+    case Kind::BinaryOp: {
+      auto op = text(child(n, m_g.f_operator));
+      if (op == "+") return build_concat(n, site_byte, depth);
+      if (op == "%") return build_percent(n, site_byte, depth, allow_var);
+      return std::nullopt;
+    }
+    case Kind::Call:
+      if (auto t = build_join(n, site_byte, depth, allow_var)) return t;
+      return build_format(n, site_byte, depth, allow_var);
+    case Kind::Identifier:
+      if (!allow_var) return std::nullopt;
+      return build_variable(text(n), site_byte, depth);
+    default: {
+      // `(msg % args)[:256]`: a cut that keeps any message of ordinary
+      // length whole reads as the message.
+      if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return std::nullopt;
+      TSNode cut = ts_node_named_child(n, 1);
+      if (std::string_view(ts_node_type(cut)) != "slice" || named_count(cut) != 1) return std::nullopt;
+      std::string_view whole = text(cut);
+      TSNode stop = ts_node_named_child(cut, 0);
+      if (whole.empty() || whole.front() != ':' || std::string_view(ts_node_type(stop)) != "integer") return std::nullopt;
+      std::string_view digits = text(stop);
+      if (digits.size() < 2 || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+          std::stoi(std::string(digits)) < 64)
+        return std::nullopt;
+      return build(ts_node_named_child(n, 0), site_byte, depth + 1, allow_var);
+    }
+  }
+}
+
+std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t site_byte, int depth) {
+  // `a + b + c` nests to the left; flatten without recursion.
+  std::vector<TSNode> operands;
+  TSNode cur = n;
+  while (kind(cur) == Kind::BinaryOp && text(child(cur, m_g.f_operator)) == "+") {
+    operands.push_back(child(cur, m_g.f_right));
+    cur = child(cur, m_g.f_left);
+  }
+  operands.push_back(cur);
+  std::reverse(operands.begin(), operands.end());
+  MessageTemplate t;
+  t.style = "concat";
+  bool any_string = false;
+  for (TSNode op : operands) {
+    if (ts_node_is_null(op)) return std::nullopt;
+    std::optional<MessageTemplate> sub;
+    TSNode bare = unwrap_parens(op);
+    if (kind(bare) != Kind::Identifier) {
+      sub = build(op, site_byte, depth + 1, false);
+    } else {
+      // `msg + f': {node!r}'` where `msg = "malformed node"` on the way
+      // to it: a variable assigned text once, on every path to the site,
+      // reads as that text. One assigned on some paths only (a parameter
+      // replaced in a branch), or anything but text, stays a value.
+      auto found = reaching(text(bare), site_byte);
+      const Reaching* pick = nullptr;
+      if (m_concat_pick && m_concat_pick->first == text(bare)) {
+        if (m_concat_pick->second < found.size()) pick = &found[m_concat_pick->second];
+      } else if (found.size() == 1 && start_byte(found[0].block) <= site_byte && site_byte < end_byte(found[0].block)) {
+        pick = &found[0];
+      }
+      if (pick) {
+        sub = build_reaching(*pick, depth + 1);
+        if (sub && !any_literal(sub->parts)) sub.reset();
+      }
+    }
+    if (sub) {
+      any_string = true;
+      append_parts(t.parts, std::move(sub->parts));
+    } else {
+      t.parts.push_back(interp(expr_text(text(op))));
+    }
+  }
+  if (!any_string) return std::nullopt;
+  return t;
+}
+
+std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
+  n = unwrap_gettext(n);
+  std::vector<TemplatePart> parts;
+  if (kind(n) == Kind::Identifier) {
+    if (!allow_var) return std::nullopt;
+    auto var = build_variable(text(n), site_byte, depth + 1);
+    if (!var) return std::nullopt;
+    parts = std::move(var->parts);
+  } else if (TSNode bare = unwrap_parens(n); kind(bare) == Kind::BinaryOp) {
+    // `(_ERR_MSG + '; {!r} is not a package').format(...)`: text added up.
+    if (text(child(bare, m_g.f_operator)) != "+") return std::nullopt;
+    auto sum = build_concat(bare, site_byte, depth + 1);
+    if (!sum) return std::nullopt;
+    parts = std::move(sum->parts);
+  } else {
+    bool is_f = false;
+    if (!literal_parts(n, parts, is_f)) return std::nullopt;
+  }
+  if (!all_literal(parts)) return std::nullopt;
+  return joined_literal(parts);
+}
+
+std::optional<MessageTemplate> FileScanner::build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
+  auto fmt = format_string(child(n, m_g.f_left), site_byte, depth, allow_var);
+  if (!fmt) return std::nullopt;
+  auto pieces = python::parse_printf(*fmt);
+  if (!pieces) return std::nullopt;
+  TSNode right = unwrap_parens(child(n, m_g.f_right));
+  Kind rk = kind(right);
+  std::vector<TSNode> values;
+  std::unordered_map<std::string, TSNode> by_key;
+  if (rk == Kind::Tuple) {
+    std::uint32_t count = named_count(right);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode v = ts_node_named_child(right, i);
+      if (kind(v) != Kind::Comment) values.push_back(v);
+    }
+  } else if (rk == Kind::Dictionary) {
+    std::uint32_t count = named_count(right);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode p = ts_node_named_child(right, i);
+      if (kind(p) != Kind::Pair) continue;
+      std::vector<TemplatePart> key;
+      bool is_f = false;
+      if (literal_parts(child(p, m_g.f_key), key, is_f) && all_literal(key))
+        by_key.emplace(joined_literal(key), child(p, m_g.f_value));
+    }
+  }
+  int consumed = 0;
+  for (const auto& p : *pieces)
+    if (!p.literal) consumed += 1 + p.star_args;
+  std::string right_text = expr_text(text(right));
+  MessageTemplate t;
+  t.style = "percent";
+  int index = 0;
+  for (auto& p : *pieces) {
+    if (p.literal) {
+      append_literal(t.parts, p.text);
+      continue;
+    }
+    std::string value;
+    if (!p.key.empty()) {
+      auto it = by_key.find(p.key);
+      value = it != by_key.end() ? expr_text(text(it->second)) : p.key;
+    } else {
+      index += p.star_args;
+      if (rk == Kind::Tuple) {
+        if (index >= static_cast<int>(values.size())) return std::nullopt;
+        value = expr_text(text(values[static_cast<std::size_t>(index)]));
+      } else if (consumed == 1) {
+        value = right_text;
+      } else {
+        value = right_text + "[" + std::to_string(index) + "]";
+      }
+      ++index;
+    }
+    // Padding or sign flags change the digits' surroundings: only a plain
+    // conversion narrows the group.
+    char conv = p.conv;
+    if (!p.plain && conv != 'r' && conv != 'a') conv = 's';
+    t.parts.push_back(interp(std::move(value), {}, conv));
+  }
+  return t;
+}
+
+std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var) {
+  TSNode fn = child(call, m_g.f_function);
+  if (kind(fn) != Kind::Attribute || text(child(fn, m_g.f_attribute)) != "format") return std::nullopt;
+  auto fmt = format_string(child(fn, m_g.f_object), site_byte, depth, allow_var);
+  if (!fmt) return std::nullopt;
+  auto pieces = python::parse_format(*fmt);
+  if (!pieces) return std::nullopt;
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return std::nullopt;
+  std::vector<TSNode> positional;
+  std::unordered_map<std::string, TSNode> keyword;
+  std::uint32_t count = named_count(args);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::KeywordArg)
+      keyword.emplace(std::string(text(child(a, m_g.f_name))), child(a, m_g.f_value));
+    else if (ak != Kind::Comment && ak != Kind::ListSplat && ak != Kind::DictSplat)
+      positional.push_back(a);
+  }
+  MessageTemplate t;
+  t.style = "format";
+  std::size_t auto_index = 0;
+  for (auto& p : *pieces) {
+    if (p.literal) {
+      append_literal(t.parts, p.text);
+      continue;
+    }
+    std::string base;
+    bool numeric = !p.arg.empty() && p.arg.size() < 9 &&
+                   std::all_of(p.arg.begin(), p.arg.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (p.arg.empty() || numeric) {
+      std::size_t idx = p.arg.empty() ? auto_index++ : static_cast<std::size_t>(std::stoul(p.arg));
+      base = idx < positional.size() ? expr_text(text(positional[idx])) : std::to_string(idx);
+    } else {
+      auto it = keyword.find(p.arg);
+      base = it != keyword.end() ? expr_text(text(it->second)) : p.arg;
+    }
+    std::string value = base + p.rest;
+    std::string display = value;
+    if (!p.conversion.empty()) display += "!" + p.conversion;
+    if (!p.spec.empty()) display += ":" + p.spec;
+    char pc = p.conversion.empty() ? python::spec_conversion(p.spec) : 0;
+    t.parts.push_back(interp(std::move(value), std::move(display), pc));
+  }
+  return t;
+}
+
+// `"".join(parts)`, `", ".join(["a", repr(x)])`: the items with the
+// separator between them. The list is a literal, or a variable as the
+// latest assignment reaching the join leaves it (`configparser` builds
+// `DuplicateOptionError`'s message so, appending under `if`s: each
+// addition on the way is taken).
+std::optional<MessageTemplate> FileScanner::build_join(TSNode call, std::uint32_t site_byte, int depth, bool allow_var) {
+  if (depth > k_max_depth) return std::nullopt;
+  TSNode fn = child(call, m_g.f_function);
+  if (kind(fn) != Kind::Attribute || text(child(fn, m_g.f_attribute)) != "join") return std::nullopt;
+  std::vector<TemplatePart> sep;
+  bool is_f = false;
+  TSNode sep_node = child(fn, m_g.f_object);
+  if (kind(sep_node) != Kind::String || !literal_parts(sep_node, sep, is_f) || !all_literal(sep)) return std::nullopt;
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList || named_count(args) != 1) return std::nullopt;
+  TSNode list = unwrap_parens(ts_node_named_child(args, 0));
+  std::vector<std::vector<TemplatePart>> items;
+  if (!list_items(list, site_byte, depth + 1, allow_var, items) || items.empty()) return std::nullopt;
+  MessageTemplate t;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) append_parts(t.parts, sep);
+    append_parts(t.parts, std::move(items[i]));
+  }
+  if (!any_literal(t.parts)) return std::nullopt;
+  t.style = kind(list) == Kind::Identifier ? "variable" : "join";
+  return t;
+}
+
+// The items of list `n` at `site_byte`: a list literal's, or a list
+// variable's (its latest reaching assignment, then what is appended,
+// extended and inserted at 0 on the way). False when they cannot be read.
+bool FileScanner::list_items(TSNode n, std::uint32_t site_byte, int depth, bool allow_var,
+                             std::vector<std::vector<TemplatePart>>& items) {
+  if (depth > k_max_depth) return false;
+  n = unwrap_parens(n);
+  if (std::string_view(ts_node_type(n)) == "list") {
+    std::uint32_t count = named_count(n);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode item = ts_node_named_child(n, i);
+      Kind k = kind(item);
+      if (k == Kind::Comment) continue;
+      if (k == Kind::ListSplat) return false;
+      items.push_back(item_parts(item, site_byte, depth + 1));
+    }
+    return true;
+  }
+  if (kind(n) != Kind::Identifier || !allow_var || m_variable_hops >= k_max_variable_hops) return false;
+  auto found = reaching(text(n), site_byte);
+  if (found.empty()) return false;
+  const Reaching& r = found.back();
+  ++m_variable_hops;
+  bool ok = list_items(r.rhs, r.at, depth + 1, true, items);
+  for (std::size_t k = 0; ok && k < r.appends.size(); ++k) {
+    const Added& a = r.appends[k];
+    if (a.how == 'a') {
+      items.push_back(item_parts(a.value, a.at, depth + 1));
+    } else if (a.how == 'p') {
+      items.insert(items.begin(), item_parts(a.value, a.at, depth + 1));
+    } else {
+      ok = list_items(a.value, a.at, depth + 1, true, items);  // `extend(x)`, `+= x`
+    }
+  }
+  --m_variable_hops;
+  return ok;
+}
+
+// One item of a joined list as text: `repr(x)` as `{x!r}`, `str(x)` as
+// `{x}`, a message expression as built, anything else as an interpolation.
+std::vector<TemplatePart> FileScanner::item_parts(TSNode item, std::uint32_t site_byte, int depth) {
+  item = unwrap_parens(item);
+  std::vector<TemplatePart> parts;
+  if (kind(item) == Kind::Call) {
+    std::string_view callee = text(child(item, m_g.f_function));
+    TSNode args = child(item, m_g.f_arguments);
+    if ((callee == "repr" || callee == "str") && kind(args) == Kind::ArgumentList && named_count(args) == 1) {
+      std::string e = expr_text(text(ts_node_named_child(args, 0)));
+      parts.push_back(callee == "repr" ? interp(e, e + "!r") : interp(e));
+      return parts;
+    }
+  }
+  if (auto t = build(item, site_byte, depth + 1, false)) return std::move(t->parts);
+  parts.push_back(interp(expr_text(text(item))));
+  return parts;
+}
+
+}  // namespace errdex::scan::python::detail

@@ -1,0 +1,410 @@
+// The walk that finds a file's throw sites (`raise`, `assert`,
+// `warnings.warn(...)`) and the context each is raised in: its guards and
+// its enclosing function and class.
+#include "scan/python/file_scanner.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "scan/python/text.h"
+
+namespace errdex::scan::python::detail {
+
+bool is_dotted_name(std::string_view t) {
+  if (t.empty() || (t[0] >= '0' && t[0] <= '9') || t[0] == '.') return false;
+  for (char c : t) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+              static_cast<unsigned char>(c) >= 0x80;
+    if (!ok) return false;
+  }
+  return t.back() != '.';
+}
+
+void FileScanner::find_keywords() {
+  static constexpr std::string_view k_words[] = {"raise", "warn", "assert", "class"};
+  for (auto w : k_words) {
+    std::size_t pos = 0;
+    while ((pos = m_src.find(w, pos)) != std::string_view::npos) {
+      m_keywords.push_back(static_cast<std::uint32_t>(pos));
+      pos += w.size();
+    }
+  }
+  std::sort(m_keywords.begin(), m_keywords.end());
+}
+
+FileFacts FileScanner::run() {
+  m_facts.had_syntax_errors = ts_node_has_error(m_root);
+  find_keywords();
+  if (m_keywords.empty()) return std::move(m_facts);
+  // Subtrees without any keyword byte are skipped whole.
+  walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
+    m_path.resize(depth);
+    m_path.push_back(n);
+    while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
+    Kind k = kind(n);
+    bool descend = true;
+    switch (k) {
+      case Kind::Raise: emit_raise(n); descend = false; break;
+      case Kind::Assert: emit_assert(n); descend = false; break;
+      case Kind::Call: descend = !emit_warn(n); break;
+      case Kind::ClassDef:
+        visit_class(n);
+        m_ctx.push_back({k, n, depth});
+        break;
+      case Kind::FunctionDef: case Kind::DecoratedDef: case Kind::If: case Kind::Elif:
+      case Kind::Else: case Kind::While: case Kind::Except: case Kind::Case:
+        m_ctx.push_back({k, n, depth});
+        break;
+      case Kind::String: case Kind::Comment: descend = false; break;
+      default: break;
+    }
+    return descend && subtree_has_keyword(n);
+  });
+  m_path.clear();
+  m_ctx.clear();
+  export_displays();
+  return std::move(m_facts);
+}
+
+void FileScanner::visit_class(TSNode n) {
+  ClassDef c;
+  c.name = std::string(text(child(n, m_g.f_name)));
+  c.line = line_of(n);
+  TSNode sup = child(n, m_g.f_superclasses);
+  std::uint32_t count = named_count(sup);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode b = ts_node_named_child(sup, i);
+    Kind bk = kind(b);
+    if (bk == Kind::KeywordArg || bk == Kind::Comment || bk == Kind::DictSplat) continue;
+    c.bases.push_back(python::collapse_ws(text(b)));
+  }
+  m_facts.classes.push_back(std::move(c));
+}
+
+std::string FileScanner::caught_text(TSNode clause) const {
+  TSNode first{}, last{};
+  std::uint32_t count = named_count(clause);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_named_child(clause, i);
+    Kind ck = kind(ch);
+    if (ck == Kind::Block || ck == Kind::Comment) continue;
+    if (ts_node_is_null(first)) first = ch;
+    last = ch;
+  }
+  if (ts_node_is_null(first)) return {};
+  if (ts_node_eq(first, last) && kind(first) == Kind::AsPattern) {
+    TSNode inner = first_named(first);
+    if (!ts_node_is_null(inner)) return python::collapse_ws(text(inner));
+  }
+  return python::collapse_ws(span(start_byte(first), end_byte(last)));
+}
+
+std::vector<std::string> FileScanner::read_names(TSNode n) const {
+  std::vector<std::string> out;
+  if (ts_node_is_null(n)) return out;
+  auto add = [&](std::string name) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+  };
+  walk(n, [&](TSNode node, std::uint32_t depth, TSTreeCursor* cur) {
+    TSFieldId fid = depth > 0 ? ts_tree_cursor_current_field_id(cur) : 0;
+    bool descend = true;
+    switch (kind(node)) {
+      case Kind::Identifier:
+        // keyword names in calls and attribute names are not reads
+        if (depth == 0 || (fid != m_g.f_name && fid != m_g.f_attribute)) add(std::string(text(node)));
+        descend = false;
+        break;
+      case Kind::Attribute: {
+        auto t = text(node);
+        if (is_dotted_name(t)) {
+          add(python::collapse_ws(t));
+          descend = false;
+        }
+        break;
+      }
+      case Kind::Lambda: case Kind::Comment: descend = false; break;
+      default: break;
+    }
+    return descend;
+  });
+  return out;
+}
+
+Guard FileScanner::make_guard(const char* k, TSNode cond) const {
+  Guard g;
+  g.kind = k;
+  g.condition = python::collapse_ws(text(cond));
+  g.names = read_names(cond);
+  g.line = ts_node_is_null(cond) ? 0 : line_of(cond);
+  return g;
+}
+
+std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
+  std::vector<Guard> out;
+  auto inside = [&](TSNode block) {
+    return !ts_node_is_null(block) && site_byte >= start_byte(block) &&
+           site_byte < end_byte(block);
+  };
+  // Else guards for the branches of `if_node` that come before `stop`,
+  // innermost (latest) first.
+  auto earlier_branches = [&](TSNode if_node, TSNode stop) {
+    std::vector<Guard> prior;
+    prior.push_back(make_guard("else", child(if_node, m_g.f_condition)));
+    std::uint32_t count = named_count(if_node);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode ch = ts_node_named_child(if_node, i);
+      if (ts_node_eq(ch, stop)) break;
+      if (kind(ch) == Kind::Elif) prior.push_back(make_guard("else", child(ch, m_g.f_condition)));
+    }
+    for (auto it = prior.rbegin(); it != prior.rend(); ++it) out.push_back(std::move(*it));
+  };
+  TSNode skip{};  // an if/while whose branch was already accounted for
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    const Ctx& c = m_ctx[i];
+    if (c.kind == Kind::FunctionDef || c.kind == Kind::ClassDef) break;
+    if (!ts_node_is_null(skip) && ts_node_eq(c.node, skip)) continue;
+    TSNode parent = c.depth > 0 ? m_path[c.depth - 1] : TSNode{};
+    switch (c.kind) {
+      case Kind::If:
+        if (inside(child(c.node, m_g.f_consequence))) out.push_back(make_guard("if", child(c.node, m_g.f_condition)));
+        break;
+      case Kind::Elif:
+        if (!inside(child(c.node, m_g.f_consequence)) || kind(parent) != Kind::If) break;
+        out.push_back(make_guard("elif", child(c.node, m_g.f_condition)));
+        earlier_branches(parent, c.node);
+        skip = parent;
+        break;
+      case Kind::Else:
+        if (kind(parent) == Kind::If) {
+          earlier_branches(parent, c.node);
+          skip = parent;
+        } else if (kind(parent) == Kind::While) {
+          out.push_back(make_guard("else", child(parent, m_g.f_condition)));
+          skip = parent;
+        }
+        break;
+      case Kind::While:
+        if (inside(child(c.node, m_g.f_body))) out.push_back(make_guard("while", child(c.node, m_g.f_condition)));
+        break;
+      case Kind::Except: {
+        Guard g;
+        g.kind = "except";
+        g.condition = caught_text(c.node);
+        g.line = line_of(c.node);
+        std::uint32_t count = named_count(c.node);
+        for (std::uint32_t k = 0; k < count; ++k) {
+          TSNode ch = ts_node_named_child(c.node, k);
+          Kind ck = kind(ch);
+          if (ck == Kind::Block || ck == Kind::Comment) continue;
+          TSNode caught = ck == Kind::AsPattern ? first_named(ch) : ch;
+          for (auto& n : read_names(caught))
+            if (std::find(g.names.begin(), g.names.end(), n) == g.names.end()) g.names.push_back(std::move(n));
+        }
+        out.push_back(std::move(g));
+        break;
+      }
+      case Kind::Case: {
+        if (!inside(child(c.node, m_g.f_consequence))) break;
+        Guard g;
+        g.kind = "match";
+        g.line = line_of(c.node);
+        TSNode body = child(c.node, m_g.f_consequence);
+        std::uint32_t b = start_byte(c.node), e = start_byte(body);
+        auto header = span(b, e);
+        if (header.substr(0, 4) == "case") header.remove_prefix(4);
+        while (!header.empty() && (header.back() == ':' || header.back() == ' ' || header.back() == '\n'))
+          header.remove_suffix(1);
+        g.condition = python::collapse_ws(header);
+        // The subject is read by the match; a guard reads its own names.
+        TSNode match = c.depth >= 2 ? m_path[c.depth - 2] : TSNode{};
+        if (!ts_node_is_null(match)) g.names = read_names(child(match, m_g.f_subject));
+        TSNode guard = child(c.node, m_g.f_guard);
+        for (auto& n : read_names(guard))
+          if (std::find(g.names.begin(), g.names.end(), n) == g.names.end()) g.names.push_back(std::move(n));
+        out.push_back(std::move(g));
+        break;
+      }
+      default: break;
+    }
+  }
+  return out;
+}
+
+std::string FileScanner::docstring(TSNode body) const {
+  TSNode first = first_named(body);
+  if (kind(first) != Kind::ExprStatement || named_count(first) != 1) return {};
+  TSNode s = ts_node_named_child(first, 0);
+  std::vector<TemplatePart> parts;
+  bool is_f = false;
+  if (!literal_parts(s, parts, is_f) || is_f) return {};
+  return joined_literal(parts);
+}
+
+FileScanner::FunctionInfo FileScanner::function_info(std::size_t i) const {
+  const Ctx& c = m_ctx[i];
+  FunctionInfo f;
+  f.name = std::string(text(child(c.node, m_g.f_name)));
+  f.line = line_of(c.node);
+  auto params = text(child(c.node, m_g.f_parameters));
+  if (params.size() >= 2 && params.front() == '(' && params.back() == ')')
+    params = params.substr(1, params.size() - 2);
+  f.params = python::collapse_ws(params);
+  f.doc = docstring(child(c.node, m_g.f_body));
+  if (i > 0 && m_ctx[i - 1].kind == Kind::DecoratedDef && m_ctx[i - 1].depth + 1 == c.depth) {
+    TSNode d = m_ctx[i - 1].node;
+    std::uint32_t count = named_count(d);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      TSNode ch = ts_node_named_child(d, k);
+      if (kind(ch) != Kind::Decorator) continue;
+      auto t = text(ch);
+      if (!t.empty() && t.front() == '@') t.remove_prefix(1);
+      f.decorators.push_back(python::collapse_ws(t));
+    }
+  }
+  return f;
+}
+
+void FileScanner::fill_context(ThrowSite& site, std::uint32_t site_byte) {
+  auto g = guards(site_byte);
+  site.guards.insert(site.guards.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
+  bool have_function = false, have_class = false;
+  for (std::size_t i = m_ctx.size(); i-- > 0 && !(have_function && have_class);) {
+    const Ctx& c = m_ctx[i];
+    if (c.kind == Kind::FunctionDef && !have_function) {
+      have_function = true;
+      FunctionInfo f = function_info(i);
+      site.function = std::move(f.name);
+      site.function_params = std::move(f.params);
+      site.function_doc = std::move(f.doc);
+      site.decorators = std::move(f.decorators);
+      site.function_line = f.line;
+    } else if (c.kind == Kind::ClassDef && !have_class) {
+      have_class = true;
+      site.class_name = std::string(text(child(c.node, m_g.f_name)));
+      auto bases = text(child(c.node, m_g.f_superclasses));
+      if (bases.size() >= 2 && bases.front() == '(' && bases.back() == ')')
+        bases = bases.substr(1, bases.size() - 2);
+      site.class_bases = python::collapse_ws(bases);
+      site.class_doc = docstring(child(c.node, m_g.f_body));
+    }
+  }
+}
+
+std::size_t FileScanner::innermost_function() const {
+  for (std::size_t i = m_ctx.size(); i-- > 0;)
+    if (m_ctx[i].kind == Kind::FunctionDef) return i;
+  return std::string::npos;
+}
+
+TSNode FileScanner::scope_node() const {
+  if (!ts_node_is_null(m_scope)) return m_scope;
+  const std::size_t fi = innermost_function();
+  return fi == std::string::npos ? m_root : child(m_ctx[fi].node, m_g.f_body);
+}
+
+void FileScanner::emit_raise(TSNode n) {
+  ThrowSite site;
+  site.kind = "raise";
+  site.line = line_of(n);
+  site.end_line = end_line_of(n);
+  std::uint32_t at = start_byte(n);
+  TSNode cause = child(n, m_g.f_cause);
+  site.cause = expr_text(text(cause));
+  TSNode expr{};
+  std::uint32_t count = named_count(n);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (kind(ch) == Kind::Comment || (!ts_node_is_null(cause) && ts_node_eq(ch, cause))) continue;
+    expr = ch;
+    break;
+  }
+  if (ts_node_is_null(expr)) {
+    site.reraise = true;
+    for (std::size_t i = m_ctx.size(); i-- > 0;) {
+      const Ctx& c = m_ctx[i];
+      if (c.kind == Kind::FunctionDef || c.kind == Kind::ClassDef) break;
+      if (c.kind != Kind::Except) continue;
+      std::string caught = caught_text(c.node);
+      if (is_dotted_name(caught)) site.error_class = std::move(caught);
+      break;
+    }
+  } else {
+    site.raised_text = std::string(text(expr));
+    if (kind(expr) == Kind::Call) {
+      read_exception_call(expr, site, at);
+      resolve_helper(site, expr, at);
+      resolve_class_display(site, expr, at);
+      resolve_args_display(site, expr, at);
+    } else {
+      site.error_class = python::collapse_ws(text(expr));
+      if (kind(expr) == Kind::Identifier) resolve_raised_name(site, expr, at);
+    }
+  }
+  fill_context(site, at);
+  m_facts.sites.push_back(std::move(site));
+}
+
+void FileScanner::emit_assert(TSNode n) {
+  ThrowSite site;
+  site.kind = "assert";
+  site.error_class = "AssertionError";
+  site.line = line_of(n);
+  site.end_line = end_line_of(n);
+  site.raised_text = std::string(text(n));
+  std::uint32_t at = start_byte(n);
+  TSNode cond{}, msg{};
+  std::uint32_t count = named_count(n);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (kind(ch) == Kind::Comment) continue;
+    if (ts_node_is_null(cond)) cond = ch;
+    else if (ts_node_is_null(msg)) msg = ch;
+  }
+  if (!ts_node_is_null(msg)) site.args.push_back(expr_text(text(msg)));
+  site.message = message_from(msg, at);
+  site.guards.push_back(make_guard("assert", cond));
+  fill_context(site, at);
+  m_facts.sites.push_back(std::move(site));
+}
+
+bool FileScanner::emit_warn(TSNode call) {
+  TSNode fn = child(call, m_g.f_function);
+  auto name = text(fn);
+  Kind fk = kind(fn);
+  if (!((fk == Kind::Identifier && name == "warn") || (fk == Kind::Attribute && name == "warnings.warn")))
+    return false;
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList) return false;
+  ThrowSite site;
+  site.kind = "warn";
+  TSNode stmt = call;
+  if (m_path.size() >= 2 && kind(m_path[m_path.size() - 2]) == Kind::ExprStatement) stmt = m_path[m_path.size() - 2];
+  site.line = line_of(stmt);
+  site.end_line = end_line_of(stmt);
+  site.raised_text = std::string(text(call));
+  TSNode msg{}, category{};
+  int positional = 0;
+  each_argument(args, site, [&](TSNode a, Kind ak) {
+    if (ak == Kind::KeywordArg) {
+      auto k = text(child(a, m_g.f_name));
+      if (k == "message") msg = child(a, m_g.f_value);
+      else if (k == "category") category = child(a, m_g.f_value);
+    } else if (ak != Kind::ListSplat && ak != Kind::DictSplat) {
+      if (positional == 0) msg = a;
+      else if (positional == 1) category = a;
+      ++positional;
+    }
+  });
+  site.error_class = ts_node_is_null(category) ? "UserWarning" : python::collapse_ws(text(category));
+  std::uint32_t at = start_byte(stmt);
+  site.message = message_from(msg, at);
+  fill_context(site, at);
+  m_facts.sites.push_back(std::move(site));
+  return true;
+}
+
+}  // namespace errdex::scan::python::detail
