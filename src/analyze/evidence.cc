@@ -478,19 +478,17 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // reaches several sites of its class still says which one when its
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
-      // A test that expects only a base of the class a site raises
-      // (`OSError` for a `FileNotFoundError`) without a regex is met by any
-      // raise of the base, C code's included: the site is a guess.
-      if (e.match.empty())
-        std::erase_if(found, [&](std::size_t r) { return !names_class_itself(e, sites[r]); });
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;
       // Without a regex, a site that is not all the test reaches of its
       // class (it is in a callee, or more sites of the class are below it)
-      // is a guess unless the test's code or name names something of it.
+      // is a guess unless the test's code or name names something of it;
+      // and nothing does when the test names only a base of the class the
+      // site raises (`OSError` for a `FileNotFoundError`): any of the
+      // others, or C code's raise of the base, meets it as well.
       if (e.match.empty() && (level >= 1 || deeper_sites(walk->second.reached, level, by_node, agrees) >= 1) &&
-          !witnessed(e, sites[found[0]], records[found[0]]))
+          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }

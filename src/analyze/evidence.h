@@ -27,10 +27,10 @@ class CallGraph;
 // calls name through its file's imports calls it, directly or down a
 // chain (CallGraph::reach, bounded). The closest links win, and an
 // expectation links one record or none: several that agree in the end are
-// guesses. Without a regex, so is a site whose class the test names only
-// by a base, and one that is not all the test reaches of its class (it is
-// in a callee, or more are below it) unless the test's code or name names
-// something of its message or guards. Each record keeps at most
+// guesses. Without a regex, so is a site that is not all the test reaches
+// of its class (it is in a callee, or more are below it), unless the test
+// names the site's own class (not only a base) and a word of its code or
+// name is in the site's message or guards. Each record keeps at most
 // `max_tests`, closest first.
 // `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,

@@ -156,28 +156,43 @@ TEST(EvidenceLinks, ARegexLessTestDeepInASubsystemNamesNoSite) {
 }
 
 // Without a regex, a test that expects only a base of the class a site
-// raises (`OSError` for a `FileNotFoundError`) could be met by any raise of
-// the base (C code's, another module's): it names no site. The class
-// itself, or a regex, still does.
-TEST(EvidenceLinks, ARegexLessTestOfABaseClassNamesNoSite) {
+// raises (`OSError` for a `FileNotFoundError`) and reaches other sites of
+// the base (`_read`'s OSError below) could be met by any of them, or by C
+// code's raise of the base: it names no site, whatever its name says
+// (`store` is in the message). The class itself, a regex, or a site alone
+// of the base in what the test reaches (`close_store`) still says which.
+TEST(EvidenceLinks, ARegexLessTestOfABaseClassAmongOthersNamesNoSite) {
   auto l = link({{"pkg/store.py",
+                  "class StoreError(ValueError):\n"
+                  "    pass\n"
+                  "def _read(path):\n"
+                  "    if path == '-':\n"
+                  "        raise OSError('cannot read stdin here')\n"
+                  "    return path\n"
                   "def open_store(path):\n"
                   "    if not path:\n"
                   "        raise FileNotFoundError('no store at the path given')\n"
-                  "    return path\n"}},
+                  "    return _read(path)\n"
+                  "def close_store(handle):\n"
+                  "    if handle is None:\n"
+                  "        raise StoreError('no handle to close')\n"}},
                 {{"tests/test_store.py",
                   "import unittest\n"
-                  "from pkg.store import open_store\n"
+                  "from pkg.store import open_store, close_store\n"
                   "class StoreTest(unittest.TestCase):\n"
-                  "    def test_base(self):\n"
+                  "    def test_base_store(self):\n"
                   "        self.assertRaises(OSError, open_store, '')\n"
-                  "    def test_itself(self):\n"
+                  "    def test_itself_store(self):\n"
                   "        self.assertRaises(FileNotFoundError, open_store, '')\n"
                   "    def test_base_regex(self):\n"
-                  "        self.assertRaisesRegex(OSError, 'no store at', open_store, '')\n"}});
-  ASSERT_EQ(l.records.size(), 1u);
+                  "        self.assertRaisesRegex(OSError, 'no store at', open_store, '')\n"
+                  "    def test_close(self):\n"
+                  "        self.assertRaises(ValueError, close_store, None)\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
   EXPECT_EQ(l.tests_of("no store"),
-            (std::vector<std::string>{"StoreTest.test_itself@7", "StoreTest.test_base_regex@9"}));
+            (std::vector<std::string>{"StoreTest.test_itself_store@7", "StoreTest.test_base_regex@9"}));
+  EXPECT_EQ(l.tests_of("no handle"), (std::vector<std::string>{"StoreTest.test_close@11"}));
+  EXPECT_TRUE(l.tests_of("cannot read").empty());
 }
 
 // Lib/inspect.py's Signature._bind shape: a regex that two sites of the
