@@ -17,9 +17,6 @@
 namespace errdex::analyze {
 namespace {
 
-// An expectation that agrees with more records than this, after every
-// filter, does not say which one it raises: it links none.
-constexpr std::size_t k_max_links = 3;
 // The shortest literal run of a test's regex that may stand for it when the
 // regex itself does not match the template (interpolations in the way).
 constexpr std::size_t k_min_fragment = 8;
@@ -317,6 +314,60 @@ std::size_t deeper_sites(const std::vector<std::pair<int, int>>& reached, int le
   return n;
 }
 
+// Whether a test expects the very class `s` raises (`OSError` for a
+// `raise OSError`, or one of its old names), not only one of its bases.
+bool names_class_itself(const model::TestExpectation& e, const model::ThrowSite& s) {
+  std::string_view raised = canonical(last_component(s.error_class));
+  return std::any_of(e.classes.begin(), e.classes.end(),
+                     [&](const std::string& c) { return canonical(last_component(c)) == raised; });
+}
+
+// The words of a test's name (`test_get_angle_addr_no_angle`,
+// `testNonnumericPort`), lower case, of 4 letters or more, without those
+// any test's name has.
+std::vector<std::string> test_name_words(std::string_view test) {
+  static const std::unordered_set<std::string_view> k_common = {
+      "test", "tests", "raise", "raises", "raised", "error", "errors", "fail", "fails", "exception", "exceptions"};
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (cur.size() >= 4 && !k_common.contains(cur)) out.push_back(cur);
+    cur.clear();
+  };
+  for (char c : last_component(test)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u)) {
+      flush();
+      continue;
+    }
+    if (std::isupper(u) && !cur.empty() && std::islower(static_cast<unsigned char>(cur.back()))) flush();
+    cur += static_cast<char>(std::tolower(u));
+  }
+  flush();
+  return out;
+}
+
+bool has_lowered(std::string_view text, std::string_view lower_word) {
+  std::string t(text);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t.find(lower_word) != std::string::npos;
+}
+
+// Whether what a test writes says which site it means: a word of its code
+// (`ssl_handshake_timeout=-10`) in the site's message or a guard, or a
+// word of its name (`test_negative_timeout`) in them.
+bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const model::ErrorRecord& r) {
+  auto in_site = [&](auto&& has) {
+    if (has(std::string_view(r.error_message))) return true;
+    return std::any_of(s.guards.begin(), s.guards.end(), [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
+  };
+  for (std::string_view w : code_words(e))
+    if (in_site([&](std::string_view text) { return has_word(text, w); })) return true;
+  for (const auto& w : test_name_words(e.test))
+    if (in_site([&](std::string_view text) { return has_lowered(text, w); })) return true;
+  return false;
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -427,8 +478,18 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // reaches several sites of its class still says which one when its
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
-      // Without a regex, two sites of one class reached are two guesses.
-      if (found.empty() || found.size() > (e.match.empty() ? 1 : k_max_links)) continue;
+      // One statement raises once: two sites that agree, regex or not, are
+      // two guesses.
+      if (found.size() != 1) continue;
+      // Without a regex, a site that is not all the test reaches of its
+      // class (it is in a callee, or more sites of the class are below it)
+      // is a guess unless the test's code or name names something of it;
+      // and nothing does when the test names only a base of the class the
+      // site raises (`OSError` for a `FileNotFoundError`): any of the
+      // others, or C code's raise of the base, meets it as well.
+      if (e.match.empty() && (level >= 1 || deeper_sites(walk->second.reached, level, by_node, agrees) >= 1) &&
+          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
+        continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

@@ -25,9 +25,13 @@ class CallGraph;
 // one) is found in the record's message template or one of its variants,
 // and the test reaches the record's function through `graph`: what its
 // calls name through its file's imports calls it, directly or down a
-// chain (CallGraph::reach, bounded). The closest links win; an expectation
-// that agrees with more than a few records in the end is too vague and
-// links none. Each record keeps at most `max_tests`, closest first.
+// chain (CallGraph::reach, bounded). The closest links win, and an
+// expectation links one record or none: several that agree in the end are
+// guesses. Without a regex, so is a site that is not all the test reaches
+// of its class (it is in a callee, or more are below it), unless the test
+// names the site's own class (not only a base) and a word of its code or
+// name is in the site's message or guards. Each record keeps at most
+// `max_tests`, closest first.
 // `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,

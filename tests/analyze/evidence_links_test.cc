@@ -155,6 +155,123 @@ TEST(EvidenceLinks, ARegexLessTestDeepInASubsystemNamesNoSite) {
   EXPECT_EQ(l.tests_of("no text given"), (std::vector<std::string>{"ConfTest.test_load_none@5"}));
 }
 
+// Without a regex, a test that expects only a base of the class a site
+// raises (`OSError` for a `FileNotFoundError`) and reaches other sites of
+// the base (`_read`'s OSError below) could be met by any of them, or by C
+// code's raise of the base: it names no site, whatever its name says
+// (`store` is in the message). The class itself, a regex, or a site alone
+// of the base in what the test reaches (`close_store`) still says which.
+TEST(EvidenceLinks, ARegexLessTestOfABaseClassAmongOthersNamesNoSite) {
+  auto l = link({{"pkg/store.py",
+                  "class StoreError(ValueError):\n"
+                  "    pass\n"
+                  "def _read(path):\n"
+                  "    if path == '-':\n"
+                  "        raise OSError('cannot read stdin here')\n"
+                  "    return path\n"
+                  "def open_store(path):\n"
+                  "    if not path:\n"
+                  "        raise FileNotFoundError('no store at the path given')\n"
+                  "    return _read(path)\n"
+                  "def close_store(handle):\n"
+                  "    if handle is None:\n"
+                  "        raise StoreError('no handle to close')\n"}},
+                {{"tests/test_store.py",
+                  "import unittest\n"
+                  "from pkg.store import open_store, close_store\n"
+                  "class StoreTest(unittest.TestCase):\n"
+                  "    def test_base_store(self):\n"
+                  "        self.assertRaises(OSError, open_store, '')\n"
+                  "    def test_itself_store(self):\n"
+                  "        self.assertRaises(FileNotFoundError, open_store, '')\n"
+                  "    def test_base_regex(self):\n"
+                  "        self.assertRaisesRegex(OSError, 'no store at', open_store, '')\n"
+                  "    def test_close(self):\n"
+                  "        self.assertRaises(ValueError, close_store, None)\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_EQ(l.tests_of("no store"),
+            (std::vector<std::string>{"StoreTest.test_itself_store@7", "StoreTest.test_base_regex@9"}));
+  EXPECT_EQ(l.tests_of("no handle"), (std::vector<std::string>{"StoreTest.test_close@11"}));
+  EXPECT_TRUE(l.tests_of("cannot read").empty());
+}
+
+// Lib/inspect.py's Signature._bind shape: a regex that two sites of the
+// function both spell agrees with both, but one statement raises once: it
+// names neither.
+TEST(EvidenceLinks, ARegexTwoSitesSpellNamesNeither) {
+  auto l = link({{"pkg/sig.py",
+                  "def bind(args, kwargs):\n"
+                  "    if len(args) > 2:\n"
+                  "        raise TypeError('too many positional arguments')\n"
+                  "    if kwargs and len(args) > 1:\n"
+                  "        raise TypeError('too many positional arguments with keywords')\n"
+                  "    if 'x' in kwargs:\n"
+                  "        raise TypeError('unexpected keyword argument x')\n"}},
+                {{"tests/test_sig.py",
+                  "import unittest\n"
+                  "from pkg.sig import bind\n"
+                  "class SigTest(unittest.TestCase):\n"
+                  "    def test_many(self):\n"
+                  "        self.assertRaisesRegex(TypeError, 'too many positional', bind, (1, 2, 3), {})\n"
+                  "    def test_keyword(self):\n"
+                  "        self.assertRaisesRegex(TypeError, 'unexpected keyword', bind, (), {'x': 1})\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_TRUE(l.tests_of("too many positional arguments").empty());
+  EXPECT_EQ(l.tests_of("unexpected keyword"), (std::vector<std::string>{"SigTest.test_keyword@7"}));
+}
+
+// Without a regex, the nearest site of the class a test reaches is only a
+// guess when it is not all the test reaches of its class: it is in a
+// callee (`parse` → `_read_header`), or another site of the class is below
+// it (`load`'s own check, then `_parse`'s). The test says which when a word
+// of its name (`test_parse_short_header`) or of its code (`None`, `data=`)
+// is in the site's message or guards.
+TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
+  auto l = link({{"pkg/fmt.py",
+                  "def _read_header(data):\n"
+                  "    if len(data) < 4:\n"
+                  "        raise ValueError('header too short')\n"
+                  "    return data[:4]\n"
+                  "def parse(data):\n"
+                  "    return _read_header(data)\n"
+                  "def _parse(text):\n"
+                  "    if not text.isdigit():\n"
+                  "        raise ValueError('digits only')\n"
+                  "    return int(text)\n"
+                  "def load(text):\n"
+                  "    if text is None:\n"
+                  "        raise ValueError('no text given')\n"
+                  "    return _parse(text)\n"
+                  "def only(text):\n"
+                  "    if not text:\n"
+                  "        raise ValueError('empty text')\n"
+                  "    return text\n"}},
+                {{"tests/test_fmt.py",
+                  "import unittest\n"
+                  "from pkg.fmt import parse, load, only\n"
+                  "class FmtTest(unittest.TestCase):\n"
+                  "    def test_parse_empty(self):\n"
+                  "        self.assertRaises(ValueError, parse, b'')\n"
+                  "    def test_parse_short_header(self):\n"
+                  "        self.assertRaises(ValueError, parse, b'')\n"
+                  "    def test_parse_keyword(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            parse(data=b'')\n"
+                  "    def test_load_bad(self):\n"
+                  "        self.assertRaises(ValueError, load, 5)\n"
+                  "    def test_load_none(self):\n"
+                  "        self.assertRaises(ValueError, load, None)\n"
+                  "    def test_only(self):\n"
+                  "        self.assertRaises(ValueError, only, '')\n"}});
+  ASSERT_EQ(l.records.size(), 4u);
+  EXPECT_EQ(l.tests_of("header too short"),
+            (std::vector<std::string>{"FmtTest.test_parse_short_header@7", "FmtTest.test_parse_keyword@9"}));
+  EXPECT_EQ(l.tests_of("no text given"), (std::vector<std::string>{"FmtTest.test_load_none@14"}));
+  EXPECT_TRUE(l.tests_of("digits only").empty());
+  // Alone of its class in what the test reaches: no witness needed.
+  EXPECT_EQ(l.tests_of("empty text"), (std::vector<std::string>{"FmtTest.test_only@16"}));
+}
+
 // Lib/urllib/request.py's and importlib.metadata's shapes: a test that
 // assigns a property of an instance reaches its setter and what the setter
 // calls, one that deletes it its deleter, one that assigns any attribute
@@ -193,7 +310,7 @@ TEST(EvidenceLinks, AttributeAccessesReachThePropertysAccessors) {
                   "class T(unittest.TestCase):\n"
                   "    def setUp(self):\n"
                   "        self.r = Request(None)\n"
-                  "    def test_set(self):\n"
+                  "    def test_set_unknown_url(self):\n"
                   "        with self.assertRaises(ValueError):\n"
                   "            self.r.full_url = 'nourl'\n"
                   "    def test_del(self):\n"
@@ -212,7 +329,7 @@ TEST(EvidenceLinks, AttributeAccessesReachThePropertysAccessors) {
                   "    def test_class(self):\n"
                   "        with self.assertRaises(ValueError):\n"
                   "            Request.full_url = 'x'\n"}});
-  EXPECT_EQ(l.tests_of("unknown url type"), (std::vector<std::string>{"T.test_set@7"}));
+  EXPECT_EQ(l.tests_of("unknown url type"), (std::vector<std::string>{"T.test_set_unknown_url@7"}));
   EXPECT_EQ(l.tests_of("cannot delete"), (std::vector<std::string>{"T.test_del@11"}));
   EXPECT_EQ(l.tests_of("url unset"), (std::vector<std::string>{"T.test_read@14"}));
   EXPECT_TRUE(l.tests_of("url is None").empty());

@@ -1,7 +1,7 @@
 // Issue 29's check of the links themselves: the standard library (its
 // Lib/test read as evidence) is scanned, and the tests linked to
 // records are run under a tracer (tests/analyze/trace_linked.py) to see the
-// record's raise line execute. Every linked test is run (about 1,100).
+// record's raise line execute. Every linked test is run (about 900).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -34,12 +34,13 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(testing::read_file(report));
   const int ran = j["ran"].get<int>(), executed = j["executed"].get<int>();
-  ASSERT_GE(ran, 1000) << j.dump(1);
+  ASSERT_GE(ran, 800) << j.dump(1);
   // Every linked test, not a sample: a sample of 150 spreads by ±4 points
   // between two builds whose links agree as often (bench/RESULTS.md). The
-  // issue asks for 95 %; the links reach 82 % here (854 of 1,041 with the
-  // test receivers typed): this floor keeps them from getting worse.
-  EXPECT_GE(executed * 100, ran * 82) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // issue asks for 95 %; the links reach 88.3 % here (760 of 861, since a
+  // test links one site or none, and a regex-less guess needs a witness):
+  // this floor keeps them from getting worse.
+  EXPECT_GE(executed * 100, ran * 87) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace
