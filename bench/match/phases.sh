@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 name=phases.sh
 . bench/match/ab.sh "$@"  # --help, $build and $rounds; ab_prepare: $work and the matcher's $flags
 ab_prepare
-cmake --build "$build" -j2 --target errdex_match errdex_store errdex_model errdex_util >/dev/null
+cmake --build "$build" -j2 --target errdex_match errdex_store errdex_model errdex_util errdex_analyze >/dev/null
 python3 - src/match/matcher.cc "$work/matcher_phases.cc" <<'PY'
 import sys
 src, out = sys.argv[1], sys.argv[2]
@@ -83,8 +83,10 @@ PY
 # Makefile builds), its headers still found through src/.
 clang++ -std=gnu++20 $flags -Isrc -c "$work/matcher_phases.cc" -o "$work/matcher_phases.o"
 clang++ -std=gnu++20 $flags -Isrc -c bench/match/phases.cc -o "$work/phases.o"
-# The copy's object comes first: the library's matcher is then never linked.
-clang++ "$work/phases.o" "$work/matcher_phases.o" "$build"/liberrdex_{match,store,model,util}.a \
+# The copy's object comes first: the library's matcher.cc is then never
+# linked (its other files, matcher_build.cc and the rest, are). The
+# matcher asks analyze/category which classes are built-ins.
+clang++ "$work/phases.o" "$work/matcher_phases.o" "$build"/liberrdex_{match,store,model,util,analyze}.a \
   $ab_libs -o "$work/phases"
 echo "Command: bench/match/phases.sh $build $rounds ($(date -u +%Y-%m-%dT%H:%MZ))"
 "$work/phases" --db "sqlite:$work/stdlib.db" --cases "$work/cases.jsonl" --rounds "$rounds"

@@ -1,0 +1,678 @@
+// Matcher::build: the index (matcher_index.h) over records' patterns,
+// classes, files and words, made once; Matcher::match (matcher.cc) then
+// only reads it. Records of several revisions are linked in
+// matcher_revisions.cc.
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "analyze/category.h"
+#include "match/excerpt.h"
+#include "match/matcher.h"
+#include "match/matcher_index.h"
+#include "match/matcher_revisions.h"
+#include "match/path_suffix.h"
+#include "match/pattern_text.h"
+#include "match/traceback.h"
+#include "match/word_hash.h"
+#include "match/word_table.h"
+
+namespace errdex::match {
+namespace {
+
+using detail::Entry;
+using detail::Index;
+using detail::k_fulltext_max_df;
+using detail::Kind;
+using detail::mask_bit;
+using detail::Simple;
+using detail::SimpleItem;
+
+// The name a record's class is known by: "errors.InvalidArgument" ->
+// "InvalidArgument", "error[0]" -> "error", "self.error" -> "error".
+std::string_view class_name(std::string_view written) {
+  auto cut = written.find_first_of("[(");
+  if (cut != std::string_view::npos) written = written.substr(0, cut);
+  return last_component(written);
+}
+
+std::string_view stem(std::string_view file) {
+  auto dot = file.rfind('.');
+  return dot == std::string_view::npos ? file : file.substr(0, dot);
+}
+
+// An interpolated value may be empty (`argument{"" if n == 1 else "s"}`),
+// but stored patterns write each as `(.+?)`: the matcher confirms with
+// `(.*?)` in their place. A `(.+?)` after an odd run of backslashes is
+// literal text and stays.
+std::string relax(std::string_view p) {
+  std::string out;
+  out.reserve(p.size());
+  std::size_t slashes = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (slashes % 2 == 0 && p.compare(i, 5, "(.+?)") == 0) {
+      out += "(.*?)";
+      i += 4;
+      slashes = 0;
+      continue;
+    }
+    slashes = p[i] == '\\' ? slashes + 1 : 0;
+    out += p[i];
+  }
+  return out;
+}
+
+RE2::Options re2_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_dot_nl(true);  // an interpolated value may span lines
+  o.set_max_mem(1 << 20);  // templates are short; bounds each one at millions of them
+  return o;
+}
+
+// A folder a package's build is written to, and the build's rank in
+// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser); -1 for any
+// other folder.
+int build_folder(std::string_view c) {
+  static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
+  static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
+                                              "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
+  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "bundles"};
+  for (std::string_view b : k_common)
+    if (c == b) return 0;
+  for (std::string_view b : k_es)
+    if (c == b) return 1;
+  for (std::string_view b : k_browser)
+    if (c == b) return 2;
+  return -1;
+}
+
+bool js_file(std::string_view name) {
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+    if (name.ends_with(ext)) return true;
+  return false;
+}
+
+// What twin builds share of a file's path: its components outside build
+// folders, the last without its extension; and the build's rank.
+std::string build_free_path(const std::vector<std::string_view>& parts, std::uint8_t& rank) {
+  std::string key;
+  int r = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string_view c = parts[i];
+    if (i + 1 < parts.size()) {
+      if (int b = build_folder(c); b >= 0) {
+        r = std::max(r, b);
+        continue;
+      }
+    } else {
+      if (c.ends_with(".mjs")) r = std::max(r, 1);
+      c = c.substr(0, c.rfind('.'));
+    }
+    key.append(c);
+    key += '/';
+  }
+  rank = static_cast<std::uint8_t>(r);
+  return key;
+}
+
+char simple_escape(char e) {
+  switch (e) {
+    case 'a': return '\a';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'v': return '\v';
+    default: break;
+  }
+  auto u = static_cast<unsigned char>(e);
+  return u < 0x80 && !is_word_char(u) ? e : 0;
+}
+
+// A literal run of a simple pattern and the gap of groups before it.
+struct SimpleRun {
+  std::uint32_t groups = 0;
+  bool int_gap = false;
+  std::string run;
+};
+
+// Splits `p` into runs and the groups before each; false when it holds
+// anything else, or a `(-?\d+)` that is not alone in its gap or is
+// followed by a digit.
+bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_t& trailing, bool& trailing_int) {
+  std::string run;
+  std::uint32_t groups = 0, run_groups = 0;  // groups since the last run; before the open run
+  bool ints = false, run_ints = false;      // whether those gaps hold a `(-?\d+)`
+  auto quantifier = [&](std::size_t at) {
+    return at < p.size() && (p[at] == '*' || p[at] == '+' || p[at] == '?' || p[at] == '{');
+  };
+  auto close_run = [&] {
+    if (run.empty()) return true;
+    if (run_ints && (run_groups != 1 || (run[0] >= '0' && run[0] <= '9'))) return false;
+    items.push_back({run_groups, run_ints, std::move(run)});
+    run.clear();
+    groups = 0;
+    ints = false;
+    return true;
+  };
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const bool any = p.compare(i, 5, "(.+?)") == 0, integer = p.compare(i, 7, "(-?\\d+)") == 0;
+    if (any || integer) {
+      const std::size_t len = any ? 5 : 7;
+      if (quantifier(i + len)) return false;
+      if (!close_run()) return false;
+      ++groups;
+      ints |= integer;
+      i += len - 1;
+      continue;
+    }
+    char c = p[i], lit = 0;
+    if (c == '\\') {
+      if (i + 1 >= p.size()) return false;
+      lit = simple_escape(p[++i]);
+      if (lit == 0) return false;
+    } else if (std::string_view(".^$*+?{}()[]|").find(c) != std::string_view::npos) {
+      return false;
+    } else {
+      lit = c;
+    }
+    if (quantifier(i + 1)) return false;
+    if (run.empty()) {
+      run_groups = groups;
+      run_ints = ints;
+    }
+    run += lit;
+  }
+  if (!close_run()) return false;
+  if (ints && groups != 1) return false;
+  trailing = groups;
+  trailing_int = ints;
+  return true;
+}
+
+// Twin builds: records of one dataset (repository and commit) raising
+// the same class and pattern from the same build-free path in different
+// files; within a file, the n-th such statement is the n-th's twin in
+// each other build. A bundle (`dist/qs.js` of npm/qs, a file under
+// `umd/`) holds every module: its record is the twin of the one group
+// raising the same class and pattern elsewhere, when there is one.
+void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t r = 0; r < records.size(); ++r) {
+    const auto& parts = m.file_parts[m.entries[r].file_id];
+    if (!parts.empty() && js_file(parts.back()) && !m.is_shadow(r)) order.push_back(r);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return m.entries[a].file_id != m.entries[b].file_id ? m.entries[a].file_id < m.entries[b].file_id
+                                                        : m.entries[a].line < m.entries[b].line;
+  });
+  std::unordered_map<std::string, std::uint32_t> groups, in_file, by_message;  // by_message: 1 + group, 0 when several
+  std::vector<std::uint32_t> group_of(records.size(), 0), size;
+  std::vector<std::uint8_t> rank(records.size(), 0);
+  std::vector<std::uint32_t> bundled;
+  std::string key, message;
+  for (std::uint32_t r : order) {
+    const auto& parts = m.file_parts[m.entries[r].file_id];
+    const auto& rec = records[r];
+    message.clear();
+    for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.error_class, &rec.message_pattern}) {
+      message += *f;
+      message += '\0';
+    }
+    std::string path = build_free_path(parts, rank[r]);
+    const std::string_view package = rec.repo.starts_with("npm/") ? std::string_view(rec.repo).substr(4) : std::string_view();
+    if (rank[r] == 2 || (!package.empty() && stem(parts.back()) == package)) {
+      rank[r] = std::max<std::uint8_t>(rank[r], 2);
+      bundled.push_back(r);
+      continue;
+    }
+    key = message + path;
+    const std::uint32_t nth = in_file[key + '\0' + std::to_string(m.entries[r].file_id)]++;
+    key += '\0' + std::to_string(nth);
+    auto [it, added] = groups.emplace(key, static_cast<std::uint32_t>(size.size()) + 1);
+    if (added) size.push_back(0);
+    group_of[r] = it->second;
+    ++size[it->second - 1];
+    auto [one, first] = by_message.emplace(message, it->second);
+    if (!first && one->second != it->second) one->second = 0;
+  }
+  for (std::uint32_t r : bundled) {
+    message.clear();
+    for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].error_class, &records[r].message_pattern}) {
+      message += *f;
+      message += '\0';
+    }
+    if (auto it = by_message.find(message); it != by_message.end() && it->second != 0) {
+      group_of[r] = it->second;
+      ++size[it->second - 1];
+      it->second = 0;  // one bundle record per group: a second is another statement
+    }
+  }
+  // Only groups of two or more are twins; they are numbered densely.
+  std::vector<std::uint32_t> number(size.size(), 0);
+  for (std::size_t g = 0; g < size.size(); ++g)
+    if (size[g] > 1) number[g] = ++m.twin_groups;
+  if (m.twin_groups > 0) {
+    m.twin_of.assign(records.size(), 0);
+    for (std::uint32_t r = 0; r < records.size(); ++r)
+      if (group_of[r]) m.twin_of[r] = number[group_of[r] - 1];
+    m.build_rank = std::move(rank);
+  }
+}
+
+// An estimate of the index's size in memory (BuildStats::memory_bytes).
+std::size_t memory_bytes(const Index& m) {
+  const std::size_t n = m.entries.size();
+  std::size_t mem = sizeof(Index) + n * sizeof(Entry) + m.patterns.size() * (sizeof(std::string) + sizeof(std::atomic<RE2*>));
+  for (const auto& p : m.patterns) mem += p.capacity() > 15 ? p.capacity() : 0;
+  for (const auto& id : m.ids) mem += sizeof(std::string) + (id.capacity() > 15 ? id.capacity() : 0);
+  mem += m.name_blob.capacity();
+  mem += m.keyed.memory_bytes() + m.all_words.memory_bytes() + m.class_ids.memory_bytes() + m.keyed_bits.capacity() * sizeof(std::uint64_t);
+  mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
+  mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
+  mem += n * 4 * 2;  // basename and class lists
+  mem += m.idf_by_df.capacity() * sizeof(double);
+  mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Index::Required);
+  mem += m.posting_weight.capacity() * sizeof(float);
+  mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
+  mem += m.module_mask.capacity() * sizeof(std::uint64_t);
+  return mem;
+}
+
+}  // namespace
+
+namespace detail {
+
+re2::RE2* compile_pattern(std::string_view pattern) { return new RE2(relax(pattern), re2_options()); }
+
+Index::~Index() {
+  if (compiled)
+    for (std::size_t i = 0; i < patterns.size(); ++i) delete compiled[i].load(std::memory_order_relaxed);
+}
+
+}  // namespace detail
+
+Matcher::Matcher(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Matcher::Matcher(Matcher&&) noexcept = default;
+Matcher& Matcher::operator=(Matcher&&) noexcept = default;
+Matcher::~Matcher() = default;
+
+const BuildStats& Matcher::stats() const { return m_impl->stats; }
+std::size_t Matcher::size() const { return m_impl->stats.records; }
+
+Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots,
+                       std::span<const std::uint32_t> preference) {
+  auto impl = std::make_unique<Impl>();
+  Impl& m = *impl;
+  detail::find_sites(m, records, preference);
+  // The record's own pattern first, then its variants: entry i < records
+  // is record i.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)
+  for (std::size_t r = 0; r < records.size(); ++r)
+    for (std::size_t v = 0; v < records[r].message_variants.size(); ++v)
+      variant_of.emplace_back(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(v));
+  const std::size_t n = records.size() + variant_of.size();
+  m.entries.resize(n);
+  m.has_variants = !variant_of.empty();
+  m.ids.reserve(records.size());
+  for (const auto& r : records) m.ids.push_back(r.id);
+  m.stats.records = records.size();
+  m.statement.reserve(records.size());
+  m.function.reserve(records.size());
+  for (const auto& r : records) {
+    m.statement.push_back(excerpt_line_hash(r.source_code, r.source_code_start, r.line_number));
+    m.function.push_back(excerpt_function_hash(r.source_code, r.source_code_start, r.line_number));
+  }
+  auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
+  auto variant = [&](std::size_t i) -> const model::MessageVariant& {
+    const auto& [r, v] = variant_of[i - records.size()];
+    return records[r].message_variants[v];
+  };
+  auto pattern_of = [&](std::size_t i) -> const std::string& {
+    return i < records.size() ? records[i].message_pattern : variant(i).message_pattern;
+  };
+  auto template_of = [&](std::size_t i) -> const std::string& {
+    return i < records.size() ? records[i].error_message : variant(i).error_message;
+  };
+  // What is read off a pattern, once per distinct pattern.
+  struct Read {
+    Kind kind = Kind::keyed;
+    std::uint32_t constant_chars = 0;
+    bool match_all = false;
+    std::vector<std::string> words;
+  };
+  std::unordered_map<std::string, std::uint32_t> pattern_ids;
+  std::vector<Read> reads;
+  const bool keep_compiled = n <= 200000;
+
+  std::unordered_map<std::string, std::uint32_t> file_ids;
+  std::vector<const std::string*> file_repo;  // by file_id
+  std::unordered_map<std::uint64_t, std::uint32_t> class_ids;  // interned while reading; frozen into m.class_ids
+  std::vector<std::vector<std::string>> words(n);
+  std::unordered_map<std::uint64_t, std::uint32_t> df;  // word hash -> patterns holding it
+  m.weak_by_class.emplace_back();                      // class id 0: none
+  std::vector<int> built_at(n, 0);  // line where a raised variable was built
+  std::vector<std::string_view> name_views;
+  std::unordered_map<std::string, std::uint32_t> name_lists;  // a list as stored -> its offset in name_blob
+  std::string name_list(2, '\0');
+  m.name_blob = name_list;  // offset 0: the empty list
+  name_lists.emplace(name_list, 0);
+
+  // Pass 1: read each pattern, intern classes and files, count word use.
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& r = records[record_of(i)];
+    Entry& e = m.entries[i];
+    e.record = static_cast<std::uint32_t>(record_of(i));
+    name_views.clear();
+    interpolation_names(template_of(i), name_views);
+    {
+      auto put16 = [&](std::size_t v) {
+        const auto x = static_cast<std::uint16_t>(v);
+        name_list.append(reinterpret_cast<const char*>(&x), 2);
+      };
+      bool storable = name_views.size() < Impl::k_unnamed;
+      for (std::string_view v : name_views) storable &= v.size() <= 0xffff;
+      name_list.clear();
+      put16(storable ? name_views.size() : Impl::k_unnamed);
+      if (storable)
+        for (std::string_view v : name_views) {
+          put16(v.size());
+          name_list += v;
+        }
+      auto [at, added] = name_lists.emplace(name_list, static_cast<std::uint32_t>(m.name_blob.size()));
+      if (added && m.name_blob.size() + name_list.size() > UINT32_MAX) {
+        name_lists.erase(at);
+        e.names_at = 0;  // no room: the empty list, so captures are numbered
+      } else {
+        if (added) m.name_blob += name_list;
+        e.names_at = at->second;
+      }
+    }
+    e.line = r.line_number;
+    // `raise ve_exc` where `ve_exc = ValueError(...)` a few lines up: the
+    // class is the one that was built.
+    std::string_view last = class_name(r.error_class);
+    Assignment built;
+    if (!last.empty() && last.size() == r.error_class.size() && std::islower(static_cast<unsigned char>(last[0]))) {
+      built = find_assignment(r.source_code, r.source_code_start, r.line_number, last);
+      if (built.line > 0 && !built.callee.empty() && std::isupper(static_cast<unsigned char>(built.callee[0])))
+        last = built.callee;
+      else
+        built = {};
+    }
+    built_at[i] = built.line;
+    if (!last.empty()) {
+      auto [it, added] = class_ids.emplace(word_hash(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
+      if (added) m.weak_by_class.emplace_back();
+      e.class_id = it->second;
+    }
+    // By repository and path: the repositories' import roots differ.
+    auto [fit, fadded] = file_ids.emplace(r.repo + '\n' + r.file_path, static_cast<std::uint32_t>(m.files.size()));
+    if (fadded) {
+      m.files.push_back(r.file_path);
+      file_repo.push_back(&r.repo);
+    }
+    e.file_id = fit->second;
+
+    const std::string& pat = pattern_of(i);
+    auto [pit, padded] = pattern_ids.emplace(pat, static_cast<std::uint32_t>(m.patterns.size()));
+    e.pattern_id = pit->second;
+    if (padded) {
+      m.patterns.push_back(pat);
+      Read rd;
+      if (!RE2(relax(pat), re2_options()).ok()) {
+        rd.kind = Kind::invalid;
+      } else if (pat.empty()) {
+        rd.kind = Kind::empty;
+      } else {
+        PatternText pt = read_pattern(pat);
+        rd.constant_chars = static_cast<std::uint32_t>(pt.constant_chars);
+        // Inline flags ("(?i)") would change what a literal run matches.
+        if (!pt.unreliable && pat.find("(?") == std::string::npos)
+          for (const auto& run : pt.runs) {
+            if (m.lits.size() + run.size() > UINT32_MAX) break;
+            m.lits += run;
+            m.lit_run_end.push_back(static_cast<std::uint32_t>(m.lits.size()));
+          }
+        if (pt.unreliable || pt.words.empty()) {
+          rd.kind = Kind::weak;
+          rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
+        } else {
+          std::sort(pt.words.begin(), pt.words.end());
+          pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());
+          rd.words = std::move(pt.words);
+        }
+      }
+      Simple sp;
+      std::vector<SimpleRun> items;
+      if (rd.kind != Kind::invalid && rd.kind != Kind::empty && read_simple(pat, items, sp.trailing, sp.trailing_int) &&
+          m.simple_lits.size() + pat.size() <= UINT32_MAX) {
+        sp.ok = true;
+        sp.first = static_cast<std::uint32_t>(m.simple_items.size());
+        sp.items = static_cast<std::uint32_t>(items.size());
+        sp.has_int = sp.trailing_int;
+        for (auto& it : items) {
+          m.simple_items.push_back({static_cast<std::uint32_t>(m.simple_lits.size()), static_cast<std::uint32_t>(it.run.size()),
+                                    it.groups, it.int_gap});
+          m.simple_lits += it.run;
+          sp.has_int |= it.int_gap;
+        }
+      }
+      m.simple.push_back(sp);
+      reads.push_back(std::move(rd));
+      m.lit_end.push_back(static_cast<std::uint32_t>(m.lit_run_end.size()));
+    }
+    const Read& rd = reads[e.pattern_id];
+    e.kind = rd.kind;
+    e.constant_chars = rd.constant_chars;
+    e.match_all = rd.match_all;
+    // Python prints no message for a built-in class raised without
+    // arguments, and a site with nothing else it may print (no variants)
+    // wrote none. Its class as written: `raise exc` names a variable.
+    e.silent = e.kind == Kind::empty && i < records.size() && r.message_variants.empty() &&
+               analyze::is_builtin_exception(r.error_class);
+    if (e.kind == Kind::invalid) {
+      ++m.stats.bad_patterns;
+      continue;
+    }
+    ++m.stats.patterns;
+    if (e.kind == Kind::weak) ++m.stats.match_anything;
+    if (e.kind != Kind::keyed) continue;
+    for (const auto& w : rd.words) ++df[word_hash(w)];
+    words[i] = rd.words;
+  }
+  {
+    WordTable::Builder classes;
+    for (const auto& [h, id] : class_ids) classes.add(h, id);
+    m.class_ids = classes.build();
+    m.os_error = m.class_of("OSError");
+  }
+  m.compiled = std::make_unique<std::atomic<RE2*>[]>(m.patterns.size());
+  for (std::size_t p = 0; p < m.patterns.size(); ++p) {
+    // Small indexes keep every pattern compiled; large ones compile on
+    // first use, so memory follows the patterns actually asked for.
+    bool eager = keep_compiled && reads[p].kind != Kind::invalid;
+    m.compiled[p].store(eager ? detail::compile_pattern(m.patterns[p]) : nullptr, std::memory_order_relaxed);
+  }
+  reads.clear();
+  pattern_ids.clear();
+
+  // Records of one site across revisions: the shadows (the same as a more
+  // preferred one) and kin (the same but for the line) it links are kept
+  // out of the tables below.
+  if (m.revisions) detail::link_revisions(m, records, built_at, variant_of);
+  auto shadow_entry = [&](std::size_t i) { return m.is_shadow(m.entries[i].record); };
+  // Shadows and kin are left out of the word, full-text and class tables.
+  auto unindexed_entry = [&](std::size_t i) { return shadow_entry(i) || m.is_kin(m.entries[i].record); };
+
+  // Pass 2: key each pattern on its rarest word (longest on a tie). The
+  // full-text table gets the pattern's words and those of the string
+  // literals in the raise statement itself.
+  WordTable::Builder keyed, all;
+  m.keyed_bits.assign((std::size_t{1} << Impl::k_keyed_bits) / 64, 0);
+  std::vector<std::string_view> literal_words;
+  std::vector<std::uint64_t> entry_words, all_entry_words;
+  std::vector<std::size_t> all_entry_ends;
+  all_entry_ends.reserve(n);
+  // Each keyed entry's words, by entry, until they are laid out by posting.
+  std::vector<std::uint64_t> entry_required;
+  std::vector<std::pair<std::size_t, std::size_t>> required_of;  // by entry: range in entry_required
+  std::vector<std::uint64_t> mask_of(n, 0);
+  required_of.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    Entry& e = m.entries[i];
+    const auto& r = records[e.record];
+    entry_words.clear();
+    if (unindexed_entry(i)) {
+      // Reached only through its representative.
+      all_entry_ends.push_back(all_entry_words.size());
+      required_of.emplace_back(entry_required.size(), entry_required.size());
+      words[i].clear();
+      continue;
+    }
+    for (const auto& w : words[i]) entry_words.push_back(word_hash(w));
+    // A variant's words are its pattern's: the statement's are the record's.
+    if (i < records.size()) {
+      std::string literals = statement_literals(r.source_code, r.source_code_start, r.line_number);
+      if (built_at[i] > 0) literals += " " + statement_literals(r.source_code, r.source_code_start, built_at[i]);
+      literal_words.clear();
+      split_words(literals, literal_words);
+      for (std::string_view w : literal_words) entry_words.push_back(word_hash(w));
+    }
+    std::sort(entry_words.begin(), entry_words.end());
+    entry_words.erase(std::unique(entry_words.begin(), entry_words.end()), entry_words.end());
+    for (std::uint64_t h : entry_words) all.add(h, static_cast<std::uint32_t>(i));
+    all_entry_words.insert(all_entry_words.end(), entry_words.begin(), entry_words.end());
+    all_entry_ends.push_back(all_entry_words.size());
+
+    const std::size_t req_begin = entry_required.size();
+    if (e.kind == Kind::keyed) {
+      for (const auto& w : words[i]) {
+        entry_required.push_back(word_hash(w));
+        mask_of[i] |= mask_bit(entry_required.back());
+      }
+      std::sort(entry_required.begin() + static_cast<std::ptrdiff_t>(req_begin), entry_required.end());
+    }
+    required_of.emplace_back(req_begin, entry_required.size());
+    if (e.kind != Kind::keyed) {
+      m.weak_by_class[e.class_id].push_back(static_cast<std::uint32_t>(i));
+      continue;
+    }
+    const std::string* best = nullptr;
+    std::uint32_t best_df = 0;
+    for (const auto& w : words[i]) {
+      std::uint32_t d = df[word_hash(w)];
+      if (!best || d < best_df || (d == best_df && w.size() > best->size())) {
+        best = &w;
+        best_df = d;
+      }
+    }
+    const std::uint64_t key = word_hash(*best);
+    keyed.add(key, static_cast<std::uint32_t>(i));
+    const std::uint64_t b = key & ((std::uint64_t{1} << Impl::k_keyed_bits) - 1);
+    m.keyed_bits[b >> 6] |= std::uint64_t{1} << (b & 63);
+    words[i].clear();
+    words[i].shrink_to_fit();
+  }
+  m.keyed = keyed.build();
+  m.keyed_required.reserve(m.keyed.postings().size() + 1);
+  m.required.reserve(entry_required.size());
+  for (std::uint32_t e : m.keyed.postings()) {
+    m.keyed_required.push_back({mask_of[e], e, static_cast<std::uint32_t>(m.required.size())});
+    const auto [begin, end] = required_of[e];
+    m.required.insert(m.required.end(), entry_required.begin() + static_cast<std::ptrdiff_t>(begin),
+                      entry_required.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  m.keyed_required.push_back({0, 0, static_cast<std::uint32_t>(m.required.size())});
+  m.all_words = all.build();
+  // A word in more than one record in 60 ("invalid", "must", "value")
+  // barely ranks, and its list is most of the full-text pass's reads: it is
+  // left out, as is one in thousands of records in a large index.
+  m.fulltext_max_df = std::min(k_fulltext_max_df, std::max<std::size_t>(100, n / 60));
+  {
+    const double total = static_cast<double>(n) + 1;
+    m.idf_by_df.assign(m.fulltext_max_df + 1, 0);
+    for (std::size_t df = 1; df <= m.fulltext_max_df; ++df) m.idf_by_df[df] = std::log(total / static_cast<double>(df));
+    std::vector<float> word_weight(n, 0);
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double w = 0;
+      for (std::size_t k = begin; k < all_entry_ends[i]; ++k) {
+        std::size_t df_k = m.all_words.find(all_entry_words[k]).size();
+        if (df_k > 0 && df_k <= m.fulltext_max_df) w += m.idf_by_df[df_k];
+      }
+      word_weight[i] = static_cast<float>(w);
+      begin = all_entry_ends[i];
+    }
+    // Each word's list lightest record first: a record sharing only that
+    // word with a message scores less the heavier it is, so the full-text
+    // pass reads such records of a long list only as far as they can rank.
+    m.all_words.sort_lists([&](std::uint32_t a, std::uint32_t b) {
+      return word_weight[a] != word_weight[b] ? word_weight[a] < word_weight[b] : a < b;
+    });
+    m.posting_weight.reserve(m.all_words.postings().size());
+    for (std::uint32_t e : m.all_words.postings()) m.posting_weight.push_back(word_weight[e]);
+  }
+
+  m.file_parts.resize(m.files.size());
+  m.module_mask.resize(m.files.size());
+  m.file_names_at.assign(1, 0);
+  static const std::vector<std::string> k_default_roots = {"", "src", "lib", "Lib"};
+  // A repository's roots: folders inside it, and absolute ones where it is
+  // installed (scan --python).
+  struct RepoRoots {
+    std::vector<std::string> inside;
+    std::uint32_t installed = 0;
+  };
+  std::unordered_map<std::string, RepoRoots> repo_roots;
+  for (const auto& [repo, listed] : roots) {
+    RepoRoots& rr = repo_roots[repo];
+    std::vector<Impl::Installed> at;
+    for (const auto& root : listed) {
+      if (!is_absolute_path(root)) {
+        rr.inside.push_back(root);
+        continue;
+      }
+      std::string r = root;
+      while (r.size() > 1 && (r.back() == '/' || r.back() == '\\')) r.pop_back();
+      at.push_back({r, path_components(r).size()});
+    }
+    if (!at.empty()) {
+      rr.installed = static_cast<std::uint32_t>(m.installed.size());
+      m.installed.push_back(std::move(at));
+    }
+  }
+  m.file_installed.assign(m.files.size(), 0);
+  m.file_package.assign(m.files.size(), 0);
+  for (std::size_t f = 0; f < m.files.size(); ++f) {
+    if (std::string_view repo = *file_repo[f]; repo.starts_with("npm/")) m.file_package[f] = word_hash(repo.substr(4));
+    const auto& parts = m.file_parts[f] = path_components(m.files[f]);
+    auto listed = repo_roots.find(*file_repo[f]);
+    m.module_mask[f] = module_lengths(parts, listed == repo_roots.end() ? k_default_roots : listed->second.inside);
+    if (listed != repo_roots.end()) m.file_installed[f] = listed->second.installed;
+    for (std::string_view part : parts) m.file_names.push_back(word_hash(part));
+    if (!parts.empty()) {
+      m.by_basename[std::string(parts.back())];
+      if (std::string_view s = stem(parts.back()); s.size() != parts.back().size()) m.file_names.push_back(word_hash(s));
+    }
+    m.file_names_at.push_back(static_cast<std::uint32_t>(m.file_names.size()));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& parts = m.file_parts[m.entries[i].file_id];
+    if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
+  }
+  find_twins(m, records);
+
+  m.stats.memory_bytes = memory_bytes(m);
+  return Matcher(std::move(impl));
+}
+
+}  // namespace errdex::match

@@ -1,0 +1,39 @@
+#pragma once
+// Records of several revisions of one repository in one Matcher (build's
+// `preference`): which records are one site, which are the same as a more
+// preferred one (shadows: never indexed; kin: the same but for the line,
+// reached through frames only), and an answer's other revisions. Built
+// once by Matcher::build; add_revisions runs per shown answer, and only
+// when several revisions are indexed.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "match/matcher_index.h"
+#include "model/error_record.h"
+
+namespace errdex::match::detail {
+
+// Sets m.revisions, m.site_of and m.preference: records of one repo and id
+// are one site. Leaves them empty (one record, one site) when `preference`
+// is empty, of another size than `records`, or no site has two records.
+void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference);
+
+// With m.revisions, after m.entries, m.statement and m.function are set:
+// the shadows, kin, quiet runs, site_shared and entry_rep. `built_at` is by
+// entry, the line where a raised variable was built (0: none);
+// `variant_of` by entry past the records, its (record, variant).
+void link_revisions(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const int> built_at,
+                    std::span<const std::pair<std::uint32_t, std::uint32_t>> variant_of);
+
+// Appends to `out` what an answer by `record` lists as its revisions: its
+// shadows; without a frame on its file (`frame` false) its kin and theirs
+// too (they would have scored as it does), one run in preference order;
+// then the records of `also` (site, record pairs sorted by site, then
+// preference) of its site, and theirs, the whole sorted by preference
+// without `record` itself.
+void add_revisions(const Index& m, std::uint32_t record, bool frame,
+                   std::span<const std::pair<std::uint32_t, std::uint32_t>> also, std::vector<std::uint32_t>& out);
+
+}  // namespace errdex::match::detail
