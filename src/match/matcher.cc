@@ -29,6 +29,8 @@ namespace errdex::match {
 namespace {
 
 using detail::mask_bit;
+using detail::class_words;
+using detail::reads_as_class;
 
 // Messages longer than this are matched on their first part: a pattern's
 // constant text is short, and RE2's time grows with the text.
@@ -62,14 +64,9 @@ constexpr double k_frame_source_per_line = 5e-5;
 constexpr int k_frame_source_max_lines = 9999;
 constexpr double k_per_constant_char = 4;
 constexpr double k_module_per_part = 40;  // < k_class / 4 for any pattern under 250k chars
-
-// Whether a name in lower case reads as an exception class: re's `error`,
-// socket's `timeout`, nntplib's `error_reply`, not a variable (`exc`, `e`).
-bool reads_as_class(std::string_view name) {
-  for (std::string_view word : {"error", "Error", "timeout", "Timeout", "warning", "Warning"})
-    if (name.find(word) != std::string_view::npos) return true;
-  return false;
-}
+// A site of the printed class's package raising a class given by an
+// expression, when no site names the printed class: it may be that class.
+constexpr double k_expression_class = k_class / 2;
 
 // "tomllib.TOMLDecodeError" -> {"tomllib"}; a builtin class has none.
 // Their word hashes are appended to `parts`.
@@ -467,6 +464,31 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     any_frame_line |= c.reasons.frame_line || c.reasons.frame_source;
   }
 
+  // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
+  // named among a record's path components is a hint of its own: below
+  // class agreement, above a few characters of pattern.
+  // Names are compared by their word hashes, as the word tables compare
+  // words: a file's are in one run beside the others'.
+  std::vector<std::uint64_t>& modules = scratch.modules;
+  if (last_class.size() != error_class.size()) module_parts(error_class, modules);
+  auto module_agreement = [&](std::uint32_t file) {
+    const std::uint64_t* names = m.file_names.data() + m.file_names_at[file];
+    const std::size_t count = m.file_names_at[file + 1] - m.file_names_at[file];
+    // A file whose module path is known (under an import root) agrees by
+    // the printed module's leading parts, in order: Python prints the
+    // module the class was imported as, so `pygments.util.ClassNotFound`
+    // comes from the `pygments` package, not from a vendored copy at
+    // `pip/_vendor/pygments/` that would print `pip._vendor.pygments…`.
+    if (std::uint64_t mask = m.module_mask[file]; mask != 0)
+      return module_prefix_agreement(modules, std::span(names, count), m.file_parts[file].size(), mask);
+    std::int32_t agree = 0;
+    for (std::uint64_t h : modules) {
+      bool named = false;
+      for (std::size_t k = 0; k < count; ++k) named |= names[k] == h;
+      agree += named;
+    }
+    return agree;
+  };
   // No site of this class has a pattern that matched: its sites with no
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
@@ -478,6 +500,29 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       continue;
     class_sites.insert(class_sites.end(), m.weak_by_class[id].begin(), m.weak_by_class[id].end());
     by_class = true;
+  }
+  // A printed class that no site raises by its name, of a package the index
+  // holds (`jinja2.exceptions.UndefinedError`), is one a site of that
+  // package raises through an expression (`raise
+  // self._undefined_exception(self._undefined_message)`): those sites come
+  // in as the class's would, and rank above sites of other classes.
+  const bool by_expression = cls == 0 && !modules.empty() && !any_frame_line;
+  if (by_expression) {
+    class_words(last_class, scratch.class_words);
+    for (std::size_t k = 0; k < m.expression_class_entries.size(); ++k) {
+      const std::uint32_t e = m.expression_class_entries[k];
+      if (!message.empty() && m.entries[e].kind == Kind::empty) continue;
+      if (module_agreement(m.entries[e].file_id) == 0) continue;
+      // Among them, an expression naming the class's words
+      // (`_undefined_exception` for UndefinedError) is likelier.
+      std::uint32_t shared = 0;
+      for (std::uint32_t w = m.expression_words_at[k]; w < m.expression_words_at[k + 1]; ++w)
+        shared += std::find(scratch.class_words.begin(), scratch.class_words.end(), m.expression_words[w]) !=
+                  scratch.class_words.end();
+      scratch.expression_sites.emplace_back(e, shared);
+      class_sites.push_back(e);
+      by_class = true;
+    }
   }
   // Without a pattern that explains the message (of its class) or a frame,
   // full-text ranking over every record's words takes part: it is the
@@ -619,31 +664,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
   }
 
-  // The printed class's module ("tomllib" of tomllib.TOMLDecodeError)
-  // named among a record's path components is a hint of its own: below
-  // class agreement, above a few characters of pattern.
-  // Names are compared by their word hashes, as the word tables compare
-  // words: a file's are in one run beside the others'.
-  std::vector<std::uint64_t>& modules = scratch.modules;
-  if (last_class.size() != error_class.size()) module_parts(error_class, modules);
-  auto module_agreement = [&](std::uint32_t file) {
-    const std::uint64_t* names = m.file_names.data() + m.file_names_at[file];
-    const std::size_t count = m.file_names_at[file + 1] - m.file_names_at[file];
-    // A file whose module path is known (under an import root) agrees by
-    // the printed module's leading parts, in order: Python prints the
-    // module the class was imported as, so `pygments.util.ClassNotFound`
-    // comes from the `pygments` package, not from a vendored copy at
-    // `pip/_vendor/pygments/` that would print `pip._vendor.pygments…`.
-    if (std::uint64_t mask = m.module_mask[file]; mask != 0)
-      return module_prefix_agreement(modules, std::span(names, count), m.file_parts[file].size(), mask);
-    std::int32_t agree = 0;
-    for (std::uint64_t h : modules) {
-      bool named = false;
-      for (std::size_t k = 0; k < count; ++k) named |= names[k] == h;
-      agree += named;
-    }
-    return agree;
-  };
   // The class only ranks: a candidate needs a frame, its pattern or shared
   // words to be an answer at all.
   std::vector<Ranked>& ranked = scratch.ranked;
@@ -662,6 +682,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       s += k_frame_source + k_frame_file_per_component * c.suffix - k_frame_source_per_line * c.line_distance;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
+    else if (by_expression && m.expression_class[c.entry])
+      for (const auto& [site, shared] : scratch.expression_sites)
+        if (site == c.entry) s += k_expression_class + k_module_per_part * shared;
     if (c.reasons.pattern)
       s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
     s += std::min(c.fulltext, 10000.0);

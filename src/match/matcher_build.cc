@@ -32,6 +32,8 @@ using detail::Index;
 using detail::k_fulltext_max_df;
 using detail::Kind;
 using detail::mask_bit;
+using detail::class_words;
+using detail::reads_as_class;
 using detail::Simple;
 using detail::SimpleItem;
 
@@ -409,6 +411,16 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
         built = {};
     }
     built_at[i] = built.line;
+    // An attribute or a call in lower case (`self._undefined_exception`,
+    // `rewrite_traceback_stack(...)`) that no assignment above explains.
+    if (const std::size_t letter = last.find_first_not_of('_');
+        built.line == 0 && letter != std::string_view::npos && std::islower(static_cast<unsigned char>(last[letter])) &&
+        !reads_as_class(last) && (last.size() != r.error_class.size() || letter > 0 || last.size() > 3))
+    {
+      m.expression_class_entries.push_back(static_cast<std::uint32_t>(i));
+      class_words(r.error_class, m.expression_words);
+      m.expression_words_at.push_back(static_cast<std::uint32_t>(m.expression_words.size()));
+    }
     if (!last.empty()) {
       auto [it, added] = class_ids.emplace(word_hash(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
@@ -670,6 +682,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
   }
   find_twins(m, records);
+  m.expression_class.assign(n, 0);
+  for (std::uint32_t e : m.expression_class_entries) m.expression_class[e] = 1;
 
   m.stats.memory_bytes = memory_bytes(m);
   return Matcher(std::move(impl));

@@ -57,6 +57,40 @@ struct Entry {
 // which the word tables' slots do not use.
 inline std::uint64_t mask_bit(std::uint64_t h) { return std::uint64_t{1} << (h >> 58); }
 
+// Whether a name in lower case reads as an exception class: re's `error`,
+// socket's `timeout`, nntplib's `error_reply`, not a variable (`exc`, `e`).
+inline bool reads_as_class(std::string_view name) {
+  for (std::string_view word : {"error", "Error", "timeout", "Timeout", "warning", "Warning"})
+    if (name.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
+// The words of a class name or expression that say which class it is, in
+// lower case, as word hashes: `self._undefined_exception` and
+// `UndefinedError` both give {undefined}; `self`, `cls` and the words every
+// class has (error, exception, warning) say nothing.
+inline void class_words(std::string_view text, std::vector<std::uint64_t>& out) {
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty() && word != "self" && word != "cls" && word != "error" && word != "exception" &&
+        word != "exc" && word != "err" && word != "warning")
+      out.push_back(word_hash(word));
+    word.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (!(upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+      flush();
+      continue;
+    }
+    // A capital after a lower-case letter starts a word: UndefinedError.
+    if (upper && i > 0 && text[i - 1] >= 'a' && text[i - 1] <= 'z') flush();
+    word += upper ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  flush();
+}
+
 // A pattern made of literal text and `(.+?)` groups only, the shape of
 // nearly every template: matched against a whole message without RE2.
 // Items are literal runs, each after `groups` groups; `trailing` groups end
@@ -184,6 +218,15 @@ struct Index {
   }
   WordTable all_words; // every whole word -> entries (full-text fallback)
   std::vector<std::vector<std::uint32_t>> weak_by_class;  // class id -> weak/empty/invalid entries
+  // The records whose raise gives its class by an expression, not a class's
+  // name (`self.failureException(msg)`, `self._undefined_exception(...)`,
+  // a factory's result): a printed class no site names may be theirs.
+  std::vector<std::uint32_t> expression_class_entries;
+  std::vector<std::uint8_t> expression_class;  // by entry: 1 for those
+  // By position in expression_class_entries, class_words() of its class
+  // expression: expression_words[expression_words_at[k]..[k + 1]).
+  std::vector<std::uint64_t> expression_words;
+  std::vector<std::uint32_t> expression_words_at{0};
   std::size_t fulltext_max_df = k_fulltext_max_df;
   std::vector<double> idf_by_df;  // log((entries + 1) / df) for df 1..fulltext_max_df
   // By position in `all_words`' postings, the posted entry's own weight

@@ -228,6 +228,10 @@ struct Scratch {
   Spans spans;
   std::vector<std::pair<double, std::uint32_t>> best, tie;
   std::vector<std::uint32_t> class_sites;
+  // By expression-class site that came in: (entry, words its expression
+  // shares with the printed class's name).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> expression_sites;
+  std::vector<std::uint64_t> class_words;  // the printed class name's words
   std::vector<std::uint64_t> modules;  // the printed class's module parts, by word hash
   std::vector<std::string_view> frame_parts;  // the innermost frame's path components
   CompiledFrame compiled;  // the innermost frame's compiled-to-source lookup
@@ -280,6 +284,8 @@ struct Reset {
     s.hashes.clear();
     s.present.clear();
     s.class_sites.clear();
+    s.expression_sites.clear();
+    s.class_words.clear();
     s.modules.clear();
   }
 };

@@ -965,6 +965,39 @@ TEST(Matcher, PrintedModuleNamesThePackageNotAVendoredCopy) {
   EXPECT_TRUE(plain.match("ValueError: no lexer for alias 'x' found").ambiguous);
 }
 
+// jinja2 raises `self._undefined_exception(self._undefined_message)`: no
+// site names UndefinedError, so the printed `jinja2.exceptions.UndefinedError`
+// matched another package's pattern by its words. A site of the printed
+// package raising a class given by an expression may be that class: it
+// ranks above other classes' sites, the one whose expression shares the
+// class name's words first; a bare variable raised again (`raise e`) and a
+// site that prints nothing are no such answer.
+TEST(Matcher, PrintedClassNoSiteNamesIsOneAnExpressionOfItsPackageRaises) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("other", "pypi/setuptools", "AttributeError", "{obj!r} has no attribute {attr!r}",
+              "(.+?) has no attribute (.+?)", "setuptools/config/expand.py", 87),
+      site_in("token", "pypi/jinja2", "token", "{lineno}", "(.+?)", "jinja2/lexer.py", 761),
+      site_in("undefined", "pypi/jinja2", "self._undefined_exception", "{self._undefined_message}", "(.+?)",
+              "jinja2/runtime.py", 859),
+      site_in("again", "pypi/jinja2", "e", "", "", "jinja2/runtime.py", 953)};
+  const ImportRoots roots = {{"pypi/setuptools", {""}}, {"pypi/jinja2", {""}}};
+  auto m = Matcher::build(records, roots);
+  auto r = m.match("jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'b'");
+  EXPECT_EQ(top_id(r), "undefined");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_GE(r.candidates.size(), 2u);
+  EXPECT_EQ(r.candidates[1].id, "token");
+  for (const auto& c : r.candidates) EXPECT_NE(c.id, "again");
+  // Without its module the class names no package: the pattern decides.
+  EXPECT_EQ(top_id(m.match("UndefinedError: 'dict object' has no attribute 'b'")), "other");
+  // Another package's class: nothing of jinja2 comes in by expression.
+  EXPECT_EQ(top_id(m.match("mako.exceptions.UndefinedError: 'dict object' has no attribute 'b'")), "other");
+  // Once a site names the class, that site is the answer.
+  records.push_back(site_in("named", "pypi/jinja2", "UndefinedError", "{msg}", "(.+?)", "jinja2/runtime.py", 900));
+  auto named = Matcher::build(records, roots);
+  EXPECT_EQ(top_id(named.match("jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'b'")), "named");
+}
+
 // Under an import root (the standard library's Lib/), the module is read
 // from the root: `xml.sax` is Lib/xml/sax/, not a folder named sax
 // elsewhere.
