@@ -139,7 +139,7 @@ std::string html_escape(std::string_view text) {
 }
 
 std::vector<std::string> highlight_python(std::string_view s) {
-  Tokens t{s};
+  Tokens t{s, {}};
   std::size_t& i = t.i;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
@@ -183,7 +183,7 @@ std::vector<std::string> highlight_python(std::string_view s) {
 }
 
 std::vector<std::string> highlight_javascript(std::string_view s) {
-  Tokens t{s};
+  Tokens t{s, {}};
   std::size_t& i = t.i;
   // The end of a quoted string or template literal opened at q (a template
   // may span lines; a quoted string ends at its line).
