@@ -29,6 +29,24 @@ class TsParser {
   TSParser* m_parser;
 };
 
+// A node's kind in a grammar's table (indexed by symbol id): `other` for a
+// null node or a symbol past the table.
+template <class Kind>
+Kind node_kind(const std::vector<Kind>& kinds, TSNode n, Kind other) {
+  if (ts_node_is_null(n)) return other;
+  TSSymbol s = ts_node_symbol(n);
+  return s < kinds.size() ? kinds[s] : other;
+}
+
+// A node's source text: empty for a null node or one outside `src` (a tree
+// parsed from other text).
+inline std::string_view node_text(std::string_view src, TSNode n) {
+  if (ts_node_is_null(n)) return {};
+  std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > src.size() || e > src.size() || e < b) return {};
+  return src.substr(b, e - b);
+}
+
 // Pre-order walk without recursion (nesting depth is input-controlled):
 // `visit(node, depth, cursor)` returns whether to enter the node's
 // children. A null root is not walked.

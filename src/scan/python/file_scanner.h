@@ -108,17 +108,8 @@ class FileScanner {
     int line = 0;
   };
 
-  Kind kind(TSNode n) const {
-    if (ts_node_is_null(n)) return Kind::Other;
-    TSSymbol s = ts_node_symbol(n);
-    return s < m_g.kinds.size() ? m_g.kinds[s] : Kind::Other;
-  }
-  std::string_view text(TSNode n) const {
-    if (ts_node_is_null(n)) return {};
-    std::uint32_t b = start_byte(n), e = end_byte(n);
-    if (b > m_src.size() || e > m_src.size() || e < b) return {};
-    return m_src.substr(b, e - b);
-  }
+  Kind kind(TSNode n) const { return node_kind(m_g.kinds, n, Kind::Other); }
+  std::string_view text(TSNode n) const { return node_text(m_src, n); }
   std::string_view span(std::uint32_t b, std::uint32_t e) const {
     if (b > m_src.size() || e > m_src.size() || e < b) return {};
     return m_src.substr(b, e - b);

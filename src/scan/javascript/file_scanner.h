@@ -1,0 +1,148 @@
+#pragma once
+// What the JavaScript/TypeScript scanner's parts share (frontend.cc: the
+// grammar, the parse and the walk over throw sites and their context;
+// message.cc: message templates from expressions and the names bound
+// earlier): the node kinds, the dialect's grammar, and FileScanner, which
+// reads one file. Internal to src/scan/javascript/.
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/throw_site.h"
+#include "scan/javascript/frontend.h"
+#include "scan/tree_walk.h"
+#include "util/text.h"
+
+namespace errdex::scan::javascript_detail {
+
+using model::ClassDef;
+using model::FileFacts;
+using model::Guard;
+using model::MessageTemplate;
+using model::TemplatePart;
+using model::ThrowSite;
+
+// Recursion over expressions (nested `+`, a message variable built from
+// another) stops here; deeper input becomes opaque.
+constexpr int k_max_depth = 100;
+// A message variable built from another variable: followed this deep.
+constexpr int k_max_variable_hops = 4;
+// tree-sitter addresses bytes with 32 bits.
+constexpr std::size_t k_max_source = 0xFFFFFFF0u;
+// Guards kept per site, innermost first.
+constexpr std::size_t k_max_guards = 8;
+
+enum class Kind : std::uint8_t {
+  Other, Throw, Call, New, Function, Arrow, Method, ClassDecl, ClassHeritage, ExtendsClause,
+  If, Else, Catch, While, String, Template, Substitution, Fragment, Escape, Binary, Paren,
+  Identifier, Member, Declarator, Assign, Arguments, Number, Comment, Return, Pair, Field,
+  Regex, Cast, TypeAssertion, Await, Super, Parameters, Statement, AugAssign, Branch, Block,
+};
+
+struct Language {
+  const TSLanguage* lang = nullptr;
+  std::vector<Kind> kinds;  // indexed by symbol id
+  TSFieldId f_function = 0, f_arguments = 0, f_constructor = 0, f_name = 0, f_body = 0,
+            f_parameters = 0, f_parameter = 0, f_condition = 0, f_consequence = 0,
+            f_alternative = 0, f_left = 0, f_right = 0, f_operator = 0, f_value = 0,
+            f_object = 0, f_property = 0, f_key = 0, f_pattern = 0;
+};
+
+// The dialect's grammar: its language, node kinds and field ids.
+const Language& language(Dialect d);
+
+// Null-safe accessors: fields are missing wherever the parser recovered
+// from a syntax error.
+inline std::uint32_t named_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+inline std::uint32_t start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+inline std::uint32_t end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+
+using util::collapse_ws;
+
+class FileScanner {
+ public:
+  FileScanner(std::string_view src, const Language& g, TSNode root) : m_src(src), m_g(g), m_root(root) {}
+  FileFacts run();
+
+ private:
+  struct Ctx {
+    Kind kind;
+    TSNode node;
+    std::uint32_t depth;
+  };
+  // A name given a value in a scope: `const m = …`, `m = …`, or more
+  // text appended to it: `m += …` (`append`).
+  struct Assign {
+    std::string_view name;
+    TSNode value;
+    std::uint32_t at;
+    bool append = false;
+    TSNode node{};
+  };
+
+  Kind kind(TSNode n) const { return node_kind(m_g.kinds, n, Kind::Other); }
+  std::string_view text(TSNode n) const { return node_text(m_src, n); }
+  TSNode child(TSNode n, TSFieldId f) const {
+    return ts_node_is_null(n) || f == 0 ? TSNode{} : ts_node_child_by_field_id(n, f);
+  }
+  int line_of(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+  bool is_function(Kind k) const { return k == Kind::Function || k == Kind::Arrow || k == Kind::Method; }
+  // Parentheses, `await`, TypeScript's `as`/`!`/`satisfies` around a value.
+  TSNode unwrap(TSNode n) const;
+  TSNode argument(TSNode call, std::uint32_t i) const;
+  std::vector<std::string> argument_texts(TSNode call) const;
+
+  void find_keywords();
+  bool subtree_has_keyword(TSNode n) const;
+  void visit_class(TSNode n);
+  bool names_itself(TSNode cls, std::string_view name);
+  // Sorted byte offsets of `word` in the file (overlapping ones too),
+  // found once per file.
+  const std::vector<std::uint32_t>& occurrences(std::string_view word);
+  // Whether one of `sorted` (byte offsets) lies inside `n`.
+  bool holds(const std::vector<std::uint32_t>& sorted, TSNode n) const;
+  void emit_throw(TSNode n);
+  void check_call(TSNode call);
+  bool read_code_entry(TSNode call);
+  void emit_made(TSNode call, TSNode made, int line, const char* kind);
+  bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
+  bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
+  void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
+  void fill_context(ThrowSite& site, std::uint32_t at) const;
+  std::vector<Guard> guards(std::uint32_t at) const;
+  std::string function_name(TSNode fn) const;
+  std::vector<std::string> parameter_names(TSNode fn) const;
+  bool promise_reject_name(std::string_view name) const;
+  bool parameter_of_enclosing(std::string_view name) const;
+
+  MessageTemplate message_from(TSNode expr, std::uint32_t at);
+  std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);
+  bool literal_parts(TSNode n, std::vector<TemplatePart>& parts) const;
+  std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
+  std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
+  TSNode scope_of(std::uint32_t at) const;
+  const std::vector<Assign>& assignments(TSNode scope);
+  TSNode function_named(std::string_view name);
+  TSNode function_declared_at(std::uint32_t at, std::string_view name) const;
+  void apply_own_displays();
+
+  std::string_view m_src;
+  const Language& m_g;
+  TSNode m_root;
+  std::vector<std::uint32_t> m_keywords;  // sorted byte offsets of keyword hits
+  std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
+  std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
+  std::unordered_map<std::string_view, TSNode> m_functions;  // function_named's answers
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> m_occurrences;
+  // Messages a message variable shows when its conditional `+=` do not
+  // run, gathered by build() for the caller (message_from clears it).
+  std::vector<MessageTemplate> m_variants;
+  FileFacts m_facts;
+};
+
+}  // namespace errdex::scan::javascript_detail

@@ -1,0 +1,267 @@
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scan/javascript/file_scanner.h"
+#include "scan/javascript/text.h"
+
+namespace errdex::scan::javascript_detail {
+
+// --- messages --------------------------------------------------------------
+
+MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t at) {
+  m_variants.clear();
+  MessageTemplate t;
+  expr = unwrap(expr);
+  if (ts_node_is_null(expr)) return t;
+  if (auto built = build(expr, at, 0)) return std::move(*built);
+  t.style = "expression";
+  t.parts.push_back(interp(collapse_ws(text(expr))));
+  return t;
+}
+
+bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts) const {
+  Kind k = kind(n);
+  if (k != Kind::String && k != Kind::Template) return false;
+  std::uint32_t count = ts_node_child_count(n);
+  std::string lit;
+  auto flush = [&] {
+    append_literal(parts, lit);
+    lit.clear();
+  };
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_child(n, i);
+    switch (kind(ch)) {
+      case Kind::Fragment: javascript::append_fragment(text(ch), lit); break;
+      case Kind::Escape: {
+        TSNode next = i + 1 < count ? ts_node_child(n, i + 1) : TSNode{};
+        bool consumed = false;
+        javascript::decode_escape(text(ch), kind(next) == Kind::Escape ? text(next) : std::string_view{}, lit, consumed);
+        if (consumed) ++i;
+        break;
+      }
+      case Kind::Substitution: {
+        flush();
+        std::string_view inner = text(ch);
+        if (inner.starts_with("${")) inner.remove_prefix(2);
+        if (inner.ends_with("}")) inner.remove_suffix(1);
+        parts.push_back(interp(collapse_ws(inner)));
+        break;
+      }
+      default:
+        // tree-sitter-javascript leaves a template's plain text unnamed
+        // between its named pieces: the bytes between the backticks.
+        if (k == Kind::Template && !ts_node_is_named(ch)) {
+          std::string_view t = text(ch);
+          if (t != "`") javascript::append_fragment(t, lit);
+        }
+        break;
+    }
+  }
+  flush();
+  return true;
+}
+
+std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, int depth) {
+  if (depth > k_max_depth) return std::nullopt;
+  n = unwrap(n);
+  MessageTemplate t;
+  switch (kind(n)) {
+    case Kind::String: case Kind::Template:
+      t.style = kind(n) == Kind::String ? "string" : "fstring";
+      t.from_literals = true;
+      literal_parts(n, t.parts);
+      return t;
+    case Kind::Binary: {
+      if (text(child(n, m_g.f_operator)) != "+") return std::nullopt;
+      bool lit = false;
+      auto left = operand(child(n, m_g.f_left), at, depth, lit);
+      auto right = operand(child(n, m_g.f_right), at, depth, lit);
+      if (!lit) return std::nullopt;  // `a + b`: a sum, not text
+      t.style = "concat";
+      t.from_literals = true;
+      append_parts(t.parts, std::move(left));
+      append_parts(t.parts, std::move(right));
+      return t;
+    }
+    case Kind::Identifier: {
+      if (depth >= k_max_variable_hops) return std::nullopt;
+      const auto& assigns = assignments(scope_of(at));
+      const Assign* last = nullptr;
+      for (const Assign& a : assigns)
+        if (a.at < at && !a.append && a.name == text(n)) last = &a;
+      // Its value (a parameter's is the parameter), then the text appended
+      // after it (`m += \`: ${x}\``). Appends on a branch the throw is not
+      // on may not run: the message without them is a variant too.
+      bool lit = false;
+      t.style = "variable";
+      t.parts = last ? operand(last->value, last->at, depth, lit) : std::vector<TemplatePart>{interp(std::string(text(n)))};
+      MessageTemplate always = t;
+      struct Append {
+        std::vector<TemplatePart> parts;
+        std::uint32_t branch;  // 0: on every path to the throw
+      };
+      std::vector<Append> appends;
+      std::unordered_map<std::uint32_t, int> per_branch;
+      for (const Assign& a : assigns) {
+        if (!a.append || (last && a.at <= last->at) || a.at >= at || a.name != text(n)) continue;
+        Append ap{operand(a.value, a.at, depth + 1, lit), branch_of(a.node, at)};
+        if (ap.branch) ++per_branch[ap.branch];
+        appends.push_back(std::move(ap));
+      }
+      // A branch appending once shows its text (the variant without it
+      // covers the other path); a branch appending in several places (an
+      // if/else chain) is one interpolation named after the variable.
+      bool branched = false, appended = !appends.empty();
+      std::uint32_t shown = 0;
+      for (Append& ap : appends) {
+        if (ap.branch == 0) append_parts(always.parts, std::vector<TemplatePart>(ap.parts));
+        branched = branched || ap.branch != 0;
+        if (ap.branch == 0 || per_branch[ap.branch] == 1) {
+          append_parts(t.parts, std::move(ap.parts));
+        } else if (ap.branch != shown) {
+          t.parts.push_back(interp(std::string(text(n))));
+        }
+        shown = ap.branch;
+      }
+      if (!lit || (!last && !appended)) return std::nullopt;
+      t.from_literals = always.from_literals = true;
+      if (branched && depth == 0 && m_variants.size() < 8) m_variants.push_back(std::move(always));
+      return t;
+    }
+    case Kind::Call: {
+      // `'a'.concat(x, 'b')`: how Babel writes a template literal.
+      TSNode fn = child(n, m_g.f_function);
+      if (kind(fn) == Kind::Member && text(child(fn, m_g.f_property)) == "concat") {
+        auto head = build(child(fn, m_g.f_object), at, depth + 1);
+        if (!head || !head->from_literals) return std::nullopt;
+        t.style = "concat";
+        t.from_literals = true;
+        t.parts = std::move(head->parts);
+        bool lit = true;
+        TSNode args = child(n, m_g.f_arguments);
+        for (std::uint32_t k = 0, count = named_count(args); k < count; ++k) {
+          TSNode a = ts_node_named_child(args, k);
+          if (kind(a) != Kind::Comment) append_parts(t.parts, operand(a, at, depth, lit));
+        }
+        return t;
+      }
+      // util.format('…%s…', a): Node's printf.
+      std::string_view callee = text(fn);
+      if (callee != "util.format" && callee != "format") return std::nullopt;
+      TSNode fmt = argument(n, 0);
+      if (kind(fmt) != Kind::String) return std::nullopt;
+      std::vector<TemplatePart> lit;
+      literal_parts(fmt, lit);
+      std::vector<std::string> args = argument_texts(n);
+      args.erase(args.begin());
+      t.style = "percent";
+      t.from_literals = true;
+      t.parts = javascript::format_parts(lit.empty() ? std::string_view{} : std::string_view(lit[0].text), args);
+      return t;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// One side of a `+` (or what `+=` appends): its template when it builds
+// one (`literal` then turns true when it came from literals), a number's
+// digits, else the expression as one interpolation.
+std::vector<TemplatePart> FileScanner::operand(TSNode s, std::uint32_t at, int depth, bool& literal) {
+  s = unwrap(s);
+  if (kind(s) == Kind::Number) return std::vector<TemplatePart>{TemplatePart{true, std::string(text(s)), {}, 0}};
+  if (auto b = build(s, at, depth + 1)) {
+    literal = literal || b->from_literals;
+    return std::move(b->parts);
+  }
+  return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
+}
+
+// Where statement `n` runs only on some paths to byte `at`: the start
+// (+1) of the outermost branch, loop, `case` or `try` of the function that
+// holds it but not `at`; 0 when it runs on every path.
+std::uint32_t FileScanner::branch_of(TSNode n, std::uint32_t at) const {
+  std::uint32_t outer = 0;
+  for (int i = 0; i < k_max_depth && !ts_node_is_null(n); ++i) {
+    Kind k = kind(n);
+    if (is_function(k)) break;
+    if ((k == Kind::If || k == Kind::Else || k == Kind::While || k == Kind::Catch || k == Kind::Branch) &&
+        !(at >= start_byte(n) && at < end_byte(n)))
+      outer = start_byte(n) + 1;
+    n = ts_node_parent(n);
+  }
+  return outer;
+}
+
+// The body of the function around byte `at`, else the whole file.
+TSNode FileScanner::scope_of(std::uint32_t at) const {
+  TSNode n = ts_node_descendant_for_byte_range(m_root, at, at);
+  for (int i = 0; !ts_node_is_null(n) && i < 100000; ++i) {
+    if (is_function(kind(n))) return n;
+    n = ts_node_parent(n);
+  }
+  return m_root;
+}
+
+const std::vector<FileScanner::Assign>& FileScanner::assignments(TSNode scope) {
+  auto [it, added] = m_assigns.try_emplace(start_byte(scope));
+  if (!added) return it->second;
+  std::vector<Assign>& out = it->second;
+  walk(scope, [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
+    Kind k = kind(x);
+    if (depth > 0 && is_function(k)) return false;
+    if (k == Kind::Declarator) {
+      TSNode v = child(x, m_g.f_value);
+      if (!ts_node_is_null(v)) out.push_back({text(child(x, m_g.f_name)), v, start_byte(x), false, x});
+    } else if (k == Kind::Assign) {
+      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x), false, x});
+    } else if (k == Kind::AugAssign && text(child(x, m_g.f_operator)) == "+=") {
+      out.push_back({text(child(x, m_g.f_left)), child(x, m_g.f_right), start_byte(x), true, x});
+    }
+    return true;
+  });
+  return out;
+}
+
+// The first in the tree of the functions of this file named `name`
+// (declared, or the value of a declarator) outside strings and templates.
+// Found from the name's occurrences in the text rather than by walking the
+// whole tree: only those placed like a declaration's name are looked up.
+TSNode FileScanner::function_named(std::string_view name) {
+  auto [it, added] = m_functions.try_emplace(name);
+  if (!added || name.empty()) return it->second;
+  for (std::size_t at = m_src.find(name); at != std::string_view::npos; at = m_src.find(name, at + 1)) {
+    if (!javascript::may_declare_name(m_src, at, name.size())) continue;
+    TSNode fn = function_declared_at(static_cast<std::uint32_t>(at), name);
+    if (!ts_node_is_null(fn)) return it->second = fn;
+  }
+  return it->second;
+}
+
+// The function whose name `name` starts at byte `at`: a function's own
+// name, or a declarator's whose value is a function. Null when the name
+// there is not one, or lies in a string, template or comment.
+TSNode FileScanner::function_declared_at(std::uint32_t at, std::string_view name) const {
+  TSTreeCursor cur = ts_tree_cursor_new(m_root);
+  TSNode found{};
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    Kind k = kind(n);
+    if (k == Kind::String || k == Kind::Template || k == Kind::Comment) break;
+    if (k == Kind::Function || k == Kind::Declarator) {
+      TSNode id = child(n, m_g.f_name);
+      if (!ts_node_is_null(id) && start_byte(id) == at && text(id) == name) {
+        TSNode v = k == Kind::Function ? n : child(n, m_g.f_value);
+        if (is_function(kind(v))) found = v;
+        break;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child_for_byte(&cur, at) < 0 || start_byte(ts_tree_cursor_current_node(&cur)) > at)
+      break;
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+}  // namespace errdex::scan::javascript_detail
