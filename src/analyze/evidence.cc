@@ -12,6 +12,7 @@
 
 #include "analyze/call_graph.h"
 #include "analyze/static_prose.h"
+#include "util/text.h"
 
 
 namespace errdex::analyze {
@@ -348,9 +349,7 @@ std::vector<std::string> test_name_words(std::string_view test) {
 }
 
 bool has_lowered(std::string_view text, std::string_view lower_word) {
-  std::string t(text);
-  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return t.find(lower_word) != std::string::npos;
+  return util::to_lower_ascii(text).find(lower_word) != std::string::npos;
 }
 
 // Whether what a test writes says which site it means: a word of its code

@@ -656,6 +656,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       }
       out.fulltext_fallback = no_evidence && keep > 0;
     }
+    // The expression-class sites that came in, marked for the ranking.
+    for (const auto& [e, shared] : scratch.expression_sites)
+      if (in_cands(e)) cands[scratch.slot[e] - 1].expression_words = static_cast<std::uint8_t>(1 + std::min(shared, 254u));
     // Every candidate's full-text score, whatever brought it in.
     for (Cand& c : cands) {
       const Scratch::FullText& f = ft[m.entry_rep.empty() ? c.entry : m.entry_rep[c.entry]];
@@ -682,9 +685,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
       s += k_frame_source + k_frame_file_per_component * c.suffix - k_frame_source_per_line * c.line_distance;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
     if (c.reasons.error_class) s += k_class;
-    else if (by_expression && m.expression_class[c.entry])
-      for (const auto& [site, shared] : scratch.expression_sites)
-        if (site == c.entry) s += k_expression_class + k_module_per_part * shared;
+    else if (c.expression_words > 0) s += k_expression_class + k_module_per_part * (c.expression_words - 1);
     if (c.reasons.pattern)
       s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
     s += std::min(c.fulltext, 10000.0);

@@ -412,7 +412,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     }
     built_at[i] = built.line;
     // An attribute or a call in lower case (`self._undefined_exception`,
-    // `rewrite_traceback_stack(...)`) that no assignment above explains.
+    // `rewrite_traceback_stack(...)`) that no assignment above explains; a
+    // bare name of three letters or fewer is a caught exception raised
+    // again (`raise e`, `raise exc`), not one.
     if (const std::size_t letter = last.find_first_not_of('_');
         built.line == 0 && letter != std::string_view::npos && std::islower(static_cast<unsigned char>(last[letter])) &&
         !reads_as_class(last) && (last.size() != r.error_class.size() || letter > 0 || last.size() > 3))
@@ -682,8 +684,6 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));
   }
   find_twins(m, records);
-  m.expression_class.assign(n, 0);
-  for (std::uint32_t e : m.expression_class_entries) m.expression_class[e] = 1;
 
   m.stats.memory_bytes = memory_bytes(m);
   return Matcher(std::move(impl));

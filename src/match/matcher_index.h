@@ -222,7 +222,6 @@ struct Index {
   // name (`self.failureException(msg)`, `self._undefined_exception(...)`,
   // a factory's result): a printed class no site names may be theirs.
   std::vector<std::uint32_t> expression_class_entries;
-  std::vector<std::uint8_t> expression_class;  // by entry: 1 for those
   // By position in expression_class_entries, class_words() of its class
   // expression: expression_words[expression_words_at[k]..[k + 1]).
   std::vector<std::uint64_t> expression_words;

@@ -167,6 +167,9 @@ struct Cand {
   int suffix = 0;
   int line_distance = 0;  // frame_source: lines between the frame's and the site's
   bool by_class = false;  // listed because its class agrees, nothing else
+  // Listed as a site of the printed class's package raising a class given
+  // by an expression: 1 + the words it shares with the class's name; 0 not.
+  std::uint8_t expression_words = 0;
   Confirmed confirmed;
   double fulltext = 0;
 };
