@@ -392,6 +392,38 @@ TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
 }
 
+// A `__str__` that returns what a method of the class (or of a base here)
+// returns (pyparsing 3.2+: `return self.formatted_message()`): that
+// method's returns are what the instance shows, even when the outline
+// first blanked the method (it raises nothing).
+TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
+  std::string source =
+      "class ParseBaseException(Exception):\n"
+      "    def __init__(self, pstr, loc=0, msg=None):\n"
+      "        self.loc = loc\n"
+      "        self.msg = msg\n"
+      "        self.pstr = pstr\n"
+      "    def formatted_message(self):\n"
+      "        found = self.pstr[self.loc:self.loc + 1]\n"
+      "        return f'{self.msg}, found {found!r}  (at char {self.loc})'\n"
+      "    def __str__(self):\n"
+      "        try:\n"
+      "            return self.formatted_message()\n"
+      "        except Exception as ex:\n"
+      "            return f'{type(self).__name__}: {self.msg}'\n"
+      "class ParseException(ParseBaseException):\n"
+      "    pass\n";
+  // Enough code raising nothing for the outline to blank most of the file.
+  for (int i = 0; i < 60; ++i) source += "def helper" + std::to_string(i) + "(x):\n    y = x + 1\n    return y * 2\n";
+  source += "def parse(text, at):\n    raise ParseException(text, at, 'Expected digit')\n";
+  FileFacts f = scan_python(source);
+  ASSERT_EQ(f.sites.size(), 1u);
+  auto shown = alternatives(f.sites[0]);
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "Expected digit, found {found!r}  (at char {at})"), shown.end())
+      << testing::PrintToString(shown);
+  for (const std::string& s : shown) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
+}
+
 // Given two arguments or more, Python prints the tuple of their reprs, and
 // the OSError family "[Errno N] strerror: 'filename'" (the matcher reads the
 // "[Errno N] " itself): what it prints is an alternative. A class of the file
@@ -486,6 +518,32 @@ TEST(PythonFrontend, ExceptionClassExportsItsDisplayAndParameters) {
   EXPECT_TRUE(u.params[2].keyword_only);
   EXPECT_EQ(u.params[2].default_text, "see the docs");
   EXPECT_TRUE(f.classes[1].display.empty());
+}
+
+// A class defined in another file shows a plain string literal argument
+// or a decimal integer as its text; any other argument as an interpolation of its source.
+TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class ParseError(Exception):\n"
+      "    def __init__(self, pstr, loc=0, msg=None):\n"
+      "        self.loc = loc\n"
+      "        self.msg = msg\n"
+      "    def __str__(self):\n"
+      "        return f'{self.msg}  (at char {self.loc})'\n"));
+  files.push_back(scan_python(
+      "from .errors import ParseError\n"
+      "def f(s, l, kind):\n"
+      "    if kind:\n"
+      "        raise ParseError(s, l, \"not a peer entry\")\n"
+      "    if kind is None:\n"
+      "        raise ParseError(s, 401, 'no kind')\n"
+      "    raise ParseError(s, l, kind.name)\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[1].sites.size(), 3u);
+  EXPECT_EQ(alternatives(files[1].sites[0]), std::vector<std::string>{"not a peer entry  (at char {l})"});
+  EXPECT_EQ(alternatives(files[1].sites[1]), std::vector<std::string>{"no kind  (at char 401)"});
+  EXPECT_EQ(alternatives(files[1].sites[2]), std::vector<std::string>{"{kind.name}  (at char {l})"});
 }
 
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it

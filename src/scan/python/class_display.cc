@@ -237,6 +237,58 @@ void FileScanner::resolve_args_display(ThrowSite& site, TSNode call, std::uint32
   push_alternative(site, std::move(t));
 }
 
+TSNode FileScanner::self_method(TSNode value, const std::vector<std::string_view>& chain) {
+  // `self.name()`, without arguments.
+  if (kind(value) != Kind::Call || named_count(child(value, m_g.f_arguments)) != 0) return TSNode{};
+  TSNode fn = child(value, m_g.f_function);
+  if (kind(fn) != Kind::Attribute || text(child(fn, m_g.f_object)) != "self") return TSNode{};
+  std::string_view name = text(child(fn, m_g.f_attribute));
+  if (name.starts_with("__")) return TSNode{};
+  for (std::string_view c : chain) {
+    TSNode body = child(class_named(c), m_g.f_body);
+    std::uint32_t count = named_count(body);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::FunctionDef && text(child(def, m_g.f_name)) == name) return def;
+    }
+  }
+  // Not among the classes' methods here but defined in the file: the
+  // outline blanked it (a blanked definition leaves no header). Kept
+  // next time.
+  if (!m_original.empty() && m_original.size() != m_src.size() &&
+      m_original.find("def " + std::string(name) + "(") != std::string_view::npos &&
+      std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
+    m_facts.blanked.emplace_back(name);
+  return TSNode{};
+}
+
+void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, const std::vector<std::string_view>* chain) {
+  TSNode body = child(fn, m_g.f_body);
+  std::vector<TSNode> returns;
+  walk(body, [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
+    Kind k = kind(node);
+    if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+    if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
+    return k != Kind::String && k != Kind::Return;
+  });
+  TSNode saved = m_scope;
+  m_scope = body;
+  for (TSNode r : returns) {
+    TSNode value = first_named(r);
+    if (ts_node_is_null(value)) continue;
+    // `return self.formatted_message()`: what that method of the class
+    // (or of a base defined here) returns is what the instance shows.
+    if (chain) {
+      if (TSNode method = self_method(value, *chain); !ts_node_is_null(method)) {
+        returns_of(method, shown, nullptr);
+        continue;
+      }
+    }
+    if (auto t = build(value, start_byte(r), 1, true)) shown.push_back(std::move(*t));
+  }
+  m_scope = saved;
+}
+
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
   // The class and its bases defined here, nearest first: the first
@@ -301,21 +353,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     });
   TSNode saved = m_scope;
   if (!ts_node_is_null(str_fn)) {
-    TSNode body = child(str_fn, m_g.f_body);
-    std::vector<TSNode> returns;
-    walk(body, [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
-      Kind k = kind(node);
-      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
-      if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
-      return k != Kind::String && k != Kind::Return;
-    });
-    m_scope = body;
-    for (TSNode r : returns) {
-      TSNode value = first_named(r);
-      if (ts_node_is_null(value)) continue;
-      if (auto t = build(value, start_byte(r), 1, true)) d.shown.push_back(std::move(*t));
-    }
-    m_scope = saved;
+    returns_of(str_fn, d.shown, &chain);
     if (d.shown.empty()) return std::nullopt;
     return d;
   }

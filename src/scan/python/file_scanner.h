@@ -279,6 +279,12 @@ class FileScanner {
     std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
   };
   std::optional<ClassDisplay> class_display(std::string_view name, bool ask_outline);
+  // `self.name()` (no arguments) in a `__str__`: the method `name` of the
+  // class or a base of `chain` (defined here), or null.
+  TSNode self_method(TSNode value, const std::vector<std::string_view>& chain);
+  // What `fn` returns, as messages, appended to `shown`; with `chain`, a
+  // returned `self.name()` stands for what that method returns.
+  void returns_of(TSNode fn, std::vector<MessageTemplate>& shown, const std::vector<std::string_view>* chain);
   // Each module-level class's display and constructor parameters, into
   // FileFacts::classes, for the files that raise it (apply_class_display).
   void export_displays();

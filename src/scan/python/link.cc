@@ -1,5 +1,6 @@
 // What a class defined in one file prints where another file raises it
 // (link_class_displays in frontend.h).
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <optional>
@@ -20,6 +21,20 @@ using python::detail::filled_with;
 using python::detail::push_alternative;
 
 namespace {
+
+// The text of `'...'` or `"..."` (a `u` prefix allowed) when it holds no
+// escape and no quote of its own, or a decimal integer: what Python shows
+// for it.
+std::optional<std::string_view> plain_literal(std::string_view arg) {
+  if (!arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      (arg.size() == 1 || arg[0] != '0'))
+    return arg;
+  if (arg.starts_with('u') || arg.starts_with('U')) arg.remove_prefix(1);
+  if (arg.size() < 2 || (arg[0] != '\'' && arg[0] != '"') || arg.back() != arg[0]) return std::nullopt;
+  std::string_view inside = arg.substr(1, arg.size() - 2);
+  if (inside.find_first_of("\\'\"\n") != std::string_view::npos) return std::nullopt;
+  return inside;
+}
 
 // `site` raises `cls`, defined in another file: its display filled with the
 // site's arguments, as an alternative.
@@ -77,6 +92,11 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       const bool as_is = (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
       if (as_is && first_argument && site.message.style != "none" && site.message.style != "expression") {
         append_parts(out.parts, std::vector<TemplatePart>(site.message.parts));
+        continue;
+      }
+      // A plain string literal shows as its text.
+      if (auto literal = plain_literal(*given); as_is && literal) {
+        append_literal(out.parts, std::string(*literal));
         continue;
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
