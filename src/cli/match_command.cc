@@ -115,6 +115,11 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     return res.candidates.empty() ? 1 : 0;
   }
 
+  if (res.candidates.empty() && res.class_sites > 0) {
+    std::cerr << "errdex match: " << res.exception.error_class << " is raised by " << res.class_sites
+              << " sites that print no text of their own; paste the whole traceback: its frames name the one\n";
+    return 1;
+  }
   if (res.candidates.empty()) {
     std::cerr << "errdex match: no throw site found for "
               << (res.exception.error_class.empty() ? std::string("this text") : std::string(res.exception.error_class)) << " among "

@@ -489,15 +489,43 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     }
     return agree;
   };
+  // No site of the printed class has a pattern that matched, and one of
+  // another class did: a site that raises again, as the printed class,
+  // the exception of that class its handler caught, message and all
+  // (`except ImportError as err: raise ValueError(str(err))`), turned the
+  // one into the other. It ranks as its class and that pattern together.
+  if (cls != 0 && !any_class_pattern && !any_frame_line && !m.wrappers.empty()) {
+    const std::size_t n = cands.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Entry& writer = m.entries[cands[i].entry];
+      if (!m.wrapped[writer.class_id] || !(cands[i].confirmed.kind >= 2 && writer.constant_chars > 0)) continue;
+      auto it = std::lower_bound(m.wrappers.begin(), m.wrappers.end(), std::pair<std::uint32_t, std::uint32_t>(writer.class_id, 0));
+      for (std::size_t k = 0; it != m.wrappers.end() && it->first == writer.class_id && k < k_max_tied; ++it, ++k) {
+        const std::uint32_t w = it->second;
+        if (!class_agrees(m.entries[w].class_id)) continue;
+        Cand& c = add(w);
+        if (c.wrapped_chars == 0) {
+          c.confirmed = confirm(w);
+          c.reasons.pattern = c.confirmed.kind > 0;
+          c.by_class = true;
+        }
+        c.reasons.wraps = true;
+        c.wrapped_chars = std::max(c.wrapped_chars, writer.constant_chars);
+      }
+    }
+  }
   // No site of this class has a pattern that matched: its sites with no
   // constant text (a message built elsewhere) come in by class, and words
   // shared with their raise statements order them.
   std::vector<std::uint32_t>& class_sites = scratch.class_sites;
   bool by_class = false;
   for (std::uint32_t id : {cls, os_error == cls ? 0u : os_error}) {
-    if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].empty() ||
-        m.weak_by_class[id].size() > k_max_class_sites)
+    if (any_frame_line || any_class_pattern || id == 0 || m.weak_by_class[id].empty()) continue;
+    if (m.weak_by_class[id].size() > k_max_class_sites) {
+      // Too many to tell apart by words: said, not listed.
+      if (id == cls) out.class_sites = static_cast<std::uint32_t>(m.weak_by_class[id].size());
       continue;
+    }
     class_sites.insert(class_sites.end(), m.weak_by_class[id].begin(), m.weak_by_class[id].end());
     by_class = true;
   }
@@ -688,6 +716,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     else if (c.expression_words > 0) s += k_expression_class + k_module_per_part * (c.expression_words - 1);
     if (c.reasons.pattern)
       s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
+    s += k_per_constant_char * c.wrapped_chars;
     s += std::min(c.fulltext, 10000.0);
     c.score = s;
     if (c.reasons.frame || c.reasons.pattern || c.reasons.fulltext || c.by_class) {

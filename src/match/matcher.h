@@ -51,6 +51,10 @@ struct Reasons {
   bool pattern_text = false;  // ... and the template that matched has fixed
                               // text (not `{msg}` alone, which any message fits)
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
+  bool wraps = false;     // raises again, as the printed class, the exception
+                          // its handler caught, of a site whose pattern
+                          // matched (`except ImportError as err: raise
+                          // ValueError(str(err))`)
 };
 
 // True when nothing but the class (and the file of a frame) ties the
@@ -123,6 +127,11 @@ struct MatchResult {
   bool ambiguous = false;
   // True when no pattern matched and candidates come from full-text ranking.
   bool fulltext_fallback = false;
+  // Sites of the printed class with no text of their own (`raise
+  // NotImplementedError`, `raise ValueError(msg)`) when they are too many
+  // to list and none agrees with the text otherwise, else 0: only a
+  // traceback's frames can tell which raised it.
+  std::uint32_t class_sites = 0;
   // True when the input was longer than the matcher reads (its last part
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;

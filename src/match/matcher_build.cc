@@ -281,7 +281,7 @@ std::size_t memory_bytes(const Index& m) {
   mem += m.simple.capacity() * sizeof(Simple) + m.simple_items.capacity() * sizeof(SimpleItem) + m.simple_lits.capacity();
   mem += m.lits.capacity() + (m.lit_run_end.capacity() + m.lit_end.capacity()) * sizeof(std::uint32_t);
   mem += n * 4 * 2;  // basename and class lists
-  mem += m.idf_by_df.capacity() * sizeof(double);
+  mem += m.idf_by_df.capacity() * sizeof(double) + m.wrappers.capacity() * sizeof(m.wrappers[0]) + m.wrapped.capacity();
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Index::Required);
   mem += m.posting_weight.capacity() * sizeof(float);
   mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
@@ -503,6 +503,21 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     for (const auto& w : rd.words) ++df[word_hash(w)];
     words[i] = rd.words;
   }
+  // Records that raise again, as their own class, the exception their
+  // handler caught, message and all: by the caught class's id. A class no
+  // site raises by name has no pattern to have matched, so none.
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const model::ErrorRecord& rec = records[r];
+    for (std::string_view caught : caught_classes(rec.error_message, rec.source_code, rec.source_code_start, rec.line_number)) {
+      auto it = class_ids.find(word_hash(caught));
+      if (it != class_ids.end() && it->second != m.entries[r].class_id)
+        m.wrappers.emplace_back(it->second, static_cast<std::uint32_t>(r));
+    }
+  }
+  std::sort(m.wrappers.begin(), m.wrappers.end());
+  m.wrappers.erase(std::unique(m.wrappers.begin(), m.wrappers.end()), m.wrappers.end());
+  m.wrapped.assign(m.weak_by_class.size(), 0);
+  for (const auto& [caught, record] : m.wrappers) m.wrapped[caught] = 1;
   {
     WordTable::Builder classes;
     for (const auto& [h, id] : class_ids) classes.add(h, id);

@@ -226,6 +226,11 @@ struct Index {
   // expression: expression_words[expression_words_at[k]..[k + 1]).
   std::vector<std::uint64_t> expression_words;
   std::vector<std::uint32_t> expression_words_at{0};
+  // (caught class id, record): a record whose message is the exception its
+  // handler caught, raised again as its own class (`except ImportError as
+  // err: raise ValueError(str(err))`). Sorted.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> wrappers;
+  std::vector<std::uint8_t> wrapped;  // by class id: 1 when `wrappers` holds it
   std::size_t fulltext_max_df = k_fulltext_max_df;
   std::vector<double> idf_by_df;  // log((entries + 1) / df) for df 1..fulltext_max_df
   // By position in `all_words`' postings, the posted entry's own weight

@@ -8,7 +8,7 @@
 
 namespace errdex::match {
 
-bool weak(const Reasons& r) { return !r.frame_line && !r.frame_source && !r.pattern_text; }
+bool weak(const Reasons& r) { return !r.frame_line && !r.frame_source && !r.pattern_text && !r.wraps; }
 
 MatchResult::MatchResult(MatchResult&& other) noexcept { *this = std::move(other); }
 
@@ -19,6 +19,7 @@ MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
   ambiguous = other.ambiguous;
   fulltext_fallback = other.fulltext_fallback;
   truncated = other.truncated;
+  class_sites = other.class_sites;
   block_size = std::exchange(other.block_size, 0);
   candidates = std::exchange(other.candidates, {});
   exception = std::exchange(other.exception, {});

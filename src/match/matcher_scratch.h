@@ -170,6 +170,9 @@ struct Cand {
   // Listed as a site of the printed class's package raising a class given
   // by an expression: 1 + the words it shares with the class's name; 0 not.
   std::uint8_t expression_words = 0;
+  // Listed as wrapping a caught exception (Reasons::wraps): the fixed
+  // characters of the caught class's pattern that matched.
+  std::uint32_t wrapped_chars = 0;
   Confirmed confirmed;
   double fulltext = 0;
 };

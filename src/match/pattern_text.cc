@@ -1,5 +1,7 @@
 #include "match/pattern_text.h"
 
+#include <algorithm>
+
 #include "util/text.h"
 
 namespace errdex::match {
@@ -306,6 +308,66 @@ Assignment find_assignment(std::string_view window, int window_start, int line, 
     return a;
   }
   return a;
+}
+
+std::vector<std::string_view> caught_classes(std::string_view message_template, std::string_view window,
+                                             int window_start, int line) {
+  std::vector<std::string_view> out;
+  if (message_template.size() < 3 || message_template.front() != '{' || message_template.back() != '}') return out;
+  std::string_view inner = message_template.substr(1, message_template.size() - 2);
+  if (inner.find_first_of("{}") != std::string_view::npos) return out;
+  // The caught exception's name: `err`, `str(err)`, `err.args[0]`.
+  std::string_view name = inner;
+  if (name.starts_with("str(") && name.ends_with(")")) name = name.substr(4, name.size() - 5);
+  else if (name.ends_with(".args[0]")) name.remove_suffix(8);
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return is_word_char(static_cast<unsigned char>(c)); }))
+    return out;
+  if (line <= window_start) return out;
+  std::vector<std::string_view> lines;
+  for (std::size_t pos = 0; pos <= window.size();) {
+    auto nl = window.find('\n', pos);
+    lines.push_back(window.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  const std::size_t raise_at = static_cast<std::size_t>(line - window_start);
+  if (raise_at >= lines.size()) return out;
+  auto indent_of = [](std::string_view t) { return t.find_first_not_of(" \t"); };
+  std::size_t within = indent_of(lines[raise_at]);
+  if (within == std::string_view::npos) return out;
+  // Upward, each line indented less than everything below it so far opens
+  // a block the raise is in: the first `except` of them is its handler.
+  for (std::size_t at = raise_at; at-- > 0;) {
+    std::string_view t = lines[at];
+    const std::size_t i = indent_of(t);
+    if (i == std::string_view::npos || i >= within || t[i] == '#') continue;
+    within = i;
+    t.remove_prefix(i);
+    if (!t.starts_with("except ") && !t.starts_with("except(")) {
+      if (t.starts_with("def ") || t.starts_with("async def ") || t.starts_with("class ")) return out;
+      continue;
+    }
+    t.remove_prefix(6);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+    if (!t.ends_with(":")) return out;
+    t.remove_suffix(1);
+    const std::string as = " as " + std::string(name);
+    if (!t.ends_with(as)) return out;
+    t.remove_suffix(as.size());
+    // `(A, b.B)` or `A`: each name's last part.
+    std::size_t k = 0;
+    while (k < t.size()) {
+      while (k < t.size() && !is_word_char(static_cast<unsigned char>(t[k]))) ++k;
+      std::size_t b = k;
+      while (k < t.size() && (is_word_char(static_cast<unsigned char>(t[k])) || t[k] == '.')) ++k;
+      std::string_view dotted = t.substr(b, k - b);
+      if (dotted.empty()) break;
+      auto dot = dotted.rfind('.');
+      out.push_back(dot == std::string_view::npos ? dotted : dotted.substr(dot + 1));
+    }
+    return out;
+  }
+  return out;
 }
 
 }  // namespace errdex::match

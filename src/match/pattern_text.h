@@ -55,6 +55,15 @@ struct Assignment {
 };
 Assignment find_assignment(std::string_view window, int window_start, int line, std::string_view name);
 
+// A raise whose whole message is the exception its handler caught
+// (`except ImportError as err: raise ValueError(str(err))`; the message
+// `{err}`, `{str(err)}` or `{err.args[0]}`): the caught classes' last
+// names ("ImportError"; `except (A, b.B) as err` gives "A" and "B"), from
+// the nearest enclosing `except ... as err:` above `line` in the window.
+// None when the message is not that, or the handler is not in the window.
+std::vector<std::string_view> caught_classes(std::string_view message_template, std::string_view window,
+                                             int window_start, int line);
+
 // Every character a word is made of: [A-Za-z0-9_] and non-ASCII bytes.
 // A table, not a chain of comparisons: messages are read a byte at a time.
 inline constexpr auto k_word_chars = [] {

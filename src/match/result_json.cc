@@ -13,6 +13,7 @@ std::vector<std::string> reason_words(const Reasons& r) {
   else if (r.frame) out.push_back("frame-file");
   if (r.error_class) out.push_back("class");
   if (r.pattern) out.push_back("pattern");
+  if (r.wraps) out.push_back("wraps");
   if (r.fulltext) out.push_back("fulltext");
   return out;
 }
@@ -75,6 +76,7 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
   out["ambiguous"] = m.ambiguous;
   out["fulltextFallback"] = m.fulltext_fallback;
   out["truncated"] = m.truncated;
+  out["classSites"] = m.class_sites;
   out["candidates"] = std::move(cands);
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -4,7 +4,7 @@
 //
 //   {engine?, exception: {errorClass, message}, frames: [{file, line,
 //    function}], chained: [{errorClass, message}], ambiguous,
-//    fulltextFallback, truncated, candidates: [{id, repo, ref, sha, filePath,
+//    fulltextFallback, truncated, classSites, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
 //    reasons: [...], alsoIn: [{ref, sha, lineNumber}], url?}]}
 //
@@ -26,7 +26,7 @@ namespace errdex::match {
 
 // "frame-line" (the frame's line, and its printed statement when there is
 // one), "frame-statement" (its statement on another line), "frame-file",
-// "class", "pattern", "fulltext".
+// "class", "pattern", "wraps", "fulltext".
 std::vector<std::string> reason_words(const Reasons& r);
 
 // The captures a reader is shown: a name the message interpolates twice

@@ -142,6 +142,8 @@ Response match_page(const Snapshot& s, const std::string* text) {
     if (!m.frames.empty())
       d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
     d.set("fulltext", m.fulltext_fallback);
+    d.set("class_sites", m.class_sites > 0);
+    d.set("class_site_count", std::to_string(m.class_sites));
     d.set("ambiguous", m.ambiguous);
     const bool weak = !m.candidates.empty() && match::weak(m.candidates.front().reasons);
     d.set("weak", weak && !m.exception.error_class.empty());

@@ -112,7 +112,7 @@ json build_openapi() {
         {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},
-      {"required", {"engine", "exception", "frames", "chained", "candidates", "ambiguous", "fulltextFallback", "truncated"}},
+      {"required", {"engine", "exception", "frames", "chained", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites"}},
       {"properties",
        {{"engine", {{"type", "string"}, {"description", "What answered: matcher"}}},
         {"exception", {{"type", "object"}, {"properties", {{"errorClass", string_t}, {"message", string_t}}}}},
@@ -121,6 +121,10 @@ json build_openapi() {
         {"ambiguous", {{"type", "boolean"}}},
         {"fulltextFallback", {{"type", "boolean"}}},
         {"truncated", {{"type", "boolean"}}},
+        {"classSites",
+         {{"type", "integer"},
+          {"description", "Sites of the printed class with no text of their own, when too many to list and nothing else "
+                          "agrees (else 0): only a traceback's frames tell which"}}},
         {"candidates", {{"type", "array"}, {"items", candidate}}}}}};
   json repo = {{"type", "object"},
                {"properties",

@@ -998,6 +998,93 @@ TEST(Matcher, PrintedClassNoSiteNamesIsOneAnExpressionOfItsPackageRaises) {
   EXPECT_EQ(top_id(named.match("jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'b'")), "named");
 }
 
+// `except ImportError as err: raise ValueError(str(err))`: a ValueError
+// whose message a site of ImportError wrote (its pattern matched, no
+// ValueError's did) was raised by the site that turns the one into the
+// other, above the writer and above ValueError sites sharing a word.
+TEST(Matcher, AMessageOfAnotherClassIsRaisedByTheSiteThatWrapsIt) {
+  auto writer = site_in("writer", "o/r", "ImportError", "Parser \"{parser_name}\" not found. {err}",
+                        "Parser \"(.+?)\" not found\\. (.+?)", "pkg/parsers/__init__.py", 20);
+  auto wrapper = site_in("wrapper", "o/r", "ValueError", "{str(err)}", "(.+?)", "pkg/directives.py", 8);
+  wrapper.source_code =
+      "def parser_name(argument):\n"
+      "    try:\n"
+      "        return parsers.get_parser_class(argument)\n"
+      "    except (ImportError, errors.Missing) as err:\n"
+      "        raise ValueError(str(err))\n";
+  wrapper.source_code_start = 4;
+  // Raises a ValueError too, but not what its handler caught.
+  auto other_handler = site_in("other", "o/r", "ValueError", "{str(err)}", "(.+?)", "pkg/other.py", 5);
+  other_handler.source_code =
+      "try:\n"
+      "    x = load()\n"
+      "except KeyError as err:\n"
+      "    raise ValueError(str(err))\n";
+  other_handler.source_code_start = 2;
+  auto words = site_in("words", "o/r", "ValueError", "not found", "not found", "pkg/util.py", 3);
+  auto m = Matcher::build({writer, wrapper, other_handler, words});
+  auto r = m.match("ValueError: Parser \"rst2\" not found. No module named 'rst2'");
+  ASSERT_GE(r.candidates.size(), 2u);
+  EXPECT_EQ(r.candidates[0].id, "wrapper");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_TRUE(r.candidates[0].reasons.wraps);
+  EXPECT_FALSE(weak(r.candidates[0].reasons));
+  for (const auto& c : r.candidates)
+    if (c.id != "wrapper") EXPECT_FALSE(c.reasons.wraps) << c.id;
+  // The writer's own class printed: the writer, and no wrapper.
+  auto own = m.match("ImportError: Parser \"rst2\" not found. No module named 'rst2'");
+  EXPECT_EQ(top_id(own), "writer");
+  for (const auto& c : own.candidates) EXPECT_FALSE(c.reasons.wraps);
+}
+
+// A class raised with no text of its own by more sites than are listed:
+// the result says how many, and lists none; a frame still names one.
+TEST(Matcher, TooManySitesOfAClassWithNoTextAreCountedNotListed) {
+  std::vector<model::ErrorRecord> records;
+  for (int i = 0; i < 600; ++i)
+    records.push_back(site_in("bare" + std::to_string(i), "o/r", "NotImplementedError", "", "",
+                              "pkg/m" + std::to_string(i) + ".py", 10));
+  records.push_back(site_in("text", "o/r", "ValueError", "bad value {x}", "bad value (.+?)", "pkg/v.py", 3));
+  auto m = Matcher::build(records);
+  auto r = m.match("NotImplementedError");
+  EXPECT_TRUE(r.candidates.empty());
+  EXPECT_EQ(r.class_sites, 600u);
+  // A message another class's site wrote is not that.
+  EXPECT_EQ(m.match("ValueError: bad value 3").class_sites, 0u);
+  auto framed = m.match(
+      "Traceback (most recent call last):\n"
+      "  File \"/x/pkg/m7.py\", line 10, in f\n"
+      "NotImplementedError\n");
+  EXPECT_EQ(top_id(framed), "bare7");
+  EXPECT_EQ(framed.class_sites, 0u);
+}
+
+// A raise's message that is the caught exception, and the handler's
+// classes, read off the record's source excerpt.
+TEST(PatternText, CaughtClassesOfARaiseThatWrapsItsHandlersException) {
+  const std::string window =
+      "def f(a):\n"
+      "    try:\n"
+      "        g(a)\n"
+      "    except (ImportError, pkg.errors.Missing) as err:\n"
+      "        if a:\n"
+      "            raise ValueError(str(err))\n"
+      "        raise TypeError(err)\n"
+      "    except KeyError as e:\n"
+      "        raise LookupError(e.args[0]) from e\n"
+      "    raise RuntimeError(err)\n";
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(caught_classes("{str(err)}", window, 10, 15), (V{"ImportError", "Missing"}));
+  EXPECT_EQ(caught_classes("{err}", window, 10, 16), (V{"ImportError", "Missing"}));
+  EXPECT_EQ(caught_classes("{e.args[0]}", window, 10, 18), V{"KeyError"});
+  // Outside the handler, another name, or a message of its own: none.
+  EXPECT_TRUE(caught_classes("{err}", window, 10, 19).empty());
+  EXPECT_TRUE(caught_classes("{exc}", window, 10, 15).empty());
+  EXPECT_TRUE(caught_classes("bad: {err}", window, 10, 15).empty());
+  // The handler is above the excerpt: none.
+  EXPECT_TRUE(caught_classes("{err}", "        raise TypeError(err)\n", 16, 16).empty());
+}
+
 // Under an import root (the standard library's Lib/), the module is read
 // from the root: `xml.sax` is Lib/xml/sax/, not a folder named sax
 // elsewhere.
