@@ -159,6 +159,11 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
       std::printf("   also consistent with %s\n", also.c_str());
     }
     std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
+    if (c.wraps && *c.wraps < records.size()) {
+      const auto& w = records[*c.wraps];
+      std::printf("   raises again the %s written at %s:%d (%s)\n", w.error_class.c_str(), w.file_path.c_str(),
+                  w.line_number, w.id.c_str());
+    }
     for (const auto& [k, v] : match::shown_captures(c.captures)) {
       const std::string_view shown = v.substr(0, 200);
       std::printf("   %.*s = %.*s\n", static_cast<int>(k.size()), k.data(), static_cast<int>(shown.size()), shown.data());

@@ -510,7 +510,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           c.by_class = true;
         }
         c.reasons.wraps = true;
-        c.wrapped_chars = std::max(c.wrapped_chars, writer.constant_chars);
+        if (writer.constant_chars > c.wrapped_chars) {
+          c.wrapped_chars = writer.constant_chars;
+          c.wrapped_record = writer.record + 1;
+        }
       }
     }
   }
@@ -875,6 +878,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     cd.id = m.ids[e.record];
     cd.score = c.score;
     cd.reasons = c.reasons;
+    if (c.wrapped_record != 0) cd.wraps = c.wrapped_record - 1;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
     // Captures as RE2 gives them: from the simple walk where it is exact

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -91,6 +92,10 @@ struct Candidate {
   // most preferred first. The text is consistent with each. Empty with one
   // revision. A view of the MatchResult's storage, as captures are.
   std::span<const std::uint32_t> revisions;
+  // Reasons::wraps: the site whose message it raises again (the caught
+  // exception's own site, whose pattern matched), as an index like
+  // `index`; empty otherwise.
+  std::optional<std::size_t> wraps;
 };
 
 // One exception of the pasted text as the parser read it. Views of the

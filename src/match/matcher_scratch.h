@@ -173,6 +173,7 @@ struct Cand {
   // Listed as wrapping a caught exception (Reasons::wraps): the fixed
   // characters of the caught class's pattern that matched.
   std::uint32_t wrapped_chars = 0;
+  std::uint32_t wrapped_record = 0;  // 1 + the writer's record, 0 none
   Confirmed confirmed;
   double fulltext = 0;
 };

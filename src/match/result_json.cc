@@ -61,6 +61,11 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
       revisions.push_back({{"ref", std::move(oref)}, {"sha", std::move(osha)}, {"lineNumber", o->line_number}});
     }
     item["alsoIn"] = std::move(revisions);
+    // The site whose message it raises again: always there, null when none.
+    item["wraps"] = nullptr;
+    if (const model::ErrorRecord* w = c.wraps && src.record ? src.record(*c.wraps) : nullptr)
+      item["wraps"] = {{"id", w->id}, {"repo", w->repo}, {"filePath", w->file_path}, {"lineNumber", w->line_number},
+                       {"errorClass", w->error_class}};
     cands.push_back(std::move(item));
   }
   json frames = json::array();

@@ -6,7 +6,8 @@
 //    function}], chained: [{errorClass, message}], ambiguous,
 //    fulltextFallback, truncated, classSites, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
-//    reasons: [...], alsoIn: [{ref, sha, lineNumber}], url?}]}
+//    reasons: [...], alsoIn: [{ref, sha, lineNumber}], wraps: null or {id,
+//    repo, filePath, lineNumber, errorClass}, url?}]}
 //
 // reasons are reason_words(); ref is the name of the revision the record
 // belongs to ("" when it has none), sha its commit; alsoIn the other

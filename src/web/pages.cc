@@ -167,6 +167,13 @@ Response match_page(const Snapshot& s, const std::string* text) {
       std::snprintf(score, sizeof score, "%.2f", c.score);
       item.set("score", std::string(score));
       item.set("reasons", join(match::reason_words(c.reasons), ", "));
+      const model::ErrorRecord* wrapped = c.wraps ? s.matched(*c.wraps) : nullptr;
+      item.set("wraps", wrapped != nullptr);
+      if (wrapped) {
+        item.set("wraps_class", wrapped->error_class);
+        item.set("wraps_place", wrapped->file_path + ":" + std::to_string(wrapped->line_number));
+        item.set("wraps_url", candidate_url(s, *wrapped));
+      }
       Data caps{Data::type::list};
       for (const auto& [n, v] : match::shown_captures(c.captures)) {
         Data cap;

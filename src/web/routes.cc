@@ -109,6 +109,12 @@ json build_openapi() {
         {"score", {{"type", "number"}}},
         {"captures", {{"type", "array"}, {"items", capture}}},
         {"reasons", {{"type", "array"}, {"items", string_t}}},
+        {"wraps",
+         {{"type", {"object", "null"}},
+          {"description", "With reason wraps: the site whose message this one raises again as its own class"},
+          {"properties",
+           {{"id", string_t}, {"repo", string_t}, {"filePath", string_t}, {"lineNumber", {{"type", "integer"}}},
+            {"errorClass", string_t}}}}},
         {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},

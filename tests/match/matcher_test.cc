@@ -1028,6 +1028,8 @@ TEST(Matcher, AMessageOfAnotherClassIsRaisedByTheSiteThatWrapsIt) {
   EXPECT_EQ(r.candidates[0].id, "wrapper");
   EXPECT_FALSE(r.ambiguous);
   EXPECT_TRUE(r.candidates[0].reasons.wraps);
+  ASSERT_TRUE(r.candidates[0].wraps.has_value());
+  EXPECT_EQ(*r.candidates[0].wraps, 0u);  // the writer, as an index into the records
   EXPECT_FALSE(weak(r.candidates[0].reasons));
   for (const auto& c : r.candidates)
     if (c.id != "wrapper") EXPECT_FALSE(c.reasons.wraps) << c.id;

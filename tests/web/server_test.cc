@@ -13,6 +13,7 @@
 #include "support/process.h"
 #include "web/http_client.h"
 #include "web/routes.h"
+#include "web/url.h"
 
 namespace errdex::testing {
 namespace {
@@ -603,6 +604,62 @@ TEST(ServeCommand, ScannedHostileRepositoryRendersAsText) {
   ASSERT_EQ(m.status, 200);
   EXPECT_EQ(m.body.find("<script"), std::string::npos);
   EXPECT_NE(m.body.find("evil.py:4"), std::string::npos) << "the pasted message finds its site";
+}
+
+// A message of one class raised again as another (`except ImportError as
+// err: raise ValueError(str(err))`) is answered by the site that does it,
+// naming the site that wrote the text, in the CLI, the API and the page;
+// a class raised bare by more sites than are listed is counted, not left
+// unanswered.
+TEST(ServeCommand, WrappedMessagesAndCommonBareClassesOverHttp) {
+  TempDir tmp;
+  write_file(tmp / "repo" / "pkg" / "parsers.py",
+             "def get_parser_class(name):\n"
+             "    raise ImportError(f'Parser \"{name}\" not found. Try one of rst, md')\n");
+  write_file(tmp / "repo" / "pkg" / "directives.py",
+             "from pkg import parsers\n"
+             "def parser_name(argument):\n"
+             "    try:\n"
+             "        return parsers.get_parser_class(argument)\n"
+             "    except ImportError as err:\n"
+             "        raise ValueError(str(err))\n");
+  std::string bare;
+  for (int i = 0; i < 600; ++i) bare += "def todo" + std::to_string(i) + "(self):\n    raise NotImplementedError\n";
+  write_file(tmp / "repo" / "pkg" / "abstract.py", bare);
+  std::string db = "sqlite:" + (tmp / "w.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo acme/w -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+
+  const std::string pasted = "ValueError: Parser \"yaml\" not found. Try one of rst, md";
+  auto cli = run(errdex_cmd() + " match --db " + db + " " + shell_quote(pasted));
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  EXPECT_NE(cli.out.find("1. pkg/directives.py:6"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("raises again the ImportError written at pkg/parsers.py:2"), std::string::npos) << cli.out;
+  auto bare_cli = run(errdex_cmd() + " match --db " + db + " NotImplementedError");
+  EXPECT_EQ(bare_cli.code, 1);
+  EXPECT_NE(bare_cli.err.find("NotImplementedError is raised by 600 sites"), std::string::npos) << bare_cli.err;
+
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  auto api = post(server.port(), "/api/match", "text/plain", pasted);
+  ASSERT_EQ(api.status, 200);
+  auto aj = json::parse(api.body);
+  ASSERT_FALSE(aj["candidates"].empty()) << api.body;
+  EXPECT_EQ(aj["candidates"][0]["filePath"], "pkg/directives.py");
+  EXPECT_EQ(aj["candidates"][0]["wraps"]["filePath"], "pkg/parsers.py");
+  EXPECT_EQ(aj["candidates"][0]["wraps"]["errorClass"], "ImportError");
+  EXPECT_EQ(aj["classSites"], 0);
+  for (std::size_t i = 1; i < aj["candidates"].size(); ++i) EXPECT_TRUE(aj["candidates"][i]["wraps"].is_null());
+  auto page = post(server.port(), "/match", "application/x-www-form-urlencoded",
+                   "text=" + web::percent_encode(pasted));
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("raises again the <code>ImportError</code> written at"), std::string::npos) << page.body;
+  auto bare_api = post(server.port(), "/api/match", "text/plain", "NotImplementedError");
+  auto bj = json::parse(bare_api.body);
+  EXPECT_TRUE(bj["candidates"].empty());
+  EXPECT_EQ(bj["classSites"], 600);
+  auto bare_page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=NotImplementedError");
+  EXPECT_NE(bare_page.body.find("is raised by 600 sites that print no text of their own"), std::string::npos);
 }
 
 // Two tags of a repository scanned into one store, served: the revisions,
