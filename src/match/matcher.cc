@@ -149,7 +149,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     // name in lower case is a class only when it reads as one, or `path:
     // /srv/x` in a log line would be taken for an exception.
     if (!last.empty() && last[0] >= 'a' && last[0] <= 'z' && !reads_as_class(last)) return false;
-    auto id = m.class_ids.find(word_hash(last));
+    auto id = m.class_ids.find(word_hash(detail::canonical_class(last, last)));
     asked = last;
     asked_id = id.empty() ? 0 : id.front();
     return asked_id != 0;

@@ -424,7 +424,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
       m.expression_words_at.push_back(static_cast<std::uint32_t>(m.expression_words.size()));
     }
     if (!last.empty()) {
-      auto [it, added] = class_ids.emplace(word_hash(last), static_cast<std::uint32_t>(m.weak_by_class.size()));
+      auto [it, added] = class_ids.emplace(word_hash(detail::canonical_class(r.error_class, last)),
+                                           static_cast<std::uint32_t>(m.weak_by_class.size()));
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
@@ -509,7 +510,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   for (std::size_t r = 0; r < records.size(); ++r) {
     const model::ErrorRecord& rec = records[r];
     for (std::string_view caught : caught_classes(rec.error_message, rec.source_code, rec.source_code_start, rec.line_number)) {
-      auto it = class_ids.find(word_hash(caught));
+      auto it = class_ids.find(word_hash(detail::canonical_class(caught, caught)));
       if (it != class_ids.end() && it->second != m.entries[r].class_id)
         m.wrappers.emplace_back(it->second, static_cast<std::uint32_t>(r));
     }

@@ -26,6 +26,16 @@ class RE2;
 
 namespace errdex::match::detail {
 
+// Python 3's other names of OSError (`raise IOError(...)`,
+// `socket.error`): such a site raises OSError, which is what Python
+// prints. Any other class is its last name, `last`.
+inline std::string_view canonical_class(std::string_view written, std::string_view last) {
+  if (last == "IOError" || last == "EnvironmentError" || last == "WindowsError" || written == "socket.error" ||
+      written == "select.error" || written == "os.error")
+    return "OSError";
+  return last;
+}
+
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 2000;
 
@@ -284,7 +294,7 @@ struct Index {
   // The id of a printed class, by its last dotted name; 0 when no record
   // raises it.
   std::uint32_t class_of(std::string_view error_class) const {
-    std::string_view last = last_component(error_class);
+    std::string_view last = canonical_class(error_class, last_component(error_class));
     if (last.empty()) return 0;
     auto id = class_ids.find(word_hash(last));
     return id.empty() ? 0 : id.front();

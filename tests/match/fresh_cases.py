@@ -17,7 +17,7 @@ Lib/, or pypi/<normalized name> with files relative to site-packages), its
 version, and the innermost frame's file and line. Cases raised elsewhere
 are reported on stderr and left out.
 
-usage: python3 fresh_cases.py WORKDIR
+usage: python3 fresh_cases.py WORKDIR [--held-out]
 """
 import importlib.metadata as md
 import json
@@ -30,7 +30,9 @@ import warnings
 
 from case_tools import Counts, raised, split_cases
 
-WORK = sys.argv[1] if len(sys.argv) > 1 else "."
+HELD = "--held-out" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a != "--held-out"]
+WORK = ARGS[0] if ARGS else "."
 os.makedirs(WORK, exist_ok=True)
 os.chdir(WORK)
 warnings.simplefilter("ignore")
@@ -812,6 +814,157 @@ import docutils.readers; docutils.readers.get_reader_class("no_such_reader_errde
 import docutils.parsers; docutils.parsers.get_parser_class("no_such_parser_errdex")
 '''
 
+# Held out (written 2026-12-05, session 11): modules and distributions no
+# corpus touched before (pipes, xdrlib, sre_parse, wsgiref, pydoc,
+# _pydecimal, asyncio, python-dotenv, PyYAML, attrs, graphql-core,
+# typing_extensions, cfn-lint, aws-sam-translator, IPython's utilities, ...),
+# measured once before any change was made for them (bench/RESULTS.md).
+# `--held-out` runs these instead of CASES.
+HELD_OUT = r'''
+import colorsys; colorsys.rgb_to_hls("a", 0, 0)
+import pipes; pipes.Template().append("x", "zz")
+import pipes; pipes.Template().prepend("cat", "--")
+import pipes; t = pipes.Template(); t.append("cat", "--"); t.append("cat", ".-")
+import pipes; pipes.Template().open("f", "x")
+import mailcap; mailcap.subst("%s", "text/plain", "a;b")
+import xdrlib; xdrlib.Unpacker(b"").unpack_uint()
+import xdrlib; xdrlib.Packer().pack_fstring(-1, b"x")
+import xdrlib; u = xdrlib.Unpacker(b"\x00\x00\x00\x01"); u.unpack_uint(); u.done() if False else xdrlib.Unpacker(b"\x00\x00\x00\x01\x00").done()
+import telnetlib; telnetlib.Telnet().read_very_eager()
+import telnetlib; telnetlib.Telnet().write(b"\xff" if False else 5)
+import tabnanny; tabnanny.check("/no/such/errdex/file.py") or tabnanny.NannyNag(1, "m", "l").get_lineno() and (_ for _ in ()).throw(tabnanny.NannyNag(1, "m", "l"))
+import pyclbr; pyclbr.readmodule_ex("no_such_module_errdex")
+import compileall; compileall.compile_dir("/no/such/errdex/dir", quiet=2, workers=-1)
+import compileall; compileall.compile_dir(".", quiet=2, maxlevels=-1, workers=1, ddir=".", stripdir="x")
+import sre_parse; sre_parse.parse("(?P<1>x)")
+import sre_parse; sre_parse.parse("x{2,1}")
+import sre_parse; sre_parse.parse("[z-a]")
+import sre_parse; sre_parse.parse("(?<=a+)b") and __import__("sre_compile").compile("(?<=a+)b")
+import sre_parse; sre_parse.parse("\\k")
+import sre_parse; sre_parse.parse("(?Px)")
+import sre_parse; sre_parse.parse("a)")
+import sre_parse; sre_parse.parse("(?#abc")
+import sre_parse; sre_parse.parse_template("\\g<x", __import__("re").compile("(?P<x>a)"))
+import wsgiref.headers; wsgiref.headers.Headers([("a", 5)])
+import wsgiref.headers; wsgiref.headers.Headers(5)
+import wsgiref.util; wsgiref.util.FileWrapper(None)[0] if False else wsgiref.util.shift_path_info({})
+import wsgiref.validate; wsgiref.validate.validator(lambda e, s: [])({}, lambda *a: None)
+import wsgiref.handlers; wsgiref.handlers.SimpleHandler(None, None, None, {}).start_response("200", [])
+import wsgiref.handlers; h = wsgiref.handlers.SimpleHandler(None, None, None, {}); h.start_response("200 OK", [("a", 5)])
+import wsgiref.handlers; wsgiref.handlers.BaseHandler().finish_response() if False else wsgiref.handlers.BaseHandler().write(b"x")
+import wsgiref.simple_server; wsgiref.simple_server.WSGIRequestHandler.__new__(wsgiref.simple_server.WSGIRequestHandler).get_stderr() if False else wsgiref.simple_server.make_server("", 80, None)
+import rlcompleter; rlcompleter.Completer(5)
+import pydoc; pydoc.render_doc("no.such.thing.errdex")
+import pydoc; pydoc.locate("no_such_module_errdex.x", forceload=1) or pydoc.resolve("no_such_thing_errdex")
+import pydoc; pydoc.safeimport("no_such_module_errdex") or pydoc.ErrorDuringImport("f", (ValueError, ValueError("v"), None)).__str__() and (_ for _ in ()).throw(pydoc.ErrorDuringImport("f", (ValueError, ValueError("v"), None)))
+import decimal, _pydecimal; _pydecimal.Decimal("1.x")
+import _pydecimal; _pydecimal.Decimal(1) / 0
+import _pydecimal; _pydecimal.getcontext().prec = 0; _pydecimal.Decimal(1).sqrt()
+import _pydecimal; _pydecimal.Context(prec=-1)
+import _pydecimal; _pydecimal.Context(rounding="ROUND_SIDEWAYS")
+import _pydecimal; _pydecimal.Decimal(1).quantize(_pydecimal.Decimal("1e-1000"), context=_pydecimal.Context(traps=[_pydecimal.InvalidOperation]))
+import _pydecimal; _pydecimal.Decimal("NaN") < 1
+import _pydecimal; _pydecimal.Decimal((1, (1, 2), "x"))
+import _pydecimal; _pydecimal.Decimal(1).to_integral_value(rounding="x")
+import _pydecimal; _pydecimal.Decimal("1").__round__(5.5)
+import _pydecimal; int(_pydecimal.Decimal("Infinity"))
+import _pydecimal; _pydecimal.Decimal(1).from_float("x")
+import contextvars, asyncio; asyncio.run(asyncio.wait_for(asyncio.sleep(1), 0.001))
+import asyncio; asyncio.get_event_loop_policy().get_event_loop().run_until_complete(5)
+import asyncio; asyncio.Queue(maxsize=1).put_nowait(1) or asyncio.Queue().get_nowait()
+import asyncio; asyncio.run(asyncio.sleep(0), debug=5) if False else asyncio.Semaphore(-1)
+import asyncio; asyncio.Event().set() or asyncio.run(asyncio.gather(5))
+import asyncio; asyncio.Future().result()
+import asyncio; f = asyncio.Future(loop=asyncio.new_event_loop()); f.cancel(); f.result()
+import asyncio; asyncio.run(asyncio.wait([]))
+import asyncio; asyncio.run(asyncio.open_connection("127.0.0.1", 1))
+import asyncio.base_events; asyncio.new_event_loop().call_soon(5)
+import asyncio; asyncio.new_event_loop().run_in_executor(None, 5) and asyncio.new_event_loop().set_default_executor(5)
+import asyncio; asyncio.TaskGroup().__aexit__(None, None, None).send(None)
+import dotenv; dotenv.main.DotEnv("/no/such/errdex/.env", verbose=True).dict() and dotenv.get_key("/no/such/errdex/.env", 5) and dotenv.set_key("/no/such/errdex/dir/.env", "a", "b")
+import dotenv; dotenv.unset_key("/no/such/errdex/.env", "a") and dotenv.find_dotenv("no-such-errdex.env", raise_error_if_not_found=True)
+import dotenv; dotenv.set_key("/tmp/errdex-held.env", "a", "b", quote_mode="sometimes")
+import dotenv.variables; list(dotenv.variables.parse_variables("${"))[0].resolve(5)
+import yaml; yaml.safe_load("a: [1, 2")
+import yaml; yaml.safe_load("!!python/object:os.system x")
+import yaml; yaml.safe_load("{a: 1, a: 2, [b]: 3}")
+import yaml; yaml.safe_load("a: &x 1\nb: *y")
+import yaml; yaml.safe_load("\t- x")
+import yaml; yaml.safe_dump(object())
+import yaml; yaml.load("x")
+import yaml; yaml.safe_load("a: !!int notanint")
+import yaml; yaml.safe_load("a: !!binary 5x")
+import yaml; yaml.safe_load("%YAML 2.0\n--- x")
+import yaml; yaml.safe_load("%TAG ! x\n%TAG ! y\n--- x")
+import yaml; yaml.safe_load(b"\xff\xfe\x00\xd8")
+import yaml; yaml.safe_load("a: 'unterminated")
+import yaml; yaml.safe_load("? a\n? b\n: c\n: d")
+import yaml; list(yaml.safe_load_all("--- a\n...\n--- b: c: d"))
+import attr; attr.make_class("C", ["a", "a"])
+import attr; attr.s(lambda: 0)
+import attr; attr.evolve(5)
+import attr; attr.fields(5)
+import attr; attr.asdict(5)
+import attr, attrs
+@attrs.define
+class P:
+    x: int = attrs.field(validator=attrs.validators.in_([1, 2]))
+P(3)
+import attrs
+@attrs.frozen
+class F:
+    x: int
+F(1).x = 2
+import attrs; attrs.validators.matches_re(5)
+import attrs; attrs.validators.max_len(2)(None, attrs.Attribute("x", None, None, None, None, None, None, None), "abc")
+import attrs; attrs.validators.gt(5)(None, attrs.Attribute("x", None, None, None, None, None, None, None), 1)
+import attrs; attrs.validators.deep_iterable(attrs.validators.instance_of(int))(None, attrs.Attribute("x", None, None, None, None, None, None, None), ["a"])
+import attrs; attrs.converters.to_bool("maybe")
+import attrs
+@attrs.define
+class K:
+    a: int = 1
+    b: int
+import graphql; graphql.parse("{ a ")
+import graphql; graphql.parse("query { a(b: ) }")
+import graphql; graphql.build_schema("type Query { a: Nope }")
+import graphql; graphql.build_schema("type Q { a: Int }")
+import graphql; graphql.GraphQLObjectType("Q", {}).fields
+import graphql; graphql.GraphQLList(5)
+import graphql; graphql.GraphQLNonNull(graphql.GraphQLNonNull(graphql.GraphQLInt))
+import graphql; graphql.GraphQLEnumType("E", 5)
+import graphql; graphql.GraphQLScalarType("S").serialize(1) and graphql.GraphQLInt.serialize("x")
+import graphql; graphql.GraphQLInt.parse_value(2**40)
+import graphql; graphql.GraphQLString.serialize(object())
+import graphql; graphql.GraphQLBoolean.parse_value("yes")
+import graphql; graphql.GraphQLID.serialize(1.5)
+import graphql; graphql.GraphQLFloat.parse_value("x")
+import graphql.language; graphql.language.Source(5)
+import graphql.language; graphql.language.Source("x", location_offset=graphql.language.SourceLocation(0, 0))
+import graphql.utilities; graphql.utilities.value_from_ast_untyped(5)
+import jsonschema_path; jsonschema_path.SchemaPath.from_dict({"$ref": "#/nope"}).contents()
+import openapi_schema_validator; openapi_schema_validator.validate(5, {"type": "string"})
+import typing_extensions; typing_extensions.TypedDict("T", {"a": int}, total=5)
+import typing_extensions; typing_extensions.Literal[5].__origin__ and typing_extensions.get_original_bases(5)
+import typing_extensions; typing_extensions.TypeVar("T", bound=5, covariant=True, contravariant=True)
+import typing_extensions; typing_extensions.deprecated(5)
+import typing_extensions; typing_extensions.Protocol()
+import typing_extensions; typing_extensions.NamedTuple("N", [("a", int)], b=int)
+import typing_extensions; typing_extensions.ParamSpec("P").args.__origin__ and typing_extensions.Concatenate[int]
+import annotated_types; annotated_types.Interval(gt=1, ge=2).__iter__().__next__() and annotated_types.Len(5, 2)
+import annotated_types; annotated_types.GroupedMetadata.__init_subclass__() and annotated_types.Predicate(5).__repr__() and annotated_types.MultipleOf("x").multiple_of % 0
+import cfnlint.decode; cfnlint.decode.decode_str("a: [")
+import cfnlint.decode.cfn_json; cfnlint.decode.cfn_json.loads("{\"a\": 1, \"a\": 2}")
+import samtranslator.model; samtranslator.model.Resource("Bad Id!")
+import samtranslator.model.intrinsics; samtranslator.model.intrinsics.fnGetAtt(5, 6) and samtranslator.model.intrinsics.make_combined_condition([], "x")
+import pickleshare; pickleshare.PickleShareDB("/tmp/errdex-held-ps")["no/such"]
+import IPython.utils.text; IPython.utils.text.columnize(5)
+import IPython.core.magic_arguments; IPython.core.magic_arguments.parse_argstring(lambda: 0, "x")
+import IPython.utils.path; IPython.utils.path.ensure_dir_exists("/etc/passwd")
+import IPython.core.inputtransformer2; IPython.core.inputtransformer2.TransformerManager().transform_cell(5)
+import flask_cors; flask_cors.CORS(5)
+'''
+
 
 def normalized(name):
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -832,7 +985,7 @@ def where(path):
 
 
 counts = Counts()
-for n, code, err, site, line in raised(split_cases(CASES), where, "the standard library and the installed distributions",
+for n, code, err, site, line in raised(split_cases(HELD_OUT if HELD else CASES), where, "the standard library and the installed distributions",
                                        counts, quiet_stderr=True):
     print(json.dumps({
         "case": n,

@@ -1061,6 +1061,27 @@ TEST(Matcher, TooManySitesOfAClassWithNoTextAreCountedNotListed) {
   EXPECT_EQ(framed.class_sites, 0u);
 }
 
+// `raise IOError(...)`, `socket.error`: Python 3 prints OSError, so a
+// site raising one of its other names agrees with a printed OSError.
+TEST(Matcher, OtherNamesOfOSErrorAgreeWithOSError) {
+  auto m = Matcher::build({site_in("io", "o/r", "IOError", "{path!r} exists but is not a directory",
+                                   "(.+?) exists but is not a directory", "pkg/path.py", 9),
+                           site_in("value", "o/r", "ValueError", "{path!r} exists but is not a directory",
+                                   "(.+?) exists but is not a directory", "pkg/other.py", 4),
+                           site_in("sock", "o/r", "socket.error", "connection closed", "connection closed", "pkg/net.py", 7),
+                           site_in("env", "o/r", "EnvironmentError", "File not found", "File not found", "pkg/env.py", 3),
+                           site_in("re", "o/r", "re.error", "File not found", "File not found", "pkg/re.py", 3)});
+  auto r = m.match("OSError: '/etc/passwd' exists but is not a directory");
+  EXPECT_EQ(top_id(r), "io");
+  EXPECT_TRUE(r.candidates[0].reasons.error_class);
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(top_id(m.match("OSError: connection closed")), "sock");
+  // `re.error` is no OSError: only the other names of OSError are.
+  auto f = m.match("OSError: File not found");
+  EXPECT_EQ(top_id(f), "env");
+  EXPECT_FALSE(f.ambiguous);
+}
+
 // A raise's message that is the caught exception, and the handler's
 // classes, read off the record's source excerpt.
 TEST(PatternText, CaughtClassesOfARaiseThatWrapsItsHandlersException) {

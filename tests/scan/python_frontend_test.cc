@@ -520,6 +520,30 @@ TEST(PythonFrontend, ExceptionClassExportsItsDisplayAndParameters) {
   EXPECT_TRUE(f.classes[1].display.empty());
 }
 
+// `raise AssertionError(*args)` in a helper taking `*args`: a caller of
+// this file passing one argument in their place passes the message; one
+// passing several (Python shows their tuple) or none gives nothing.
+TEST(PythonFrontend, ACallerPassesTheMessageOfASplatHelper) {
+  FileFacts f = scan_python(
+      "def assert_(cond, *args):\n"
+      "    if not cond:\n"
+      "        raise AssertionError(*args)\n"
+      "class V:\n"
+      "    def fail(self, *parts):\n"
+      "        raise ValueError(*parts)\n"
+      "    def check(self, x):\n"
+      "        self.fail(f'bad value {x}')\n"
+      "def check(environ, key):\n"
+      "    assert_(key in environ, 'Environment missing required key: %r' % (key,))\n"
+      "    assert_(isinstance(key, str), 'key %s' % key, 'extra')\n"
+      "    assert_(key)\n"
+      "    assert_(key, *environ)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "{args}");
+  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"Environment missing required key: {key}"});
+  EXPECT_EQ(alternatives(f.sites[1]), std::vector<std::string>{"bad value {x}"});
+}
+
 // A class defined in another file shows a plain string literal argument
 // or a decimal integer as its text; any other argument as an interpolation of its source.
 TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {

@@ -148,14 +148,46 @@ TSNode FileScanner::argument_for(TSNode call, int position, std::string_view nam
   return found;
 }
 
-void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
+int FileScanner::splat_position(TSNode fn, std::string_view name) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  const std::uint32_t count = named_count(params);
+  int before = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    std::string_view type = ts_node_type(p);
+    if (type == "list_splat_pattern") return text(first_named(p)) == name ? before : -1;
+    if (type == "keyword_separator" || type == "dictionary_splat_pattern") return -1;
+    if (type != "positional_separator" && type != "comment") ++before;
+  }
+  return -1;
+}
+
+TSNode FileScanner::only_argument_from(TSNode call, int position) const {
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList || position < 0) return TSNode{};
+  const std::uint32_t na = named_count(args);
+  int pos = 0;
+  TSNode found{};
+  for (std::uint32_t i = 0; i < na; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    Kind ak = kind(a);
+    if (ak == Kind::Comment || ak == Kind::KeywordArg) continue;
+    if (ak == Kind::ListSplat || ak == Kind::DictSplat) return TSNode{};
+    if (pos > position) return TSNode{};  // several: Python shows their tuple
+    if (pos == position) found = a;
+    ++pos;
+  }
+  return found;
+}
+
+void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, bool splat) {
   // The enclosing function, and whether it is a method (called as `x.f()`,
   // its first parameter bound).
   const std::size_t fi = innermost_function();
   if (fi == std::string::npos || !ts_node_is_null(m_scope)) return;
   TSNode fn = m_ctx[fi].node;
   int position = -1;
-  if (!parameter_position(fn, param, position)) return;
+  if (splat ? (position = splat_position(fn, param)) < 0 : !parameter_position(fn, param, position)) return;
   std::string fname(text(child(fn, m_g.f_name)));
   // Special methods are called by syntax (`x[k]`, `x.y`), not by name.
   if (fname.empty() || (fname.starts_with("__") && fname.ends_with("__"))) return;
@@ -170,7 +202,8 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param) {
     if (read >= k_max_callers_read) break;
     bool via_attribute = kind(child(call, m_g.f_function)) == Kind::Attribute;
     if (method != via_attribute) continue;
-    TSNode arg = argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
+    TSNode arg = splat ? only_argument_from(call, position - (method ? 1 : 0))
+                       : argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
     if (ts_node_is_null(arg)) continue;
     ++read;
     TSNode caller = enclosing_function(call);

@@ -77,6 +77,9 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     while (!spread.empty() && spread.front() == '*') spread.remove_prefix(1);
     site.message = {};
     site.message.parts.push_back(interp(expr_text(spread)));
+    // `def assert_(cond, *args): ... raise AssertionError(*args)`: what
+    // callers pass in place of `*args`.
+    if (kind(first_named(splat)) == Kind::Identifier) add_caller_messages(site, spread, true);
     return;
   }
   TSNode msg = ts_node_is_null(first) ? keyword_msg : first;

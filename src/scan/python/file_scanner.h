@@ -351,7 +351,15 @@ class FileScanner {
   }
   // Each argument that callers in this file pass for parameter `param` of
   // the enclosing function, as messages.
-  void add_caller_messages(ThrowSite& site, std::string_view param);
+  // With `splat`, `param` is the function's `*param`: a caller passing
+  // one argument in its place passes the message.
+  void add_caller_messages(ThrowSite& site, std::string_view param, bool splat = false);
+  // How many positional parameters come before `*name` in `fn`'s, or -1
+  // when `*name` is not one of them.
+  int splat_position(TSNode fn, std::string_view name) const;
+  // The call's one positional argument at `position` when it passes
+  // exactly one from there on (and no `*x`), else null.
+  TSNode only_argument_from(TSNode call, int position) const;
   // Parameter `name`'s position among the positional parameters of
   // function `fn` (-1 when keyword-only or absent), and whether it is a
   // parameter at all.
