@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <set>
 
 extern "C" const TSLanguage* tree_sitter_python(void);
@@ -126,29 +127,54 @@ void identifiers(TSNode n, std::string_view code, std::vector<std::string>& out,
   for (std::uint32_t i = 0; i < c; ++i) identifiers(ts_node_named_child(n, i), code, out, depth + 1);
 }
 
+// A verdict by snippet, shared by the process's threads: the sites of one
+// function share their call and guard snippets, and a scan of many
+// revisions meets an unchanged function's snippets again in every revision
+// whose file changed elsewhere; a parse costs far more than a lookup. Both
+// checks are pure, so a verdict never goes stale; the table is emptied when
+// it grows past `k_max_entries` (memory stays bounded on any input).
+class Verdicts {
+ public:
+  template <class Check>
+  bool get(std::string_view code, Check&& check) {
+    std::string key(code);
+    {
+      std::lock_guard lock(m_mutex);
+      if (auto it = m_map.find(key); it != m_map.end()) return it->second;
+    }
+    bool ok = check();
+    std::lock_guard lock(m_mutex);
+    if (m_map.size() >= k_max_entries) m_map.clear();
+    m_map.emplace(std::move(key), ok);
+    return ok;
+  }
+
+ private:
+  static constexpr std::size_t k_max_entries = 1u << 17;
+  std::mutex m_mutex;
+  std::unordered_map<std::string, bool> m_map;
+};
+
 }  // namespace
 
 bool parses_as_python(std::string_view code) {
   if (is_blank(code)) return false;
-  // Sites of one function share their call and guard snippets, so the same
-  // code is checked again and again; a parse costs far more than a lookup.
-  thread_local std::unordered_map<std::string, bool> memo;
-  if (auto it = memo.find(std::string(code)); it != memo.end()) return it->second;
-  Tree t(code);
-  if (memo.size() > 4096) memo.clear();
-  memo.emplace(std::string(code), t.ok());
-  return t.ok();
+  static Verdicts verdicts;
+  return verdicts.get(code, [&] { return Tree(code).ok(); });
 }
 
 bool parses_as_expression(std::string_view expr) {
   if (is_blank(expr) || expr.find('\n') != std::string_view::npos) return false;
-  // Parenthesised, a statement can't pass for an expression.
-  std::string wrapped = "(" + std::string(expr) + ")\n";
-  Tree t(wrapped);
-  if (!t.ok()) return false;
-  TSNode root = ts_tree_root_node(t.tree);
-  if (ts_node_named_child_count(root) != 1) return false;
-  return type_is(ts_node_named_child(root, 0), "expression_statement");
+  static Verdicts verdicts;
+  return verdicts.get(expr, [&] {
+    // Parenthesised, a statement can't pass for an expression.
+    std::string wrapped = "(" + std::string(expr) + ")\n";
+    Tree t(wrapped);
+    if (!t.ok()) return false;
+    TSNode root = ts_tree_root_node(t.tree);
+    if (ts_node_named_child_count(root) != 1) return false;
+    return type_is(ts_node_named_child(root, 0), "expression_statement");
+  });
 }
 
 CodeNames code_names(std::string_view code) {

@@ -196,6 +196,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return entries[x].size > entries[y].size; });
     Progress progress(a.progress ? "scan" : "", a.progress ? entries.size() : 0);
+    const std::size_t incremental_before = memo ? memo->trees.reused() : 0;
     parallel_for(entries.size(), jobs, [&](std::size_t k) {
       const std::size_t i = order[k];
       const scan::Frontend* frontend = scan::frontend_for(entries[i].path);
@@ -263,6 +264,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
                 std::to_string(content->size());
           known = known_facts(key);
         }
+        // A file parsed at an earlier revision of this command is parsed
+        // from that tree.
+        scan::ParsingFile parsing(memo ? &memo->trees : nullptr, paths[i]);
         if (known) {
           facts[i] = std::move(*known);
           cached += !evidence_only && !calls_only;
@@ -290,6 +294,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
       }
       progress.tick();
     });
+    if (memo) out.incremental = memo->trees.reused() - incremental_before;
   }
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (problems[i] && !(is_test[i] && !a.include_tests)) out.skipped.push_back({entries[i].path, *problems[i]});
@@ -297,6 +302,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   for (std::size_t i = 0; i < entries.size(); ++i) out.files += !problems[i] && !(is_test[i] && !a.include_tests);
   out.parsed = parsed.load();
   out.cached = cached.load();
+  if (memo) memo->trees.keep_only(paths);
   if (a.facts_cache) {
     std::erase_if(new_blobs, [](const auto& kv) { return kv.first.empty(); });
     if (memo) {
@@ -820,7 +826,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
                         {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
                         {"cachedFiles", out.cached}, {"reusedFiles", out.reused}, {"restampedRecords", restamped.load()},
-                        {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
+                        {"incrementalParses", out.incremental}, {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)

@@ -14,6 +14,7 @@
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
+#include "scan/python/earlier_trees.h"
 #include "source/source_tree.h"
 #include "store/history.h"
 #include "store/store.h"
@@ -66,6 +67,9 @@ struct ScanMemo {
   // Records key -> the file's analyzed records (stamped with the revision
   // that analyzed them; analyze::stamp re-stamps).
   RecentMap<std::vector<model::ErrorRecord>> records;
+  // The tree each path's last parsed content gave (one revision's files):
+  // a file changed since is parsed incrementally from it.
+  scan::EarlierTrees trees;
   // Git blob id -> a doc file's text (nullopt: left out), for evidence.docs.
   RecentMap<std::optional<std::string>> doc_texts;
   // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
@@ -120,6 +124,7 @@ struct PipelineOutput {
   std::size_t parsed = 0;  // of those, parsed (may hold a site), or read from the facts cache
   std::size_t cached = 0;  // of those, whose facts came from the facts cache
   std::size_t reused = 0;  // files whose records came from the cache, analyzed at another revision
+  std::size_t incremental = 0;  // parses that started from the tree of the file's earlier content (ScanMemo::trees)
   std::size_t classes = 0; // class definitions indexed
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;

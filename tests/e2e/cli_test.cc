@@ -557,6 +557,82 @@ TEST(Cli, GitRevisionsFromTheCachesExportTheSameAsAFullScan) {
   EXPECT_EQ(linked, 3) << "the test read as evidence links a.py's record in each revision";
 }
 
+// Incremental parsing across revisions (scan/python/earlier_trees.h): a
+// file edited in the middle, at the start, at the end, with a function moved
+// and with an import changed is parsed from its earlier tree, and every
+// revision exports what a scan parsing every file from scratch exports. The
+// import's change reaches the record of the unchanged function that raises
+// the class it names: the record shows the file as it now is.
+TEST(Cli, FilesParsedFromTheirEarlierTreesExportTheSameAsAFullScan) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/errors.py", "class Bad(ValueError):\n    pass\n");
+  write_file(repo / "pkg/other.py", "class Bad(LookupError):\n    pass\n");
+  const std::string first =
+      "def first(x):\n    if x < 0:\n        raise ValueError(f\"first got {x}, a negative number\")\n    return x\n";
+  const std::string middle =
+      "def middle(y):\n    if y > LIMIT:\n        raise Bad(f\"middle got {y} over the limit\")\n    return y\n";
+  const std::string last =
+      "def last(z):\n    if not z:\n        raise KeyError(f\"last got nothing for {z}\")\n    return z\n";
+  const std::string head = "from pkg.errors import Bad\n\nLIMIT = 10\n\n\n";
+  std::vector<std::string> versions = {
+      head + first + "\n\n" + middle + "\n\n" + last,
+      // In the middle: middle's message reworded and a line added.
+      head + first + "\n\n" +
+          "def middle(y):\n    y = abs(y)\n    if y > LIMIT:\n        raise Bad(f\"middle now got {y} past the limit\")\n"
+          "    return y\n\n\n" + last,
+      // At the start.
+      "\"\"\"A module.\"\"\"\nimport os\n" + head + first + "\n\n" + middle + "\n\n" + last,
+      // At the end.
+      "\"\"\"A module.\"\"\"\nimport os\n" + head + first + "\n\n" + middle + "\n\n" + last +
+          "\n\ndef added(w):\n    raise RuntimeError(f\"added got {w}\")\n",
+      // A function moved.
+      "\"\"\"A module.\"\"\"\nimport os\n" + head + middle + "\n\n" + last + "\n\n" + first,
+      // The import changed: middle's text is not.
+      "\"\"\"A module.\"\"\"\nimport os\nfrom pkg.other import Bad\n\nLIMIT = 10\n\n\n" + middle + "\n\n" + last +
+          "\n\n" + first,
+  };
+  std::string revs;
+  for (std::size_t v = 0; v < versions.size(); ++v) {
+    write_file(repo / "pkg/m.py", versions[v]);
+    std::string tag = "v" + std::to_string(v + 1);
+    git(repo, (v == 0 ? "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm " : "commit -qam ") + tag + " && git tag " + tag);
+    revs += " --rev " + tag;
+  }
+  std::string cached = "sqlite:" + (data / "c.db").string(), plain = "sqlite:" + (data / "p.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/edits -q --json " + args +
+                 " --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  auto summaries = scan(cached, revs);
+  // One parse of m.py per revision after the first starts from the tree
+  // of the revision before.
+  int incremental = 0;
+  const std::string field = "\"incrementalParses\": ";
+  for (auto at = summaries.find(field); at != std::string::npos; at = summaries.find(field, at + 1))
+    incremental += std::stoi(summaries.substr(at + field.size()));
+  EXPECT_EQ(incremental, 5) << summaries;
+  scan(plain, revs + " --no-cache");
+  auto a = export_without_times(cached), b = export_without_times(plain);
+  EXPECT_EQ(a.size(), 3u * 6 + 1);
+  EXPECT_EQ(a, b);
+  // middle's record in v5 and v6: the same text, the class imported from
+  // another module.
+  std::map<std::string, json> middle_at;
+  for (const auto& l : a)
+    if (l["record"]["errorClass"] == "Bad") middle_at[l["record"]["analyzedSha"].get<std::string>()] = l["record"];
+  ASSERT_EQ(middle_at.size(), 6u);
+  auto sha = [&](const std::string& tag) { return git(repo, "rev-parse " + tag).substr(0, 40); };
+  const json& v5 = middle_at[sha("v5")];
+  const json& v6 = middle_at[sha("v6")];
+  EXPECT_EQ(v5["lineNumber"], v6["lineNumber"]);
+  EXPECT_EQ(v5["documentation"], v6["documentation"]);
+  EXPECT_NE(v5["sourceCode"].get<std::string>().find("from pkg.errors import Bad"), std::string::npos) << v5.dump();
+  EXPECT_NE(v6["sourceCode"].get<std::string>().find("from pkg.other import Bad"), std::string::npos) << v6.dump();
+}
+
 // What one command keeps between the revisions it scans (doc files by
 // blob id, the stored revisions' sites by site key) gives what scans of one
 // revision each give, also when a revision is stored before the others

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "scan/python/earlier_trees.h"
 #include "scan/python/file_scanner.h"
 #include "scan/python/text.h"
 #include "scan/tree_walk.h"
@@ -101,15 +102,17 @@ using python::detail::language;
 constexpr std::size_t k_max_source = 0xFFFFFFF0u;
 
 // `original`: the whole file when `source` is its outline, else empty.
-model::FileFacts scan_source(std::string_view source, std::string_view original) {
+// `pass`: parse_reusing's. The outline, the wider outline and the whole
+// file share one: each is parsed from the last of them, as they differ by
+// blanked lines only.
+model::FileFacts scan_source(std::string_view source, std::string_view original, std::string_view pass) {
   if (source.size() > k_max_source || python::too_deeply_indented(source)) {
     model::FileFacts facts;
     facts.had_syntax_errors = true;
     return facts;
   }
   thread_local TsParser parser(language().lang);
-  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(),
-                                        static_cast<std::uint32_t>(source.size()));
+  TSTree* tree = parse_reusing(parser.get(), pass, source);
   if (!tree) {
     ts_parser_reset(parser.get());
     model::FileFacts facts;
@@ -129,16 +132,16 @@ model::FileFacts scan_python_sites(const PythonLines& lines) {
   const std::string_view source = lines.source();
   if (source.size() <= k_max_source) {
     if (auto outline = blank_unreachable(lines)) {
-      auto facts = scan_source(*outline, source);
+      auto facts = scan_source(*outline, source, "sites");
       if (facts.blanked.empty()) return facts;
       // A message read from code the outline blanked: again, keeping it.
       if (auto wider = blank_unreachable(lines, facts.blanked)) {
-        facts = scan_source(*wider, source);
+        facts = scan_source(*wider, source, "sites");
         if (facts.blanked.empty()) return facts;
       }
     }
   }
-  return scan_source(source, {});
+  return scan_source(source, {}, "sites");
 }
 
 }  // namespace
@@ -151,7 +154,7 @@ model::FileFacts scan_python(const PythonLines& lines) {
   return facts;
 }
 
-model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}); }
+model::FileFacts scan_python_whole(std::string_view source) { return scan_source(source, {}, "sites"); }
 
 bool may_define_classes(std::string_view source) { return source.find("class") != std::string_view::npos; }
 
