@@ -205,6 +205,7 @@ std::unordered_set<std::string> subject_words(std::string_view test_path, const 
     auto dot = q.rfind('.');
     if (dot == std::string_view::npos) continue;
     q = q.substr(0, dot);
+    if (q.ends_with("()")) q.remove_suffix(2);  // a call's result (`make().m`)
     q = last_component(q);
     while (q.starts_with('_')) q.remove_prefix(1);
     if (!q.empty()) out.emplace(q);
