@@ -389,5 +389,27 @@ TEST(EvidenceLinks, ReturnedInstancesAndPropertyCallsReachTheirMethods) {
   EXPECT_EQ(l.tests_of("unknown mode"), (std::vector<std::string>{"T.test_mode@10"}));
 }
 
+// A method guessed by name (`self.queue.put`, the receiver set at run
+// time) is linked only in a module the test file is about: its name says
+// so with `test_`, `_test`, `_tests` around it and leading underscores
+// (Lib/test/_test_multiprocessing.py, string_tests.py), not another's.
+TEST(EvidenceLinks, TestFileNamesAroundTheirSubject) {
+  const std::string code =
+      "class Queue:\n"
+      "    def put(self, item):\n"
+      "        raise ValueError('queue is closed')\n";
+  const std::string test =
+      "import unittest\n"
+      "class _TestQueue(unittest.TestCase):\n"
+      "    def test_put(self):\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.queue.put(1)\n";
+  for (const char* path : {"tests/_test_queues.py", "tests/queues_tests.py", "tests/test_queues.py"})
+    EXPECT_EQ(link({{"pkg/queues.py", code}}, {{path, test}}).tests_of("queue is closed"),
+              (std::vector<std::string>{"_TestQueue.test_put@4"}))
+        << path;
+  EXPECT_TRUE(link({{"pkg/queues.py", code}}, {{"tests/_test_other.py", test}}).tests_of("queue is closed").empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze
