@@ -145,6 +145,9 @@ struct CallGraph::Impl {
   std::unordered_map<std::string, std::vector<int>> methods_named, named;
   // A property's getter node → its setter and deleter nodes.
   std::unordered_map<int, std::vector<int>> accessors;
+  // (module, class) → attribute → the accessors a class body's
+  // `x = property(getx, setx)` names.
+  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<int>>> named_properties;
   // (module, class) → attribute → callee as written (`self.x = Cls()`).
   std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
   std::size_t edge_count = 0;
@@ -229,6 +232,44 @@ struct CallGraph::Impl {
       if (n >= 0) return n;
     }
     return -1;
+  }
+
+  // The accessor of kind `kind` that a `property(...)` call in the body of
+  // class `cls` of module `mi` or of its bases names for attribute
+  // `attr`, or -1.
+  int lookup_property(int mi, const std::string& cls, std::string_view attr, std::string_view kind, int depth) const {
+    Nesting nesting;
+    if (depth > k_max_hops || !nesting.ok()) return -1;
+    if (auto c = named_properties.find(class_key(mi, cls)); c != named_properties.end())
+      if (auto a = c->second.find(std::string(attr)); a != c->second.end()) {
+        for (int n : a->second)
+          if (nodes[n].fn->property == kind) return n;
+        return -1;
+      }
+    auto b = modules[mi].bases.find(cls);
+    if (b == modules[mi].bases.end()) return -1;
+    for (const auto& base : b->second) {
+      Ref r = resolve_in_module(mi, split_dots(base), 0);
+      if (r.kind != Ref::klass) continue;
+      if (int n = lookup_property(r.module_index, r.qualname, attr, kind, depth + 1); n >= 0) return n;
+    }
+    return -1;
+  }
+
+  // The class whose instance function `node` returns (FunctionCalls::
+  // returns: `return Thing(...)`, `return cls(...)` in a classmethod, or
+  // another such function's result), or none.
+  Ref returned_class(int node, int depth = 0) const {
+    const Node& n = nodes[node];
+    const std::string& callee = n.fn->returns;
+    if (callee.empty() || depth > k_max_hops) return {};
+    if (callee == "cls" || callee == "self.__class__") {
+      if (n.cls.empty()) return {};
+      return {Ref::klass, n.module, n.cls, -1};
+    }
+    Ref r = resolve_in_module(n.module, split_dots(callee), 0);
+    if (r.kind == Ref::function && r.node != node) return returned_class(r.node, depth + 1);
+    return r.kind == Ref::klass ? r : Ref{};
   }
 
   // The accessor of kind `kind` of the property whose getter (or only
@@ -403,6 +444,8 @@ struct CallGraph::Impl {
           m.by_line[fn.line] = id;
           const bool ctor = !n.cls.empty() && is_constructor(fn.name);
           named[ctor ? n.cls.substr(n.cls.rfind('.') + 1) : fn.name].push_back(id);
+          if (!fn.attribute.empty() && !n.cls.empty())
+            named_properties[class_key(mi, n.cls)][fn.attribute].push_back(id);
           if (!n.cls.empty()) {
             methods_named[fn.name].push_back(id);
             auto& attrs = attributes[class_key(mi, n.cls)];
@@ -555,14 +598,9 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
       bindings[imp.alias.empty() ? imp.name : imp.alias] = imp.module + '.' + imp.name;
     }
   }
-  for (const auto& c : calls) {
-    auto parts = split_dots(c);
-    if (parts.empty()) continue;
-    // An attribute read, assigned or deleted (`Cls.size.__set__`) runs its
-    // property's accessor of that kind, and nothing when it is no property.
-    const std::string_view access = property_access(parts.back());
-    if (!access.empty()) parts.pop_back();
-    if (parts.empty()) continue;
+  // What names `parts` stand for through those imports (or a `*` import of
+  // the repository's); `shadowed` when a C accelerator replaces its module.
+  auto resolve = [&](const std::vector<std::string_view>& parts, bool& shadowed) {
     // The longest run of names an import binds (`xml.dom` of `import
     // xml.dom as xml.dom`).
     auto b = bindings.end();
@@ -570,10 +608,10 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
     for (std::size_t k = parts.size(); k > 0 && b == bindings.end(); --k)
       if (b = bindings.find(join_dots(parts, 0, k)); b != bindings.end()) bound = k;
     Impl::Ref r;
-    bool shadowed = false;
+    shadowed = false;
     if (b != bindings.end()) {
       auto target = split_dots(b->second);
-      target.insert(target.end(), parts.begin() + bound, parts.end());
+      target.insert(target.end(), parts.begin() + static_cast<std::ptrdiff_t>(bound), parts.end());
       r = m->resolve_global(target, 0);
       // Imported as usual, an accelerated module runs its C code.
       if (!fresh.contains(b->second))
@@ -590,8 +628,49 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
             if (r.kind != Impl::Ref::none) break;
           }
     }
+    return r;
+  };
+  for (const auto& c : calls) {
+    auto parts = split_dots(c);
+    if (parts.empty()) continue;
+    // An attribute read, assigned or deleted (`Cls.size.__set__`) runs its
+    // property's accessor of that kind, and nothing when it is no property.
+    const std::string_view access = property_access(parts.back());
+    if (!access.empty()) parts.pop_back();
+    if (parts.empty()) continue;
+    // `make().m` (scan::type_test_calls writes a call's result so): the
+    // name of the call, whose result the last name is read on.
+    std::size_t called = parts.size();
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (parts[i].ends_with("()")) {
+        parts[i].remove_suffix(2);
+        called = i;
+      }
+    bool shadowed = false;
+    Impl::Ref r = resolve(parts, shadowed);
     // Its Python code does not run: no link to it.
     if (shadowed) continue;
+    // The class whose method or attribute the last name is: a class named
+    // through an import, or the class a function's result is an instance
+    // of (`make_thing().m`, the test's `r = make_thing(); r.m()`; a
+    // property's `Cls.prop.m`).
+    Impl::Ref owner;
+    // The last name is read on the instance a function returns.
+    bool returned = false;
+    if (parts.size() >= 2) {
+      bool owner_shadowed = false;
+      owner = resolve(std::vector<std::string_view>(parts.begin(), parts.end() - 1), owner_shadowed);
+      if (owner.kind == Impl::Ref::function && !owner_shadowed) {
+        // A property's getter is read, not called: its result too.
+        const bool result = called + 2 == parts.size() || m->nodes[owner.node].fn->property == "getter";
+        owner = result ? m->returned_class(owner.node) : Impl::Ref{};
+        returned = owner.kind == Impl::Ref::klass;
+      }
+      if (owner.kind != Impl::Ref::klass || owner_shadowed) owner = {};
+    }
+    if (returned && r.kind == Impl::Ref::none)
+      if (int n = m->lookup_method(owner.module_index, owner.qualname, parts.back(), 0); n >= 0)
+        r = {Impl::Ref::function, m->nodes[n].module, m->nodes[n].qualname, n};
     std::vector<int> nodes;
     if (!access.empty()) {
       auto add = [&](int n) {
@@ -599,23 +678,23 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
         if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
         if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
       };
-      add(r.kind == Impl::Ref::function ? m->accessor(r.node, access) : -1);
+      int accessor = r.kind == Impl::Ref::function ? m->accessor(r.node, access) : -1;
+      if (accessor < 0 && r.kind == Impl::Ref::none && owner.kind == Impl::Ref::klass)
+        accessor = m->lookup_property(owner.module_index, owner.qualname, parts.back(), access, 0);
+      add(accessor);
       // Assigning or deleting any attribute of an instance runs its
       // class's `__setattr__` or `__delattr__` first, when the repository
       // defines one for it.
-      if (access != "getter" && b != bindings.end() && bound < parts.size()) {
-        auto target = split_dots(b->second);
-        target.insert(target.end(), parts.begin() + bound, parts.end() - 1);
-        Impl::Ref cls = m->resolve_global(target, 0);
-        if (cls.kind == Impl::Ref::klass)
-          add(m->lookup_method(cls.module_index, cls.qualname, access == "setter" ? "__setattr__" : "__delattr__", 0));
-      }
+      if (access != "getter" && owner.kind == Impl::Ref::klass)
+        add(m->lookup_method(owner.module_index, owner.qualname, access == "setter" ? "__setattr__" : "__delattr__", 0));
       continue;
     }
     if (int n = m->called_node(r); n >= 0) {
       nodes.push_back(n);
       if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
-    } else if (r.kind == Impl::Ref::none) {
+    } else if (r.kind == Impl::Ref::none && !returned) {
+      // A guess by name, unless the receiver's class is known (and lacks
+      // the method: C code's, or `__getattr__`'s).
       auto it = m->named.find(std::string(parts.back()));
       if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;
     }

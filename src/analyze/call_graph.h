@@ -60,7 +60,12 @@ class CallGraph {
   // a `del`) names the property's accessor of that kind, through an
   // import only, and nothing when the attribute is no property; an
   // assignment or `del` also names the class's `__setattr__` or
-  // `__delattr__` when the repository defines one.
+  // `__delattr__` when the repository defines one. A call's result
+  // (`make_thing().m`, as scan::type_test_calls writes `r = make_thing();
+  // r.m()`) and a property getter's (`Cls.prop.m`) are instances of the
+  // class the function returns (model::FunctionCalls::returns): `m` is its
+  // method, and no guess by name is made when it has none. An attribute a
+  // class body binds with `x = property(getx, setx)` names those accessors.
   std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
                                       const std::vector<std::string>& calls,
                                       std::vector<int>* imported = nullptr) const;

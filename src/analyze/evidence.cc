@@ -183,7 +183,8 @@ std::string_view module_stem(std::string_view path) {
 }
 
 // The words a test file's path and calls name its subject by: `test_json/
-// test_decode.py` → json, decode; `json.loads(...)` → json.
+// test_decode.py` → json, decode; `_test_multiprocessing.py`,
+// `string_tests.py` → multiprocessing, string; `json.loads(...)` → json.
 std::unordered_set<std::string> subject_words(std::string_view test_path, const model::TestExpectation& e) {
   std::unordered_set<std::string> out;
   std::size_t start = 0;
@@ -192,8 +193,14 @@ std::unordered_set<std::string> subject_words(std::string_view test_path, const 
     if (end == std::string_view::npos) end = test_path.size();
     std::string_view part = test_path.substr(start, end - start);
     if (part.ends_with(".py")) part.remove_suffix(3);
+    // `_test_multiprocessing.py` (a module the test files run), the
+    // shared `string_tests.py`: their subject too. (Not `datetimetester`:
+    // its tests run the C accelerator's classes as often as the Python
+    // ones, and only the latter raise the module's sites.)
+    while (part.starts_with('_')) part.remove_prefix(1);
     if (part.starts_with("test_")) part.remove_prefix(5);
-    if (part.ends_with("_test")) part.remove_suffix(5);
+    for (std::string_view suffix : {"_test", "_tests"})
+      if (part.ends_with(suffix) && part.size() > suffix.size()) part.remove_suffix(suffix.size());
     while (part.starts_with('_')) part.remove_prefix(1);
     if (!part.empty() && part != "test" && part != "tests" && part != "Lib" && part != "lib") out.emplace(part);
     start = end + 1;
@@ -205,6 +212,7 @@ std::unordered_set<std::string> subject_words(std::string_view test_path, const 
     auto dot = q.rfind('.');
     if (dot == std::string_view::npos) continue;
     q = q.substr(0, dot);
+    if (q.ends_with("()")) q.remove_suffix(2);  // a call's result (`make().m`)
     q = last_component(q);
     while (q.starts_with('_')) q.remove_prefix(1);
     if (!q.empty()) out.emplace(q);

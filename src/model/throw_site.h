@@ -173,8 +173,15 @@ struct FunctionCalls {
   // What reading, assigning or deleting the attribute of its name runs
   // (a decorator says so): "getter" (`@property`, `@x.getter`,
   // `@cached_property`), "setter" (`@x.setter`), "deleter" (`@x.deleter`);
-  // "" for a function that is no property's.
+  // "" for a function that is no property's. Also set by a class body's
+  // `x = property(getx, setx, delx)` (or `fget=`...), with `attribute`
+  // the attribute's name ("x").
   std::string property;
+  std::string attribute;
+  // What every `return` of its body gives, when all agree: the callee as
+  // written of a call (`return Thing(...)`, or a local bound to one), ""
+  // when unknown or different.
+  std::string returns;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

@@ -66,7 +66,8 @@ std::string facts_to_json(const model::FileFacts& f) {
     expectations.push_back({e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls});
   json functions = json::array();
   for (const auto& fn : f.functions)
-    functions.push_back({fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property});
+    functions.push_back(
+        {fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute, fn.returns});
   json imports = json::array();
   for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
   json bases = json::array();
@@ -139,8 +140,13 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     for (const auto& fn : j.at(5)) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
-                             fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string()});
+                             fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string(),
+                             std::string(), std::string()});
       if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
+      if (fn.size() > 9) {
+        f.functions.back().attribute = fn.at(8).get<std::string>();
+        f.functions.back().returns = fn.at(9).get<std::string>();
+      }
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))

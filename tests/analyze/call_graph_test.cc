@@ -337,6 +337,121 @@ TEST(CallGraph, AttributeAccessesNameThePropertysAccessor) {
   EXPECT_EQ(chains(t.graph->entry_points(t.raising("pkg/req.py", "ValueError"))), (Chains{{"pkg.req.check"}}));
 }
 
+// What a function returns (FunctionCalls::returns): the callee of a
+// `return` that is a call alone, or of a local bound to one; nothing when
+// the returns disagree or one is something else (a bare `return` and
+// `return None` say nothing), nor for a function a decorator may replace.
+// A class body's `x = property(getx, setx, fdel=delx)` makes its
+// functions that attribute's accessors.
+TEST(CallGraphFacts, LightPassReadsReturnsAndPropertyCalls) {
+  model::FileFacts facts;
+  scan::read_calls(
+      "def make(path):\n"
+      "    if not path:\n"
+      "        return None\n"
+      "    return mod.Thing(path,\n"
+      "                     1)  # the thing\n"
+      "def local():\n"
+      "    t = Thing()\n"
+      "    t.x = 1\n"
+      "    return t\n"
+      "def mixed(a):\n"
+      "    if a:\n"
+      "        return Thing()\n"
+      "    return Other()\n"
+      "def chained():\n"
+      "    return Thing().copy()\n"
+      "def inner():\n"
+      "    def f():\n"
+      "        return Thing()\n"
+      "    return f\n"
+      "@_SpecialForm\n"
+      "def Special(self, p):\n"
+      "    return Thing(p)\n"
+      "class C:\n"
+      "    @classmethod\n"
+      "    def create(cls):\n"
+      "        return cls()\n"
+      "    def getx(self): return self._x\n"
+      "    def setx(self, v): pass\n"
+      "    def delx(self): pass\n"
+      "    x = property(getx, setx, fdel=delx, doc='x')\n"
+      "    y = property(lambda self: 1)\n",
+      facts);
+  std::map<std::string, const model::FunctionCalls*> fn;
+  for (const auto& f : facts.functions) fn[f.qualname] = &f;
+  ASSERT_EQ(fn.size(), 11u);
+  EXPECT_EQ(fn["make"]->returns, "mod.Thing");
+  EXPECT_EQ(fn["local"]->returns, "Thing");
+  EXPECT_EQ(fn["mixed"]->returns, "");
+  EXPECT_EQ(fn["chained"]->returns, "");
+  EXPECT_EQ(fn["inner"]->returns, "");
+  EXPECT_EQ(fn["inner.f"]->returns, "Thing");
+  EXPECT_EQ(fn["Special"]->returns, "");
+  EXPECT_EQ(fn["C.create"]->returns, "cls");
+  EXPECT_EQ(fn["C.getx"]->property, "getter");
+  EXPECT_EQ(fn["C.setx"]->property, "setter");
+  EXPECT_EQ(fn["C.delx"]->property, "deleter");
+  for (const char* q : {"C.getx", "C.setx", "C.delx"}) EXPECT_EQ(fn[q]->attribute, "x") << q;
+}
+
+// A test's `make().m` (a call's result, as scan::type_test_calls writes
+// it) is the method of the class the function returns: through a local,
+// another function's result, a classmethod's `cls(...)`; a property's
+// getter is read, not called, and gives its result too. `make.m` without
+// the call is the function's attribute, left to the guess by name as
+// before. Once the class is known and lacks the method, no guess. A
+// `property(getx, setx)` attribute names its accessor, in the class or a
+// base.
+TEST(CallGraph, TestCallsOnAFunctionsResultAndPropertyCalls) {
+  Tree t({{"pkg/__init__.py", ""},
+          {"pkg/things.py",
+           "class Thing:\n"
+           "    def run(self):\n"
+           "        raise ValueError('run')\n"
+           "    @classmethod\n"
+           "    def create(cls):\n"
+           "        return cls()\n"
+           "    @property\n"
+           "    def child(self):\n"
+           "        return Thing()\n"
+           "    def _get_size(self):\n"
+           "        return 1\n"
+           "    def _set_size(self, v):\n"
+           "        raise TypeError('size')\n"
+           "    size = property(_get_size, _set_size)\n"
+           "class Sub(Thing):\n"
+           "    pass\n"
+           "def make():\n"
+           "    t = Thing()\n"
+           "    return t\n"
+           "def make_again():\n"
+           "    return make()\n"
+           "def stop():\n"
+           "    raise KeyError('stop')\n"
+           "class Other:\n"
+           "    def stop(self):\n"
+           "        pass\n"}});
+  model::FileFacts test_facts;
+  test_facts.imports = {{"pkg.things", "make", "", 0}, {"pkg.things", "make_again", "", 0},
+                        {"pkg.things", "Thing", "", 0}, {"pkg.things", "Sub", "", 0}};
+  auto names = [&](std::vector<std::string> calls) {
+    std::vector<std::string> out;
+    for (int n : t.graph->resolve_test_calls("tests/test_t.py", test_facts, calls)) out.push_back(t.graph->name(n));
+    return out;
+  };
+  EXPECT_EQ(names({"make().run"}), std::vector<std::string>{"pkg.things.Thing.run"});
+  EXPECT_EQ(names({"make_again().run"}), std::vector<std::string>{"pkg.things.Thing.run"});
+  EXPECT_EQ(names({"Thing.create().run"}), std::vector<std::string>{"pkg.things.Thing.run"});
+  EXPECT_EQ(names({"Thing().run"}), std::vector<std::string>{"pkg.things.Thing.run"});
+  EXPECT_EQ(names({"Thing.child.run"}), std::vector<std::string>{"pkg.things.Thing.run"});
+  EXPECT_TRUE(names({"make.size.__set__"}).empty());
+  EXPECT_TRUE(names({"make().stop"}).empty());
+  EXPECT_EQ(names({"make().size.__set__"}), std::vector<std::string>{"pkg.things.Thing._set_size"});
+  EXPECT_EQ(names({"Sub().size.__get__"}), std::vector<std::string>{"pkg.things.Thing._get_size"});
+  EXPECT_TRUE(names({"Sub().size.__delete__"}).empty());
+}
+
 TEST(CallGraph, CyclesOfBasesAndImportsEnd) {
   // Bases named through each other's attributes, a class its own base,
   // modules importing each other's names: resolution gives up, no crash.

@@ -337,5 +337,79 @@ TEST(EvidenceLinks, AttributeAccessesReachThePropertysAccessors) {
   EXPECT_TRUE(l.tests_of("no method").empty());
 }
 
+// A receiver typed by what a function returns (`r = make_reader(...)`,
+// the function of the repository returning `Reader(...)`, or a local it
+// bound to one), and a class body's `x = property(getx, setx)`: the test
+// reaches the method or accessor of that class. A function decorated by
+// something that may replace it (`@_SpecialForm`) says nothing by its
+// returns, nor does a function read without a call (`make_reader.mode`).
+TEST(EvidenceLinks, ReturnedInstancesAndPropertyCallsReachTheirMethods) {
+  auto l = link({{"pkg/reader.py",
+                  "class Reader:\n"
+                  "    def __init__(self, path):\n"
+                  "        self.path = path\n"
+                  "    def read(self, n):\n"
+                  "        if n < 0:\n"
+                  "            raise ValueError('negative size')\n"
+                  "        return ''\n"
+                  "    def close(self):\n"
+                  "        raise OSError('already closed')\n"
+                  "    def _get_mode(self):\n"
+                  "        return 'r'\n"
+                  "    def _set_mode(self, mode):\n"
+                  "        if mode not in ('r', 'w'):\n"
+                  "            raise KeyError('unknown mode')\n"
+                  "    mode = property(_get_mode, _set_mode)\n"
+                  "def make_reader(path):\n"
+                  "    r = Reader(path)\n"
+                  "    return r\n"
+                  "@special\n"
+                  "def Special(path):\n"
+                  "    return Reader(path)\n"}},
+                {{"tests/test_reader.py",
+                  "import unittest\n"
+                  "from pkg.reader import make_reader, Special\n"
+                  "class T(unittest.TestCase):\n"
+                  "    def test_negative(self):\n"
+                  "        r = make_reader('x')\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.read(-1)\n"
+                  "    def test_mode(self):\n"
+                  "        r = make_reader('x')\n"
+                  "        with self.assertRaises(KeyError):\n"
+                  "            r.mode = 'x'\n"
+                  "    def test_special(self):\n"
+                  "        s = Special('x')\n"
+                  "        with self.assertRaises(KeyError):\n"
+                  "            s.mode = 'x'\n"
+                  "    def test_attribute(self):\n"
+                  "        with self.assertRaises(KeyError):\n"
+                  "            make_reader.mode = 'x'\n"}});
+  EXPECT_EQ(l.tests_of("negative size"), (std::vector<std::string>{"T.test_negative@6"}));
+  EXPECT_EQ(l.tests_of("unknown mode"), (std::vector<std::string>{"T.test_mode@10"}));
+}
+
+// A method guessed by name (`self.queue.put`, the receiver set at run
+// time) is linked only in a module the test file is about: its name says
+// so with `test_`, `_test`, `_tests` around it and leading underscores
+// (Lib/test/_test_multiprocessing.py, string_tests.py), not another's.
+TEST(EvidenceLinks, TestFileNamesAroundTheirSubject) {
+  const std::string code =
+      "class Queue:\n"
+      "    def put(self, item):\n"
+      "        raise ValueError('queue is closed')\n";
+  const std::string test =
+      "import unittest\n"
+      "class _TestQueue(unittest.TestCase):\n"
+      "    def test_put(self):\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            self.queue.put(1)\n";
+  for (const char* path : {"tests/_test_queues.py", "tests/queues_tests.py", "tests/test_queues.py"})
+    EXPECT_EQ(link({{"pkg/queues.py", code}}, {{path, test}}).tests_of("queue is closed"),
+              (std::vector<std::string>{"_TestQueue.test_put@4"}))
+        << path;
+  EXPECT_TRUE(link({{"pkg/queues.py", code}}, {{"tests/_test_other.py", test}}).tests_of("queue is closed").empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze

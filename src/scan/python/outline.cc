@@ -637,6 +637,108 @@ std::vector<std::string_view> comma_parts(std::string_view s, std::uint32_t b, s
   return out;
 }
 
+// The end of the bracket opened at `open` (past its `)`), or `end` when
+// it does not close before; strings skipped.
+std::uint32_t bracket_end(std::string_view s, std::uint32_t open, std::uint32_t end) {
+  int depth = 0;
+  for (std::uint32_t i = open; i < end; ++i) {
+    const char c = s[i];
+    if (c == '\'' || c == '"') {
+      const char q = c;
+      const bool triple = i + 2 < end && s[i + 1] == q && s[i + 2] == q;
+      for (i += triple ? 3 : 1; i < end; ++i) {
+        if (s[i] == '\\') {
+          ++i;
+        } else if (s[i] == q && (!triple || (i + 2 < end && s[i + 1] == q && s[i + 2] == q))) {
+          i += triple ? 2 : 0;
+          break;
+        }
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return end;
+}
+
+// Whether only blanks and a comment are left in [i, end).
+bool nothing_after(std::string_view s, std::uint32_t i, std::uint32_t end) {
+  while (i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n' || s[i] == '\\')) ++i;
+  return i >= end || s[i] == '#';
+}
+
+// What a `return` statement gives, for FunctionCalls::returns: the callee
+// of `return callee(...)` (nothing after the call), a name's callee from
+// `assigned` (`t = Thing(); ...; return t`), "" for a bare `return` or
+// `return None` (they say nothing against the others), "?" for anything
+// else; nullopt when the line is no `return`.
+std::optional<std::string> return_value(std::string_view s, const Logical& l,
+                                        const std::vector<std::pair<std::string, std::string>>& assigned) {
+  if (!starts_with_word(s, l.text, "return")) return std::nullopt;
+  std::uint32_t i = l.text + 6;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (nothing_after(s, i, l.end)) return std::string();
+  std::string_view name = dotted_at(s, i, l.end);
+  if (name.empty()) return std::string("?");
+  std::uint32_t open = i;
+  while (open < l.end && (s[open] == ' ' || s[open] == '\t')) ++open;
+  if (nothing_after(s, open, l.end)) {
+    if (name == "None") return std::string();
+    // The last binding before the `return` (the light pass reads in order).
+    for (auto it = assigned.rbegin(); it != assigned.rend(); ++it)
+      if (it->first == name) return it->second;
+    return std::string("?");
+  }
+  if (s[open] != '(' || !nothing_after(s, bracket_end(s, open, l.end), l.end)) return std::string("?");
+  return std::string(name);
+}
+
+// A class body's `NAME = property(fget, fset, fdel)` (or `fget=`,
+// `fset=`, `fdel=`): NAME and, per accessor kind, the function's name.
+struct PropertyCall {
+  std::string_view attribute;
+  std::vector<std::pair<std::string_view, std::string_view>> accessors;  // {kind, function}
+};
+std::optional<PropertyCall> property_call(std::string_view s, const Logical& l) {
+  std::uint32_t i = l.text;
+  std::string_view lhs = dotted_at(s, i, l.end);
+  if (lhs.empty() || lhs.find('.') != std::string_view::npos) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i + 1 >= l.end || s[i] != '=' || s[i + 1] == '=') return std::nullopt;
+  ++i;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (dotted_at(s, i, l.end) != "property") return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i >= l.end || s[i] != '(') return std::nullopt;
+  const std::uint32_t close = bracket_end(s, i, l.end);
+  if (!nothing_after(s, close, l.end)) return std::nullopt;
+  static constexpr std::string_view kinds[] = {"getter", "setter", "deleter"};
+  static constexpr std::string_view keywords[] = {"fget", "fset", "fdel"};
+  PropertyCall out{lhs, {}};
+  std::size_t position = 0;
+  for (std::string_view part : comma_parts(s, i + 1, close - 1)) {
+    std::string_view value = part;
+    std::size_t kind = position++;
+    if (auto eq = part.find('='); eq != std::string_view::npos) {
+      std::string_view key = part.substr(0, eq);
+      while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.remove_suffix(1);
+      kind = static_cast<std::size_t>(std::find(std::begin(keywords), std::end(keywords), key) - std::begin(keywords));
+      value = part.substr(eq + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    }
+    if (kind >= 3 || value.empty() || value == "None") continue;
+    std::uint32_t at = 0;
+    if (dotted_at(value, at, static_cast<std::uint32_t>(value.size())).size() != value.size() ||
+        value.find('.') != std::string_view::npos)
+      continue;
+    out.accessors.emplace_back(kinds[kind], value);
+  }
+  if (out.accessors.empty()) return std::nullopt;
+  return out;
+}
+
 // `a.b as z` → {"a.b", "z"}; empty first when it is no dotted name.
 std::pair<std::string_view, std::string_view> name_as(std::string_view part) {
   std::string_view name = part, alias;
@@ -799,16 +901,23 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
   };
   std::vector<Open> open;
   bool exports_unknown = false;
-  // The property kind the decorators above the next `def` give it.
+  // The property kind the decorators above the next `def` give it, and
+  // whether another decorator (not `staticmethod`, `classmethod`) may
+  // replace what its name stands for (`@_SpecialForm`): its returns say
+  // nothing then.
   std::string_view property;
+  bool wrapped = false;
   for (const Logical& l : ls) {
     while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
     std::uint32_t at = l.text;
     const bool decorator = at < l.end && source[at] == '@';
     if (decorator) {
-      if (auto kind = property_kind(source.substr(at + 1, l.end - at - 1)); !kind.empty()) property = kind;
+      const std::string_view d = source.substr(at + 1, l.end - at - 1);
+      if (auto kind = property_kind(d); !kind.empty()) property = kind;
+      else if (!d.starts_with("staticmethod") && !d.starts_with("classmethod")) wrapped = true;
     } else if (!starts_with_word(source, at, "def") && !starts_with_word(source, at, "async")) {
       property = {};
+      wrapped = false;
     }
     if (starts_with_word(source, at, "async")) {
       at += 5;
@@ -834,7 +943,9 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         fn.line = static_cast<int>(l.first_line) + 1;
         fn.nested = nested;
         fn.property = property;
+        if (wrapped) fn.returns = "?";  // cleared at the end
         property = {};
+        wrapped = false;
         out.push_back(std::move(fn));
         open.push_back({l.indent, out.size() - 1, std::move(qualname)});
         // A one-line body (`def f(): return g()`) is on the same logical line.
@@ -875,6 +986,19 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       if (assigned) facts.assigned.push_back(std::move(*assigned));
       continue;
     }
+    // A class body's `x = property(getx, setx)`: its functions (defined
+    // above it) are that attribute's accessors.
+    if (open.back().index == SIZE_MAX)
+      if (auto p = property_call(source, l))
+        for (const auto& [kind, name] : p->accessors) {
+          const std::string q = open.back().qualname + '.' + std::string(name);
+          for (auto& fn : out)
+            if (fn.qualname == q && !fn.nested && fn.property.empty()) {
+              fn.property = kind;
+              fn.attribute = p->attribute;
+              break;
+            }
+        }
     // A nested function's calls are its enclosing functions' too: a
     // closure runs on their behalf.
     model::FunctionCalls* innermost = nullptr;
@@ -885,7 +1009,16 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       }
     if (innermost && assigned && innermost->assigned.size() < k_max_assigned)
       innermost->assigned.push_back(std::move(*assigned));
+    // What the innermost function returns; "?" marks disagreement until
+    // the end. The one-line body of a `def` is not read for it.
+    if (innermost && open.back().index != SIZE_MAX && innermost == &out[open.back().index])
+      if (auto r = return_value(source, l, innermost->assigned); r && !r->empty() && innermost->returns != "?") {
+        if (innermost->returns.empty()) innermost->returns = std::move(*r);
+        else if (innermost->returns != *r) innermost->returns = "?";
+      }
   }
+  for (auto& fn : out)
+    if (fn.returns == "?") fn.returns.clear();
   if (exports_unknown) {
     facts.has_exports = false;
     facts.exports.clear();

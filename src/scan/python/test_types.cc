@@ -47,6 +47,10 @@ struct Value {
   std::string text;
   // The subclass of a mixin whose attribute gave it ("*" for several).
   std::string via;
+  // For a call's result with an attribute after it (`make_thing().m`
+  // written "make_thing.m"): where the call's name ends in `text`, npos
+  // otherwise. The typed call is written with `()` there.
+  std::size_t call_end = std::string::npos;
 };
 
 struct ClassInfo {
@@ -424,6 +428,7 @@ class Typer {
     for (auto& v : values(head, test, 0)) {
       if (v.kind == Value::call && rest.empty()) continue;  // calling an instance: its `__call__`
       if (v.text == "?") continue;
+      if (v.kind == Value::call && !rest.empty()) v.call_end = v.text.size();
       v.text += rest;
       out.push_back(std::move(v));
     }
@@ -703,6 +708,9 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
       if (typed.empty() && access) continue;
       if (typed.empty()) typed = typer.through_test_class({Value::alias, c, ""});
       for (auto& t : typed) {
+        // A call's result (`r = make_thing(); r.m()`): `make_thing().m`, so
+        // the call graph may follow what the function returns.
+        if (t.call_end < t.text.size()) t.text.insert(t.call_end, "()");
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
         if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
           calls.push_back(std::move(t.text));
