@@ -600,6 +600,14 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // class name starts another exception, or any class after a
         // `path.py:12: ` frame (pytest --tb=line prints one per failure).
         Frame f;
+        // A message line ending in `:` introduces what follows (`failed,
+        // because of exception being raised:` then `SyntaxError: ...`): the
+        // same message goes on.
+        const std::string_view so_far = trim(blocks.back().message);
+        if (frameless && !so_far.empty() && so_far.back() == ':') {
+          append_line(blocks.back().message, rest);
+          break;
+        }
         if (frameless && (find_exception(line, known, c, true) ||
                           (line.find(".py:") != std::string_view::npos && find_exception(line, known, c) &&
                            line_frame(line, c, f)))) {

@@ -150,6 +150,23 @@ TEST(Traceback, MultiLineMessageAndNoMessage) {
   EXPECT_EQ(last(bare).message, "");
 }
 
+// Without a traceback, a line naming a conventional class starts another
+// exception (a list of errors), unless the message so far ends in `:`,
+// which introduces it (SympifyError's "failed, because of exception being
+// raised:" and the exception it quotes).
+TEST(Traceback, AMessageEndingInAColonGoesOnAtAClassLine) {
+  auto quoted = parse_traceback(
+      "sympy.core.sympify.SympifyError: Sympify of expression 'x' failed, because of exception being raised:\n"
+      "SyntaxError: invalid syntax (<string>, line 1)\n");
+  ASSERT_EQ(quoted.exceptions.size(), 1u);
+  EXPECT_EQ(last(quoted).error_class, "sympy.core.sympify.SympifyError");
+  EXPECT_EQ(last(quoted).message,
+            "Sympify of expression 'x' failed, because of exception being raised:\nSyntaxError: invalid syntax (<string>, line 1)");
+  auto listed = parse_traceback("ValueError: bad value 3\nKeyError: 'x'\n");
+  ASSERT_EQ(listed.exceptions.size(), 2u);
+  EXPECT_EQ(last(listed).error_class, "KeyError");
+}
+
 TEST(Traceback, SyntaxErrorLayout) {
   auto t = parse_traceback(
       "Traceback (most recent call last):\n"
