@@ -608,7 +608,10 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
           append_line(blocks.back().message, rest);
           break;
         }
-        if (frameless && (find_exception(line, known, c, true) ||
+        // Nor does one in parentheses: `(UnicodeDecodeError: 'ascii' codec
+        // …)` under docutils' message quotes the error it caught.
+        auto in_parentheses = [&] { return c.name.data() > line.data() && c.name.data()[-1] == '('; };
+        if (frameless && ((find_exception(line, known, c, true) && !in_parentheses()) ||
                           (line.find(".py:") != std::string_view::npos && find_exception(line, known, c) &&
                            line_frame(line, c, f)))) {
           finish(blocks.back());

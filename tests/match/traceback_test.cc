@@ -151,10 +151,10 @@ TEST(Traceback, MultiLineMessageAndNoMessage) {
 }
 
 // Without a traceback, a line naming a conventional class starts another
-// exception (a list of errors), unless the message so far ends in `:`,
-// which introduces it (SympifyError's "failed, because of exception being
+// exception (a list of errors), unless it stands in parentheses or the
+// message so far ends in `:`, which introduces it (SympifyError's "failed, because of exception being
 // raised:" and the exception it quotes).
-TEST(Traceback, AMessageEndingInAColonGoesOnAtAClassLine) {
+TEST(Traceback, AMessageGoesOnAtAQuotedClassLine) {
   auto quoted = parse_traceback(
       "sympy.core.sympify.SympifyError: Sympify of expression 'x' failed, because of exception being raised:\n"
       "SyntaxError: invalid syntax (<string>, line 1)\n");
@@ -162,6 +162,12 @@ TEST(Traceback, AMessageEndingInAColonGoesOnAtAClassLine) {
   EXPECT_EQ(last(quoted).error_class, "sympy.core.sympify.SympifyError");
   EXPECT_EQ(last(quoted).message,
             "Sympify of expression 'x' failed, because of exception being raised:\nSyntaxError: invalid syntax (<string>, line 1)");
+  // Nor does a class in parentheses.
+  auto inside = parse_traceback(
+      "docutils.io.InputError: Unable to decode input data.  Tried the following encodings: 'ascii'.\n"
+      "(UnicodeDecodeError: 'ascii' codec can't decode byte 0xff in position 0: ordinal not in range(128))\n");
+  ASSERT_EQ(inside.exceptions.size(), 1u);
+  EXPECT_EQ(last(inside).error_class, "docutils.io.InputError");
   auto listed = parse_traceback("ValueError: bad value 3\nKeyError: 'x'\n");
   ASSERT_EQ(listed.exceptions.size(), 2u);
   EXPECT_EQ(last(listed).error_class, "KeyError");
