@@ -545,7 +545,7 @@ TEST(PythonFrontend, ACallerPassesTheMessageOfASplatHelper) {
 }
 
 // A class defined in another file shows a plain string literal argument
-// or a decimal integer as its text; any other argument as an interpolation of its source.
+// or a decimal integer as its text, an f-string as its template; any other argument as an interpolation of its source.
 TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
   std::vector<FileFacts> files;
   files.push_back(scan_python(
@@ -562,12 +562,16 @@ TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
       "        raise ParseError(s, l, \"not a peer entry\")\n"
       "    if kind is None:\n"
       "        raise ParseError(s, 401, 'no kind')\n"
+      "    if kind == 3:\n"
+      "        raise ParseError(s, l, f'Expected {kind.name!r}, found {{x}} {s[1:2]}')\n"
       "    raise ParseError(s, l, kind.name)\n"));
   link_class_displays(files);
-  ASSERT_EQ(files[1].sites.size(), 3u);
+  ASSERT_EQ(files[1].sites.size(), 4u);
   EXPECT_EQ(alternatives(files[1].sites[0]), std::vector<std::string>{"not a peer entry  (at char {l})"});
   EXPECT_EQ(alternatives(files[1].sites[1]), std::vector<std::string>{"no kind  (at char 401)"});
-  EXPECT_EQ(alternatives(files[1].sites[2]), std::vector<std::string>{"{kind.name}  (at char {l})"});
+  EXPECT_EQ(alternatives(files[1].sites[2]),
+            std::vector<std::string>{"Expected {kind.name!r}, found {x} {s[1:2]}  (at char {l})"});
+  EXPECT_EQ(alternatives(files[1].sites[3]), std::vector<std::string>{"{kind.name}  (at char {l})"});
 }
 
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it

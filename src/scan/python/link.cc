@@ -22,18 +22,71 @@ using python::detail::push_alternative;
 
 namespace {
 
-// The text of `'...'` or `"..."` (a `u` prefix allowed) when it holds no
-// escape and no quote of its own, or a decimal integer: what Python shows
-// for it.
-std::optional<std::string_view> plain_literal(std::string_view arg) {
+// What Python shows for an argument written as a decimal integer, a plain
+// string literal (`'...'`, `"..."`, a `u` prefix allowed) or an f-string,
+// when its text holds no escape and no quote of its own: its literal text
+// and interpolations. None for anything else.
+std::optional<std::vector<TemplatePart>> literal_parts(std::string_view arg) {
+  std::vector<TemplatePart> parts;
   if (!arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-      (arg.size() == 1 || arg[0] != '0'))
-    return arg;
-  if (arg.starts_with('u') || arg.starts_with('U')) arg.remove_prefix(1);
+      (arg.size() == 1 || arg[0] != '0')) {
+    append_literal(parts, std::string(arg));
+    return parts;
+  }
+  bool fstring = false;
+  if (!arg.empty() && (arg[0] == 'u' || arg[0] == 'U' || arg[0] == 'f' || arg[0] == 'F')) {
+    fstring = arg[0] == 'f' || arg[0] == 'F';
+    arg.remove_prefix(1);
+  }
   if (arg.size() < 2 || (arg[0] != '\'' && arg[0] != '"') || arg.back() != arg[0]) return std::nullopt;
+  const char quote = arg[0];
   std::string_view inside = arg.substr(1, arg.size() - 2);
-  if (inside.find_first_of("\\'\"\n") != std::string_view::npos) return std::nullopt;
-  return inside;
+  if (inside.find_first_of(std::string("\\\n") + quote) != std::string_view::npos) return std::nullopt;
+  if (!fstring) {
+    append_literal(parts, std::string(inside));
+    return parts;
+  }
+  std::string literal;
+  for (std::size_t i = 0; i < inside.size();) {
+    const char c = inside[i];
+    if ((c == '{' || c == '}') && i + 1 < inside.size() && inside[i + 1] == c) {
+      literal += c;
+      i += 2;
+      continue;
+    }
+    if (c == '}') return std::nullopt;
+    if (c != '{') {
+      literal += c;
+      ++i;
+      continue;
+    }
+    // `{expr}`, `{expr!r}`, `{expr:spec}`: to the brace that closes it.
+    int depth = 0;
+    std::size_t j = i + 1, cut = std::string_view::npos;
+    for (; j < inside.size(); ++j) {
+      const char d = inside[j];
+      if (d == '(' || d == '[' || d == '{') ++depth;
+      else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+      else if (d == '}') break;
+      else if (depth == 0 && cut == std::string_view::npos && (d == ':' || (d == '!' && j + 1 < inside.size() && inside[j + 1] != '=')))
+        cut = j;
+    }
+    if (j >= inside.size()) return std::nullopt;
+    std::string_view field = inside.substr(i + 1, j - i - 1);
+    std::string_view expr = field.substr(0, cut == std::string_view::npos ? field.size() : cut - i - 1);
+    while (!expr.empty() && expr.back() == ' ') expr.remove_suffix(1);
+    while (!expr.empty() && expr.front() == ' ') expr.remove_prefix(1);
+    if (expr.empty()) return std::nullopt;
+    if (!literal.empty()) append_literal(parts, std::exchange(literal, std::string()));
+    TemplatePart p;
+    p.literal = false;
+    p.text = std::string(expr);
+    if (field.size() != expr.size()) p.display = std::string(field);
+    parts.push_back(std::move(p));
+    i = j + 1;
+  }
+  if (!literal.empty()) append_literal(parts, std::move(literal));
+  return parts;
 }
 
 // `site` raises `cls`, defined in another file: its display filled with the
@@ -94,9 +147,9 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
         append_parts(out.parts, std::vector<TemplatePart>(site.message.parts));
         continue;
       }
-      // A plain string literal shows as its text.
-      if (auto literal = plain_literal(*given); as_is && literal) {
-        append_literal(out.parts, std::string(*literal));
+      // A literal shows as its text, an f-string as its own template.
+      if (auto literal = as_is ? literal_parts(*given) : std::nullopt) {
+        append_parts(out.parts, std::move(*literal));
         continue;
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
