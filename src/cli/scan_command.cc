@@ -70,14 +70,34 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
 
 }  // namespace
 
+// What linking across files changed in a file's facts (pass 3), as text:
+// JavaScript's linking rewrites anything, so all of its facts; Python's
+// only adds message alternatives to sites, so the facts its facts key
+// names and each site's alternatives are the facts as linked.
+std::string linked_facts_text(const model::FileFacts& facts, bool javascript) {
+  if (javascript) return scan::facts_to_json(facts);
+  std::string out;
+  for (const auto& s : facts.sites) {
+    out += std::to_string(s.alternatives.size()) + '\n';
+    for (const auto& t : s.alternatives) {
+      out += t.style + '\0' + (t.from_literals ? '1' : '0') + std::to_string(t.parts.size()) + '\0';
+      for (const auto& p : t.parts)
+        out += std::to_string(p.text.size()) + ':' + p.text + std::to_string(p.display.size()) + ':' + p.display +
+               (p.literal ? 'l' : 'i') + std::string(1, p.printf_conv);
+    }
+  }
+  return out;
+}
+
 // The records cache's key of one file (pass 4): the repository and path
 // (ids and excerpts name them), the file's facts key (the scanner's
-// version and the content), the facts as linked across files when linking
-// changed them, and how the repository's classes resolve its sites'
-// classes.
+// version and the content), what linking across files changed in them
+// when it changed them (linked_facts_text), and how the repository's
+// classes resolve its sites' classes.
 std::string records_key(const std::string& repo, const std::string& path, const std::string& facts_key,
-                        const model::FileFacts& facts, bool linked, const analyze::ClassIndex& classes) {
-  std::string seen = linked ? scan::facts_to_json(facts) : std::string();
+                        const model::FileFacts& facts, bool linked, bool javascript,
+                        const analyze::ClassIndex& classes) {
+  std::string seen = linked ? linked_facts_text(facts, javascript) : std::string();
   for (const auto& s : facts.sites) {
     auto res = classes.resolve(s.error_class, path);
     seen += '\n';
@@ -373,7 +393,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         std::string key;
         bool known = false;
         if (a.facts_cache) {
-          key = records_key(out.repo, paths[i], facts_keys[i], facts[i], linked[i], classes);
+          key = records_key(out.repo, paths[i], facts_keys[i], facts[i], linked[i], javascript[i], classes);
           std::shared_ptr<const std::vector<model::ErrorRecord>> held;
           if (memo) {
             std::lock_guard lock(memo->mutex);
