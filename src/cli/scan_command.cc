@@ -70,14 +70,34 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
 
 }  // namespace
 
+// What linking across files changed in a file's facts (pass 3), as text:
+// JavaScript's linking rewrites anything, so all of its facts; Python's
+// only adds message alternatives to sites, so the facts its facts key
+// names and each site's alternatives are the facts as linked.
+std::string linked_facts_text(const model::FileFacts& facts, bool javascript) {
+  if (javascript) return scan::facts_to_json(facts);
+  std::string out;
+  for (const auto& s : facts.sites) {
+    out += std::to_string(s.alternatives.size()) + '\n';
+    for (const auto& t : s.alternatives) {
+      out += t.style + '\0' + (t.from_literals ? '1' : '0') + std::to_string(t.parts.size()) + '\0';
+      for (const auto& p : t.parts)
+        out += std::to_string(p.text.size()) + ':' + p.text + std::to_string(p.display.size()) + ':' + p.display +
+               (p.literal ? 'l' : 'i') + std::string(1, p.printf_conv);
+    }
+  }
+  return out;
+}
+
 // The records cache's key of one file (pass 4): the repository and path
 // (ids and excerpts name them), the file's facts key (the scanner's
-// version and the content), the facts as linked across files when linking
-// changed them, and how the repository's classes resolve its sites'
-// classes.
+// version and the content), what linking across files changed in them
+// when it changed them (linked_facts_text), and how the repository's
+// classes resolve its sites' classes.
 std::string records_key(const std::string& repo, const std::string& path, const std::string& facts_key,
-                        const model::FileFacts& facts, bool linked, const analyze::ClassIndex& classes) {
-  std::string seen = linked ? scan::facts_to_json(facts) : std::string();
+                        const model::FileFacts& facts, bool linked, bool javascript,
+                        const analyze::ClassIndex& classes) {
+  std::string seen = linked ? linked_facts_text(facts, javascript) : std::string();
   for (const auto& s : facts.sites) {
     auto res = classes.resolve(s.error_class, path);
     seen += '\n';
@@ -162,6 +182,23 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // per-file slots so the dataset order does not depend on scheduling.
   int jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<model::FileFacts> facts(entries.size());
+  // Facts from the memo or the cache are shared, not copied: `facts[i]`
+  // then holds a copy of what the later passes change or link across
+  // files (sites; classes, which linking reads beside them) and `held[i]`
+  // the rest, immutable (whole(i)). A JavaScript file's linking rewrites
+  // anything: its facts are copied whole.
+  std::vector<std::shared_ptr<const model::FileFacts>> held(entries.size());
+  auto whole = [&](std::size_t i) -> const model::FileFacts& { return held[i] ? *held[i] : facts[i]; };
+  auto share = [&](std::size_t i, std::shared_ptr<const model::FileFacts> known, const scan::Frontend& frontend) {
+    if (frontend.language() != "python") {
+      facts[i] = *known;
+      return;
+    }
+    facts[i].sites = known->sites;
+    facts[i].classes = known->classes;
+    facts[i].had_syntax_errors = known->had_syntax_errors;
+    held[i] = std::move(known);
+  };
   std::vector<std::string> contents(entries.size());
   std::vector<std::optional<std::string>> problems(entries.size());
   // With the facts cache: each parsed file's facts key (its content's).
@@ -173,20 +210,21 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   std::vector<std::pair<std::string, std::string>> new_blobs(a.facts_cache ? entries.size() : 0);
   ScanMemo* memo = a.facts_cache ? a.memo : nullptr;
   // The facts under `key`: this process's memory first, then the cache.
-  auto known_facts = [&](const std::string& key) -> std::optional<model::FileFacts> {
+  auto known_facts = [&](const std::string& key) -> std::shared_ptr<const model::FileFacts> {
     if (memo) {
       std::lock_guard lock(memo->mutex);
-      if (auto held = memo->facts.find(key)) return *held;
+      if (auto kept = memo->facts.find(key)) return kept;
     }
     auto text = a.facts_cache->get(key);
-    if (!text) return std::nullopt;
+    if (!text) return nullptr;
     auto read = scan::facts_from_json(*text);
-    if (!read) return std::nullopt;
+    if (!read) return nullptr;
+    auto shared = std::make_shared<const model::FileFacts>(std::move(*read));
     if (memo) {
       std::lock_guard lock(memo->mutex);
-      memo->facts.put(key, *read);
+      memo->facts.put(key, shared);
     }
-    return std::move(*read);
+    return shared;
   };
   {
     // Largest files first: a bundle of megabytes started last would keep
@@ -238,7 +276,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           if (auto known = known_facts(*key)) {
             // Read for the call graph only: no sites, not counted.
             const bool calls_only = key->compare(mode.size(), 6, "calls:") == 0;
-            facts[i] = std::move(*known);
+            share(i, std::move(known), *frontend);
             facts_keys[i] = std::move(*key);
             parsed += !evidence_only && !calls_only;
             cached += !evidence_only && !calls_only;
@@ -258,7 +296,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         const bool calls_only = !is_test[i] && !frontend->worth_parsing(*content);
         parsed += !evidence_only && !calls_only;
         std::string key;
-        std::optional<model::FileFacts> known;
+        std::shared_ptr<const model::FileFacts> known;
         if (a.facts_cache) {
           key = mode + (calls_only ? "calls:" : "") + util::hex64(util::fnv1a64(*content)) + ':' +
                 std::to_string(content->size());
@@ -267,8 +305,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         // A file parsed at an earlier revision of this command is parsed
         // from that tree.
         scan::ParsingFile parsing(memo ? &memo->trees : nullptr, paths[i]);
+        const bool was_known = known != nullptr;
         if (known) {
-          facts[i] = std::move(*known);
+          share(i, std::move(known), *frontend);
           cached += !evidence_only && !calls_only;
         } else if (calls_only) {
           facts[i] = frontend->scan_calls(*content);
@@ -277,11 +316,16 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         } else {
           facts[i] = is_test[i] ? frontend->scan_with_tests(*content) : frontend->scan(*content);
         }
-        if (!known && a.facts_cache) {
+        if (!was_known && a.facts_cache) {
           new_facts[i] = {key, scan::facts_to_json(facts[i])};
           if (memo) {
-            std::lock_guard lock(memo->mutex);
-            memo->facts.put(key, facts[i]);
+            auto shared = std::make_shared<const model::FileFacts>(std::move(facts[i]));
+            facts[i] = {};
+            {
+              std::lock_guard lock(memo->mutex);
+              memo->facts.put(key, shared);
+            }
+            share(i, std::move(shared), *frontend);
           }
         }
         if (!blob_key.empty()) new_blobs[i] = {blob_key, key};
@@ -369,11 +413,11 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
         analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
-                                 contents[i], &classes, &facts[i].docstrings};
+                                 contents[i], &classes, &whole(i).docstrings};
         std::string key;
         bool known = false;
         if (a.facts_cache) {
-          key = records_key(out.repo, paths[i], facts_keys[i], facts[i], linked[i], classes);
+          key = records_key(out.repo, paths[i], facts_keys[i], facts[i], linked[i], javascript[i], classes);
           std::shared_ptr<const std::vector<model::ErrorRecord>> held;
           if (memo) {
             std::lock_guard lock(memo->mutex);
@@ -442,8 +486,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     std::vector<analyze::FileFactsAt> at, code;
     at.reserve(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      at.push_back({&paths[i], &facts[i]});
-      if (!is_test[i]) code.push_back({&paths[i], &facts[i]});
+      // Pass 5 reads no sites of these (they are in out.sites by now).
+      at.push_back({&paths[i], &whole(i)});
+      if (!is_test[i]) code.push_back({&paths[i], &whole(i)});
     }
     phase("5a call graph");
     const analyze::CallGraph graph(code, out.import_roots);
@@ -461,7 +506,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false});
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (!is_test[i])
-        for (const auto& d : facts[i].docstrings) docs.push_back({&paths[i], d.line, d.name, d.text, true});
+        for (const auto& d : whole(i).docstrings) docs.push_back({&paths[i], d.line, d.name, d.text, true});
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.
@@ -474,7 +519,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   if (std::any_of(out.records.begin(), out.records.end(),
                   [](const model::ErrorRecord& r) { return !r.evidence.entry_points.empty(); })) {
     analyze::DocstringIndex docs;
-    for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], facts[i].docstrings);
+    for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], whole(i).docstrings);
     for (auto& r : out.records) analyze::write_entry_point_prose(r, docs);
   }
 

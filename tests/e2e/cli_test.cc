@@ -633,6 +633,57 @@ TEST(Cli, FilesParsedFromTheirEarlierTreesExportTheSameAsAFullScan) {
   EXPECT_NE(v6["sourceCode"].get<std::string>().find("from pkg.other import Bad"), std::string::npos) << v6.dump();
 }
 
+// A file whose messages take alternatives from a class another file
+// defines (scan/python/link.cc) keeps its records while those
+// alternatives are the same, and gets new ones when the class's message
+// changes though the raising file did not: the records key hashes the
+// alternatives, not the whole facts (records_key).
+TEST(Cli, RecordsOfAFileFollowTheMessageOfAClassDefinedElsewhere) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  auto errors = [](const std::string& words) {
+    return "class Missing(KeyError):\n    def __init__(self, name):\n        super().__init__(f\"" + words +
+           " {name}\")\n";
+  };
+  write_file(repo / "pkg/errors.py", errors("no entry named"));
+  write_file(repo / "pkg/use.py",
+             "from pkg.errors import Missing\n\n\ndef fetch(table, key):\n    if key not in table:\n"
+             "        raise Missing(key)\n    return table[key]\n");
+  write_file(repo / "pkg/other.py", "def other(x):\n    raise ValueError(f\"other got {x}\")\n");
+  git(repo, "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm v1 && git tag v1");
+  write_file(repo / "pkg/other.py", "def other(x):\n    raise ValueError(f\"other now got {x}\")\n");
+  git(repo, "commit -qam v2 && git tag v2");
+  write_file(repo / "pkg/errors.py", errors("nothing is filed under"));
+  git(repo, "commit -qam v3 && git tag v3");
+  const std::string revs = " --rev v1 --rev v2 --rev v3";
+  std::string cached = "sqlite:" + (data / "c.db").string(), plain = "sqlite:" + (data / "p.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/alts -q --json " + args +
+                 " --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  auto summaries = scan(cached, revs);
+  std::vector<int> reused;
+  const std::string field = "\"reusedFiles\": ";
+  for (auto at = summaries.find(field); at != std::string::npos; at = summaries.find(field, at + 1))
+    reused.push_back(std::stoi(summaries.substr(at + field.size())));
+  // v2: use.py (its alternatives unchanged) is reused, other.py is not;
+  // v3: other.py is reused, use.py is analyzed again.
+  EXPECT_EQ(reused, (std::vector<int>{0, 1, 1})) << summaries;
+  scan(plain, revs + " --no-cache");
+  auto a = export_without_times(cached), b = export_without_times(plain);
+  EXPECT_EQ(a, b);
+  std::map<std::string, std::string> fetch_at;
+  for (const auto& l : a)
+    if (l["record"]["errorClass"] == "Missing") fetch_at[l["record"]["analyzedSha"].get<std::string>()] = l.dump();
+  auto sha = [&](const std::string& tag) { return git(repo, "rev-parse " + tag).substr(0, 40); };
+  ASSERT_EQ(fetch_at.size(), 3u);
+  EXPECT_NE(fetch_at[sha("v2")].find("no entry named"), std::string::npos) << fetch_at[sha("v2")];
+  EXPECT_NE(fetch_at[sha("v3")].find("nothing is filed under"), std::string::npos) << fetch_at[sha("v3")];
+  EXPECT_EQ(fetch_at[sha("v3")].find("no entry named"), std::string::npos) << fetch_at[sha("v3")];
+}
+
 // What one command keeps between the revisions it scans (doc files by
 // blob id, the stored revisions' sites by site key) gives what scans of one
 // revision each give, also when a revision is stored before the others
