@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "analyze/call_graph.h"
+#include "analyze/guard_eval.h"
 #include "analyze/static_prose.h"
 #include "util/text.h"
 
@@ -375,6 +376,92 @@ bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const
   return false;
 }
 
+// Whether the function's lines above `site` that the record's source
+// window shows may rebind `name`: an assignment (`name = `, `name += `,
+// `name := `, a tuple target), a loop or `with` target, a `del`. A keyword
+// argument `f(name=1)` counts too: only a miss, never a wrong value. Lines
+// of a long function above the window are not seen (no scanner fact says
+// where a parameter is assigned); requiring the `def` inside the window
+// kept 2 of the 8 stdlib links this rule makes, all 8 right where they ran.
+bool may_rebind(const model::ErrorRecord& r, const model::ThrowSite& site, std::string_view name) {
+  if (r.source_code_start <= 0 || site.line <= site.function_line) return true;
+  int line = r.source_code_start;
+  std::string_view code = r.source_code;
+  for (std::size_t start = 0; start < code.size() && line < site.line; ++line) {
+    std::size_t end = code.find('\n', start);
+    if (end == std::string_view::npos) end = code.size();
+    std::string_view text = code.substr(start, end - start);
+    start = end + 1;
+    if (line <= site.function_line) continue;
+    for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+      const std::size_t after = at + name.size();
+      const bool word = (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_' ||
+                                      text[at - 1] == '.')) &&
+                        (after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_'));
+      if (!word) continue;
+      std::string_view rest = text.substr(after);
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      const bool assigned = (rest.starts_with("=") && !rest.starts_with("==")) || rest.starts_with(":=") ||
+                            (rest.size() > 1 && rest[1] == '=' && std::string_view("+-*/%|&^@<>").find(rest[0]) != std::string_view::npos) ||
+                            rest.starts_with("//=") || rest.starts_with("**=");
+      std::string_view before = text.substr(0, at);
+      // `a, name = ...`, `name, b = ...`: a tuple target, not a call's arguments.
+      const bool tuple = (rest.starts_with(",") || before.ends_with(", ")) && before.find('(') == std::string_view::npos &&
+                         rest.find(" = ") != std::string_view::npos;
+      const bool target = tuple || (before.find("for ") != std::string_view::npos && (rest.starts_with("in ") || rest.starts_with(","))) ||
+                          before.ends_with("as ") ||
+                          before.find("del ") != std::string_view::npos || before.find("global ") != std::string_view::npos ||
+                          before.find("nonlocal ") != std::string_view::npos;
+      if (assigned || target) return true;
+    }
+  }
+  return line < site.line;  // the window ended above the site
+}
+
+// Of several sites of one function a test reaches that all agree, the one
+// its call's literal arguments lead to: `parse('x' * 300)` meets
+// `if len(s) > 255: raise` and none of its siblings' guards. The guards are
+// evaluated on the literals bound to the function's parameters; a site
+// is picked when all its condition guards hold, every site above it is
+// decided not reached, and no other is decided reached. All of them when
+// the literals do not tell them apart.
+void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
+                      const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records) {
+  if (found.size() < 2) return;
+  const model::ThrowSite& first = sites[found[0]];
+  for (std::size_t r : found) {
+    const model::ThrowSite& s = sites[r];
+    if (records[r].file_path != records[found[0]].file_path || s.function != first.function ||
+        s.function_line != first.function_line || s.class_name != first.class_name)
+      return;
+  }
+  if (first.function.empty() || (first.function.starts_with("__") && first.function != "__init__")) return;
+  std::string_view callee = first.function == "__init__" ? std::string_view(first.class_name) : first.function;
+  auto args = call_arguments(e.code, last_component(callee));
+  if (!args) return;
+  const bool is_static = std::find(first.decorators.begin(), first.decorators.end(), "staticmethod") != first.decorators.end();
+  auto bound = bind_call(first.function_params, *args, !first.class_name.empty() && !is_static);
+  if (!bound) return;
+  // A parameter the body may rebind above a guard holds no longer what the
+  // test passed.
+  std::erase_if(*bound, [&](const auto& kv) {
+    return std::any_of(found.begin(), found.end(), [&](std::size_t r) { return may_rebind(records[r], sites[r], kv.first); });
+  });
+  if (bound->empty()) return;
+  std::vector<std::pair<int, std::optional<bool>>> verdicts;
+  for (std::size_t r : found) verdicts.emplace_back(sites[r].line, site_reached(sites[r], *bound));
+  std::optional<std::size_t> pick;
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    if (verdicts[k].second != true) continue;
+    if (pick) return;  // two decided reached
+    pick = k;
+  }
+  if (!pick) return;
+  for (std::size_t k = 0; k < found.size(); ++k)
+    if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return;
+  found = {found[*pick]};
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -485,6 +572,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // reaches several sites of its class still says which one when its
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
+      // Then those its call's literal arguments lead to.
+      keep_by_literals(found, e, sites, records);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;

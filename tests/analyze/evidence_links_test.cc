@@ -197,7 +197,8 @@ TEST(EvidenceLinks, ARegexLessTestOfABaseClassAmongOthersNamesNoSite) {
 
 // Lib/inspect.py's Signature._bind shape: a regex that two sites of the
 // function both spell agrees with both, but one statement raises once: it
-// names neither.
+// names neither, unless the call's literal arguments say which one runs
+// (`(1, 2, 3)` meets the first guard; a name says nothing).
 TEST(EvidenceLinks, ARegexTwoSitesSpellNamesNeither) {
   auto l = link({{"pkg/sig.py",
                   "def bind(args, kwargs):\n"
@@ -214,9 +215,11 @@ TEST(EvidenceLinks, ARegexTwoSitesSpellNamesNeither) {
                   "    def test_many(self):\n"
                   "        self.assertRaisesRegex(TypeError, 'too many positional', bind, (1, 2, 3), {})\n"
                   "    def test_keyword(self):\n"
-                  "        self.assertRaisesRegex(TypeError, 'unexpected keyword', bind, (), {'x': 1})\n"}});
+                  "        self.assertRaisesRegex(TypeError, 'unexpected keyword', bind, (), {'x': 1})\n"
+                  "    def test_many_named(self):\n"
+                  "        self.assertRaisesRegex(TypeError, 'too many positional', bind, ARGS, {})\n"}});
   ASSERT_EQ(l.records.size(), 3u);
-  EXPECT_TRUE(l.tests_of("too many positional arguments").empty());
+  EXPECT_EQ(l.tests_of("too many positional arguments"), (std::vector<std::string>{"SigTest.test_many@5"}));
   EXPECT_EQ(l.tests_of("unexpected keyword"), (std::vector<std::string>{"SigTest.test_keyword@7"}));
 }
 
@@ -409,6 +412,94 @@ TEST(EvidenceLinks, TestFileNamesAroundTheirSubject) {
               (std::vector<std::string>{"_TestQueue.test_put@4"}))
         << path;
   EXPECT_TRUE(link({{"pkg/queues.py", code}}, {{"tests/_test_other.py", test}}).tests_of("queue is closed").empty());
+}
+
+}  // namespace
+}  // namespace errdex::analyze
+
+namespace errdex::analyze {
+namespace {
+
+// Lib/random.py's and Lib/pathlib.py's shape: a test reaches several sites
+// of its class in one function; its call's literal arguments, bound to the
+// parameters, meet one site's guards and fail those above it, so that one
+// is linked. Literals that meet none, a guard above the pick the literals
+// cannot decide, or a parameter rebound above the guards link nothing.
+TEST(EvidenceLinks, LiteralArgumentsPickOneSiteAmongSeveral) {
+  auto l = link({{"pkg/rnd.py",
+                  "class Random:\n"
+                  "    def randrange(self, start, stop=None, step=1):\n"
+                  "        if stop is None:\n"
+                  "            if start > 0:\n"
+                  "                return start\n"
+                  "            raise ValueError('empty range for randrange()')\n"
+                  "        width = stop - start\n"
+                  "        if step == 1:\n"
+                  "            return width\n"
+                  "        if step == 0:\n"
+                  "            raise ValueError('zero step for randrange()')\n"
+                  "        raise ValueError('empty range in randrange')\n"
+                  "    def name(self, name, mode='r'):\n"
+                  "        if not name:\n"
+                  "            raise ValueError('no name')\n"
+                  "        if mode not in ('r', 'w'):\n"
+                  "            raise ValueError('bad mode')\n"
+                  "        if len(name) > 255:\n"
+                  "            raise ValueError('name too long')\n"
+                  "        return name\n"
+                  "    def state(self, n):\n"
+                  "        if self.closed:\n"
+                  "            raise ValueError('closed')\n"
+                  "        if n < 0:\n"
+                  "            raise ValueError('negative n')\n"
+                  "    def rebinds(self, k):\n"
+                  "        k = abs(k)\n"
+                  "        if k < 0:\n"
+                  "            raise ValueError('negative k')\n"
+                  "        if k > 9:\n"
+                  "            raise ValueError('large k')\n"}},
+                {{"tests/test_rnd.py",
+                  "import unittest\n"
+                  "from pkg.rnd import Random\n"
+                  "class RandomTest(unittest.TestCase):\n"
+                  "    def test_zero_step(self):\n"
+                  "        r = Random()\n"
+                  "        self.assertRaises(ValueError, r.randrange, 10, 20, 0)\n"
+                  "    def test_empty(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.name('')\n"
+                  "    def test_mode(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.name('abc', mode='x')\n"
+                  "    def test_long(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.name('x' * 300)\n"
+                  "    def test_nothing_met(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.name('abc')\n"
+                  "    def test_state(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.state(-1)\n"
+                  "    def test_rebound(self):\n"
+                  "        r = Random()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            r.rebinds(-1)\n"}});
+  EXPECT_EQ(l.tests_of("zero step"), (std::vector<std::string>{"RandomTest.test_zero_step@6"}));
+  EXPECT_TRUE(l.tests_of("empty range").empty());
+  EXPECT_EQ(l.tests_of("no name"), (std::vector<std::string>{"RandomTest.test_empty@9"}));
+  EXPECT_EQ(l.tests_of("bad mode"), (std::vector<std::string>{"RandomTest.test_mode@13"}));
+  EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"RandomTest.test_long@17"}));
+  // `self.closed` above `n < 0` is unknown: no pick.
+  EXPECT_TRUE(l.tests_of("negative n").empty());
+  EXPECT_TRUE(l.tests_of("closed").empty());
+  // `k = abs(k)` rebinds the parameter above both guards.
+  EXPECT_TRUE(l.tests_of("negative k").empty());
+  EXPECT_TRUE(l.tests_of("large k").empty());
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+#pragma once
+// Python guard conditions decided by literal values: what a test's call
+// passes (`parse('x' * 300)`) bound to the raising function's parameters,
+// and each guard (`len(s) > 255`, `if not name:`, `mode not in ('r', 'w')`)
+// evaluated on them. Only plain literals and a small expression language
+// are read; anything else is unknown, never guessed.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/throw_site.h"
+
+namespace errdex::analyze {
+
+// A Python literal: None, a bool, an int, a float, a str or bytes, or a
+// tuple, list or set of literals.
+struct PyValue {
+  enum class Kind { none, boolean, integer, real, str, bytes, tuple, list, set };
+  Kind kind = Kind::none;
+  long long i = 0;  // boolean (0/1) and integer
+  double f = 0;     // real
+  std::string s;    // str and bytes
+  std::vector<PyValue> items;
+};
+
+// The value of a literal expression (`-1`, `'x' * 300`, `('r', 'w')`,
+// `b''`, `None`); empty when it is not one (a name, a call, an f-string).
+std::optional<PyValue> literal_value(std::string_view text);
+
+// Parameter name → its literal value; a parameter whose value is not a
+// literal is absent.
+using Bindings = std::unordered_map<std::string, PyValue>;
+
+// Whether `condition` holds for `bound`: comparisons (chained too), `is`
+// and `is not`, `in`/`not in`, `not`, `and`/`or`, `len(x)` and
+// `isinstance(x, T)` of built-in types, `+`/`-`/`*` on literals. Empty when
+// it cannot be decided: an unbound name, an attribute, another call, a
+// comparison Python would refuse.
+std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound);
+
+// Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
+// (`self, start, stop=None, step=1`), defaults included; `skip_first` drops
+// the receiver (`self`, `cls`). Empty when the call does not fit the list
+// (too many positionals, an unknown keyword, `*x`/`**x` splats).
+std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first);
+
+// The argument text of the one call of `callee` (a bare name) in a test's
+// code: `callee(...)`, `obj.callee(...)`, or the arguments after it in
+// `assertRaises(E, obj.callee, ...)`/`pytest.raises(E, callee, ...)`.
+// Empty when the code calls it in none or several places.
+std::optional<std::string> call_arguments(std::string_view code, std::string_view callee);
+
+// How a site's guards fare under `bound`: every guard holds (true), one
+// fails (false), or neither is known. A site without condition guards, or
+// with a guard of another kind (`except`, `while`, `match`), is never
+// decided true.
+std::optional<bool> site_reached(const model::ThrowSite& site, const Bindings& bound);
+
+}  // namespace errdex::analyze

@@ -1,0 +1,129 @@
+// The literal-argument evaluator behind test links (issue 29, item 2):
+// Python literals, guards decided on them, a call's arguments bound to a
+// parameter list, and a call found in a test's code.
+#include "analyze/guard_eval.h"
+
+#include <gtest/gtest.h>
+
+namespace errdex::analyze {
+namespace {
+
+std::optional<bool> eval(std::string_view cond, const std::string& params, std::string_view args) {
+  auto b = bind_call(params, args, false);
+  if (!b) return std::nullopt;
+  return evaluate_condition(cond, *b);
+}
+
+TEST(GuardEval, LiteralsOfEveryKind) {
+  EXPECT_EQ(literal_value("'x' * 300")->s.size(), 300u);
+  EXPECT_EQ(literal_value("3 * b'ab'")->s, "ababab");
+  EXPECT_EQ(literal_value("-1")->i, -1);
+  EXPECT_EQ(literal_value("0x1F")->i, 31);
+  EXPECT_DOUBLE_EQ(literal_value("-2.5e1")->f, -25.0);
+  EXPECT_EQ(literal_value("None")->kind, PyValue::Kind::none);
+  EXPECT_EQ(literal_value("('r', 'w')")->items.size(), 2u);
+  EXPECT_EQ(literal_value("{1, 1, 2}")->items.size(), 2u);
+  EXPECT_EQ(literal_value("'a' 'b'")->s, "ab");
+  EXPECT_EQ(literal_value("'a\\nb'")->s, "a\nb");
+  EXPECT_EQ(literal_value("r'a\\d'")->s, "a\\d");
+  // Not literals: names, calls, f-strings, dicts, huge repetitions.
+  for (std::string_view t : {"x", "f(1)", "f'{x}'", "{}", "{'a': 1}", "'x' * 10**9", "'x' * 100000000", "[i for i in y]",
+                             "lambda: 1", "", "(", "'open"})
+    EXPECT_FALSE(literal_value(t).has_value()) << t;
+}
+
+TEST(GuardEval, ComparisonsAndBooleans) {
+  EXPECT_EQ(eval("len(s) > 255", "s", "'x' * 300"), true);
+  EXPECT_EQ(eval("len(s) > 255", "s", "'abc'"), false);
+  EXPECT_EQ(eval("not name", "name", "''"), true);
+  EXPECT_EQ(eval("not name", "name", "'a'"), false);
+  EXPECT_EQ(eval("x < 0", "x", "-1"), true);
+  EXPECT_EQ(eval("0 <= x < 10", "x", "10"), false);
+  EXPECT_EQ(eval("0 <= x < 10", "x", "3"), true);
+  EXPECT_EQ(eval("mode not in ('r', 'w')", "mode", "'x'"), true);
+  EXPECT_EQ(eval("mode not in ('r', 'w')", "mode", "'r'"), false);
+  EXPECT_EQ(eval("mode in {'r', 'w'}", "mode", "'w'"), true);
+  EXPECT_EQ(eval("'=' in s", "s", "'a=b'"), true);
+  EXPECT_EQ(eval("x is None", "x", "None"), true);
+  EXPECT_EQ(eval("x is not None", "x", "None"), false);
+  EXPECT_EQ(eval("x == 1.0", "x", "1"), true);
+  EXPECT_EQ(eval("x == '1'", "x", "1"), false);
+  EXPECT_EQ(eval("isinstance(x, int)", "x", "True"), true);
+  EXPECT_EQ(eval("not isinstance(x, (int, float))", "x", "'3'"), true);
+  EXPECT_EQ(eval("isinstance(x, str)", "x", "b'3'"), false);
+  EXPECT_EQ(eval("a < 0 or b < 0", "a, b", "1, -1"), true);
+  EXPECT_EQ(eval("a < 0 and b < 0", "a, b", "1, -1"), false);
+  EXPECT_EQ(eval("len(items) == 0", "items", "[]"), true);
+  EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10, 20, 0"), true);
+  EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10"), false);
+  EXPECT_EQ(eval("len(s) > 2", "s", "'éé'"), false);  // characters, not bytes
+}
+
+TEST(GuardEval, WhatItCannotReadIsUnknown) {
+  // Unbound names, attributes, other calls, mixed orderings, a known side
+  // of `and` that does not decide.
+  EXPECT_FALSE(eval("x < 0", "x", "y").has_value());
+  EXPECT_FALSE(eval("self.closed", "x", "1").has_value());
+  EXPECT_FALSE(eval("x.isdigit()", "x", "'1'").has_value());
+  EXPECT_FALSE(eval("x < 'a'", "x", "1").has_value());
+  EXPECT_FALSE(eval("isinstance(x, Path)", "x", "'a'").has_value());
+  EXPECT_FALSE(eval("x > 0 and y", "x, y", "1, z").has_value());
+  EXPECT_EQ(eval("x < 0 and y", "x, y", "1, z"), false);
+  EXPECT_EQ(eval("x > 0 or y", "x, y", "1, z"), true);
+  EXPECT_FALSE(eval("x if y else z", "x", "1").has_value());
+  EXPECT_FALSE(eval("x[0] == 1", "x", "(1,)").has_value());
+  // A parameter named like a builtin is not the builtin.
+  EXPECT_FALSE(eval("len(x) > 1", "x, len", "'ab', 3").has_value());
+}
+
+TEST(GuardEval, BindsACallToItsParameters) {
+  auto b = bind_call("self, a, b: int = 2, *args, key=None, **kw", "1, key='k', other=3", true);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->at("a").i, 1);
+  EXPECT_EQ(b->at("b").i, 2);
+  EXPECT_EQ(b->at("key").s, "k");
+  EXPECT_FALSE(b->contains("self"));
+  // Too many positionals, unknown keywords, splats, a value twice: no fit.
+  EXPECT_FALSE(bind_call("a", "1, 2", false));
+  EXPECT_FALSE(bind_call("a", "b=1", false));
+  EXPECT_FALSE(bind_call("a", "*xs", false));
+  EXPECT_FALSE(bind_call("a", "1, a=2", false));
+  EXPECT_FALSE(bind_call("a, *, b", "1, 2", false));
+  // A value that is no literal leaves its parameter unbound.
+  auto c = bind_call("a, b", "x, 'y'", false);
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(c->contains("a"));
+  EXPECT_EQ(c->at("b").s, "y");
+}
+
+TEST(GuardEval, FindsTheCallInATestsCode) {
+  EXPECT_EQ(call_arguments("with self.assertRaises(ValueError):\n    mod.parse('x' * 300)", "parse"), "'x' * 300");
+  EXPECT_EQ(call_arguments("self.assertRaises(ValueError, random.randrange, 10, 20, 0)", "randrange"), "10, 20, 0");
+  EXPECT_EQ(call_arguments("pytest.raises(ValueError, parse, '', match='empty')", "parse"), "''");
+  EXPECT_EQ(call_arguments("self.assertRaises(ValueError, lambda: p.with_name(''))", "with_name"), "''");
+  // Two calls, none, a name only mentioned: no answer.
+  EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    parse(1)\n    parse(2)", "parse"));
+  EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    load(1)", "parse"));
+  EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    reparse(1)", "parse"));
+  EXPECT_FALSE(call_arguments("check(parse, 1)", "parse"));
+}
+
+TEST(GuardEval, ASiteIsReachedWhenAllItsGuardsHold) {
+  model::ThrowSite s;
+  s.guards = {{"if", "len(s) > 255", {"s"}, 5}, {"else", "s is None", {"s"}, 3}};
+  Bindings long_s{{"s", *literal_value("'x' * 300")}};
+  Bindings short_s{{"s", *literal_value("'x'")}};
+  Bindings none_s{{"s", *literal_value("None")}};
+  EXPECT_EQ(site_reached(s, long_s), true);
+  EXPECT_EQ(site_reached(s, short_s), false);
+  EXPECT_EQ(site_reached(s, none_s), false);
+  // An except guard, or no guard at all, never decides it reached.
+  s.guards.push_back({"except", "KeyError", {"KeyError"}, 2});
+  EXPECT_FALSE(site_reached(s, long_s).has_value());
+  EXPECT_EQ(site_reached(s, short_s), false);
+  s.guards.clear();
+  EXPECT_FALSE(site_reached(s, long_s).has_value());
+}
+
+}  // namespace
+}  // namespace errdex::analyze
