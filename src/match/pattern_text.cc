@@ -279,14 +279,7 @@ std::string statement_literals(std::string_view window, int window_start, int li
 Assignment find_assignment(std::string_view window, int window_start, int line, std::string_view name) {
   Assignment a;
   if (name.empty() || line <= window_start) return a;
-  std::vector<std::string_view> lines;
-  std::size_t pos = 0;
-  while (pos <= window.size()) {
-    auto nl = window.find('\n', pos);
-    lines.push_back(window.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
+  const std::vector<std::string_view> lines = util::split_lines(window);
   for (int l = line - 1; l >= window_start; --l) {
     std::size_t at = static_cast<std::size_t>(l - window_start);
     if (at >= lines.size()) continue;
@@ -323,13 +316,7 @@ std::vector<std::string_view> caught_classes(std::string_view message_template, 
   if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return is_word_char(static_cast<unsigned char>(c)); }))
     return out;
   if (line <= window_start) return out;
-  std::vector<std::string_view> lines;
-  for (std::size_t pos = 0; pos <= window.size();) {
-    auto nl = window.find('\n', pos);
-    lines.push_back(window.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
+  const std::vector<std::string_view> lines = util::split_lines(window);
   const std::size_t raise_at = static_cast<std::size_t>(line - window_start);
   if (raise_at >= lines.size()) return out;
   auto indent_of = [](std::string_view t) { return t.find_first_not_of(" \t"); };
