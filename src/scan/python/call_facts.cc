@@ -1,0 +1,561 @@
+// The light pass over a Python file's logical lines, without a parse: its
+// imports, `__all__`, and each function's calls, the names it binds to a
+// call's result, what it returns and the properties it defines (the facts
+// the call graph is built from). outline.cc splits the lines.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "scan/python/logical_lines.h"
+#include "scan/python/outline.h"
+#include "scan/python/text.h"
+
+namespace errdex::scan {
+
+using detail::is_ident;
+using detail::Logical;
+using detail::starts_with_word;
+
+namespace {
+
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view k[] = {"and", "assert", "await", "elif", "except", "for", "if", "in", "is",
+                                           "lambda", "not", "or", "print", "return", "while", "with", "yield",
+                                           "del", "raise", "super", "isinstance", "len", "str", "int", "list",
+                                           "dict", "tuple", "set", "type", "getattr", "setattr", "hasattr"};
+  for (auto x : k)
+    if (w == x) return true;
+  return false;
+}
+
+// The callee of a call whose last name starts at `w` and ends at `e`, as
+// written with its receiver: "parse", "self.parse", "json.loads",
+// "super.__init__" for `super().__init__`, "?.read" when the receiver is
+// an expression (`f().read`, `"x".join`).
+std::string dotted_callee(std::string_view s, std::uint32_t begin, std::uint32_t w, std::uint32_t e) {
+  std::uint32_t b = w;
+  std::string_view head;
+  while (b > begin + 1 && s[b - 1] == '.') {
+    std::uint32_t a = b - 1;
+    while (a > begin && is_ident(s[a - 1])) --a;
+    if (a == b - 1) {
+      head = b - 1 >= begin + 7 && s.substr(b - 8, 7) == "super()" ? "super." : "?.";
+      break;
+    }
+    b = a;
+  }
+  std::string out(head);
+  out.append(s.substr(b, e - b));
+  return out;
+}
+
+// Names called in [begin, end) of `s` (`x.name(`, `name (`), strings and
+// comments skipped; added to `out` once each, at most `cap`; with
+// `targets`, the callees as written (dotted_callee) likewise.
+void called_names(std::string_view s, std::uint32_t begin, std::uint32_t end, std::vector<std::string>& out,
+                  std::size_t cap, std::vector<std::string>* targets = nullptr) {
+  std::uint32_t i = begin;
+  while (i < end && (out.size() < cap || (targets && targets->size() < 2 * cap))) {
+    char c = s[i];
+    if (c == '#') {
+      while (i < end && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      bool triple = i + 2 < end && s[i + 1] == c && s[i + 2] == c;
+      i += triple ? 3 : 1;
+      while (i < end) {
+        if (s[i] == '\\') {
+          i += 2;
+          continue;
+        }
+        if (s[i] == c && (!triple || (i + 2 < end && s[i + 1] == c && s[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        }
+        if (!triple && s[i] == '\n') break;
+        ++i;
+      }
+      continue;
+    }
+    if (!is_ident(c) || (c >= '0' && c <= '9')) {
+      ++i;
+      continue;
+    }
+    std::uint32_t w = i;
+    while (i < end && is_ident(s[i])) ++i;
+    // A string prefix (`f"`, `rb'`) is no name.
+    if (i < end && (s[i] == '"' || s[i] == '\'') && i - w <= 2) continue;
+    std::uint32_t k = i;
+    while (k < end && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (k >= end || s[k] != '(') continue;
+    std::string_view name = s.substr(w, i - w);
+    if (w > 0 && s[w - 1] != '.' && w >= 4 && s.substr(w - 4, 4) == "def ") continue;
+    const bool plain = w == begin || s[w - 1] != '.';
+    if (plain && is_keyword(name)) continue;
+    if (targets && targets->size() < 2 * cap) {
+      std::string t = dotted_callee(s, begin, w, i);
+      if (std::find(targets->begin(), targets->end(), t) == targets->end()) targets->push_back(std::move(t));
+    }
+    if (is_keyword(name)) continue;
+    if (out.size() < cap && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+void skip_blanks(std::string_view s, std::uint32_t& i, std::uint32_t end) {
+  while (i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\\' || s[i] == '\n' || s[i] == '\r')) ++i;
+}
+
+// A dotted name at `i` (`a.b.c`), advancing past it; "" when none.
+std::string_view dotted_at(std::string_view s, std::uint32_t& i, std::uint32_t end) {
+  std::uint32_t b = i;
+  while (i < end && (is_ident(s[i]) || (s[i] == '.' && i > b && i + 1 < end && is_ident(s[i + 1])))) ++i;
+  if (b < end && s[b] >= '0' && s[b] <= '9') return {};
+  return s.substr(b, i - b);
+}
+
+// `NAME = callee(...)` or `self.NAME = callee(...)`: {NAME, callee}.
+std::optional<std::pair<std::string, std::string>> call_assignment(std::string_view s, const Logical& l) {
+  std::uint32_t i = l.text;
+  std::string_view lhs = dotted_at(s, i, l.end);
+  if (lhs.empty()) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i + 1 >= l.end || s[i] != '=' || s[i + 1] == '=') return std::nullopt;
+  ++i;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  std::string_view rhs = dotted_at(s, i, l.end);
+  if (rhs.empty()) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i >= l.end || s[i] != '(') return std::nullopt;
+  return std::pair(std::string(lhs), std::string(rhs));
+}
+
+// The parts of [b, e) between top-level commas, brackets and comments
+// left out.
+std::vector<std::string_view> comma_parts(std::string_view s, std::uint32_t b, std::uint32_t e) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::uint32_t start = b;
+  auto flush = [&](std::uint32_t at) {
+    std::string_view part = s.substr(start, at - start);
+    while (!part.empty() && std::string_view(" \t\r\n\\(").find(part.front()) != std::string_view::npos)
+      part.remove_prefix(1);
+    while (!part.empty() && std::string_view(" \t\r\n\\)").find(part.back()) != std::string_view::npos)
+      part.remove_suffix(1);
+    if (!part.empty()) out.push_back(part);
+  };
+  for (std::uint32_t i = b; i < e; ++i) {
+    char c = s[i];
+    if (c == '#') {
+      flush(i);
+      while (i < e && s[i] != '\n') ++i;
+      start = i;
+      continue;
+    }
+    if (c == '(' || c == '[') ++depth;
+    else if ((c == ')' || c == ']') && depth > 0) --depth;
+    else if (c == ',' && depth <= 1) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(e);
+  return out;
+}
+
+// The end of the bracket opened at `open` (past its `)`), or `end` when
+// it does not close before; strings skipped.
+std::uint32_t bracket_end(std::string_view s, std::uint32_t open, std::uint32_t end) {
+  int depth = 0;
+  for (std::uint32_t i = open; i < end; ++i) {
+    const char c = s[i];
+    if (c == '\'' || c == '"') {
+      const char q = c;
+      const bool triple = i + 2 < end && s[i + 1] == q && s[i + 2] == q;
+      for (i += triple ? 3 : 1; i < end; ++i) {
+        if (s[i] == '\\') {
+          ++i;
+        } else if (s[i] == q && (!triple || (i + 2 < end && s[i + 1] == q && s[i + 2] == q))) {
+          i += triple ? 2 : 0;
+          break;
+        }
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return end;
+}
+
+// Whether only blanks and a comment are left in [i, end).
+bool nothing_after(std::string_view s, std::uint32_t i, std::uint32_t end) {
+  while (i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n' || s[i] == '\\')) ++i;
+  return i >= end || s[i] == '#';
+}
+
+// What a `return` statement gives, for FunctionCalls::returns: the callee
+// of `return callee(...)` (nothing after the call), a name's callee from
+// `assigned` (`t = Thing(); ...; return t`), "" for a bare `return` or
+// `return None` (they say nothing against the others), "?" for anything
+// else; nullopt when the line is no `return`.
+std::optional<std::string> return_value(std::string_view s, const Logical& l,
+                                        const std::vector<std::pair<std::string, std::string>>& assigned) {
+  if (!starts_with_word(s, l.text, "return")) return std::nullopt;
+  std::uint32_t i = l.text + 6;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (nothing_after(s, i, l.end)) return std::string();
+  std::string_view name = dotted_at(s, i, l.end);
+  if (name.empty()) return std::string("?");
+  std::uint32_t open = i;
+  while (open < l.end && (s[open] == ' ' || s[open] == '\t')) ++open;
+  if (nothing_after(s, open, l.end)) {
+    if (name == "None") return std::string();
+    // The last binding before the `return` (the light pass reads in order).
+    for (auto it = assigned.rbegin(); it != assigned.rend(); ++it)
+      if (it->first == name) return it->second;
+    return std::string("?");
+  }
+  if (s[open] != '(' || !nothing_after(s, bracket_end(s, open, l.end), l.end)) return std::string("?");
+  return std::string(name);
+}
+
+// A class body's `NAME = property(fget, fset, fdel)` (or `fget=`,
+// `fset=`, `fdel=`): NAME and, per accessor kind, the function's name.
+struct PropertyCall {
+  std::string_view attribute;
+  std::vector<std::pair<std::string_view, std::string_view>> accessors;  // {kind, function}
+};
+std::optional<PropertyCall> property_call(std::string_view s, const Logical& l) {
+  std::uint32_t i = l.text;
+  std::string_view lhs = dotted_at(s, i, l.end);
+  if (lhs.empty() || lhs.find('.') != std::string_view::npos) return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i + 1 >= l.end || s[i] != '=' || s[i + 1] == '=') return std::nullopt;
+  ++i;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (dotted_at(s, i, l.end) != "property") return std::nullopt;
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  if (i >= l.end || s[i] != '(') return std::nullopt;
+  const std::uint32_t close = bracket_end(s, i, l.end);
+  if (!nothing_after(s, close, l.end)) return std::nullopt;
+  static constexpr std::string_view kinds[] = {"getter", "setter", "deleter"};
+  static constexpr std::string_view keywords[] = {"fget", "fset", "fdel"};
+  PropertyCall out{lhs, {}};
+  std::size_t position = 0;
+  for (std::string_view part : comma_parts(s, i + 1, close - 1)) {
+    std::string_view value = part;
+    std::size_t kind = position++;
+    if (auto eq = part.find('='); eq != std::string_view::npos) {
+      std::string_view key = part.substr(0, eq);
+      while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.remove_suffix(1);
+      kind = static_cast<std::size_t>(std::find(std::begin(keywords), std::end(keywords), key) - std::begin(keywords));
+      value = part.substr(eq + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    }
+    if (kind >= 3 || value.empty() || value == "None") continue;
+    std::uint32_t at = 0;
+    if (dotted_at(value, at, static_cast<std::uint32_t>(value.size())).size() != value.size() ||
+        value.find('.') != std::string_view::npos)
+      continue;
+    out.accessors.emplace_back(kinds[kind], value);
+  }
+  if (out.accessors.empty()) return std::nullopt;
+  return out;
+}
+
+// `a.b as z` → {"a.b", "z"}; empty first when it is no dotted name.
+std::pair<std::string_view, std::string_view> name_as(std::string_view part) {
+  std::string_view name = part, alias;
+  if (auto at = part.find(" as "); at != std::string_view::npos) {
+    name = part.substr(0, at);
+    alias = part.substr(at + 4);
+    while (!alias.empty() && (alias.front() == ' ' || alias.front() == '\t')) alias.remove_prefix(1);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+  }
+  for (char c : name)
+    if (!is_ident(c) && c != '.' && c != '*') return {};
+  for (char c : alias)
+    if (!is_ident(c)) return {};
+  return {name, alias};
+}
+
+// An `import` or `from ... import` statement's names.
+bool read_import(std::string_view s, const Logical& l, std::vector<model::ImportFact>& out) {
+  std::uint32_t i = l.text;
+  if (starts_with_word(s, i, "import")) {
+    for (auto part : comma_parts(s, i + 6, l.end)) {
+      auto [name, alias] = name_as(part);
+      if (!name.empty() && name != "*") out.push_back({std::string(name), "", std::string(alias), 0});
+    }
+    return true;
+  }
+  if (!starts_with_word(s, i, "from")) return false;
+  i += 4;
+  skip_blanks(s, i, l.end);
+  int level = 0;
+  while (i < l.end && s[i] == '.') ++level, ++i;
+  skip_blanks(s, i, l.end);
+  std::string_view module = starts_with_word(s, i, "import") ? std::string_view() : dotted_at(s, i, l.end);
+  skip_blanks(s, i, l.end);
+  if (!starts_with_word(s, i, "import")) return true;
+  for (auto part : comma_parts(s, i + 6, l.end)) {
+    auto [name, alias] = name_as(part);
+    if (!name.empty() && name.find('.') == std::string_view::npos)
+      out.push_back({std::string(module), std::string(name), std::string(alias), level});
+  }
+  return true;
+}
+
+// The string literals of [b, e) appended to `out`; false when anything
+// but literals, brackets, commas and `+` stands there.
+bool only_literals(std::string_view s, std::uint32_t b, std::uint32_t e, std::vector<std::string>& out) {
+  for (std::uint32_t i = b; i < e;) {
+    char c = s[i];
+    if (c == '"' || c == '\'') {
+      std::uint32_t j = i + 1;
+      while (j < e && s[j] != c && s[j] != '\n') j += s[j] == '\\' ? 2 : 1;
+      if (j >= e || s[j] != c) return false;
+      out.emplace_back(s.substr(i + 1, j - i - 1));
+      i = j + 1;
+      continue;
+    }
+    if (c == '#') {
+      while (i < e && s[i] != '\n') ++i;
+      continue;
+    }
+    if (std::string_view(" \t\r\n\\[](),+").find(c) == std::string_view::npos) return false;
+    ++i;
+  }
+  return true;
+}
+
+// `__all__ = [...]`, `__all__ += [...]`, `__all__.extend([...])`.
+void read_exports(std::string_view s, const Logical& l, model::FileFacts& facts, bool& unknown) {
+  std::uint32_t i = l.text + 7;  // past `__all__`
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  bool assign = false;
+  if (s.substr(i, 2) == "+=") {
+    i += 2;
+  } else if (s.substr(i, 8) == ".extend(" || s.substr(i, 8) == ".append(") {
+    i += 7;
+  } else if (i < l.end && s[i] == '=' && s.substr(i, 2) != "==") {
+    assign = true;
+    ++i;
+  } else {
+    return;
+  }
+  std::vector<std::string> names;
+  if (!only_literals(s, i, l.end, names)) {
+    unknown = true;
+    return;
+  }
+  if (assign) {
+    facts.exports.clear();
+    facts.has_exports = true;
+  }
+  facts.exports.insert(facts.exports.end(), names.begin(), names.end());
+}
+
+}  // namespace
+
+void read_imports(std::string_view source, std::vector<model::ImportFact>& out) {
+  // No logical lines: a line that starts with `import` or `from` (running
+  // on past a `(` to its `)`, or past a trailing backslash) is all an
+  // import needs, and a test file has many lines of other kinds.
+  const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::size_t>(source.size(), UINT32_MAX / 2));
+  for (std::uint32_t at = 0; at < n;) {
+    std::uint32_t i = at;
+    while (i < n && (source[i] == ' ' || source[i] == '\t')) ++i;
+    std::uint32_t end = i;
+    while (end < n && source[end] != '\n') ++end;
+    if (starts_with_word(source, i, "import") || starts_with_word(source, i, "from")) {
+      std::string_view line = source.substr(i, end - i);
+      if (line.find('(') != std::string_view::npos && line.find(')') == std::string_view::npos) {
+        while (end < n && source[end] != ')') ++end;
+      } else {
+        while (end > i && end < n && source[end - 1] == '\\') {
+          ++end;
+          while (end < n && source[end] != '\n') ++end;
+        }
+      }
+      Logical l;
+      l.text = i;
+      l.end = end;
+      read_import(source, l, out);
+    }
+    at = end + 1;
+  }
+}
+
+namespace {
+
+// What a decorator (its text after `@`) makes of the function below it
+// when it is a property's accessor: "getter", "setter", "deleter", else "".
+std::string_view property_kind(std::string_view d) {
+  while (!d.empty() && (d.back() == ' ' || d.back() == '\t' || d.back() == '\r' || d.back() == '\n')) d.remove_suffix(1);
+  if (auto hash = d.find('#'); hash != std::string_view::npos) {
+    d = d.substr(0, hash);
+    while (!d.empty() && (d.back() == ' ' || d.back() == '\t')) d.remove_suffix(1);
+  }
+  if (d.find_first_of("( ") != std::string_view::npos) return {};
+  const auto dot = d.rfind('.');
+  const std::string_view last = dot == std::string_view::npos ? d : d.substr(dot + 1);
+  if (dot == std::string_view::npos) return d == "property" || d == "cached_property" ? "getter" : "";
+  if (d == "functools.cached_property") return "getter";
+  if (last == "getter" || last == "setter" || last == "deleter") return last;
+  return {};
+}
+
+}  // namespace
+
+void read_calls(std::string_view source, model::FileFacts& facts) { read_calls(PythonLines(source), facts); }
+
+void read_calls(const PythonLines& lines, model::FileFacts& facts) {
+  // A function calls this many names at most, as far as the index knows.
+  constexpr std::size_t k_max_calls = 64;
+  // Assignments of a call's result kept per function.
+  constexpr std::size_t k_max_assigned = 32;
+  auto& out = facts.functions;
+  const auto& [source, ls, line_starts, ok] = *lines.m;
+  if (!ok) return;
+  struct Open {
+    std::uint32_t indent;
+    std::size_t index;  // into out, or SIZE_MAX for a class
+    std::string qualname;
+  };
+  std::vector<Open> open;
+  bool exports_unknown = false;
+  // The property kind the decorators above the next `def` give it, and
+  // whether another decorator (not `staticmethod`, `classmethod`) may
+  // replace what its name stands for (`@_SpecialForm`): its returns say
+  // nothing then.
+  std::string_view property;
+  bool wrapped = false;
+  for (const Logical& l : ls) {
+    while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
+    std::uint32_t at = l.text;
+    const bool decorator = at < l.end && source[at] == '@';
+    if (decorator) {
+      const std::string_view d = source.substr(at + 1, l.end - at - 1);
+      if (auto kind = property_kind(d); !kind.empty()) property = kind;
+      else if (!d.starts_with("staticmethod") && !d.starts_with("classmethod")) wrapped = true;
+    } else if (!starts_with_word(source, at, "def") && !starts_with_word(source, at, "async")) {
+      property = {};
+      wrapped = false;
+    }
+    if (starts_with_word(source, at, "async")) {
+      at += 5;
+      while (at < l.end && (source[at] == ' ' || source[at] == '\t')) ++at;
+    }
+    const bool is_def = starts_with_word(source, at, "def");
+    if (is_def || starts_with_word(source, at, "class")) {
+      std::uint32_t n = at + (is_def ? 3 : 5);
+      while (n < l.end && (source[n] == ' ' || source[n] == '\t')) ++n;
+      std::uint32_t e = n;
+      while (e < l.end && is_ident(source[e])) ++e;
+      if (e == n) {
+        open.push_back({l.indent, SIZE_MAX, open.empty() ? std::string() : open.back().qualname});
+        continue;
+      }
+      std::string qualname = open.empty() ? std::string() : open.back().qualname + '.';
+      qualname.append(source.substr(n, e - n));
+      const bool nested = std::any_of(open.begin(), open.end(), [](const Open& o) { return o.index != SIZE_MAX; });
+      if (is_def) {
+        model::FunctionCalls fn;
+        fn.name = std::string(source.substr(n, e - n));
+        fn.qualname = qualname;
+        fn.line = static_cast<int>(l.first_line) + 1;
+        fn.nested = nested;
+        fn.property = property;
+        if (wrapped) fn.returns = "?";  // cleared at the end
+        property = {};
+        wrapped = false;
+        out.push_back(std::move(fn));
+        open.push_back({l.indent, out.size() - 1, std::move(qualname)});
+        // A one-line body (`def f(): return g()`) is on the same logical line.
+        std::uint32_t colon = e;
+        int depth = 0;
+        while (colon < l.end && !(depth == 0 && source[colon] == ':')) {
+          depth += source[colon] == '(' ? 1 : source[colon] == ')' ? -1 : 0;
+          ++colon;
+        }
+        if (colon < l.end) called_names(source, colon, l.end, out.back().calls, k_max_calls, &out.back().targets);
+      } else {
+        model::ClassBases c{qualname, {}};
+        std::uint32_t p = e;
+        while (p < l.end && (source[p] == ' ' || source[p] == '\t')) ++p;
+        if (p < l.end && source[p] == '(') {
+          std::uint32_t close = p;
+          int depth = 0;
+          for (; close < l.end; ++close) {
+            depth += source[close] == '(' ? 1 : source[close] == ')' ? -1 : 0;
+            if (depth == 0) break;
+          }
+          for (auto part : comma_parts(source, p + 1, close))
+            if (auto [name, alias] = name_as(part); !name.empty() && alias.empty() && name != "*")
+              c.bases.emplace_back(name);
+        }
+        facts.class_bases.push_back(std::move(c));
+        open.push_back({l.indent, SIZE_MAX, std::move(qualname)});
+      }
+      continue;
+    }
+    if (read_import(source, l, facts.imports)) continue;
+    if (open.empty() && starts_with_word(source, l.text, "__all__")) {
+      read_exports(source, l, facts, exports_unknown);
+      continue;
+    }
+    auto assigned = call_assignment(source, l);
+    if (open.empty()) {
+      if (assigned) facts.assigned.push_back(std::move(*assigned));
+      continue;
+    }
+    // A class body's `x = property(getx, setx)`: its functions (defined
+    // above it) are that attribute's accessors.
+    if (open.back().index == SIZE_MAX)
+      if (auto p = property_call(source, l))
+        for (const auto& [kind, name] : p->accessors) {
+          const std::string q = open.back().qualname + '.' + std::string(name);
+          for (auto& fn : out)
+            if (fn.qualname == q && !fn.nested && fn.property.empty()) {
+              fn.property = kind;
+              fn.attribute = p->attribute;
+              break;
+            }
+        }
+    // A nested function's calls are its enclosing functions' too: a
+    // closure runs on their behalf.
+    model::FunctionCalls* innermost = nullptr;
+    for (const Open& o : open)
+      if (o.index != SIZE_MAX) {
+        innermost = &out[o.index];
+        called_names(source, l.text, l.end, innermost->calls, k_max_calls, &innermost->targets);
+      }
+    if (innermost && assigned && innermost->assigned.size() < k_max_assigned)
+      innermost->assigned.push_back(std::move(*assigned));
+    // What the innermost function returns; "?" marks disagreement until
+    // the end. The one-line body of a `def` is not read for it.
+    if (innermost && open.back().index != SIZE_MAX && innermost == &out[open.back().index])
+      if (auto r = return_value(source, l, innermost->assigned); r && !r->empty() && innermost->returns != "?") {
+        if (innermost->returns.empty()) innermost->returns = std::move(*r);
+        else if (innermost->returns != *r) innermost->returns = "?";
+      }
+  }
+  for (auto& fn : out)
+    if (fn.returns == "?") fn.returns.clear();
+  if (exports_unknown) {
+    facts.has_exports = false;
+    facts.exports.clear();
+  }
+}
+}  // namespace errdex::scan
