@@ -414,6 +414,48 @@ TEST(EvidenceLinks, TestFileNamesAroundTheirSubject) {
   EXPECT_TRUE(link({{"pkg/queues.py", code}}, {{"tests/_test_other.py", test}}).tests_of("queue is closed").empty());
 }
 
+TEST(EvidenceLinks, ATestsOwnCallThatCannotReachTheRaiseIsNoLink) {
+  auto l = link({{"pkg/hm.py",
+                  "class HMAC:\n"
+                  "    def __init__(self, key, msg=None, digestmod=''):\n"
+                  "        if not digestmod:\n"
+                  "            raise TypeError(\"Missing required parameter 'digestmod'.\")\n"
+                  "        self.key = key\n"
+                  "    @classmethod\n"
+                  "    def from_float(cls, f):\n"
+                  "        if not isinstance(f, float):\n"
+                  "            raise TypeError('argument must be a float')\n"
+                  "        return f\n"
+                  "    def ratio(self):\n"
+                  "        if self.key is None:\n"
+                  "            raise OverflowError('cannot convert to a ratio')\n"
+                  "        return 1\n"}},
+                {{"tests/test_hm.py",
+                  "import unittest\n"
+                  "from pkg.hm import HMAC\n"
+                  "class HmacTest(unittest.TestCase):\n"
+                  "    def test_no_digestmod(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC(b'key')\n"
+                  "    def test_str_key(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC('key', digestmod='sha256')\n"
+                  "    def test_from_int(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC.from_float(1)\n"
+                  "    def test_named_parameters(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC.from_float(1.1, context=None)\n"
+                  "    def test_ratio(self):\n"
+                  "        self.assertRaises(OverflowError, HMAC.ratio, HMAC(None, digestmod='md5'))\n"}});
+  // The literals passed fail `if not digestmod:`: the TypeError is another's.
+  EXPECT_EQ(l.tests_of("Missing required"), (std::vector<std::string>{"HmacTest.test_no_digestmod@5"}));
+  // `from_float` takes no `context`: Python refuses the call itself.
+  EXPECT_EQ(l.tests_of("argument must be a float"), (std::vector<std::string>{"HmacTest.test_from_int@11"}));
+  // A method named through its class takes its instance as an argument.
+  EXPECT_EQ(l.tests_of("cannot convert"), (std::vector<std::string>{"HmacTest.test_ratio@17"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
 
