@@ -78,6 +78,13 @@ std::string longest_literal(std::string_view re) {
       else cur += n;
       continue;
     }
+    // A class of one character (`[.]`, `[(]`) is that character.
+    if (c == '[' && i + 2 < re.size() && re[i + 2] == ']' && re[i + 1] != '^' && re[i + 1] != '\\' &&
+        !(i + 3 < re.size() && std::string_view("?*{").find(re[i + 3]) != std::string_view::npos)) {
+      cur += re[i + 1];
+      i += 2;
+      continue;
+    }
     if (std::string_view("^$.|?*+()[]{}").find(c) != std::string_view::npos) {
       // A quantifier makes the character before it optional.
       if ((c == '?' || c == '*' || c == '{') && !cur.empty()) cur.pop_back();

@@ -456,6 +456,30 @@ TEST(EvidenceLinks, ATestsOwnCallThatCannotReachTheRaiseIsNoLink) {
   EXPECT_EQ(l.tests_of("cannot convert"), (std::vector<std::string>{"HmacTest.test_ratio@17"}));
 }
 
+TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
+  auto l = link({{"pkg/send.py",
+                  "class Loop:\n"
+                  "    def sendfile(self, sock, file):\n"
+                  "        if sock is None:\n"
+                  "            raise RuntimeError(f'syscall sendfile is not available for socket {sock!r}')\n"
+                  "        return self._native(sock, file)\n"
+                  "    def _native(self, sock, file):\n"
+                  "        if file is None:\n"
+                  "            raise RuntimeError('os.sendfile() is not available')\n"
+                  "        return 0\n"}},
+                {{"tests/test_send.py",
+                  "import unittest\n"
+                  "from pkg.send import Loop\n"
+                  "class SendTest(unittest.TestCase):\n"
+                  "    def test_not_available(self):\n"
+                  "        with self.assertRaisesRegex(RuntimeError, 'os[.]sendfile[(][)] is not available'):\n"
+                  "            Loop().sendfile(1, None)\n"}});
+  // The regex's text is "os.sendfile() is not available", not only
+  // " is not available", which the other message also holds.
+  EXPECT_TRUE(l.tests_of("syscall sendfile").empty());
+  EXPECT_EQ(l.tests_of("os.sendfile()"), (std::vector<std::string>{"SendTest.test_not_available@5"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
 
