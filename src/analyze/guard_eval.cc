@@ -651,11 +651,19 @@ std::optional<bool> evaluate_condition(std::string_view condition, const Binding
   return truthy(*v);
 }
 
-std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first) {
+std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
+                                  bool* misfit) {
+  if (misfit) *misfit = false;
+  // The call surely does not fit: Python refuses it.
+  auto refused = [&] {
+    if (misfit) *misfit = true;
+    return std::nullopt;
+  };
   struct Param {
     std::string name;
     std::string_view default_text;
     bool keyword_only = false;
+    bool positional_only = false;  // before a `/`
   };
   std::vector<Param> list;
   bool star_args = false, star_kwargs = false, keyword_only = false;
@@ -663,7 +671,10 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     std::string_view p = pieces[k];
     if (k == 0 && skip_first) continue;
-    if (p == "/") continue;
+    if (p == "/") {
+      for (auto& q : list) q.positional_only = true;
+      continue;
+    }
     if (p.starts_with("**")) {
       star_kwargs = true;
       continue;
@@ -698,25 +709,27 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
     if (a.starts_with("*")) return std::nullopt;
     std::string_view value;
     if (auto kw = keyword_of(a, &value); !kw.empty()) {
-      auto it = std::find_if(list.begin(), list.end(), [&](const Param& q) { return q.name == kw; });
+      // A positional-only parameter's name given as a keyword goes to `**kw`.
+      auto it = std::find_if(list.begin(), list.end(), [&](const Param& q) { return q.name == kw && !q.positional_only; });
       if (it == list.end()) {
-        if (!star_kwargs) return std::nullopt;
+        if (!star_kwargs) return refused();
         continue;
       }
-      if (!given.emplace(it->name, value).second) return std::nullopt;
+      if (!given.emplace(it->name, value).second) return refused();
       continue;
     }
     if (positional < list.size() && !list[positional].keyword_only) {
-      if (!given.emplace(list[positional].name, a).second) return std::nullopt;
+      if (!given.emplace(list[positional].name, a).second) return refused();
       ++positional;
     } else if (!star_args) {
-      return std::nullopt;
+      return refused();
     }
   }
   Bindings out;
   for (const auto& q : list) {
     auto it = given.find(q.name);
     std::string_view text = it != given.end() ? it->second : q.default_text;
+    if (it == given.end() && q.default_text.empty()) return refused();  // a required parameter not given
     if (text.empty()) continue;
     if (auto v = literal_value(text)) out.emplace(q.name, std::move(*v));
   }

@@ -43,8 +43,12 @@ std::optional<bool> evaluate_condition(std::string_view condition, const Binding
 // Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
 // (`self, start, stop=None, step=1`), defaults included; `skip_first` drops
 // the receiver (`self`, `cls`). Empty when the call does not fit the list
-// (too many positionals, an unknown keyword, `*x`/`**x` splats).
-std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first);
+// (too many positionals, an unknown keyword, a parameter given twice or
+// one without a default not given) or cannot be read (`*x`/`**x` splats);
+// with `misfit`, it says which: true only when the call surely does not
+// fit, so Python raises TypeError before the function's body runs.
+std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
+                                  bool* misfit = nullptr);
 
 // The argument text of the one call of `callee` (a bare name) in a test's
 // code: `callee(...)`, `obj.callee(...)`, or the arguments after it in

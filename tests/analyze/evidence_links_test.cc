@@ -414,6 +414,72 @@ TEST(EvidenceLinks, TestFileNamesAroundTheirSubject) {
   EXPECT_TRUE(link({{"pkg/queues.py", code}}, {{"tests/_test_other.py", test}}).tests_of("queue is closed").empty());
 }
 
+TEST(EvidenceLinks, ATestsOwnCallThatCannotReachTheRaiseIsNoLink) {
+  auto l = link({{"pkg/hm.py",
+                  "class HMAC:\n"
+                  "    def __init__(self, key, msg=None, digestmod=''):\n"
+                  "        if not digestmod:\n"
+                  "            raise TypeError(\"Missing required parameter 'digestmod'.\")\n"
+                  "        self.key = key\n"
+                  "    @classmethod\n"
+                  "    def from_float(cls, f):\n"
+                  "        if not isinstance(f, float):\n"
+                  "            raise TypeError('argument must be a float')\n"
+                  "        return f\n"
+                  "    def ratio(self):\n"
+                  "        if self.key is None:\n"
+                  "            raise OverflowError('cannot convert to a ratio')\n"
+                  "        return 1\n"}},
+                {{"tests/test_hm.py",
+                  "import unittest\n"
+                  "from pkg.hm import HMAC\n"
+                  "class HmacTest(unittest.TestCase):\n"
+                  "    def test_no_digestmod(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC(b'key')\n"
+                  "    def test_str_key(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC('key', digestmod='sha256')\n"
+                  "    def test_from_int(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC.from_float(1)\n"
+                  "    def test_named_parameters(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            HMAC.from_float(1.1, context=None)\n"
+                  "    def test_ratio(self):\n"
+                  "        self.assertRaises(OverflowError, HMAC.ratio, HMAC(None, digestmod='md5'))\n"}});
+  // The literals passed fail `if not digestmod:`: the TypeError is another's.
+  EXPECT_EQ(l.tests_of("Missing required"), (std::vector<std::string>{"HmacTest.test_no_digestmod@5"}));
+  // `from_float` takes no `context`: Python refuses the call itself.
+  EXPECT_EQ(l.tests_of("argument must be a float"), (std::vector<std::string>{"HmacTest.test_from_int@11"}));
+  // A method named through its class takes its instance as an argument.
+  EXPECT_EQ(l.tests_of("cannot convert"), (std::vector<std::string>{"HmacTest.test_ratio@17"}));
+}
+
+TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
+  auto l = link({{"pkg/send.py",
+                  "class Loop:\n"
+                  "    def sendfile(self, sock, file):\n"
+                  "        if sock is None:\n"
+                  "            raise RuntimeError(f'syscall sendfile is not available for socket {sock!r}')\n"
+                  "        return self._native(sock, file)\n"
+                  "    def _native(self, sock, file):\n"
+                  "        if file is None:\n"
+                  "            raise RuntimeError('os.sendfile() is not available')\n"
+                  "        return 0\n"}},
+                {{"tests/test_send.py",
+                  "import unittest\n"
+                  "from pkg.send import Loop\n"
+                  "class SendTest(unittest.TestCase):\n"
+                  "    def test_not_available(self):\n"
+                  "        with self.assertRaisesRegex(RuntimeError, 'os[.]sendfile[(][)] is not available'):\n"
+                  "            Loop().sendfile(1, None)\n"}});
+  // The regex's text is "os.sendfile() is not available", not only
+  // " is not available", which the other message also holds.
+  EXPECT_TRUE(l.tests_of("syscall sendfile").empty());
+  EXPECT_EQ(l.tests_of("os.sendfile()"), (std::vector<std::string>{"SendTest.test_not_available@5"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
 

@@ -37,12 +37,13 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   ASSERT_GE(ran, 800) << j.dump(1);
   // Every linked test, not a sample: a sample of 150 spreads by ±4 points
   // between two builds whose links agree as often (bench/RESULTS.md). The
-  // issue asks for 95 %; the links reach 88.4 % here (772 of 873, since a
+  // issue asks for 95 %; the links reached 88.4 % here (772 of 873, since a
   // test links one site or none, a regex-less guess needs a witness, and
   // the links a function's returned instance, a `property(...)` or a test
-  // call's literal arguments add run): this floor keeps them from getting
-  // worse.
-  EXPECT_GE(executed * 1000, ran * 880) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // call's literal arguments add run), 89.6 % (773 of 863) once a test's own
+  // call that cannot reach the raise links nothing: this floor keeps them
+  // from getting worse.
+  EXPECT_GE(executed * 1000, ran * 890) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

@@ -96,6 +96,35 @@ TEST(GuardEval, BindsACallToItsParameters) {
   EXPECT_EQ(c->at("b").s, "y");
 }
 
+TEST(GuardEval, SaysWhenPythonRefusesACall) {
+  auto refused = [](const std::string& params, std::string_view args, bool skip_first = false) {
+    bool misfit = false;
+    auto b = bind_call(params, args, skip_first, &misfit);
+    EXPECT_EQ(b.has_value(), false) << params << " <- " << args;
+    return misfit;
+  };
+  EXPECT_TRUE(refused("a", "1, 2"));                 // too many positionals
+  EXPECT_TRUE(refused("a", "1, b=2"));               // an unknown keyword
+  EXPECT_TRUE(refused("a", "1, a=2"));               // a value twice
+  EXPECT_TRUE(refused("self, a, b", "1", true));     // a required parameter not given
+  EXPECT_TRUE(refused("a, *, key", "1"));            // a required keyword-only one
+  EXPECT_TRUE(refused("cls, f", "1.1, context=x", true));
+  // What cannot be read is not a refusal: a splat may hold anything.
+  EXPECT_FALSE(refused("a, b", "*xs"));
+  EXPECT_FALSE(refused("a", "**kw"));
+  bool misfit = true;
+  // A positional-only parameter's name as a keyword goes to `**kwargs`.
+  auto b = bind_call("typename, fields=None, /, *, total=True, **kwargs", "'TD', typename=str, fields=list", false, &misfit);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(misfit);
+  EXPECT_EQ(b->at("typename").s, "TD");
+  EXPECT_EQ(b->at("fields").kind, PyValue::Kind::none);
+  EXPECT_TRUE(refused("typename, /", "typename='x'"));
+  // Defaults fill what a call leaves out; `*args` takes extra positionals.
+  EXPECT_TRUE(bind_call("self, a, b=2, *rest", "1, 2, 3, 4", true, &misfit));
+  EXPECT_FALSE(misfit);
+}
+
 TEST(GuardEval, FindsTheCallInATestsCode) {
   EXPECT_EQ(call_arguments("with self.assertRaises(ValueError):\n    mod.parse('x' * 300)", "parse"), "'x' * 300");
   EXPECT_EQ(call_arguments("self.assertRaises(ValueError, random.randrange, 10, 20, 0)", "randrange"), "10, 20, 0");
