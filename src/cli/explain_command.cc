@@ -49,8 +49,10 @@ class Explainer {
     std::string_view cls = res.exception.error_class;
     if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
     // A site named by full text alone, with no frame on its line, is no
-    // answer either.
-    if (match::weak(best.reasons) || (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
+    // answer either; nor one printing the same message elsewhere when the
+    // innermost frame says what raised it is below that frame.
+    if (match::weak(best.reasons) || res.raised_below ||
+        (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
       // Only the class agrees (`open()` raising FileNotFoundError under
       // pathlib): naming one of the file's other raises would mislead.
       std::string out = "errdex: " + std::string(cls.empty() ? std::string_view(r.error_class) : cls) +

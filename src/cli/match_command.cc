@@ -131,6 +131,14 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
               res.exception.error_class.empty() ? "" : ": ", static_cast<int>(shown.size()), shown.data());
   if (res.fulltext_fallback) std::printf("no pattern matched: ranked by full text\n");
   if (res.ambiguous) std::printf("ambiguous: the best score is shared by several sites\n");
+  if (res.raised_below && !res.frames.empty()) {
+    const auto& f = res.frames.back();
+    std::string where = f.file + ":" + std::to_string(f.line) + (f.function.empty() ? "" : " in " + f.function);
+    std::printf("raised below the innermost frame, %s%s%s%s: no site raises there; what that line calls with no frame of "
+                "its own (a built-in, C code) or the statement itself raised it.%s\n",
+                where.c_str(), f.source.empty() ? "" : " (", f.source.substr(0, 160).c_str(), f.source.empty() ? "" : ")",
+                res.candidates.front().reasons.pattern_text ? " These sites print the same message elsewhere:" : "");
+  }
   if (match::weak(res.candidates.front().reasons)) {
     if (res.exception.error_class.empty())
       std::printf("weak: no class, frame or message pattern ties these sites to the text, only words they share: it may "

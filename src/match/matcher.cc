@@ -49,6 +49,16 @@ constexpr std::size_t k_small_top = 16;
 // nothing by itself (ValueError(msg)): such sites are not listed by class.
 constexpr std::size_t k_max_class_sites = 500;
 
+// Whether a frame's printed statement raises (`raise exc`, `throw err`):
+// an exception it hands on was made elsewhere, not below it.
+bool raises_itself(std::string_view source) {
+  for (std::string_view kw : {"raise", "throw"})
+    if (source.starts_with(kw) && (source.size() == kw.size() || !(std::isalnum(static_cast<unsigned char>(source[kw.size()])) ||
+                                                                    source[kw.size()] == '_')))
+      return true;
+  return false;
+}
+
 // Score tiers: frame and line > frame file > class > pattern specificity.
 constexpr double k_frame_line = 1e8;
 constexpr double k_frame_line_per_component = 1e6;
@@ -298,6 +308,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
         int agree = -1;
+        // Whether the frame's file is indexed, and a site there is its statement.
+        bool file_known = false, statement_known = false;
         for (std::uint32_t e : it->second) {
           const std::uint32_t file = m.entries[e].file_id;
           if (agree < 0 || file != last_file) {
@@ -333,7 +345,10 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;
           c.reasons.frame_source = !same_line && own != 0 && own == printed && same_function;
           if (c.reasons.frame_source) c.line_distance = std::min(std::abs(entry.line - f.line), k_frame_source_max_lines);
+          file_known = true;
+          statement_known = statement_known || c.reasons.frame_line || c.reasons.frame_source;
         }
+        out.raised_below = file_known && !statement_known && f.line > 0 && !raises_itself(f.source);
       }
     }
   }
@@ -1000,7 +1015,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   if (!single) {
     ExceptionBlock& ex = tb.exceptions[explained];
     out.frames.reserve(ex.frames.size());
-    for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function)});
+    for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function), std::move(f.source)});
   }
   return out;
 }

@@ -109,6 +109,7 @@ struct ParsedFrame {
   std::string file;  // as printed
   int line = 0;
   std::string function;
+  std::string source;  // the line printed under it, trimmed; "" when none
 };
 
 struct MatchResult {
@@ -137,6 +138,14 @@ struct MatchResult {
   // to list and none agrees with the text otherwise, else 0: only a
   // traceback's frames can tell which raised it.
   std::uint32_t class_sites = 0;
+  // True when the innermost frame is in an indexed file, on a line where
+  // no site raises (in any revision the text agrees with), and the
+  // statement it printed raises nothing itself (no `raise`/`throw`): what
+  // raised the exception lies below that frame, in code with no frame of
+  // its own (a built-in, C code: `binascii.a2b_base64(s)`, `self.scan_once(s,
+  // idx)`) or in the statement itself (`d[key]`, `a / b`). The candidates
+  // then print the same message elsewhere; they did not raise this one.
+  bool raised_below = false;
   // True when the input was longer than the matcher reads (its last part
   // was parsed) or the message was cut before pattern matching.
   bool truncated = false;

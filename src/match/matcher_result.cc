@@ -20,6 +20,7 @@ MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
   fulltext_fallback = other.fulltext_fallback;
   truncated = other.truncated;
   class_sites = other.class_sites;
+  raised_below = other.raised_below;
   block_size = std::exchange(other.block_size, 0);
   candidates = std::exchange(other.candidates, {});
   exception = std::exchange(other.exception, {});

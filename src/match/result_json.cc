@@ -69,7 +69,8 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
     cands.push_back(std::move(item));
   }
   json frames = json::array();
-  for (const auto& f : m.frames) frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
+  for (const auto& f : m.frames)
+    frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.source}});
   json chained = json::array();
   for (const auto& e : m.chained)
     chained.push_back({{"errorClass", std::string(e.error_class)}, {"message", std::string(e.message)}});
@@ -82,6 +83,7 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
   out["fulltextFallback"] = m.fulltext_fallback;
   out["truncated"] = m.truncated;
   out["classSites"] = m.class_sites;
+  out["raisedBelowFrame"] = m.raised_below;
   out["candidates"] = std::move(cands);
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -3,8 +3,8 @@
 // POST /api/match.
 //
 //   {engine?, exception: {errorClass, message}, frames: [{file, line,
-//    function}], chained: [{errorClass, message}], ambiguous,
-//    fulltextFallback, truncated, classSites, candidates: [{id, repo, ref, sha, filePath,
+//    function, source}], chained: [{errorClass, message}], ambiguous,
+//    fulltextFallback, truncated, classSites, raisedBelowFrame, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
 //    reasons: [...], alsoIn: [{ref, sha, lineNumber}], wraps: null or {id,
 //    repo, filePath, lineNumber, errorClass}, url?}]}

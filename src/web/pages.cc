@@ -145,6 +145,14 @@ Response match_page(const Snapshot& s, const std::string* text) {
     d.set("class_sites", m.class_sites > 0);
     d.set("class_site_count", std::to_string(m.class_sites));
     d.set("ambiguous", m.ambiguous);
+    const bool below = m.raised_below && !m.frames.empty();
+    d.set("raised_below", below);
+    if (below) {
+      const auto& f = m.frames.back();
+      d.set("below_place", f.file + ":" + std::to_string(f.line) + (f.function.empty() ? "" : " in " + f.function));
+      d.set("below_source", f.source);
+      d.set("below_same_message", !m.candidates.empty() && m.candidates.front().reasons.pattern_text);
+    }
     const bool weak = !m.candidates.empty() && match::weak(m.candidates.front().reasons);
     d.set("weak", weak && !m.exception.error_class.empty());
     d.set("weak_words", weak && m.exception.error_class.empty());

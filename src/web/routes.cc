@@ -118,7 +118,7 @@ json build_openapi() {
         {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},
-      {"required", {"engine", "exception", "frames", "chained", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites"}},
+      {"required", {"engine", "exception", "frames", "chained", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites", "raisedBelowFrame"}},
       {"properties",
        {{"engine", {{"type", "string"}, {"description", "What answered: matcher"}}},
         {"exception", {{"type", "object"}, {"properties", {{"errorClass", string_t}, {"message", string_t}}}}},
@@ -131,6 +131,11 @@ json build_openapi() {
          {{"type", "integer"},
           {"description", "Sites of the printed class with no text of their own, when too many to list and nothing else "
                           "agrees (else 0): only a traceback's frames tell which"}}},
+        {"raisedBelowFrame",
+         {{"type", "boolean"},
+          {"description", "The innermost frame is in an indexed file, on a line no site raises at, and its statement is "
+                          "no raise: a built-in or C code it calls, or the statement itself, raised the error; the "
+                          "candidates print the same message elsewhere"}}},
         {"candidates", {{"type", "array"}, {"items", candidate}}}}}};
   json repo = {{"type", "object"},
                {"properties",

@@ -1062,6 +1062,32 @@ TEST(Matcher, TooManySitesOfAClassWithNoTextAreCountedNotListed) {
 }
 
 // `raise IOError(...)`, `socket.error`: Python 3 prints OSError, so a
+// The innermost frame in an indexed file, on a line no site raises at,
+// printing a statement that is no raise: C code it calls (or the statement
+// itself) raised the error, and the sites with that message are elsewhere.
+TEST(Matcher, AnInnermostFrameThatIsNoSiteSaysTheErrorWasRaisedBelowIt) {
+  auto m = Matcher::build({site_in("pad", "o/r", "binascii.Error", "Incorrect padding", "Incorrect padding", "Lib/codec.py", 10),
+                           site_in("other", "o/r", "ValueError", "bad {x}", "bad (.+?)", "Lib/codec.py", 40)});
+  auto traceback = [](int line, const std::string& source, const std::string& file = "/usr/lib/python3.11/codec.py") {
+    return "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n  File \"" + file + "\", line " +
+           std::to_string(line) + ", in b64decode\n    " + source + "\nbinascii.Error: Incorrect padding\n";
+  };
+  auto below = m.match(traceback(25, "return binascii.a2b_base64(s)"));
+  EXPECT_TRUE(below.raised_below);
+  ASSERT_EQ(top_id(below), "pad");  // the same message, elsewhere: still shown
+  EXPECT_FALSE(below.candidates[0].reasons.frame_line);
+  // The site's own line; a raise handing on an exception made elsewhere;
+  // a file the index does not hold; no traceback at all.
+  EXPECT_FALSE(m.match(traceback(10, "raise binascii.Error('Incorrect padding')")).raised_below);
+  EXPECT_FALSE(m.match(traceback(25, "raise err")).raised_below);
+  EXPECT_FALSE(m.match(traceback(25, "throw err;")).raised_below);
+  EXPECT_FALSE(m.match(traceback(25, "return f(s)", "/home/me/app/main.py")).raised_below);
+  EXPECT_FALSE(m.match("binascii.Error: Incorrect padding").raised_below);
+  // Kept by a move, as the rest of the result.
+  MatchResult moved = std::move(below);
+  EXPECT_TRUE(moved.raised_below);
+}
+
 // site raising one of its other names agrees with a printed OSError.
 TEST(Matcher, OtherNamesOfOSErrorAgreeWithOSError) {
   auto m = Matcher::build({site_in("io", "o/r", "IOError", "{path!r} exists but is not a directory",

@@ -662,6 +662,53 @@ TEST(ServeCommand, WrappedMessagesAndCommonBareClassesOverHttp) {
   EXPECT_NE(bare_page.body.find("is raised by 600 sites that print no text of their own"), std::string::npos);
 }
 
+// A real error raised by C code under a real standard-library module
+// (base64's b64decode calling binascii): the innermost frame is no site,
+// and the CLI, the API and the page say the error was raised below it.
+TEST(ServeCommand, AnErrorRaisedBelowTheInnermostFrameIsSaidSo) {
+  TempDir tmp;
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::filesystem::create_directories(tmp / "repo");
+  std::filesystem::copy_file(std::filesystem::path(stdlib) / "base64.py", tmp / "repo" / "base64.py");
+  std::string db = "sqlite:" + (tmp / "b.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo python/cpython -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto raised = run("python3 -c \"import base64; base64.b64decode('abc')\"");
+  ASSERT_NE(raised.err.find("binascii.Error: Incorrect padding"), std::string::npos) << raised.err;
+  write_file(tmp / "tb.txt", raised.err);
+  auto cli = run(errdex_cmd() + " match --db " + db + " < " + shell_quote((tmp / "tb.txt").string()));
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  EXPECT_NE(cli.out.find("raised below the innermost frame"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("base64.py:"), std::string::npos) << cli.out;
+  // The same message written by a site elsewhere is still listed.
+  EXPECT_NE(cli.out.find("1. base64.py:"), std::string::npos) << cli.out;
+  // `errdex run` names no raise for it, only where it was raised from.
+  auto ran = run("cd " + shell_quote((tmp / "repo").string()) + " && env -u ERRDEX_URL " + errdex_cmd() + " run --db " + db +
+                 " -- python3 -c \"import base64; base64.b64decode('abc')\"");
+  EXPECT_EQ(ran.code, 1);
+  EXPECT_NE(ran.err.find("matches no raise statement errdex has indexed; it was raised at or below base64.py:"),
+            std::string::npos)
+      << ran.err;
+  EXPECT_EQ(ran.err.find("raised at base64.py"), std::string::npos) << ran.err;
+
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  auto api = post(server.port(), "/api/match", "text/plain", raised.err);
+  ASSERT_EQ(api.status, 200);
+  auto aj = json::parse(api.body);
+  EXPECT_EQ(aj["raisedBelowFrame"], true) << api.body;
+  ASSERT_FALSE(aj["frames"].empty());
+  EXPECT_NE(aj["frames"].back()["source"].get<std::string>().find("binascii"), std::string::npos) << api.body;
+  auto page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=" + web::percent_encode(raised.err));
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("Raised below the innermost frame"), std::string::npos) << page.body;
+  // A traceback whose innermost frame is a site: not said.
+  auto site = post(server.port(), "/api/match", "text/plain",
+                   run("python3 -c \"import base64; base64.b32decode('A')\"").err);
+  EXPECT_EQ(json::parse(site.body)["raisedBelowFrame"], false) << site.body;
+}
+
 // Two tags of a repository scanned into one store, served: the revisions,
 // a site's history and the diff over HTTP, as the CLI answers them.
 TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
