@@ -53,7 +53,8 @@ std::string facts_to_json(const model::FileFacts& f) {
     for (const auto& g : s.guards) guards.push_back({g.kind, g.condition, g.names, g.line});
     sites.push_back({s.kind, s.error_class, s.reraise, to(s.message), templates(s.alternatives), s.raised_text, s.args,
                      s.cause, s.line, s.end_line, std::move(guards), s.function, s.function_params, s.decorators,
-                     s.function_doc, s.function_line, s.class_name, s.class_bases, s.class_doc});
+                     s.function_doc, s.function_line, s.class_name, s.class_bases, s.class_doc, s.message_param,
+                     s.message_param_position});
   }
   json classes = json::array();
   for (const auto& c : f.classes) {
@@ -74,7 +75,9 @@ std::string facts_to_json(const model::FileFacts& f) {
   for (const auto& c : f.class_bases) bases.push_back({c.qualname, c.bases});
   json docstrings = json::array();
   for (const auto& d : f.docstrings) docstrings.push_back({d.kind, d.name, d.line, d.text});
-  json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports};
+  json message_calls = json::array();
+  for (const auto& c : f.message_calls) message_calls.push_back({c.callee, c.position, c.keyword, c.text});
+  json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports, std::move(message_calls)};
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
               std::move(functions), std::move(module), std::move(docstrings)}
       .dump(
@@ -109,6 +112,10 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.class_name = s.at(16).get<std::string>();
       t.class_bases = s.at(17).get<std::string>();
       t.class_doc = s.at(18).get<std::string>();
+      if (s.size() > 20) {
+        t.message_param = s.at(19).get<std::string>();
+        t.message_param_position = s.at(20).get<int>();
+      }
       f.sites.push_back(std::move(t));
     }
     for (const auto& c : j.at(1)) {
@@ -157,6 +164,10 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.assigned = module.at(2).get<Pairs>();
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
+    if (module.size() > 5)
+      for (const auto& c : module.at(5))
+        f.message_calls.push_back(
+            {c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(), c.at(3).get<std::string>()});
     for (const auto& d : j.at(7))
       f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
                               d.at(3).get<std::string>()});
