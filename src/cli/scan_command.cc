@@ -395,6 +395,11 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   }
   scan::link_javascript(facts, javascript);
   scan::link_class_displays(facts);
+  {
+    std::vector<const model::FileFacts*> whole_facts(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
+    scan::link_caller_messages(facts, whole_facts, paths);
+  }
   std::vector<char> linked(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)
     linked[i] = javascript[i] || count_alternatives(i) != alternatives[i];

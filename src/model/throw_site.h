@@ -75,6 +75,12 @@ struct ThrowSite {
   // ("self, num_heads, head_dim"), decorators, and docstring (decoded).
   std::string function;
   std::string function_params;
+  // When the message is a parameter of the enclosing module-level function
+  // alone (`def _value_check(condition, message): ... raise
+  // ValueError(message)`): its name and position (0-based, -1 when keyword
+  // only). Callers in other files fill it (scan::link_caller_messages).
+  std::string message_param;
+  int message_param_position = -1;
   std::vector<std::string> decorators;
   std::string function_doc;
   int function_line = 0;
@@ -194,6 +200,17 @@ struct ImportFact {
   int level = 0;
 };
 
+// A call passing a string literal that reads as a message
+// (`_value_check(std > 0, "Standard deviation must be positive")`): the
+// callee as written, the argument's position (-1 for a keyword argument)
+// or keyword, and the literal as written.
+struct MessageCall {
+  std::string callee;
+  int position = -1;
+  std::string keyword;
+  std::string text;
+};
+
 // Every class of the file (nested ones dotted: "Outer.Inner") and its
 // bases as written, for the call graph's method lookup.
 struct ClassBases {
@@ -223,6 +240,9 @@ struct FileFacts {
   // result ({"_default_decoder", "JSONDecoder"}), and `__all__` when it is
   // a literal list (`has_exports`).
   std::vector<ImportFact> imports;
+  // Calls passing a message as a literal (MessageCall), at most a few
+  // hundred per file.
+  std::vector<MessageCall> message_calls;
   std::vector<ClassBases> class_bases;
   std::vector<std::pair<std::string, std::string>> assigned;
   bool has_exports = false;

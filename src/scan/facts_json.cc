@@ -81,7 +81,7 @@ class Writer {
   void value(const model::ThrowSite& s) {
     list(s.kind, s.error_class, s.reraise, s.message, s.alternatives, s.raised_text, s.args, s.cause, s.line,
          s.end_line, s.guards, s.function, s.function_params, s.decorators, s.function_doc, s.function_line,
-         s.class_name, s.class_bases, s.class_doc);
+         s.class_name, s.class_bases, s.class_doc, s.message_param, s.message_param_position);
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself); }
@@ -91,6 +91,7 @@ class Writer {
          fn.returns);
   }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
+  void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
   void value(const model::ClassBases& c) { list(c.qualname, c.bases); }
   void value(const model::Docstring& d) { list(d.kind, d.name, d.line, d.text); }
 
@@ -132,7 +133,7 @@ std::string_view scanner_version() { return ERRDEX_SCAN_VERSION; }
 std::string facts_to_json(const model::FileFacts& f) {
   Writer w;
   w.list(f.sites, f.classes, f.had_syntax_errors, f.blanked, f.expectations, f.functions,
-         std::tie(f.imports, f.class_bases, f.assigned, f.has_exports, f.exports), f.docstrings);
+         std::tie(f.imports, f.class_bases, f.assigned, f.has_exports, f.exports, f.message_calls), f.docstrings);
   return std::move(w.out);
 }
 
@@ -164,6 +165,10 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.class_name = s.at(16).get<std::string>();
       t.class_bases = s.at(17).get<std::string>();
       t.class_doc = s.at(18).get<std::string>();
+      if (s.size() > 20) {
+        t.message_param = s.at(19).get<std::string>();
+        t.message_param_position = s.at(20).get<int>();
+      }
       f.sites.push_back(std::move(t));
     }
     for (const auto& c : j.at(1)) {
@@ -212,6 +217,10 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.assigned = module.at(2).get<Pairs>();
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
+    if (module.size() > 5)
+      for (const auto& c : module.at(5))
+        f.message_calls.push_back(
+            {c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(), c.at(3).get<std::string>()});
     for (const auto& d : j.at(7))
       f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
                               d.at(3).get<std::string>()});

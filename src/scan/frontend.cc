@@ -18,6 +18,7 @@ class PythonFrontend final : public Frontend {
     const PythonLines lines(source);
     model::FileFacts facts = scan_python(lines);
     read_calls(lines, facts);
+    read_message_calls(lines, facts);
     return facts;
   }
   model::FileFacts scan_tests(std::string_view source) const override {
@@ -31,6 +32,7 @@ class PythonFrontend final : public Frontend {
     model::FileFacts facts;
     const PythonLines lines(source);
     read_calls(lines, facts);
+    read_message_calls(lines, facts);
     // An entry point's docstring says what its callers are doing.
     facts.docstrings = read_docstrings(lines);
     return facts;

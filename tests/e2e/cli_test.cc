@@ -684,6 +684,55 @@ TEST(Cli, RecordsOfAFileFollowTheMessageOfAClassDefinedElsewhere) {
   EXPECT_EQ(fetch_at[sha("v3")].find("no entry named"), std::string::npos) << fetch_at[sha("v3")];
 }
 
+// A helper raising its parameter (`def _value_check(condition, message):
+// raise ValueError(message)`) takes, as message variants, what callers in
+// other files pass for it through an import; across revisions (facts from
+// the cache and the memo) as in a full scan, and a caller's new literal
+// reaches the helper's record. A message alone then finds the helper.
+TEST(Cli, AHelperRaisingItsParameterShowsWhatOtherFilesPass) {
+  TempDir repo, data;
+  write_file(repo / "stats/__init__.py", "");
+  write_file(repo / "stats/rv.py",
+             "def _value_check(condition, message):\n    if not condition:\n        raise ValueError(message)\n"
+             "    return True\n");
+  auto caller = [](const std::string& words) {
+    return "from stats.rv import _value_check\nfrom stats import rv as randvar\n\n\ndef normal(std):\n"
+           "    _value_check(std > 0, \"" + words + "\")\n"
+           "    randvar._value_check(std < 9, message=\"Standard deviation is too large\")\n"
+           "    notimported._value_check(std, \"Never seen by the helper at all\")\n    return std\n";
+  };
+  write_file(repo / "stats/crv.py", caller("Standard deviation must be positive"));
+  git(repo, "init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm v1 && git tag v1");
+  write_file(repo / "stats/crv.py", caller("Standard deviation must be strictly positive"));
+  git(repo, "commit -qam v2 && git tag v2");
+  std::string cached = "sqlite:" + (data / "c.db").string(), plain = "sqlite:" + (data / "p.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/stats -q " + args + " --db " +
+                 shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+  };
+  scan(cached, "--rev v1 --rev v2");
+  scan(plain, "--rev v1 --rev v2 --no-cache");
+  auto a = export_without_times(cached), b = export_without_times(plain);
+  EXPECT_EQ(a, b);
+  std::map<std::string, std::string> check_at;
+  for (const auto& l : a)
+    if (l["record"]["filePath"] == "stats/rv.py") check_at[l["record"]["analyzedSha"].get<std::string>()] = l.dump();
+  auto sha = [&](const std::string& tag) { return git(repo, "rev-parse " + tag).substr(0, 40); };
+  ASSERT_EQ(check_at.size(), 2u);
+  const std::string& v1 = check_at[sha("v1")];
+  const std::string& v2 = check_at[sha("v2")];
+  EXPECT_NE(v1.find("Standard deviation must be positive"), std::string::npos) << v1;
+  EXPECT_NE(v1.find("Standard deviation is too large"), std::string::npos) << v1;
+  EXPECT_EQ(v1.find("Never seen"), std::string::npos) << v1;
+  EXPECT_NE(v2.find("Standard deviation must be strictly positive"), std::string::npos) << v2;
+  EXPECT_EQ(v2.find("Standard deviation must be positive"), std::string::npos) << v2;
+  auto m = run(errdex_cmd() + " match --db " + shell_quote(cached) + " --repo acme/stats --ref v2 " +
+               shell_quote("ValueError: Standard deviation must be strictly positive"));
+  EXPECT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("1. stats/rv.py:3"), std::string::npos) << m.out;
+}
+
 // What one command keeps between the revisions it scans (doc files by
 // blob id, the stored revisions' sites by site key) gives what scans of one
 // revision each give, also when a revision is stored before the others

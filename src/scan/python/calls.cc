@@ -188,6 +188,14 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
   TSNode fn = m_ctx[fi].node;
   int position = -1;
   if (splat ? (position = splat_position(fn, param)) < 0 : !parameter_position(fn, param, position)) return;
+  // A module-level function's: callers in other files may fill it too.
+  bool module_level = true;
+  for (std::size_t j = 0; j < fi; ++j)
+    module_level = module_level && m_ctx[j].kind != Kind::ClassDef && m_ctx[j].kind != Kind::FunctionDef;
+  if (!splat && module_level) {
+    site.message_param = std::string(param);
+    site.message_param_position = position;
+  }
   std::string fname(text(child(fn, m_g.f_name)));
   // Special methods are called by syntax (`x[k]`, `x.y`), not by name.
   if (fname.empty() || (fname.starts_with("__") && fname.ends_with("__"))) return;

@@ -53,6 +53,17 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts);
 // the parameters (`*args`).
 void link_class_displays(std::vector<model::FileFacts>& files);
 
+// Across a repository's files (`paths[i]` the path of `files[i]`, whose
+// calls and imports `calls[i]` holds: the same facts, or the whole of
+// them when `files[i]` holds only sites and classes): a
+// module-level function raising its parameter as the message
+// (ThrowSite::message_param) gets, as alternatives, the literals other
+// files pass for that parameter (FileFacts::message_calls) through an
+// import of the function or of its module. A function name defined so in
+// several files is left alone.
+void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<const model::FileFacts*>& calls,
+                          const std::vector<std::string>& paths);
+
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.
 bool may_have_sites(std::string_view source);

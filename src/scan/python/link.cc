@@ -182,4 +182,89 @@ void link_class_displays(std::vector<model::FileFacts>& files) {
     }
 }
 
+namespace {
+
+// A module's last name from its file's path: `sympy/stats/rv.py` → "rv",
+// a package's `__init__.py` → its folder's.
+std::string_view module_stem(std::string_view path) {
+  auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (name == "__init__.py" && slash != std::string_view::npos) return module_stem(path.substr(0, slash));
+  if (name.ends_with(".py")) name.remove_suffix(3);
+  return name;
+}
+
+std::string_view last_name(std::string_view dotted) {
+  auto dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+// Whether `callee`, as file `facts` writes it, names function `fn` of the
+// module `stem` through one of its imports: `from .rv import fn` (`fn` or
+// its alias called bare), `import pkg.rv as rv` or `from pkg import rv`
+// (`rv.fn`).
+bool names_through_imports(const model::FileFacts& facts, std::string_view callee, std::string_view fn,
+                           std::string_view stem) {
+  const auto dot = callee.rfind('.');
+  if (dot == std::string_view::npos) {
+    for (const auto& imp : facts.imports)
+      if (imp.name == fn && (imp.alias.empty() || imp.alias == callee) && last_name(imp.module) == stem &&
+          (imp.alias.empty() ? callee == fn : true))
+        return true;
+    return false;
+  }
+  std::string_view owner = callee.substr(0, dot);
+  for (const auto& imp : facts.imports) {
+    const std::string_view bound = !imp.alias.empty() ? std::string_view(imp.alias)
+                                   : !imp.name.empty() ? std::string_view(imp.name)
+                                                       : std::string_view(imp.module);
+    if (bound != owner) continue;
+    const std::string_view target = imp.name.empty() ? last_name(imp.module) : std::string_view(imp.name);
+    if (target == stem) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<const model::FileFacts*>& calls,
+                          const std::vector<std::string>& paths) {
+  struct Helper {
+    std::size_t file = 0;  // the file defining it; files.size() when defined in several
+    std::vector<std::size_t> sites;
+  };
+  std::unordered_map<std::string_view, Helper> by_name;
+  for (std::size_t i = 0; i < files.size() && i < paths.size(); ++i)
+    for (std::size_t k = 0; k < files[i].sites.size(); ++k) {
+      const model::ThrowSite& s = files[i].sites[k];
+      if (s.message_param.empty() || s.function.empty() || !s.class_name.empty()) continue;
+      auto [it, added] = by_name.emplace(s.function, Helper{i, {}});
+      if (!added && it->second.file != i) it->second.file = files.size();
+      it->second.sites.push_back(k);
+    }
+  if (by_name.empty()) return;
+  for (std::size_t j = 0; j < files.size() && j < paths.size() && j < calls.size(); ++j)
+    for (const model::MessageCall& c : calls[j]->message_calls) {
+      auto it = by_name.find(last_name(c.callee));
+      // Its own file's callers are the file's scan's; a name several files
+      // define is nobody's in particular.
+      if (it == by_name.end() || it->second.file == j || it->second.file >= files.size()) continue;
+      const std::size_t i = it->second.file;
+      if (!names_through_imports(*calls[j], c.callee, it->first, module_stem(paths[i]))) continue;
+      auto parts = literal_parts(c.text);
+      if (!parts) continue;
+      for (std::size_t k : it->second.sites) {
+        model::ThrowSite& site = files[i].sites[k];
+        const bool fits = c.keyword.empty() ? c.position >= 0 && c.position == site.message_param_position
+                                            : c.keyword == site.message_param;
+        if (!fits) continue;
+        MessageTemplate t;
+        t.style = "string";
+        t.parts = *parts;
+        t.from_literals = true;
+        if (!same_parts(t, site.message)) push_alternative(site, std::move(t));
+      }
+    }
+}
+
 }  // namespace errdex::scan

@@ -66,6 +66,11 @@ void for_each_logical_line(const PythonLines& lines, const std::function<void(st
 void read_calls(std::string_view source, model::FileFacts& facts);
 void read_calls(const PythonLines& lines, model::FileFacts& facts);
 
+// The calls passing a string literal that reads as a message
+// (FileFacts::message_calls: two words or more; a class's constructor, a
+// `def` or `class` line left out), at most a few hundred.
+void read_message_calls(const PythonLines& lines, model::FileFacts& facts);
+
 // The imports alone (FileFacts::imports), for a test file.
 void read_imports(std::string_view source, std::vector<model::ImportFact>& out);
 
