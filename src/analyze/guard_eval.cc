@@ -398,15 +398,23 @@ class Evaluator {
     return postfix();
   }
 
-  // An atom, then attributes, subscripts and calls: only `len(...)` and
-  // `isinstance(...)` of known values stay known.
+  // An atom, then attributes, subscripts and calls: only the pure
+  // built-ins (`len(...)`, `isinstance(...)`, `int(...)`, builtin() lists
+  // them), `operator.index(...)` and a few methods of a known str stay
+  // known.
   std::optional<PyValue> postfix() {
     std::string callee = peek().type == Token::Type::name ? peek().text : "";
     auto v = atom();
     bool plain = true;
+    std::optional<PyValue> receiver;  // before `.method`
+    std::string method;
     for (;;) {
       if (take(".")) {
         if (peek().type != Token::Type::name) m_failed = true;
+        method = peek().text;
+        receiver = plain && callee == "operator" && !(m_bound && m_bound->contains(callee)) ? std::optional<PyValue>(PyValue{})
+                                                                                            : v;
+        if (plain && callee == "operator") method = "operator." + method;
         ++m_pos;
         v = std::nullopt, plain = false;
       } else if (take("[")) {
@@ -414,26 +422,100 @@ class Evaluator {
           if (!take(":") && !take(",")) expression();
         }
         expect("]");
-        v = std::nullopt, plain = false;
+        v = std::nullopt, plain = false, method.clear();
       } else if (at("(")) {
         ++m_pos;
         std::vector<std::optional<PyValue>> args;
         std::vector<std::pair<std::size_t, std::size_t>> spans;
+        bool keywords = false;
         while (!m_failed && !at(")") && peek().type != Token::Type::end) {
-          if (peek().type == Token::Type::name && peek(1).text == "=") m_pos += 2;  // a keyword: its value only
+          if (peek().type == Token::Type::name && peek(1).text == "=") m_pos += 2, keywords = true;  // a keyword: its value only
           const std::size_t start = m_pos;
           args.push_back(expression());
           spans.emplace_back(start, m_pos);
           if (!take(",")) break;
         }
         expect(")");
-        v = plain ? builtin(callee, args, spans) : std::nullopt;
-        plain = false;
+        if (keywords) v = std::nullopt;
+        else if (plain) v = builtin(callee, args, spans);
+        else if (!method.empty() && receiver) v = method_call(*receiver, method, args);
+        else v = std::nullopt;
+        plain = false, method.clear();
       } else {
         break;
       }
     }
+    if (!method.empty()) return std::nullopt;  // an attribute read
     return v;
+  }
+
+  static PyValue make_int(long long n) {
+    PyValue v;
+    v.kind = Kind::integer;
+    v.i = n;
+    return v;
+  }
+  static bool ascii(const std::string& s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  }
+
+  // `operator.index(x)`, and the methods of a str or bytes that neither
+  // change it nor depend on a locale: case, stripping, `is...` tests on
+  // ASCII text, `startswith`/`endswith`.
+  static std::optional<PyValue> method_call(const PyValue& self, const std::string& name,
+                                            const std::vector<std::optional<PyValue>>& args) {
+    if (name == "operator.index") {
+      if (args.size() == 1 && args[0] && (args[0]->kind == Kind::integer || args[0]->kind == Kind::boolean))
+        return make_int(args[0]->i);
+      return std::nullopt;
+    }
+    if ((self.kind != Kind::str && self.kind != Kind::bytes) || !ascii(self.s)) return std::nullopt;
+    for (const auto& a : args)
+      if (!a) return std::nullopt;
+    PyValue out = self;
+    auto each = [&](auto&& f) {
+      for (char& c : out.s) c = static_cast<char>(f(static_cast<unsigned char>(c)));
+      return out;
+    };
+    auto all = [&](auto&& f) {
+      return make_bool(!self.s.empty() && std::all_of(self.s.begin(), self.s.end(),
+                                                       [&](char c) { return f(static_cast<unsigned char>(c)) != 0; }));
+    };
+    if (args.empty()) {
+      if (name == "lower") return each([](int c) { return std::tolower(c); });
+      if (name == "upper") return each([](int c) { return std::toupper(c); });
+      if (name == "strip" || name == "lstrip" || name == "rstrip") {
+        const char* ws = " \t\n\r\f\v";
+        const auto first = name == "rstrip" ? 0 : out.s.find_first_not_of(ws);
+        if (first == std::string::npos) {
+          out.s.clear();
+          return out;
+        }
+        const auto last = name == "lstrip" ? out.s.size() : out.s.find_last_not_of(ws) + 1;
+        out.s = out.s.substr(first, last - first);
+        return out;
+      }
+      if (name == "isdigit") return all([](int c) { return std::isdigit(c); });
+      if (name == "isalpha") return all([](int c) { return std::isalpha(c); });
+      if (name == "isalnum") return all([](int c) { return std::isalnum(c); });
+      if (name == "isspace") return all([](int c) { return std::isspace(c); });
+      return std::nullopt;
+    }
+    if ((name == "startswith" || name == "endswith") && args.size() == 1) {
+      std::vector<const PyValue*> affixes;
+      if (args[0]->kind == Kind::tuple)
+        for (const auto& item : args[0]->items) affixes.push_back(&item);
+      else
+        affixes.push_back(&*args[0]);
+      bool any = false;
+      for (const PyValue* a : affixes) {
+        if (a->kind != self.kind) return std::nullopt;
+        any = any || (name == "startswith" ? std::string_view(self.s).starts_with(a->s)
+                                           : std::string_view(self.s).ends_with(a->s));
+      }
+      return make_bool(any);
+    }
+    return std::nullopt;
   }
 
   std::optional<PyValue> builtin(const std::string& fn, const std::vector<std::optional<PyValue>>& args,
@@ -473,6 +555,44 @@ class Evaluator {
         any = *any || *one;
       }
       return make_bool(*any);
+    }
+    if (std::any_of(args.begin(), args.end(), [](const auto& a) { return !a; })) return std::nullopt;
+    if (args.size() == 1) {
+      const PyValue& x = *args[0];
+      // What these give for a value they take without raising; any other
+      // (`int('x')`, `int(2.5e300)`) is unknown.
+      if (fn == "int" && (x.kind == Kind::integer || x.kind == Kind::boolean)) return make_int(x.i);
+      if (fn == "int" && x.kind == Kind::real && std::isfinite(x.f) && std::fabs(x.f) < 9e15)
+        return make_int(static_cast<long long>(x.f));
+      if (fn == "float" && numeric(x)) {
+        PyValue f;
+        f.kind = Kind::real;
+        f.f = as_real(x);
+        return f;
+      }
+      if (fn == "str" && x.kind == Kind::str) return x;
+      if (fn == "bool") return make_bool(truthy(x));
+      if (fn == "abs" && numeric(x)) {
+        PyValue a = x;
+        if (a.kind == Kind::real) a.f = std::fabs(a.f);
+        else a = make_int(a.i < 0 ? -a.i : a.i);
+        return a;
+      }
+      if ((fn == "tuple" || fn == "list") && (x.kind == Kind::tuple || x.kind == Kind::list)) {
+        PyValue t = x;
+        t.kind = fn == "tuple" ? Kind::tuple : Kind::list;
+        return t;
+      }
+    }
+    if ((fn == "min" || fn == "max") && args.size() >= 2) {
+      PyValue best = *args[0];
+      for (std::size_t k = 1; k < args.size(); ++k) {
+        if (!numeric(*args[k]) || !numeric(best)) return std::nullopt;
+        auto o = order(*args[k], best);
+        if (!o) return std::nullopt;
+        if ((fn == "min" && *o < 0) || (fn == "max" && *o > 0)) best = *args[k];
+      }
+      return best;
     }
     return std::nullopt;
   }
@@ -644,6 +764,11 @@ std::optional<PyValue> literal_value(std::string_view text) {
   return ev.whole();
 }
 
+std::optional<PyValue> evaluate_value(std::string_view expression, const Bindings& bound) {
+  Evaluator ev(tokenize(expression), &bound);
+  return ev.whole();
+}
+
 std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound) {
   Evaluator ev(tokenize(condition), &bound);
   auto v = ev.whole();
@@ -723,10 +848,9 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
   return out;
 }
 
-std::optional<std::string> call_arguments(std::string_view code, std::string_view callee) {
+std::optional<std::vector<std::string>> call_argument_lists(std::string_view code, std::string_view callee) {
   if (callee.empty()) return std::nullopt;
-  std::optional<std::string> found;
-  int calls = 0;
+  std::vector<std::string> found;
   for (auto at = code.find(callee); at != std::string_view::npos; at = code.find(callee, at + 1)) {
     const std::size_t end = at + callee.size();
     if ((at > 0 && word_char(code[at - 1])) || (end < code.size() && word_char(code[end]))) continue;
@@ -735,8 +859,7 @@ std::optional<std::string> call_arguments(std::string_view code, std::string_vie
     if (next < code.size() && code[next] == '(') {
       auto inner = bracketed(code, next);
       if (!inner) return std::nullopt;
-      found = std::string(*inner);
-      ++calls;
+      found.emplace_back(*inner);
       continue;
     }
     if (next < code.size() && (code[next] == ',' || code[next] == ')')) {
@@ -764,12 +887,17 @@ std::optional<std::string> call_arguments(std::string_view code, std::string_vie
           after = true;
       }
       if (!after) return std::nullopt;
-      found = rest;
-      ++calls;
+      found.push_back(std::move(rest));
     }
   }
-  if (calls != 1) return std::nullopt;
+  if (found.empty()) return std::nullopt;
   return found;
+}
+
+std::optional<std::string> call_arguments(std::string_view code, std::string_view callee) {
+  auto all = call_argument_lists(code, callee);
+  if (!all || all->size() != 1) return std::nullopt;
+  return std::move(all->front());
 }
 
 std::optional<bool> site_reached(const model::ThrowSite& site, const Bindings& bound) {

@@ -42,6 +42,20 @@ std::vector<model::MessageTemplate> templates_from(const json& j) {
   return out;
 }
 
+json bindings(const std::vector<model::Binding>& bs) {
+  json out = json::array();
+  for (const auto& b : bs) out.push_back({b.name, b.line, b.kind, b.value, b.top, b.loop});
+  return out;
+}
+
+std::vector<model::Binding> bindings_from(const json& j) {
+  std::vector<model::Binding> out;
+  for (const auto& b : j)
+    out.push_back({b.at(0).get<std::string>(), b.at(1).get<int>(), b.at(2).get<std::string>(),
+                   b.at(3).get<std::string>(), b.at(4).get<bool>(), b.at(5).get<int>()});
+  return out;
+}
+
 }  // namespace
 
 std::string_view scanner_version() { return ERRDEX_SCAN_VERSION; }
@@ -67,14 +81,15 @@ std::string facts_to_json(const model::FileFacts& f) {
   json functions = json::array();
   for (const auto& fn : f.functions)
     functions.push_back(
-        {fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute, fn.returns});
+        {fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute, fn.returns,
+         bindings(fn.bindings)});
   json imports = json::array();
   for (const auto& m : f.imports) imports.push_back({m.module, m.name, m.alias, m.level});
   json bases = json::array();
   for (const auto& c : f.class_bases) bases.push_back({c.qualname, c.bases});
   json docstrings = json::array();
   for (const auto& d : f.docstrings) docstrings.push_back({d.kind, d.name, d.line, d.text});
-  json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports};
+  json module = {std::move(imports), std::move(bases), f.assigned, f.has_exports, f.exports, bindings(f.module_bindings)};
   return json{std::move(sites), std::move(classes), f.had_syntax_errors, f.blanked, std::move(expectations),
               std::move(functions), std::move(module), std::move(docstrings)}
       .dump(
@@ -141,12 +156,13 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
                              fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string(),
-                             std::string(), std::string()});
+                             std::string(), std::string(), {}});
       if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
       if (fn.size() > 9) {
         f.functions.back().attribute = fn.at(8).get<std::string>();
         f.functions.back().returns = fn.at(9).get<std::string>();
       }
+      if (fn.size() > 10) f.functions.back().bindings = bindings_from(fn.at(10));
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))
@@ -157,6 +173,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.assigned = module.at(2).get<Pairs>();
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
+    if (module.size() > 5) f.module_bindings = bindings_from(module.at(5));
     for (const auto& d : j.at(7))
       f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
                               d.at(3).get<std::string>()});

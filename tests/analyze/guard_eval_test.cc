@@ -64,7 +64,11 @@ TEST(GuardEval, WhatItCannotReadIsUnknown) {
   // of `and` that does not decide.
   EXPECT_FALSE(eval("x < 0", "x", "y").has_value());
   EXPECT_FALSE(eval("self.closed", "x", "1").has_value());
-  EXPECT_FALSE(eval("x.isdigit()", "x", "'1'").has_value());
+  EXPECT_FALSE(eval("x.isdecimal()", "x", "'1'").has_value());
+  EXPECT_FALSE(eval("x.isdigit()", "x", "'\u0661'").has_value());  // not ASCII
+  EXPECT_FALSE(eval("int(x) > 0", "x", "'1'").has_value());           // int() of a str: not read
+  EXPECT_FALSE(eval("int(x, 16) > 0", "x", "1").has_value());
+  EXPECT_FALSE(eval("x.lower", "x", "'A'").has_value());               // a method, not called
   EXPECT_FALSE(eval("x < 'a'", "x", "1").has_value());
   EXPECT_FALSE(eval("isinstance(x, Path)", "x", "'a'").has_value());
   EXPECT_FALSE(eval("x > 0 and y", "x, y", "1, z").has_value());
@@ -74,6 +78,32 @@ TEST(GuardEval, WhatItCannotReadIsUnknown) {
   EXPECT_FALSE(eval("x[0] == 1", "x", "(1,)").has_value());
   // A parameter named like a builtin is not the builtin.
   EXPECT_FALSE(eval("len(x) > 1", "x, len", "'ab', 3").has_value());
+}
+
+// Locals computed from parameters (`n = len(s)`, `step =
+// operator.index(step)`) are read through the built-ins that cannot do
+// anything else with the values they get.
+TEST(GuardEval, PureBuiltinsAndStrMethods) {
+  Bindings b{{"x", *literal_value("-2")}, {"f", *literal_value("2.7")}, {"s", *literal_value("' Ab1 '")}};
+  EXPECT_EQ(evaluate_value("int(f)", b)->i, 2);
+  EXPECT_DOUBLE_EQ(evaluate_value("float(x)", b)->f, -2.0);
+  EXPECT_EQ(evaluate_value("abs(x)", b)->i, 2);
+  EXPECT_EQ(evaluate_value("operator.index(x)", b)->i, -2);
+  EXPECT_FALSE(evaluate_value("operator.index(f)", b).has_value());
+  EXPECT_EQ(evaluate_value("max(x, 0, -5)", b)->i, 0);
+  EXPECT_EQ(evaluate_value("min(x, 0)", b)->i, -2);
+  EXPECT_EQ(evaluate_value("s.strip()", b)->s, "Ab1");
+  EXPECT_EQ(evaluate_value("s.strip().lower()", b)->s, "ab1");
+  EXPECT_EQ(evaluate_value("s.upper()", b)->s, " AB1 ");
+  EXPECT_EQ(evaluate_condition("s.strip().isalnum()", b), true);
+  EXPECT_EQ(evaluate_condition("s.isdigit()", b), false);
+  EXPECT_EQ(evaluate_condition("s.strip().startswith(('x', 'A'))", b), true);
+  EXPECT_EQ(evaluate_condition("s.endswith(' ')", b), true);
+  EXPECT_EQ(evaluate_condition("bool(s) and str(s) == s", b), true);
+  EXPECT_EQ(evaluate_value("len(tuple([1, 2]))", b)->i, 2);
+  // A name bound by the test shadows the built-in.
+  Bindings shadow{{"int", *literal_value("1")}, {"x", *literal_value("1")}};
+  EXPECT_FALSE(evaluate_value("int(x)", shadow).has_value());
 }
 
 TEST(GuardEval, BindsACallToItsParameters) {
@@ -106,6 +136,16 @@ TEST(GuardEval, FindsTheCallInATestsCode) {
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    load(1)", "parse"));
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    reparse(1)", "parse"));
   EXPECT_FALSE(call_arguments("check(parse, 1)", "parse"));
+}
+
+TEST(GuardEval, FindsEveryCallInOrder) {
+  EXPECT_EQ(call_argument_lists("with self.assertRaises(ValueError):\n    parse(1)\n    m.parse(b=2)", "parse"),
+            (std::vector<std::string>{"1", "b=2"}));
+  EXPECT_EQ(call_argument_lists("self.assertRaises(E, parse, 1)\nparse(2)", "parse"),
+            (std::vector<std::string>{"1", "2"}));
+  // Handed to a helper: not followed.
+  EXPECT_FALSE(call_argument_lists("parse(1)\ncheck(parse, 2)", "parse"));
+  EXPECT_FALSE(call_argument_lists("reparse(1)", "parse"));
 }
 
 TEST(GuardEval, ASiteIsReachedWhenAllItsGuardsHold) {
