@@ -784,6 +784,8 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
   };
   std::vector<Param> list;
   bool star_args = false, star_kwargs = false, keyword_only = false;
+  std::string star_name;  // `*args`: its name
+  std::vector<std::string_view> extra;  // the positionals it takes
   auto pieces = split_top(params);
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     std::string_view p = pieces[k];
@@ -795,6 +797,11 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
     }
     if (p.starts_with("*")) {
       star_args = star_args || p.size() > 1;
+      if (p.size() > 1) {
+        std::size_t i = 1;
+        while (i < p.size() && word_char(p[i])) ++i;
+        star_name = std::string(p.substr(1, i - 1));
+      }
       keyword_only = true;
       continue;
     }
@@ -836,9 +843,19 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
       ++positional;
     } else if (!star_args) {
       return std::nullopt;
+    } else {
+      extra.push_back(a);
     }
   }
   Bindings out;
+  // `*args` is the tuple of the extra positionals, when all are literals.
+  if (!star_name.empty()) {
+    PyValue t;
+    t.kind = PyValue::Kind::tuple;
+    for (std::string_view a : extra)
+      if (auto v = literal_value(a)) t.items.push_back(std::move(*v));
+    if (t.items.size() == extra.size()) out.emplace(star_name, std::move(t));
+  }
   for (const auto& q : list) {
     auto it = given.find(q.name);
     std::string_view text = it != given.end() ? it->second : q.default_text;

@@ -49,7 +49,8 @@ std::optional<PyValue> evaluate_value(std::string_view expression, const Binding
 std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound);
 
 // Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
-// (`self, start, stop=None, step=1`), defaults included; `skip_first` drops
+// (`self, start, stop=None, step=1`), defaults included, `*args` the tuple
+// of the extra positionals (when all are literals); `skip_first` drops
 // the receiver (`self`, `cls`). Empty when the call does not fit the list
 // (too many positionals, an unknown keyword, `*x`/`**x` splats).
 std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first);

@@ -113,6 +113,13 @@ TEST(GuardEval, BindsACallToItsParameters) {
   EXPECT_EQ(b->at("b").i, 2);
   EXPECT_EQ(b->at("key").s, "k");
   EXPECT_FALSE(b->contains("self"));
+  EXPECT_TRUE(b->at("args").items.empty());
+  auto star = bind_call("a, *args", "1, 'x', 2", false);
+  ASSERT_TRUE(star);
+  EXPECT_EQ(star->at("args").items.size(), 2u);
+  EXPECT_EQ(evaluate_condition("len(args) > 1 and args[0] == 'x'", *star), std::nullopt);  // no subscripts
+  EXPECT_EQ(evaluate_condition("len(args) > 1", *star), true);
+  EXPECT_FALSE(bind_call("a, *args", "1, x", false)->contains("args"));
   // Too many positionals, unknown keywords, splats, a value twice: no fit.
   EXPECT_FALSE(bind_call("a", "1, 2", false));
   EXPECT_FALSE(bind_call("a", "b=1", false));
