@@ -746,8 +746,12 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         for (std::size_t b = before; b < into->size(); ++b)
           if ((*into)[b].kind == "global")
             for (const Open& o : open)
-              if (o.index != SIZE_MAX && &o != scope)
-                out[o.index].bindings.push_back({(*into)[b].name, (*into)[b].line, "other", "", false, 1});
+              if (o.index != SIZE_MAX && &o != scope) {
+                auto& theirs = out[o.index].bindings;
+                const model::Binding rebound{(*into)[b].name, (*into)[b].line, "other", "", false, 1};
+                if (theirs.size() < model::FunctionCalls::k_max_bindings) theirs.push_back(rebound);
+                else theirs.back() = {"*", rebound.line, "other", "", false, 1};
+              }
       std::uint32_t k = l.text;
       if (starts_with_word(source, k, "async")) k += 6;
       if (starts_with_word(source, k, "for") || starts_with_word(source, k, "while"))
