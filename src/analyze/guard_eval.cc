@@ -418,11 +418,24 @@ class Evaluator {
         ++m_pos;
         v = std::nullopt, plain = false;
       } else if (take("[")) {
+        // `x[i]`, `x[a:b]` (no step, no tuple of indices).
+        std::vector<std::optional<PyValue>> parts(1);
+        bool odd = false, colon = false;
         while (!m_failed && !at("]") && peek().type != Token::Type::end) {
-          if (!take(":") && !take(",")) expression();
+          if (take(":")) {
+            colon = true;
+            odd = odd || parts.size() == 2;
+            parts.emplace_back();
+          } else if (take(",")) {
+            odd = true;
+          } else {
+            parts.back() = expression();
+            if (!parts.back()) odd = true;
+          }
         }
         expect("]");
-        v = std::nullopt, plain = false, method.clear();
+        v = v && !odd ? subscript(*v, parts, colon) : std::nullopt;
+        plain = false, method.clear();
       } else if (at("(")) {
         ++m_pos;
         std::vector<std::optional<PyValue>> args;
@@ -447,6 +460,52 @@ class Evaluator {
     }
     if (!method.empty()) return std::nullopt;  // an attribute read
     return v;
+  }
+
+  // `v[i]` or `v[a:b]` of a str, bytes, tuple or list, as Python gives
+  // it; empty for an index out of range (IndexError) or anything else.
+  // `parts` holds the index, or the slice's bounds (empty when omitted).
+  static std::optional<PyValue> subscript(const PyValue& v, const std::vector<std::optional<PyValue>>& parts,
+                                          bool slice) {
+    const bool text = v.kind == Kind::str || v.kind == Kind::bytes;
+    if (!text && v.kind != Kind::tuple && v.kind != Kind::list) return std::nullopt;
+    if (v.kind == Kind::str && !std::all_of(v.s.begin(), v.s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+      return std::nullopt;  // characters, not bytes: ASCII only
+    const long long n = static_cast<long long>(text ? v.s.size() : v.items.size());
+    auto index = [](const std::optional<PyValue>& p) -> std::optional<long long> {
+      if (!p || (p->kind != Kind::integer && p->kind != Kind::boolean)) return std::nullopt;
+      return p->i;
+    };
+    if (!slice) {
+      auto i = index(parts[0]);
+      if (!i) return std::nullopt;
+      const long long at = *i < 0 ? *i + n : *i;
+      if (at < 0 || at >= n) return std::nullopt;
+      if (v.kind == Kind::bytes) return make_int(static_cast<unsigned char>(v.s[at]));
+      if (v.kind == Kind::str) {
+        PyValue c;
+        c.kind = Kind::str;
+        c.s = v.s.substr(at, 1);
+        return c;
+      }
+      return v.items[at];
+    }
+    auto bound = [&](const std::optional<PyValue>& p, long long dflt) -> std::optional<long long> {
+      if (!p) return dflt;
+      auto i = index(p);
+      if (!i) return std::nullopt;
+      long long at = *i < 0 ? *i + n : *i;
+      return std::clamp(at, 0LL, n);
+    };
+    auto lo = bound(parts[0], 0), hi = bound(parts.size() > 1 ? parts[1] : std::nullopt, n);
+    if (!lo || !hi) return std::nullopt;
+    PyValue out;
+    out.kind = v.kind;
+    if (*hi > *lo) {
+      if (text) out.s = v.s.substr(*lo, *hi - *lo);
+      else out.items.assign(v.items.begin() + *lo, v.items.begin() + *hi);
+    }
+    return out;
   }
 
   static PyValue make_int(long long n) {
@@ -481,6 +540,37 @@ class Evaluator {
       return make_bool(!self.s.empty() && std::all_of(self.s.begin(), self.s.end(),
                                                        [&](char c) { return f(static_cast<unsigned char>(c)) != 0; }));
     };
+    if ((name == "split" || name == "rsplit") && args.size() <= 1) {
+      // Whitespace runs, or every occurrence of a separator.
+      PyValue list;
+      list.kind = Kind::list;
+      auto piece = [&](std::string t) {
+        PyValue p;
+        p.kind = self.kind;
+        p.s = std::move(t);
+        list.items.push_back(std::move(p));
+      };
+      if (args.empty() || args[0]->kind == Kind::none) {
+        std::size_t i = 0;
+        while (i < self.s.size()) {
+          while (i < self.s.size() && std::isspace(static_cast<unsigned char>(self.s[i]))) ++i;
+          std::size_t j = i;
+          while (j < self.s.size() && !std::isspace(static_cast<unsigned char>(self.s[j]))) ++j;
+          if (j > i) piece(self.s.substr(i, j - i));
+          i = j;
+        }
+        return list;
+      }
+      if (args[0]->kind != self.kind || args[0]->s.empty()) return std::nullopt;
+      const std::string& sep = args[0]->s;
+      std::size_t from = 0;
+      for (auto at = self.s.find(sep); at != std::string::npos; at = self.s.find(sep, from)) {
+        piece(self.s.substr(from, at - from));
+        from = at + sep.size();
+      }
+      piece(self.s.substr(from));
+      return list;
+    }
     if (args.empty()) {
       if (name == "lower") return each([](int c) { return std::tolower(c); });
       if (name == "upper") return each([](int c) { return std::toupper(c); });
@@ -529,7 +619,7 @@ class Evaluator {
         n.i = x.kind == Kind::bytes ? static_cast<long long>(x.s.size()) : utf8_length(x.s);
         return n;
       }
-      if (sequence(x) && x.kind != Kind::set) {
+      if (sequence(x)) {  // a set's items are distinct once known
         PyValue n;
         n.kind = Kind::integer;
         n.i = static_cast<long long>(x.items.size());
@@ -557,6 +647,18 @@ class Evaluator {
       return make_bool(*any);
     }
     if (std::any_of(args.begin(), args.end(), [](const auto& a) { return !a; })) return std::nullopt;
+    if (args.empty()) {
+      // `set()`, `tuple()`, `str()`...: empty.
+      static const std::pair<std::string_view, Kind> k_empty[] = {
+          {"set", Kind::set}, {"tuple", Kind::tuple}, {"list", Kind::list}, {"str", Kind::str}, {"bytes", Kind::bytes}};
+      for (const auto& [name, kind] : k_empty)
+        if (fn == name) {
+          PyValue e;
+          e.kind = kind;
+          return e;
+        }
+      return std::nullopt;
+    }
     if (args.size() == 1) {
       const PyValue& x = *args[0];
       // What these give for a value they take without raising; any other

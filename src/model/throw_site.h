@@ -209,7 +209,7 @@ struct FunctionCalls {
   // not included; its `nonlocal`/`global` are). A last entry named "*"
   // says more were left out (k_max_bindings).
   std::vector<Binding> bindings;
-  static constexpr std::size_t k_max_bindings = 96;
+  static constexpr std::size_t k_max_bindings = 256;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

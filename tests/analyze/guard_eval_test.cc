@@ -75,7 +75,10 @@ TEST(GuardEval, WhatItCannotReadIsUnknown) {
   EXPECT_EQ(eval("x < 0 and y", "x, y", "1, z"), false);
   EXPECT_EQ(eval("x > 0 or y", "x, y", "1, z"), true);
   EXPECT_FALSE(eval("x if y else z", "x", "1").has_value());
-  EXPECT_FALSE(eval("x[0] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[1] == 1", "x", "(1,)").has_value());  // IndexError
+  EXPECT_FALSE(eval("x[i] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[::2] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[0] == 'a'", "x", "'\u00e9a'").has_value());  // not ASCII
   // A parameter named like a builtin is not the builtin.
   EXPECT_FALSE(eval("len(x) > 1", "x, len", "'ab', 3").has_value());
 }
@@ -101,6 +104,19 @@ TEST(GuardEval, PureBuiltinsAndStrMethods) {
   EXPECT_EQ(evaluate_condition("s.endswith(' ')", b), true);
   EXPECT_EQ(evaluate_condition("bool(s) and str(s) == s", b), true);
   EXPECT_EQ(evaluate_value("len(tuple([1, 2]))", b)->i, 2);
+  EXPECT_EQ(evaluate_value("len(set())", b)->i, 0);
+  EXPECT_EQ(evaluate_value("s.split()", b)->items.size(), 1u);
+  EXPECT_EQ(evaluate_value("len('a::b'.split(':'))", b)->i, 3);
+  EXPECT_EQ(evaluate_value("'a::b'.split(':')[1]", b)->s, "");
+  EXPECT_FALSE(evaluate_value("s.split('')", b).has_value());  // ValueError
+  // Subscripts and slices of known values, as Python gives them.
+  EXPECT_EQ(evaluate_value("s[1]", b)->s, "A");
+  EXPECT_EQ(evaluate_value("s[-2]", b)->s, "1");
+  EXPECT_EQ(evaluate_value("s[1:3]", b)->s, "Ab");
+  EXPECT_EQ(evaluate_value("s[:-1]", b)->s, " Ab1");
+  EXPECT_EQ(evaluate_value("s[3:100]", b)->s, "1 ");
+  EXPECT_EQ(evaluate_value("b'ab'[0]", b)->i, 97);
+  EXPECT_EQ(evaluate_value("(1, 2, 3)[1:][0]", b)->i, 2);
   // A name bound by the test shadows the built-in.
   Bindings shadow{{"int", *literal_value("1")}, {"x", *literal_value("1")}};
   EXPECT_FALSE(evaluate_value("int(x)", shadow).has_value());
@@ -117,7 +133,7 @@ TEST(GuardEval, BindsACallToItsParameters) {
   auto star = bind_call("a, *args", "1, 'x', 2", false);
   ASSERT_TRUE(star);
   EXPECT_EQ(star->at("args").items.size(), 2u);
-  EXPECT_EQ(evaluate_condition("len(args) > 1 and args[0] == 'x'", *star), std::nullopt);  // no subscripts
+  EXPECT_EQ(evaluate_condition("len(args) > 1 and args[0] == 'x'", *star), true);
   EXPECT_EQ(evaluate_condition("len(args) > 1", *star), true);
   EXPECT_FALSE(bind_call("a, *args", "1, x", false)->contains("args"));
   // Too many positionals, unknown keywords, splats, a value twice: no fit.
