@@ -28,6 +28,17 @@ void check_lines(const errdex::model::FileFacts& facts, std::string_view src) {
       std::fprintf(stderr, "expectation at line %d of a %zu-line file\n", e.line, lines);
       std::abort();
     }
+  // What a function or the module binds: on a line of the file, bounded.
+  auto check_bindings = [&](const std::vector<errdex::model::Binding>& bs, std::size_t cap) {
+    for (const auto& b : bs)
+      if (b.line < 1 || static_cast<std::size_t>(b.line) > lines || b.loop < 0 || b.name.empty()) {
+        std::fprintf(stderr, "binding of '%s' at line %d of a %zu-line file\n", b.name.c_str(), b.line, lines);
+        std::abort();
+      }
+    if (bs.size() > cap) std::abort();
+  };
+  for (const auto& fn : facts.functions) check_bindings(fn.bindings, errdex::model::FunctionCalls::k_max_bindings);
+  check_bindings(facts.module_bindings, 1024);
 }
 
 }  // namespace

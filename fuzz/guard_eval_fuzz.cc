@@ -20,11 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     at = end + 1;
   }
   (void)literal_value(piece[0]);
+  (void)call_argument_lists(piece[0], piece[2]);
   auto args = call_arguments(piece[0], piece[2]);
   auto bound = bind_call(piece[1], args ? *args : piece[0], true);
   if (!bound) return 0;
   auto a = evaluate_condition(piece[3], *bound);
   auto b = evaluate_condition(piece[3], *bound);
   if (a != b) std::abort();
+  // A value and the condition on it agree.
+  if (auto v = evaluate_value(piece[3], *bound); v && !a) std::abort();
   return 0;
 }

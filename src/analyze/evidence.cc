@@ -383,86 +383,126 @@ bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const
   return false;
 }
 
-// Whether the function's lines above `site` that the record's source
-// window shows may rebind `name`: an assignment (`name = `, `name += `,
-// `name := `, a tuple target), a loop or `with` target, a `del`. A keyword
-// argument `f(name=1)` counts too: only a miss, never a wrong value. Lines
-// of a long function above the window are not seen (no scanner fact says
-// where a parameter is assigned); requiring the `def` inside the window
-// kept 2 of the 8 stdlib links this rule makes, all 8 right where they ran.
-bool may_rebind(const model::ErrorRecord& r, const model::ThrowSite& site, std::string_view name) {
-  if (r.source_code_start <= 0 || site.line <= site.function_line) return true;
-  int line = r.source_code_start;
-  std::string_view code = r.source_code;
-  for (std::size_t start = 0; start < code.size() && line < site.line; ++line) {
-    std::size_t end = code.find('\n', start);
-    if (end == std::string_view::npos) end = code.size();
-    std::string_view text = code.substr(start, end - start);
-    start = end + 1;
-    if (line <= site.function_line) continue;
-    for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-      const std::size_t after = at + name.size();
-      const bool word = (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_' ||
-                                      text[at - 1] == '.')) &&
-                        (after >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_'));
-      if (!word) continue;
-      std::string_view rest = text.substr(after);
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      const bool assigned = (rest.starts_with("=") && !rest.starts_with("==")) || rest.starts_with(":=") ||
-                            (rest.size() > 1 && rest[1] == '=' && std::string_view("+-*/%|&^@<>").find(rest[0]) != std::string_view::npos) ||
-                            rest.starts_with("//=") || rest.starts_with("**=");
-      std::string_view before = text.substr(0, at);
-      // `a, name = ...`, `name, b = ...`: a tuple target, not a call's arguments.
-      const bool tuple = (rest.starts_with(",") || before.ends_with(", ")) && before.find('(') == std::string_view::npos &&
-                         rest.find(" = ") != std::string_view::npos;
-      const bool target = tuple || (before.find("for ") != std::string_view::npos && (rest.starts_with("in ") || rest.starts_with(","))) ||
-                          before.ends_with("as ") ||
-                          before.find("del ") != std::string_view::npos || before.find("global ") != std::string_view::npos ||
-                          before.find("nonlocal ") != std::string_view::npos;
-      if (assigned || target) return true;
+// The scanner's facts of the functions and modules sites raise in
+// (model::Binding), for keep_by_literals.
+class BindingFacts {
+ public:
+  explicit BindingFacts(const std::vector<FileFactsAt>& files) {
+    for (const auto& f : files) {
+      if (!f.path || !f.facts) continue;
+      m_modules.emplace(*f.path, f.facts);
+      for (const auto& fn : f.facts->functions) m_functions.emplace(key(*f.path, fn.name, fn.line), &fn);
     }
   }
-  return line < site.line;  // the window ended above the site
+
+  const model::FunctionCalls* function(std::string_view path, const model::ThrowSite& s) const {
+    auto it = m_functions.find(key(path, s.function, s.function_line));
+    return it == m_functions.end() ? nullptr : it->second;
+  }
+
+  // The module-level names of `path` bound once, at its top level, to a
+  // value guard_eval reads (`SINK = '--'`, `kinds = [SINK, 'x']`), that
+  // no function of the file declares `global`.
+  Bindings constants(std::string_view path) const {
+    Bindings out;
+    auto it = m_modules.find(std::string(path));
+    if (it == m_modules.end()) return out;
+    const model::FileFacts& facts = *it->second;
+    const auto& bs = facts.module_bindings;
+    if (!bs.empty() && bs.back().name == "*") return out;
+    std::unordered_map<std::string_view, int> times;
+    for (const auto& b : bs) ++times[b.name];
+    for (const auto& fn : facts.functions)
+      for (const auto& b : fn.bindings)
+        if (b.kind == "global") times[b.name] += 2;
+    for (const auto& b : bs)
+      if (times[b.name] == 1 && b.kind == "assign" && b.top && b.loop == 0)
+        if (auto v = evaluate_value(b.value, out)) out.emplace(b.name, std::move(*v));
+    return out;
+  }
+
+ private:
+  static std::string key(std::string_view path, std::string_view name, int line) {
+    return std::string(path) + '\n' + std::string(name) + '\n' + std::to_string(line);
+  }
+  std::unordered_map<std::string, const model::FunctionCalls*> m_functions;
+  std::unordered_map<std::string, const model::FileFacts*> m_modules;
+};
+
+// What the names hold at `site`'s line, from the call's literal
+// arguments bound to the parameters (`params`) and the module's constants:
+// the function's statements above it in order, a plain `name = value` of
+// its body itself evaluated (`n = len(s)`, `x = int(x)`; unknown when
+// guard_eval cannot), any other binding (in a block, a loop target, `del`,
+// `x += 1`, `x.append(...)`) making the name unknown, and one below the
+// site too when it is in a loop that starts above it (the loop may come
+// back to the site).
+Bindings names_at(const model::ThrowSite& site, const model::FunctionCalls& fn, const Bindings& params,
+                  const Bindings& constants) {
+  Bindings env = constants;
+  // A name the function binds anywhere is its local throughout.
+  for (const auto& b : fn.bindings) env.erase(b.name);
+  for (const auto& [name, value] : params) env.insert_or_assign(name, value);
+  for (const auto& b : fn.bindings) {
+    if (b.line >= site.line) {
+      // In a loop that starts above the site, which the site may be in.
+      if (b.loop && b.loop < site.line) env.erase(b.name);
+      continue;
+    }
+    if (b.kind != "assign" || !b.top) {
+      env.erase(b.name);
+      continue;
+    }
+    if (auto v = evaluate_value(b.value, env)) env.insert_or_assign(b.name, std::move(*v));
+    else env.erase(b.name);
+  }
+  return env;
 }
 
-// What a test's one call of the function `site` raises in binds to its
-// parameters (guard_eval.h), those the body may rebind above `site` left
-// out; empty when the test makes no such single call, the function's name
-// may not be what is called (a decorator other than staticmethod or
-// classmethod), or the call cannot be read. `misfit` says when Python
-// surely refuses the call (the body never runs).
-std::optional<Bindings> call_bindings(const model::TestExpectation& e, const model::ThrowSite& site, bool* misfit) {
-  *misfit = false;
+// How a test calls the function `site` raises in, by name: the name it
+// writes (a constructor's class for `__init__`), and whether its receiver
+// is bound (not passed as an argument). Empty when the name may not be
+// what is called: a special method, a decorator other than staticmethod or
+// classmethod.
+struct CallShape {
+  std::string_view callee;
+  bool receiver_bound = false;
+};
+std::optional<CallShape> call_shape(const model::TestExpectation& e, const model::ThrowSite& site) {
   if (site.function.empty() || (site.function.starts_with("__") && site.function != "__init__")) return std::nullopt;
   bool is_static = false;
   for (const auto& d : site.decorators) {
     if (d != "staticmethod" && d != "classmethod") return std::nullopt;
     is_static = is_static || d == "staticmethod";
   }
-  std::string_view callee = site.function == "__init__" ? std::string_view(site.class_name) : site.function;
-  auto args = call_arguments(e.code, last_component(callee));
-  if (!args) return std::nullopt;
+  CallShape out;
+  out.callee = last_component(site.function == "__init__" ? std::string_view(site.class_name) : site.function);
   // A method named through its class (`Decimal.as_integer_ratio`) is
   // handed its instance as the first argument; a classmethod (by its
   // decorator, or `cls` as `get_value = classmethod(get_value)` leaves it)
   // is not.
-  bool receiver_bound = !site.class_name.empty() && !is_static;
-  if (receiver_bound && site.function != "__init__" && site.function_params.starts_with("self") &&
+  out.receiver_bound = !site.class_name.empty() && !is_static;
+  if (out.receiver_bound && site.function != "__init__" && site.function_params.starts_with("self") &&
       std::find(site.decorators.begin(), site.decorators.end(), "classmethod") == site.decorators.end() &&
       has_word(e.code, std::string(last_component(site.class_name)) + "." + site.function))
-    receiver_bound = false;
-  return bind_call(site.function_params, *args, receiver_bound, misfit);
+    out.receiver_bound = false;
+  return out;
 }
 
 // Of several sites of one function a test reaches that all agree, the one
 // its call's literal arguments lead to: `parse('x' * 300)` meets
 // `if len(s) > 255: raise` and none of its siblings' guards. The guards are
-// evaluated on the literals bound to the function's parameters; a site
-// is picked when all its condition guards hold, every site above it is
-// decided not reached, and no other is decided reached. All of them when
-// the literals do not tell them apart.
+// evaluated on the literals bound to the function's parameters, through
+// what the function assigns above each site (names_at); a site is picked
+// when all its condition guards hold, every site above it is decided not
+// reached, and no other is decided reached. A test calling the function
+// several times (`f(1); f(2)`) is followed call by call: a call decided to
+// reach none of the sites goes on to the next when no site of the class
+// is deeper (`no_deeper`), else nothing is picked. All of them when the
+// literals do not tell them apart.
 void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
-                      const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records) {
+                      const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
+                      const BindingFacts& facts, bool no_deeper) {
   if (found.size() < 2) return;
   const model::ThrowSite& first = sites[found[0]];
   for (std::size_t r : found) {
@@ -471,41 +511,58 @@ void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
         s.function_line != first.function_line || s.class_name != first.class_name)
       return;
   }
-  bool misfit = false;
-  auto bound = call_bindings(e, first, &misfit);
-  if (!bound) return;
-  // A parameter the body may rebind above a guard holds no longer what the
-  // test passed.
-  std::erase_if(*bound, [&](const auto& kv) {
-    return std::any_of(found.begin(), found.end(), [&](std::size_t r) { return may_rebind(records[r], sites[r], kv.first); });
-  });
-  if (bound->empty()) return;
-  std::vector<std::pair<int, std::optional<bool>>> verdicts;
-  for (std::size_t r : found) verdicts.emplace_back(sites[r].line, site_reached(sites[r], *bound));
-  std::optional<std::size_t> pick;
-  for (std::size_t k = 0; k < found.size(); ++k) {
-    if (verdicts[k].second != true) continue;
-    if (pick) return;  // two decided reached
-    pick = k;
+  auto shape = call_shape(e, first);
+  if (!shape) return;
+  const model::FunctionCalls* fn = facts.function(records[found[0]].file_path, first);
+  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return;
+  auto calls = call_argument_lists(e.code, shape->callee);
+  if (!calls) return;
+  const Bindings constants = facts.constants(records[found[0]].file_path);
+  for (const auto& args : *calls) {
+    auto bound = bind_call(first.function_params, args, shape->receiver_bound);
+    if (!bound || bound->empty()) return;
+    std::vector<std::pair<int, std::optional<bool>>> verdicts;
+    for (std::size_t r : found) verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r], *fn, *bound, constants)));
+    std::optional<std::size_t> pick;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      if (verdicts[k].second != true) continue;
+      if (pick) return;  // two decided reached
+      pick = k;
+    }
+    if (!pick) {
+      // None reached by this call: the next one raises, if nothing deeper can.
+      if (no_deeper && std::all_of(verdicts.begin(), verdicts.end(), [](const auto& v) { return v.second == false; }))
+        continue;
+      return;
+    }
+    for (std::size_t k = 0; k < found.size(); ++k)
+      if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return;
+    found = {found[*pick]};
+    return;
   }
-  if (!pick) return;
-  for (std::size_t k = 0; k < found.size(); ++k)
-    if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return;
-  found = {found[*pick]};
 }
 
-// Whether the test's own call of the function a site raises in says the
-// raise does not run: Python refuses the call (`D.from_float(1.1,
-// context=xc)`: the TypeError the test expects is the call's), or the
-// literals it passes fail one of the site's guards (`hmac.new("key",
-// digestmod='sha256')` against `if not digestmod:`).
-bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& site, const model::ErrorRecord& r) {
-  bool misfit = false;
-  auto bound = call_bindings(e, site, &misfit);
-  if (misfit) return true;
-  if (!bound) return false;
-  std::erase_if(*bound, [&](const auto& kv) { return may_rebind(r, site, kv.first); });
-  return !bound->empty() && site_reached(site, *bound) == false;
+// Whether the test's own calls of the function a site raises in say the
+// raise does not run: for every one, Python refuses the call
+// (`D.from_float(1.1, context=xc)`: the TypeError the test expects is the
+// call's), or the literals it passes fail one of the site's guards
+// (`hmac.new("key", digestmod='sha256')` against `if not digestmod:`).
+bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& site, const model::ErrorRecord& r,
+                      const BindingFacts& facts) {
+  auto shape = call_shape(e, site);
+  if (!shape) return false;
+  const model::FunctionCalls* fn = facts.function(r.file_path, site);
+  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
+  auto calls = call_argument_lists(e.code, shape->callee);
+  if (!calls || calls->empty()) return false;
+  const Bindings constants = facts.constants(r.file_path);
+  for (const auto& args : *calls) {
+    bool misfit = false;
+    auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit);
+    if (misfit) continue;
+    if (!bound || bound->empty() || site_reached(site, names_at(site, *fn, *bound, constants)) != false) return false;
+  }
+  return true;
 }
 
 struct Link {
@@ -540,6 +597,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
     if (int n = graph.node_of(records[i].file_path, sites[i]); n >= 0 && !sites[i].error_class.empty())
       by_node[n].push_back(i);
   std::vector<std::vector<Link>> links(records.size());
+  const BindingFacts binding_facts(files);
   std::size_t order = 0;
   for (const auto& f : files) {
     // A test file's expectations often run the same calls: walked once.
@@ -619,7 +677,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
       // Then those its call's literal arguments lead to.
-      keep_by_literals(found, e, sites, records);
+      keep_by_literals(found, e, sites, records, binding_facts,
+                       deeper_sites(walk->second.reached, level, by_node, agrees) == 0);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;
@@ -634,7 +693,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
         continue;
       // The test's call of the site's own function, read with its values,
       // may say the raise is not reached after all.
-      if (level == 0 && call_misses_site(e, sites[found[0]], records[found[0]])) continue;
+      if (level == 0 && call_misses_site(e, sites[found[0]], records[found[0]], binding_facts)) continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

@@ -398,42 +398,214 @@ class Evaluator {
     return postfix();
   }
 
-  // An atom, then attributes, subscripts and calls: only `len(...)` and
-  // `isinstance(...)` of known values stay known.
+  // An atom, then attributes, subscripts and calls: only the pure
+  // built-ins (`len(...)`, `isinstance(...)`, `int(...)`, builtin() lists
+  // them), `operator.index(...)` and a few methods of a known str stay
+  // known.
   std::optional<PyValue> postfix() {
     std::string callee = peek().type == Token::Type::name ? peek().text : "";
     auto v = atom();
     bool plain = true;
+    std::optional<PyValue> receiver;  // before `.method`
+    std::string method;
     for (;;) {
       if (take(".")) {
         if (peek().type != Token::Type::name) m_failed = true;
+        method = peek().text;
+        receiver = plain && callee == "operator" && !(m_bound && m_bound->contains(callee)) ? std::optional<PyValue>(PyValue{})
+                                                                                            : v;
+        if (plain && callee == "operator") method = "operator." + method;
         ++m_pos;
         v = std::nullopt, plain = false;
       } else if (take("[")) {
+        // `x[i]`, `x[a:b]` (no step, no tuple of indices).
+        std::vector<std::optional<PyValue>> parts(1);
+        bool odd = false, colon = false;
         while (!m_failed && !at("]") && peek().type != Token::Type::end) {
-          if (!take(":") && !take(",")) expression();
+          if (take(":")) {
+            colon = true;
+            odd = odd || parts.size() == 2;
+            parts.emplace_back();
+          } else if (take(",")) {
+            odd = true;
+          } else {
+            parts.back() = expression();
+            if (!parts.back()) odd = true;
+          }
         }
         expect("]");
-        v = std::nullopt, plain = false;
+        v = v && !odd ? subscript(*v, parts, colon) : std::nullopt;
+        plain = false, method.clear();
       } else if (at("(")) {
         ++m_pos;
         std::vector<std::optional<PyValue>> args;
         std::vector<std::pair<std::size_t, std::size_t>> spans;
+        bool keywords = false;
         while (!m_failed && !at(")") && peek().type != Token::Type::end) {
-          if (peek().type == Token::Type::name && peek(1).text == "=") m_pos += 2;  // a keyword: its value only
+          if (peek().type == Token::Type::name && peek(1).text == "=") m_pos += 2, keywords = true;  // a keyword: its value only
           const std::size_t start = m_pos;
           args.push_back(expression());
           spans.emplace_back(start, m_pos);
           if (!take(",")) break;
         }
         expect(")");
-        v = plain ? builtin(callee, args, spans) : std::nullopt;
-        plain = false;
+        if (keywords) v = std::nullopt;
+        else if (plain) v = builtin(callee, args, spans);
+        else if (!method.empty() && receiver) v = method_call(*receiver, method, args);
+        else v = std::nullopt;
+        plain = false, method.clear();
       } else {
         break;
       }
     }
+    if (!method.empty()) return std::nullopt;  // an attribute read
     return v;
+  }
+
+  // `v[i]` or `v[a:b]` of a str, bytes, tuple or list, as Python gives
+  // it; empty for an index out of range (IndexError) or anything else.
+  // `parts` holds the index, or the slice's bounds (empty when omitted).
+  static std::optional<PyValue> subscript(const PyValue& v, const std::vector<std::optional<PyValue>>& parts,
+                                          bool slice) {
+    const bool text = v.kind == Kind::str || v.kind == Kind::bytes;
+    if (!text && v.kind != Kind::tuple && v.kind != Kind::list) return std::nullopt;
+    if (v.kind == Kind::str && !std::all_of(v.s.begin(), v.s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+      return std::nullopt;  // characters, not bytes: ASCII only
+    const long long n = static_cast<long long>(text ? v.s.size() : v.items.size());
+    auto index = [](const std::optional<PyValue>& p) -> std::optional<long long> {
+      if (!p || (p->kind != Kind::integer && p->kind != Kind::boolean)) return std::nullopt;
+      return p->i;
+    };
+    if (!slice) {
+      auto i = index(parts[0]);
+      if (!i) return std::nullopt;
+      const long long at = *i < 0 ? *i + n : *i;
+      if (at < 0 || at >= n) return std::nullopt;
+      if (v.kind == Kind::bytes) return make_int(static_cast<unsigned char>(v.s[at]));
+      if (v.kind == Kind::str) {
+        PyValue c;
+        c.kind = Kind::str;
+        c.s = v.s.substr(at, 1);
+        return c;
+      }
+      return v.items[at];
+    }
+    auto bound = [&](const std::optional<PyValue>& p, long long dflt) -> std::optional<long long> {
+      if (!p) return dflt;
+      auto i = index(p);
+      if (!i) return std::nullopt;
+      long long at = *i < 0 ? *i + n : *i;
+      return std::clamp(at, 0LL, n);
+    };
+    auto lo = bound(parts[0], 0), hi = bound(parts.size() > 1 ? parts[1] : std::nullopt, n);
+    if (!lo || !hi) return std::nullopt;
+    PyValue out;
+    out.kind = v.kind;
+    if (*hi > *lo) {
+      if (text) out.s = v.s.substr(*lo, *hi - *lo);
+      else out.items.assign(v.items.begin() + *lo, v.items.begin() + *hi);
+    }
+    return out;
+  }
+
+  static PyValue make_int(long long n) {
+    PyValue v;
+    v.kind = Kind::integer;
+    v.i = n;
+    return v;
+  }
+  static bool ascii(const std::string& s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  }
+
+  // `operator.index(x)`, and the methods of a str or bytes that neither
+  // change it nor depend on a locale: case, stripping, `is...` tests on
+  // ASCII text, `startswith`/`endswith`.
+  static std::optional<PyValue> method_call(const PyValue& self, const std::string& name,
+                                            const std::vector<std::optional<PyValue>>& args) {
+    if (name == "operator.index") {
+      if (args.size() == 1 && args[0] && (args[0]->kind == Kind::integer || args[0]->kind == Kind::boolean))
+        return make_int(args[0]->i);
+      return std::nullopt;
+    }
+    if ((self.kind != Kind::str && self.kind != Kind::bytes) || !ascii(self.s)) return std::nullopt;
+    for (const auto& a : args)
+      if (!a) return std::nullopt;
+    PyValue out = self;
+    auto each = [&](auto&& f) {
+      for (char& c : out.s) c = static_cast<char>(f(static_cast<unsigned char>(c)));
+      return out;
+    };
+    auto all = [&](auto&& f) {
+      return make_bool(!self.s.empty() && std::all_of(self.s.begin(), self.s.end(),
+                                                       [&](char c) { return f(static_cast<unsigned char>(c)) != 0; }));
+    };
+    if ((name == "split" || name == "rsplit") && args.size() <= 1) {
+      // Whitespace runs, or every occurrence of a separator.
+      PyValue list;
+      list.kind = Kind::list;
+      auto piece = [&](std::string t) {
+        PyValue p;
+        p.kind = self.kind;
+        p.s = std::move(t);
+        list.items.push_back(std::move(p));
+      };
+      if (args.empty() || args[0]->kind == Kind::none) {
+        std::size_t i = 0;
+        while (i < self.s.size()) {
+          while (i < self.s.size() && std::isspace(static_cast<unsigned char>(self.s[i]))) ++i;
+          std::size_t j = i;
+          while (j < self.s.size() && !std::isspace(static_cast<unsigned char>(self.s[j]))) ++j;
+          if (j > i) piece(self.s.substr(i, j - i));
+          i = j;
+        }
+        return list;
+      }
+      if (args[0]->kind != self.kind || args[0]->s.empty()) return std::nullopt;
+      const std::string& sep = args[0]->s;
+      std::size_t from = 0;
+      for (auto at = self.s.find(sep); at != std::string::npos; at = self.s.find(sep, from)) {
+        piece(self.s.substr(from, at - from));
+        from = at + sep.size();
+      }
+      piece(self.s.substr(from));
+      return list;
+    }
+    if (args.empty()) {
+      if (name == "lower") return each([](int c) { return std::tolower(c); });
+      if (name == "upper") return each([](int c) { return std::toupper(c); });
+      if (name == "strip" || name == "lstrip" || name == "rstrip") {
+        const char* ws = " \t\n\r\f\v";
+        const auto first = name == "rstrip" ? 0 : out.s.find_first_not_of(ws);
+        if (first == std::string::npos) {
+          out.s.clear();
+          return out;
+        }
+        const auto last = name == "lstrip" ? out.s.size() : out.s.find_last_not_of(ws) + 1;
+        out.s = out.s.substr(first, last - first);
+        return out;
+      }
+      if (name == "isdigit") return all([](int c) { return std::isdigit(c); });
+      if (name == "isalpha") return all([](int c) { return std::isalpha(c); });
+      if (name == "isalnum") return all([](int c) { return std::isalnum(c); });
+      if (name == "isspace") return all([](int c) { return std::isspace(c); });
+      return std::nullopt;
+    }
+    if ((name == "startswith" || name == "endswith") && args.size() == 1) {
+      std::vector<const PyValue*> affixes;
+      if (args[0]->kind == Kind::tuple)
+        for (const auto& item : args[0]->items) affixes.push_back(&item);
+      else
+        affixes.push_back(&*args[0]);
+      bool any = false;
+      for (const PyValue* a : affixes) {
+        if (a->kind != self.kind) return std::nullopt;
+        any = any || (name == "startswith" ? std::string_view(self.s).starts_with(a->s)
+                                           : std::string_view(self.s).ends_with(a->s));
+      }
+      return make_bool(any);
+    }
+    return std::nullopt;
   }
 
   std::optional<PyValue> builtin(const std::string& fn, const std::vector<std::optional<PyValue>>& args,
@@ -447,7 +619,7 @@ class Evaluator {
         n.i = x.kind == Kind::bytes ? static_cast<long long>(x.s.size()) : utf8_length(x.s);
         return n;
       }
-      if (sequence(x) && x.kind != Kind::set) {
+      if (sequence(x)) {  // a set's items are distinct once known
         PyValue n;
         n.kind = Kind::integer;
         n.i = static_cast<long long>(x.items.size());
@@ -473,6 +645,56 @@ class Evaluator {
         any = *any || *one;
       }
       return make_bool(*any);
+    }
+    if (std::any_of(args.begin(), args.end(), [](const auto& a) { return !a; })) return std::nullopt;
+    if (args.empty()) {
+      // `set()`, `tuple()`, `str()`...: empty.
+      static const std::pair<std::string_view, Kind> k_empty[] = {
+          {"set", Kind::set}, {"tuple", Kind::tuple}, {"list", Kind::list}, {"str", Kind::str}, {"bytes", Kind::bytes}};
+      for (const auto& [name, kind] : k_empty)
+        if (fn == name) {
+          PyValue e;
+          e.kind = kind;
+          return e;
+        }
+      return std::nullopt;
+    }
+    if (args.size() == 1) {
+      const PyValue& x = *args[0];
+      // What these give for a value they take without raising; any other
+      // (`int('x')`, `int(2.5e300)`) is unknown.
+      if (fn == "int" && (x.kind == Kind::integer || x.kind == Kind::boolean)) return make_int(x.i);
+      if (fn == "int" && x.kind == Kind::real && std::isfinite(x.f) && std::fabs(x.f) < 9e15)
+        return make_int(static_cast<long long>(x.f));
+      if (fn == "float" && numeric(x)) {
+        PyValue f;
+        f.kind = Kind::real;
+        f.f = as_real(x);
+        return f;
+      }
+      if (fn == "str" && x.kind == Kind::str) return x;
+      if (fn == "bool") return make_bool(truthy(x));
+      if (fn == "abs" && numeric(x)) {
+        PyValue a = x;
+        if (a.kind == Kind::real) a.f = std::fabs(a.f);
+        else a = make_int(a.i < 0 ? -a.i : a.i);
+        return a;
+      }
+      if ((fn == "tuple" || fn == "list") && (x.kind == Kind::tuple || x.kind == Kind::list)) {
+        PyValue t = x;
+        t.kind = fn == "tuple" ? Kind::tuple : Kind::list;
+        return t;
+      }
+    }
+    if ((fn == "min" || fn == "max") && args.size() >= 2) {
+      PyValue best = *args[0];
+      for (std::size_t k = 1; k < args.size(); ++k) {
+        if (!numeric(*args[k]) || !numeric(best)) return std::nullopt;
+        auto o = order(*args[k], best);
+        if (!o) return std::nullopt;
+        if ((fn == "min" && *o < 0) || (fn == "max" && *o > 0)) best = *args[k];
+      }
+      return best;
     }
     return std::nullopt;
   }
@@ -644,6 +866,11 @@ std::optional<PyValue> literal_value(std::string_view text) {
   return ev.whole();
 }
 
+std::optional<PyValue> evaluate_value(std::string_view expression, const Bindings& bound) {
+  Evaluator ev(tokenize(expression), &bound);
+  return ev.whole();
+}
+
 std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound) {
   Evaluator ev(tokenize(condition), &bound);
   auto v = ev.whole();
@@ -667,6 +894,8 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
   };
   std::vector<Param> list;
   bool star_args = false, star_kwargs = false, keyword_only = false;
+  std::string star_name;  // `*args`: its name
+  std::vector<std::string_view> extra;  // the positionals it takes
   auto pieces = split_top(params);
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     std::string_view p = pieces[k];
@@ -681,6 +910,11 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
     }
     if (p.starts_with("*")) {
       star_args = star_args || p.size() > 1;
+      if (p.size() > 1) {
+        std::size_t i = 1;
+        while (i < p.size() && word_char(p[i])) ++i;
+        star_name = std::string(p.substr(1, i - 1));
+      }
       keyword_only = true;
       continue;
     }
@@ -723,9 +957,19 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
       ++positional;
     } else if (!star_args) {
       return refused();
+    } else {
+      extra.push_back(a);
     }
   }
   Bindings out;
+  // `*args` is the tuple of the extra positionals, when all are literals.
+  if (!star_name.empty()) {
+    PyValue t;
+    t.kind = PyValue::Kind::tuple;
+    for (std::string_view a : extra)
+      if (auto v = literal_value(a)) t.items.push_back(std::move(*v));
+    if (t.items.size() == extra.size()) out.emplace(star_name, std::move(t));
+  }
   for (const auto& q : list) {
     auto it = given.find(q.name);
     std::string_view text = it != given.end() ? it->second : q.default_text;
@@ -736,10 +980,9 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
   return out;
 }
 
-std::optional<std::string> call_arguments(std::string_view code, std::string_view callee) {
+std::optional<std::vector<std::string>> call_argument_lists(std::string_view code, std::string_view callee) {
   if (callee.empty()) return std::nullopt;
-  std::optional<std::string> found;
-  int calls = 0;
+  std::vector<std::string> found;
   for (auto at = code.find(callee); at != std::string_view::npos; at = code.find(callee, at + 1)) {
     const std::size_t end = at + callee.size();
     if ((at > 0 && word_char(code[at - 1])) || (end < code.size() && word_char(code[end]))) continue;
@@ -748,8 +991,7 @@ std::optional<std::string> call_arguments(std::string_view code, std::string_vie
     if (next < code.size() && code[next] == '(') {
       auto inner = bracketed(code, next);
       if (!inner) return std::nullopt;
-      found = std::string(*inner);
-      ++calls;
+      found.emplace_back(*inner);
       continue;
     }
     if (next < code.size() && (code[next] == ',' || code[next] == ')')) {
@@ -777,12 +1019,17 @@ std::optional<std::string> call_arguments(std::string_view code, std::string_vie
           after = true;
       }
       if (!after) return std::nullopt;
-      found = rest;
-      ++calls;
+      found.push_back(std::move(rest));
     }
   }
-  if (calls != 1) return std::nullopt;
+  if (found.empty()) return std::nullopt;
   return found;
+}
+
+std::optional<std::string> call_arguments(std::string_view code, std::string_view callee) {
+  auto all = call_argument_lists(code, callee);
+  if (!all || all->size() != 1) return std::nullopt;
+  return std::move(all->front());
 }
 
 std::optional<bool> site_reached(const model::ThrowSite& site, const Bindings& bound) {

@@ -156,6 +156,29 @@ struct TestExpectation {
   std::vector<std::string> calls;
 };
 
+// A statement of a function's body (or of the module) that binds a name
+// (Python), for deciding a test's literal arguments against guards below
+// it: `n = len(s)`, `x += 1`, a `for`, `with ... as`, `except ... as` or
+// tuple target, `del x`, `x := ...`, an in-place method call on it
+// (`x.append(...)`, `x[i] = ...`), `global x`/`nonlocal x`; and
+// `self.x = ...` (its name "self.x"), what a method sets on its instance.
+struct Binding {
+  std::string name;
+  int line = 0;  // 1-based, the statement's first line
+  // "assign": `name = value` or `name: T = value` (one target, `value` its
+  // source text, without a trailing comment); "other": any other rebind,
+  // whose value is not read; "global": a `global` or `nonlocal`.
+  std::string kind = "assign";
+  std::string value;
+  // A statement of the body itself (or of the module), not inside a block
+  // (`if`, `for`, `try`, `with`...): it runs whenever the lines below it do.
+  bool top = true;
+  // Inside a `for` or `while` of the function (of the module): the first
+  // line of the outermost one, which may run it again after the lines
+  // below it; 0 when in none.
+  int loop = 0;
+};
+
 // The names a function calls (bare: `self.parse(x)` and `parse(x)` are
 // both "parse"), for a repository's name-based call index, and what the
 // call graph (analyze/call_graph.h) needs to resolve them.
@@ -188,6 +211,11 @@ struct FunctionCalls {
   // written of a call (`return Thing(...)`, or a local bound to one), ""
   // when unknown or different.
   std::string returns;
+  // What its body binds, in line order (a nested function's own bindings
+  // not included; its `nonlocal`/`global` are). A last entry named "*"
+  // says more were left out (k_max_bindings).
+  std::vector<Binding> bindings;
+  static constexpr std::size_t k_max_bindings = 256;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};
@@ -247,6 +275,9 @@ struct FileFacts {
   std::vector<std::pair<std::string, std::string>> assigned;
   bool has_exports = false;
   std::vector<std::string> exports;
+  // What the module's top level binds (Binding; `top` false inside an
+  // `if`, `try`, loop...), bounded like a function's.
+  std::vector<Binding> module_bindings;
 };
 
 }  // namespace errdex::model

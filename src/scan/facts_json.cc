@@ -88,10 +88,11 @@ class Writer {
   void value(const model::TestExpectation& e) { list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls); }
   void value(const model::FunctionCalls& fn) {
     list(fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute,
-         fn.returns);
+         fn.returns, fn.bindings);
   }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
   void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
+  void value(const model::Binding& b) { list(b.name, b.line, b.kind, b.value, b.top, b.loop); }
   void value(const model::ClassBases& c) { list(c.qualname, c.bases); }
   void value(const model::Docstring& d) { list(d.kind, d.name, d.line, d.text); }
 
@@ -126,6 +127,14 @@ std::vector<model::MessageTemplate> templates_from(const json& j) {
   return out;
 }
 
+std::vector<model::Binding> bindings_from(const json& j) {
+  std::vector<model::Binding> out;
+  for (const auto& b : j)
+    out.push_back({b.at(0).get<std::string>(), b.at(1).get<int>(), b.at(2).get<std::string>(),
+                   b.at(3).get<std::string>(), b.at(4).get<bool>(), b.at(5).get<int>()});
+  return out;
+}
+
 }  // namespace
 
 std::string_view scanner_version() { return ERRDEX_SCAN_VERSION; }
@@ -133,7 +142,8 @@ std::string_view scanner_version() { return ERRDEX_SCAN_VERSION; }
 std::string facts_to_json(const model::FileFacts& f) {
   Writer w;
   w.list(f.sites, f.classes, f.had_syntax_errors, f.blanked, f.expectations, f.functions,
-         std::tie(f.imports, f.class_bases, f.assigned, f.has_exports, f.exports, f.message_calls), f.docstrings);
+         std::tie(f.imports, f.class_bases, f.assigned, f.has_exports, f.exports, f.module_bindings, f.message_calls),
+         f.docstrings);
   return std::move(w.out);
 }
 
@@ -201,12 +211,13 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
                              fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string(),
-                             std::string(), std::string()});
+                             std::string(), std::string(), {}});
       if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
       if (fn.size() > 9) {
         f.functions.back().attribute = fn.at(8).get<std::string>();
         f.functions.back().returns = fn.at(9).get<std::string>();
       }
+      if (fn.size() > 10) f.functions.back().bindings = bindings_from(fn.at(10));
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))
@@ -217,8 +228,9 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     f.assigned = module.at(2).get<Pairs>();
     f.has_exports = module.at(3).get<bool>();
     f.exports = module.at(4).get<std::vector<std::string>>();
-    if (module.size() > 5)
-      for (const auto& c : module.at(5))
+    if (module.size() > 5) f.module_bindings = bindings_from(module.at(5));
+    if (module.size() > 6)
+      for (const auto& c : module.at(6))
         f.message_calls.push_back(
             {c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(), c.at(3).get<std::string>()});
     for (const auto& d : j.at(7))

@@ -535,5 +535,57 @@ TEST(CallGraphFacts, LightPassReadsImportsClassesExportsAndCallees) {
   EXPECT_FALSE(g.has_exports);
 }
 
+// What each function binds (FunctionCalls::bindings) and the module's
+// top level (FileFacts::module_bindings): a plain `name = value` with its
+// value (a trailing comment left out), `self.x = value`, every other
+// rebind without one; whether it is a statement of the body itself, and
+// the outermost loop it is in. A comparison (`x <= 3`) or a keyword
+// argument is no binding; a nested function's names are its own, but its
+// `nonlocal` rebinds the enclosing function's.
+TEST(CallGraphFacts, LightPassReadsWhatEachFunctionBinds) {
+  model::FileFacts facts;
+  scan::read_calls(
+      "SINK = '--'\n"
+      "kinds = ('a', SINK)\n"
+      "def f(self, x, y=1, *, z=None):\n"
+      "    n = len(x)  # its length\n"
+      "    x = int(x); self.size = y\n"
+      "    a, b = y\n"
+      "    for i in range(3):\n"
+      "        if i:\n"
+      "            q = i\n"
+      "    if n > 3: m = 2\n"
+      "    with open(x) as fh:\n"
+      "        pass\n"
+      "    y += 1\n"
+      "    z.append(3)\n"
+      "    del b\n"
+      "    ok = x <= 3 and g(key=1)\n"
+      "    k = lambda t=1: t\n"
+      "    if (w := n) > 1:\n"
+      "        pass\n"
+      "    def inner():\n"
+      "        nonlocal n\n"
+      "        n = 3\n",
+      facts);
+  auto text = [](const std::vector<model::Binding>& bs) {
+    std::vector<std::string> out;
+    for (const auto& b : bs)
+      out.push_back(b.name + "@" + std::to_string(b.line) + " " + b.kind + (b.value.empty() ? "" : " " + b.value) +
+                    (b.top ? "" : " nested") + (b.loop ? " loop@" + std::to_string(b.loop) : ""));
+    return out;
+  };
+  EXPECT_EQ(text(facts.module_bindings),
+            (std::vector<std::string>{"SINK@1 assign '--'", "kinds@2 assign ('a', SINK)", "f@3 other"}));
+  ASSERT_EQ(facts.functions.size(), 2u);
+  EXPECT_EQ(text(facts.functions[0].bindings),
+            (std::vector<std::string>{"n@4 assign len(x)", "x@5 assign int(x)", "self.size@5 assign y", "a@6 other",
+                                      "b@6 other", "i@7 other", "q@9 assign i nested loop@7", "m@10 assign 2 nested",
+                                      "fh@11 other", "y@13 other", "z@14 other", "b@15 other",
+                                      "ok@16 assign x <= 3 and g(key=1)", "k@17 other", "w@18 other", "inner@20 other",
+                                      "n@21 other nested loop@1"}));
+  EXPECT_EQ(text(facts.functions[1].bindings), (std::vector<std::string>{"n@21 global", "n@22 assign 3"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze

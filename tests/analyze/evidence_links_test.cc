@@ -563,9 +563,89 @@ TEST(EvidenceLinks, LiteralArgumentsPickOneSiteAmongSeveral) {
   // `self.closed` above `n < 0` is unknown: no pick.
   EXPECT_TRUE(l.tests_of("negative n").empty());
   EXPECT_TRUE(l.tests_of("closed").empty());
-  // `k = abs(k)` rebinds the parameter above both guards.
+  // `k = abs(k)` rebinds the parameter above both guards: 1 meets neither.
   EXPECT_TRUE(l.tests_of("negative k").empty());
   EXPECT_TRUE(l.tests_of("large k").empty());
+}
+
+// The guards read what the function computes from its parameters above
+// them (`n = len(name)`, `step = operator.index(step)`), the module's
+// constants (`kind == SINK`, `kind not in KINDS`), and follow a test that
+// calls the function twice. A rebind the evaluator cannot follow (in a
+// branch, in a loop around the site, `x.append(...)`) leaves the name
+// unknown; a loop that starts below the site does not.
+TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
+  auto l = link({{"pkg/steps.py",
+                  "import operator\n"
+                  "SINK = '--'\n"
+                  "KINDS = ('ff', 'f-', SINK)\n"
+                  "def add(cmd, kind):\n"
+                  "    if kind not in KINDS:\n"
+                  "        raise ValueError('bad kind')\n"
+                  "    if kind == SINK:\n"
+                  "        raise ValueError('sink first')\n"
+                  "    if not cmd.strip():\n"
+                  "        raise ValueError('empty command')\n"
+                  "def name(name, step=1):\n"
+                  "    n = len(name)\n"
+                  "    step = operator.index(step)\n"
+                  "    if n > 8:\n"
+                  "        raise ValueError('name too long')\n"
+                  "    if step <= 0:\n"
+                  "        raise ValueError('step not positive')\n"
+                  "    for i in range(step):\n"
+                  "        name = name + '!'\n"
+                  "    return name\n"
+                  "def mode(mode=None, items=()):\n"
+                  "    if mode is None:\n"
+                  "        mode = 'r'\n"
+                  "    if mode not in ('r', 'w'):\n"
+                  "        raise ValueError('bad mode')\n"
+                  "    if len(items) > 2:\n"
+                  "        raise ValueError('too many items')\n"
+                  "def grow(items):\n"
+                  "    while True:\n"
+                  "        if len(items) > 2:\n"
+                  "            raise ValueError('grown too far')\n"
+                  "        if not items:\n"
+                  "            raise ValueError('nothing to grow')\n"
+                  "        items = items + [1]\n"}},
+                {{"tests/test_steps.py",
+                  "import unittest\n"
+                  "from pkg import steps\n"
+                  "class StepsTest(unittest.TestCase):\n"
+                  "    def test_kind(self):\n"
+                  "        self.assertRaises(ValueError, steps.add, 'ls', 'xx')\n"
+                  "    def test_sink(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            steps.add('ls', '--')\n"
+                  "    def test_empty(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            steps.add('ls', 'ff')\n"
+                  "            steps.add('  ', 'ff')\n"
+                  "    def test_long(self):\n"
+                  "        self.assertRaises(ValueError, steps.name, 'x' * 9)\n"
+                  "    def test_step(self):\n"
+                  "        self.assertRaises(ValueError, steps.name, 'x', step=0)\n"
+                  "    def test_mode(self):\n"
+                  "        self.assertRaises(ValueError, steps.mode, 'x')\n"
+                  "    def test_items(self):\n"
+                  "        self.assertRaises(ValueError, steps.mode, 'r', (1, 2, 3))\n"
+                  "    def test_grow(self):\n"
+                  "        self.assertRaises(ValueError, steps.grow, [])\n"}});
+  EXPECT_EQ(l.tests_of("bad kind"), (std::vector<std::string>{"StepsTest.test_kind@5"}));
+  EXPECT_EQ(l.tests_of("sink first"), (std::vector<std::string>{"StepsTest.test_sink@7"}));
+  // The first call meets no guard; the second is the one that raises.
+  EXPECT_EQ(l.tests_of("empty command"), (std::vector<std::string>{"StepsTest.test_empty@10"}));
+  EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"StepsTest.test_long@14"}));
+  EXPECT_EQ(l.tests_of("step not positive"), (std::vector<std::string>{"StepsTest.test_step@16"}));
+  // `mode = 'r'` in a branch: the mode is unknown below it, and so is
+  // every site past its guard.
+  EXPECT_TRUE(l.tests_of("bad mode").empty());
+  EXPECT_TRUE(l.tests_of("too many items").empty());
+  // `items = items + [1]` further down the loop around both sites.
+  EXPECT_TRUE(l.tests_of("grown too far").empty());
+  EXPECT_TRUE(l.tests_of("nothing to grow").empty());
 }
 
 }  // namespace

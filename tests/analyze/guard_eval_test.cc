@@ -64,16 +64,62 @@ TEST(GuardEval, WhatItCannotReadIsUnknown) {
   // of `and` that does not decide.
   EXPECT_FALSE(eval("x < 0", "x", "y").has_value());
   EXPECT_FALSE(eval("self.closed", "x", "1").has_value());
-  EXPECT_FALSE(eval("x.isdigit()", "x", "'1'").has_value());
+  EXPECT_FALSE(eval("x.isdecimal()", "x", "'1'").has_value());
+  EXPECT_FALSE(eval("x.isdigit()", "x", "'\u0661'").has_value());  // not ASCII
+  EXPECT_FALSE(eval("int(x) > 0", "x", "'1'").has_value());           // int() of a str: not read
+  EXPECT_FALSE(eval("int(x, 16) > 0", "x", "1").has_value());
+  EXPECT_FALSE(eval("x.lower", "x", "'A'").has_value());               // a method, not called
   EXPECT_FALSE(eval("x < 'a'", "x", "1").has_value());
   EXPECT_FALSE(eval("isinstance(x, Path)", "x", "'a'").has_value());
   EXPECT_FALSE(eval("x > 0 and y", "x, y", "1, z").has_value());
   EXPECT_EQ(eval("x < 0 and y", "x, y", "1, z"), false);
   EXPECT_EQ(eval("x > 0 or y", "x, y", "1, z"), true);
   EXPECT_FALSE(eval("x if y else z", "x", "1").has_value());
-  EXPECT_FALSE(eval("x[0] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[1] == 1", "x", "(1,)").has_value());  // IndexError
+  EXPECT_FALSE(eval("x[i] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[::2] == 1", "x", "(1,)").has_value());
+  EXPECT_FALSE(eval("x[0] == 'a'", "x", "'\u00e9a'").has_value());  // not ASCII
   // A parameter named like a builtin is not the builtin.
   EXPECT_FALSE(eval("len(x) > 1", "x, len", "'ab', 3").has_value());
+}
+
+// Locals computed from parameters (`n = len(s)`, `step =
+// operator.index(step)`) are read through the built-ins that cannot do
+// anything else with the values they get.
+TEST(GuardEval, PureBuiltinsAndStrMethods) {
+  Bindings b{{"x", *literal_value("-2")}, {"f", *literal_value("2.7")}, {"s", *literal_value("' Ab1 '")}};
+  EXPECT_EQ(evaluate_value("int(f)", b)->i, 2);
+  EXPECT_DOUBLE_EQ(evaluate_value("float(x)", b)->f, -2.0);
+  EXPECT_EQ(evaluate_value("abs(x)", b)->i, 2);
+  EXPECT_EQ(evaluate_value("operator.index(x)", b)->i, -2);
+  EXPECT_FALSE(evaluate_value("operator.index(f)", b).has_value());
+  EXPECT_EQ(evaluate_value("max(x, 0, -5)", b)->i, 0);
+  EXPECT_EQ(evaluate_value("min(x, 0)", b)->i, -2);
+  EXPECT_EQ(evaluate_value("s.strip()", b)->s, "Ab1");
+  EXPECT_EQ(evaluate_value("s.strip().lower()", b)->s, "ab1");
+  EXPECT_EQ(evaluate_value("s.upper()", b)->s, " AB1 ");
+  EXPECT_EQ(evaluate_condition("s.strip().isalnum()", b), true);
+  EXPECT_EQ(evaluate_condition("s.isdigit()", b), false);
+  EXPECT_EQ(evaluate_condition("s.strip().startswith(('x', 'A'))", b), true);
+  EXPECT_EQ(evaluate_condition("s.endswith(' ')", b), true);
+  EXPECT_EQ(evaluate_condition("bool(s) and str(s) == s", b), true);
+  EXPECT_EQ(evaluate_value("len(tuple([1, 2]))", b)->i, 2);
+  EXPECT_EQ(evaluate_value("len(set())", b)->i, 0);
+  EXPECT_EQ(evaluate_value("s.split()", b)->items.size(), 1u);
+  EXPECT_EQ(evaluate_value("len('a::b'.split(':'))", b)->i, 3);
+  EXPECT_EQ(evaluate_value("'a::b'.split(':')[1]", b)->s, "");
+  EXPECT_FALSE(evaluate_value("s.split('')", b).has_value());  // ValueError
+  // Subscripts and slices of known values, as Python gives them.
+  EXPECT_EQ(evaluate_value("s[1]", b)->s, "A");
+  EXPECT_EQ(evaluate_value("s[-2]", b)->s, "1");
+  EXPECT_EQ(evaluate_value("s[1:3]", b)->s, "Ab");
+  EXPECT_EQ(evaluate_value("s[:-1]", b)->s, " Ab1");
+  EXPECT_EQ(evaluate_value("s[3:100]", b)->s, "1 ");
+  EXPECT_EQ(evaluate_value("b'ab'[0]", b)->i, 97);
+  EXPECT_EQ(evaluate_value("(1, 2, 3)[1:][0]", b)->i, 2);
+  // A name bound by the test shadows the built-in.
+  Bindings shadow{{"int", *literal_value("1")}, {"x", *literal_value("1")}};
+  EXPECT_FALSE(evaluate_value("int(x)", shadow).has_value());
 }
 
 TEST(GuardEval, BindsACallToItsParameters) {
@@ -83,6 +129,13 @@ TEST(GuardEval, BindsACallToItsParameters) {
   EXPECT_EQ(b->at("b").i, 2);
   EXPECT_EQ(b->at("key").s, "k");
   EXPECT_FALSE(b->contains("self"));
+  EXPECT_TRUE(b->at("args").items.empty());
+  auto star = bind_call("a, *args", "1, 'x', 2", false);
+  ASSERT_TRUE(star);
+  EXPECT_EQ(star->at("args").items.size(), 2u);
+  EXPECT_EQ(evaluate_condition("len(args) > 1 and args[0] == 'x'", *star), true);
+  EXPECT_EQ(evaluate_condition("len(args) > 1", *star), true);
+  EXPECT_FALSE(bind_call("a, *args", "1, x", false)->contains("args"));
   // Too many positionals, unknown keywords, splats, a value twice: no fit.
   EXPECT_FALSE(bind_call("a", "1, 2", false));
   EXPECT_FALSE(bind_call("a", "b=1", false));
@@ -135,6 +188,16 @@ TEST(GuardEval, FindsTheCallInATestsCode) {
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    load(1)", "parse"));
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    reparse(1)", "parse"));
   EXPECT_FALSE(call_arguments("check(parse, 1)", "parse"));
+}
+
+TEST(GuardEval, FindsEveryCallInOrder) {
+  EXPECT_EQ(call_argument_lists("with self.assertRaises(ValueError):\n    parse(1)\n    m.parse(b=2)", "parse"),
+            (std::vector<std::string>{"1", "b=2"}));
+  EXPECT_EQ(call_argument_lists("self.assertRaises(E, parse, 1)\nparse(2)", "parse"),
+            (std::vector<std::string>{"1", "2"}));
+  // Handed to a helper: not followed.
+  EXPECT_FALSE(call_argument_lists("parse(1)\ncheck(parse, 2)", "parse"));
+  EXPECT_FALSE(call_argument_lists("reparse(1)", "parse"));
 }
 
 TEST(GuardEval, ASiteIsReachedWhenAllItsGuardsHold) {

@@ -273,6 +273,285 @@ std::optional<PropertyCall> property_call(std::string_view s, const Logical& l) 
   return out;
 }
 
+// The bindings of one statement (or a compound statement's header and its
+// one-line body), model::Binding.
+class BindingReader {
+ public:
+  BindingReader(std::string_view s, std::vector<model::Binding>& out, int line, bool top, int loop)
+      : m_s(s), m_out(out), m_line(line), m_top(top), m_loop(loop) {}
+
+  void statement(std::uint32_t b, std::uint32_t e) {
+    e = code_end(b, e);
+    // `a = 1; b = 2`: each on its own.
+    std::uint32_t start = b;
+    for_top(b, e, [&](std::uint32_t i, char c) {
+      if (c == ';') {
+        simple(start, i);
+        start = i + 1;
+      }
+      return false;
+    });
+    simple(start, e);
+  }
+
+ private:
+  // Where the code of [b, e) ends: before a comment outside strings.
+  std::uint32_t code_end(std::uint32_t b, std::uint32_t e) const {
+    std::uint32_t out = e;
+    walk(b, e, [&](std::uint32_t i, char c, int) {
+      if (c == '#') {
+        out = i;
+        return true;
+      }
+      return false;
+    });
+    return out;
+  }
+
+  // Calls `at(i, c, depth)` for each character of [b, e) outside string
+  // literals, `depth` the brackets open before it; stops when it says so.
+  template <class At>
+  void walk(std::uint32_t b, std::uint32_t e, const At& at) const {
+    int depth = 0;
+    for (std::uint32_t i = b; i < e; ++i) {
+      const char c = m_s[i];
+      if (c == '\'' || c == '"') {
+        const bool triple = i + 2 < e && m_s[i + 1] == c && m_s[i + 2] == c;
+        for (i += triple ? 3 : 1; i < e; ++i) {
+          if (m_s[i] == '\\') {
+            ++i;
+          } else if (m_s[i] == c && (!triple || (i + 2 < e && m_s[i + 1] == c && m_s[i + 2] == c))) {
+            i += triple ? 2 : 0;
+            break;
+          }
+        }
+        continue;
+      }
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (at(i, c, depth)) return;
+      if (c == '(' || c == '[' || c == '{') ++depth;
+    }
+  }
+  template <class At>
+  void for_top(std::uint32_t b, std::uint32_t e, const At& at) const {
+    walk(b, e, [&](std::uint32_t i, char c, int depth) { return depth == 0 && at(i, c); });
+  }
+
+  static std::string_view trim(std::string_view v) {
+    while (!v.empty() && std::string_view(" \t\r\n\\").find(v.front()) != std::string_view::npos) v.remove_prefix(1);
+    while (!v.empty() && std::string_view(" \t\r\n\\").find(v.back()) != std::string_view::npos) v.remove_suffix(1);
+    return v;
+  }
+  static bool plain_name(std::string_view v) {
+    if (v.empty() || (v[0] >= '0' && v[0] <= '9')) return false;
+    return std::all_of(v.begin(), v.end(), is_ident);
+  }
+
+  void add(std::string_view name, std::string_view kind, std::string_view value = {}) {
+    if (name.empty() || name == "_") return;
+    m_out.push_back({std::string(name), m_line, std::string(kind), std::string(value), m_top, m_loop});
+  }
+
+  // Every name of [b, e) not after a `.` (a target list, `del`'s, a
+  // pattern's captures): rebound some other way.
+  void names_in(std::uint32_t b, std::uint32_t e, std::string_view kind = "other") {
+    for (std::uint32_t i = b; i < e;) {
+      if (!is_ident(m_s[i]) || (m_s[i] >= '0' && m_s[i] <= '9')) {
+        if (m_s[i] == '\'' || m_s[i] == '"') {  // a literal in a pattern: skip it
+          std::uint32_t j = i + 1;
+          while (j < e && m_s[j] != m_s[i]) j += m_s[j] == '\\' ? 2 : 1;
+          i = j + 1;
+          continue;
+        }
+        ++i;
+        continue;
+      }
+      std::uint32_t j = i;
+      while (j < e && is_ident(m_s[j])) ++j;
+      std::uint32_t k = i;
+      while (k > b && (m_s[k - 1] == ' ' || m_s[k - 1] == '\t')) --k;
+      const std::string_view name = m_s.substr(i, j - i);
+      if (!(k > b && m_s[k - 1] == '.') && name != "in" && name != "as" && name != "if" && name != "not" &&
+          name != "and" && name != "or" && name != "None" && name != "True" && name != "False")
+        add(name, kind);
+      i = j;
+    }
+  }
+
+  // One simple statement, or a compound statement's header and its body
+  // on the same line.
+  void simple(std::uint32_t b, std::uint32_t e) {
+    while (b < e && (m_s[b] == ' ' || m_s[b] == '\t' || m_s[b] == '\n' || m_s[b] == '\r' || m_s[b] == '\\')) ++b;
+    if (b >= e) return;
+    if (starts_with_word(m_s, b, "async")) {
+      b += 5;
+      while (b < e && (m_s[b] == ' ' || m_s[b] == '\t')) ++b;
+    }
+    in_place(b, e);
+    for (std::string_view k : {"global", "nonlocal"})
+      if (starts_with_word(m_s, b, k)) return names_in(b + static_cast<std::uint32_t>(k.size()), e, "global");
+    if (starts_with_word(m_s, b, "del")) return names_in(b + 3, e);
+    static constexpr std::string_view compound[] = {"if", "elif", "else", "while", "for", "with", "try",
+                                                    "except", "finally", "case", "match", "def", "class"};
+    for (std::string_view k : compound) {
+      if (!starts_with_word(m_s, b, k)) continue;
+      // The header ends at its top-level `:` (a lambda's or a slice's are
+      // inside brackets, or after `lambda`, which headers seldom hold).
+      std::uint32_t colon = e;
+      for_top(b, e, [&](std::uint32_t i, char c) {
+        if (c == ':' && !(i + 1 < e && m_s[i + 1] == '=')) colon = i;
+        return colon != e;
+      });
+      const std::uint32_t head = b + static_cast<std::uint32_t>(k.size());
+      if (k == "for") {
+        std::uint32_t in = colon;
+        for_top(head, colon, [&](std::uint32_t i, char) {
+          if (starts_with_word(m_s, i, "in") && i > head && !is_ident(m_s[i - 1])) in = i;
+          return in != colon;
+        });
+        names_in(head, in);
+      } else if (k == "with" || k == "except") {
+        for_top(head, colon, [&](std::uint32_t i, char) {
+          if (starts_with_word(m_s, i, "as") && i > head && !is_ident(m_s[i - 1])) {
+            std::uint32_t t = i + 2, end = t;
+            while (t < colon && (m_s[t] == ' ' || m_s[t] == '\t')) ++t;
+            end = t;
+            if (end < colon && m_s[end] == '(') end = bracket_end(m_s, end, colon);
+            else
+              while (end < colon && (is_ident(m_s[end]) || m_s[end] == '.')) ++end;
+            names_in(t, end);
+          }
+          return false;
+        });
+      } else if (k == "case") {
+        names_in(head, colon);
+      }
+      if (k == "def" || k == "class") {
+        std::uint32_t n = head;
+        while (n < e && (m_s[n] == ' ' || m_s[n] == '\t')) ++n;
+        std::uint32_t end = n;
+        while (end < e && is_ident(m_s[end])) ++end;
+        return add(m_s.substr(n, end - n), "other");
+      }
+      walrus(head, colon);
+      if (colon + 1 < e) {
+        const bool top = m_top;
+        m_top = false;
+        statement(colon + 1, e);
+        m_top = top;
+      }
+      return;
+    }
+    walrus(b, e);
+    assignment(b, e);
+  }
+
+  // `(name := value)`: rebound.
+  void walrus(std::uint32_t b, std::uint32_t e) {
+    walk(b, e, [&](std::uint32_t i, char c, int) {
+      if (c == ':' && i + 1 < e && m_s[i + 1] == '=') {
+        std::uint32_t k = i;
+        while (k > b && (m_s[k - 1] == ' ' || m_s[k - 1] == '\t')) --k;
+        std::uint32_t n = k;
+        while (n > b && is_ident(m_s[n - 1])) --n;
+        add(m_s.substr(n, k - n), "other");
+      }
+      return false;
+    });
+  }
+
+  // `name.append(...)` and the other methods that change a list, set or
+  // dict in place: what it holds is no longer what it was bound to.
+  void in_place(std::uint32_t b, std::uint32_t e) {
+    static constexpr std::string_view methods[] = {"append", "extend", "insert", "pop", "remove", "clear", "add",
+                                                   "update", "discard", "sort", "reverse", "setdefault", "popitem"};
+    walk(b, e, [&](std::uint32_t i, char c, int) {
+      if (c != '.' || i == b || !is_ident(m_s[i - 1])) return false;
+      std::uint32_t n = i;
+      while (n > b && is_ident(m_s[n - 1])) --n;
+      if (n > b && m_s[n - 1] == '.') return false;
+      std::uint32_t m = i + 1;
+      while (m < e && is_ident(m_s[m])) ++m;
+      const std::string_view method = m_s.substr(i + 1, m - i - 1);
+      if (m < e && m_s[m] == '(' && std::find(std::begin(methods), std::end(methods), method) != std::end(methods))
+        add(m_s.substr(n, i - n), "other");
+      return false;
+    });
+  }
+
+  // `a = b = value`, `x: T = value`, `a, b = ...`, `x[i] = ...`, `x += 1`.
+  void assignment(std::uint32_t b, std::uint32_t e) {
+    std::vector<std::uint32_t> equals;
+    bool augmented = false;
+    for_top(b, e, [&](std::uint32_t i, char c) {
+      if (c != '=') return false;
+      const char prev = i > b ? m_s[i - 1] : ' ';
+      const char next = i + 1 < e ? m_s[i + 1] : ' ';
+      if (next == '=' || prev == '=' || prev == '!' || prev == ':') return false;
+      if (prev == '<' || prev == '>') {
+        // `<=` compares; `<<=` assigns.
+        if (!(i >= b + 2 && m_s[i - 2] == prev)) return false;
+        augmented = true;
+      } else if (std::string_view("+-*/%&|^@").find(prev) != std::string_view::npos) {
+        augmented = true;
+      }
+      equals.push_back(i);
+      return augmented;
+    });
+    if (equals.empty()) return;
+    // `f = lambda x=1: x`: a lambda's default is no target.
+    for (std::uint32_t i = b; i + 6 <= e; ++i)
+      if (starts_with_word(m_s, i, "lambda") && (i == b || !is_ident(m_s[i - 1]))) return names_in(b, equals.front());
+    std::uint32_t start = b;
+    const std::string_view value = trim(m_s.substr(equals.back() + 1, e - equals.back() - 1));
+    for (std::uint32_t eq : equals) {
+      std::uint32_t end = eq;
+      if (augmented)
+        while (end > start && std::string_view("+-*/%&|^@<>").find(m_s[end - 1]) != std::string_view::npos) --end;
+      // `x: T = value`: the target before the annotation.
+      std::uint32_t colon = end;
+      for_top(start, end, [&](std::uint32_t i, char c) {
+        if (c == ':') colon = i;
+        return colon != end;
+      });
+      const std::string_view target = trim(m_s.substr(start, colon - start));
+      if (augmented) {
+        names_in(start, colon);
+      } else if (plain_name(target)) {
+        if (value.size() <= k_max_value) add(target, "assign", value);
+        else add(target, "other");
+      } else if (target.starts_with("self.") && plain_name(target.substr(5))) {
+        add(target, value.size() <= k_max_value ? "assign" : "other", value.size() <= k_max_value ? value : "");
+      } else {
+        names_in(start, colon);
+      }
+      start = eq + 1;
+    }
+  }
+
+  static constexpr std::size_t k_max_value = 240;
+  std::string_view m_s;
+  std::vector<model::Binding>& m_out;
+  int m_line;
+  bool m_top;
+  int m_loop;
+};
+
+// Appends a statement's bindings to `out`, bounded (model::Binding).
+// Bindings kept of a module's top level (FileFacts::module_bindings).
+constexpr std::size_t k_max_module_bindings = 1024;
+
+void read_bindings(std::string_view s, const Logical& l, std::vector<model::Binding>& out, bool top, int loop,
+                   std::size_t cap) {
+  if (!out.empty() && out.back().name == "*") return;
+  const std::size_t before = out.size();
+  BindingReader(s, out, static_cast<int>(l.first_line) + 1, top, loop).statement(l.text, l.end);
+  if (out.size() > cap) {
+    out.resize(std::max(before, cap - 1));
+    out.push_back({"*", static_cast<int>(l.first_line) + 1, "other", "", false, 1});
+  }
+}
+
 // `a.b as z` → {"a.b", "z"}; empty first when it is no dotted name.
 std::pair<std::string_view, std::string_view> name_as(std::string_view part) {
   std::string_view name = part, alias;
@@ -432,8 +711,12 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::uint32_t indent;
     std::size_t index;  // into out, or SIZE_MAX for a class
     std::string qualname;
+    std::uint32_t body = UINT32_MAX;  // the indentation of its body's statements, once seen
   };
   std::vector<Open> open;
+  // The `for`/`while` headers whose bodies the line is in: indentation
+  // and first line (1-based).
+  std::vector<std::pair<std::uint32_t, int>> loops;
   bool exports_unknown = false;
   // The property kind the decorators above the next `def` give it, and
   // whether another decorator (not `staticmethod`, `classmethod`) may
@@ -443,6 +726,37 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
   bool wrapped = false;
   for (const Logical& l : ls) {
     while (!open.empty() && open.back().indent >= l.indent) open.pop_back();
+    while (!loops.empty() && loops.back().first >= l.indent) loops.pop_back();
+    // What the line binds, in the innermost function or at module level
+    // (not in a class body: its names are the class's).
+    {
+      Open* scope = open.empty() ? nullptr : &open.back();
+      if (scope && scope->body == UINT32_MAX) scope->body = l.indent;
+      std::vector<model::Binding>* into =
+          !scope ? &facts.module_bindings : scope->index != SIZE_MAX ? &out[scope->index].bindings : nullptr;
+      auto outermost = std::find_if(loops.begin(), loops.end(), [&](const auto& o) { return !scope || o.first > scope->indent; });
+      const int loop = outermost == loops.end() ? 0 : outermost->second;
+      const std::size_t before = into ? into->size() : 0;
+      if (into)
+        read_bindings(source, l, *into, l.indent == (scope ? scope->body : 0), loop,
+                      scope ? model::FunctionCalls::k_max_bindings : k_max_module_bindings);
+      // A nested function's `nonlocal x`/`global x`: its enclosing
+      // functions' `x` may change whenever it runs.
+      if (scope && into)
+        for (std::size_t b = before; b < into->size(); ++b)
+          if ((*into)[b].kind == "global")
+            for (const Open& o : open)
+              if (o.index != SIZE_MAX && &o != scope) {
+                auto& theirs = out[o.index].bindings;
+                const model::Binding rebound{(*into)[b].name, (*into)[b].line, "other", "", false, 1};
+                if (theirs.size() < model::FunctionCalls::k_max_bindings) theirs.push_back(rebound);
+                else theirs.back() = {"*", rebound.line, "other", "", false, 1};
+              }
+      std::uint32_t k = l.text;
+      if (starts_with_word(source, k, "async")) k += 6;
+      if (starts_with_word(source, k, "for") || starts_with_word(source, k, "while"))
+        loops.emplace_back(l.indent, static_cast<int>(l.first_line) + 1);
+    }
     std::uint32_t at = l.text;
     const bool decorator = at < l.end && source[at] == '@';
     if (decorator) {
