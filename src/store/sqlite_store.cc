@@ -25,7 +25,9 @@ namespace {
 // search_doc.
 // Version 5: record_bodies; records.json gives way to records.body and the
 // record's stamp (github_url, analyzed_sha, analyzed_at, analysis_at).
-constexpr int k_schema_version = 5;
+// Version 6: records' indexes by id, site key and body lead with the
+// dataset (records_by_dataset_key, records_by_dataset_body).
+constexpr int k_schema_version = 6;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
@@ -88,11 +90,17 @@ CREATE TABLE records(
   analysis_at TEXT NOT NULL DEFAULT '',
   UNIQUE(dataset_id, id)
 );
-CREATE INDEX records_by_id ON records(id);
+-- Every index but records_by_search_doc leads with the dataset: a new
+-- revision's rows go to the end of each, whatever their ids, keys and
+-- bodies. An index led by the id (or key, or body) would take each of a
+-- revision's rows to another page, beside that record's rows of the other
+-- revisions, and so rewrite about all of its pages with every revision.
+-- Lookups across revisions (by id: UNIQUE(dataset_id, id) above; by site
+-- key; by body) go through the datasets instead, one probe each.
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
-CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
+CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';
 CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
-CREATE INDEX records_by_body ON records(body);
+CREATE INDEX records_by_dataset_body ON records(dataset_id, body);
 -- Holds the current records only, one row per record, rowid = its
 -- search_doc (records_by_search_doc covers the join back to the current
 -- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
@@ -437,6 +445,10 @@ Status SqliteStore::migrate() {
         " DROP INDEX records_docs;"
         " ALTER TABLE records DROP COLUMN json;"
         " CREATE INDEX records_by_body ON records(body);",
+        // 5 -> 6: indexes led by the dataset (see the schema).
+        "DROP INDEX IF EXISTS records_by_id; DROP INDEX IF EXISTS records_by_site_key; DROP INDEX IF EXISTS records_by_body;"
+        " CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';"
+        " CREATE INDEX records_by_dataset_body ON records(dataset_id, body);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -491,10 +503,12 @@ Status SqliteStore::prepare_all() {
       {&m_find_body, "SELECT id FROM record_bodies WHERE key = ?1"},
       {&m_insert_body, "INSERT INTO record_bodies(key, json) VALUES(?1, ?2)"},
       // Before a dataset's records go: the bodies no other dataset's record
-      // refers to.
+      // refers to. A body holds its record's id and repository (ids hash
+      // the repository), so only the repository's datasets can share it.
       {&m_delete_bodies,
-       "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1)"
-       " AND NOT EXISTS (SELECT 1 FROM records o WHERE o.body = record_bodies.id AND o.dataset_id != ?1)"},
+       "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1"
+       " EXCEPT SELECT o.body FROM datasets d JOIN records o ON o.dataset_id = d.id"
+       " WHERE d.repo = (SELECT repo FROM datasets WHERE id = ?1) AND d.id != ?1)"},
       {&m_max_doc, "SELECT coalesce(max(search_doc), 0) FROM records"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
@@ -518,16 +532,19 @@ Status SqliteStore::prepare_all() {
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
        " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.dataset_id = ?1"
        " ORDER BY r.file_path, r.line_number, r.id"},
+      // By id and by site key: one probe per dataset (the indexes lead
+      // with it).
       {&m_occurrences,
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
-       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.id = ?1"},
+       " FROM datasets d CROSS JOIN records r ON r.dataset_id = d.id AND r.id = ?1"},
       {&m_occurrences_key,
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
-       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = ?2 AND d.repo = ?1"},
+       " FROM datasets d CROSS JOIN records r INDEXED BY records_by_dataset_key"
+       " ON r.dataset_id = d.id AND r.site_key = ?2 AND r.site_key != '' WHERE d.repo = ?1"},
       {&m_get,
-       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
-       " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN
-       " WHERE r.id = ?1 ORDER BY p.repo LIMIT 1"},
+       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
+       " CROSS JOIN records r ON r.dataset_id = p.dataset_id AND r.id = ?1 JOIN datasets d ON d.id = r.dataset_id "
+       ERRDEX_BODY_JOIN " ORDER BY p.repo LIMIT 1"},
       {&m_list,
        "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
