@@ -26,7 +26,9 @@ namespace {
 // Version 5: record_bodies; records.json gives way to records.body and the
 // record's stamp (github_url, analyzed_sha, analyzed_at, analysis_at).
 // Version 6: records' indexes by id, site key and body lead with the
-// dataset (records_by_dataset_key, records_by_dataset_body).
+// dataset (records_by_dataset_key, records_by_dataset_body); a record's
+// place (source_code_start and _end beside line_number) is kept by its row,
+// no longer by its body.
 constexpr int k_schema_version = 6;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
@@ -36,8 +38,11 @@ constexpr int k_busy_timeout_ms = 30000;
 constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
 // A whole record, as read_record reads it: its body, then its stamp (of
 // records r, datasets d, record_bodies b).
-#define ERRDEX_RECORD_COLUMNS \
-  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at"
+#define ERRDEX_RECORD_COLUMNS                                                                                      \
+  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at," \
+  " r.line_number, r.source_code_start, r.source_code_end"
+// How many they are: the columns a query selects after them start here.
+constexpr int k_record_columns = 8;
 #define ERRDEX_BODY_JOIN "JOIN record_bodies b ON b.id = r.body"
 
 constexpr const char* k_schema = R"sql(
@@ -59,8 +64,9 @@ CREATE TABLE repos(
   repo TEXT PRIMARY KEY,
   dataset_id INTEGER NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED
 );
--- A record's JSON without what it owes to its revision (model/restamp.h),
--- stored once however many revisions hold the record; key is
+-- A record's JSON without what it owes to its revision (model/restamp.h:
+-- its stamp and place), stored once however many revisions hold the
+-- record; key is
 -- util::content_key of json. A record reads back as its body with its row's
 -- stamp put back, so export is byte-exact. A record ingested now was
 -- analyzed at its dataset's sha (check_dataset): analyzed_sha is '' then. A body lives while a record refers to it.
@@ -88,6 +94,8 @@ CREATE TABLE records(
   analyzed_sha TEXT NOT NULL DEFAULT '',  -- '': its dataset's sha
   analyzed_at TEXT NOT NULL DEFAULT '',
   analysis_at TEXT NOT NULL DEFAULT '',
+  source_code_start INTEGER NOT NULL DEFAULT 0,
+  source_code_end INTEGER NOT NULL DEFAULT 0,
   UNIQUE(dataset_id, id)
 );
 -- Every index but records_by_search_doc leads with the dataset: a new
@@ -190,7 +198,9 @@ Expected<model::ErrorRecord> read_record(const Run& run) {
   auto record = model::record_from_json(run.column_text(0));
   if (!record) return Error{record.error()};
   model::restore_stamp(*record, {std::string(run.column_text(1)), std::string(run.column_text(2)),
-                                 std::string(run.column_text(3)), std::string(run.column_text(4))});
+                                 std::string(run.column_text(3)), std::string(run.column_text(4)),
+                                 static_cast<int>(run.column_int(5)), static_cast<int>(run.column_int(6)),
+                                 static_cast<int>(run.column_int(7))});
   return record;
 }
 
@@ -284,8 +294,9 @@ class SqliteStore final : public Store {
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
   // In a write transaction: the id of the record body `body`
-  // (model::body_json), stored first when no revision holds it yet.
-  Expected<std::int64_t> body_id(const std::string& body);
+  // (model::body_json) whose key is `key` (util::content_key of it),
+  // stored first when no revision holds it yet.
+  Expected<std::int64_t> body_id(const std::string& body, const std::string& key);
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
@@ -445,10 +456,19 @@ Status SqliteStore::migrate() {
         " DROP INDEX records_docs;"
         " ALTER TABLE records DROP COLUMN json;"
         " CREATE INDEX records_by_body ON records(body);",
-        // 5 -> 6: indexes led by the dataset (see the schema).
+        // 5 -> 6: indexes led by the dataset (see the schema); each row
+        // takes its record's place from its body (which keeps it: bodies
+        // stored from now on have it 0, and a row's place is put back).
         "DROP INDEX IF EXISTS records_by_id; DROP INDEX IF EXISTS records_by_site_key; DROP INDEX IF EXISTS records_by_body;"
         " CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';"
-        " CREATE INDEX records_by_dataset_body ON records(dataset_id, body);",
+        " CREATE INDEX records_by_dataset_body ON records(dataset_id, body);"
+        " ALTER TABLE records ADD COLUMN source_code_start INTEGER NOT NULL DEFAULT 0;"
+        " ALTER TABLE records ADD COLUMN source_code_end INTEGER NOT NULL DEFAULT 0;"
+        " UPDATE records SET"
+        "  source_code_start = (SELECT coalesce(json_extract(json, '$.sourceCodeStart'), 0) FROM record_bodies"
+        "   WHERE record_bodies.id = records.body),"
+        "  source_code_end = (SELECT coalesce(json_extract(json, '$.sourceCodeEnd'), 0) FROM record_bodies"
+        "   WHERE record_bodies.id = records.body);",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -517,8 +537,8 @@ Status SqliteStore::prepare_all() {
        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&m_insert_record,
        "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, site_key,"
-       " search_doc, search_hash, body, github_url, analyzed_at, analysis_at)"
-       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"},
+       " search_doc, search_hash, body, github_url, analyzed_at, analysis_at, source_code_start, source_code_end)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
       // The search index holds the current records only, read off their
       // stored bodies.
       {&m_fts_fill, fts_fill.c_str()},
@@ -556,14 +576,14 @@ Status SqliteStore::prepare_all() {
       {&m_match_fields,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
        " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
-       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " r.source_code_start, json_extract(b.json, '$.documentation'),"
        " json_extract(b.json, '$.messageVariants') FROM repos p"
        " JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_match_fields_at,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
        " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
-       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " r.source_code_start, json_extract(b.json, '$.documentation'),"
        " json_extract(b.json, '$.messageVariants') FROM records r " ERRDEX_BODY_JOIN
        " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
@@ -637,6 +657,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
   const bool serialised = dataset.record_bodies.size() == dataset.records.size();
+  const bool keyed = serialised && dataset.record_body_keys.size() == dataset.records.size();
   std::string own;  // a body this store serialised
   for (std::size_t i = 0; i < dataset.records.size(); ++i) {
     const auto& r = dataset.records[i];
@@ -644,7 +665,8 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       model::ErrorRecord lent = r;
       own = model::body_json(lent);
     }
-    auto body = body_id(serialised ? dataset.record_bodies[i] : own);
+    const std::string& text = serialised ? dataset.record_bodies[i] : own;
+    auto body = body_id(text, keyed ? dataset.record_body_keys[i] : util::content_key(text));
     if (!body) return Error{body.error()};
     std::string hash = search_hash(r);
     std::int64_t doc;
@@ -660,6 +682,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
     run.integer(9, doc).text(10, hash).integer(11, *body).text(12, r.github_url).text(13, r.analyzed_at);
     run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
+    run.integer(15, r.source_code_start).integer(16, r.source_code_end);
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
       return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
@@ -668,8 +691,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   return choose_current(dataset.repo, indexed);
 }
 
-Expected<std::int64_t> SqliteStore::body_id(const std::string& body) {
-  const std::string key = util::content_key(body);
+Expected<std::int64_t> SqliteStore::body_id(const std::string& body, const std::string& key) {
   {
     Run find(m_find_body);
     int rc = find.text(1, key).step();
@@ -845,7 +867,8 @@ Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id
   auto record = read_record(run);
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
   return std::optional<model::DatasetLine>(
-      model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
+      model::DatasetLine{std::move(*record), std::string(run.column_text(k_record_columns)),
+                         std::string(run.column_text(k_record_columns + 1))});
 }
 
 Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<std::string>& repo) {
@@ -875,7 +898,8 @@ Expected<std::vector<model::DatasetLine>> SqliteStore::read_lines(Run& run) {
   while ((rc = run.step()) == SQLITE_ROW) {
     auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(k_record_columns)),
+                                     std::string(run.column_text(k_record_columns + 1))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list records");
   return out;
@@ -933,7 +957,7 @@ Expected<std::vector<SearchHit>> SqliteStore::search(std::string_view text, cons
   return search_words<SearchHit>(m_search, text, repo, limit, [](const Run& run) -> Expected<SearchHit> {
     auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    return SearchHit{std::move(*record), run.column_double(5)};
+    return SearchHit{std::move(*record), run.column_double(k_record_columns)};
   });
 }
 
