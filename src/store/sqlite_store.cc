@@ -26,7 +26,8 @@ namespace {
 // Version 5: record_bodies; records.json gives way to records.body and the
 // record's stamp (github_url, analyzed_sha, analyzed_at, analysis_at).
 // Version 6: records' indexes by id, site key and body lead with the
-// dataset (records_by_dataset_key, records_by_dataset_body); a record's
+// dataset (records_by_dataset_key, records_by_dataset_body,
+// records_by_dataset_doc; records_fts holds each row's repository); a record's
 // place (source_code_start and _end beside line_number) is kept by its row,
 // no longer by its body.
 constexpr int k_schema_version = 6;
@@ -44,6 +45,17 @@ constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
 // How many they are: the columns a query selects after them start here.
 constexpr int k_record_columns = 8;
 #define ERRDEX_BODY_JOIN "JOIN record_bodies b ON b.id = r.body"
+// A search index row, read off a record's stored body (of records r,
+// record_bodies b).
+#define ERRDEX_FTS_INSERT                                                                   \
+  "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation, repo)" \
+  " SELECT r.search_doc, r.error_message, r.error_class,"                                 \
+  " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(b.json, '$.tags') t), '')," \
+  " COALESCE(json_extract(b.json, '$.documentation'), ''), r.repo"
+// The search index, holding the current records only (see the schema).
+#define ERRDEX_FTS_TABLE                                                                       \
+  "CREATE VIRTUAL TABLE records_fts USING fts5(error_message, error_class, tags, documentation," \
+  " repo UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');"
 
 constexpr const char* k_schema = R"sql(
 -- One revision of a repository each; several of one repository side by side.
@@ -98,29 +110,27 @@ CREATE TABLE records(
   source_code_end INTEGER NOT NULL DEFAULT 0,
   UNIQUE(dataset_id, id)
 );
--- Every index but records_by_search_doc leads with the dataset: a new
--- revision's rows go to the end of each, whatever their ids, keys and
--- bodies. An index led by the id (or key, or body) would take each of a
+-- Every index leads with the dataset: a new
+-- revision's rows go to the end of each, whatever their ids, keys, bodies
+-- and search docs. An index led by the id (or key, body, doc) would take each of a
 -- revision's rows to another page, beside that record's rows of the other
 -- revisions, and so rewrite about all of its pages with every revision.
 -- Lookups across revisions (by id: UNIQUE(dataset_id, id) above; by site
--- key; by body) go through the datasets instead, one probe each.
+-- key; by body; a search hit by its repository's current dataset) go
+-- through the datasets instead, one probe each.
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
 CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';
-CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
+CREATE INDEX records_by_dataset_doc ON records(dataset_id, search_doc);
 CREATE INDEX records_by_dataset_body ON records(dataset_id, body);
--- Holds the current records only, one row per record, rowid = its
--- search_doc (records_by_search_doc covers the join back to the current
--- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
+-- The search index holds the current records only, one row per record,
+-- rowid = its search_doc, with its repository (unindexed: the join back to
+-- the current revision's row goes through repos and records_by_dataset_doc
+-- without reading the other revisions'); ingest keeps it so. A record whose id and searched text
 -- (search_hash) are those of a record of the repository's current revision
 -- when it is stored takes that record's search_doc, so making its revision
 -- current leaves its row as it is: only the records that changed are
 -- indexed again.
-CREATE VIRTUAL TABLE records_fts USING fts5(
-  error_message, error_class, tags, documentation,
-  tokenize = 'unicode61 remove_diacritics 2'
-);
-)sql";
+)sql" ERRDEX_FTS_TABLE;
 
 Error db_error(sqlite3* db, std::string_view what) {
   return Error{"sqlite: " + std::string(what) + ": " + sqlite3_errmsg(db)};
@@ -468,7 +478,13 @@ Status SqliteStore::migrate() {
         "  source_code_start = (SELECT coalesce(json_extract(json, '$.sourceCodeStart'), 0) FROM record_bodies"
         "   WHERE record_bodies.id = records.body),"
         "  source_code_end = (SELECT coalesce(json_extract(json, '$.sourceCodeEnd'), 0) FROM record_bodies"
-        "   WHERE record_bodies.id = records.body);",
+        "   WHERE record_bodies.id = records.body);"
+        // The search index gains each row's repository: made again from
+        // the current records.
+        " DROP INDEX IF EXISTS records_by_search_doc;"
+        " CREATE INDEX records_by_dataset_doc ON records(dataset_id, search_doc);"
+        " DROP TABLE records_fts; " ERRDEX_FTS_TABLE
+        " " ERRDEX_FTS_INSERT " FROM repos p JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN ";",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -494,25 +510,20 @@ Status SqliteStore::prepare_all() {
   // Hits joined to their current rows; `joins` adds what the select reads.
   auto search_from = [](const std::string& joins) {
     return std::string(", ") + k_rank +
-           " AS score FROM records_fts JOIN records r ON r.search_doc = records_fts.rowid"
-           " JOIN repos p ON p.repo = r.repo AND p.dataset_id = r.dataset_id" +
+           " AS score FROM records_fts JOIN repos p ON p.repo = records_fts.repo"
+           " JOIN records r ON r.dataset_id = p.dataset_id AND r.search_doc = records_fts.rowid" +
            joins +
            " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
            " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
   };
   static const std::string search_sql = "SELECT " ERRDEX_RECORD_COLUMNS +
                                          search_from(" JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN);
-  // A search index row, read off a record's stored body.
-  static const std::string fts_insert =
-      "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
-      " SELECT r.search_doc, r.error_message, r.error_class,"
-      " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(b.json, '$.tags') t), ''),"
-      " COALESCE(json_extract(b.json, '$.documentation'), '')";
+  static const std::string fts_insert = ERRDEX_FTS_INSERT;
   // A dataset's records all, or one record by its search doc.
   static const std::string fts_fill = fts_insert + " FROM records r " ERRDEX_BODY_JOIN " WHERE r.dataset_id = ?1";
   static const std::string fts_add = fts_insert +
-                                     " FROM records r INDEXED BY records_by_search_doc " ERRDEX_BODY_JOIN
-                                     " WHERE r.search_doc = ?2 AND r.dataset_id = ?1";
+                                     " FROM records r INDEXED BY records_by_dataset_doc " ERRDEX_BODY_JOIN
+                                     " WHERE r.dataset_id = ?1 AND r.search_doc = ?2";
   static const std::string search_ids_sql = "SELECT r.id" + search_from("");
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
@@ -529,7 +540,9 @@ Status SqliteStore::prepare_all() {
        "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1"
        " EXCEPT SELECT o.body FROM datasets d JOIN records o ON o.dataset_id = d.id"
        " WHERE d.repo = (SELECT repo FROM datasets WHERE id = ?1) AND d.id != ?1)"},
-      {&m_max_doc, "SELECT coalesce(max(search_doc), 0) FROM records"},
+      // Each dataset's last doc, one probe each.
+      {&m_max_doc,
+       "SELECT coalesce(max((SELECT max(r.search_doc) FROM records r WHERE r.dataset_id = d.id)), 0) FROM datasets d"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
       {&m_insert_dataset,
