@@ -814,25 +814,32 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   // Pass 9: one transaction replaces the dataset of (repo, sha, ref). From
   // here on readers see the new records.
   if (a.installed_at) out.import_roots.push_back(*a.installed_at);
-  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys)};
+  store::Dataset ds{out.repo, out.sha, out.analyzed_at, std::move(out.records), out.import_roots, {}, ref, std::move(keys), {}};
   // Bodies (model/restamp.h) serialised on every core here, so the
   // transaction below only writes. A record as the last revision stored it
   // but for its stamp keeps that body, which the store holds already.
+  // Its key too: the store need not hash it again.
   ds.record_bodies.resize(ds.records.size());
+  ds.record_body_keys.resize(ds.records.size());
   // --no-cache serialises every record, as a reference for the cached scan.
-  const ScanMemo::Stored* last =
-      memo && !a.no_cache && memo->last_stored.repo == out.repo ? &memo->last_stored : nullptr;
+  ScanMemo::Stored* last = memo && !a.no_cache && memo->last_stored.repo == out.repo ? &memo->last_stored : nullptr;
   std::atomic<std::size_t> restamped{0};
+  // The last revision's bodies are moved, not copied (ids are unique on
+  // both sides, so each is taken once): from here until pass 9c sets them
+  // again, the memo holds no revision.
+  if (memo) memo->last_stored.repo.clear();
   parallel_for(ds.records.size(), a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency()),
                [&](std::size_t i) {
                  if (last)
                    if (auto it = last->by_id.find(ds.records[i].id); it != last->by_id.end())
                      if (model::same_but_stamp(last->records[it->second], ds.records[i])) {
-                       ds.record_bodies[i] = last->bodies[it->second];
+                       ds.record_bodies[i] = std::move(last->bodies[it->second]);
+                       ds.record_body_keys[i] = std::move(last->body_keys[it->second]);
                        ++restamped;
                        return;
                      }
                  ds.record_bodies[i] = model::body_json(ds.records[i]);
+                 ds.record_body_keys[i] = util::content_key(ds.record_bodies[i]);
                });
   phase("9b ingest");
   if (auto s = st.ingest(ds); !s) {
@@ -863,6 +870,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     for (std::size_t i = 0; i < n_records; ++i) kept.by_id.emplace(ds.records[i].id, i);
     kept.records = std::move(ds.records);
     kept.bodies = std::move(ds.record_bodies);
+    kept.body_keys = std::move(ds.record_body_keys);
   }
   if (stored) *stored = {out.files, n_records};
   if (!a.report) return 0;

@@ -88,7 +88,7 @@ struct ScanMemo {
     std::string repo;
     std::unordered_map<std::string, std::size_t> by_id;
     std::vector<model::ErrorRecord> records;
-    std::vector<std::string> bodies;
+    std::vector<std::string> bodies, body_keys;  // body_keys[i]: util::content_key(bodies[i])
   };
   Stored last_stored;
 };

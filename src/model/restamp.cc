@@ -13,12 +13,16 @@ void swap_stamp(ErrorRecord& r, Stamp& s) {
   std::swap(r.analyzed_sha, s.analyzed_sha);
   std::swap(r.analyzed_at, s.analyzed_at);
   if (r.analysis) std::swap(r.analysis->at, s.analysis_at);
+  std::swap(r.line_number, s.line_number);
+  std::swap(r.source_code_start, s.source_code_start);
+  std::swap(r.source_code_end, s.source_code_end);
 }
 
 }  // namespace
 
 Stamp stamp_of(const ErrorRecord& r) {
-  return {r.github_url, r.analyzed_sha, r.analyzed_at, r.analysis ? r.analysis->at : std::string()};
+  return {r.github_url,    r.analyzed_sha,        r.analyzed_at, r.analysis ? r.analysis->at : std::string(),
+          r.line_number, r.source_code_start, r.source_code_end};
 }
 
 void restore_stamp(ErrorRecord& r, const Stamp& s) {
@@ -26,6 +30,9 @@ void restore_stamp(ErrorRecord& r, const Stamp& s) {
   r.analyzed_sha = s.analyzed_sha;
   r.analyzed_at = s.analyzed_at;
   if (r.analysis) r.analysis->at = s.analysis_at;
+  r.line_number = s.line_number;
+  r.source_code_start = s.source_code_start;
+  r.source_code_end = s.source_code_end;
 }
 
 std::string body_json(ErrorRecord& r) {

@@ -46,6 +46,9 @@ Status check_dataset(const Dataset& dataset) {
   if (!dataset.site_keys.empty() && dataset.site_keys.size() != dataset.records.size())
     return Error{"dataset of " + dataset.repo + " has " + std::to_string(dataset.site_keys.size()) + " site keys for " +
                  std::to_string(dataset.records.size()) + " records"};
+  if (!dataset.record_body_keys.empty() && dataset.record_body_keys.size() != dataset.record_bodies.size())
+    return Error{"dataset of " + dataset.repo + " has " + std::to_string(dataset.record_body_keys.size()) +
+                 " body keys for " + std::to_string(dataset.record_bodies.size()) + " bodies"};
   std::unordered_set<std::string_view> ids;
   for (const auto& r : dataset.records) {
     if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};

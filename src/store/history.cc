@@ -9,11 +9,12 @@
 namespace errdex::store {
 namespace {
 
-// Keys held by exactly one of `sites`.
+// Keys held by exactly one of `sites`, as views of theirs (hashed as the
+// strings are, so the map iterates as one of strings would).
 template <class Sites, class KeyOf>
-std::unordered_map<std::string, std::size_t> unique_keys(const Sites& sites, KeyOf key_of) {
-  std::unordered_map<std::string, std::size_t> at;
-  std::unordered_set<std::string> repeated;
+std::unordered_map<std::string_view, std::size_t> unique_keys(const Sites& sites, KeyOf key_of) {
+  std::unordered_map<std::string_view, std::size_t> at;
+  std::unordered_set<std::string_view> repeated;
   for (std::size_t i = 0; i < sites.size(); ++i) {
     const std::string& k = key_of(sites[i], i);
     if (k.empty()) continue;
@@ -60,13 +61,16 @@ std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::v
 void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
   // Per stored revision, its keys held once; a later revision's id wins.
   for (const auto& [k, i] : unique_keys(revision, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
-    m_id_of_key[k] = revision[i].id;
-  for (const auto& s : revision) m_stored_ids.insert(s.id);
+    if (auto it = m_id_of_key.find(k); it != m_id_of_key.end()) it->second = revision[i].id;
+    else m_id_of_key.emplace(std::string(k), revision[i].id);
+  for (const auto& s : revision)
+    if (!m_stored_ids.contains(s.id)) m_stored_ids.insert(s.id);
 }
 
 std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
   if (keys.size() != records.size() || m_id_of_key.empty()) return 0;
-  std::unordered_set<std::string> taken;
+  // Views of the records' ids: an id given below is the record's own string.
+  std::unordered_set<std::string_view> taken;
   for (const auto& r : records) taken.insert(r.id);
   std::size_t kept = 0;
   for (const auto& [k, i] : unique_keys(keys, [](const std::string& key, std::size_t) -> const std::string& { return key; })) {

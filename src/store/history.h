@@ -12,6 +12,7 @@
 // its stored id (keep_site_ids), and a diff pairs the two as reworded or
 // class-changed rather than as one removed and one added.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,8 +56,14 @@ class SiteIdIndex {
   std::size_t keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
 
  private:
-  std::unordered_map<std::string, std::string> m_id_of_key;  // site key -> id, of the last revision holding it once
-  std::unordered_set<std::string> m_stored_ids;
+  // Looked up by views too, without a copy.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // site key -> id, of the last revision holding it once
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_key;
+  std::unordered_set<std::string, Hash, std::equal_to<>> m_stored_ids;
 };
 
 struct SiteHistory {

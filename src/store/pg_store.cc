@@ -143,8 +143,18 @@ UPDATE records SET body = seq, github_url = coalesce(json::json->>'githubUrl', '
 ALTER TABLE records ALTER COLUMN body SET NOT NULL, DROP COLUMN json;
 CREATE INDEX records_by_body ON records(body);
 )sql"},
+    // A record's place in its file (model/restamp.h) is kept by its row,
+    // beside line_number, so that a record whose lines moved shares its
+    // body. A body stored before keeps it; its row takes it from there.
+    {6, "a record's place kept by its row", R"sql(
+ALTER TABLE records ADD COLUMN source_code_start INTEGER NOT NULL DEFAULT 0,
+  ADD COLUMN source_code_end INTEGER NOT NULL DEFAULT 0;
+UPDATE records r SET source_code_start = coalesce((b.json::json->>'sourceCodeStart')::int, 0),
+  source_code_end = coalesce((b.json::json->>'sourceCodeEnd')::int, 0)
+  FROM record_bodies b WHERE b.id = r.body;
+)sql"},
 };
-constexpr int k_schema_version = 5;
+constexpr int k_schema_version = 6;
 
 // Sites in short (SiteAt), in this column order.
 #define ERRDEX_SITE_COLUMNS \
@@ -199,15 +209,16 @@ const Sql k_insert_dataset{
 const Sql k_insert_records{
     "insert_records",
     "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, body, site_key,"
-    " search, tokens, github_url, analyzed_at, analysis_at)"
+    " search, tokens, github_url, analyzed_at, analysis_at, source_code_start, source_code_end)"
     " SELECT $1::bigint, u.id, u.repo, u.file_path, u.line_number, u.error_class, u.error_message, u.body,"
     " u.site_key, setweight(to_tsvector('simple', u.w_message), 'A') || setweight(to_tsvector('simple', u.w_class), 'B')"
     " || setweight(to_tsvector('simple', u.w_tags), 'C') || setweight(to_tsvector('simple', u.w_doc), 'D'), u.tokens,"
-    " u.github_url, u.analyzed_at, u.analysis_at"
+    " u.github_url, u.analyzed_at, u.analysis_at, u.source_code_start, u.source_code_end"
     " FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::text[],"
-    " $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[])"
+    " $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[],"
+    " $18::int[], $19::int[])"
     " AS u(id, repo, file_path, line_number, error_class, error_message, body, site_key, w_message, w_class,"
-    " w_tags, w_doc, tokens, github_url, analyzed_at, analysis_at)"};
+    " w_tags, w_doc, tokens, github_url, analyzed_at, analysis_at, source_code_start, source_code_end)"};
 const Sql k_set_current{"set_current",
                         "INSERT INTO repos(repo, dataset_id) VALUES($1, $2)"
                         " ON CONFLICT(repo) DO UPDATE SET dataset_id = excluded.dataset_id"};
@@ -224,8 +235,13 @@ const Sql k_occurrences_key{"occurrences_key",
                             " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = $2 AND d.repo = $1"};
 // A whole record, as read_record reads it: its body, then its stamp (of
 // records r, datasets d, record_bodies b).
-#define ERRDEX_RECORD_COLUMNS \
-  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at"
+#define ERRDEX_RECORD_COLUMNS                                                                                      \
+  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at," \
+  " r.line_number, r.source_code_start, r.source_code_end"
+// How many they are: the columns a query selects after them start here.
+constexpr int k_record_columns = 8;
+// What match_fields reads: a body and its record's place.
+#define ERRDEX_MATCH_COLUMNS "b.json, r.line_number, r.source_code_start, r.source_code_end"
 #define ERRDEX_BODY_JOIN " JOIN record_bodies b ON b.id = r.body"
 const Sql k_get{"get",
                 "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
@@ -240,15 +256,17 @@ const Sql k_list_at{"list_at",
                     " JOIN datasets d ON d.id = r.dataset_id" ERRDEX_BODY_JOIN
                     " WHERE r.dataset_id = $1 ORDER BY r.file_path, r.line_number, r.id"};
 const Sql k_match_fields{"match_fields",
-                         "SELECT b.json FROM repos p JOIN records r ON r.dataset_id = p.dataset_id" ERRDEX_BODY_JOIN
+                         "SELECT " ERRDEX_MATCH_COLUMNS " FROM repos p JOIN records r ON r.dataset_id = p.dataset_id"
+                         ERRDEX_BODY_JOIN
                          " WHERE $1::text IS NULL OR p.repo = $1 ORDER BY p.repo, r.file_path, r.line_number, r.id"};
 const Sql k_match_fields_at{"match_fields_at",
-                            "SELECT b.json FROM records r" ERRDEX_BODY_JOIN " WHERE r.dataset_id = $1"
+                            "SELECT " ERRDEX_MATCH_COLUMNS " FROM records r" ERRDEX_BODY_JOIN " WHERE r.dataset_id = $1"
                             " ORDER BY r.file_path, r.line_number, r.id"};
 const Sql k_search{"search", ERRDEX_SEARCH_WITH
                    " SELECT (SELECT b.json FROM record_bodies b WHERE b.id = h.body), h.github_url,"
                    " CASE h.analyzed_sha WHEN '' THEN (SELECT d.sha FROM datasets d WHERE d.id = h.dataset_id)"
-                   " ELSE h.analyzed_sha END, h.analyzed_at, h.analysis_at"
+                   " ELSE h.analyzed_sha END, h.analyzed_at, h.analysis_at,"
+                   " h.line_number, h.source_code_start, h.source_code_end"
                    ERRDEX_SEARCH_SCORE};
 const Sql k_search_ids{"search_ids", ERRDEX_SEARCH_WITH " SELECT h.id" ERRDEX_SEARCH_SCORE};
 const Sql k_repos{"repos",
@@ -278,7 +296,9 @@ Expected<model::ErrorRecord> read_record(const Result& r, int i) {
   auto record = model::record_from_json(field(r, i, 0));
   if (!record) return Error{record.error()};
   model::restore_stamp(*record, {std::string(field(r, i, 1)), std::string(field(r, i, 2)),
-                                 std::string(field(r, i, 3)), std::string(field(r, i, 4))});
+                                 std::string(field(r, i, 3)), std::string(field(r, i, 4)),
+                                 static_cast<int>(field_int(r, i, 5)), static_cast<int>(field_int(r, i, 6)),
+                                 static_cast<int>(field_int(r, i, 7))});
   return record;
 }
 
@@ -435,6 +455,7 @@ Status PgStore::ingest_locked(Connection& c, const Dataset& dataset) {
 Expected<std::vector<std::int64_t>> PgStore::body_ids(Connection& c, const Dataset& dataset) {
   const std::size_t n = dataset.records.size();
   const bool serialised = dataset.record_bodies.size() == n;
+  const bool keyed = serialised && dataset.record_body_keys.size() == n;
   std::vector<std::int64_t> ids(n, 0);
   std::vector<std::string> own, keys;  // of one batch
   for (std::size_t from = 0, to = 0; from < n; from = to) {
@@ -447,7 +468,7 @@ Expected<std::vector<std::int64_t>> PgStore::body_ids(Connection& c, const Datas
         own.push_back(model::body_json(lent));
       }
       const std::string& text = serialised ? dataset.record_bodies[to] : own.back();
-      keys.push_back(util::content_key(text));
+      keys.push_back(keyed ? dataset.record_body_keys[to] : util::content_key(text));
       bytes += text.size();
     }
     auto body = [&](std::size_t i) -> const std::string& {
@@ -490,7 +511,7 @@ Expected<std::vector<std::int64_t>> PgStore::body_ids(Connection& c, const Datas
 Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dataset& dataset) {
   auto bodies = body_ids(c, dataset);
   if (!bodies) return Error{bodies.error()};
-  constexpr int k_columns = 16;
+  constexpr int k_columns = 18;
   ArrayLiteral columns[k_columns];
   std::size_t pending = 0;
   auto flush = [&]() -> Status {
@@ -508,7 +529,8 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
     const auto& r = dataset.records[i];
     tags.clear();
     for (const auto& t : r.tags) tags += t + " ";
-    const std::string line = std::to_string(r.line_number), body = std::to_string((*bodies)[i]);
+    const std::string line = std::to_string(r.line_number), body = std::to_string((*bodies)[i]),
+                      start = std::to_string(r.source_code_start), end = std::to_string(r.source_code_end);
     const std::string words[4] = {indexed_words(r.error_message), indexed_words(r.error_class), indexed_words(tags),
                                   indexed_words(r.documentation)};
     std::size_t count = 0;
@@ -531,6 +553,8 @@ Status PgStore::insert_records(Connection& c, std::int64_t dataset_id, const Dat
         r.github_url,
         r.analyzed_at,
         r.analysis ? std::string_view(r.analysis->at) : std::string_view(),
+        start,
+        end,
     };
     for (int k = 0; k < k_columns; ++k) columns[k].add(values[k]);
     ++pending;
@@ -666,7 +690,8 @@ Expected<std::optional<model::DatasetLine>> PgStore::get(std::string_view id) {
   auto record = read_record(*r, 0);
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
   return std::optional<model::DatasetLine>(
-      model::DatasetLine{std::move(*record), std::string(field(*r, 0, 5)), std::string(field(*r, 0, 6))});
+      model::DatasetLine{std::move(*record), std::string(field(*r, 0, k_record_columns)),
+                         std::string(field(*r, 0, k_record_columns + 1))});
 }
 
 Expected<std::vector<model::DatasetLine>> PgStore::list(const std::optional<std::string>& repo) {
@@ -698,7 +723,8 @@ Expected<std::vector<model::DatasetLine>> PgStore::read_lines(Connection& c, con
   for (int i = 0; i < n; ++i) {
     auto record = read_record(*r, i);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(field(*r, i, 5)), std::string(field(*r, i, 6))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(field(*r, i, k_record_columns)),
+                                     std::string(field(*r, i, k_record_columns + 1))});
   }
   return out;
 }
@@ -713,6 +739,10 @@ Expected<std::vector<model::ErrorRecord>> PgStore::read_match_fields(Connection&
   for (int i = 0; i < n; ++i) {
     auto record = model::record_from_json(field(*r, i, 0));
     if (!record) return Error{"stored record is unreadable: " + record.error()};
+    // Its place, from its row (ERRDEX_MATCH_COLUMNS).
+    record->line_number = static_cast<int>(field_int(*r, i, 1));
+    record->source_code_start = static_cast<int>(field_int(*r, i, 2));
+    record->source_code_end = static_cast<int>(field_int(*r, i, 3));
     out.push_back(match_view(std::move(*record)));
   }
   return out;
@@ -774,7 +804,7 @@ Expected<std::vector<SearchHit>> PgStore::search(std::string_view text, const st
   return search_words_of<SearchHit>(k_search, text, repo, limit, [](const Result& r, int i) -> Expected<SearchHit> {
     auto record = read_record(r, i);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    return SearchHit{std::move(*record), field_double(r, i, 5)};
+    return SearchHit{std::move(*record), field_double(r, i, k_record_columns)};
   });
 }
 

@@ -25,7 +25,12 @@ namespace {
 // search_doc.
 // Version 5: record_bodies; records.json gives way to records.body and the
 // record's stamp (github_url, analyzed_sha, analyzed_at, analysis_at).
-constexpr int k_schema_version = 5;
+// Version 6: records' indexes by id, site key and body lead with the
+// dataset (records_by_dataset_key, records_by_dataset_body,
+// records_by_dataset_doc; records_fts holds each row's repository); a record's
+// place (source_code_start and _end beside line_number) is kept by its row,
+// no longer by its body.
+constexpr int k_schema_version = 6;
 // A writer holds the lock for the length of one ingest; a second writer
 // (another process importing) waits this long before giving up.
 constexpr int k_busy_timeout_ms = 30000;
@@ -34,9 +39,23 @@ constexpr int k_busy_timeout_ms = 30000;
 constexpr const char* k_rank = "bm25(records_fts, 10.0, 4.0, 3.0, 1.0)";
 // A whole record, as read_record reads it: its body, then its stamp (of
 // records r, datasets d, record_bodies b).
-#define ERRDEX_RECORD_COLUMNS \
-  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at"
+#define ERRDEX_RECORD_COLUMNS                                                                                      \
+  "b.json, r.github_url, CASE r.analyzed_sha WHEN '' THEN d.sha ELSE r.analyzed_sha END, r.analyzed_at, r.analysis_at," \
+  " r.line_number, r.source_code_start, r.source_code_end"
+// How many they are: the columns a query selects after them start here.
+constexpr int k_record_columns = 8;
 #define ERRDEX_BODY_JOIN "JOIN record_bodies b ON b.id = r.body"
+// A search index row, read off a record's stored body (of records r,
+// record_bodies b).
+#define ERRDEX_FTS_INSERT                                                                   \
+  "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation, repo)" \
+  " SELECT r.search_doc, r.error_message, r.error_class,"                                 \
+  " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(b.json, '$.tags') t), '')," \
+  " COALESCE(json_extract(b.json, '$.documentation'), ''), r.repo"
+// The search index, holding the current records only (see the schema).
+#define ERRDEX_FTS_TABLE                                                                       \
+  "CREATE VIRTUAL TABLE records_fts USING fts5(error_message, error_class, tags, documentation," \
+  " repo UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');"
 
 constexpr const char* k_schema = R"sql(
 -- One revision of a repository each; several of one repository side by side.
@@ -57,8 +76,9 @@ CREATE TABLE repos(
   repo TEXT PRIMARY KEY,
   dataset_id INTEGER NOT NULL REFERENCES datasets(id) DEFERRABLE INITIALLY DEFERRED
 );
--- A record's JSON without what it owes to its revision (model/restamp.h),
--- stored once however many revisions hold the record; key is
+-- A record's JSON without what it owes to its revision (model/restamp.h:
+-- its stamp and place), stored once however many revisions hold the
+-- record; key is
 -- util::content_key of json. A record reads back as its body with its row's
 -- stamp put back, so export is byte-exact. A record ingested now was
 -- analyzed at its dataset's sha (check_dataset): analyzed_sha is '' then. A body lives while a record refers to it.
@@ -86,25 +106,31 @@ CREATE TABLE records(
   analyzed_sha TEXT NOT NULL DEFAULT '',  -- '': its dataset's sha
   analyzed_at TEXT NOT NULL DEFAULT '',
   analysis_at TEXT NOT NULL DEFAULT '',
+  source_code_start INTEGER NOT NULL DEFAULT 0,
+  source_code_end INTEGER NOT NULL DEFAULT 0,
   UNIQUE(dataset_id, id)
 );
-CREATE INDEX records_by_id ON records(id);
+-- Every index leads with the dataset: a new
+-- revision's rows go to the end of each, whatever their ids, keys, bodies
+-- and search docs. An index led by the id (or key, body, doc) would take each of a
+-- revision's rows to another page, beside that record's rows of the other
+-- revisions, and so rewrite about all of its pages with every revision.
+-- Lookups across revisions (by id: UNIQUE(dataset_id, id) above; by site
+-- key; by body; a search hit by its repository's current dataset) go
+-- through the datasets instead, one probe each.
 CREATE INDEX records_by_location ON records(dataset_id, file_path, line_number);
-CREATE INDEX records_by_site_key ON records(site_key) WHERE site_key != '';
-CREATE INDEX records_by_search_doc ON records(search_doc, repo, dataset_id);
-CREATE INDEX records_by_body ON records(body);
--- Holds the current records only, one row per record, rowid = its
--- search_doc (records_by_search_doc covers the join back to the current
--- revision's row without reading the other revisions'); ingest keeps it so. A record whose id and searched text
+CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';
+CREATE INDEX records_by_dataset_doc ON records(dataset_id, search_doc);
+CREATE INDEX records_by_dataset_body ON records(dataset_id, body);
+-- The search index holds the current records only, one row per record,
+-- rowid = its search_doc, with its repository (unindexed: the join back to
+-- the current revision's row goes through repos and records_by_dataset_doc
+-- without reading the other revisions'); ingest keeps it so. A record whose id and searched text
 -- (search_hash) are those of a record of the repository's current revision
 -- when it is stored takes that record's search_doc, so making its revision
 -- current leaves its row as it is: only the records that changed are
 -- indexed again.
-CREATE VIRTUAL TABLE records_fts USING fts5(
-  error_message, error_class, tags, documentation,
-  tokenize = 'unicode61 remove_diacritics 2'
-);
-)sql";
+)sql" ERRDEX_FTS_TABLE;
 
 Error db_error(sqlite3* db, std::string_view what) {
   return Error{"sqlite: " + std::string(what) + ": " + sqlite3_errmsg(db)};
@@ -182,7 +208,9 @@ Expected<model::ErrorRecord> read_record(const Run& run) {
   auto record = model::record_from_json(run.column_text(0));
   if (!record) return Error{record.error()};
   model::restore_stamp(*record, {std::string(run.column_text(1)), std::string(run.column_text(2)),
-                                 std::string(run.column_text(3)), std::string(run.column_text(4))});
+                                 std::string(run.column_text(3)), std::string(run.column_text(4)),
+                                 static_cast<int>(run.column_int(5)), static_cast<int>(run.column_int(6)),
+                                 static_cast<int>(run.column_int(7))});
   return record;
 }
 
@@ -276,8 +304,9 @@ class SqliteStore final : public Store {
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
   // In a write transaction: the id of the record body `body`
-  // (model::body_json), stored first when no revision holds it yet.
-  Expected<std::int64_t> body_id(const std::string& body);
+  // (model::body_json) whose key is `key` (util::content_key of it),
+  // stored first when no revision holds it yet.
+  Expected<std::int64_t> body_id(const std::string& body, const std::string& key);
   // A repository's datasets in revision order (Store::ingest).
   using DatasetRow = StoredRevision;
   Expected<std::vector<DatasetRow>> datasets_of(const std::string& repo);
@@ -437,6 +466,25 @@ Status SqliteStore::migrate() {
         " DROP INDEX records_docs;"
         " ALTER TABLE records DROP COLUMN json;"
         " CREATE INDEX records_by_body ON records(body);",
+        // 5 -> 6: indexes led by the dataset (see the schema); each row
+        // takes its record's place from its body (which keeps it: bodies
+        // stored from now on have it 0, and a row's place is put back).
+        "DROP INDEX IF EXISTS records_by_id; DROP INDEX IF EXISTS records_by_site_key; DROP INDEX IF EXISTS records_by_body;"
+        " CREATE INDEX records_by_dataset_key ON records(dataset_id, site_key) WHERE site_key != '';"
+        " CREATE INDEX records_by_dataset_body ON records(dataset_id, body);"
+        " ALTER TABLE records ADD COLUMN source_code_start INTEGER NOT NULL DEFAULT 0;"
+        " ALTER TABLE records ADD COLUMN source_code_end INTEGER NOT NULL DEFAULT 0;"
+        " UPDATE records SET"
+        "  source_code_start = (SELECT coalesce(json_extract(json, '$.sourceCodeStart'), 0) FROM record_bodies"
+        "   WHERE record_bodies.id = records.body),"
+        "  source_code_end = (SELECT coalesce(json_extract(json, '$.sourceCodeEnd'), 0) FROM record_bodies"
+        "   WHERE record_bodies.id = records.body);"
+        // The search index gains each row's repository: made again from
+        // the current records.
+        " DROP INDEX IF EXISTS records_by_search_doc;"
+        " CREATE INDEX records_by_dataset_doc ON records(dataset_id, search_doc);"
+        " DROP TABLE records_fts; " ERRDEX_FTS_TABLE
+        " " ERRDEX_FTS_INSERT " FROM repos p JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN ";",
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
@@ -462,25 +510,20 @@ Status SqliteStore::prepare_all() {
   // Hits joined to their current rows; `joins` adds what the select reads.
   auto search_from = [](const std::string& joins) {
     return std::string(", ") + k_rank +
-           " AS score FROM records_fts JOIN records r ON r.search_doc = records_fts.rowid"
-           " JOIN repos p ON p.repo = r.repo AND p.dataset_id = r.dataset_id" +
+           " AS score FROM records_fts JOIN repos p ON p.repo = records_fts.repo"
+           " JOIN records r ON r.dataset_id = p.dataset_id AND r.search_doc = records_fts.rowid" +
            joins +
            " WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)"
            " ORDER BY score, r.repo, r.file_path, r.line_number LIMIT ?3";
   };
   static const std::string search_sql = "SELECT " ERRDEX_RECORD_COLUMNS +
                                          search_from(" JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN);
-  // A search index row, read off a record's stored body.
-  static const std::string fts_insert =
-      "INSERT INTO records_fts(rowid, error_message, error_class, tags, documentation)"
-      " SELECT r.search_doc, r.error_message, r.error_class,"
-      " COALESCE((SELECT group_concat(t.value, ' ') FROM json_each(b.json, '$.tags') t), ''),"
-      " COALESCE(json_extract(b.json, '$.documentation'), '')";
+  static const std::string fts_insert = ERRDEX_FTS_INSERT;
   // A dataset's records all, or one record by its search doc.
   static const std::string fts_fill = fts_insert + " FROM records r " ERRDEX_BODY_JOIN " WHERE r.dataset_id = ?1";
   static const std::string fts_add = fts_insert +
-                                     " FROM records r INDEXED BY records_by_search_doc " ERRDEX_BODY_JOIN
-                                     " WHERE r.search_doc = ?2 AND r.dataset_id = ?1";
+                                     " FROM records r INDEXED BY records_by_dataset_doc " ERRDEX_BODY_JOIN
+                                     " WHERE r.dataset_id = ?1 AND r.search_doc = ?2";
   static const std::string search_ids_sql = "SELECT r.id" + search_from("");
   const Item items[] = {
       {&m_find_same, "SELECT id FROM datasets WHERE repo = ?1 AND sha = ?2 AND ref = ?3"},
@@ -491,11 +534,15 @@ Status SqliteStore::prepare_all() {
       {&m_find_body, "SELECT id FROM record_bodies WHERE key = ?1"},
       {&m_insert_body, "INSERT INTO record_bodies(key, json) VALUES(?1, ?2)"},
       // Before a dataset's records go: the bodies no other dataset's record
-      // refers to.
+      // refers to. A body holds its record's id and repository (ids hash
+      // the repository), so only the repository's datasets can share it.
       {&m_delete_bodies,
-       "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1)"
-       " AND NOT EXISTS (SELECT 1 FROM records o WHERE o.body = record_bodies.id AND o.dataset_id != ?1)"},
-      {&m_max_doc, "SELECT coalesce(max(search_doc), 0) FROM records"},
+       "DELETE FROM record_bodies WHERE id IN (SELECT body FROM records WHERE dataset_id = ?1"
+       " EXCEPT SELECT o.body FROM datasets d JOIN records o ON o.dataset_id = d.id"
+       " WHERE d.repo = (SELECT repo FROM datasets WHERE id = ?1) AND d.id != ?1)"},
+      // Each dataset's last doc, one probe each.
+      {&m_max_doc,
+       "SELECT coalesce(max((SELECT max(r.search_doc) FROM records r WHERE r.dataset_id = d.id)), 0) FROM datasets d"},
       {&m_delete_records, "DELETE FROM records WHERE dataset_id = ?1"},
       {&m_delete_dataset, "DELETE FROM datasets WHERE id = ?1"},
       {&m_insert_dataset,
@@ -503,8 +550,8 @@ Status SqliteStore::prepare_all() {
        " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&m_insert_record,
        "INSERT INTO records(dataset_id, id, repo, file_path, line_number, error_class, error_message, site_key,"
-       " search_doc, search_hash, body, github_url, analyzed_at, analysis_at)"
-       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"},
+       " search_doc, search_hash, body, github_url, analyzed_at, analysis_at, source_code_start, source_code_end)"
+       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
       // The search index holds the current records only, read off their
       // stored bodies.
       {&m_fts_fill, fts_fill.c_str()},
@@ -518,16 +565,19 @@ Status SqliteStore::prepare_all() {
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
        " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.dataset_id = ?1"
        " ORDER BY r.file_path, r.line_number, r.id"},
+      // By id and by site key: one probe per dataset (the indexes lead
+      // with it).
       {&m_occurrences,
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
-       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.id = ?1"},
+       " FROM datasets d CROSS JOIN records r ON r.dataset_id = d.id AND r.id = ?1"},
       {&m_occurrences_key,
        "SELECT d.repo, d.ref, d.sha, r.id, r.file_path, r.line_number, r.error_class, r.error_message, r.site_key"
-       " FROM records r JOIN datasets d ON d.id = r.dataset_id WHERE r.site_key = ?2 AND d.repo = ?1"},
+       " FROM datasets d CROSS JOIN records r INDEXED BY records_by_dataset_key"
+       " ON r.dataset_id = d.id AND r.site_key = ?2 AND r.site_key != '' WHERE d.repo = ?1"},
       {&m_get,
-       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM records r"
-       " JOIN repos p ON p.dataset_id = r.dataset_id JOIN datasets d ON d.id = r.dataset_id " ERRDEX_BODY_JOIN
-       " WHERE r.id = ?1 ORDER BY p.repo LIMIT 1"},
+       "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
+       " CROSS JOIN records r ON r.dataset_id = p.dataset_id AND r.id = ?1 JOIN datasets d ON d.id = r.dataset_id "
+       ERRDEX_BODY_JOIN " ORDER BY p.repo LIMIT 1"},
       {&m_list,
        "SELECT " ERRDEX_RECORD_COLUMNS ", d.dataset_version, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
@@ -539,14 +589,14 @@ Status SqliteStore::prepare_all() {
       {&m_match_fields,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
        " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
-       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " r.source_code_start, json_extract(b.json, '$.documentation'),"
        " json_extract(b.json, '$.messageVariants') FROM repos p"
        " JOIN records r ON r.dataset_id = p.dataset_id " ERRDEX_BODY_JOIN
        " WHERE ?1 IS NULL OR p.repo = ?1 ORDER BY p.repo, r.file_path, r.line_number, r.id"},
       {&m_match_fields_at,
        "SELECT r.id, r.repo, r.file_path, r.line_number, r.error_class, r.error_message,"
        " json_extract(b.json, '$.messagePattern'), json_extract(b.json, '$.sourceCode'),"
-       " json_extract(b.json, '$.sourceCodeStart'), json_extract(b.json, '$.documentation'),"
+       " r.source_code_start, json_extract(b.json, '$.documentation'),"
        " json_extract(b.json, '$.messageVariants') FROM records r " ERRDEX_BODY_JOIN
        " WHERE r.dataset_id = ?1 ORDER BY r.file_path, r.line_number, r.id"},
       {&m_search, search_sql.c_str()},
@@ -620,6 +670,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
   const bool serialised = dataset.record_bodies.size() == dataset.records.size();
+  const bool keyed = serialised && dataset.record_body_keys.size() == dataset.records.size();
   std::string own;  // a body this store serialised
   for (std::size_t i = 0; i < dataset.records.size(); ++i) {
     const auto& r = dataset.records[i];
@@ -627,7 +678,8 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       model::ErrorRecord lent = r;
       own = model::body_json(lent);
     }
-    auto body = body_id(serialised ? dataset.record_bodies[i] : own);
+    const std::string& text = serialised ? dataset.record_bodies[i] : own;
+    auto body = body_id(text, keyed ? dataset.record_body_keys[i] : util::content_key(text));
     if (!body) return Error{body.error()};
     std::string hash = search_hash(r);
     std::int64_t doc;
@@ -643,6 +695,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
     run.integer(9, doc).text(10, hash).integer(11, *body).text(12, r.github_url).text(13, r.analyzed_at);
     run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
+    run.integer(15, r.source_code_start).integer(16, r.source_code_end);
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
       return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
@@ -651,8 +704,7 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   return choose_current(dataset.repo, indexed);
 }
 
-Expected<std::int64_t> SqliteStore::body_id(const std::string& body) {
-  const std::string key = util::content_key(body);
+Expected<std::int64_t> SqliteStore::body_id(const std::string& body, const std::string& key) {
   {
     Run find(m_find_body);
     int rc = find.text(1, key).step();
@@ -828,7 +880,8 @@ Expected<std::optional<model::DatasetLine>> SqliteStore::get(std::string_view id
   auto record = read_record(run);
   if (!record) return Error{"stored record " + std::string(id) + " is unreadable: " + record.error()};
   return std::optional<model::DatasetLine>(
-      model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
+      model::DatasetLine{std::move(*record), std::string(run.column_text(k_record_columns)),
+                         std::string(run.column_text(k_record_columns + 1))});
 }
 
 Expected<std::vector<model::DatasetLine>> SqliteStore::list(const std::optional<std::string>& repo) {
@@ -858,7 +911,8 @@ Expected<std::vector<model::DatasetLine>> SqliteStore::read_lines(Run& run) {
   while ((rc = run.step()) == SQLITE_ROW) {
     auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(5)), std::string(run.column_text(6))});
+    out.push_back(model::DatasetLine{std::move(*record), std::string(run.column_text(k_record_columns)),
+                                     std::string(run.column_text(k_record_columns + 1))});
   }
   if (rc != SQLITE_DONE) return db_error(m_db, "list records");
   return out;
@@ -916,7 +970,7 @@ Expected<std::vector<SearchHit>> SqliteStore::search(std::string_view text, cons
   return search_words<SearchHit>(m_search, text, repo, limit, [](const Run& run) -> Expected<SearchHit> {
     auto record = read_record(run);
     if (!record) return Error{"stored record is unreadable: " + record.error()};
-    return SearchHit{std::move(*record), run.column_double(5)};
+    return SearchHit{std::move(*record), run.column_double(k_record_columns)};
   });
 }
 

@@ -39,6 +39,10 @@ struct Dataset {
   // revision (file, class, function, exception class), so that a history
   // follows it when its message or line changes. Empty: unknown.
   std::vector<std::string> site_keys;
+  // Optional, with record_bodies: util::content_key(record_bodies[i]) for
+  // every i, from a caller that has them (kept from the revision before),
+  // so the store does not hash the bodies again.
+  std::vector<std::string> record_body_keys;
 };
 
 // One revision of a repository, as stored.

@@ -33,9 +33,10 @@ void stamp(ErrorRecord& r, const std::string& sha, const std::string& at) {
   r.github_url = "https://github.com/o/n/blob/" + sha + "/a \"b\"\\é.py#L1-L2";
 }
 
-// Two revisions' records that differ only in their stamps share a body,
-// and the body with a record's stamp put back reads as that record and
-// writes its bytes.
+// Two revisions' records that differ only in their stamps and places (an
+// edit above the site moved its lines) share a body, and the body with a
+// record's stamp and place put back reads as that record and writes its
+// bytes.
 TEST(Restamp, RevisionsShareABodyAndItsStampRestoresTheRecord) {
   auto records = fixture_records();
   ASSERT_FALSE(records.empty());
@@ -48,6 +49,9 @@ TEST(Restamp, RevisionsShareABodyAndItsStampRestoresTheRecord) {
       stamp(from, std::string(40, 'a'), "2026-01-01T00:00:00.000Z");
       ErrorRecord to = from;
       stamp(to, std::string(40, 'b'), "2026-02-02T00:00:00.000Z");
+      to.line_number += 7;
+      to.source_code_start += 7;
+      to.source_code_end += 7;
       const ErrorRecord before = to;
       EXPECT_TRUE(same_but_stamp(from, to));
       const std::string body = body_json(to);
@@ -67,7 +71,7 @@ TEST(Restamp, RecordsThatDifferInAnythingElseHaveOtherBodies) {
   auto from = fixture_records().at(0);
   ErrorRecord to = from;
   stamp(to, std::string(40, 'b'), "2026-02-02T00:00:00.000Z");
-  to.line_number += 1;
+  to.source_code += "\n";
   EXPECT_FALSE(same_but_stamp(from, to));
   EXPECT_NE(body_json(from), body_json(to));
   to = from;

@@ -940,12 +940,12 @@ class PostgresStore : public ::testing::Test {
 TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
   auto first = migrate_store(m_url);
   ASSERT_TRUE(first) << first.error();
-  EXPECT_EQ(*first, "schema at version 5 (5 migrations applied now)");
+  EXPECT_EQ(*first, "schema at version 6 (6 migrations applied now)");
   auto again = migrate_store(m_url);
   ASSERT_TRUE(again) << again.error();
-  EXPECT_EQ(*again, "schema at version 5 (0 migrations applied now)");
+  EXPECT_EQ(*again, "schema at version 6 (0 migrations applied now)");
   EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"),
-            "1,2,3,4,5");
+            "1,2,3,4,5,6");
   // Debian's PostgreSQL 15 has lz4: the records' JSON is compressed with it.
   EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'record_bodies'::regclass"
                                " AND attname = 'json'"),
@@ -997,7 +997,7 @@ INSERT INTO repos VALUES ('acme/a', 7);
 
   auto m = migrate_store(m_url);
   ASSERT_TRUE(m) << m.error();
-  EXPECT_EQ(*m, "schema at version 5 (1 migration applied now)");
+  EXPECT_EQ(*m, "schema at version 6 (2 migrations applied now)");
   auto store = open_store(m_url);
   ASSERT_TRUE(store) << store.error();
   auto listed = (*store)->list(std::string("acme/a"));
@@ -1163,7 +1163,7 @@ TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   }
-  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "5");
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "6");
 }
 
 TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {
@@ -1272,9 +1272,10 @@ std::string body_count(const std::string& url) {
   return out;
 }
 
-// Revisions whose records differ only in their stamps share the records'
-// bodies, and each reads back with its own stamp through every reader; a
-// record that changed has a body of its own. Replacing or forgetting one
+// Revisions whose records differ only in their stamps and places (lines
+// moved by an edit above them) share the records' bodies, and each reads
+// back with its own stamp and place through every reader; a record that
+// changed has a body of its own. Replacing or forgetting one
 // revision leaves the bodies the others hold.
 TEST_P(StoreTest, RevisionsShareBodiesAndKeepTheirStamps) {
   auto store = open();
@@ -1290,6 +1291,9 @@ TEST_P(StoreTest, RevisionsShareBodiesAndKeepTheirStamps) {
   const Dataset v1 = revision(k_sha1, "v1");
   Dataset v2 = revision(k_sha2, "v2.0");
   v2.records[3].documentation += " Changed in v2.";
+  v2.records[1].line_number += 5;
+  v2.records[1].source_code_start += 5;
+  v2.records[1].source_code_end += 5;
   for (auto& r : v2.records) v2.record_bodies.push_back(model::body_json(r));  // as a scan gives them
   ASSERT_TRUE(store->ingest(v1));
   ASSERT_TRUE(store->ingest(v2));
@@ -1314,6 +1318,16 @@ TEST_P(StoreTest, RevisionsShareBodiesAndKeepTheirStamps) {
   ASSERT_TRUE(fields && *fields);
   ASSERT_EQ((*fields)->size(), 4u);
   EXPECT_EQ((**fields)[3].documentation, v1.records[3].documentation);
+  for (const Dataset* d : {&v1, static_cast<const Dataset*>(&v2)}) {
+    auto at = store->match_fields_at("acme/a", d->ref);
+    ASSERT_TRUE(at && *at);
+    ASSERT_EQ((*at)->size(), 4u);
+    EXPECT_EQ((**at)[1].line_number, d->records[1].line_number) << d->ref;
+    EXPECT_EQ((**at)[1].source_code_start, d->records[1].source_code_start) << d->ref;
+  }
+  auto moved = store->get(v2.records[1].id);
+  ASSERT_TRUE(moved && *moved);
+  EXPECT_EQ((*moved)->record, v2.records[1]);
   // v2 stored again with v1's records: the body only v2 held goes.
   Dataset again = revision(k_sha2, "v2.0");
   ASSERT_TRUE(store->ingest(again));
