@@ -10,33 +10,19 @@
 #include <vector>
 
 #include "scan/python/outline.h"
+#include "scan/python/text.h"
 
 namespace errdex::scan {
 namespace {
+
+using python::split_args;
+using python::string_end;
 
 // Calls kept per file, at most.
 constexpr std::size_t k_max_message_calls = 256;
 
 bool ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
-
-// The end of the string literal starting at `i` (its opening quote), past
-// its closing quote; npos when it does not close on this logical line. A
-// backslash escapes the next character, in a raw string too (`r'\''`).
-std::size_t string_end(std::string_view s, std::size_t i) {
-  const char q = s[i];
-  const bool triple = i + 2 < s.size() && s[i + 1] == q && s[i + 2] == q;
-  std::size_t k = i + (triple ? 3 : 1);
-  while (k < s.size()) {
-    if (s[k] == '\\') {
-      k += 2;
-      continue;
-    }
-    if (s[k] == q && (!triple || (k + 2 < s.size() && s[k + 1] == q && s[k + 2] == q))) return k + (triple ? 3 : 1);
-    ++k;
-  }
-  return std::string_view::npos;
 }
 
 // Where a string literal's prefix (`r`, `b`, `u`, `f` and their pairs)
@@ -73,9 +59,20 @@ std::string_view trimmed(std::string_view s) {
 
 // The calls of one logical line whose arguments hold a message literal.
 void read_line(std::string_view s, std::vector<model::MessageCall>& out) {
+  // Up to its comment: a call whose arguments hold one is not read.
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '#') {
+      s = s.substr(0, i);
+      break;
+    }
+    if (s[i] == '\'' || s[i] == '"') {
+      const std::size_t end = string_end(s, i);
+      if (end == std::string_view::npos) return;
+      i = end - 1;
+    }
+  }
   for (std::size_t i = 0; i < s.size() && out.size() < k_max_message_calls;) {
     const char c = s[i];
-    if (c == '#') return;
     if (std::size_t q = quote_after_prefix(s, i); q != std::string_view::npos) {
       std::size_t end = string_end(s, q);
       if (end == std::string_view::npos) return;
@@ -98,30 +95,9 @@ void read_line(std::string_view s, std::vector<model::MessageCall>& out) {
       continue;
     // Its arguments, split at the top level; strings skipped whole.
     std::vector<std::string_view> args;
-    std::size_t start = open + 1;
-    int depth = 0;
-    std::size_t k = open + 1;
-    for (; k < s.size(); ++k) {
-      const char d = s[k];
-      if (std::size_t q = quote_after_prefix(s, k); q != std::string_view::npos) {
-        std::size_t end = string_end(s, q);
-        if (end == std::string_view::npos) return;
-        k = end - 1;
-        continue;
-      }
-      if (d == '#') return;
-      if (d == '(' || d == '[' || d == '{') ++depth;
-      if ((d == ')' || d == ']' || d == '}') && depth-- == 0) break;
-      if (d == ',' && depth == 0) {
-        args.push_back(s.substr(start, k - start));
-        start = k + 1;
-      }
-    }
-    if (k >= s.size()) return;
-    if (std::string_view a = trimmed(s.substr(start, k - start)); !a.empty()) args.push_back(s.substr(start, k - start));
+    if (split_args(s, open, args) >= s.size()) return;
     int position = 0;
     for (std::string_view a : args) {
-      a = trimmed(a);
       if (a.starts_with("*")) break;  // what follows has no known position
       std::string keyword;
       std::size_t n = 0;

@@ -23,6 +23,9 @@
 namespace errdex::scan {
 namespace {
 
+using python::split_args;
+using python::string_end;
+
 // Bindings followed from one name (an alias of an alias ...).
 constexpr int k_max_depth = 6;
 // A receiver that stands for more than this many names (a mixin's
@@ -175,50 +178,6 @@ bool is_keyword(std::string_view w) {
                                            "await", "assert", "del", "is", "lambda", "with", "as", "else", "print",
                                            "raise", "except", "from", "import"};
   return std::find(std::begin(k), std::end(k), w) != std::end(k);
-}
-
-// The end of the string literal opening at `at` (its quote), or npos.
-std::size_t string_end(std::string_view t, std::size_t at) {
-  const char q = t[at];
-  auto three = [&](std::size_t i) { return i + 2 < t.size() && t[i] == q && t[i + 1] == q && t[i + 2] == q; };
-  const bool triple = three(at);
-  for (std::size_t i = at + (triple ? 3 : 1); i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (t[i] != q) continue;
-    if (!triple) return i + 1;
-    if (three(i)) return i + 3;
-  }
-  return std::string_view::npos;
-}
-
-// Splits the text after an opening bracket at `open` into its top-level
-// comma-separated parts, up to the closing bracket; npos-terminated input
-// gives what was read.
-std::size_t split_args(std::string_view t, std::size_t open, std::vector<std::string_view>& out) {
-  int depth = 0;
-  std::size_t start = open + 1;
-  for (std::size_t i = open; i < t.size(); ++i) {
-    char c = t[i];
-    if (c == '\'' || c == '"') {
-      i = string_end(t, i);
-      if (i == std::string_view::npos) return t.size();
-      --i;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0) {
-        if (auto a = trim(t.substr(start, i - start)); !a.empty()) out.push_back(a);
-        return i;
-      }
-    } else if (c == ',' && depth == 1) {
-      if (auto a = trim(t.substr(start, i - start)); !a.empty()) out.push_back(a);
-      start = i + 1;
-    }
-  }
-  return t.size();
 }
 
 // The calls in a statement's text: a dotted name followed by `(`, outside

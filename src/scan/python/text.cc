@@ -360,4 +360,60 @@ std::string statement_lines(std::string_view text, std::uint32_t column, int max
   return out;
 }
 
+namespace {
+
+// Without the blanks and line continuations around it.
+std::string_view trimmed_blanks(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+// The end of the string literal opening at `at` (its quote), or npos.
+std::size_t string_end(std::string_view t, std::size_t at) {
+  const char q = t[at];
+  auto three = [&](std::size_t i) { return i + 2 < t.size() && t[i] == q && t[i + 1] == q && t[i + 2] == q; };
+  const bool triple = three(at);
+  for (std::size_t i = at + (triple ? 3 : 1); i < t.size(); ++i) {
+    if (t[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (t[i] != q) continue;
+    if (!triple) return i + 1;
+    if (three(i)) return i + 3;
+  }
+  return std::string_view::npos;
+}
+
+// Splits the text after an opening bracket at `open` into its top-level
+// comma-separated parts, up to the closing bracket; npos-terminated input
+// gives what was read.
+std::size_t split_args(std::string_view t, std::size_t open, std::vector<std::string_view>& out) {
+  int depth = 0;
+  std::size_t start = open + 1;
+  for (std::size_t i = open; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '\'' || c == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return t.size();
+      --i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        if (auto a = trimmed_blanks(t.substr(start, i - start)); !a.empty()) out.push_back(a);
+        return i;
+      }
+    } else if (c == ',' && depth == 1) {
+      if (auto a = trimmed_blanks(t.substr(start, i - start)); !a.empty()) out.push_back(a);
+      start = i + 1;
+    }
+  }
+  return t.size();
+}
+
 }  // namespace errdex::scan::python

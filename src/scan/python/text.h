@@ -79,4 +79,15 @@ bool too_deeply_indented(std::string_view src);
 // (the statement's own indentation), trailing blanks and `\r` dropped.
 std::string statement_lines(std::string_view text, std::uint32_t column, int max_lines);
 
+// The end of the string literal whose quote is at `at` in source text `t`
+// (past its closing quote; a backslash escapes the next character), or
+// npos when it does not close.
+std::size_t string_end(std::string_view t, std::size_t at);
+
+// Splits the text after the opening bracket at `open` into its top-level
+// comma-separated parts (trimmed, strings skipped whole), up to the
+// closing bracket, whose index it returns; t.size() when it does not close
+// (the parts read so far are in `out`).
+std::size_t split_args(std::string_view t, std::size_t open, std::vector<std::string_view>& out);
+
 }  // namespace errdex::scan::python
