@@ -176,20 +176,6 @@ bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r) {
                      [&](const model::MessageVariant& v) { return one(v.error_message); });
 }
 
-// A module's short name: `Lib/json/decoder.py` → "decoder", a package's
-// `__init__.py` → its folder.
-std::string_view module_stem(std::string_view path) {
-  auto slash = path.rfind('/');
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (name == "__init__.py" && slash != std::string_view::npos) {
-    std::string_view dir = path.substr(0, slash);
-    auto s2 = dir.rfind('/');
-    return s2 == std::string_view::npos ? dir : dir.substr(s2 + 1);
-  }
-  if (name.ends_with(".py")) name.remove_suffix(3);
-  return name;
-}
-
 // The words a test file's path and calls name its subject by: `test_json/
 // test_decode.py` → json, decode; `_test_multiprocessing.py`,
 // `string_tests.py` → multiprocessing, string; `json.loads(...)` → json.
@@ -229,13 +215,13 @@ std::unordered_set<std::string> subject_words(std::string_view test_path, const 
 }
 
 bool has_affinity(std::string_view record_path, const std::unordered_set<std::string>& words) {
-  std::string_view stem = module_stem(record_path);
+  std::string_view stem = util::python_module_stem(record_path);
   while (stem.starts_with('_')) stem.remove_prefix(1);
   if (words.contains(std::string(stem))) return true;
   std::size_t start = 0;
   while (start < record_path.size()) {
     std::size_t end = record_path.find('/', start);
-    if (end == std::string_view::npos) break;  // the file itself: module_stem's
+    if (end == std::string_view::npos) break;  // the file itself: python_module_stem's
     if (words.contains(std::string(record_path.substr(start, end - start)))) return true;
     start = end + 1;
   }

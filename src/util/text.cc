@@ -318,4 +318,12 @@ bool contains_word(std::string_view text, std::string_view word) {
   return false;
 }
 
+std::string_view python_module_stem(std::string_view path) {
+  auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (name == "__init__.py" && slash != std::string_view::npos) return python_module_stem(path.substr(0, slash));
+  if (name.ends_with(".py")) name.remove_suffix(3);
+  return name;
+}
+
 }  // namespace errdex::util

@@ -70,4 +70,8 @@ bool is_word_char(char c);
 // identifier ("wrap" in "call wrap()", not in "unwrap").
 bool contains_word(std::string_view text, std::string_view word);
 
+// A Python module's last name from its file's path: `Lib/json/decoder.py`
+// → "decoder", a package's `__init__.py` → its folder's.
+std::string_view python_module_stem(std::string_view path);
+
 }  // namespace errdex::util

@@ -12,6 +12,7 @@
 
 #include "scan/python/file_scanner.h"
 #include "scan/python/frontend.h"
+#include "util/text.h"
 
 namespace errdex::scan {
 
@@ -184,16 +185,6 @@ void link_class_displays(std::vector<model::FileFacts>& files) {
 
 namespace {
 
-// A module's last name from its file's path: `sympy/stats/rv.py` → "rv",
-// a package's `__init__.py` → its folder's.
-std::string_view module_stem(std::string_view path) {
-  auto slash = path.rfind('/');
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (name == "__init__.py" && slash != std::string_view::npos) return module_stem(path.substr(0, slash));
-  if (name.ends_with(".py")) name.remove_suffix(3);
-  return name;
-}
-
 std::string_view last_name(std::string_view dotted) {
   auto dot = dotted.rfind('.');
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
@@ -250,7 +241,7 @@ void link_caller_messages(std::vector<model::FileFacts>& files, const std::vecto
       // define is nobody's in particular.
       if (it == by_name.end() || it->second.file == j || it->second.file >= files.size()) continue;
       const std::size_t i = it->second.file;
-      if (!names_through_imports(*calls[j], c.callee, it->first, module_stem(paths[i]))) continue;
+      if (!names_through_imports(*calls[j], c.callee, it->first, util::python_module_stem(paths[i]))) continue;
       auto parts = literal_parts(c.text);
       if (!parts) continue;
       for (std::size_t k : it->second.sites) {
