@@ -367,13 +367,16 @@ class Evaluator {
       }
       if ((v->kind == Kind::integer || v->kind == Kind::boolean) && (r->kind == Kind::str || r->kind == Kind::bytes)) std::swap(*v, *r);
       if ((v->kind == Kind::str || v->kind == Kind::bytes) && (r->kind == Kind::integer || r->kind == Kind::boolean)) {
-        const long long n = std::max(0LL, r->i);
-        if (v->s.size() * static_cast<std::size_t>(n) > k_max_string) {
+        // Python's repetition: a count below one gives "", and an empty
+        // string stays empty however large the count (no loop over it).
+        const auto n = static_cast<std::size_t>(std::max(0LL, r->i));
+        if (!v->s.empty() && n > k_max_string / v->s.size()) {
           v = std::nullopt;
           continue;
         }
         std::string rep;
-        for (long long k = 0; k < n; ++k) rep += v->s;
+        if (!v->s.empty())
+          for (std::size_t k = 0; k < n; ++k) rep += v->s;
         v->s = std::move(rep);
       } else if (numeric(*v) && numeric(*r) && v->kind != Kind::real && r->kind != Kind::real) {
         v->i *= r->i;

@@ -26,6 +26,13 @@ TEST(GuardEval, LiteralsOfEveryKind) {
   EXPECT_EQ(literal_value("'a' 'b'")->s, "ab");
   EXPECT_EQ(literal_value("'a\\nb'")->s, "a\nb");
   EXPECT_EQ(literal_value("r'a\\d'")->s, "a\\d");
+  // Repetition as Python does it: an empty string stays empty however large
+  // the count (the fuzzer found the loop that ran the count), a count below
+  // one gives "", and a count whose product overflows is refused.
+  EXPECT_EQ(literal_value("'' * 999999999999999999")->s, "");
+  EXPECT_EQ(literal_value("b'' * 99999999999")->s, "");
+  EXPECT_EQ(literal_value("'ab' * -3")->s, "");
+  EXPECT_FALSE(literal_value("'abc' * 6148914691236517206").has_value());
   // Not literals: names, calls, f-strings, dicts, huge repetitions.
   for (std::string_view t : {"x", "f(1)", "f'{x}'", "{}", "{'a': 1}", "'x' * 10**9", "'x' * 100000000", "[i for i in y]",
                              "lambda: 1", "", "(", "'open"})
