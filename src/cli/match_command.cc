@@ -166,7 +166,12 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
       }
       std::printf("   also consistent with %s\n", also.c_str());
     }
-    std::printf("   %s: %s\n", r.error_class.c_str(), r.error_message.c_str());
+    // A bare `raise` / `throw e` has neither class nor text of its own.
+    if (r.error_class.empty() && r.error_message.empty())
+      std::printf("   (raises again the error it caught)\n");
+    else
+      std::printf("   %s%s%s\n", r.error_class.c_str(), r.error_class.empty() || r.error_message.empty() ? "" : ": ",
+                  r.error_message.c_str());
     if (c.wraps && *c.wraps < records.size()) {
       const auto& w = records[*c.wraps];
       std::printf("   raises again the %s written at %s:%d (%s)\n", w.error_class.c_str(), w.file_path.c_str(),

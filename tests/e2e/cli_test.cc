@@ -1127,6 +1127,25 @@ TEST(Cli, RunExplainsANodeStackUnderIt) {
   EXPECT_NE(r.err.find("errdex:   release = nope"), std::string::npos) << r.err;
 }
 
+// postcss's parse() rethrows the parser's error (`throw e`): node's header
+// names that line, a site with neither class nor text of its own, which the
+// answer says in words instead of printing an empty "class: message".
+TEST(Cli, MatchSaysASiteRaisesAgainTheErrorItCaught) {
+  TempDir tmp;
+  const std::string postcss = std::string(ERRDEX_SOURCE_DIR) + "/node_modules/postcss";
+  std::string db = "sqlite:" + (tmp / "p.db").string();
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(postcss) + " -q --db " + shell_quote(db)).code, 0);
+  auto node = run("node -e " + shell_quote("require(" + nlohmann::json(postcss).dump() + ").parse('a { color: red')"));
+  ASSERT_NE(node.err.find("Unclosed block"), std::string::npos) << node.err;
+  write_file(tmp / "stack.txt", node.err);
+  auto r = run(errdex_cmd() + " match --db " + shell_quote(db) + " < " + shell_quote((tmp / "stack.txt").string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("1. lib/parse.js:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(raises again the error it caught)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n   : \n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Unclosed block"), std::string::npos) << "the parser's own site: " << r.out;
+}
+
 TEST(Cli, ShowListSearchExportImportAndExitCodes) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();
