@@ -855,6 +855,18 @@ TEST(PythonFrontend, Guards) {
   EXPECT_EQ(g3[0].names, (std::vector<std::string>{"a", "v", "b"}));
 }
 
+// click's Parameter checks nargs under `if __debug__:`, which every run but
+// `python -O`'s takes: no guard a caller meets, while the inner `if` is one.
+TEST(PythonFrontend, AnIfDebugBlockIsNoGuard) {
+  ThrowSite s = only_site(
+      "def f(nargs, arity):\n"
+      "    if __debug__:\n"
+      "        if nargs != arity:\n"
+      "            raise ValueError(f'nargs must be {arity}')\n");
+  ASSERT_EQ(s.guards.size(), 1u);
+  EXPECT_EQ(s.guards[0].condition, "nargs != arity");
+}
+
 TEST(PythonFrontend, GuardsStopAtFunctionBoundary) {
   ThrowSite s = only_site(
       "if TYPE_CHECKING:\n"

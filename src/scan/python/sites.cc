@@ -170,7 +170,10 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
     TSNode parent = c.depth > 0 ? m_path[c.depth - 1] : TSNode{};
     switch (c.kind) {
       case Kind::If:
-        if (inside(child(c.node, m_g.f_consequence))) out.push_back(make_guard("if", child(c.node, m_g.f_condition)));
+        // `if __debug__:` holds in every run but `python -O`'s, which drops
+        // the block as it drops asserts: no condition a caller can meet.
+        if (inside(child(c.node, m_g.f_consequence)) && text(child(c.node, m_g.f_condition)) != "__debug__")
+          out.push_back(make_guard("if", child(c.node, m_g.f_condition)));
         break;
       case Kind::Elif:
         if (!inside(child(c.node, m_g.f_consequence)) || kind(parent) != Kind::If) break;
