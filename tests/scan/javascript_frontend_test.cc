@@ -89,6 +89,33 @@ TEST(JavaScriptFrontend, HelperReturningTheErrorIsReadThrough) {
   EXPECT_EQ(f.sites[0].line, 2);
 }
 
+// json5's parser throws `invalidChar(read())`, whose two returns go through
+// `syntaxError(message)`, which makes the SyntaxError: the class and both
+// messages are read through the two helpers; an arrow's body is its return.
+TEST(JavaScriptFrontend, AHelperReturningAnotherHelpersErrorIsReadThrough) {
+  auto f = js("function invalidChar (c) {\n"
+              "  if (c === undefined) { return syntaxError(`JSON5: invalid end of input at ${line}:${column}`) }\n"
+              "  return syntaxError(`JSON5: invalid character '${formatChar(c)}' at ${line}:${column}`)\n"
+              "}\n"
+              "function syntaxError (message) {\n"
+              "  const err = new SyntaxError(message)\n  err.lineNumber = line\n  return err\n}\n"
+              "const fail = (what) => new RangeError(what)\n"
+              "function lex () { throw invalidChar(read()) }\n"
+              "function value () { throw fail('no value') }\n"
+              "function loop (n) { return loop(n) }\n"
+              "function never () { throw loop(1) }\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "SyntaxError");
+  EXPECT_EQ(template_text(f.sites[0].message), "JSON5: invalid end of input at {line}:{column}");
+  EXPECT_TRUE(f.sites[0].message.from_literals);
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "JSON5: invalid character '{formatChar(c)}' at {line}:{column}");
+  EXPECT_EQ(f.sites[1].error_class, "RangeError");
+  EXPECT_EQ(template_text(f.sites[1].message), "no value");
+  EXPECT_TRUE(f.sites[1].message.from_literals);
+  EXPECT_EQ(f.sites[2].error_class, "loop") << "a function returning itself is no helper";
+}
+
 TEST(JavaScriptFrontend, ErrorClassesWithBasesAndTheirMessages) {
   auto f = js("class AppError extends Error {}\n"
               "class InvalidVersion extends AppError {\n"

@@ -112,6 +112,11 @@ class FileScanner {
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
+  struct HelperError {
+    std::string error_class;
+    MessageTemplate message;
+  };
+  std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   void fill_context(ThrowSite& site, std::uint32_t at) const;
   std::vector<Guard> guards(std::uint32_t at) const;

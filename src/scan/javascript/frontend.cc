@@ -359,34 +359,68 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
 }
 
 // `throw helper(args)` where this file defines `helper` to return `new
-// X(…)`: the first such return is the site's class and message, the others
-// its alternatives. The helper's parameters in the message are the call's
-// arguments.
+// X(…)`, directly or through another such helper (json5's `invalidChar(c)`
+// returns `syntaxError(\`JSON5: invalid character …\`)`, which returns `new
+// SyntaxError(message)`): the first error returned is the site's class and
+// message, the others its alternatives.
 bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth) {
-  if (depth > 2) return false;
-  TSNode callee = child(call, m_g.f_function);
-  if (kind(callee) != Kind::Identifier) return false;
-  TSNode fn = function_named(text(callee));
-  if (ts_node_is_null(fn)) return false;
-  std::vector<std::string> params = parameter_names(fn);
-  std::vector<TSNode> made;
-  TSNode body = child(fn, m_g.f_body);
-  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-    if (kind(x) == Kind::Return && made.size() < 16) {
-      TSNode v = unwrap(ts_node_named_child(x, 0));
-      if (kind(v) == Kind::New) made.push_back(v);
-    }
-    return !is_function(kind(x)) || ts_node_eq(x, body);
-  });
+  std::vector<HelperError> made = helper_errors(call, at, depth);
   if (made.empty()) return false;
+  site.args = argument_texts(call);
+  site.error_class = std::move(made.front().error_class);
+  site.message = std::move(made.front().message);
+  for (std::size_t i = 1; i < made.size() && site.alternatives.size() < 64; ++i)
+    site.alternatives.push_back(std::move(made[i].message));
+  return true;
+}
+
+// The errors `call`, a call of a function of this file, returns: each
+// `return new X(…)` of it (an arrow's body counts as its return; so does a
+// name the function made one under and returns), and each
+// `return other(…)` read through `other` the same way, a few calls deep.
+// A parameter in a message is what `call` passes for it (its literal text
+// when it is one).
+std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, std::uint32_t at, int depth) {
+  std::vector<HelperError> out;
+  if (depth > 3) return out;
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier) return out;
+  TSNode fn = function_named(text(callee));
+  if (ts_node_is_null(fn)) return out;
+  std::vector<std::string> params = parameter_names(fn);
+  std::vector<HelperError> made;  // as the helper writes them
+  auto returned = [&](TSNode v) {
+    v = unwrap(v);
+    if (made.size() >= 16) return;
+    if (kind(v) == Kind::Identifier) {  // `const err = new X(…); …; return err`
+      const std::uint32_t here = start_byte(v);
+      const Assign* last = nullptr;
+      for (const Assign& a : assignments(scope_of(here)))
+        if (a.at < here && a.name == text(v)) last = &a;
+      if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
+    }
+    if (kind(v) == Kind::New) {
+      made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
+    } else if (kind(v) == Kind::Call && !ts_node_eq(child(v, m_g.f_function), callee)) {
+      for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
+        if (made.size() < 16) made.push_back(std::move(e));
+    }
+  };
+  TSNode body = child(fn, m_g.f_body);
+  if (kind(body) != Kind::Block) {
+    returned(body);  // `(m) => new SyntaxError(m)`
+  } else {
+    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      if (kind(x) == Kind::Return && named_count(x) > 0) returned(ts_node_named_child(x, 0));
+      return !is_function(kind(x)) || ts_node_eq(x, body);
+    });
+  }
   std::vector<std::string> args = argument_texts(call);
-  for (std::size_t i = 0; i < made.size(); ++i) {
-    MessageTemplate t = message_from(argument(made[i], 0), start_byte(made[i]));
-    // A parameter in the message is what this call passes for it.
+  for (HelperError& e : made) {
     MessageTemplate filled;
-    filled.style = t.style;
-    filled.from_literals = t.from_literals;
-    for (const TemplatePart& p : t.parts) {
+    filled.style = e.message.style;
+    filled.from_literals = e.message.from_literals;
+    for (const TemplatePart& p : e.message.parts) {
       auto pos = std::find(params.begin(), params.end(), p.text);
       std::size_t k = static_cast<std::size_t>(pos - params.begin());
       if (p.literal || pos == params.end() || k >= args.size()) {
@@ -394,20 +428,20 @@ bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, in
         continue;
       }
       MessageTemplate given = message_from(argument(call, static_cast<std::uint32_t>(k)), at);
-      if (given.from_literals)
-        append_parts(filled.parts, std::move(given.parts));
-      else
+      if (!given.from_literals) {
         filled.parts.push_back(interp(args[k]));
+        continue;
+      }
+      // `new Error(message)` given a literal is that literal's message.
+      if (e.message.parts.size() == 1 && !e.message.from_literals) {
+        filled.style = given.style;
+        filled.from_literals = true;
+      }
+      append_parts(filled.parts, std::move(given.parts));
     }
-    if (i == 0) {
-      site.error_class = collapse_ws(text(child(made[i], m_g.f_constructor)));
-      site.args = args;
-      site.message = std::move(filled);
-    } else {
-      site.alternatives.push_back(std::move(filled));
-    }
+    out.push_back({std::move(e.error_class), std::move(filled)});
   }
-  return true;
+  return out;
 }
 
 // `throw err`: the error the function made earlier (`const err = new
