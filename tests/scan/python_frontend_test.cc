@@ -311,6 +311,28 @@ TEST(PythonFrontend, HelperThatBuildsTheException) {
   EXPECT_EQ(message(f.sites[2]), "{x}");
 }
 
+// A helper that names the exception before returning it (to set an
+// attribute on it), and one whose `%s` a call fills with a string literal:
+// the literal's text, as Python prints it.
+TEST(PythonFrontend, HelperReturningTheExceptionItNamed) {
+  FileFacts f = scan_python(
+      "def _fail(what, path):\n"
+      "    exc = TypeError('expected %s' % what)\n"
+      "    exc.filename = path\n"
+      "    return exc\n"
+      "def _other(x):\n"
+      "    exc = compute(x)\n"
+      "    return exc\n"
+      "def check(v, p):\n"
+      "    if v is None:\n"
+      "        raise _fail('a number', p)\n"
+      "    raise _other(v)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "TypeError");
+  EXPECT_EQ(message(f.sites[0]), "expected a number");
+  EXPECT_EQ(f.sites[1].error_class, "_other") << "a name bound to no class's call is no exception made";
+}
+
 // A message that is the function's parameter: what the callers in this
 // file pass for it (positionally, after `self` for a method, or by name).
 TEST(PythonFrontend, ParameterMessageFromCallers) {

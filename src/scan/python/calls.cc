@@ -245,8 +245,9 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   }
   TSNode fn = function_named(name);
   if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
-  // The helper's returns of a call to a class (capitalised) name, read
-  // once per helper; the first few count.
+  // The helper's returns of a call to a class (capitalised) name, or of a
+  // name last assigned one before the return, read once per helper; the
+  // first few count.
   TSNode body = child(fn, m_g.f_body);
   auto [cached, added] = m_helper_returns.try_emplace(fn.id);
   std::vector<TSNode>& returns = cached->second;
@@ -257,6 +258,13 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
                    k != Kind::String && k != Kind::Return;
     if (k == Kind::Return) {
       TSNode value = unwrap_parens(first_named(node));
+      if (kind(value) == Kind::Identifier) {  // `exc = OSError(…); exc.filename = f; return exc`
+        TSNode made{};
+        if (const std::vector<Assign>* list = assignments(body, text(value)))
+          for (const Assign& a : *list)
+            if (a.how == '=' && a.start < start_byte(node)) made = unwrap_parens(a.rhs);
+        value = made;
+      }
       if (kind(value) == Kind::Call) {
         auto c = python::collapse_ws(text(child(value, m_g.f_function)));
         auto last = c.substr(c.rfind('.') + 1);
@@ -270,7 +278,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   // A helper's parameter in its message stands for what this call passes.
   bool method = ck == Kind::Attribute;
   auto substitute = [&](MessageTemplate t) {
-    return with_arguments(std::move(t), at, false, [&](const TemplatePart& p) {
+    return with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
       int position = -1;
       if (!parameter_position(fn, p.text, position)) return TSNode{};
       return argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
