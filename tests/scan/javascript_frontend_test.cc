@@ -91,7 +91,8 @@ TEST(JavaScriptFrontend, HelperReturningTheErrorIsReadThrough) {
 
 // json5's parser throws `invalidChar(read())`, whose two returns go through
 // `syntaxError(message)`, which makes the SyntaxError: the class and both
-// messages are read through the two helpers; an arrow's body is its return.
+// messages are read through the two helpers, the unconditional return
+// first; an arrow's body is its return.
 TEST(JavaScriptFrontend, AHelperReturningAnotherHelpersErrorIsReadThrough) {
   auto f = js("function invalidChar (c) {\n"
               "  if (c === undefined) { return syntaxError(`JSON5: invalid end of input at ${line}:${column}`) }\n"
@@ -106,10 +107,11 @@ TEST(JavaScriptFrontend, AHelperReturningAnotherHelpersErrorIsReadThrough) {
               "function never () { throw loop(1) }\n");
   ASSERT_EQ(f.sites.size(), 3u);
   EXPECT_EQ(f.sites[0].error_class, "SyntaxError");
-  EXPECT_EQ(template_text(f.sites[0].message), "JSON5: invalid end of input at {line}:{column}");
+  // The return the function falls through to is the usual message.
+  EXPECT_EQ(template_text(f.sites[0].message), "JSON5: invalid character '{formatChar(c)}' at {line}:{column}");
   EXPECT_TRUE(f.sites[0].message.from_literals);
   ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
-  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "JSON5: invalid character '{formatChar(c)}' at {line}:{column}");
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "JSON5: invalid end of input at {line}:{column}");
   EXPECT_EQ(f.sites[1].error_class, "RangeError");
   EXPECT_EQ(template_text(f.sites[1].message), "no value");
   EXPECT_TRUE(f.sites[1].message.from_literals);

@@ -410,10 +410,24 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
   if (kind(body) != Kind::Block) {
     returned(body);  // `(m) => new SyntaxError(m)`
   } else {
+    // The return every other path falls through to, a statement of the
+    // body itself, is the usual error and comes first (json5's invalidChar
+    // returns "invalid end of input" for no character, else "invalid
+    // character"); the others follow in source order.
+    std::size_t usual = 0, before = 0;
+    bool found = false;
     walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      if (kind(x) == Kind::Return && named_count(x) > 0) returned(ts_node_named_child(x, 0));
+      if (kind(x) == Kind::Return && named_count(x) > 0) {
+        before = made.size();
+        returned(ts_node_named_child(x, 0));
+        if (!found && made.size() > before && ts_node_eq(ts_node_parent(x), body)) {
+          usual = before;
+          found = true;
+        }
+      }
       return !is_function(kind(x)) || ts_node_eq(x, body);
     });
+    if (found && usual > 0) std::rotate(made.begin(), made.begin() + static_cast<std::ptrdiff_t>(usual), made.begin() + static_cast<std::ptrdiff_t>(usual + 1));
   }
   std::vector<std::string> args = argument_texts(call);
   for (HelperError& e : made) {
