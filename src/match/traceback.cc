@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -358,6 +360,9 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   // call last):` and `Call stack:`, which are no exception's.
   std::vector<std::size_t> headerless;
   bool in_stack = false;
+  // A blank line ended the last exception's message, nothing but blank
+  // lines since.
+  bool blank_ended = false;
   bool in_box = false;     // inside rich's box of frames
   // Django's report: its `Exception Type:` line was read; then its value.
   enum class Django { none, type, value };
@@ -457,6 +462,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
     if (python_header || rich_header || ipython_at != std::string_view::npos) {
       if (!blocks.empty()) finish(blocks.back());
       blocks.emplace_back();
+      blank_ended = false;
       last_header = line_no;
       in_quote |= after_quote && python_header;
       source_next = false;
@@ -589,6 +595,7 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         // raised while logging, and what the text was copied from.
         const bool stack = rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack);
         if (trim(line).empty() || stack || copied_around(rest)) {
+          blank_ended = trim(line).empty();
           in_stack = stack;
           django = Django::none;
           finish(blocks.back());
@@ -648,8 +655,22 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
         }
         if (rest_is_source(line)) break;  // a frame's source line: the frames go on
         in_stack = false;
+        const bool after_blank = std::exchange(blank_ended, false) && !trim(line).empty();
+        if (trim(line).empty()) blank_ended = true;
         // `Error: Process completed with exit code 1.` names no exception.
         if ((find_exception(line, known, c) || lambda_error()) && !copied_around(line)) {
+          // A message may hold blank lines: after one, `error: invalid
+          // command 'x'` (a usage text's last line, under SystemExit) goes
+          // on with it. A bare name in lower case is a word of the text
+          // there; a dotted one (`re.error`) or a capitalised class still
+          // starts another exception.
+          if (after_blank && !blocks.empty() && c.name.find('.') == std::string_view::npos &&
+              std::islower(static_cast<unsigned char>(c.name[0]))) {
+            append_line(blocks.back().message, "");
+            append_line(blocks.back().message, trim(line));
+            state = State::message;
+            break;
+          }
           blocks.push_back({std::string(c.name), message_text(c), {}});
           set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
           // pytest --tb=line: `path.py:12: Class: message`, its frame first.

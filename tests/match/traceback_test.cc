@@ -173,6 +173,40 @@ TEST(Traceback, AMessageGoesOnAtAQuotedClassLine) {
   EXPECT_EQ(last(listed).error_class, "KeyError");
 }
 
+// A message may hold a blank line: distutils' `raise SystemExit(usage +
+// "\nerror: %s" % msg)` prints a usage text, a blank line, then `error:
+// invalid command 'x'`. That last line, a bare lower-case word before `:`,
+// is the same message going on (even where `error` is a known class, as
+// imaplib's is), with its frames; a dotted or capitalised class after a
+// blank line still starts another exception.
+TEST(Traceback, AMessageGoesOnAfterABlankLineAtALowerCaseWord) {
+  auto known = [](std::string_view c) { return c == "error"; };
+  const std::string usage =
+      "SystemExit: usage: setup.py [global_opts] cmd1 [cmd1_opts] [cmd2 [cmd2_opts] ...]\n"
+      "   or: setup.py --help [cmd1 cmd2 ...]\n"
+      "\n"
+      "error: invalid command 'nosuchcommand'\n";
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"/site-packages/setuptools/_distutils/core.py\", line 174, in setup\n"
+      "    raise SystemExit(gen_usage(dist.script_name) + \"\\nerror: %s\" % msg)\n" + usage,
+      known);
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "SystemExit");
+  EXPECT_EQ(last(t).message,
+            "usage: setup.py [global_opts] cmd1 [cmd1_opts] [cmd2 [cmd2_opts] ...]\n"
+            "   or: setup.py --help [cmd1 cmd2 ...]\n\nerror: invalid command 'nosuchcommand'");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].line, 174);
+  auto alone = parse_traceback(usage, known);
+  ASSERT_EQ(alone.exceptions.size(), 1u);
+  EXPECT_EQ(last(alone).error_class, "SystemExit");
+  auto listed = parse_traceback("ValueError: bad value 3\n\nre.error: missing )\n\nKeyError: 'x'\n", known);
+  ASSERT_EQ(listed.exceptions.size(), 3u);
+  EXPECT_EQ(listed.exceptions[1].error_class, "re.error");
+  EXPECT_EQ(last(listed).error_class, "KeyError");
+}
+
 TEST(Traceback, SyntaxErrorLayout) {
   auto t = parse_traceback(
       "Traceback (most recent call last):\n"

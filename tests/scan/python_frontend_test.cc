@@ -446,6 +446,57 @@ TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
   for (const std::string& s : shown) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
 }
 
+// `raise (too_short or ValueError('...')) from e` (more_itertools' `one`,
+// as setuptools and pip vendor it): a caller may pass its own exception,
+// and the call after `or` is what is raised when it does not. The site is
+// that call's class and message, as for `raise ValueError('...')`.
+TEST(PythonFrontend, ARaiseOfAnOrDefaultIsItsCall) {
+  ThrowSite s = only_site(
+      "def one(iterable, too_short=None, too_long=None):\n"
+      "    it = iter(iterable)\n"
+      "    try:\n"
+      "        first_value = next(it)\n"
+      "    except StopIteration as e:\n"
+      "        raise (\n"
+      "            too_short or ValueError('too few items in iterable (expected 1)')\n"
+      "        ) from e\n");
+  EXPECT_EQ(s.error_class, "ValueError");
+  EXPECT_EQ(message(s), "too few items in iterable (expected 1)");
+  EXPECT_EQ(s.line, 6);
+  EXPECT_EQ(s.cause, "e");
+  ThrowSite m = only_site(
+      "def only(iterable, too_long=None):\n"
+      "    msg = 'Expected exactly one item in iterable, but got {!r}, {!r}, and perhaps more.'.format(1, 2)\n"
+      "    raise too_long or ValueError(msg)\n");
+  EXPECT_EQ(m.error_class, "ValueError");
+  EXPECT_NE(message(m).find("Expected exactly one item in iterable, but got"), std::string::npos) << message(m);
+  // `and` raises its right side only when the left is true: not a default.
+  ThrowSite a = only_site("def f(strict):\n    raise strict and ValueError('strict')\n");
+  EXPECT_EQ(a.error_class, "strict and ValueError('strict')");
+}
+
+// `raise ValidationError._from_jsonschema(ex) from None` (setuptools'
+// pyproject validation), `raise pydantic_core.ValidationError.from_exception_data(...)`:
+// a method in lower case called on a capitalised name is a factory of that
+// class, which is what Python prints; a call on a lower-case object
+// (`raise exc.with_traceback(tb)`) is left as written.
+TEST(PythonFrontend, AClassFactoryRaisesItsClass) {
+  ThrowSite s = only_site(
+      "class ValidationError(Exception):\n"
+      "    @classmethod\n"
+      "    def _from_jsonschema(cls, ex):\n"
+      "        return cls(str(ex))\n"
+      "def validate(data):\n"
+      "    try:\n"
+      "        check(data)\n"
+      "    except JsonSchemaValueException as ex:\n"
+      "        raise ValidationError._from_jsonschema(ex) from None\n");
+  EXPECT_EQ(s.error_class, "ValidationError");
+  EXPECT_EQ(only_site("def f(e):\n    raise core.ValidationError.from_exception_data('M', [])\n").error_class,
+            "core.ValidationError");
+  EXPECT_EQ(only_site("def f(exc, tb):\n    raise exc.with_traceback(tb)\n").error_class, "exc.with_traceback");
+}
+
 // Given two arguments or more, Python prints the tuple of their reprs, and
 // the OSError family "[Errno N] strerror: 'filename'" (the matcher reads the
 // "[Errno N] " itself): what it prints is an alternative. A class of the file

@@ -38,6 +38,19 @@ void push_alternative(ThrowSite& site, MessageTemplate t) {
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
   TSNode cls = child(call, m_g.f_function);
   site.error_class = python::collapse_ws(text(cls));
+  if (kind(cls) == Kind::Attribute) {
+    // `raise ValidationError._from_jsonschema(ex)`, `raise
+    // pydantic_core.ValidationError.from_exception_data(...)`: a method in
+    // lower case called on a capitalised name is a class's factory, and
+    // what it returns is that class.
+    std::string_view method = text(child(cls, m_g.f_attribute));
+    std::string object = python::collapse_ws(text(child(cls, m_g.f_object)));
+    const std::size_t dot = object.rfind('.');
+    const char first = object.empty() ? '\0' : object[dot == std::string::npos ? 0 : dot + 1];
+    if (!method.empty() && (std::islower(static_cast<unsigned char>(method[0])) || method[0] == '_') &&
+        std::isupper(static_cast<unsigned char>(first)) && is_dotted_name(object))
+      site.error_class = std::move(object);
+  }
   if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
     // `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg)`: the
     // class a parameter defaults to, unless the function assigns it.

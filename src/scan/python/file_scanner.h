@@ -40,7 +40,7 @@ enum class Kind : std::uint8_t {
   FormatSpecifier, ArgumentList, KeywordArg, ExprStatement, Assignment,
   AugAssignment, Tuple, Dictionary, Pair, Block, AsPattern, StringStart,
   StringEnd, Lambda, Comment, ListSplat, DictSplat, Parameters, IfClause,
-  Return,
+  Return, BoolOp,
 };
 
 struct Language {
@@ -249,6 +249,11 @@ class FileScanner {
   // other reaching assignments, or the callers' arguments when it is a
   // parameter, become alternatives.
   void read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at);
+  // What a raise constructs when its expression offers a default:
+  // `raise (too_short or ValueError('too few items')) from e` raises the
+  // call when the caller passed no exception of its own (more_itertools'
+  // `one`); parentheses are looked through. Otherwise `expr` itself.
+  TSNode default_exception(TSNode expr) const;
   // `raise ValueError(msg + f': {node!r}')` where several values of `msg`
   // reach the raise (`msg += f' on line {lno}'` in a branch): the message
   // with the latest, and each other one as an alternative, as a message

@@ -47,7 +47,7 @@ Language make_language() {
       {"string_end", Kind::StringEnd}, {"lambda", Kind::Lambda}, {"comment", Kind::Comment},
       {"list_splat", Kind::ListSplat}, {"dictionary_splat", Kind::DictSplat},
       {"parameters", Kind::Parameters}, {"if_clause", Kind::IfClause},
-      {"return_statement", Kind::Return},
+      {"return_statement", Kind::Return}, {"boolean_operator", Kind::BoolOp},
   };
   std::uint32_t count = ts_language_symbol_count(g.lang);
   g.kinds.assign(count, Kind::Other);

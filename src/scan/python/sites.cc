@@ -309,6 +309,23 @@ TSNode FileScanner::scope_node() const {
   return fi == std::string::npos ? m_root : child(m_ctx[fi].node, m_g.f_body);
 }
 
+TSNode FileScanner::default_exception(TSNode expr) const {
+  auto unparenthesized = [&](TSNode e) {
+    while (kind(e) == Kind::Paren) {
+      TSNode inner{};
+      for (std::uint32_t i = 0; i < named_count(e) && ts_node_is_null(inner); ++i)
+        if (kind(ts_node_named_child(e, i)) != Kind::Comment) inner = ts_node_named_child(e, i);
+      if (ts_node_is_null(inner)) break;
+      e = inner;
+    }
+    return e;
+  };
+  TSNode e = unparenthesized(expr);
+  if (kind(e) != Kind::BoolOp || text(child(e, m_g.f_operator)) != "or") return e;
+  TSNode right = unparenthesized(child(e, m_g.f_right));
+  return kind(right) == Kind::Call ? right : e;
+}
+
 void FileScanner::emit_raise(TSNode n) {
   ThrowSite site;
   site.kind = "raise";
@@ -337,6 +354,7 @@ void FileScanner::emit_raise(TSNode n) {
     }
   } else {
     site.raised_text = std::string(text(expr));
+    expr = default_exception(expr);
     if (kind(expr) == Kind::Call) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
