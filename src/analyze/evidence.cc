@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "analyze/call_graph.h"
+#include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 #include "analyze/static_prose.h"
 #include "util/text.h"

@@ -1,6 +1,7 @@
 // The literal-argument evaluator behind test links (issue 29, item 2):
 // Python literals, guards decided on them, a call's arguments bound to a
 // parameter list, and a call found in a test's code.
+#include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 
 #include <gtest/gtest.h>
