@@ -409,6 +409,14 @@ class Evaluator {
     std::optional<PyValue> receiver;  // before `.method`
     std::string method;
     for (;;) {
+      // An attribute of a name bound as a whole (`self.mode`, what the
+      // instance's `__init__` set it to): read, not called.
+      if (plain && !callee.empty() && at(".") && peek(1).type == Token::Type::name && peek(2).text != "(" && m_bound)
+        if (auto it = m_bound->find(callee + "." + peek(1).text); it != m_bound->end()) {
+          m_pos += 2;
+          v = it->second, plain = false;
+          continue;
+        }
       if (take(".")) {
         if (peek().type != Token::Type::name) m_failed = true;
         method = peek().text;

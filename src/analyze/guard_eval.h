@@ -44,8 +44,10 @@ std::optional<PyValue> evaluate_value(std::string_view expression, const Binding
 // `list` of values they take without raising, `operator.index` of an int,
 // and a str's `lower`, `upper`, `strip`, `lstrip`, `rstrip`, `isdigit`,
 // `isalpha`, `isalnum`, `isspace` (ASCII text only), `startswith` and
-// `endswith`. Empty when it cannot be decided: an unbound name, an
-// attribute, another call, a comparison Python would refuse.
+// `endswith`. An attribute of a name is read when `bound` holds it by
+// its dotted name (`self.mode`). Empty when it cannot be decided: an
+// unbound name, another attribute, another call, a comparison Python would
+// refuse.
 std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound);
 
 // How a site's guards fare under `bound`: every guard holds (true), one

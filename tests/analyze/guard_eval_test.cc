@@ -218,5 +218,24 @@ TEST(GuardEval, ASiteIsReachedWhenAllItsGuardsHold) {
   EXPECT_FALSE(site_reached(s, long_s).has_value());
 }
 
+
+// An attribute bound by its dotted name (what `__init__` set `self.mode`
+// to) is read; a method of it called, or another attribute, is not.
+TEST(GuardEval, AttributesBoundByTheirDottedName) {
+  Bindings bound;
+  bound.emplace("self.mode", *literal_value("'w'"));
+  bound.emplace("self.size", *literal_value("0"));
+  bound.emplace("n", *literal_value("3"));
+  EXPECT_EQ(evaluate_condition("self.mode == 'w'", bound), true);
+  EXPECT_EQ(evaluate_condition("n > self.size and self.mode in ('r', 'w')", bound), true);
+  EXPECT_EQ(evaluate_condition("not self.size", bound), true);
+  EXPECT_EQ(evaluate_condition("self.mode.upper() == 'W'", bound), true);
+  EXPECT_EQ(evaluate_condition("len(self.mode) == 1", bound), true);
+  EXPECT_FALSE(evaluate_condition("self.closed", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("self.mode.encoding", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("other.mode == 'w'", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("self.size() == 0", bound).has_value());
+}
+
 }  // namespace
 }  // namespace errdex::analyze
