@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "analyze/call_graph.h"
+#include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 #include "analyze/static_prose.h"
 #include "util/text.h"
@@ -381,6 +382,11 @@ class BindingFacts {
     }
   }
 
+  const model::FileFacts* module(std::string_view path) const {
+    auto it = m_modules.find(std::string(path));
+    return it == m_modules.end() ? nullptr : it->second;
+  }
+
   const model::FunctionCalls* function(std::string_view path, const model::ThrowSite& s) const {
     auto it = m_functions.find(key(path, s.function, s.function_line));
     return it == m_functions.end() ? nullptr : it->second;
@@ -445,6 +451,91 @@ Bindings names_at(const model::ThrowSite& site, const model::FunctionCalls& fn, 
   return env;
 }
 
+// The argument text of the constructor call that made the instance a
+// test calls `method` on, for class `cls` (its last name): the one the
+// scanner found the test's local bound to (TestExpectation::constructions),
+// or a call the code makes on it at once (`Wrapper('x').wrap(...)`). Empty
+// when there is none, or two that differ.
+std::optional<std::string> construction_arguments(const model::TestExpectation& e, std::string_view cls,
+                                                  std::string_view method) {
+  std::optional<std::string> out;
+  bool differ = false;
+  auto take = [&](std::string args) {
+    if (out && *out != args) differ = true;
+    out = std::move(args);
+  };
+  for (const auto& c : e.constructions) {
+    auto open = c.find('(');
+    if (open == std::string::npos || !c.ends_with(')') ||
+        last_component(std::string_view(c).substr(0, open)) != cls)
+      continue;
+    take(c.substr(open + 1, c.size() - open - 2));
+  }
+  if (auto calls = call_argument_lists(e.code, cls))
+    for (auto& args : *calls)
+      if (e.code.find(std::string(cls) + '(' + args + ")." + std::string(method)) != std::string::npos)
+        take(std::move(args));
+  if (differ) return std::nullopt;
+  return out;
+}
+
+// What the instance a test calls `site`'s method on holds ("self.x"): its
+// class's `__init__` (in the site's file) run on the literal arguments of
+// the test's constructor call (construction_arguments), its plain
+// `self.x = value` statements of the body itself evaluated in order as
+// names_at does. An attribute is left out when any other function of the
+// file changes one of that name (`self.x = ...`, `self.x += 1`,
+// `self.x.append(...)`: a method the test calls first may have run it), or
+// the class reads it through an accessor (a property, a method of that
+// name). Nothing is known of a class whose `__init__` calls another
+// `__init__` (a base's may set the same attributes), or that defines
+// `__new__`, `__setattr__` or `__getattribute__`, or calls `setattr`.
+Bindings instance_state(const model::TestExpectation& e, const model::ThrowSite& site, std::string_view path,
+                        const BindingFacts& facts, const Bindings& constants) {
+  Bindings out;
+  if (site.class_name.empty() || site.function.empty() || site.function == "__init__") return out;
+  const model::FileFacts* file = facts.module(path);
+  if (!file) return out;
+  const std::string prefix = site.class_name + ".";
+  const model::FunctionCalls* init = nullptr;
+  for (const auto& fn : file->functions) {
+    if (!fn.qualname.starts_with(prefix) || fn.qualname.find('.', prefix.size()) != std::string::npos) continue;
+    if (fn.name == "__init__" && !fn.nested) init = &fn;
+    if (fn.name == "__new__" || fn.name == "__setattr__" || fn.name == "__getattribute__") return out;
+  }
+  if (!init || init->params.empty() || (!init->bindings.empty() && init->bindings.back().name == "*")) return out;
+  for (const auto& t : init->targets)
+    if (t.ends_with("__init__") || t == "setattr") return out;
+  auto args = construction_arguments(e, last_component(site.class_name), site.function);
+  if (!args) return out;
+  auto bound = bind_call(init->params, *args, true);
+  if (!bound) return out;
+  Bindings env = constants;
+  for (const auto& b : init->bindings) env.erase(b.name);
+  for (auto& [name, value] : *bound) env.insert_or_assign(name, std::move(value));
+  for (const auto& b : init->bindings) {
+    if (b.kind != "assign" || !b.top) {
+      env.erase(b.name);
+      continue;
+    }
+    if (auto v = evaluate_value(b.value, env)) env.insert_or_assign(b.name, std::move(*v));
+    else env.erase(b.name);
+  }
+  for (auto& [name, value] : env)
+    if (name.starts_with("self.")) out.emplace(name, std::move(value));
+  for (const auto& fn : file->functions) {
+    if (&fn == init) continue;
+    for (const auto& t : fn.targets)
+      if (t == "setattr" && fn.qualname.starts_with(prefix)) return {};
+    for (const auto& b : fn.bindings) out.erase(b.name);
+    if (fn.qualname.starts_with(prefix)) {
+      out.erase("self." + fn.name);
+      if (!fn.attribute.empty()) out.erase("self." + fn.attribute);
+    }
+  }
+  return out;
+}
+
 // How a test calls the function `site` raises in, by name: the name it
 // writes (a constructor's class for `__init__`), and whether its receiver
 // is bound (not passed as an argument). Empty when the name may not be
@@ -479,9 +570,11 @@ std::optional<CallShape> call_shape(const model::TestExpectation& e, const model
 // its call's literal arguments lead to: `parse('x' * 300)` meets
 // `if len(s) > 255: raise` and none of its siblings' guards. The guards are
 // evaluated on the literals bound to the function's parameters, through
-// what the function assigns above each site (names_at); a site is picked
-// when all its condition guards hold, every site above it is decided not
-// reached, and no other is decided reached. A test calling the function
+// what the function assigns above each site (names_at), and for a method,
+// what the test's constructor call set its instance's attributes to
+// (instance_state: `Buffer(0).read()` meets `if self.size == 0:`); a site
+// is picked when all its condition guards hold, every site above it is
+// decided not reached, and no other is decided reached. A test calling the function
 // several times (`f(1); f(2)`) is followed call by call: a call decided to
 // reach none of the sites goes on to the next when no site of the class
 // is deeper (`no_deeper`), else nothing is picked. All of them when the
@@ -503,12 +596,16 @@ void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return;
   auto calls = call_argument_lists(e.code, shape->callee);
   if (!calls) return;
-  const Bindings constants = facts.constants(records[found[0]].file_path);
+  Bindings known = facts.constants(records[found[0]].file_path);
+  const Bindings state =
+      shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
+  for (const auto& [name, value] : state) known.insert_or_assign(name, value);
   for (const auto& args : *calls) {
     auto bound = bind_call(first.function_params, args, shape->receiver_bound);
-    if (!bound || bound->empty()) return;
+    if (!bound || (bound->empty() && state.empty())) return;
     std::vector<std::pair<int, std::optional<bool>>> verdicts;
-    for (std::size_t r : found) verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r], *fn, *bound, constants)));
+    for (std::size_t r : found)
+      verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r], *fn, *bound, known)));
     std::optional<std::size_t> pick;
     for (std::size_t k = 0; k < found.size(); ++k) {
       if (verdicts[k].second != true) continue;
@@ -541,12 +638,15 @@ bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& s
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
   auto calls = call_argument_lists(e.code, shape->callee);
   if (!calls || calls->empty()) return false;
-  const Bindings constants = facts.constants(r.file_path);
+  Bindings known = facts.constants(r.file_path);
+  const Bindings state = shape->receiver_bound ? instance_state(e, site, r.file_path, facts, known) : Bindings();
+  for (const auto& [name, value] : state) known.insert_or_assign(name, value);
   for (const auto& args : *calls) {
     bool misfit = false;
     auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit);
     if (misfit) continue;
-    if (!bound || bound->empty() || site_reached(site, names_at(site, *fn, *bound, constants)) != false) return false;
+    if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site, *fn, *bound, known)) != false)
+      return false;
   }
   return true;
 }

@@ -44,31 +44,11 @@ std::optional<PyValue> evaluate_value(std::string_view expression, const Binding
 // `list` of values they take without raising, `operator.index` of an int,
 // and a str's `lower`, `upper`, `strip`, `lstrip`, `rstrip`, `isdigit`,
 // `isalpha`, `isalnum`, `isspace` (ASCII text only), `startswith` and
-// `endswith`. Empty when it cannot be decided: an unbound name, an
-// attribute, another call, a comparison Python would refuse.
+// `endswith`. An attribute of a name is read when `bound` holds it by
+// its dotted name (`self.mode`). Empty when it cannot be decided: an
+// unbound name, another attribute, another call, a comparison Python would
+// refuse.
 std::optional<bool> evaluate_condition(std::string_view condition, const Bindings& bound);
-
-// Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
-// (`self, start, stop=None, step=1`), defaults included, `*args` the tuple
-// of the extra positionals (when all are literals); `skip_first` drops
-// the receiver (`self`, `cls`). Empty when the call does not fit the list
-// (too many positionals, an unknown keyword, a parameter given twice or
-// one without a default not given) or cannot be read (`*x`/`**x` splats);
-// with `misfit`, it says which: true only when the call surely does not
-// fit, so Python raises TypeError before the function's body runs.
-std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
-                                  bool* misfit = nullptr);
-
-// The argument text of the one call of `callee` (a bare name) in a test's
-// code: `callee(...)`, `obj.callee(...)`, or the arguments after it in
-// `assertRaises(E, obj.callee, ...)`/`pytest.raises(E, callee, ...)`.
-// Empty when the code calls it in none or several places.
-std::optional<std::string> call_arguments(std::string_view code, std::string_view callee);
-
-// Each call's argument text as call_arguments finds them, in the order the
-// code writes them (`f(1); f(2)`); empty when there is none, or when the
-// code names `callee` some other way it cannot follow (handed to a helper).
-std::optional<std::vector<std::string>> call_argument_lists(std::string_view code, std::string_view callee);
 
 // How a site's guards fare under `bound`: every guard holds (true), one
 // fails (false), or neither is known. A site without condition guards, or

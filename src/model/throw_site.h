@@ -154,6 +154,12 @@ struct TestExpectation {
   // `TextWrapper`): calls in the `with` body, or the callable argument (and
   // the calls in a lambda given as one). Bounded.
   std::vector<std::string> calls;
+  // The calls, as written with their arguments, that made the instances
+  // its calls are made on, where the test binds a local of its own to one
+  // and sets none of its attributes (`w = Wrapper('x', width=3)`, then
+  // `w.wrap(...)`: "Wrapper('x', width=3)"), for what a constructor set the
+  // instance's attributes to. Bounded.
+  std::vector<std::string> constructions;
 };
 
 // A statement of a function's body (or of the module) that binds a name
@@ -161,7 +167,9 @@ struct TestExpectation {
 // it: `n = len(s)`, `x += 1`, a `for`, `with ... as`, `except ... as` or
 // tuple target, `del x`, `x := ...`, an in-place method call on it
 // (`x.append(...)`, `x[i] = ...`), `global x`/`nonlocal x`; and
-// `self.x = ...` (its name "self.x"), what a method sets on its instance.
+// `self.x = ...` (its name "self.x"), what a method sets on its instance,
+// and any other change of it (`self.x += 1`, `self.x[k] = v`,
+// `self.x.append(...)`, `del self.x`) named so too.
 struct Binding {
   std::string name;
   int line = 0;  // 1-based, the statement's first line
@@ -216,6 +224,8 @@ struct FunctionCalls {
   // says more were left out (k_max_bindings).
   std::vector<Binding> bindings;
   static constexpr std::size_t k_max_bindings = 256;
+  // Its parameter list as written, whitespace collapsed (`self, a, b=1`).
+  std::string params;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

@@ -85,10 +85,12 @@ class Writer {
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself); }
-  void value(const model::TestExpectation& e) { list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls); }
+  void value(const model::TestExpectation& e) {
+    list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions);
+  }
   void value(const model::FunctionCalls& fn) {
     list(fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute,
-         fn.returns, fn.bindings);
+         fn.returns, fn.bindings, fn.params);
   }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
   void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
@@ -204,6 +206,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.line = e.at(4).get<int>();
       t.code = e.at(5).get<std::string>();
       t.calls = e.at(6).get<std::vector<std::string>>();
+      if (e.size() > 7) t.constructions = e.at(7).get<std::vector<std::string>>();
       f.expectations.push_back(std::move(t));
     }
     using Pairs = std::vector<std::pair<std::string, std::string>>;
@@ -211,13 +214,14 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
                              fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string(),
-                             std::string(), std::string(), {}});
+                             std::string(), std::string(), {}, std::string()});
       if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
       if (fn.size() > 9) {
         f.functions.back().attribute = fn.at(8).get<std::string>();
         f.functions.back().returns = fn.at(9).get<std::string>();
       }
       if (fn.size() > 10) f.functions.back().bindings = bindings_from(fn.at(10));
+      if (fn.size() > 11) f.functions.back().params = fn.at(11).get<std::string>();
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))

@@ -587,5 +587,33 @@ TEST(CallGraphFacts, LightPassReadsWhatEachFunctionBinds) {
   EXPECT_EQ(text(facts.functions[1].bindings), (std::vector<std::string>{"n@21 global", "n@22 assign 3"}));
 }
 
+// What a method changes of its instance, each attribute by its name
+// ("self.x"), however it changes it; and each function's parameter list.
+TEST(CallGraphFacts, LightPassNamesTheAttributesAMethodChanges) {
+  model::FileFacts facts;
+  scan::read_calls(
+      "class Buffer:\n"
+      "    def __init__(self, size,\n"
+      "                 mode='r'):\n"
+      "        self.size = size\n"
+      "    def push(self, item):\n"
+      "        self.count += 1\n"
+      "        self.items.append(item)\n"
+      "        self.cache[item] = 1\n"
+      "        del self.last\n"
+      "        self.a, self.b = 1, 2\n"
+      "        other.items.append(item)\n",
+      facts);
+  ASSERT_EQ(facts.functions.size(), 2u);
+  EXPECT_EQ(facts.functions[0].params, "self, size, mode='r'");
+  EXPECT_EQ(facts.functions[1].params, "self, item");
+  std::vector<std::string> names;
+  for (const auto& b : facts.functions[1].bindings)
+    names.push_back(b.name + "@" + std::to_string(b.line) + " " + b.kind);
+  EXPECT_EQ(names, (std::vector<std::string>{"self.count@6 other", "self.items@7 other", "self.cache@8 other",
+                                             "item@8 other", "self.last@9 other", "self.a@10 other",
+                                             "self.b@10 other"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze

@@ -648,5 +648,99 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_TRUE(l.tests_of("nothing to grow").empty());
 }
 
+// A method's guards on `self.x` decided from what the class's `__init__`
+// set it to, run on the test's constructor call (`b = Buffer(3, 'r')`
+// earlier in the test, or `Buffer(2, mode='w').read()` in its code).
+// Unknown when another method changes it (`close()` sets `closed`, `push`
+// appends to `items`), when the test sets it itself (`b.size = 10`), or
+// when `__init__` calls a base's.
+TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
+  auto l = link({{"pkg/buffers.py",
+                  "class Buffer:\n"
+                  "    def __init__(self, size, mode='r'):\n"
+                  "        self.size = size\n"
+                  "        self.mode = mode\n"
+                  "        self.items = []\n"
+                  "    def push(self, item):\n"
+                  "        if self.mode != 'w':\n"
+                  "            raise ValueError('not writable')\n"
+                  "        if len(self.items) >= self.size:\n"
+                  "            raise ValueError('buffer full')\n"
+                  "        self.items.append(item)\n"
+                  "    def peek(self, n):\n"
+                  "        if n > self.size:\n"
+                  "            raise ValueError('beyond the end')\n"
+                  "        if n < 0:\n"
+                  "            raise ValueError('negative offset')\n"
+                  "    def read(self):\n"
+                  "        if self.mode == 'w':\n"
+                  "            raise ValueError('write-only')\n"
+                  "        if self.size == 0:\n"
+                  "            raise ValueError('empty buffer')\n"
+                  "class Conn:\n"
+                  "    def __init__(self, host):\n"
+                  "        self.host = host\n"
+                  "        self.closed = False\n"
+                  "    def close(self):\n"
+                  "        self.closed = True\n"
+                  "    def send(self, data):\n"
+                  "        if self.closed:\n"
+                  "            raise OSError('connection closed')\n"
+                  "        if not data:\n"
+                  "            raise OSError('nothing to send')\n"
+                  "class Base:\n"
+                  "    pass\n"
+                  "class Sized(Base):\n"
+                  "    def __init__(self, limit):\n"
+                  "        super().__init__()\n"
+                  "        self.limit = limit\n"
+                  "    def take(self, n):\n"
+                  "        if n > self.limit:\n"
+                  "            raise ValueError('over the limit')\n"
+                  "        if n < 0:\n"
+                  "            raise ValueError('under zero')\n"}},
+                {{"tests/test_buffers.py",
+                  "import unittest\n"
+                  "from pkg.buffers import Buffer, Conn, Sized\n"
+                  "class BufferTest(unittest.TestCase):\n"
+                  "    def test_push_read_only(self):\n"
+                  "        b = Buffer(3, 'r')\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            b.push(1)\n"
+                  "    def test_read_empty(self):\n"
+                  "        b = Buffer(0)\n"
+                  "        self.assertRaises(ValueError, b.read)\n"
+                  "    def test_read_write_only(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            Buffer(2, mode='w').read()\n"
+                  "    def test_peek_past(self):\n"
+                  "        b = Buffer(2)\n"
+                  "        self.assertRaises(ValueError, b.peek, 5)\n"
+                  "    def test_peek_resized(self):\n"
+                  "        b = Buffer(2)\n"
+                  "        b.size = 10\n"
+                  "        self.assertRaises(ValueError, b.peek, 5)\n"
+                  "    def test_send_closed(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        with self.assertRaises(OSError):\n"
+                  "            c.send(b'')\n"
+                  "    def test_take(self):\n"
+                  "        s = Sized(3)\n"
+                  "        self.assertRaises(ValueError, s.take, 5)\n"}});
+  EXPECT_EQ(l.tests_of("not writable"), (std::vector<std::string>{"BufferTest.test_push_read_only@6"}));
+  EXPECT_TRUE(l.tests_of("buffer full").empty());
+  EXPECT_EQ(l.tests_of("empty buffer"), (std::vector<std::string>{"BufferTest.test_read_empty@10"}));
+  EXPECT_EQ(l.tests_of("write-only"), (std::vector<std::string>{"BufferTest.test_read_write_only@12"}));
+  // `b.size = 10` in the test: what Buffer(2) set is no longer known.
+  EXPECT_EQ(l.tests_of("beyond the end"), (std::vector<std::string>{"BufferTest.test_peek_past@16"}));
+  EXPECT_TRUE(l.tests_of("negative offset").empty());
+  // `close()` sets `closed`: the first guard is unknown, so nothing is picked.
+  EXPECT_TRUE(l.tests_of("connection closed").empty());
+  EXPECT_TRUE(l.tests_of("nothing to send").empty());
+  // A base's `__init__` may set `limit` too.
+  EXPECT_TRUE(l.tests_of("over the limit").empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze

@@ -41,9 +41,10 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // test links one site or none, a regex-less guess needs a witness, and
   // the links a function's returned instance, a `property(...)` or a test
   // call's literal arguments add run), 89.6 % (773 of 863) once a test's own
-  // call that cannot reach the raise links nothing: this floor keeps them
-  // from getting worse.
-  EXPECT_GE(executed * 1000, ran * 890) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // call that cannot reach the raise links nothing, 90.0 % (785 of 872)
+  // once a method's guards read what `__init__` set the instance's
+  // attributes to: this floor keeps them from getting worse.
+  EXPECT_GE(executed * 1000, ran * 895) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The literal-argument evaluator behind test links (issue 29, item 2):
 // Python literals, guards decided on them, a call's arguments bound to a
 // parameter list, and a call found in a test's code.
+#include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 
 #include <gtest/gtest.h>
@@ -222,6 +223,25 @@ TEST(GuardEval, ASiteIsReachedWhenAllItsGuardsHold) {
   EXPECT_EQ(site_reached(s, short_s), false);
   s.guards.clear();
   EXPECT_FALSE(site_reached(s, long_s).has_value());
+}
+
+
+// An attribute bound by its dotted name (what `__init__` set `self.mode`
+// to) is read; a method of it called, or another attribute, is not.
+TEST(GuardEval, AttributesBoundByTheirDottedName) {
+  Bindings bound;
+  bound.emplace("self.mode", *literal_value("'w'"));
+  bound.emplace("self.size", *literal_value("0"));
+  bound.emplace("n", *literal_value("3"));
+  EXPECT_EQ(evaluate_condition("self.mode == 'w'", bound), true);
+  EXPECT_EQ(evaluate_condition("n > self.size and self.mode in ('r', 'w')", bound), true);
+  EXPECT_EQ(evaluate_condition("not self.size", bound), true);
+  EXPECT_EQ(evaluate_condition("self.mode.upper() == 'W'", bound), true);
+  EXPECT_EQ(evaluate_condition("len(self.mode) == 1", bound), true);
+  EXPECT_FALSE(evaluate_condition("self.closed", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("self.mode.encoding", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("other.mode == 'w'", bound).has_value());
+  EXPECT_FALSE(evaluate_condition("self.size() == 0", bound).has_value());
 }
 
 }  // namespace

@@ -596,5 +596,46 @@ TEST(PythonTestTypes, AttributeAccessesOfInstancesAreDescriptorCalls) {
   EXPECT_TRUE(f.expectations[8].calls.empty());
 }
 
+
+// The call, with its arguments, that made a test's local its calls are
+// made on (`b = Buffer(3, mode='w')`): not when the test sets an attribute
+// of it, binds it twice to different calls, or it is its class's (setUp's).
+TEST(PythonTestTypes, ATestsLocalKeepsItsConstructorsArguments) {
+  const char* src =
+      "from pkg import Buffer, make_buffer\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.shared = Buffer(9)\n"
+      "    def test_a(self):\n"
+      "        b = Buffer(3, mode='w')\n"
+      "        self.assertRaises(ValueError, b.read)\n"
+      "    def test_b(self):\n"
+      "        b = Buffer(3)\n"
+      "        b.size = 0\n"
+      "        self.assertRaises(ValueError, b.read)\n"
+      "    def test_c(self):\n"
+      "        b = Buffer(1)\n"
+      "        b = Buffer(2)\n"
+      "        self.assertRaises(ValueError, b.read)\n"
+      "    def test_d(self):\n"
+      "        b = make_buffer(1)\n"
+      "        self.assertRaises(ValueError, b.read)\n"
+      "        self.assertRaises(ValueError, self.shared.read)\n"
+      "    def test_e(self):\n"
+      "        b = Buffer(1)\n"
+      "        b.items[0] == 1\n"
+      "        self.assertRaises(ValueError, b.read)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 6u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"Buffer().read"}));
+  EXPECT_EQ(f.expectations[0].constructions, (std::vector<std::string>{"Buffer(3, mode='w')"}));
+  EXPECT_TRUE(f.expectations[1].constructions.empty());
+  EXPECT_TRUE(f.expectations[2].constructions.empty());
+  // The call that made it, whatever it is; setUp's instance is not the test's own.
+  EXPECT_EQ(f.expectations[3].constructions, (std::vector<std::string>{"make_buffer(1)"}));
+  EXPECT_TRUE(f.expectations[4].constructions.empty());
+  EXPECT_EQ(f.expectations[5].constructions, (std::vector<std::string>{"Buffer(1)"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

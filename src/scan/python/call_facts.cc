@@ -371,6 +371,15 @@ class BindingReader {
       std::uint32_t k = i;
       while (k > b && (m_s[k - 1] == ' ' || m_s[k - 1] == '\t')) --k;
       const std::string_view name = m_s.substr(i, j - i);
+      // `self.x += 1`, `self.x[k] = v`, `del self.x`: the attribute is
+      // what changes (its name "self.x", as a plain assignment's).
+      if (name == "self" && !(k > b && m_s[k - 1] == '.') && j + 1 < e && m_s[j] == '.' && is_ident(m_s[j + 1])) {
+        std::uint32_t a = j + 1;
+        while (a < e && is_ident(m_s[a])) ++a;
+        add(m_s.substr(i, a - i), kind);
+        i = a;
+        continue;
+      }
       if (!(k > b && m_s[k - 1] == '.') && name != "in" && name != "as" && name != "if" && name != "not" &&
           name != "and" && name != "or" && name != "None" && name != "True" && name != "False")
         add(name, kind);
@@ -469,7 +478,11 @@ class BindingReader {
       if (c != '.' || i == b || !is_ident(m_s[i - 1])) return false;
       std::uint32_t n = i;
       while (n > b && is_ident(m_s[n - 1])) --n;
-      if (n > b && m_s[n - 1] == '.') return false;
+      // `self.items.append(...)`: the attribute "self.items".
+      if (n >= b + 5 && m_s.substr(n - 5, 5) == "self." && !(n - 5 > b && (is_ident(m_s[n - 6]) || m_s[n - 6] == '.')))
+        n -= 5;
+      else if (n > b && m_s[n - 1] == '.')
+        return false;
       std::uint32_t m = i + 1;
       while (m < e && is_ident(m_s[m])) ++m;
       const std::string_view method = m_s.substr(i + 1, m - i - 1);
@@ -792,6 +805,16 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         fn.nested = nested;
         fn.property = property;
         if (wrapped) fn.returns = "?";  // cleared at the end
+        if (std::uint32_t open_paren = e; open_paren < l.end && source[open_paren] == '(') {
+          int depth = 0;
+          for (std::uint32_t close = open_paren; close < l.end; ++close) {
+            depth += source[close] == '(' ? 1 : source[close] == ')' ? -1 : 0;
+            if (depth == 0) {
+              fn.params = python::collapse_ws(source.substr(open_paren + 1, close - open_paren - 1));
+              break;
+            }
+          }
+        }
         property = {};
         wrapped = false;
         out.push_back(std::move(fn));

@@ -54,6 +54,10 @@ struct Value {
   // written "make_thing.m"): where the call's name ends in `text`, npos
   // otherwise. The typed call is written with `()` there.
   std::size_t call_end = std::string::npos;
+  // For a call bound to a test's own local (`w = Wrapper('x', width=3)`):
+  // its argument text, as written; empty when unknown (bound differently
+  // twice, an attribute of it set in the test, got some other way).
+  std::optional<std::string> args = std::nullopt;
 };
 
 struct ClassInfo {
@@ -90,11 +94,18 @@ struct Bindings {
   std::vector<std::string> functions;  // keys, in file order
   // Per function key: loop variables over names (`for c in A, B:`).
   std::unordered_map<std::string, std::map<std::string, std::vector<Value>>> loops;
+  // Per function key: locals one of whose attributes it sets (`w.width =
+  // 0`): what their constructor call was given no longer says their state.
+  std::unordered_map<std::string, std::vector<std::string>> altered;
 };
 
 void bind_name(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
   auto [it, fresh] = into.emplace(name, v);
-  if (fresh || (it->second.kind == v.kind && it->second.text == v.text)) return;
+  if (fresh) return;
+  if (it->second.kind == v.kind && it->second.text == v.text) {
+    if (it->second.args != v.args) it->second.args.reset();  // which call made it is unknown
+    return;
+  }
   if (conflicts) conflicts->push_back(name);
   into.erase(it);
 }
@@ -166,7 +177,32 @@ std::optional<Value> value_of(std::string_view rhs) {
     }
     return Value{Value::module, std::string(mod), {}};
   }
-  return Value{Value::call, std::string(name), {}};
+  Value out{Value::call, std::string(name), {}};
+  out.args = std::string(trim(args));
+  return out;
+}
+
+// Whether what follows a dotted target (`= 0`, `[k] = v`, `+= 1`) assigns
+// to it or an item of it, not compares (`==`).
+bool sets_attribute(std::string_view rest) {
+  int depth = 0;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const char c = rest[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == '#') return false;
+    else if (c == '\'' || c == '"') {
+      i = string_end(rest, i);
+      if (i == std::string_view::npos) return false;
+      --i;
+    }
+    else if (c == '=' && depth == 0) {
+      const char prev = i ? rest[i - 1] : ' ', next = i + 1 < rest.size() ? rest[i + 1] : ' ';
+      const bool compares = prev == '<' || prev == '>';  // `<=`, not `<<=`
+      return next != '=' && prev != '=' && prev != '!' && (!compares || (i >= 2 && rest[i - 2] == prev));
+    }
+  }
+  return false;
 }
 
 bool starts_with_word(std::string_view s, std::string_view w) {
@@ -335,6 +371,10 @@ Bindings read_bindings(const PythonLines& lines) {
     std::string_view target = dotted_prefix(t);
     if (target.empty()) return;
     std::string_view rest = trim(t.substr(target.size()));
+    if (fn && target.find('.') != std::string_view::npos && sets_attribute(rest)) {
+      std::string head(target.substr(0, target.find('.')));
+      if (head != "self" && head != "cls") b.altered[fn->name].push_back(std::move(head));
+    }
     if (rest.size() < 2 || rest[0] != '=' || rest[1] == '=') return;
     auto v = value_of(rest.substr(1));
     std::string name(target);
@@ -535,20 +575,28 @@ class Typer {
       for (const std::string& key : {cls.empty() ? text : cls + '.' + text, text})
         if (auto r = m_b.returns.find(key);
             r != m_b.returns.end() &&
-            std::find(m_b.bad_returns.begin(), m_b.bad_returns.end(), key) == m_b.bad_returns.end())
-          return expand(r->second, key, depth + 1);
+            std::find(m_b.bad_returns.begin(), m_b.bad_returns.end(), key) == m_b.bad_returns.end()) {
+          Value returned = r->second;
+          returned.args.reset();  // the helper's, not the test's
+          return expand(returned, key, depth + 1);
+        }
     }
     auto dot = text.find('.');
     std::string head = text.substr(0, dot);
     std::string rest = dot == std::string::npos ? std::string() : text.substr(dot);
     auto heads = values(head, test, depth + 1);
-    if (heads.empty()) return {Value{v.kind, text, v.via}};
+    if (heads.empty()) {
+      Value same{v.kind, text, v.via};
+      same.args = v.args;
+      return {same};
+    }
     for (const auto& h : heads) {
       if (h.text == "?") return {};
       // `Foo()` of an alias `Foo = json.JSONDecoder`: an instance of it; of
       // an instance: unknown.
       if (h.kind == Value::call && (rest.empty() || v.kind == Value::call)) continue;
       out.push_back(Value{v.kind, h.text + rest, v.via.empty() ? h.via : v.via});
+      out.back().args = v.args;
     }
     return out;
   }
@@ -560,12 +608,22 @@ class Typer {
     std::vector<Value> raw;
     if (auto l = m_b.locals.find(test); l != m_b.locals.end())
       if (auto it = l->second.find(head); it != l->second.end()) raw.push_back(it->second);
+    // Only a test's own local, whose attributes it sets nowhere, keeps its
+    // constructor call's arguments.
+    if (auto a = m_b.altered.find(test); !raw.empty() && a != m_b.altered.end())
+      if (std::find(a->second.begin(), a->second.end(), head) != a->second.end()) raw.back().args.reset();
     if (raw.empty())
       if (auto l = m_b.loops.find(test); l != m_b.loops.end())
         if (auto it = l->second.find(head); it != l->second.end()) raw = it->second;
-    if (raw.empty() && !class_of(test).empty()) class_attr(class_of(test), head, raw, 0, true);
+    if (raw.empty() && !class_of(test).empty()) {
+      class_attr(class_of(test), head, raw, 0, true);
+      for (auto& v : raw) v.args.reset();
+    }
     if (raw.empty())
-      if (auto it = m_b.module.find(head); it != m_b.module.end()) raw.push_back(it->second);
+      if (auto it = m_b.module.find(head); it != m_b.module.end()) {
+        raw.push_back(it->second);
+        raw.back().args.reset();
+      }
     if (raw.empty() || raw.size() > k_max_values) return {};
     std::vector<Value> out;
     for (const auto& v : raw)
@@ -655,6 +713,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
   auto type = [&](model::TestExpectation& e, const std::vector<std::pair<std::string, std::string>>& scoped) {
     std::vector<std::string> calls;
     std::vector<std::string> vias;
+    std::vector<std::string> constructions;
     for (const auto& [c, scope] : scoped) {
       // An attribute access (`obj.size.__get__`, expectations.cc) runs a
       // property's accessor only on an instance: a receiver bound to a
@@ -669,13 +728,23 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
       for (auto& t : typed) {
         // A call's result (`r = make_thing(); r.m()`): `make_thing().m`, so
         // the call graph may follow what the function returns.
-        if (t.call_end < t.text.size()) t.text.insert(t.call_end, "()");
+        if (t.call_end < t.text.size()) {
+          // With the arguments the test gave it, for what it set the
+          // instance's attributes to (`Wrapper('x', width=3)`).
+          if (t.args && constructions.size() < k_max_calls) {
+            std::string made = t.text.substr(0, t.call_end) + '(' + *t.args + ')';
+            if (std::find(constructions.begin(), constructions.end(), made) == constructions.end())
+              constructions.push_back(std::move(made));
+          }
+          t.text.insert(t.call_end, "()");
+        }
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
         if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
           calls.push_back(std::move(t.text));
       }
     }
     e.calls = std::move(calls);
+    e.constructions = std::move(constructions);
     // A mixin's test typed by one subclass's attribute runs as that
     // subclass's: named so, as a test runner names it.
     if (vias.size() == 1 && vias[0] != "*") {

@@ -1,0 +1,37 @@
+#pragma once
+// A Python call as a test writes it, read from its text: the argument
+// lists of a callee's calls in a test's code (`f(1); obj.f(2)`,
+// `assertRaises(E, f, 3)`), and one bound to a `def` parameter list, each
+// parameter to its literal value (guard_eval.h) where it is one.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyze/guard_eval.h"
+
+namespace errdex::analyze {
+
+// Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
+// (`self, start, stop=None, step=1`), defaults included, `*args` the tuple
+// of the extra positionals (when all are literals); `skip_first` drops
+// the receiver (`self`, `cls`). Empty when the call does not fit the list
+// (too many positionals, an unknown keyword, a parameter given twice or
+// one without a default not given) or cannot be read (`*x`/`**x` splats);
+// with `misfit`, it says which: true only when the call surely does not
+// fit, so Python raises TypeError before the function's body runs.
+std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
+                                  bool* misfit = nullptr);
+
+// The argument text of the one call of `callee` (a bare name) in a test's
+// code: `callee(...)`, `obj.callee(...)`, or the arguments after it in
+// `assertRaises(E, obj.callee, ...)`/`pytest.raises(E, callee, ...)`.
+// Empty when the code calls it in none or several places.
+std::optional<std::string> call_arguments(std::string_view code, std::string_view callee);
+
+// Each call's argument text as call_arguments finds them, in the order the
+// code writes them (`f(1); f(2)`); empty when there is none, or when the
+// code names `callee` some other way it cannot follow (handed to a helper).
+std::optional<std::vector<std::string>> call_argument_lists(std::string_view code, std::string_view callee);
+
+}  // namespace errdex::analyze
