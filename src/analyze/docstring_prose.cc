@@ -204,28 +204,8 @@ const model::Docstring* find_docstring(const std::vector<model::Docstring>& docs
   return suffixes == 1 ? suffix : nullptr;
 }
 
-DocstringIndex::DocstringIndex(std::vector<std::string_view> names) : m_restricted(true) {
-  // A name is given once per record that reaches it: each is indexed once.
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  for (std::string_view n : names)
-    for (std::string key : {std::string(n), std::string(n) + ".__init__"}) {
-      for (std::size_t at = 0;;) {
-        m_tails.insert(key.substr(at));
-        std::size_t dot = key.find('.', at);
-        if (dot == std::string::npos) break;
-        at = dot + 1;
-      }
-      m_wanted.insert(std::move(key));
-    }
-}
-
 void DocstringIndex::add(std::string_view path, const std::vector<model::Docstring>& docs) {
   if (!path.ends_with(".py")) return;
-  if (m_restricted && std::none_of(docs.begin(), docs.end(), [&](const model::Docstring& d) {
-        return d.kind != "module" && m_tails.contains(d.name);
-      }))
-    return;
   std::string module(path.substr(0, path.size() - 3));
   if (module.ends_with("/__init__")) module.resize(module.size() - 9);
   else if (module == "__init__") module.clear();
@@ -238,11 +218,9 @@ void DocstringIndex::add(std::string_view path, const std::vector<model::Docstri
     at = dot + 1;
   }
   for (const auto& d : docs) {
-    if (d.kind == "module" || (m_restricted && !m_tails.contains(d.name))) continue;
+    if (d.kind == "module") continue;
     for (const auto& p : prefixes) {
-      std::string key = p + d.name;
-      if (m_restricted && !m_wanted.contains(key)) continue;
-      auto [it, added] = m_by_name.try_emplace(std::move(key), &d);
+      auto [it, added] = m_by_name.try_emplace(p + d.name, &d);
       if (!added && it->second != &d) it->second = nullptr;
     }
   }

@@ -6,7 +6,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "model/error_record.h"
@@ -42,12 +41,6 @@ const model::Docstring* find_docstring(const std::vector<model::Docstring>& docs
 // is not known here. A name two files give is nobody's.
 class DocstringIndex {
  public:
-  // Every name is indexed.
-  DocstringIndex() = default;
-  // Only `names` will be asked for (find): the others are not indexed, so
-  // that a repository's tens of thousands of docstrings cost a lookup each
-  // instead of an entry under every suffix of their module.
-  explicit DocstringIndex(std::vector<std::string_view> names);
   void add(std::string_view path, const std::vector<model::Docstring>& docs);
   // The docstring of a function or class so named, or of a class's
   // `__init__` when the class has none; null when none or ambiguous.
@@ -55,11 +48,6 @@ class DocstringIndex {
 
  private:
   std::unordered_map<std::string, const model::Docstring*> m_by_name;  // null: ambiguous
-  // With names given: the keys find looks up, and each one's dotted tails
-  // ("C.__init__", "__init__" of "a.C.__init__"), which a docstring's name
-  // in its file must be one of to be indexed.
-  bool m_restricted = false;
-  std::unordered_set<std::string> m_wanted, m_tails;
 };
 
 // The record's first entry point other than the raising function

@@ -523,12 +523,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // found, quoting their docstrings.
   if (std::any_of(out.records.begin(), out.records.end(),
                   [](const model::ErrorRecord& r) { return !r.evidence.entry_points.empty(); })) {
-    // Only the entry points' names are looked up: of the repository's
-    // docstrings, only those that may be theirs are indexed.
-    std::vector<std::string_view> names;
-    for (const auto& r : out.records)
-      for (const auto& e : r.evidence.entry_points) names.push_back(e.name);
-    analyze::DocstringIndex docs(std::move(names));
+    analyze::DocstringIndex docs;
     for (std::size_t i = 0; i < entries.size(); ++i) docs.add(paths[i], whole(i).docstrings);
     for (auto& r : out.records) analyze::write_entry_point_prose(r, docs);
   }
