@@ -111,6 +111,7 @@ struct CallGraph::Impl {
     std::string_view path;
     const model::FileFacts* facts = nullptr;
     bool is_package = false;
+    int top = -1;  // its top-level package, numbered (top_package)
     std::unordered_map<std::string, int> defs;          // qualname → node (not nested)
     std::unordered_map<int, int> by_line;               // def line → node (closures: the enclosing one)
     std::unordered_map<std::string, std::string> bindings;  // imported name → dotted target
@@ -151,6 +152,12 @@ struct CallGraph::Impl {
   // (module, class) → attribute → callee as written (`self.x = Cls()`).
   std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
   std::size_t edge_count = 0;
+  // resolve_from_function's answers, by module, while the graph is built.
+  struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::vector<std::unordered_map<std::string, Ref, ViewHash, std::equal_to<>>> resolved_in;
 
   static std::string class_key(int module, const std::string& cls) { return std::to_string(module) + ':' + cls; }
 
@@ -296,8 +303,8 @@ struct CallGraph::Impl {
 
   // The class a callee as written (`JSONDecoder`, `decoder.JSONDecoder`)
   // constructs, seen from module `mi`.
-  Ref class_of(int mi, std::string_view callee) const {
-    Ref r = resolve_in_module(mi, split_dots(callee), 0);
+  Ref class_of(int mi, std::string_view callee) {
+    Ref r = resolve_from_function(mi, callee);
     return r.kind == Ref::klass ? r : Ref{};
   }
 
@@ -311,17 +318,36 @@ struct CallGraph::Impl {
     ++edge_count;
   }
 
-  // Guesses for `recv.name()` with `recv` of unknown type.
+  // Guesses for `recv.name()` with `recv` of unknown type. A name defined
+  // more often than that in the package (`doit`, `subs`) is given up at
+  // its third definition met, not counted to the end.
   void add_guesses(int from, std::string_view name) {
     if (is_dunder(name)) return;
     auto it = methods_named.find(std::string(name));
     if (it == methods_named.end()) return;
-    std::string_view top = top_package(modules[nodes[from].module].name);
-    std::vector<int> near;
+    const int top = modules[nodes[from].module].top;
+    int near[k_max_guesses];
+    std::size_t count = 0;
     for (int n : it->second)
-      if (top_package(modules[nodes[n].module].name) == top) near.push_back(n);
-    if (near.empty() || near.size() > k_max_guesses) return;
-    for (int n : near) add_edge(from, n);
+      if (modules[nodes[n].module].top == top) {
+        if (count == k_max_guesses) return;
+        near[count++] = n;
+      }
+    for (std::size_t k = 0; k < count; ++k) add_edge(from, near[k]);
+  }
+
+  // What a name written in a function of module `mi` stands for at the
+  // module's top level (resolve_in_module from nothing nested), kept by
+  // module and name while the graph is built: a module's functions call
+  // the same names again and again, and a name that no definition of the
+  // module explains is followed through its imports and `*` imports each
+  // time. The answer depends on nothing else, so it is the same each time.
+  Ref resolve_from_function(int mi, std::string_view dotted) {
+    auto& known = resolved_in[mi];
+    if (auto it = known.find(dotted); it != known.end()) return it->second;
+    Ref r = resolve_in_module(mi, split_dots(dotted), 0);
+    known.emplace(std::string(dotted), r);
+    return r;
   }
 
   void resolve_call(int from, std::string_view target) {
@@ -375,7 +401,7 @@ struct CallGraph::Impl {
         if (r.kind == Ref::klass) return add_edge(from, lookup_method(r.module_index, r.qualname, parts[1], 0));
       }
     }
-    Ref r = resolve_in_module(mi, parts, 0);
+    Ref r = resolve_from_function(mi, target);
     if (r.kind != Ref::none) return add_edge(from, called_node(r));
     // `obj.m()` with `obj` no module, class or import of this repository.
     if (parts.size() >= 2 && !modules[mi].bindings.contains(std::string(parts[0])))
@@ -383,6 +409,7 @@ struct CallGraph::Impl {
   }
 
   void build(const std::vector<FileFactsAt>& files, const std::vector<std::string>& roots) {
+    std::unordered_map<std::string, int> tops;
     for (const auto& f : files) {
       std::string name = module_name(*f.path, roots);
       if (name.empty() || module_by_name.contains(name)) continue;
@@ -391,6 +418,7 @@ struct CallGraph::Impl {
       m.facts = f.facts;
       m.path = *f.path;
       m.is_package = f.path->ends_with("/__init__.py");
+      m.top = tops.emplace(std::string(top_package(m.name)), static_cast<int>(tops.size())).first->second;
       module_by_name.emplace(m.name, static_cast<int>(modules.size()));
       module_by_path.emplace(*f.path, static_cast<int>(modules.size()));
       modules.push_back(std::move(m));
@@ -469,8 +497,10 @@ struct CallGraph::Impl {
     }
     callees.resize(nodes.size());
     callers.resize(nodes.size());
+    resolved_in.resize(modules.size());
     for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
       for (const auto& t : nodes[id].fn->targets) resolve_call(id, t);
+    resolved_in = {};
   }
 
   bool is_public(int id) const {

@@ -745,11 +745,13 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
           }
       }
       if (found.empty()) continue;
+      // The sites of its class below the nearest level, which the checks
+      // below each ask: counted once (each count asks `agrees` of them).
+      const std::size_t deeper = deeper_sites(walk->second.reached, level, by_node, agrees);
       // Without a regex, a test whose nearest site of its class is already
       // inside a callee, below which more sites of the class are reached,
       // says too little of which one its inputs hit.
-      if (e.match.empty() && level >= 1 && deeper_sites(walk->second.reached, level, by_node, agrees) >= k_max_deeper)
-        continue;
+      if (e.match.empty() && level >= 1 && deeper >= k_max_deeper) continue;
       // A name reached is only a name: the record's module must be what the
       // test is about (its file's or folder's name, or a call's qualifier).
       auto words = subject_words(*f.path, e);
@@ -763,8 +765,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
       // Then those its call's literal arguments lead to.
-      keep_by_literals(found, e, sites, records, binding_facts,
-                       deeper_sites(walk->second.reached, level, by_node, agrees) == 0);
+      keep_by_literals(found, e, sites, records, binding_facts, deeper == 0);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;
@@ -774,7 +775,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // and nothing does when the test names only a base of the class the
       // site raises (`OSError` for a `FileNotFoundError`): any of the
       // others, or C code's raise of the base, meets it as well.
-      if (e.match.empty() && (level >= 1 || deeper_sites(walk->second.reached, level, by_node, agrees) >= 1) &&
+      if (e.match.empty() && (level >= 1 || deeper >= 1) &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
       // The test's call of the site's own function, read with its values,

@@ -35,6 +35,10 @@ struct ScanArgs {
   // import roots, so a frame under it belongs to this dataset.
   std::optional<std::string> installed_at;
   bool report = true;
+  // Set by the command line, whose process ends with the scan: what the
+  // scan kept in memory between revisions (ScanMemo) is left to the exit
+  // instead of freed. A worker scanning job after job frees it.
+  bool exits_after = false;
   // "static" (default) or "llm"; the llm_* options apply to "llm" only.
   std::string analyst = "static";
   std::string llm_url;

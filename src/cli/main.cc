@@ -249,6 +249,7 @@ int main(int argc, char** argv) {
     if (*c_scan) {
       scan.db = db;
       scan.json = json;
+      scan.exits_after = true;
       return run_scan(scan);
     }
     if ((*c_show || *c_list || *c_search || *c_export) && ref && !repo) {

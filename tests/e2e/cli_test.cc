@@ -781,6 +781,89 @@ TEST(Cli, ManyRevisionsInOneCommandStoreWhatOneCommandEachStores) {
   EXPECT_EQ(named, 3);
 }
 
+// A later revision's evidence follows files other than the record's own:
+// a test file added at v2 links the record of a file unchanged since v1,
+// a public caller added at v3 in another module gives that record a new
+// entry point (and its docstring's prose), a doc added at v4 quotes its
+// message, and at v5 the test is changed so that it no longer reaches the
+// record. One command over the five revisions (facts, records and the
+// passes over the whole tree carried between revisions) stores what a
+// --no-cache scan of each stores.
+TEST(Cli, EvidenceFromOtherFilesFollowsEachRevisionAsAFullScanFindsIt) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/core.py",
+             "def _check_width(width):\n    if width <= 0:\n"
+             "        raise ValueError(f\"the width of a column must be positive, got {width}\")\n    return width\n\n\n"
+             "def _other(x):\n    raise KeyError(f\"no column named {x} in this table\")\n");
+  write_file(repo / "pkg/util.py", "def helper(x):\n    return x\n");
+  git(repo, "init -q && git add -A && git commit -qm v1 && git tag v1");
+  const std::string test_reaching =
+      "import pytest\nfrom pkg.core import _check_width\n\n\ndef test_width():\n"
+      "    with pytest.raises(ValueError, match='width of a column'):\n        _check_width(0)\n";
+  write_file(repo / "tests/test_core.py", test_reaching);
+  git(repo, "add -A && git commit -qm v2 && git tag v2");
+  write_file(repo / "pkg/table.py",
+             "from pkg.core import _check_width\n\n\ndef layout(width):\n"
+             "    \"\"\"Lays the table out in columns of the given width.\"\"\"\n    return _check_width(width)\n");
+  git(repo, "add -A && git commit -qm v3 && git tag v3");
+  write_file(repo / "docs/errors.md",
+             "# Errors\n\nA table refuses it: the width of a column must be positive, got 0.\n");
+  git(repo, "add -A && git commit -qm v4 && git tag v4");
+  write_file(repo / "tests/test_core.py",
+             "import pytest\nfrom pkg.util import helper\n\n\ndef test_width():\n"
+             "    with pytest.raises(ValueError, match='width of a column'):\n        helper(0)\n");
+  git(repo, "commit -qam v5 && git tag v5");
+  std::string one = "sqlite:" + (data / "one.db").string(), each = "sqlite:" + (data / "each.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cols -q --json " + args +
+                 " --db " + shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  const std::vector<std::string> tags = {"v1", "v2", "v3", "v4", "v5"};
+  std::string revs;
+  for (const auto& t : tags) revs += " --rev " + t;
+  auto summaries = scan(one, revs);
+  // core.py's records come from the memo after v1: its evidence is not
+  // its own file's.
+  std::vector<int> reused;
+  const std::string field = "\"reusedFiles\": ";
+  for (auto at = summaries.find(field); at != std::string::npos; at = summaries.find(field, at + 1))
+    reused.push_back(std::stoi(summaries.substr(at + field.size())));
+  EXPECT_EQ(reused, (std::vector<int>{0, 1, 1, 1, 1})) << summaries;
+  for (const auto& t : tags) scan(each, "--no-cache --rev " + t);
+  auto a = export_without_times(one), b = export_without_times(each);
+  ASSERT_EQ(a.size(), 2u * tags.size());
+  EXPECT_EQ(a, b);
+  auto sha = [&](const std::string& tag) { return git(repo, "rev-parse " + tag).substr(0, 40); };
+  std::map<std::string, json> width_at;
+  for (const auto& l : a)
+    if (l["record"]["errorClass"] == "ValueError") width_at[l["record"]["analyzedSha"].get<std::string>()] = l["record"];
+  ASSERT_EQ(width_at.size(), tags.size());
+  auto evidence = [&](const std::string& tag, const char* kind) {
+    const json& r = width_at[sha(tag)];
+    return r.contains("evidence") && r["evidence"].contains(kind) ? r["evidence"][kind] : json();
+  };
+  EXPECT_TRUE(evidence("v1", "tests").is_null()) << width_at[sha("v1")].dump();
+  for (const char* t : {"v2", "v3", "v4"}) {
+    ASSERT_EQ(evidence(t, "tests").size(), 1u) << t << " " << width_at[sha(t)].dump();
+    EXPECT_EQ(evidence(t, "tests")[0]["filePath"], "tests/test_core.py") << t;
+  }
+  EXPECT_TRUE(evidence("v5", "tests").is_null()) << width_at[sha("v5")].dump();
+  for (const char* t : {"v1", "v2"}) EXPECT_TRUE(evidence(t, "entryPoints").is_null()) << width_at[sha(t)].dump();
+  for (const char* t : {"v3", "v4", "v5"}) {
+    ASSERT_EQ(evidence(t, "entryPoints").size(), 1u) << t << " " << width_at[sha(t)].dump();
+    EXPECT_EQ(evidence(t, "entryPoints")[0]["name"], "pkg.table.layout") << t;
+    EXPECT_NE(width_at[sha(t)].dump().find("Lays the table out"), std::string::npos) << t;
+  }
+  for (const char* t : {"v1", "v2", "v3"}) EXPECT_TRUE(evidence(t, "docs").is_null()) << width_at[sha(t)].dump();
+  for (const char* t : {"v4", "v5"}) {
+    ASSERT_FALSE(evidence(t, "docs").is_null()) << t << " " << width_at[sha(t)].dump();
+    EXPECT_EQ(evidence(t, "docs")[0]["filePath"], "docs/errors.md") << t;
+  }
+}
+
 // The answer printed where the error is (issue 32, item 4): errdex run
 // around a real failing Python program passes its output through unchanged
 // and its exit code on, and under the traceback says where it was raised,
