@@ -8,27 +8,6 @@ namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// Calls `at(i, c, depth)` for each character of `s` from `from` on that is
-// outside a string literal, `depth` counting the brackets open after it
-// (an opening one included, a closing one not); stops when `at` says so.
-template <class At>
-void walk_code(std::string_view s, std::size_t from, const At& at) {
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = from; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    if (at(i, c, depth)) return;
-  }
-}
-
 // Top-level pieces of an argument list, split at commas outside brackets.
 std::vector<std::string_view> split_top(std::string_view s) {
   std::vector<std::string_view> out;

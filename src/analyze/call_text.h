@@ -12,6 +12,27 @@
 
 namespace errdex::analyze {
 
+// Calls `at(i, c, depth)` for each character of `s` from `from` on that is
+// outside a string literal, `depth` counting the brackets open after it
+// (an opening one included, a closing one not); stops when `at` says so.
+template <class At>
+void walk_code(std::string_view s, std::size_t from, const At& at) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = from; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    if (at(i, c, depth)) return;
+  }
+}
+
 // Binds a call's argument text (`10, 20, step=0`) to a `def` parameter list
 // (`self, start, stop=None, step=1`), defaults included, `*args` the tuple
 // of the extra positionals (when all are literals); `skip_first` drops

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyze/call_text.h"
 #include "analyze/python_check.h"
 #include "util/text.h"
 
@@ -17,23 +18,14 @@ bool is_identifier(std::string_view s) {
   return !s.empty() && !(s[0] >= '0' && s[0] <= '9') && std::all_of(s.begin(), s.end(), util::is_word_char);
 }
 
-// Where `op` occurs at bracket depth 0 outside strings, every occurrence.
+// Where `op` (an operator or a comma, never a bracket or quote) occurs at
+// bracket depth 0 outside strings, every occurrence.
 std::vector<std::size_t> top_level(const std::string& c, std::string_view op) {
   std::vector<std::size_t> at;
-  int depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    char ch = c[i];
-    if (quote) {
-      if (ch == '\\') ++i;
-      else if (ch == quote) quote = 0;
-      continue;
-    }
-    if (ch == '"' || ch == '\'') quote = ch;
-    else if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    else if (ch == ')' || ch == ']' || ch == '}') --depth;
-    else if (depth == 0 && c.compare(i, op.size(), op) == 0) at.push_back(i);
-  }
+  walk_code(c, 0, [&](std::size_t i, char, int depth) {
+    if (depth == 0 && c.compare(i, op.size(), op) == 0) at.push_back(i);
+    return false;
+  });
   return at;
 }
 
