@@ -495,6 +495,14 @@ TEST(PythonFrontend, AClassFactoryRaisesItsClass) {
   EXPECT_EQ(only_site("def f(e):\n    raise core.ValidationError.from_exception_data('M', [])\n").error_class,
             "core.ValidationError");
   EXPECT_EQ(only_site("def f(exc, tb):\n    raise exc.with_traceback(tb)\n").error_class, "exc.with_traceback");
+  // imaplib's IMAP4 defines `class error(Exception)` inside it: a class, no factory.
+  FileFacts imap = scan_python(
+      "class IMAP4:\n"
+      "    class error(Exception): pass\n"
+      "    def enable(self, c):\n"
+      "        raise IMAP4.error('Server does not support ENABLE')\n");
+  ASSERT_EQ(imap.sites.size(), 1u);
+  EXPECT_EQ(imap.sites[0].error_class, "IMAP4.error");
 }
 
 // Given two arguments or more, Python prints the tuple of their reprs, and

@@ -42,13 +42,23 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     // `raise ValidationError._from_jsonschema(ex)`, `raise
     // pydantic_core.ValidationError.from_exception_data(...)`: a method in
     // lower case called on a capitalised name is a class's factory, and
-    // what it returns is that class.
+    // what it returns is that class. Not a class this file defines in
+    // lower case (imaplib's `raise IMAP4.error(...)`, a nested class).
     std::string_view method = text(child(cls, m_g.f_attribute));
     std::string object = python::collapse_ws(text(child(cls, m_g.f_object)));
     const std::size_t dot = object.rfind('.');
     const char first = object.empty() ? '\0' : object[dot == std::string::npos ? 0 : dot + 1];
+    const std::string_view source = m_original.empty() ? m_src : m_original;
+    const std::string defined = "class " + std::string(method);
+    auto defines_class = [&] {
+      for (std::size_t at = source.find(defined); at != std::string_view::npos; at = source.find(defined, at + 1)) {
+        const std::size_t end = at + defined.size();
+        if (end < source.size() && (source[end] == '(' || source[end] == ':')) return true;
+      }
+      return false;
+    };
     if (!method.empty() && (std::islower(static_cast<unsigned char>(method[0])) || method[0] == '_') &&
-        std::isupper(static_cast<unsigned char>(first)) && is_dotted_name(object))
+        std::isupper(static_cast<unsigned char>(first)) && is_dotted_name(object) && !defines_class())
       site.error_class = std::move(object);
   }
   if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
