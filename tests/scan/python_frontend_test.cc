@@ -275,13 +275,14 @@ TEST(PythonFrontend, RaisedVariableTakesTheBuiltException) {
       "    raise ve_exc\n");
   EXPECT_EQ(s.error_class, "ValueError");
   EXPECT_EQ(message(s), "{value} is not a valid {cls.__qualname__}");
-  // Caught exceptions stay as they are written.
+  // A caught exception raised by its name is raised again.
   ThrowSite caught = only_site(
       "try:\n"
       "    f()\n"
       "except OSError as exc:\n"
       "    raise exc\n");
-  EXPECT_EQ(caught.error_class, "exc");
+  EXPECT_EQ(caught.error_class, "OSError");
+  EXPECT_TRUE(caught.reraise);
 }
 
 // `raise helper(...)` where the helper in this file returns the exception:
@@ -895,6 +896,81 @@ TEST(PythonFrontend, RaiseFromAndBareReraise) {
   EXPECT_TRUE(f.sites[2].reraise);
   EXPECT_EQ(f.sites[2].error_class, "os.error");
   EXPECT_EQ(f.sites[2].line, 9);
+}
+
+// httpx's `except BaseException as exc: response.close(); raise exc`,
+// shutil's `raise err from None`: the caught exception raised again by
+// its name is a re-raise, not a class named `exc`.
+TEST(PythonFrontend, RaisingTheCaughtNameRaisesAgain) {
+  FileFacts f = scan_python(
+      "def send(self, request):\n"
+      "    try:\n"
+      "        return self._send(request)\n"
+      "    except OSError as err:\n"
+      "        self.close()\n"
+      "        raise err from None\n"
+      "    except (KeyError, IndexError) as exc:\n"
+      "        raise exc.with_traceback(None)\n"
+      "    except ValueError as exc:\n"
+      "        exc = TypeError('wrapped')\n"
+      "        raise exc\n"
+      "    except LookupError:\n"
+      "        raise saved\n"
+      "    except RuntimeError as e:\n"
+      "        raise other.with_traceback(tb)\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[0].error_class, "OSError");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "");
+  // A construction reaching the raise is what it raises.
+  EXPECT_FALSE(f.sites[2].reraise);
+  EXPECT_EQ(f.sites[2].error_class, "TypeError");
+  EXPECT_EQ(message(f.sites[2]), "wrapped");
+  // A name no clause binds stays what it is.
+  EXPECT_FALSE(f.sites[3].reraise);
+  EXPECT_EQ(f.sites[3].error_class, "saved");
+  EXPECT_FALSE(f.sites[4].reraise);
+}
+
+// Messages kept in a table by key: a module's dict, and the class tables
+// Django's and marshmallow's fields merge into `self.error_messages`,
+// looked up from the method's class through its bases in the file. Long
+// enough that the outline blanks the tables on the first read.
+TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
+  std::string padding;
+  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  FileFacts f = scan_python(
+      "MESSAGES = {\n    'bad': 'Bad thing happened',\n    'worse': 'Worse thing: %s',\n}\n"
+      "class Field:\n"
+      "    default_error_messages = {\n        'required': _('This field is required.'),\n    }\n" +
+      padding +
+      "    def validate(self, value):\n"
+      "        if value is None:\n"
+      "            raise ValidationError(self.error_messages['required'], code='required')\n"
+      "class IntegerField(Field):\n"
+      "    default_error_messages = {'invalid': 'Enter a whole number.'}\n" +
+      padding +
+      "    def to_python(self, value):\n"
+      "        if not value.isdigit():\n"
+      "            raise ValidationError(self.error_messages['invalid'], code='invalid')\n"
+      "        if value == '0':\n"
+      "            raise ValidationError(self.error_messages['required'])\n"
+      "        if value == '1':\n"
+      "            raise ValidationError(self.error_messages['missing'])\n"
+      "def check(x):\n"
+      "    if x:\n"
+      "        raise ValueError(MESSAGES['bad'])\n"
+      "    raise ValueError(MESSAGES['worse'] % x)\n");
+  ASSERT_EQ(f.sites.size(), 6u);
+  EXPECT_EQ(message(f.sites[0]), "This field is required.");
+  EXPECT_EQ(message(f.sites[1]), "Enter a whole number.");
+  // Not in the subclass's table: its base's.
+  EXPECT_EQ(message(f.sites[2]), "This field is required.");
+  // No table holds the key: the expression, as before.
+  EXPECT_EQ(message(f.sites[3]), "{self.error_messages['missing']}");
+  EXPECT_EQ(message(f.sites[4]), "Bad thing happened");
+  EXPECT_EQ(message(f.sites[5]), "Worse thing: {x}");
 }
 
 TEST(PythonFrontend, Guards) {

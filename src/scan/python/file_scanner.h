@@ -187,6 +187,9 @@ class FileScanner {
   Guard make_guard(const char* kind, TSNode cond) const;
   std::vector<std::string> read_names(TSNode n) const;
   std::string caught_text(TSNode except_clause) const;
+  std::string_view caught_alias(TSNode except_clause) const;
+  std::string_view caught_with_traceback(TSNode call) const;
+  bool reraise_caught(ThrowSite& site, std::string_view name) const;
   FunctionInfo function_info(std::size_t ctx_index) const;
   std::string docstring(TSNode body) const;
 
@@ -386,6 +389,9 @@ class FileScanner {
   void index_calls();
   const std::vector<TSNode>& calls_named(std::string_view name);
   TSNode function_named(std::string_view name);
+  // `TABLE["key"]`, `self.messages["key"]`: the value a message table of
+  // this file holds under the key, or null.
+  TSNode table_entry(TSNode subscript);
   // True when the outline blanked a call of `word`: it is added to
   // FileFacts::blanked, and the site is resolved on the next scan.
   bool calls_blanked(std::string_view word);

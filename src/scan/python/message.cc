@@ -149,6 +149,7 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
       if (!allow_var) return std::nullopt;
       return build_variable(text(n), site_byte, depth);
     default: {
+      if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) return build(entry, site_byte, depth + 1, allow_var);
       // `(msg % args)[:256]`: a cut that keeps any message of ordinary
       // length whole reads as the message.
       if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return std::nullopt;
@@ -215,6 +216,7 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
 
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   n = unwrap_gettext(n);
+  if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) n = unwrap_gettext(entry);
   std::vector<TemplatePart> parts;
   if (kind(n) == Kind::Identifier) {
     if (!allow_var) return std::nullopt;
@@ -429,6 +431,86 @@ std::vector<TemplatePart> FileScanner::item_parts(TSNode item, std::uint32_t sit
   if (auto t = build(item, site_byte, depth + 1, false)) return std::move(t->parts);
   parts.push_back(interp(expr_text(text(item))));
   return parts;
+}
+
+// Messages kept in a table by key: `MESSAGES["bad"]` of a module-level
+// `MESSAGES = {...}` assigned once, and `self.error_messages["invalid"]`
+// in a method, from the class's `error_messages = {...}` or
+// `default_error_messages = {...}` (the instance's table merged from the
+// classes', as Django's and marshmallow's fields build it), the nearest
+// class up its bases in this file that has the key. The entry's value
+// node, or null.
+TSNode FileScanner::table_entry(TSNode n) {
+  n = unwrap_parens(n);
+  if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return TSNode{};
+  TSNode key_node = unwrap_parens(ts_node_named_child(n, 1));
+  if (kind(key_node) != Kind::String) return TSNode{};
+  std::vector<TemplatePart> key_parts;
+  bool is_f = false;
+  if (!literal_parts(key_node, key_parts, is_f) || is_f || !all_literal(key_parts)) return TSNode{};
+  const std::string key = joined_literal(key_parts);
+  auto entry_of = [&](TSNode dict) {
+    dict = unwrap_parens(dict);
+    if (kind(dict) != Kind::Dictionary) return TSNode{};
+    const std::uint32_t count = named_count(dict);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      TSNode p = ts_node_named_child(dict, i);
+      if (kind(p) != Kind::Pair) continue;
+      std::vector<TemplatePart> k;
+      bool kf = false;
+      if (literal_parts(child(p, m_g.f_key), k, kf) && !kf && all_literal(k) && joined_literal(k) == key)
+        return child(p, m_g.f_value);
+    }
+    return TSNode{};
+  };
+  TSNode table = unwrap_parens(ts_node_named_child(n, 0));
+  if (kind(table) == Kind::Identifier) {
+    // Assigned once, in the function or else in the module.
+    const std::string_view name = text(table);
+    TSNode scope = scope_node();
+    const std::vector<Assign>* local = ts_node_is_null(scope) || ts_node_eq(scope, m_root) ? nullptr : assignments(scope, name);
+    if (!local && top_level_assignments_blanked(name)) return TSNode{};
+    const std::vector<Assign>* once = local ? local : assignments(m_root, name);
+    if (!once || once->size() != 1 || once->front().how != '=') return TSNode{};
+    return entry_of(once->front().rhs);
+  }
+  if (kind(table) != Kind::Attribute) return TSNode{};
+  const std::string_view object = text(child(table, m_g.f_object));
+  if (object != "self" && object != "cls") return TSNode{};
+  const std::string attribute(text(child(table, m_g.f_attribute)));
+  const std::string names[] = {attribute, "default_" + attribute};
+  // The class whose method this is.
+  TSNode cls = n;
+  while (!ts_node_is_null(cls) && kind(cls) != Kind::ClassDef) cls = ts_node_parent(cls);
+  bool searched = false;
+  for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops) {
+    TSNode body = child(cls, m_g.f_body);
+    const std::uint32_t count = named_count(body);
+    for (const std::string& table_name : names)
+      for (std::uint32_t i = 0; i < count; ++i) {
+        TSNode st = ts_node_named_child(body, i);
+        if (kind(st) != Kind::ExprStatement) continue;
+        TSNode assign = first_named(st);
+        if (kind(assign) != Kind::Assignment || text(child(assign, m_g.f_left)) != table_name) continue;
+        searched = true;
+        if (TSNode v = entry_of(child(assign, m_g.f_right)); !ts_node_is_null(v)) return v;
+      }
+    // On to the first base this file defines.
+    TSNode bases = child(cls, m_g.f_superclasses);
+    TSNode next{};
+    for (std::uint32_t i = 0; i < named_count(bases) && ts_node_is_null(next); ++i) {
+      TSNode b = ts_node_named_child(bases, i);
+      if (kind(b) == Kind::Identifier && !ts_node_eq(class_named(text(b)), cls)) next = class_named(text(b));
+    }
+    cls = next;
+  }
+  // The outline may have blanked the class bodies' tables: read again
+  // keeping them.
+  if (!searched && !m_original.empty() && m_original.find(names[1]) != std::string_view::npos)
+    for (const std::string& table_name : names)
+      if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), table_name) == m_facts.blanked.end())
+        m_facts.blanked.push_back(table_name);
+  return TSNode{};
 }
 
 }  // namespace errdex::scan::python::detail

@@ -85,6 +85,44 @@ void FileScanner::visit_class(TSNode n) {
   m_facts.classes.push_back(std::move(c));
 }
 
+// A bare `raise` (`name` empty), or a raise of the name an enclosing
+// `except … as name` binds: the site raises again the exception it is
+// handling, of the clause's class when that is one name. False, and the
+// site untouched, when no enclosing clause of the function binds `name`.
+bool FileScanner::reraise_caught(ThrowSite& site, std::string_view name) const {
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    const Ctx& c = m_ctx[i];
+    if (c.kind == Kind::FunctionDef || c.kind == Kind::ClassDef) return false;
+    if (c.kind != Kind::Except || (!name.empty() && caught_alias(c.node) != name)) continue;
+    site.reraise = true;
+    site.error_class.clear();
+    std::string caught = caught_text(c.node);
+    if (is_dotted_name(caught)) site.error_class = std::move(caught);
+    return true;
+  }
+  return false;
+}
+
+// `err` of `raise err.with_traceback(tb)`; empty for any other call.
+std::string_view FileScanner::caught_with_traceback(TSNode call) const {
+  TSNode fn = child(call, m_g.f_function);
+  if (kind(fn) != Kind::Attribute || text(child(fn, m_g.f_attribute)) != "with_traceback") return {};
+  TSNode object = child(fn, m_g.f_object);
+  return kind(object) == Kind::Identifier ? text(object) : std::string_view{};
+}
+
+// The name `except E as name:` binds; empty when it binds none.
+std::string_view FileScanner::caught_alias(TSNode clause) const {
+  std::uint32_t count = named_count(clause);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode ch = ts_node_named_child(clause, i);
+    if (kind(ch) != Kind::AsPattern) continue;
+    TSNode target = ts_node_named_child(ch, named_count(ch) - 1);
+    return named_count(ch) > 1 ? text(target) : std::string_view{};
+  }
+  return {};
+}
+
 std::string FileScanner::caught_text(TSNode clause) const {
   TSNode first{}, last{};
   std::uint32_t count = named_count(clause);
@@ -343,26 +381,25 @@ void FileScanner::emit_raise(TSNode n) {
     break;
   }
   if (ts_node_is_null(expr)) {
-    site.reraise = true;
-    for (std::size_t i = m_ctx.size(); i-- > 0;) {
-      const Ctx& c = m_ctx[i];
-      if (c.kind == Kind::FunctionDef || c.kind == Kind::ClassDef) break;
-      if (c.kind != Kind::Except) continue;
-      std::string caught = caught_text(c.node);
-      if (is_dotted_name(caught)) site.error_class = std::move(caught);
-      break;
-    }
+    reraise_caught(site, {});
   } else {
     site.raised_text = std::string(text(expr));
     expr = default_exception(expr);
-    if (kind(expr) == Kind::Call) {
+    const std::string_view traced = kind(expr) == Kind::Call ? caught_with_traceback(expr) : std::string_view{};
+    if (kind(expr) == Kind::Call && (traced.empty() || !reraise_caught(site, traced))) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
       resolve_class_display(site, expr, at);
       resolve_args_display(site, expr, at);
-    } else {
+    } else if (kind(expr) != Kind::Call) {
       site.error_class = python::collapse_ws(text(expr));
-      if (kind(expr) == Kind::Identifier) resolve_raised_name(site, expr, at);
+      if (kind(expr) == Kind::Identifier) {
+        resolve_raised_name(site, expr, at);
+        // `except OSError as err: …; raise err`: no construction of its
+        // own reaches the raise, so it raises again what it caught, as a
+        // bare `raise` does.
+        if (site.error_class == text(expr)) reraise_caught(site, text(expr));
+      }
     }
   }
   fill_context(site, at);
