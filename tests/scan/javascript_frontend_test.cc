@@ -118,6 +118,51 @@ TEST(JavaScriptFrontend, AHelperReturningAnotherHelpersErrorIsReadThrough) {
   EXPECT_EQ(f.sites[2].error_class, "loop") << "a function returning itself is no helper";
 }
 
+// axios's fetch adapter: `throw Object.assign(new AxiosError(…), {cause})`
+// throws the AxiosError; `throw AxiosError.from(err, code)` is the class's
+// factory. A builtin namespace's method is no factory.
+TEST(JavaScriptFrontend, ObjectAssignAndClassFactoriesThrowTheirClass) {
+  auto f = js("function fail (err, config) {\n"
+              "  if (err.name === 'TypeError') {\n"
+              "    throw Object.assign(new AxiosError('Network Error', AxiosError.ERR_NETWORK, config), {cause: err})\n"
+              "  }\n"
+              "  if (config.strict) throw AxiosError.from(err, err && err.code, config)\n"
+              "  throw JSON.parse(config.reply)\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "AxiosError");
+  EXPECT_EQ(template_text(f.sites[0].message), "Network Error");
+  EXPECT_EQ(f.sites[1].error_class, "AxiosError");
+  EXPECT_EQ(f.sites[2].error_class, "JSON.parse");
+}
+
+// ky's `const invalidSchemaMessage = '…'` at the top of the module, thrown
+// in a method: the message is the constant's. Not when a parameter or a
+// local of an enclosing function holds the name, nor when the module
+// assigns it twice.
+TEST(JavaScriptFrontend, AModuleConstantIsTheMessageAFunctionThrows) {
+  auto f = js("const invalidSchemaMessage = 'The `schema` argument must follow the spec';\n"
+              "let changing = 'first';\n"
+              "changing = 'second';\n"
+              "class Ky {\n"
+              "  validate (schema) {\n"
+              "    if (!schema) throw new TypeError(invalidSchemaMessage);\n"
+              "    throw new Error(changing);\n"
+              "  }\n"
+              "}\n"
+              "function shadow (invalidSchemaMessage) { throw new TypeError(invalidSchemaMessage) }\n"
+              "function outer () {\n"
+              "  const invalidSchemaMessage = 'local';\n"
+              "  return () => { throw new RangeError(invalidSchemaMessage) }\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(template_text(f.sites[0].message), "The `schema` argument must follow the spec");
+  EXPECT_TRUE(f.sites[0].message.from_literals);
+  EXPECT_FALSE(f.sites[1].message.from_literals);
+  EXPECT_EQ(template_text(f.sites[2].message), "{invalidSchemaMessage}");
+  EXPECT_EQ(template_text(f.sites[3].message), "local");
+}
+
 TEST(JavaScriptFrontend, ErrorClassesWithBasesAndTheirMessages) {
   auto f = js("class AppError extends Error {}\n"
               "class InvalidVersion extends AppError {\n"

@@ -132,6 +132,7 @@ class FileScanner {
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
   TSNode scope_of(std::uint32_t at) const;
   const std::vector<Assign>& assignments(TSNode scope);
+  const std::vector<Assign>& assignments_reaching(std::string_view name, std::uint32_t at, const Assign*& last);
   TSNode function_named(std::string_view name);
   TSNode function_declared_at(std::uint32_t at, std::string_view name) const;
   void apply_own_displays();

@@ -3,8 +3,10 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -350,7 +352,30 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   if (k != Kind::New && k != Kind::Call) return false;
   TSNode callee = child(expr, k == Kind::New ? m_g.f_constructor : m_g.f_function);
   if (k == Kind::Call && read_helper(expr, site, at, depth)) return true;
+  if (k == Kind::Call && text(callee) == "Object.assign") {
+    // `throw Object.assign(new AxiosError('Network Error', …), {cause})`:
+    // what it throws is its first argument, given more properties.
+    TSNode target = unwrap(argument(expr, 0));
+    if (depth < 4 && (kind(target) == Kind::New || kind(target) == Kind::Call))
+      return read_construction(target, site, at, depth + 1);
+  }
   site.error_class = collapse_ws(text(callee));
+  if (k == Kind::Call && kind(callee) == Kind::Member) {
+    // `throw AxiosError.from(err, code)`: a method in lower case called on
+    // a capitalised name is the class's factory, and what it returns is
+    // that class. Not the builtins' namespaces (`JSON.parse(…)`).
+    std::string object = collapse_ws(text(child(callee, m_g.f_object)));
+    std::string_view method = text(child(callee, m_g.f_property));
+    const std::size_t dot = object.rfind('.');
+    const std::string_view last = std::string_view(object).substr(dot == std::string::npos ? 0 : dot + 1);
+    static constexpr std::string_view k_namespaces[] = {"Object", "JSON", "Promise", "Reflect", "Math", "Symbol",
+                                                        "Array", "Number", "String", "Boolean", "Date", "Atomics"};
+    const bool builtin = std::find(std::begin(k_namespaces), std::end(k_namespaces), last) != std::end(k_namespaces);
+    if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0])) && !method.empty() &&
+        std::islower(static_cast<unsigned char>(method[0])) && !builtin &&
+        std::all_of(object.begin(), object.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c == '.'; }))
+      site.error_class = std::move(object);
+  }
   site.args = argument_texts(expr);
   site.message = message_from(argument(expr, 0), at);
   for (MessageTemplate& v : m_variants)

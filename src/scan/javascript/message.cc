@@ -87,10 +87,8 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     case Kind::Identifier: {
       if (depth >= k_max_variable_hops) return std::nullopt;
-      const auto& assigns = assignments(scope_of(at));
       const Assign* last = nullptr;
-      for (const Assign& a : assigns)
-        if (a.at < at && !a.append && a.name == text(n)) last = &a;
+      const std::vector<Assign>& assigns = assignments_reaching(text(n), at, last);
       // Its value (a parameter's is the parameter), then the text appended
       // after it (`m += \`: ${x}\``). Appends on a branch the throw is not
       // on may not run: the message without them is a variant too.
@@ -192,6 +190,42 @@ std::uint32_t FileScanner::branch_of(TSNode n, std::uint32_t at) const {
     n = ts_node_parent(n);
   }
   return outer;
+}
+
+// The assignments of the scope that binds `name` for code at byte `at`,
+// and in `last` the one whose value the name holds there: the latest
+// before `at` in the function around it, else, when neither that function
+// nor one enclosing it binds the name (assignment or parameter), the one
+// assignment of an enclosing scope (`const invalidSchemaMessage = '…'` at
+// the top of the module, read in a method).
+const std::vector<FileScanner::Assign>& FileScanner::assignments_reaching(std::string_view name, std::uint32_t at,
+                                                                          const Assign*& last) {
+  last = nullptr;
+  TSNode scope = scope_of(at);
+  const std::vector<Assign>& own = assignments(scope);
+  for (const Assign& a : own)
+    if (a.at < at && !a.append && a.name == name) last = &a;
+  if (last) return own;
+  for (int hops = 0; hops < 16 && !ts_node_eq(scope, m_root); ++hops) {
+    for (const Assign& a : assignments(scope))
+      if (a.name == name) return own;
+    const std::vector<std::string> params = parameter_names(scope);
+    if (std::find(params.begin(), params.end(), name) != params.end()) return own;
+    scope = ts_node_parent(scope);
+    if (ts_node_is_null(scope)) return own;
+    scope = scope_of(start_byte(scope));
+    const Assign* only = nullptr;
+    int count = 0;
+    for (const Assign& a : assignments(scope))
+      if (a.name == name) {
+        only = &a;
+        count += 1 + a.append;
+      }
+    if (count == 0) continue;
+    if (count == 1) last = only;
+    return own;
+  }
+  return own;
 }
 
 // The body of the function around byte `at`, else the whole file.
