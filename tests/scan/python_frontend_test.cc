@@ -656,6 +656,49 @@ TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
   EXPECT_EQ(alternatives(files[1].sites[3]), std::vector<std::string>{"{kind.name}  (at char {l})"});
 }
 
+// botocore's exceptions: the base's `__init__(self, **kwargs)` formats the
+// class attribute `fmt`, which each subclass sets. A raise names the fields
+// (`DataNotFoundError(data_path=name)`), in this file or another; raised
+// with nothing, the class's text is the message.
+TEST(PythonFrontend, AClassAttributeFormattedByTheBaseIsTheMessage) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class BotoCoreError(Exception):\n"
+      "    fmt = 'An unspecified error occurred'\n"
+      "    def __init__(self, **kwargs):\n"
+      "        msg = self.fmt.format(**kwargs)\n"
+      "        Exception.__init__(self, msg)\n"
+      "        self.kwargs = kwargs\n"
+      "class DataNotFoundError(BotoCoreError):\n"
+      "    fmt = 'Unable to load data for: {data_path}'\n"
+      "class NoCredentialsError(BotoCoreError):\n"
+      "    fmt = 'Unable to locate credentials'\n"
+      "class Overridden(BotoCoreError):\n"
+      "    fmt = 'never shown'\n"
+      "    def reset(self):\n"
+      "        self.fmt = 'changed {x}'\n"
+      "def local(name):\n"
+      "    if not name:\n"
+      "        raise NoCredentialsError()\n"
+      "    raise DataNotFoundError(data_path=name)\n"));
+  files.push_back(scan_python(
+      "from .exceptions import DataNotFoundError, NoCredentialsError\n"
+      "def load(name, creds):\n"
+      "    if creds is None:\n"
+      "        raise NoCredentialsError()\n"
+      "    raise DataNotFoundError(data_path=name)\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[0].sites.size(), 2u);
+  EXPECT_EQ(message(files[0].sites[0]), "Unable to locate credentials");
+  EXPECT_EQ(message(files[0].sites[1]), "Unable to load data for: {name}");
+  ASSERT_EQ(files[1].sites.size(), 2u);
+  EXPECT_EQ(message(files[1].sites[0]), "Unable to locate credentials");
+  EXPECT_EQ(message(files[1].sites[1]), "Unable to load data for: {name}");
+  // An attribute code sets on an instance is not the class's text.
+  ASSERT_EQ(files[0].classes.size(), 4u);
+  EXPECT_TRUE(files[0].classes[3].display.empty());
+}
+
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it
 // was given when one assignment reaches the site on every path, and as each
 // of several that reach (the latest the message, the others variants, as
@@ -807,7 +850,9 @@ TEST(PythonFrontend, BaseTakingTheMessageAfterOtherArguments) {
       "        raise InvalidFileException(*x)\n"
       "    raise InvalidFileException('given ' + x)\n");
   ASSERT_EQ(handed.sites.size(), 4u);
-  EXPECT_EQ(alternatives(handed.sites[0]), std::vector<std::string>{"Invalid file"});
+  // Raised with nothing: the default the class shows is the message.
+  EXPECT_EQ(message(handed.sites[0]), "Invalid file");
+  EXPECT_TRUE(alternatives(handed.sites[0]).empty());
   EXPECT_EQ(alternatives(handed.sites[1]), std::vector<std::string>{"bad reference {rest}"});
   EXPECT_TRUE(alternatives(handed.sites[2]).empty());  // what *x fills is not known
   EXPECT_TRUE(alternatives(handed.sites[3]).empty());  // the message itself

@@ -103,6 +103,16 @@ bool FileScanner::parameter_position(TSNode fn, std::string_view name, int& posi
   return found;
 }
 
+std::string_view FileScanner::keywords_parameter(TSNode fn) const {
+  TSNode params = child(fn, m_g.f_parameters);
+  std::uint32_t count = named_count(params);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(params, i);
+    if (std::string_view(ts_node_type(p)) == "dictionary_splat_pattern") return text(first_named(p));
+  }
+  return {};
+}
+
 TSNode FileScanner::parameter_default(TSNode fn, std::string_view name) const {
   TSNode params = child(fn, m_g.f_parameters);
   std::uint32_t count = named_count(params);

@@ -291,6 +291,13 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
 
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
+  // `self.fmt` in the methods read below is this class's attribute.
+  struct Restore {
+    std::string_view& ref;
+    std::string_view old;
+    ~Restore() { ref = old; }
+  } restore{m_display_class, m_display_class};
+  m_display_class = name;
   // The class and its bases defined here, nearest first: the first
   // `__str__` and the first `__init__` found are the ones Python runs.
   TSNode str_fn{}, init_fn{}, init_owner{};
@@ -416,7 +423,12 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
       auto it = d->kept.find(p.text);
       std::string_view param = it != d->kept.end() ? std::string_view(it->second) : std::string_view(p.text);
       int position = -1;
-      if (!parameter_position(d->init_fn, param, position) || position == 0) return TSNode{};
+      if (!parameter_position(d->init_fn, param, position)) {
+        // `def __init__(self, **kwargs): msg = self.fmt.format(**kwargs)`:
+        // a field the call passes by name.
+        return keywords_parameter(d->init_fn).empty() ? TSNode{} : argument_for(call, -1, param);
+      }
+      if (position == 0) return TSNode{};
       TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
       // Not passed: `def __init__(self, message="Invalid file")` shows its default.
       if (!ts_node_is_null(given) || passes_splat(call)) return given;
@@ -429,6 +441,12 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   };
   for (MessageTemplate& t : d->shown) {
     MessageTemplate shown = substitute(std::move(t));
+    if (site.message.parts.empty() && site.message.style == "none" && any_literal(shown.parts)) {
+      // Raised with no message of its own: what the class shows is it
+      // (when it holds some text; `{prefix}{self.args[0]}` tells nothing).
+      site.message = std::move(shown);
+      continue;
+    }
     if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
   }
 }
@@ -472,6 +490,10 @@ void FileScanner::export_displays() {
         c.params.push_back(std::move(cp));
         return true;
       });
+      // `**kwargs`: fields the raising call names fill the message's
+      // interpolations of those names (link.cc).
+      if (std::string_view keywords = keywords_parameter(d->init_fn); !keywords.empty())
+        c.params.push_back({"**" + std::string(keywords), true, {}});
     }
     for (MessageTemplate& t : d->shown) {
       // Parameters as the names the call fills: `self.reason` -> `reason`.

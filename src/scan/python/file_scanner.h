@@ -378,6 +378,8 @@ class FileScanner {
   void each_parameter(TSNode fn, F&& f) const;
   // The argument a call passes for parameter (position, name), or null.
   TSNode argument_for(TSNode call, int position, std::string_view name) const;
+  // The name of `fn`'s `**kwargs` parameter, or empty.
+  std::string_view keywords_parameter(TSNode fn) const;
   // The default value of `fn`'s parameter `name`, or null.
   TSNode parameter_default(TSNode fn, std::string_view name) const;
   // Whether a call passes `*args` or `**kwargs`: which parameters it fills
@@ -392,6 +394,13 @@ class FileScanner {
   // `TABLE["key"]`, `self.messages["key"]`: the value a message table of
   // this file holds under the key, or null.
   TSNode table_entry(TSNode subscript);
+  // `self.fmt`: the text the class attribute holds, or null.
+  TSNode class_attribute(TSNode attribute);
+  TSNode enclosing_class(TSNode n) const;
+  // The first base of `cls` that this file defines at module level, or null.
+  TSNode base_in_file(TSNode cls);
+  // The value of `name = …` among the statements of the class body, or null.
+  TSNode assigned_in_class_body(TSNode cls, std::string_view name) const;
   // True when the outline blanked a call of `word`: it is added to
   // FileFacts::blanked, and the site is resolved on the next scan.
   bool calls_blanked(std::string_view word);
@@ -402,6 +411,9 @@ class FileScanner {
   std::string_view m_src;
   std::string_view m_original;
   TSNode m_scope{};  // overrides scope_node() while building in another function
+  // While class_display describes a class: its name, whose class
+  // attributes `self.x` reads (a subclass's `fmt`, not its base's).
+  std::string_view m_display_class;
   bool m_calls_indexed = false;
   std::unordered_map<std::string, std::vector<TSNode>> m_calls;
   std::unordered_map<std::string, TSNode> m_functions;

@@ -122,7 +122,17 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       std::size_t k = 0;
       while (k < cls.params.size() && cls.params[k].name != p.text) ++k;
       if (k == cls.params.size()) {
-        out.parts.push_back(p);
+        // Not a parameter: a field the call names, taken by `**kwargs`.
+        const bool takes_keywords = std::any_of(cls.params.begin(), cls.params.end(),
+                                                [](const model::ClassParam& c) { return c.name.starts_with("**"); });
+        std::optional<std::string_view> named;
+        for (const auto& [name, value] : keywords)
+          if (takes_keywords && !named && name == p.text) named = value;
+        if (named) {
+          out.parts.push_back(filled_with(p, std::string(*named)));
+        } else {
+          out.parts.push_back(p);
+        }
         continue;
       }
       // The argument for it: by position, by name, else the default.
@@ -154,6 +164,12 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
         continue;
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
+    }
+    if (site.message.parts.empty() && site.message.style == "none" && python::detail::any_literal(out.parts)) {
+      // Raised with no message of its own: what the class shows is it
+      // (when it holds some text; `{prefix}{self.args[0]}` tells nothing).
+      site.message = std::move(out);
+      continue;
     }
     if (!same_parts(out, site.message)) push_alternative(site, std::move(out));
   }

@@ -150,6 +150,7 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
       return build_variable(text(n), site_byte, depth);
     default: {
       if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) return build(entry, site_byte, depth + 1, allow_var);
+      if (TSNode value = class_attribute(n); !ts_node_is_null(value)) return build(value, site_byte, depth + 1, allow_var);
       // `(msg % args)[:256]`: a cut that keeps any message of ordinary
       // length whole reads as the message.
       if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return std::nullopt;
@@ -217,6 +218,7 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   n = unwrap_gettext(n);
   if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) n = unwrap_gettext(entry);
+  if (TSNode value = class_attribute(n); !ts_node_is_null(value)) n = unwrap_gettext(value);
   std::vector<TemplatePart> parts;
   if (kind(n) == Kind::Identifier) {
     if (!allow_var) return std::nullopt;
@@ -479,31 +481,14 @@ TSNode FileScanner::table_entry(TSNode n) {
   if (object != "self" && object != "cls") return TSNode{};
   const std::string attribute(text(child(table, m_g.f_attribute)));
   const std::string names[] = {attribute, "default_" + attribute};
-  // The class whose method this is.
-  TSNode cls = n;
-  while (!ts_node_is_null(cls) && kind(cls) != Kind::ClassDef) cls = ts_node_parent(cls);
   bool searched = false;
-  for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops) {
-    TSNode body = child(cls, m_g.f_body);
-    const std::uint32_t count = named_count(body);
+  TSNode cls = enclosing_class(n);
+  for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls))
     for (const std::string& table_name : names)
-      for (std::uint32_t i = 0; i < count; ++i) {
-        TSNode st = ts_node_named_child(body, i);
-        if (kind(st) != Kind::ExprStatement) continue;
-        TSNode assign = first_named(st);
-        if (kind(assign) != Kind::Assignment || text(child(assign, m_g.f_left)) != table_name) continue;
+      if (TSNode table_value = assigned_in_class_body(cls, table_name); !ts_node_is_null(table_value)) {
         searched = true;
-        if (TSNode v = entry_of(child(assign, m_g.f_right)); !ts_node_is_null(v)) return v;
+        if (TSNode v = entry_of(table_value); !ts_node_is_null(v)) return v;
       }
-    // On to the first base this file defines.
-    TSNode bases = child(cls, m_g.f_superclasses);
-    TSNode next{};
-    for (std::uint32_t i = 0; i < named_count(bases) && ts_node_is_null(next); ++i) {
-      TSNode b = ts_node_named_child(bases, i);
-      if (kind(b) == Kind::Identifier && !ts_node_eq(class_named(text(b)), cls)) next = class_named(text(b));
-    }
-    cls = next;
-  }
   // The outline may have blanked the class bodies' tables: read again
   // keeping them.
   if (!searched && !m_original.empty() && m_original.find(names[1]) != std::string_view::npos)
@@ -511,6 +496,81 @@ TSNode FileScanner::table_entry(TSNode n) {
       if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), table_name) == m_facts.blanked.end())
         m_facts.blanked.push_back(table_name);
   return TSNode{};
+}
+
+TSNode FileScanner::enclosing_class(TSNode n) const {
+  while (!ts_node_is_null(n) && kind(n) != Kind::ClassDef) n = ts_node_parent(n);
+  return n;
+}
+
+TSNode FileScanner::base_in_file(TSNode cls) {
+  TSNode bases = child(cls, m_g.f_superclasses);
+  for (std::uint32_t i = 0; i < named_count(bases); ++i) {
+    TSNode b = ts_node_named_child(bases, i);
+    if (kind(b) != Kind::Identifier) continue;
+    TSNode base = class_named(text(b));
+    if (!ts_node_is_null(base) && !ts_node_eq(base, cls)) return base;
+  }
+  return TSNode{};
+}
+
+TSNode FileScanner::assigned_in_class_body(TSNode cls, std::string_view name) const {
+  TSNode body = child(cls, m_g.f_body);
+  const std::uint32_t count = named_count(body);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    TSNode st = ts_node_named_child(body, i);
+    if (kind(st) != Kind::ExprStatement) continue;
+    TSNode assign = first_named(st);
+    if (kind(assign) == Kind::Assignment && text(child(assign, m_g.f_left)) == name) return child(assign, m_g.f_right);
+  }
+  return TSNode{};
+}
+
+// `self.fmt`, `cls.message`: the text a class attribute holds, from the
+// class whose instance this is (the one class_display describes, else the
+// method's own) up its bases in the file: botocore's
+// `DataNotFoundError.fmt = 'Unable to load data for: {data_path}'`, which
+// its base's `__init__` formats. Null unless the value is text and no code
+// of the file sets the attribute on an instance (`self.fmt = …`).
+TSNode FileScanner::class_attribute(TSNode n) {
+  n = unwrap_parens(n);
+  if (kind(n) != Kind::Attribute) return TSNode{};
+  const std::string_view object = text(child(n, m_g.f_object));
+  if (object != "self" && object != "cls") return TSNode{};
+  const std::string_view attribute = text(child(n, m_g.f_attribute));
+  const std::string set = "self." + std::string(attribute);
+  auto sets_on_instance = [&](TSNode cls) {
+    const std::string_view body = text(cls);
+    for (std::size_t at = body.find(set); at != std::string_view::npos; at = body.find(set, at + 1)) {
+      std::size_t after = at + set.size();
+      while (after < body.size() && body[after] == ' ') ++after;
+      if (after >= body.size() || (body[after] != '=' && body[after] != '+' && body[after] != ':')) continue;
+      if (after + 1 < body.size() && body[after] == '=' && body[after + 1] == '=') continue;
+      return true;
+    }
+    return false;
+  };
+  // Methods the outline blanked may set it: read again keeping them.
+  if (!m_original.empty()) {
+    auto count = [&](std::string_view source) {
+      std::size_t c = 0;
+      for (std::size_t at = source.find(set); at != std::string_view::npos; at = source.find(set, at + 1)) ++c;
+      return c;
+    };
+    if (count(m_original) != count(m_src)) {
+      if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), attribute) == m_facts.blanked.end())
+        m_facts.blanked.emplace_back(attribute);
+      return TSNode{};
+    }
+  }
+  TSNode found{};
+  TSNode cls = m_display_class.empty() ? enclosing_class(n) : class_named(m_display_class);
+  for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls)) {
+    if (sets_on_instance(cls)) return TSNode{};
+    if (ts_node_is_null(found)) found = unwrap_gettext(assigned_in_class_body(cls, attribute));
+  }
+  const Kind k = kind(found);
+  return k == Kind::String || k == Kind::ConcatString ? found : TSNode{};
 }
 
 }  // namespace errdex::scan::python::detail
