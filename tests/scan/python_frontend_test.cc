@@ -917,6 +917,22 @@ TEST(PythonFrontend, ExpressionAndNone) {
   EXPECT_EQ(empty.message.style, "none");
 }
 
+// The message given by keyword: `message=`, `msg=`, and `detail=`, the text
+// of FastAPI's and Starlette's HTTPException and DRF's APIException.
+TEST(PythonFrontend, AMessageGivenByKeyword) {
+  FileFacts f = scan_python(
+      "def read_item(item_id):\n"
+      "    if item_id not in items:\n"
+      "        raise HTTPException(status_code=404, detail='Item not found')\n"
+      "    if item_id < 0:\n"
+      "        raise ConfigError(code=3, msg=f'negative id {item_id}')\n"
+      "    raise HTTPException(status_code=500)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "Item not found");
+  EXPECT_EQ(message(f.sites[1]), "negative id {item_id}");
+  EXPECT_EQ(message(f.sites[2]), "");
+}
+
 TEST(PythonFrontend, RaiseFromAndBareReraise) {
   FileFacts f = scan_python(
       "def load(path):\n"

@@ -80,7 +80,9 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     each_argument(args, site, [&](TSNode a, Kind ak) {
       if (ak == Kind::KeywordArg) {
         auto name = text(child(a, m_g.f_name));
-        if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg"))
+        // `detail=`: the text of Starlette's and FastAPI's HTTPException and
+        // Django REST framework's APIException.
+        if (ts_node_is_null(keyword_msg) && (name == "message" || name == "msg" || name == "detail"))
           keyword_msg = child(a, m_g.f_value);
       } else if (ak == Kind::ListSplat) {
         if (ts_node_is_null(first) && ts_node_is_null(splat)) splat = a;
