@@ -154,8 +154,10 @@ TEST(JavaScriptFrontend, AModuleConstantIsTheMessageAFunctionThrows) {
               "function outer () {\n"
               "  const invalidSchemaMessage = 'local';\n"
               "  return () => { throw new RangeError(invalidSchemaMessage) }\n"
-              "}\n");
-  ASSERT_EQ(f.sites.size(), 4u);
+              "}\n"
+              "export default function check () { throw new TypeError(invalidSchemaMessage) }\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(template_text(f.sites[4].message), "The `schema` argument must follow the spec");
   EXPECT_EQ(template_text(f.sites[0].message), "The `schema` argument must follow the spec");
   EXPECT_TRUE(f.sites[0].message.from_literals);
   EXPECT_FALSE(f.sites[1].message.from_literals);

@@ -211,9 +211,11 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments_reaching(std::s
       if (a.name == name) return own;
     const std::vector<std::string> params = parameter_names(scope);
     if (std::find(params.begin(), params.end(), name) != params.end()) return own;
-    scope = ts_node_parent(scope);
-    if (ts_node_is_null(scope)) return own;
-    scope = scope_of(start_byte(scope));
+    // The function enclosing this one, else the file (not scope_of of the
+    // parent's first byte: `export default function` starts where it does).
+    TSNode up = ts_node_parent(scope);
+    while (!ts_node_is_null(up) && !is_function(kind(up))) up = ts_node_parent(up);
+    scope = ts_node_is_null(up) ? m_root : up;
     const Assign* only = nullptr;
     int count = 0;
     for (const Assign& a : assignments(scope))
