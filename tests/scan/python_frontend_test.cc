@@ -673,6 +673,8 @@ TEST(PythonFrontend, AClassAttributeFormattedByTheBaseIsTheMessage) {
       "    fmt = 'Unable to load data for: {data_path}'\n"
       "class NoCredentialsError(BotoCoreError):\n"
       "    fmt = 'Unable to locate credentials'\n"
+      "class Fielded(BotoCoreError):\n"
+      "    fmt: str = 'a field default {x}'\n"
       "class Overridden(BotoCoreError):\n"
       "    fmt = 'never shown'\n"
       "    def reset(self):\n"
@@ -694,9 +696,11 @@ TEST(PythonFrontend, AClassAttributeFormattedByTheBaseIsTheMessage) {
   ASSERT_EQ(files[1].sites.size(), 2u);
   EXPECT_EQ(message(files[1].sites[0]), "Unable to locate credentials");
   EXPECT_EQ(message(files[1].sites[1]), "Unable to load data for: {name}");
-  // An attribute code sets on an instance is not the class's text.
-  ASSERT_EQ(files[0].classes.size(), 4u);
+  // A field's default (annotated, as a dataclass writes it) and an
+  // attribute code sets on an instance are not the class's text.
+  ASSERT_EQ(files[0].classes.size(), 5u);
   EXPECT_TRUE(files[0].classes[3].display.empty());
+  EXPECT_TRUE(files[0].classes[4].display.empty());
 }
 
 // A variable joined to text (`msg + f': {node!r}'`) reads as the text it

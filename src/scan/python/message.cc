@@ -567,7 +567,13 @@ TSNode FileScanner::class_attribute(TSNode n) {
   TSNode cls = m_display_class.empty() ? enclosing_class(n) : class_named(m_display_class);
   for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls)) {
     if (sets_on_instance(cls)) return TSNode{};
-    if (ts_node_is_null(found)) found = unwrap_gettext(assigned_in_class_body(cls, attribute));
+    if (!ts_node_is_null(found)) continue;
+    found = assigned_in_class_body(cls, attribute);
+    // `message: str = 'oops'` in a dataclass, attrs or pydantic class is
+    // a field's default, which the constructor replaces.
+    if (!ts_node_is_null(found) && !ts_node_is_null(ts_node_child_by_field_name(ts_node_parent(found), "type", 4)))
+      return TSNode{};
+    found = unwrap_gettext(found);
   }
   const Kind k = kind(found);
   return k == Kind::String || k == Kind::ConcatString ? found : TSNode{};
