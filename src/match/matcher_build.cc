@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analyze/category.h"
 #include "match/excerpt.h"
@@ -204,8 +205,11 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
 // the same class and pattern from the same build-free path in different
 // files; within a file, the n-th such statement is the n-th's twin in
 // each other build. A bundle (`dist/qs.js` of npm/qs, a file under
-// `umd/`) holds every module: its record is the twin of the one group
-// raising the same class and pattern elsewhere, when there is one.
+// `umd/`; in a repository, a file named after it: axios/axios commits
+// `dist/axios.js`, `dist/esm/axios.js`, `dist/node/axios.cjs` beside
+// `lib/`) holds every module: its record is the twin of the one group
+// raising the same class and pattern elsewhere, when there is one, one
+// record of each bundle file per group.
 void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t r = 0; r < records.size(); ++r) {
@@ -230,7 +234,8 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
       message += '\0';
     }
     std::string path = build_free_path(parts, rank[r]);
-    const std::string_view package = rec.repo.starts_with("npm/") ? std::string_view(rec.repo).substr(4) : std::string_view();
+    // The package's name: npm/<name>'s, or a repository's own name.
+    const std::string_view package = std::string_view(rec.repo).substr(rec.repo.find('/') + 1);
     if (rank[r] == 2 || (!package.empty() && stem(parts.back()) == package)) {
       rank[r] = std::max<std::uint8_t>(rank[r], 2);
       bundled.push_back(r);
@@ -246,6 +251,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     auto [one, first] = by_message.emplace(message, it->second);
     if (!first && one->second != it->second) one->second = 0;
   }
+  std::unordered_set<std::uint64_t> joined;  // (group, bundle file) pairs
   for (std::uint32_t r : bundled) {
     message.clear();
     for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].error_class, &records[r].message_pattern}) {
@@ -253,9 +259,10 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
       message += '\0';
     }
     if (auto it = by_message.find(message); it != by_message.end() && it->second != 0) {
+      // One record of a bundle file per group: a second is another statement.
+      if (!joined.insert((std::uint64_t{it->second} << 32) | m.entries[r].file_id).second) continue;
       group_of[r] = it->second;
       ++size[it->second - 1];
-      it->second = 0;  // one bundle record per group: a second is another statement
     }
   }
   // Only groups of two or more are twins; they are numbered densely.

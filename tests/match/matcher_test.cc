@@ -965,6 +965,31 @@ TEST(Matcher, PrintedModuleNamesThePackageNotAVendoredCopy) {
   EXPECT_TRUE(plain.match("ValueError: no lexer for alias 'x' found").ambiguous);
 }
 
+// axios commits its bundles beside its sources: `dist/axios.js`,
+// `dist/esm/axios.js`, `dist/node/axios.cjs`, `dist/browser/axios.cjs`
+// each hold lib/core/settle.js's raise. A pasted message is one answer, the
+// source; a frame in a bundle names that bundle's copy. A file of the
+// package's name that raises a message no other file does stays its own.
+TEST(Matcher, ARepositorysCommittedBundlesAreOneAnswerWithTheirSource) {
+  const std::string cls = "AxiosError", msg = "Request failed with status code {response.status}",
+                    pat = "Request failed with status code (.+?)";
+  std::vector<model::ErrorRecord> records = {
+      site_in("lib", "acme/axios", cls, msg, pat, "lib/core/settle.js", 19),
+      site_in("umd", "acme/axios", cls, msg, pat, "dist/axios.js", 2511),
+      site_in("esm", "acme/axios", cls, msg, pat, "dist/esm/axios.js", 2008),
+      site_in("node", "acme/axios", cls, msg, pat, "dist/node/axios.cjs", 2010),
+      site_in("browser", "acme/axios", cls, msg, pat, "dist/browser/axios.cjs", 2010),
+      site_in("own", "acme/axios", "Error", "bundle only {x}", "bundle only (.+?)", "dist/axios.js", 40)};
+  auto m = Matcher::build(records, {{"acme/axios", {""}}});
+  auto r = m.match("AxiosError: Request failed with status code 404");
+  EXPECT_EQ(top_id(r), "lib");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(r.candidates.size(), 1u);
+  r = m.match("AxiosError: Request failed with status code 404\n    at settle (/app/node_modules/axios/dist/node/axios.cjs:2010:12)\n");
+  EXPECT_EQ(top_id(r), "node");
+  EXPECT_EQ(top_id(m.match("Error: bundle only 3")), "own");
+}
+
 // jinja2 raises `self._undefined_exception(self._undefined_message)`: no
 // site names UndefinedError, so the printed `jinja2.exceptions.UndefinedError`
 // matched another package's pattern by its words. A site of the printed
