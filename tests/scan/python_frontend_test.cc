@@ -656,6 +656,42 @@ TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
   EXPECT_EQ(alternatives(files[1].sites[3]), std::vector<std::string>{"{kind.name}  (at char {l})"});
 }
 
+// marshmallow's fields: `raise self.make_error("invalid")`, where the base's
+// `make_error(self, key, **kwargs)` returns
+// `ValidationError(self.error_messages[key])`: the key the call passes, read
+// in the table of the class whose method raises, then its bases'.
+TEST(PythonFrontend, AHelperReadingATableByItsParameterTakesTheCallsKey) {
+  FileFacts f = scan_python(
+      "class Field:\n"
+      "    default_error_messages = {'required': 'Missing data for required field.'}\n"
+      "    def make_error(self, key, **kwargs):\n"
+      "        msg = self.error_messages[key]\n"
+      "        if isinstance(msg, str):\n"
+      "            msg = msg.format(**kwargs)\n"
+      "        return ValidationError(msg)\n"
+      "    def deserialize(self, value):\n"
+      "        if value is None:\n"
+      "            raise self.make_error('required')\n"
+      "class String(Field):\n"
+      "    default_error_messages = {'invalid': 'Not a valid string.'}\n"
+      "    def _deserialize(self, value):\n"
+      "        if not isinstance(value, str):\n"
+      "            raise self.make_error('invalid')\n"
+      "        raise self.make_error('required')\n"
+      "class Integer(Field):\n"
+      "    default_error_messages = {'invalid': 'Not a valid {kind}.'}\n"
+      "    def _deserialize(self, value, key):\n"
+      "        if value:\n"
+      "            raise self.make_error('invalid', kind='integer')\n"
+      "        raise self.make_error(key)\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(message(f.sites[0]), "Missing data for required field.");
+  EXPECT_EQ(message(f.sites[1]), "Not a valid string.");
+  EXPECT_EQ(message(f.sites[2]), "Missing data for required field.");
+  EXPECT_EQ(message(f.sites[3]), "Not a valid integer.");  // the field the call names
+  EXPECT_EQ(message(f.sites[4]), "{msg}");  // no literal key: nothing to look up
+}
+
 // botocore's exceptions: the base's `__init__(self, **kwargs)` formats the
 // class attribute `fmt`, which each subclass sets. A raise names the fields
 // (`DataNotFoundError(data_path=name)`), in this file or another; raised

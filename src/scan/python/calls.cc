@@ -290,11 +290,18 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   auto substitute = [&](MessageTemplate t) {
     return with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
       int position = -1;
-      if (!parameter_position(fn, p.text, position)) return TSNode{};
+      // A field of `msg.format(**kwargs)`: what the call names.
+      if (!parameter_position(fn, p.text, position))
+        return keywords_parameter(fn).empty() ? TSNode{} : argument_for(call, -1, p.text);
       return argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
     });
   };
   bool first = true;
+  // A table the helper reads by its parameter (marshmallow's
+  // `make_error(self, key)` returns `ValidationError(self.error_messages[key])`)
+  // is read with this call's key, from the class of the method raising.
+  HelperCall saved_call = m_helper_call;
+  m_helper_call = {fn, call, method, enclosing_class(ts_node_descendant_for_byte_range(m_root, at, at))};
   for (TSNode value : returns) {
     ThrowSite built;
     TSNode saved = m_scope;
@@ -311,6 +318,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
       push_alternative(site, std::move(msg));
     }
   }
+  m_helper_call = saved_call;
 }
 
 }  // namespace errdex::scan::python::detail

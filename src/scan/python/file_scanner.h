@@ -411,6 +411,14 @@ class FileScanner {
   std::string_view m_src;
   std::string_view m_original;
   TSNode m_scope{};  // overrides scope_node() while building in another function
+  // While resolve_helper reads a helper's returns: the helper, the call
+  // read through it, whether it is a method, and the class of the method
+  // making the call.
+  struct HelperCall {
+    TSNode fn{}, call{};
+    bool method = false;
+    TSNode caller_class{};
+  } m_helper_call;
   // While class_display describes a class: its name, whose class
   // attributes `self.x` reads (a subclass's `fmt`, not its base's).
   std::string_view m_display_class;

@@ -446,6 +446,15 @@ TSNode FileScanner::table_entry(TSNode n) {
   n = unwrap_parens(n);
   if (std::string_view(ts_node_type(n)) != "subscript" || named_count(n) != 2) return TSNode{};
   TSNode key_node = unwrap_parens(ts_node_named_child(n, 1));
+  TSNode start_class{};  // the class whose table is read first
+  if (kind(key_node) == Kind::Identifier && !ts_node_is_null(m_helper_call.fn)) {
+    // The helper's parameter: what the call being read passes for it.
+    int position = -1;
+    if (!parameter_position(m_helper_call.fn, text(key_node), position)) return TSNode{};
+    key_node = unwrap_parens(argument_for(m_helper_call.call, position < 0 ? -1 : position - (m_helper_call.method ? 1 : 0),
+                                          text(key_node)));
+    start_class = m_helper_call.caller_class;
+  }
   if (kind(key_node) != Kind::String) return TSNode{};
   std::vector<TemplatePart> key_parts;
   bool is_f = false;
@@ -482,7 +491,7 @@ TSNode FileScanner::table_entry(TSNode n) {
   const std::string attribute(text(child(table, m_g.f_attribute)));
   const std::string names[] = {attribute, "default_" + attribute};
   bool searched = false;
-  TSNode cls = enclosing_class(n);
+  TSNode cls = ts_node_is_null(start_class) ? enclosing_class(n) : start_class;
   for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls))
     for (const std::string& table_name : names)
       if (TSNode table_value = assigned_in_class_body(cls, table_name); !ts_node_is_null(table_value)) {
