@@ -160,6 +160,12 @@ struct TestExpectation {
   // `w.wrap(...)`: "Wrapper('x', width=3)"), for what a constructor set the
   // instance's attributes to. Bounded.
   std::vector<std::string> constructions;
+  // What the test did to each of those instances (same index) between
+  // making it and the expectation, in order: a method call as written
+  // after the receiver (`close()`, `open('w')`), or an attribute set
+  // (`mode = 'r'`); a last "?" when it used it any other way (passed it
+  // to a call, in a nested block), after which its state is unknown.
+  std::vector<std::vector<std::string>> instance_steps;
 };
 
 // A statement of a function's body (or of the module) that binds a name

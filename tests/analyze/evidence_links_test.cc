@@ -480,6 +480,74 @@ TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
   EXPECT_EQ(l.tests_of("os.sendfile()"), (std::vector<std::string>{"SendTest.test_not_available@5"}));
 }
 
+// What the test does to the instance between making it and its
+// expectation: each method it calls run on the instance's state (`close()`
+// sets `self.closed = True`, `set_mode('w')` its parameter), each attribute
+// it sets taken; a method that calls another on `self`, or an instance
+// passed to a call, leaves unknown what they may change.
+TEST(EvidenceLinks, TheTestsStepsSetTheInstanceState) {
+  auto l = link({{"pkg/conn.py",
+                  "class Conn:\n"
+                  "    def __init__(self, host):\n"
+                  "        self.host = host\n"
+                  "        self.closed = False\n"
+                  "        self.mode = 'r'\n"
+                  "    def close(self):\n"
+                  "        self.closed = True\n"
+                  "    def reopen(self):\n"
+                  "        self._reset()\n"
+                  "    def _reset(self):\n"
+                  "        self.closed = False\n"
+                  "    def set_mode(self, mode):\n"
+                  "        self.mode = mode\n"
+                  "    def send(self, data):\n"
+                  "        if self.closed:\n"
+                  "            raise OSError('connection closed')\n"
+                  "        if self.mode != 'w':\n"
+                  "            raise OSError('not in write mode')\n"
+                  "        if not data:\n"
+                  "            raise OSError('nothing to send')\n"
+                  "        return len(data)\n"}},
+                {{"tests/test_conn.py",
+                  "import unittest\n"
+                  "from pkg.conn import Conn\n"
+                  "def use(c):\n"
+                  "    pass\n"
+                  "class ConnTest(unittest.TestCase):\n"
+                  "    def test_send_closed(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"
+                  "    def test_send_read_only(self):\n"
+                  "        c = Conn('h')\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"
+                  "    def test_send_empty(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.set_mode('w')\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_empty_set(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.mode = 'w'\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_reopened(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        c.reopen()\n"
+                  "        c.set_mode('w')\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_passed(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        use(c)\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"}});
+  EXPECT_EQ(l.tests_of("connection closed"), (std::vector<std::string>{"ConnTest.test_send_closed@9"}));
+  // `close()` is never called: `closed` is what `__init__` set.
+  EXPECT_EQ(l.tests_of("not in write mode"), (std::vector<std::string>{"ConnTest.test_send_read_only@12"}));
+  // Not test_send_reopened: `reopen()` runs `_reset()`, which changes `closed`.
+  EXPECT_EQ(l.tests_of("nothing to send"),
+            (std::vector<std::string>{"ConnTest.test_send_empty@16", "ConnTest.test_send_empty_set@20"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
 
@@ -724,7 +792,7 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
                   "        c = Conn('h')\n"
                   "        c.close()\n"
                   "        with self.assertRaises(OSError):\n"
-                  "            c.send(b'')\n"
+                  "            c.send(b'x')\n"
                   "    def test_take(self):\n"
                   "        s = Sized(3)\n"
                   "        self.assertRaises(ValueError, s.take, 5)\n"}});
@@ -735,8 +803,8 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
   // `b.size = 10` in the test: what Buffer(2) set is no longer known.
   EXPECT_EQ(l.tests_of("beyond the end"), (std::vector<std::string>{"BufferTest.test_peek_past@16"}));
   EXPECT_TRUE(l.tests_of("negative offset").empty());
-  // `close()` sets `closed`: the first guard is unknown, so nothing is picked.
-  EXPECT_TRUE(l.tests_of("connection closed").empty());
+  // `close()` before `send` sets `closed` (TheTestsStepsSetTheInstanceState).
+  EXPECT_EQ(l.tests_of("connection closed"), (std::vector<std::string>{"BufferTest.test_send_closed@24"}));
   EXPECT_TRUE(l.tests_of("nothing to send").empty());
   // A base's `__init__` may set `limit` too.
   EXPECT_TRUE(l.tests_of("over the limit").empty());
