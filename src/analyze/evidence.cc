@@ -421,7 +421,7 @@ class BindingFacts {
   std::unordered_map<std::string, const model::FileFacts*> m_modules;
 };
 
-// What the names hold at `site`'s line, from the call's literal
+// What the names hold at `line` (a site's), from the call's literal
 // arguments bound to the parameters (`params`) and the module's constants:
 // the function's statements above it in order, a plain `name = value` of
 // its body itself evaluated (`n = len(s)`, `x = int(x)`; unknown when
@@ -429,16 +429,15 @@ class BindingFacts {
 // `x += 1`, `x.append(...)`) making the name unknown, and one below the
 // site too when it is in a loop that starts above it (the loop may come
 // back to the site).
-Bindings names_at(const model::ThrowSite& site, const model::FunctionCalls& fn, const Bindings& params,
-                  const Bindings& constants) {
+Bindings names_at(int line, const model::FunctionCalls& fn, const Bindings& params, const Bindings& constants) {
   Bindings env = constants;
   // A name the function binds anywhere is its local throughout.
   for (const auto& b : fn.bindings) env.erase(b.name);
   for (const auto& [name, value] : params) env.insert_or_assign(name, value);
   for (const auto& b : fn.bindings) {
-    if (b.line >= site.line) {
+    if (b.line >= line) {
       // In a loop that starts above the site, which the site may be in.
-      if (b.loop && b.loop < site.line) env.erase(b.name);
+      if (b.loop && b.loop < line) env.erase(b.name);
       continue;
     }
     if (b.kind != "assign" || !b.top) {
@@ -668,46 +667,122 @@ std::optional<CallShape> call_shape(const model::TestExpectation& e, const model
   return out;
 }
 
-// Of several sites of one function a test reaches that all agree, the one
-// its call's literal arguments lead to: `parse('x' * 300)` meets
-// `if len(s) > 255: raise` and none of its siblings' guards. The guards are
-// evaluated on the literals bound to the function's parameters, through
-// what the function assigns above each site (names_at), and for a method,
-// what the test's constructor call set its instance's attributes to
-// (instance_state: `Buffer(0).read()` meets `if self.size == 0:`); the
+// What the parameters of `site`'s function hold when a test reaches it
+// through a function it calls by name that passes them on: `f(b'x')` of
+// `def f(s): _check(s, 0)`, the test's literals bound to `f`'s parameters,
+// `f`'s names at its call of the helper (names_at), the helper's call read
+// on them. One list per call of `f` in the test's code. Only a caller in
+// the site's file whose one statement calling the helper is a statement
+// of its body itself (it runs whenever the caller does not stop first),
+// one caller of that name; empty when there is none such, or the test's
+// code calls it in no way call_argument_lists follows.
+std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectation& e, const model::ThrowSite& site,
+                                                      std::string_view path, const BindingFacts& facts,
+                                                      const Bindings& constants) {
+  std::vector<std::optional<Bindings>> out;
+  const model::FileFacts* file = facts.module(path);
+  if (!file || site.function.empty() || site.function.starts_with("__")) return out;
+  const bool method = !site.class_name.empty();
+  const model::FunctionCalls* caller = nullptr;
+  const model::StatementCall* passed = nullptr;
+  for (const auto& fn : file->functions) {
+    if (fn.nested || fn.name == site.function) continue;
+    const model::StatementCall* one = nullptr;
+    bool several = false;
+    for (const auto& c : fn.statement_calls) {
+      // A method through `self.`, a module's function by its name.
+      const bool calls_it = method ? (c.callee == "self." + site.function || c.callee == "cls." + site.function)
+                                   : c.callee == site.function;
+      if (!calls_it) continue;
+      several = several || one;
+      one = &c;
+    }
+    if (!one) continue;
+    // Its name in the test's code: a constructor's class for `__init__`.
+    std::string_view name = fn.name;
+    if (fn.name == "__init__") {
+      auto dot = fn.qualname.rfind('.');
+      if (dot == std::string::npos) continue;
+      name = last_component(std::string_view(fn.qualname).substr(0, dot));
+    } else if (fn.name.starts_with("__")) {
+      continue;
+    }
+    if (!has_word(e.code, name)) continue;
+    if (caller || several || !one->top || (!fn.bindings.empty() && fn.bindings.back().name == "*")) return {};
+    // A method of another class than the helper's calls a `self.` helper
+    // of its own.
+    if (method && !fn.qualname.starts_with(site.class_name + ".")) return {};
+    caller = &fn;
+    passed = one;
+  }
+  if (!caller) return out;
+  std::string_view callee = caller->name;
+  if (caller->name == "__init__")
+    callee = last_component(std::string_view(caller->qualname).substr(0, caller->qualname.rfind('.')));
+  auto calls = call_argument_lists(e.code, callee);
+  if (!calls) return out;
+  const bool caller_bound = caller->qualname.find('.') != std::string::npos &&
+                            (caller->params.starts_with("self") || caller->params.starts_with("cls"));
+  for (const auto& args : *calls) {
+    auto bound = bind_call(caller->params, args, caller_bound);
+    if (!bound) {
+      out.emplace_back();
+      continue;
+    }
+    const Bindings there = names_at(passed->line, *caller, *bound, constants);
+    out.push_back(bind_call(site.function_params, passed->args, method, nullptr, &there));
+  }
+  return out;
+}
+
+// Of the sites of one function a test reaches that all agree, the one its
+// call's literal arguments lead to: `parse('x' * 300)` meets `if len(s) >
+// 255: raise` and none of its siblings' guards. The guards are evaluated
+// on the literals bound to the function's parameters, through what the
+// function assigns above each site (names_at), and for a method, what the
+// test's constructor call and steps set its instance's attributes to
+// (instance_state: `Buffer(0).read()` meets `if self.size == 0:`); for a
+// site one call below the test's (`level` 1) that the test does not call
+// itself, on what the function it calls hands on (chained_bindings). The
 // first site whose condition guards all hold is picked when every site
-// above it is decided not reached (one below it that holds too never runs). A test calling the function
-// several times (`f(1); f(2)`) is followed call by call: a call decided to
-// reach none of the sites goes on to the next when no site of the class
-// is deeper (`no_deeper`), else nothing is picked. All of them when the
-// literals do not tell them apart.
-void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
+// above it is decided not reached (one below it that holds too never
+// runs). A test calling the function several times (`f(1); f(2)`) is
+// followed call by call: a call decided to reach none of the sites goes on
+// to the next when no site of the class is deeper (`no_deeper`), else
+// nothing is picked. Returns whether one was picked (a lone site too,
+// decided reached); `found` is left as is otherwise.
+bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
                       const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
-                      const BindingFacts& facts, bool no_deeper) {
-  if (found.size() < 2) return;
+                      const BindingFacts& facts, bool no_deeper, int level) {
+  if (found.empty()) return false;
   const model::ThrowSite& first = sites[found[0]];
   for (std::size_t r : found) {
     const model::ThrowSite& s = sites[r];
     if (records[r].file_path != records[found[0]].file_path || s.function != first.function ||
         s.function_line != first.function_line || s.class_name != first.class_name)
-      return;
+      return false;
   }
   auto shape = call_shape(e, first);
-  if (!shape) return;
+  if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(records[found[0]].file_path, first);
-  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return;
-  auto calls = call_argument_lists(e.code, shape->callee);
-  if (!calls) return;
+  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
   Bindings known = facts.constants(records[found[0]].file_path);
-  const Bindings state =
-      shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
+  std::vector<std::optional<Bindings>> bounds;
+  Bindings state;
+  if (auto calls = call_argument_lists(e.code, shape->callee)) {
+    state = shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
+    for (const auto& args : *calls) bounds.push_back(bind_call(first.function_params, args, shape->receiver_bound));
+  } else if (level == 1) {
+    // The test calls a function that hands its values on to this one.
+    bounds = chained_bindings(e, first, records[found[0]].file_path, facts, known);
+  }
+  if (bounds.empty()) return false;
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
-  for (const auto& args : *calls) {
-    auto bound = bind_call(first.function_params, args, shape->receiver_bound);
-    if (!bound || (bound->empty() && state.empty())) return;
+  for (const auto& bound : bounds) {
+    if (!bound || (bound->empty() && state.empty())) return false;
     std::vector<std::pair<int, std::optional<bool>>> verdicts;
     for (std::size_t r : found)
-      verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r], *fn, *bound, known)));
+      verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r].line, *fn, *bound, known)));
     std::optional<std::size_t> pick;
     // The first decided reached raises; one below it that holds too never runs.
     for (std::size_t k = 0; k < found.size(); ++k)
@@ -716,13 +791,14 @@ void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
       // None reached by this call: the next one raises, if nothing deeper can.
       if (no_deeper && std::all_of(verdicts.begin(), verdicts.end(), [](const auto& v) { return v.second == false; }))
         continue;
-      return;
+      return false;
     }
     for (std::size_t k = 0; k < found.size(); ++k)
-      if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return;
+      if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return false;
     found = {found[*pick]};
-    return;
+    return true;
   }
+  return false;
 }
 
 // Whether the test's own calls of the function a site raises in say the
@@ -745,7 +821,7 @@ bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& s
     bool misfit = false;
     auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit);
     if (misfit) continue;
-    if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site, *fn, *bound, known)) != false)
+    if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site.line, *fn, *bound, known)) != false)
       return false;
   }
   return true;
@@ -865,7 +941,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
       // Then those its call's literal arguments lead to.
-      keep_by_literals(found, e, sites, records, binding_facts, deeper == 0);
+      const bool picked = keep_by_literals(found, e, sites, records, binding_facts, deeper == 0, level);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;
@@ -874,8 +950,9 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // is a guess unless the test's code or name names something of it;
       // and nothing does when the test names only a base of the class the
       // site raises (`OSError` for a `FileNotFoundError`): any of the
-      // others, or C code's raise of the base, meets it as well.
-      if (e.match.empty() && (level >= 1 || deeper >= 1) &&
+      // others, or C code's raise of the base, meets it as well. A site
+      // the test's literals are decided to reach needs no other witness.
+      if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
       // The test's call of the site's own function, read with its values,

@@ -193,6 +193,18 @@ struct Binding {
   int loop = 0;
 };
 
+// A statement of a function's body that is one call (Python): `check(x,
+// 0)`, `return self._check(x)`, `y = _check(x)`; for following a test's
+// literal arguments down a chain of calls (evidence.cc).
+struct StatementCall {
+  std::string callee;  // as written: "_check", "self._check"
+  std::string args;    // its argument text, whitespace collapsed
+  int line = 0;        // 1-based
+  // A statement of the body itself, not inside a block: it runs whenever
+  // the lines below it do.
+  bool top = true;
+};
+
 // The names a function calls (bare: `self.parse(x)` and `parse(x)` are
 // both "parse"), for a repository's name-based call index, and what the
 // call graph (analyze/call_graph.h) needs to resolve them.
@@ -232,6 +244,10 @@ struct FunctionCalls {
   static constexpr std::size_t k_max_bindings = 256;
   // Its parameter list as written, whitespace collapsed (`self, a, b=1`).
   std::string params;
+  // Its statements that are one call, in line order (a nested function's
+  // not included), at most k_max_statement_calls.
+  std::vector<StatementCall> statement_calls;
+  static constexpr std::size_t k_max_statement_calls = 48;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

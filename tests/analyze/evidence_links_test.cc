@@ -181,7 +181,7 @@ TEST(EvidenceLinks, ARegexLessTestOfABaseClassAmongOthersNamesNoSite) {
                   "from pkg.store import open_store, close_store\n"
                   "class StoreTest(unittest.TestCase):\n"
                   "    def test_base_store(self):\n"
-                  "        self.assertRaises(OSError, open_store, '')\n"
+                  "        self.assertRaises(OSError, open_store, self.missing)\n"
                   "    def test_itself_store(self):\n"
                   "        self.assertRaises(FileNotFoundError, open_store, '')\n"
                   "    def test_base_regex(self):\n"
@@ -228,7 +228,8 @@ TEST(EvidenceLinks, ARegexTwoSitesSpellNamesNeither) {
 // callee (`parse` → `_read_header`), or another site of the class is below
 // it (`load`'s own check, then `_parse`'s). The test says which when a word
 // of its name (`test_parse_short_header`) or of its code (`None`, `data=`)
-// is in the site's message or guards.
+// is in the site's message or guards, or its literals are decided to reach
+// it (`parse(b'')` meets `len(data) < 4`: LiteralsFollowedIntoTheHelper...).
 TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
   auto l = link({{"pkg/fmt.py",
                   "def _read_header(data):\n"
@@ -254,7 +255,7 @@ TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
                   "from pkg.fmt import parse, load, only\n"
                   "class FmtTest(unittest.TestCase):\n"
                   "    def test_parse_empty(self):\n"
-                  "        self.assertRaises(ValueError, parse, b'')\n"
+                  "        self.assertRaises(ValueError, parse, self.empty)\n"
                   "    def test_parse_short_header(self):\n"
                   "        self.assertRaises(ValueError, parse, b'')\n"
                   "    def test_parse_keyword(self):\n"
@@ -478,6 +479,60 @@ TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
   // " is not available", which the other message also holds.
   EXPECT_TRUE(l.tests_of("syscall sendfile").empty());
   EXPECT_EQ(l.tests_of("os.sendfile()"), (std::vector<std::string>{"SendTest.test_not_available@5"}));
+}
+
+// A test calling a public function that hands its values on to the
+// helper that raises: the test's literals bound to the function's
+// parameters, through what it assigns, then to the helper's call
+// (`_check(name, len(name) + limit)`) pick one of the helper's sites; a
+// lone site the literals are decided to reach needs no other witness. A
+// helper called in a block of the function may not run: nothing picked.
+TEST(EvidenceLinks, LiteralsFollowedIntoTheHelperACallHandsThemTo) {
+  auto l = link({{"pkg/codec.py",
+                  "def _check(name, size):\n"
+                  "    if not name:\n"
+                  "        raise ValueError('empty name')\n"
+                  "    if size > 255:\n"
+                  "        raise ValueError('name too long')\n"
+                  "def encode(name, limit=0):\n"
+                  "    name = name.strip()\n"
+                  "    _check(name, len(name) + limit)\n"
+                  "    return name.encode()\n"
+                  "def _verify(data, size):\n"
+                  "    if not data:\n"
+                  "        raise ValueError('no data')\n"
+                  "    if size > 9:\n"
+                  "        raise ValueError('data too long')\n"
+                  "def decode(data, strict=True):\n"
+                  "    if strict:\n"
+                  "        _verify(data, len(data))\n"
+                  "    return data\n"
+                  "def load(path, mode='r'):\n"
+                  "    return _open(path, mode)\n"
+                  "def _open(path, mode):\n"
+                  "    if mode not in ('r', 'w'):\n"
+                  "        raise ValueError('unsupported')\n"
+                  "    return path\n"}},
+                {{"tests/test_codec.py",
+                  "import unittest\n"
+                  "from pkg import codec\n"
+                  "class CodecTest(unittest.TestCase):\n"
+                  "    def test_encode_blank(self):\n"
+                  "        self.assertRaises(ValueError, codec.encode, '   ')\n"
+                  "    def test_encode_huge(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            codec.encode('x' * 200, limit=100)\n"
+                  "    def test_decode_nothing(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, '')\n"
+                  "    def test_load_rejects(self):\n"
+                  "        self.assertRaises(ValueError, codec.load, 'p', 'x')\n"
+                  "    def test_load_read(self):\n"
+                  "        self.assertRaises(ValueError, codec.load, 'p', 'r')\n"}});
+  EXPECT_EQ(l.tests_of("empty name"), (std::vector<std::string>{"CodecTest.test_encode_blank@5"}));
+  EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"CodecTest.test_encode_huge@7"}));
+  EXPECT_TRUE(l.tests_of("no data").empty());
+  EXPECT_TRUE(l.tests_of("data too long").empty());
+  EXPECT_EQ(l.tests_of("unsupported"), (std::vector<std::string>{"CodecTest.test_load_rejects@12"}));
 }
 
 // What the test does to the instance between making it and its
