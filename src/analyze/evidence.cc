@@ -26,6 +26,8 @@ constexpr std::size_t k_min_fragment = 8;
 // Sites of an expectation's class below its nearest one (itself in a
 // callee) that make a regex-less expectation a guess.
 constexpr std::size_t k_max_deeper = 3;
+// Calls a test's values are followed down through (chained_bindings).
+constexpr int k_max_hops = 3;
 
 std::string_view last_component(std::string_view s) {
   auto dot = s.rfind('.');
@@ -667,32 +669,42 @@ std::optional<CallShape> call_shape(const model::TestExpectation& e, const model
   return out;
 }
 
-// What the parameters of `site`'s function hold when a test reaches it
-// through a function it calls by name that passes them on: `f(b'x')` of
-// `def f(s): _check(s, 0)`, the test's literals bound to `f`'s parameters,
-// `f`'s names at its call of the helper (names_at), the helper's call read
-// on them. One list per call of `f` in the test's code. Only a caller in
-// the site's file whose one statement calling the helper is a statement
-// of its body itself (it runs whenever the caller does not stop first),
-// one caller of that name; empty when there is none such, or the test's
-// code calls it in no way call_argument_lists follows.
-std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectation& e, const model::ThrowSite& site,
-                                                      std::string_view path, const BindingFacts& facts,
-                                                      const Bindings& constants) {
+// A function a test's values are followed into: its name, class (empty
+// for a module's function) and parameter list.
+struct Callee {
+  std::string_view function;
+  std::string_view class_name;
+  std::string_view params;
+};
+
+// What the parameters of `target` hold when a test reaches it through
+// functions of its file that pass their values on: `f(b'x')` of `def f(s):
+// _check(s, 0)`, the test's literals bound to `f`'s parameters, `f`'s names
+// at its call of the helper (names_at), the helper's call read on them;
+// down up to `hops` calls (`f` → `_g` → `_check`). One list per call of the
+// first function in the test's code. Only one caller of `target` leads to
+// it so, and its one statement calling it is a statement of its body
+// itself (it runs whenever the caller does not stop first); empty when
+// there is none such, or the test's code calls the first in no way
+// call_argument_lists follows.
+std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectation& e, const Callee& target,
+                                                      const model::FileFacts& file, const Bindings& constants,
+                                                      int hops) {
   std::vector<std::optional<Bindings>> out;
-  const model::FileFacts* file = facts.module(path);
-  if (!file || site.function.empty() || site.function.starts_with("__")) return out;
-  const bool method = !site.class_name.empty();
+  if (hops < 1 || target.function.empty() || target.function.starts_with("__")) return out;
+  const bool method = !target.class_name.empty();
   const model::FunctionCalls* caller = nullptr;
   const model::StatementCall* passed = nullptr;
-  for (const auto& fn : file->functions) {
-    if (fn.nested || fn.name == site.function) continue;
+  std::vector<std::optional<Bindings>> caller_bounds;
+  for (const auto& fn : file.functions) {
+    if (fn.nested || fn.name == target.function) continue;
     const model::StatementCall* one = nullptr;
     bool several = false;
     for (const auto& c : fn.statement_calls) {
       // A method through `self.`, a module's function by its name.
-      const bool calls_it = method ? (c.callee == "self." + site.function || c.callee == "cls." + site.function)
-                                   : c.callee == site.function;
+      const bool calls_it = method ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
+                                         std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
+                                   : c.callee == target.function;
       if (!calls_it) continue;
       several = several || one;
       one = &c;
@@ -700,37 +712,39 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     if (!one) continue;
     // Its name in the test's code: a constructor's class for `__init__`.
     std::string_view name = fn.name;
+    const auto dot = fn.qualname.rfind('.');
     if (fn.name == "__init__") {
-      auto dot = fn.qualname.rfind('.');
       if (dot == std::string::npos) continue;
       name = last_component(std::string_view(fn.qualname).substr(0, dot));
     } else if (fn.name.starts_with("__")) {
       continue;
     }
-    if (!has_word(e.code, name)) continue;
+    std::vector<std::optional<Bindings>> got;
+    const bool bound_first = dot != std::string::npos && (fn.params.starts_with("self") || fn.params.starts_with("cls"));
+    if (has_word(e.code, name)) {
+      if (auto calls = call_argument_lists(e.code, name))
+        for (const auto& args : *calls) got.push_back(bind_call(fn.params, args, bound_first));
+    } else if (hops > 1) {
+      const std::string_view cls = dot == std::string::npos ? std::string_view() : std::string_view(fn.qualname).substr(0, dot);
+      got = chained_bindings(e, {fn.name, bound_first ? cls : std::string_view(), fn.params}, file, constants, hops - 1);
+    }
+    if (got.empty()) continue;
     if (caller || several || !one->top || (!fn.bindings.empty() && fn.bindings.back().name == "*")) return {};
     // A method of another class than the helper's calls a `self.` helper
     // of its own.
-    if (method && !fn.qualname.starts_with(site.class_name + ".")) return {};
+    if (method && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
     caller = &fn;
     passed = one;
+    caller_bounds = std::move(got);
   }
   if (!caller) return out;
-  std::string_view callee = caller->name;
-  if (caller->name == "__init__")
-    callee = last_component(std::string_view(caller->qualname).substr(0, caller->qualname.rfind('.')));
-  auto calls = call_argument_lists(e.code, callee);
-  if (!calls) return out;
-  const bool caller_bound = caller->qualname.find('.') != std::string::npos &&
-                            (caller->params.starts_with("self") || caller->params.starts_with("cls"));
-  for (const auto& args : *calls) {
-    auto bound = bind_call(caller->params, args, caller_bound);
+  for (const auto& bound : caller_bounds) {
     if (!bound) {
       out.emplace_back();
       continue;
     }
     const Bindings there = names_at(passed->line, *caller, *bound, constants);
-    out.push_back(bind_call(site.function_params, passed->args, method, nullptr, &there));
+    out.push_back(bind_call(std::string(target.params), passed->args, method, nullptr, &there));
   }
   return out;
 }
@@ -772,9 +786,10 @@ bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
   if (auto calls = call_argument_lists(e.code, shape->callee)) {
     state = shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
     for (const auto& args : *calls) bounds.push_back(bind_call(first.function_params, args, shape->receiver_bound));
-  } else if (level == 1) {
+  } else if (const model::FileFacts* file = facts.module(records[found[0]].file_path); file && level >= 1) {
     // The test calls a function that hands its values on to this one.
-    bounds = chained_bindings(e, first, records[found[0]].file_path, facts, known);
+    bounds = chained_bindings(e, {first.function, first.class_name, first.function_params}, *file, known,
+                              std::min(level, k_max_hops));
   }
   if (bounds.empty()) return false;
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
@@ -806,15 +821,27 @@ bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
 // (`D.from_float(1.1, context=xc)`: the TypeError the test expects is the
 // call's), or the literals it passes fail one of the site's guards
 // (`hmac.new("key", digestmod='sha256')` against `if not digestmod:`).
+// For a site `level` calls below the test's that the test does not call
+// itself, what the function it calls hands on (chained_bindings) fails
+// one of the site's guards for every call.
 bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& site, const model::ErrorRecord& r,
-                      const BindingFacts& facts) {
+                      const BindingFacts& facts, int level) {
   auto shape = call_shape(e, site);
   if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(r.file_path, site);
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
   auto calls = call_argument_lists(e.code, shape->callee);
-  if (!calls || calls->empty()) return false;
   Bindings known = facts.constants(r.file_path);
+  if (!calls && level >= 1) {
+    const model::FileFacts* file = facts.module(r.file_path);
+    if (!file) return false;
+    auto bounds = chained_bindings(e, {site.function, site.class_name, site.function_params}, *file, known,
+                                   std::min(level, k_max_hops));
+    return !bounds.empty() && std::all_of(bounds.begin(), bounds.end(), [&](const std::optional<Bindings>& b) {
+      return b && !b->empty() && site_reached(site, names_at(site.line, *fn, *b, known)) == false;
+    });
+  }
+  if (!calls || calls->empty() || level != 0) return false;
   const Bindings state = shape->receiver_bound ? instance_state(e, site, r.file_path, facts, known) : Bindings();
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
   for (const auto& args : *calls) {
@@ -955,9 +982,10 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
-      // The test's call of the site's own function, read with its values,
-      // may say the raise is not reached after all.
-      if (level == 0 && call_misses_site(e, sites[found[0]], records[found[0]], binding_facts)) continue;
+      // The test's call of the site's own function, or of one that hands
+      // its values on to it, read with its values, may say the raise is
+      // not reached after all.
+      if (call_misses_site(e, sites[found[0]], records[found[0]], binding_facts, level)) continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

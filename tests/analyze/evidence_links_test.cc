@@ -485,8 +485,9 @@ TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
 // helper that raises: the test's literals bound to the function's
 // parameters, through what it assigns, then to the helper's call
 // (`_check(name, len(name) + limit)`) pick one of the helper's sites; a
-// lone site the literals are decided to reach needs no other witness. A
-// helper called in a block of the function may not run: nothing picked.
+// lone site the literals are decided to reach needs no other witness;
+// followed down a few calls. A helper called in a block of the function
+// may not run: nothing picked.
 TEST(EvidenceLinks, LiteralsFollowedIntoTheHelperACallHandsThemTo) {
   auto l = link({{"pkg/codec.py",
                   "def _check(name, size):\n"
@@ -512,7 +513,15 @@ TEST(EvidenceLinks, LiteralsFollowedIntoTheHelperACallHandsThemTo) {
                   "def _open(path, mode):\n"
                   "    if mode not in ('r', 'w'):\n"
                   "        raise ValueError('unsupported')\n"
-                  "    return path\n"}},
+                  "    return path\n"
+                  "def dump(obj, fmt='json'):\n"
+                  "    return _dump_to(obj, fmt.lower())\n"
+                  "def _dump_to(obj, fmt):\n"
+                  "    _check_format(fmt)\n"
+                  "    return obj\n"
+                  "def _check_format(fmt):\n"
+                  "    if fmt not in ('json', 'yaml'):\n"
+                  "        raise ValueError('unknown format')\n"}},
                 {{"tests/test_codec.py",
                   "import unittest\n"
                   "from pkg import codec\n"
@@ -527,12 +536,19 @@ TEST(EvidenceLinks, LiteralsFollowedIntoTheHelperACallHandsThemTo) {
                   "    def test_load_rejects(self):\n"
                   "        self.assertRaises(ValueError, codec.load, 'p', 'x')\n"
                   "    def test_load_read(self):\n"
-                  "        self.assertRaises(ValueError, codec.load, 'p', 'r')\n"}});
+                  "        self.assertRaises(ValueError, codec.load, 'p', 'r')\n"
+                  "    def test_dump_xml(self):\n"
+                  "        self.assertRaises(ValueError, codec.dump, {}, fmt='XML')\n"
+                  "    def test_dump_yaml(self):\n"
+                  "        self.assertRaises(ValueError, codec.dump, {}, 'YAML')\n"}});
   EXPECT_EQ(l.tests_of("empty name"), (std::vector<std::string>{"CodecTest.test_encode_blank@5"}));
   EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"CodecTest.test_encode_huge@7"}));
   EXPECT_TRUE(l.tests_of("no data").empty());
   EXPECT_TRUE(l.tests_of("data too long").empty());
   EXPECT_EQ(l.tests_of("unsupported"), (std::vector<std::string>{"CodecTest.test_load_rejects@12"}));
+  // Two calls down: `dump` → `_dump_to` → `_check_format`. `'YAML'` passes
+  // the check: no link, though the test's name holds a word of its guard.
+  EXPECT_EQ(l.tests_of("unknown format"), (std::vector<std::string>{"CodecTest.test_dump_xml@16"}));
 }
 
 // What the test does to the instance between making it and its
