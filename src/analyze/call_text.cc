@@ -55,7 +55,7 @@ std::optional<std::string_view> bracketed(std::string_view s, std::size_t open) 
 }  // namespace
 
 std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
-                                  bool* misfit) {
+                                  bool* misfit, const Bindings* scope) {
   if (misfit) *misfit = false;
   // The call surely does not fit: Python refuses it.
   auto refused = [&] {
@@ -137,13 +137,14 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
       extra.push_back(a);
     }
   }
+  auto value_of = [&](std::string_view text) { return scope ? evaluate_value(text, *scope) : literal_value(text); };
   Bindings out;
   // `*args` is the tuple of the extra positionals, when all are literals.
   if (!star_name.empty()) {
     PyValue t;
     t.kind = PyValue::Kind::tuple;
     for (std::string_view a : extra)
-      if (auto v = literal_value(a)) t.items.push_back(std::move(*v));
+      if (auto v = value_of(a)) t.items.push_back(std::move(*v));
     if (t.items.size() == extra.size()) out.emplace(star_name, std::move(t));
   }
   for (const auto& q : list) {
@@ -151,7 +152,7 @@ std::optional<Bindings> bind_call(const std::string& params, std::string_view ar
     std::string_view text = it != given.end() ? it->second : q.default_text;
     if (it == given.end() && q.default_text.empty()) return refused();  // a required parameter not given
     if (text.empty()) continue;
-    if (auto v = literal_value(text)) out.emplace(q.name, std::move(*v));
+    if (auto v = it != given.end() ? value_of(text) : literal_value(text)) out.emplace(q.name, std::move(*v));
   }
   return out;
 }

@@ -41,8 +41,11 @@ void walk_code(std::string_view s, std::size_t from, const At& at) {
 // one without a default not given) or cannot be read (`*x`/`**x` splats);
 // with `misfit`, it says which: true only when the call surely does not
 // fit, so Python raises TypeError before the function's body runs.
+// With `scope`, an argument is evaluated on what the caller's names hold
+// there (`_check(name, 0)` inside a function whose `name` is known);
+// defaults stay literals.
 std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
-                                  bool* misfit = nullptr);
+                                  bool* misfit = nullptr, const Bindings* scope = nullptr);
 
 // The argument text of the one call of `callee` (a bare name) in a test's
 // code: `callee(...)`, `obj.callee(...)`, or the arguments after it in

@@ -26,6 +26,8 @@ constexpr std::size_t k_min_fragment = 8;
 // Sites of an expectation's class below its nearest one (itself in a
 // callee) that make a regex-less expectation a guess.
 constexpr std::size_t k_max_deeper = 3;
+// Calls a test's values are followed down through (chained_bindings).
+constexpr int k_max_hops = 3;
 
 std::string_view last_component(std::string_view s) {
   auto dot = s.rfind('.');
@@ -421,7 +423,7 @@ class BindingFacts {
   std::unordered_map<std::string, const model::FileFacts*> m_modules;
 };
 
-// What the names hold at `site`'s line, from the call's literal
+// What the names hold at `line` (a site's), from the call's literal
 // arguments bound to the parameters (`params`) and the module's constants:
 // the function's statements above it in order, a plain `name = value` of
 // its body itself evaluated (`n = len(s)`, `x = int(x)`; unknown when
@@ -429,16 +431,15 @@ class BindingFacts {
 // `x += 1`, `x.append(...)`) making the name unknown, and one below the
 // site too when it is in a loop that starts above it (the loop may come
 // back to the site).
-Bindings names_at(const model::ThrowSite& site, const model::FunctionCalls& fn, const Bindings& params,
-                  const Bindings& constants) {
+Bindings names_at(int line, const model::FunctionCalls& fn, const Bindings& params, const Bindings& constants) {
   Bindings env = constants;
   // A name the function binds anywhere is its local throughout.
   for (const auto& b : fn.bindings) env.erase(b.name);
   for (const auto& [name, value] : params) env.insert_or_assign(name, value);
   for (const auto& b : fn.bindings) {
-    if (b.line >= site.line) {
+    if (b.line >= line) {
       // In a loop that starts above the site, which the site may be in.
-      if (b.loop && b.loop < site.line) env.erase(b.name);
+      if (b.loop && b.loop < line) env.erase(b.name);
       continue;
     }
     if (b.kind != "assign" || !b.top) {
@@ -451,69 +452,54 @@ Bindings names_at(const model::ThrowSite& site, const model::FunctionCalls& fn, 
   return env;
 }
 
-// The argument text of the constructor call that made the instance a
-// test calls `method` on, for class `cls` (its last name): the one the
+// The constructor call that made the instance a test calls a method on:
+// its argument text, and what the test did to the instance before its
+// expectation (TestExpectation::instance_steps; a last "?" when unknown).
+struct Construction {
+  std::string args;
+  std::vector<std::string> steps;
+  bool operator==(const Construction&) const = default;
+};
+
+// The one for class `cls` (its last name) and `method`: the call the
 // scanner found the test's local bound to (TestExpectation::constructions),
-// or a call the code makes on it at once (`Wrapper('x').wrap(...)`). Empty
-// when there is none, or two that differ.
-std::optional<std::string> construction_arguments(const model::TestExpectation& e, std::string_view cls,
-                                                  std::string_view method) {
-  std::optional<std::string> out;
+// or a call the code makes on it at once (`Wrapper('x').wrap(...)`, with
+// no steps). Empty when there is none, or two that differ.
+std::optional<Construction> construction_of(const model::TestExpectation& e, std::string_view cls,
+                                            std::string_view method) {
+  std::optional<Construction> out;
   bool differ = false;
-  auto take = [&](std::string args) {
-    if (out && *out != args) differ = true;
-    out = std::move(args);
+  auto take = [&](Construction c) {
+    if (out && !(*out == c)) differ = true;
+    out = std::move(c);
   };
-  for (const auto& c : e.constructions) {
+  for (std::size_t k = 0; k < e.constructions.size(); ++k) {
+    const std::string& c = e.constructions[k];
     auto open = c.find('(');
     if (open == std::string::npos || !c.ends_with(')') ||
         last_component(std::string_view(c).substr(0, open)) != cls)
       continue;
-    take(c.substr(open + 1, c.size() - open - 2));
+    // Facts written before steps were read: nothing known of them.
+    take({c.substr(open + 1, c.size() - open - 2),
+          k < e.instance_steps.size() ? e.instance_steps[k] : std::vector<std::string>{"?"}});
   }
   if (auto calls = call_argument_lists(e.code, cls))
     for (auto& args : *calls)
       if (e.code.find(std::string(cls) + '(' + args + ")." + std::string(method)) != std::string::npos)
-        take(std::move(args));
+        take({std::move(args), {}});
   if (differ) return std::nullopt;
   return out;
 }
 
-// What the instance a test calls `site`'s method on holds ("self.x"): its
-// class's `__init__` (in the site's file) run on the literal arguments of
-// the test's constructor call (construction_arguments), its plain
-// `self.x = value` statements of the body itself evaluated in order as
-// names_at does. An attribute is left out when any other function of the
-// file changes one of that name (`self.x = ...`, `self.x += 1`,
-// `self.x.append(...)`: a method the test calls first may have run it), or
-// the class reads it through an accessor (a property, a method of that
-// name). Nothing is known of a class whose `__init__` calls another
-// `__init__` (a base's may set the same attributes), or that defines
-// `__new__`, `__setattr__` or `__getattribute__`, or calls `setattr`.
-Bindings instance_state(const model::TestExpectation& e, const model::ThrowSite& site, std::string_view path,
-                        const BindingFacts& facts, const Bindings& constants) {
-  Bindings out;
-  if (site.class_name.empty() || site.function.empty() || site.function == "__init__") return out;
-  const model::FileFacts* file = facts.module(path);
-  if (!file) return out;
-  const std::string prefix = site.class_name + ".";
-  const model::FunctionCalls* init = nullptr;
-  for (const auto& fn : file->functions) {
-    if (!fn.qualname.starts_with(prefix) || fn.qualname.find('.', prefix.size()) != std::string::npos) continue;
-    if (fn.name == "__init__" && !fn.nested) init = &fn;
-    if (fn.name == "__new__" || fn.name == "__setattr__" || fn.name == "__getattribute__") return out;
-  }
-  if (!init || init->params.empty() || (!init->bindings.empty() && init->bindings.back().name == "*")) return out;
-  for (const auto& t : init->targets)
-    if (t.ends_with("__init__") || t == "setattr") return out;
-  auto args = construction_arguments(e, last_component(site.class_name), site.function);
-  if (!args) return out;
-  auto bound = bind_call(init->params, *args, true);
-  if (!bound) return out;
-  Bindings env = constants;
-  for (const auto& b : init->bindings) env.erase(b.name);
-  for (auto& [name, value] : *bound) env.insert_or_assign(name, std::move(value));
-  for (const auto& b : init->bindings) {
+// Runs the plain statements of `fn`'s body on `env` (what the instance
+// and the module hold) with `params` bound, in order, as names_at does: a
+// plain `name = value` (or `self.x = value`) evaluated, any other binding
+// making the name unknown; a local it binds anywhere is its own throughout.
+void run_bindings(const model::FunctionCalls& fn, Bindings& env, Bindings params) {
+  for (const auto& b : fn.bindings)
+    if (b.name.find('.') == std::string::npos) env.erase(b.name);
+  for (auto& [name, value] : params) env.insert_or_assign(name, std::move(value));
+  for (const auto& b : fn.bindings) {
     if (b.kind != "assign" || !b.top) {
       env.erase(b.name);
       continue;
@@ -521,14 +507,131 @@ Bindings instance_state(const model::TestExpectation& e, const model::ThrowSite&
     if (auto v = evaluate_value(b.value, env)) env.insert_or_assign(b.name, std::move(*v));
     else env.erase(b.name);
   }
+}
+
+// The methods of one class in its file, by name (its own, not nested).
+std::unordered_map<std::string_view, const model::FunctionCalls*> methods_of(const model::FileFacts& file,
+                                                                            const std::string& prefix) {
+  std::unordered_map<std::string_view, const model::FunctionCalls*> out;
+  for (const auto& fn : file.functions)
+    if (fn.qualname.starts_with(prefix) && fn.qualname.find('.', prefix.size()) == std::string::npos && !fn.nested)
+      out.emplace(fn.name, &fn);
+  return out;
+}
+
+// What the instance a test calls `site`'s method on holds ("self.x"): its
+// class's `__init__` (in the site's file) run on the literal arguments of
+// the test's constructor call (construction_of), its plain `self.x = value`
+// statements of the body itself evaluated in order as names_at does; then
+// the test's steps on the instance before its expectation, each method
+// call run the same way on its literals (`c.close()` sets `self.closed =
+// True`) and each attribute set taken (`c.mode = 'r'`). Left out, since
+// they may have run too: what the methods of the class that the steps,
+// `__init__`, the site's method or the expectation's calls call on `self`
+// (transitively), its properties and its other special methods change,
+// and what any function of the file outside the class changes of that
+// name. When the steps are unknown (the test passed the instance to a
+// call), what any other function of the file changes is left out. An
+// attribute the class reads through an accessor (a property, a method of
+// that name) is left out too. Nothing is known of a class whose `__init__`
+// calls another `__init__` (a base's may set the same attributes), or that
+// defines `__new__`, `__setattr__` or `__getattribute__`, or calls
+// `setattr`, nor after a step calling a method the class does not define
+// in the file (a base's, whose changes are unknown).
+Bindings instance_state(const model::TestExpectation& e, const model::ThrowSite& site, std::string_view path,
+                        const BindingFacts& facts, const Bindings& constants) {
+  Bindings out;
+  if (site.class_name.empty() || site.function.empty() || site.function == "__init__") return out;
+  const model::FileFacts* file = facts.module(path);
+  if (!file) return out;
+  const std::string prefix = site.class_name + ".";
+  const auto methods = methods_of(*file, prefix);
+  if (methods.contains("__new__") || methods.contains("__setattr__") || methods.contains("__getattribute__"))
+    return out;
+  auto init_it = methods.find("__init__");
+  const model::FunctionCalls* init = init_it == methods.end() ? nullptr : init_it->second;
+  if (!init || init->params.empty() || (!init->bindings.empty() && init->bindings.back().name == "*")) return out;
+  for (const auto& t : init->targets)
+    if (t.ends_with("__init__") || t == "setattr") return out;
+  auto made = construction_of(e, last_component(site.class_name), site.function);
+  if (!made) return out;
+  auto bound = bind_call(init->params, made->args, true);
+  if (!bound) return out;
+  Bindings env = constants;
+  run_bindings(*init, env, std::move(*bound));
   for (auto& [name, value] : env)
     if (name.starts_with("self.")) out.emplace(name, std::move(value));
+  for (const auto& [name, fn] : methods)
+    for (const auto& t : fn->targets)
+      if (t == "setattr") return {};
+
+  const bool steps_known = made->steps.empty() || made->steps.back() != "?";
+  // The methods of the class that may have run besides `__init__` and the
+  // steps' own bodies.
+  std::unordered_set<const model::FunctionCalls*> may_run;
+  std::vector<const model::FunctionCalls*> pending;
+  auto runs = [&](const model::FunctionCalls* fn) {
+    if (fn && fn != init && may_run.insert(fn).second) pending.push_back(fn);
+  };
+  auto runs_callees = [&](const model::FunctionCalls& fn) {
+    for (const auto& t : fn.targets)
+      if (t.starts_with("self.") && t.find('.', 5) == std::string::npos)
+        if (auto m = methods.find(std::string_view(t).substr(5)); m != methods.end()) runs(m->second);
+  };
+  for (const auto& [name, fn] : methods)
+    if (!fn->property.empty() || (name.starts_with("__") && name != "__init__")) runs(fn);
+  runs_callees(*init);
+  if (auto m = methods.find(site.function); m != methods.end()) {
+    runs(m->second);
+    runs_callees(*m->second);
+  }
+  for (const auto& c : e.calls)
+    if (auto m = methods.find(last_component(c)); m != methods.end()) runs(m->second);
+  if (steps_known) {
+    for (const std::string& step : made->steps) {
+      const auto open = step.find('(');
+      const auto equals = step.find(" = ");
+      if (open != std::string::npos && (equals == std::string::npos || open < equals)) {
+        auto m = methods.find(std::string_view(step).substr(0, open));
+        if (m == methods.end() || (!m->second->bindings.empty() && m->second->bindings.back().name == "*")) return {};
+        const model::FunctionCalls& fn = *m->second;
+        Bindings run = constants;
+        for (const auto& [name, value] : out) run.insert_or_assign(name, value);
+        auto args = bind_call(fn.params, std::string_view(step).substr(open + 1, step.size() - open - 2), true);
+        run_bindings(fn, run, args ? std::move(*args) : Bindings());
+        for (const auto& b : fn.bindings)
+          if (b.name.starts_with("self.")) {
+            if (auto v = run.find(b.name); v != run.end()) out.insert_or_assign(b.name, v->second);
+            else out.erase(b.name);
+          }
+        runs_callees(fn);
+        continue;
+      }
+      if (equals == std::string::npos) return {};
+      const std::string attr = step.substr(0, equals);
+      // An accessor runs for it, with effects of its own.
+      bool accessor = false;
+      for (const auto& [name, fn] : methods)
+        if (name == attr || fn->attribute == attr) {
+          runs(fn);
+          accessor = true;
+        }
+      auto v = accessor ? std::nullopt : evaluate_value(std::string_view(step).substr(equals + 3), Bindings());
+      if (v) out.insert_or_assign("self." + attr, std::move(*v));
+      else out.erase("self." + attr);
+    }
+    while (!pending.empty()) {
+      const model::FunctionCalls* fn = pending.back();
+      pending.pop_back();
+      runs_callees(*fn);
+    }
+  }
   for (const auto& fn : file->functions) {
     if (&fn == init) continue;
-    for (const auto& t : fn.targets)
-      if (t == "setattr" && fn.qualname.starts_with(prefix)) return {};
-    for (const auto& b : fn.bindings) out.erase(b.name);
-    if (fn.qualname.starts_with(prefix)) {
+    const bool in_class = fn.qualname.starts_with(prefix);
+    if (!steps_known || !in_class || fn.nested || may_run.contains(&fn))
+      for (const auto& b : fn.bindings) out.erase(b.name);
+    if (in_class) {
       out.erase("self." + fn.name);
       if (!fn.attribute.empty()) out.erase("self." + fn.attribute);
     }
@@ -566,63 +669,151 @@ std::optional<CallShape> call_shape(const model::TestExpectation& e, const model
   return out;
 }
 
-// Of several sites of one function a test reaches that all agree, the one
-// its call's literal arguments lead to: `parse('x' * 300)` meets
-// `if len(s) > 255: raise` and none of its siblings' guards. The guards are
-// evaluated on the literals bound to the function's parameters, through
-// what the function assigns above each site (names_at), and for a method,
-// what the test's constructor call set its instance's attributes to
-// (instance_state: `Buffer(0).read()` meets `if self.size == 0:`); a site
-// is picked when all its condition guards hold, every site above it is
-// decided not reached, and no other is decided reached. A test calling the function
-// several times (`f(1); f(2)`) is followed call by call: a call decided to
-// reach none of the sites goes on to the next when no site of the class
-// is deeper (`no_deeper`), else nothing is picked. All of them when the
-// literals do not tell them apart.
-void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
+// A function a test's values are followed into: its name, class (empty
+// for a module's function) and parameter list.
+struct Callee {
+  std::string_view function;
+  std::string_view class_name;
+  std::string_view params;
+};
+
+// What the parameters of `target` hold when a test reaches it through
+// functions of its file that pass their values on: `f(b'x')` of `def f(s):
+// _check(s, 0)`, the test's literals bound to `f`'s parameters, `f`'s names
+// at its call of the helper (names_at), the helper's call read on them;
+// down up to `hops` calls (`f` → `_g` → `_check`). One list per call of the
+// first function in the test's code. Only one caller of `target` leads to
+// it so, and its one statement calling it is a statement of its body
+// itself (it runs whenever the caller does not stop first); empty when
+// there is none such, or the test's code calls the first in no way
+// call_argument_lists follows.
+std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectation& e, const Callee& target,
+                                                      const model::FileFacts& file, const Bindings& constants,
+                                                      int hops) {
+  std::vector<std::optional<Bindings>> out;
+  if (hops < 1 || target.function.empty() || target.function.starts_with("__")) return out;
+  const bool method = !target.class_name.empty();
+  const model::FunctionCalls* caller = nullptr;
+  const model::StatementCall* passed = nullptr;
+  std::vector<std::optional<Bindings>> caller_bounds;
+  for (const auto& fn : file.functions) {
+    if (fn.nested || fn.name == target.function) continue;
+    const model::StatementCall* one = nullptr;
+    bool several = false;
+    for (const auto& c : fn.statement_calls) {
+      // A method through `self.`, a module's function by its name.
+      const bool calls_it = method ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
+                                         std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
+                                   : c.callee == target.function;
+      if (!calls_it) continue;
+      several = several || one;
+      one = &c;
+    }
+    if (!one) continue;
+    // Its name in the test's code: a constructor's class for `__init__`.
+    std::string_view name = fn.name;
+    const auto dot = fn.qualname.rfind('.');
+    if (fn.name == "__init__") {
+      if (dot == std::string::npos) continue;
+      name = last_component(std::string_view(fn.qualname).substr(0, dot));
+    } else if (fn.name.starts_with("__")) {
+      continue;
+    }
+    std::vector<std::optional<Bindings>> got;
+    const bool bound_first = dot != std::string::npos && (fn.params.starts_with("self") || fn.params.starts_with("cls"));
+    if (has_word(e.code, name)) {
+      if (auto calls = call_argument_lists(e.code, name))
+        for (const auto& args : *calls) got.push_back(bind_call(fn.params, args, bound_first));
+    } else if (hops > 1) {
+      const std::string_view cls = dot == std::string::npos ? std::string_view() : std::string_view(fn.qualname).substr(0, dot);
+      got = chained_bindings(e, {fn.name, bound_first ? cls : std::string_view(), fn.params}, file, constants, hops - 1);
+    }
+    if (got.empty()) continue;
+    if (caller || several || !one->top || (!fn.bindings.empty() && fn.bindings.back().name == "*")) return {};
+    // A method of another class than the helper's calls a `self.` helper
+    // of its own.
+    if (method && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
+    caller = &fn;
+    passed = one;
+    caller_bounds = std::move(got);
+  }
+  if (!caller) return out;
+  for (const auto& bound : caller_bounds) {
+    if (!bound) {
+      out.emplace_back();
+      continue;
+    }
+    const Bindings there = names_at(passed->line, *caller, *bound, constants);
+    out.push_back(bind_call(std::string(target.params), passed->args, method, nullptr, &there));
+  }
+  return out;
+}
+
+// Of the sites of one function a test reaches that all agree, the one its
+// call's literal arguments lead to: `parse('x' * 300)` meets `if len(s) >
+// 255: raise` and none of its siblings' guards. The guards are evaluated
+// on the literals bound to the function's parameters, through what the
+// function assigns above each site (names_at), and for a method, what the
+// test's constructor call and steps set its instance's attributes to
+// (instance_state: `Buffer(0).read()` meets `if self.size == 0:`); for a
+// site one call below the test's (`level` 1) that the test does not call
+// itself, on what the function it calls hands on (chained_bindings). The
+// first site whose condition guards all hold is picked when every site
+// above it is decided not reached (one below it that holds too never
+// runs). A test calling the function several times (`f(1); f(2)`) is
+// followed call by call: a call decided to reach none of the sites goes on
+// to the next when no site of the class is deeper (`no_deeper`), else
+// nothing is picked. Returns whether one was picked (a lone site too,
+// decided reached); `found` is left as is otherwise.
+bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
                       const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
-                      const BindingFacts& facts, bool no_deeper) {
-  if (found.size() < 2) return;
+                      const BindingFacts& facts, bool no_deeper, int level) {
+  if (found.empty()) return false;
   const model::ThrowSite& first = sites[found[0]];
   for (std::size_t r : found) {
     const model::ThrowSite& s = sites[r];
     if (records[r].file_path != records[found[0]].file_path || s.function != first.function ||
         s.function_line != first.function_line || s.class_name != first.class_name)
-      return;
+      return false;
   }
   auto shape = call_shape(e, first);
-  if (!shape) return;
+  if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(records[found[0]].file_path, first);
-  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return;
-  auto calls = call_argument_lists(e.code, shape->callee);
-  if (!calls) return;
+  if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
   Bindings known = facts.constants(records[found[0]].file_path);
-  const Bindings state =
-      shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
+  std::vector<std::optional<Bindings>> bounds;
+  Bindings state;
+  if (auto calls = call_argument_lists(e.code, shape->callee)) {
+    state = shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
+    for (const auto& args : *calls) bounds.push_back(bind_call(first.function_params, args, shape->receiver_bound));
+  } else if (const model::FileFacts* file = facts.module(records[found[0]].file_path); file && level >= 1) {
+    // The test calls a function that hands its values on to this one.
+    bounds = chained_bindings(e, {first.function, first.class_name, first.function_params}, *file, known,
+                              std::min(level, k_max_hops));
+  }
+  if (bounds.empty()) return false;
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
-  for (const auto& args : *calls) {
-    auto bound = bind_call(first.function_params, args, shape->receiver_bound);
-    if (!bound || (bound->empty() && state.empty())) return;
+  for (const auto& bound : bounds) {
+    if (!bound || (bound->empty() && state.empty())) return false;
     std::vector<std::pair<int, std::optional<bool>>> verdicts;
     for (std::size_t r : found)
-      verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r], *fn, *bound, known)));
+      verdicts.emplace_back(sites[r].line, site_reached(sites[r], names_at(sites[r].line, *fn, *bound, known)));
     std::optional<std::size_t> pick;
-    for (std::size_t k = 0; k < found.size(); ++k) {
-      if (verdicts[k].second != true) continue;
-      if (pick) return;  // two decided reached
-      pick = k;
-    }
+    // The first decided reached raises; one below it that holds too never runs.
+    for (std::size_t k = 0; k < found.size(); ++k)
+      if (verdicts[k].second == true && (!pick || verdicts[k].first < verdicts[*pick].first)) pick = k;
     if (!pick) {
       // None reached by this call: the next one raises, if nothing deeper can.
       if (no_deeper && std::all_of(verdicts.begin(), verdicts.end(), [](const auto& v) { return v.second == false; }))
         continue;
-      return;
+      return false;
     }
     for (std::size_t k = 0; k < found.size(); ++k)
-      if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return;
+      if (k != *pick && verdicts[k].first < verdicts[*pick].first && verdicts[k].second != false) return false;
     found = {found[*pick]};
-    return;
+    return true;
   }
+  return false;
 }
 
 // Whether the test's own calls of the function a site raises in say the
@@ -630,22 +821,34 @@ void keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
 // (`D.from_float(1.1, context=xc)`: the TypeError the test expects is the
 // call's), or the literals it passes fail one of the site's guards
 // (`hmac.new("key", digestmod='sha256')` against `if not digestmod:`).
+// For a site `level` calls below the test's that the test does not call
+// itself, what the function it calls hands on (chained_bindings) fails
+// one of the site's guards for every call.
 bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& site, const model::ErrorRecord& r,
-                      const BindingFacts& facts) {
+                      const BindingFacts& facts, int level) {
   auto shape = call_shape(e, site);
   if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(r.file_path, site);
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
   auto calls = call_argument_lists(e.code, shape->callee);
-  if (!calls || calls->empty()) return false;
   Bindings known = facts.constants(r.file_path);
+  if (!calls && level >= 1) {
+    const model::FileFacts* file = facts.module(r.file_path);
+    if (!file) return false;
+    auto bounds = chained_bindings(e, {site.function, site.class_name, site.function_params}, *file, known,
+                                   std::min(level, k_max_hops));
+    return !bounds.empty() && std::all_of(bounds.begin(), bounds.end(), [&](const std::optional<Bindings>& b) {
+      return b && !b->empty() && site_reached(site, names_at(site.line, *fn, *b, known)) == false;
+    });
+  }
+  if (!calls || calls->empty() || level != 0) return false;
   const Bindings state = shape->receiver_bound ? instance_state(e, site, r.file_path, facts, known) : Bindings();
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
   for (const auto& args : *calls) {
     bool misfit = false;
     auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit);
     if (misfit) continue;
-    if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site, *fn, *bound, known)) != false)
+    if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site.line, *fn, *bound, known)) != false)
       return false;
   }
   return true;
@@ -765,7 +968,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // keyword or variable is in one's guard or message.
       keep_named(found, e, sites, records);
       // Then those its call's literal arguments lead to.
-      keep_by_literals(found, e, sites, records, binding_facts, deeper == 0);
+      const bool picked = keep_by_literals(found, e, sites, records, binding_facts, deeper == 0, level);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;
@@ -774,13 +977,15 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // is a guess unless the test's code or name names something of it;
       // and nothing does when the test names only a base of the class the
       // site raises (`OSError` for a `FileNotFoundError`): any of the
-      // others, or C code's raise of the base, meets it as well.
-      if (e.match.empty() && (level >= 1 || deeper >= 1) &&
+      // others, or C code's raise of the base, meets it as well. A site
+      // the test's literals are decided to reach needs no other witness.
+      if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
-      // The test's call of the site's own function, read with its values,
-      // may say the raise is not reached after all.
-      if (level == 0 && call_misses_site(e, sites[found[0]], records[found[0]], binding_facts)) continue;
+      // The test's call of the site's own function, or of one that hands
+      // its values on to it, read with its values, may say the raise is
+      // not reached after all.
+      if (call_misses_site(e, sites[found[0]], records[found[0]], binding_facts, level)) continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

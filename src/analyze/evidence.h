@@ -30,10 +30,13 @@ class CallGraph;
 // guesses. Without a regex, so is a site that is not all the test reaches
 // of its class (it is in a callee, or more are below it), unless the test
 // names the site's own class (not only a base) and a word of its code or
-// name is in the site's message or guards. Of several sites of one
-// function, the one the test call's literal arguments lead to is linked
-// (guard_eval.h: its guards hold, those above it fail). Each record keeps
-// at most `max_tests`, closest first.
+// name is in the site's message or guards, or the test call's literal
+// arguments are decided to reach it. Of several sites of one function,
+// the one the test call's literal arguments lead to is linked
+// (guard_eval.h: its guards hold, those above it fail), read through a
+// function the test calls that passes them on to the site's, and for a
+// method through what the test's constructor call and its later calls on
+// the instance set. Each record keeps at most `max_tests`, closest first.
 // `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,

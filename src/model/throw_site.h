@@ -160,6 +160,12 @@ struct TestExpectation {
   // `w.wrap(...)`: "Wrapper('x', width=3)"), for what a constructor set the
   // instance's attributes to. Bounded.
   std::vector<std::string> constructions;
+  // What the test did to each of those instances (same index) between
+  // making it and the expectation, in order: a method call as written
+  // after the receiver (`close()`, `open('w')`), or an attribute set
+  // (`mode = 'r'`); a last "?" when it used it any other way (passed it
+  // to a call, in a nested block), after which its state is unknown.
+  std::vector<std::vector<std::string>> instance_steps;
 };
 
 // A statement of a function's body (or of the module) that binds a name
@@ -185,6 +191,18 @@ struct Binding {
   // line of the outermost one, which may run it again after the lines
   // below it; 0 when in none.
   int loop = 0;
+};
+
+// A statement of a function's body that is one call (Python): `check(x,
+// 0)`, `return self._check(x)`, `y = _check(x)`; for following a test's
+// literal arguments down a chain of calls (evidence.cc).
+struct StatementCall {
+  std::string callee;  // as written: "_check", "self._check"
+  std::string args;    // its argument text, whitespace collapsed
+  int line = 0;        // 1-based
+  // A statement of the body itself, not inside a block: it runs whenever
+  // the lines below it do.
+  bool top = true;
 };
 
 // The names a function calls (bare: `self.parse(x)` and `parse(x)` are
@@ -226,6 +244,10 @@ struct FunctionCalls {
   static constexpr std::size_t k_max_bindings = 256;
   // Its parameter list as written, whitespace collapsed (`self, a, b=1`).
   std::string params;
+  // Its statements that are one call, in line order (a nested function's
+  // not included), at most k_max_statement_calls.
+  std::vector<StatementCall> statement_calls;
+  static constexpr std::size_t k_max_statement_calls = 48;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

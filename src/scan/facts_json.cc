@@ -86,12 +86,13 @@ class Writer {
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself); }
   void value(const model::TestExpectation& e) {
-    list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions);
+    list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions, e.instance_steps);
   }
   void value(const model::FunctionCalls& fn) {
     list(fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute,
-         fn.returns, fn.bindings, fn.params);
+         fn.returns, fn.bindings, fn.params, fn.statement_calls);
   }
+  void value(const model::StatementCall& c) { list(c.callee, c.args, c.line, c.top); }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
   void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
   void value(const model::Binding& b) { list(b.name, b.line, b.kind, b.value, b.top, b.loop); }
@@ -207,6 +208,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.code = e.at(5).get<std::string>();
       t.calls = e.at(6).get<std::vector<std::string>>();
       if (e.size() > 7) t.constructions = e.at(7).get<std::vector<std::string>>();
+      if (e.size() > 8) t.instance_steps = e.at(8).get<std::vector<std::vector<std::string>>>();
       f.expectations.push_back(std::move(t));
     }
     using Pairs = std::vector<std::pair<std::string, std::string>>;
@@ -222,6 +224,10 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       }
       if (fn.size() > 10) f.functions.back().bindings = bindings_from(fn.at(10));
       if (fn.size() > 11) f.functions.back().params = fn.at(11).get<std::string>();
+      if (fn.size() > 12)
+        for (const auto& c : fn.at(12))
+          f.functions.back().statement_calls.push_back(
+              {c.at(0).get<std::string>(), c.at(1).get<std::string>(), c.at(2).get<int>(), c.at(3).get<bool>()});
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))

@@ -587,6 +587,31 @@ TEST(CallGraphFacts, LightPassReadsWhatEachFunctionBinds) {
   EXPECT_EQ(text(facts.functions[1].bindings), (std::vector<std::string>{"n@21 global", "n@22 assign 3"}));
 }
 
+// The statements that are one call, with their argument text: a call
+// alone, `return` of one, a name bound to one; in a block too (not top).
+TEST(CallGraphFacts, LightPassReadsStatementsThatAreOneCall) {
+  model::FileFacts facts;
+  scan::read_calls(
+      "def f(s, altchars=None):\n"
+      "    s = _bytes_from_decode_data(s)\n"
+      "    _check(s,\n"
+      "           altchars)  # both\n"
+      "    if altchars:\n"
+      "        self.validate(altchars)\n"
+      "    n = len(s) + 1\n"
+      "    print(n)\n"
+      "    x = g(s)[0]\n"
+      "    return _decode(s, 'x' if s else 'y')\n",
+      facts);
+  ASSERT_EQ(facts.functions.size(), 1u);
+  std::vector<std::string> got;
+  for (const auto& c : facts.functions[0].statement_calls)
+    got.push_back(c.callee + "(" + c.args + ")@" + std::to_string(c.line) + (c.top ? "" : " nested"));
+  EXPECT_EQ(got, (std::vector<std::string>{"_bytes_from_decode_data(s)@2", "_check(s, altchars)@3",
+                                           "self.validate(altchars)@6 nested",
+                                           "_decode(s, 'x' if s else 'y')@10"}));
+}
+
 // What a method changes of its instance, each attribute by its name
 // ("self.x"), however it changes it; and each function's parameter list.
 TEST(CallGraphFacts, LightPassNamesTheAttributesAMethodChanges) {

@@ -181,7 +181,7 @@ TEST(EvidenceLinks, ARegexLessTestOfABaseClassAmongOthersNamesNoSite) {
                   "from pkg.store import open_store, close_store\n"
                   "class StoreTest(unittest.TestCase):\n"
                   "    def test_base_store(self):\n"
-                  "        self.assertRaises(OSError, open_store, '')\n"
+                  "        self.assertRaises(OSError, open_store, self.missing)\n"
                   "    def test_itself_store(self):\n"
                   "        self.assertRaises(FileNotFoundError, open_store, '')\n"
                   "    def test_base_regex(self):\n"
@@ -228,7 +228,8 @@ TEST(EvidenceLinks, ARegexTwoSitesSpellNamesNeither) {
 // callee (`parse` → `_read_header`), or another site of the class is below
 // it (`load`'s own check, then `_parse`'s). The test says which when a word
 // of its name (`test_parse_short_header`) or of its code (`None`, `data=`)
-// is in the site's message or guards.
+// is in the site's message or guards, or its literals are decided to reach
+// it (`parse(b'')` meets `len(data) < 4`: LiteralsFollowedIntoTheHelper...).
 TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
   auto l = link({{"pkg/fmt.py",
                   "def _read_header(data):\n"
@@ -254,7 +255,7 @@ TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
                   "from pkg.fmt import parse, load, only\n"
                   "class FmtTest(unittest.TestCase):\n"
                   "    def test_parse_empty(self):\n"
-                  "        self.assertRaises(ValueError, parse, b'')\n"
+                  "        self.assertRaises(ValueError, parse, self.empty)\n"
                   "    def test_parse_short_header(self):\n"
                   "        self.assertRaises(ValueError, parse, b'')\n"
                   "    def test_parse_keyword(self):\n"
@@ -478,6 +479,144 @@ TEST(EvidenceLinks, ARegexClassOfOneCharacterIsThatCharacter) {
   // " is not available", which the other message also holds.
   EXPECT_TRUE(l.tests_of("syscall sendfile").empty());
   EXPECT_EQ(l.tests_of("os.sendfile()"), (std::vector<std::string>{"SendTest.test_not_available@5"}));
+}
+
+// A test calling a public function that hands its values on to the
+// helper that raises: the test's literals bound to the function's
+// parameters, through what it assigns, then to the helper's call
+// (`_check(name, len(name) + limit)`) pick one of the helper's sites; a
+// lone site the literals are decided to reach needs no other witness;
+// followed down a few calls. A helper called in a block of the function
+// may not run: nothing picked.
+TEST(EvidenceLinks, LiteralsFollowedIntoTheHelperACallHandsThemTo) {
+  auto l = link({{"pkg/codec.py",
+                  "def _check(name, size):\n"
+                  "    if not name:\n"
+                  "        raise ValueError('empty name')\n"
+                  "    if size > 255:\n"
+                  "        raise ValueError('name too long')\n"
+                  "def encode(name, limit=0):\n"
+                  "    name = name.strip()\n"
+                  "    _check(name, len(name) + limit)\n"
+                  "    return name.encode()\n"
+                  "def _verify(data, size):\n"
+                  "    if not data:\n"
+                  "        raise ValueError('no data')\n"
+                  "    if size > 9:\n"
+                  "        raise ValueError('data too long')\n"
+                  "def decode(data, strict=True):\n"
+                  "    if strict:\n"
+                  "        _verify(data, len(data))\n"
+                  "    return data\n"
+                  "def load(path, mode='r'):\n"
+                  "    return _open(path, mode)\n"
+                  "def _open(path, mode):\n"
+                  "    if mode not in ('r', 'w'):\n"
+                  "        raise ValueError('unsupported')\n"
+                  "    return path\n"
+                  "def dump(obj, fmt='json'):\n"
+                  "    return _dump_to(obj, fmt.lower())\n"
+                  "def _dump_to(obj, fmt):\n"
+                  "    _check_format(fmt)\n"
+                  "    return obj\n"
+                  "def _check_format(fmt):\n"
+                  "    if fmt not in ('json', 'yaml'):\n"
+                  "        raise ValueError('unknown format')\n"}},
+                {{"tests/test_codec.py",
+                  "import unittest\n"
+                  "from pkg import codec\n"
+                  "class CodecTest(unittest.TestCase):\n"
+                  "    def test_encode_blank(self):\n"
+                  "        self.assertRaises(ValueError, codec.encode, '   ')\n"
+                  "    def test_encode_huge(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            codec.encode('x' * 200, limit=100)\n"
+                  "    def test_decode_nothing(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, '')\n"
+                  "    def test_load_rejects(self):\n"
+                  "        self.assertRaises(ValueError, codec.load, 'p', 'x')\n"
+                  "    def test_load_read(self):\n"
+                  "        self.assertRaises(ValueError, codec.load, 'p', 'r')\n"
+                  "    def test_dump_xml(self):\n"
+                  "        self.assertRaises(ValueError, codec.dump, {}, fmt='XML')\n"
+                  "    def test_dump_yaml(self):\n"
+                  "        self.assertRaises(ValueError, codec.dump, {}, 'YAML')\n"}});
+  EXPECT_EQ(l.tests_of("empty name"), (std::vector<std::string>{"CodecTest.test_encode_blank@5"}));
+  EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"CodecTest.test_encode_huge@7"}));
+  EXPECT_TRUE(l.tests_of("no data").empty());
+  EXPECT_TRUE(l.tests_of("data too long").empty());
+  EXPECT_EQ(l.tests_of("unsupported"), (std::vector<std::string>{"CodecTest.test_load_rejects@12"}));
+  // Two calls down: `dump` → `_dump_to` → `_check_format`. `'YAML'` passes
+  // the check: no link, though the test's name holds a word of its guard.
+  EXPECT_EQ(l.tests_of("unknown format"), (std::vector<std::string>{"CodecTest.test_dump_xml@16"}));
+}
+
+// What the test does to the instance between making it and its
+// expectation: each method it calls run on the instance's state (`close()`
+// sets `self.closed = True`, `set_mode('w')` its parameter), each attribute
+// it sets taken; a method that calls another on `self`, or an instance
+// passed to a call, leaves unknown what they may change.
+TEST(EvidenceLinks, TheTestsStepsSetTheInstanceState) {
+  auto l = link({{"pkg/conn.py",
+                  "class Conn:\n"
+                  "    def __init__(self, host):\n"
+                  "        self.host = host\n"
+                  "        self.closed = False\n"
+                  "        self.mode = 'r'\n"
+                  "    def close(self):\n"
+                  "        self.closed = True\n"
+                  "    def reopen(self):\n"
+                  "        self._reset()\n"
+                  "    def _reset(self):\n"
+                  "        self.closed = False\n"
+                  "    def set_mode(self, mode):\n"
+                  "        self.mode = mode\n"
+                  "    def send(self, data):\n"
+                  "        if self.closed:\n"
+                  "            raise OSError('connection closed')\n"
+                  "        if self.mode != 'w':\n"
+                  "            raise OSError('not in write mode')\n"
+                  "        if not data:\n"
+                  "            raise OSError('nothing to send')\n"
+                  "        return len(data)\n"}},
+                {{"tests/test_conn.py",
+                  "import unittest\n"
+                  "from pkg.conn import Conn\n"
+                  "def use(c):\n"
+                  "    pass\n"
+                  "class ConnTest(unittest.TestCase):\n"
+                  "    def test_send_closed(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"
+                  "    def test_send_read_only(self):\n"
+                  "        c = Conn('h')\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"
+                  "    def test_send_empty(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.set_mode('w')\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_empty_set(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.mode = 'w'\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_reopened(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        c.reopen()\n"
+                  "        c.set_mode('w')\n"
+                  "        self.assertRaises(OSError, c.send, b'')\n"
+                  "    def test_send_passed(self):\n"
+                  "        c = Conn('h')\n"
+                  "        c.close()\n"
+                  "        use(c)\n"
+                  "        self.assertRaises(OSError, c.send, b'x')\n"}});
+  EXPECT_EQ(l.tests_of("connection closed"), (std::vector<std::string>{"ConnTest.test_send_closed@9"}));
+  // `close()` is never called: `closed` is what `__init__` set.
+  EXPECT_EQ(l.tests_of("not in write mode"), (std::vector<std::string>{"ConnTest.test_send_read_only@12"}));
+  // Not test_send_reopened: `reopen()` runs `_reset()`, which changes `closed`.
+  EXPECT_EQ(l.tests_of("nothing to send"),
+            (std::vector<std::string>{"ConnTest.test_send_empty@16", "ConnTest.test_send_empty_set@20"}));
 }
 
 }  // namespace
@@ -724,7 +863,7 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
                   "        c = Conn('h')\n"
                   "        c.close()\n"
                   "        with self.assertRaises(OSError):\n"
-                  "            c.send(b'')\n"
+                  "            c.send(b'x')\n"
                   "    def test_take(self):\n"
                   "        s = Sized(3)\n"
                   "        self.assertRaises(ValueError, s.take, 5)\n"}});
@@ -735,8 +874,8 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
   // `b.size = 10` in the test: what Buffer(2) set is no longer known.
   EXPECT_EQ(l.tests_of("beyond the end"), (std::vector<std::string>{"BufferTest.test_peek_past@16"}));
   EXPECT_TRUE(l.tests_of("negative offset").empty());
-  // `close()` sets `closed`: the first guard is unknown, so nothing is picked.
-  EXPECT_TRUE(l.tests_of("connection closed").empty());
+  // `close()` before `send` sets `closed` (TheTestsStepsSetTheInstanceState).
+  EXPECT_EQ(l.tests_of("connection closed"), (std::vector<std::string>{"BufferTest.test_send_closed@24"}));
   EXPECT_TRUE(l.tests_of("nothing to send").empty());
   // A base's `__init__` may set `limit` too.
   EXPECT_TRUE(l.tests_of("over the limit").empty());

@@ -43,8 +43,10 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // call's literal arguments add run), 89.6 % (773 of 863) once a test's own
   // call that cannot reach the raise links nothing, 90.0 % (785 of 872)
   // once a method's guards read what `__init__` set the instance's
-  // attributes to: this floor keeps them from getting worse.
-  EXPECT_GE(executed * 1000, ran * 895) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // attributes to, 90.4 % (806 of 892) once a test's literals are followed
+  // into the helpers its call hands them to: this floor keeps them from
+  // getting worse.
+  EXPECT_GE(executed * 1000, ran * 900) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

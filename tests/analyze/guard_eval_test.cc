@@ -157,6 +157,22 @@ TEST(GuardEval, BindsACallToItsParameters) {
   EXPECT_EQ(c->at("b").s, "y");
 }
 
+// A helper's call inside a function (`_check(s.lower(), limit + 1)`) read
+// on what the caller's names hold there; defaults stay literals.
+TEST(GuardEval, BindsACallOnTheCallersNames) {
+  Bindings caller{{"s", *literal_value("'ABC'")}, {"limit", *literal_value("3")}};
+  auto b = bind_call("name, size, strict=False", "s.lower(), limit + 1, flag", false, nullptr, &caller);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->at("name").s, "abc");
+  EXPECT_EQ(b->at("size").i, 4);
+  // `flag` is no name the caller holds.
+  EXPECT_FALSE(b->contains("strict"));
+  auto d = bind_call("name, strict=False", "s", false, nullptr, &caller);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->at("strict").kind, PyValue::Kind::boolean);
+  EXPECT_EQ(d->at("strict").i, 0);
+}
+
 TEST(GuardEval, SaysWhenPythonRefusesACall) {
   auto refused = [](const std::string& params, std::string_view args, bool skip_first = false) {
     bool misfit = false;

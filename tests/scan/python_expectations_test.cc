@@ -629,12 +629,62 @@ TEST(PythonTestTypes, ATestsLocalKeepsItsConstructorsArguments) {
   ASSERT_EQ(f.expectations.size(), 6u);
   EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"Buffer().read"}));
   EXPECT_EQ(f.expectations[0].constructions, (std::vector<std::string>{"Buffer(3, mode='w')"}));
-  EXPECT_TRUE(f.expectations[1].constructions.empty());
+  EXPECT_EQ(f.expectations[0].instance_steps, (std::vector<std::vector<std::string>>{{}}));
+  // The attribute set is a step of its own (InstanceStepsBeforeTheExpectation).
+  EXPECT_EQ(f.expectations[1].constructions, (std::vector<std::string>{"Buffer(3)"}));
+  EXPECT_EQ(f.expectations[1].instance_steps, (std::vector<std::vector<std::string>>{{"size = 0"}}));
   EXPECT_TRUE(f.expectations[2].constructions.empty());
   // The call that made it, whatever it is; setUp's instance is not the test's own.
   EXPECT_EQ(f.expectations[3].constructions, (std::vector<std::string>{"make_buffer(1)"}));
   EXPECT_TRUE(f.expectations[4].constructions.empty());
   EXPECT_EQ(f.expectations[5].constructions, (std::vector<std::string>{"Buffer(1)"}));
+  EXPECT_EQ(f.expectations[5].instance_steps, (std::vector<std::vector<std::string>>{{"?"}}));
+}
+
+// What a test does to its local between making it and its expectation:
+// method calls on it and attribute sets, in order, with their arguments;
+// any other use ends the steps with "?" (what it holds is unknown).
+TEST(PythonTestTypes, InstanceStepsBeforeTheExpectation) {
+  const char* src =
+      "from pkg import Conn\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        c = Conn('h')  # a connection\n"
+      "        c.open('w', size=3)\n"
+      "        c.mode = 'r'  # read-only\n"
+      "        self.assertEqual(len(x), 1)\n"
+      "        c.close()\n"
+      "        with self.assertRaises(OSError):\n"
+      "            c.send(b'x')\n"
+      "        c.reopen()\n"
+      "    def test_b(self):\n"
+      "        c = Conn('h')\n"
+      "        c.close()\n"
+      "        use(c)\n"
+      "        c.flush()\n"
+      "        self.assertRaises(OSError, c.send, b'x')\n"
+      "    def test_c(self):\n"
+      "        c = Conn('h')\n"
+      "        if x:\n"
+      "            c.close()\n"
+      "        self.assertRaises(OSError, c.send, b'x')\n"
+      "    def test_d(self):\n"
+      "        c = Conn('h')\n"
+      "        c.buf.append(1)\n"
+      "        self.assertRaises(OSError, c.send, b'x')\n"
+      "    def test_e(self):\n"
+      "        c = Conn('h')\n"
+      "        c.peer = c\n"
+      "        self.assertRaises(OSError, c.send, b'x')\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 5u);
+  EXPECT_EQ(f.expectations[0].constructions, (std::vector<std::string>{"Conn('h')"}));
+  EXPECT_EQ(f.expectations[0].instance_steps,
+            (std::vector<std::vector<std::string>>{{"open('w', size=3)", "mode = 'r'", "close()"}}));
+  EXPECT_EQ(f.expectations[1].instance_steps, (std::vector<std::vector<std::string>>{{"close()", "?"}}));
+  EXPECT_EQ(f.expectations[2].instance_steps, (std::vector<std::vector<std::string>>{{"?"}}));
+  EXPECT_EQ(f.expectations[3].instance_steps, (std::vector<std::vector<std::string>>{{"?"}}));
+  EXPECT_EQ(f.expectations[4].instance_steps, (std::vector<std::vector<std::string>>{{"?"}}));
 }
 
 }  // namespace

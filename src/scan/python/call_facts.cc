@@ -229,6 +229,29 @@ std::optional<std::string> return_value(std::string_view s, const Logical& l,
   return std::string(name);
 }
 
+// A statement that is one call (`f(x)`, `return self.f(x)`, `y = f(x)`,
+// nothing after it): the callee as written and the argument text.
+std::optional<std::pair<std::string, std::string>> statement_call(std::string_view s, const Logical& l) {
+  std::uint32_t i = l.text;
+  if (starts_with_word(s, i, "return")) {
+    i += 6;
+  } else {
+    std::uint32_t k = i;
+    std::string_view lhs = dotted_at(s, k, l.end);
+    while (k < l.end && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (!lhs.empty() && k + 1 < l.end && s[k] == '=' && s[k + 1] != '=') i = k + 1;
+  }
+  while (i < l.end && (s[i] == ' ' || s[i] == '\t')) ++i;
+  std::string_view callee = dotted_at(s, i, l.end);
+  if (callee.empty() || is_keyword(callee.substr(0, callee.find('.')))) return std::nullopt;
+  std::uint32_t open = i;
+  while (open < l.end && (s[open] == ' ' || s[open] == '\t')) ++open;
+  if (open >= l.end || s[open] != '(') return std::nullopt;
+  const std::uint32_t close = bracket_end(s, open, l.end);
+  if (close >= l.end + 1 || s[close - 1] != ')' || !nothing_after(s, close, l.end)) return std::nullopt;
+  return std::pair{std::string(callee), python::collapse_ws(s.substr(open + 1, close - open - 2))};
+}
+
 // A class body's `NAME = property(fget, fset, fdel)` (or `fget=`,
 // `fset=`, `fdel=`): NAME and, per accessor kind, the function's name.
 struct PropertyCall {
@@ -753,6 +776,12 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       if (into)
         read_bindings(source, l, *into, l.indent == (scope ? scope->body : 0), loop,
                       scope ? model::FunctionCalls::k_max_bindings : k_max_module_bindings);
+      if (scope && scope->index != SIZE_MAX && l.indent >= scope->body &&
+          out[scope->index].statement_calls.size() < model::FunctionCalls::k_max_statement_calls)
+        if (auto call = statement_call(source, l))
+          out[scope->index].statement_calls.push_back(
+              {std::move(call->first), std::move(call->second), static_cast<int>(l.first_line) + 1,
+               l.indent == scope->body});
       // A nested function's `nonlocal x`/`global x`: its enclosing
       // functions' `x` may change whenever it runs.
       if (scope && into)

@@ -58,6 +58,8 @@ struct Value {
   // its argument text, as written; empty when unknown (bound differently
   // twice, an attribute of it set in the test, got some other way).
   std::optional<std::string> args = std::nullopt;
+  // For a test's own local: the line of the statement that bound it.
+  int line = 0;
 };
 
 struct ClassInfo {
@@ -78,6 +80,14 @@ struct CallSite {
   std::uint32_t indent = 0;
 };
 
+// A logical line of a function's body: its text (a view of the source,
+// a trailing comment included), first line and indent.
+struct Statement {
+  std::string_view text;
+  int line = 0;
+  std::uint32_t indent = 0;
+};
+
 struct Bindings {
   std::unordered_map<std::string, ClassInfo> classes;  // by qualname
   std::map<std::string, Value> module;                 // module-level names
@@ -94,9 +104,10 @@ struct Bindings {
   std::vector<std::string> functions;  // keys, in file order
   // Per function key: loop variables over names (`for c in A, B:`).
   std::unordered_map<std::string, std::map<std::string, std::vector<Value>>> loops;
-  // Per function key: locals one of whose attributes it sets (`w.width =
-  // 0`): what their constructor call was given no longer says their state.
-  std::unordered_map<std::string, std::vector<std::string>> altered;
+  // Per function key: the statements of its body (nested functions'
+  // included), in order, for what a test does to its local between making
+  // it and its expectation (steps_on).
+  std::unordered_map<std::string, std::vector<Statement>> statements;
 };
 
 void bind_name(std::map<std::string, Value>& into, std::vector<std::string>* conflicts, const std::string& name, Value v) {
@@ -137,15 +148,36 @@ std::string_view first_string(std::string_view s) {
   return s.substr(q + 1, e - q - 1);
 }
 
+// A statement's text without its comments (each runs to its line's end),
+// trimmed.
+std::string code_of(std::string_view t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size();) {
+    if (t[i] == '#') {
+      i = t.find('\n', i);
+      if (i == std::string_view::npos) break;
+      continue;
+    }
+    if (t[i] == '\'' || t[i] == '"') {
+      const std::size_t end = string_end(t, i);
+      if (end == std::string_view::npos) return std::string(trim(t));
+      out.append(t.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    out += t[i++];
+  }
+  return std::string(trim(out));
+}
+
 // The value of `rhs`: a dotted name alone, or a call of one whose `)` ends
 // the line; `staticmethod(f)` is `f`; a module loaded by name
 // (`import_fresh_module('decimal', blocked=['_decimal'])`,
 // `import_module('json')`) is that module, unless only its C accelerator is
 // loaded (`fresh=['_decimal']`: none of its Python code runs).
-std::optional<Value> value_of(std::string_view rhs) {
-  rhs = trim(rhs);
-  auto hash = rhs.find('#');
-  if (hash != std::string_view::npos && rhs.find_first_of("'\"") > hash) rhs = trim(rhs.substr(0, hash));
+std::optional<Value> value_of(std::string_view text) {
+  const std::string code = code_of(text);
+  std::string_view rhs = code;
   std::string_view name = dotted_prefix(rhs);
   if (name.empty()) return std::nullopt;
   std::string_view rest = trim(rhs.substr(name.size()));
@@ -180,29 +212,6 @@ std::optional<Value> value_of(std::string_view rhs) {
   Value out{Value::call, std::string(name), {}};
   out.args = std::string(trim(args));
   return out;
-}
-
-// Whether what follows a dotted target (`= 0`, `[k] = v`, `+= 1`) assigns
-// to it or an item of it, not compares (`==`).
-bool sets_attribute(std::string_view rest) {
-  int depth = 0;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    const char c = rest[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == '#') return false;
-    else if (c == '\'' || c == '"') {
-      i = string_end(rest, i);
-      if (i == std::string_view::npos) return false;
-      --i;
-    }
-    else if (c == '=' && depth == 0) {
-      const char prev = i ? rest[i - 1] : ' ', next = i + 1 < rest.size() ? rest[i + 1] : ' ';
-      const bool compares = prev == '<' || prev == '>';  // `<=`, not `<<=`
-      return next != '=' && prev != '=' && prev != '!' && (!compares || (i >= 2 && rest[i - 2] == prev));
-    }
-  }
-  return false;
 }
 
 bool starts_with_word(std::string_view s, std::string_view w) {
@@ -252,6 +261,66 @@ void calls_in(std::string_view t, int line, std::uint32_t indent, std::vector<Ca
     }
     i = after;
   }
+}
+
+// Whether code `t` names `name` as a whole word outside strings (not as
+// an attribute: `x.name`).
+bool mentions(std::string_view t, std::string_view name) {
+  for (std::size_t i = 0; i < t.size();) {
+    if (t[i] == '\'' || t[i] == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return false;
+      continue;
+    }
+    if (t.substr(i).starts_with(name) && (i == 0 || (!ident_char(t[i - 1]) && t[i - 1] != '.')) &&
+        (i + name.size() == t.size() || !ident_char(t[i + name.size()])))
+      return true;
+    ++i;
+  }
+  return false;
+}
+
+// What test `key` does to its local `name` after the statement at line
+// `from` bound it to the call that made it, before its expectation at
+// line `to` (TestExpectation::instance_steps): each statement of the
+// binding's block that uses it, a method call on it alone (`close()`,
+// `open('w')`) or a set of one of its attributes (`mode = 'r'`); "?" in
+// place of the rest when it is used any other way (passed to a call,
+// `b.x += 1`, `b.items[0] = 1`, in a nested block, rebound), after which
+// what it holds is unknown.
+std::vector<std::string> steps_on(const Bindings& b, const std::string& key, std::string_view name, int from, int to) {
+  std::vector<std::string> out;
+  auto st = b.statements.find(key);
+  if (st == b.statements.end() || from >= to) return {"?"};
+  auto made = std::find_if(st->second.begin(), st->second.end(), [&](const Statement& s) { return s.line == from; });
+  if (made == st->second.end()) return {"?"};
+  for (auto s = made + 1; s != st->second.end() && s->line < to; ++s) {
+    const std::string text = code_of(s->text);
+    std::string_view code = text;
+    if (!mentions(code, name)) continue;
+    std::string_view target = dotted_prefix(code);
+    std::string_view member = target.size() > name.size() ? target.substr(name.size() + 1) : std::string_view();
+    std::string_view rest = trim(code.substr(target.size()));
+    if (s->indent != made->indent || !target.starts_with(name) || target.size() <= name.size() ||
+        target[name.size()] != '.' || member.find('.') != std::string_view::npos || mentions(rest, name)) {
+      out.emplace_back("?");
+      break;
+    }
+    if (rest.starts_with('(')) {
+      std::vector<std::string_view> args;
+      if (split_args(rest, 0, args) + 1 != rest.size()) {
+        out.emplace_back("?");
+        break;
+      }
+      out.push_back(std::string(member) + std::string(rest));
+    } else if (rest.size() >= 2 && rest[0] == '=' && rest[1] != '=') {
+      out.push_back(std::string(member) + " = " + std::string(trim(rest.substr(1))));
+    } else {
+      out.emplace_back("?");
+      break;
+    }
+  }
+  return out;
 }
 
 // A `def`'s parameters after its name (`(self, a, b=1, *args)`), but
@@ -331,7 +400,10 @@ Bindings read_bindings(const PythonLines& lines) {
     const Scope* fn = nullptr;
     for (const auto& s : open)
       if (!s.is_class) fn = &s;
-    if (fn) calls_in(t, line, indent, b.calls[fn->name]);
+    if (fn) {
+      calls_in(t, line, indent, b.calls[fn->name]);
+      b.statements[fn->name].push_back({t, line, indent});
+    }
     if (starts_with_word(t, "return")) {
       if (!fn) return;
       if (auto v = value_of(t.substr(6)); v && v->kind != Value::alias) {
@@ -371,10 +443,6 @@ Bindings read_bindings(const PythonLines& lines) {
     std::string_view target = dotted_prefix(t);
     if (target.empty()) return;
     std::string_view rest = trim(t.substr(target.size()));
-    if (fn && target.find('.') != std::string_view::npos && sets_attribute(rest)) {
-      std::string head(target.substr(0, target.find('.')));
-      if (head != "self" && head != "cls") b.altered[fn->name].push_back(std::move(head));
-    }
     if (rest.size() < 2 || rest[0] != '=' || rest[1] == '=') return;
     auto v = value_of(rest.substr(1));
     std::string name(target);
@@ -401,6 +469,7 @@ Bindings read_bindings(const PythonLines& lines) {
       ClassInfo& c = b.classes[std::string(key.substr(0, dot))];
       bind_name(c.attrs, &c.conflicts, attr, *v);
     } else if (name.find('.') == std::string::npos) {
+      v->line = line;
       bind_name(b.locals[fn->name], nullptr, name, *v);
     }
   });
@@ -588,6 +657,7 @@ class Typer {
     if (heads.empty()) {
       Value same{v.kind, text, v.via};
       same.args = v.args;
+      same.line = v.line;
       return {same};
     }
     for (const auto& h : heads) {
@@ -597,6 +667,7 @@ class Typer {
       if (h.kind == Value::call && (rest.empty() || v.kind == Value::call)) continue;
       out.push_back(Value{v.kind, h.text + rest, v.via.empty() ? h.via : v.via});
       out.back().args = v.args;
+      out.back().line = v.line;
     }
     return out;
   }
@@ -608,10 +679,6 @@ class Typer {
     std::vector<Value> raw;
     if (auto l = m_b.locals.find(test); l != m_b.locals.end())
       if (auto it = l->second.find(head); it != l->second.end()) raw.push_back(it->second);
-    // Only a test's own local, whose attributes it sets nowhere, keeps its
-    // constructor call's arguments.
-    if (auto a = m_b.altered.find(test); !raw.empty() && a != m_b.altered.end())
-      if (std::find(a->second.begin(), a->second.end(), head) != a->second.end()) raw.back().args.reset();
     if (raw.empty())
       if (auto l = m_b.loops.find(test); l != m_b.loops.end())
         if (auto it = l->second.find(head); it != l->second.end()) raw = it->second;
@@ -714,6 +781,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::vector<std::string> calls;
     std::vector<std::string> vias;
     std::vector<std::string> constructions;
+    std::vector<std::vector<std::string>> steps;
     for (const auto& [c, scope] : scoped) {
       // An attribute access (`obj.size.__get__`, expectations.cc) runs a
       // property's accessor only on an instance: a receiver bound to a
@@ -733,8 +801,19 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
           // instance's attributes to (`Wrapper('x', width=3)`).
           if (t.args && constructions.size() < k_max_calls) {
             std::string made = t.text.substr(0, t.call_end) + '(' + *t.args + ')';
-            if (std::find(constructions.begin(), constructions.end(), made) == constructions.end())
+            // And what the test did to it before its expectation, when it
+            // is this test's own local.
+            std::vector<std::string> done{"?"};
+            const std::string head = c.substr(0, c.find('.'));
+            if (auto l = b.locals.find(scope); l != b.locals.end())
+              if (auto v = l->second.find(head); v != l->second.end() && v->second.line == t.line && v->second.args == t.args)
+                done = steps_on(b, scope, head, t.line, e.line);
+            bool seen = false;
+            for (std::size_t k = 0; k < constructions.size(); ++k) seen = seen || (constructions[k] == made && steps[k] == done);
+            if (!seen) {
               constructions.push_back(std::move(made));
+              steps.push_back(std::move(done));
+            }
           }
           t.text.insert(t.call_end, "()");
         }
@@ -745,6 +824,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     }
     e.calls = std::move(calls);
     e.constructions = std::move(constructions);
+    e.instance_steps = std::move(steps);
     // A mixin's test typed by one subclass's attribute runs as that
     // subclass's: named so, as a test runner names it.
     if (vias.size() == 1 && vias[0] != "*") {
