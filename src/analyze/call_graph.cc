@@ -98,34 +98,11 @@ std::string module_name(std::string_view path, const std::vector<std::string>& i
   return out;
 }
 
-struct CallGraph::Impl {
-  // What a dotted name stands for.
-  struct Ref {
-    enum Kind { none, module, function, klass } kind = none;
-    int module_index = -1;
-    std::string qualname;  // function or class in the module
-    int node = -1;         // function
-  };
-  struct Module {
-    std::string name;
-    std::string_view path;
-    const model::FileFacts* facts = nullptr;
-    bool is_package = false;
-    int top = -1;  // its top-level package, numbered (top_package)
-    std::unordered_map<std::string, int> defs;          // qualname → node (not nested)
-    std::unordered_map<int, int> by_line;               // def line → node (closures: the enclosing one)
-    std::unordered_map<std::string, std::string> bindings;  // imported name → dotted target
-    std::vector<std::string> star;                      // modules imported with `*`
-    std::unordered_map<std::string, std::vector<std::string>> bases;  // class qualname → bases as written
-    std::unordered_map<std::string, std::string> assigned;  // module-level name → callee as written
-    std::unordered_set<std::string> exports;
-    // `from _x import *` of a module the repository lacks (a C
-    // accelerator): what the module defines in Python is replaced when it
-    // is imported, and runs only when the accelerator is blocked.
-    bool accelerated = false;
-  };
+// What one Python file's facts give the graph on their own: its module's
+// names, imports and classes, and its functions as nodes numbered from 0
+// within the module (the graph adds the module's first node's id).
+struct CallGraphModule {
   struct Node {
-    int module = -1;
     std::string qualname;
     std::string cls;  // the class's qualname for a method
     const model::FunctionCalls* fn = nullptr;
@@ -135,22 +112,161 @@ struct CallGraph::Impl {
     // the getter's, and a chain step names one function by its name.
     int primary = -1;
   };
+  std::string name;
+  std::string path;
+  // Owns the facts `nodes` point into (nothing, when the caller keeps them).
+  std::shared_ptr<const model::FileFacts> facts;
+  bool is_package = false;
+  std::unordered_map<std::string, int> defs;          // qualname → node (not nested)
+  std::unordered_map<int, int> by_line;               // def line → node (closures: the enclosing one)
+  std::unordered_map<std::string, std::string> bindings;  // imported name → dotted target
+  std::vector<std::string> star;                      // modules imported with `*`
+  std::unordered_map<std::string, std::vector<std::string>> bases;  // class qualname → bases as written
+  std::unordered_map<std::string, std::string> assigned;  // module-level name → callee as written
+  std::unordered_set<std::string> exports;
+  std::vector<Node> nodes;
+  // Each function's name (a class's for its constructor), and whether it
+  // is a method, by node in order; a property's other accessors have none.
+  struct Named {
+    std::string name;
+    int node = -1;
+    bool method = false;
+  };
+  std::vector<Named> named;
+  // A property's getter node → its setter and deleter nodes.
+  std::vector<std::pair<int, int>> accessors;
+  // Class → attribute → the accessors a class body's `x = property(getx,
+  // setx)` names.
+  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<int>>> named_properties;
+  // Class → attribute → callee as written (`self.x = Cls()`).
+  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
 
+  // The absolute module of a relative import here.
+  std::string absolute(const model::ImportFact& f) const {
+    if (f.level == 0) return f.module;
+    std::string base = name;
+    for (int up = is_package ? 1 : 0; up < f.level; ++up) {
+      auto dot = base.rfind('.');
+      base = dot == std::string::npos ? std::string() : base.substr(0, dot);
+    }
+    if (f.module.empty()) return base;
+    return base.empty() ? f.module : base + '.' + f.module;
+  }
+
+  void build() {
+    for (const auto& c : facts->class_bases) bases.emplace(c.qualname, c.bases);
+    for (const auto& [n, callee] : facts->assigned) assigned[n] = callee;
+    if (facts->has_exports) exports.insert(facts->exports.begin(), facts->exports.end());
+    for (const auto& imp : facts->imports) {
+      std::string mod = absolute(imp);
+      if (imp.name.empty()) {
+        // `import a.b` binds `a`; `import a.b as z` binds z to a.b.
+        if (!imp.alias.empty()) bindings[imp.alias] = mod;
+        else bindings.emplace(std::string(top_package(mod)), std::string(top_package(mod)));
+      } else if (imp.name == "*") {
+        star.push_back(mod);
+      } else {
+        bindings[imp.alias.empty() ? imp.name : imp.alias] = mod.empty() ? imp.name : mod + '.' + imp.name;
+      }
+    }
+    // Functions and methods; a closure stands for the function around it.
+    for (const auto& fn : facts->functions) {
+      if (fn.qualname.empty() || fn.nested) continue;
+      Node n;
+      n.qualname = fn.qualname;
+      n.fn = &fn;
+      auto dot = fn.qualname.rfind('.');
+      if (dot != std::string::npos && bases.contains(fn.qualname.substr(0, dot))) n.cls = fn.qualname.substr(0, dot);
+      int id = static_cast<int>(nodes.size());
+      if (!defs.emplace(fn.qualname, id).second) {
+        const int first = defs.at(fn.qualname);
+        if (fn.property == "setter" || fn.property == "deleter") {
+          // A property's other accessor: a node of its own, known only
+          // through its getter.
+          n.primary = first;
+          accessors.emplace_back(first, id);
+          by_line[fn.line] = id;
+          nodes.push_back(std::move(n));
+          continue;
+        }
+        // Redefined (a platform branch): one node.
+        by_line[fn.line] = first;
+        continue;
+      }
+      by_line[fn.line] = id;
+      const bool ctor = !n.cls.empty() && is_constructor(fn.name);
+      named.push_back({ctor ? n.cls.substr(n.cls.rfind('.') + 1) : fn.name, id, !n.cls.empty()});
+      if (!fn.attribute.empty() && !n.cls.empty()) named_properties[n.cls][fn.attribute].push_back(id);
+      if (!n.cls.empty()) {
+        auto& attrs = attributes[n.cls];
+        for (const auto& [a, callee] : fn.assigned)
+          if (a.starts_with("self.") && a.find('.', 5) == std::string::npos) attrs.emplace(a.substr(5), callee);
+      }
+      nodes.push_back(std::move(n));
+    }
+    for (const auto& fn : facts->functions) {
+      if (!fn.nested || fn.qualname.empty()) continue;
+      std::string q = fn.qualname;
+      for (auto dot = q.rfind('.'); dot != std::string::npos; dot = q.rfind('.')) {
+        q.resize(dot);
+        if (auto it = defs.find(q); it != defs.end()) {
+          by_line[fn.line] = it->second;
+          break;
+        }
+      }
+    }
+  }
+};
+
+std::shared_ptr<const CallGraphModule> call_graph_module(const std::string& path,
+                                                         std::shared_ptr<const model::FileFacts> facts,
+                                                         const std::vector<std::string>& import_roots) {
+  std::string name = module_name(path, import_roots);
+  if (name.empty() || !facts) return nullptr;
+  auto m = std::make_shared<CallGraphModule>();
+  m->name = std::move(name);
+  m->path = path;
+  m->facts = std::move(facts);
+  m->is_package = path.ends_with("/__init__.py");
+  m->build();
+  return m;
+}
+
+struct CallGraph::Impl {
+  // What a dotted name stands for.
+  struct Ref {
+    enum Kind { none, module, function, klass } kind = none;
+    int module_index = -1;
+    std::string qualname;  // function or class in the module
+    int node = -1;         // function
+  };
+  struct Module {
+    const CallGraphModule* part = nullptr;
+    int first = 0;  // the id of its node 0
+    int top = -1;   // its top-level package, numbered (top_package)
+    // `from _x import *` of a module the repository lacks (a C
+    // accelerator): what the module defines in Python is replaced when it
+    // is imported, and runs only when the accelerator is blocked.
+    bool accelerated = false;
+  };
+  struct Node {
+    int module = -1;
+    const CallGraphModule::Node* p = nullptr;
+    int primary = -1;  // CallGraphModule::Node::primary, as the graph numbers it
+  };
+
+  // The modules' parts, kept while the graph is.
+  std::vector<std::shared_ptr<const CallGraphModule>> parts;
   std::vector<Module> modules;
   std::unordered_map<std::string, int> module_by_name;
   std::unordered_map<std::string_view, int> module_by_path;
   std::vector<Node> nodes;
   std::vector<std::vector<int>> callees, callers;
   // Method name → methods of that name; any function's name (a class's
-  // for its constructor) → the functions.
-  std::unordered_map<std::string, std::vector<int>> methods_named, named;
+  // for its constructor) → the functions. Names are the parts'.
+  std::unordered_map<std::string_view, std::vector<int>> methods_named, named;
   // A property's getter node → its setter and deleter nodes.
   std::unordered_map<int, std::vector<int>> accessors;
-  // (module, class) → attribute → the accessors a class body's
-  // `x = property(getx, setx)` names.
-  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<int>>> named_properties;
-  // (module, class) → attribute → callee as written (`self.x = Cls()`).
-  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> attributes;
   std::size_t edge_count = 0;
   // resolve_from_function's answers, by module, while the graph is built.
   struct ViewHash {
@@ -158,20 +274,12 @@ struct CallGraph::Impl {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::vector<std::unordered_map<std::string, Ref, ViewHash, std::equal_to<>>> resolved_in;
+  // called_node's answers for classes, by the class's module, while the
+  // graph is built.
+  std::vector<std::unordered_map<std::string, int>> constructors_in;
 
-  static std::string class_key(int module, const std::string& cls) { return std::to_string(module) + ':' + cls; }
-
-  // The absolute module of a relative import in `m`.
-  std::string absolute(const Module& m, const model::ImportFact& f) const {
-    if (f.level == 0) return f.module;
-    std::string base = m.name;
-    for (int up = m.is_package ? 1 : 0; up < f.level; ++up) {
-      auto dot = base.rfind('.');
-      base = dot == std::string::npos ? std::string() : base.substr(0, dot);
-    }
-    if (f.module.empty()) return base;
-    return base.empty() ? f.module : base + '.' + f.module;
-  }
+  // Node `local` of module `mi` as the graph numbers it (-1 stays -1).
+  int global(int mi, int local) const { return local < 0 ? -1 : modules[mi].first + local; }
 
   Ref resolve_global(const std::vector<std::string_view>& parts, int hops) const {
     for (std::size_t k = parts.size(); k > 0; --k) {
@@ -189,7 +297,7 @@ struct CallGraph::Impl {
   Ref resolve_in_module(int mi, const std::vector<std::string_view>& parts, int hops) const {
     Nesting nesting;
     if (hops > k_max_hops || parts.empty() || !nesting.ok()) return {};
-    const Module& m = modules[mi];
+    const CallGraphModule& m = *modules[mi].part;
     // The longest run of names defined here: a class, its method, a function.
     for (std::size_t k = parts.size(); k > 0; --k) {
       std::string q = join_dots(parts, 0, k);
@@ -197,11 +305,11 @@ struct CallGraph::Impl {
       if (!is_class && !m.defs.contains(q)) continue;
       if (k == parts.size()) {
         if (is_class) return {Ref::klass, mi, q, -1};
-        return {Ref::function, mi, q, m.defs.at(q)};
+        return {Ref::function, mi, q, global(mi, m.defs.at(q))};
       }
       if (is_class && k + 1 == parts.size()) {
         int n = lookup_method(mi, q, parts[k], 0);
-        if (n >= 0) return {Ref::function, nodes[n].module, nodes[n].qualname, n};
+        if (n >= 0) return {Ref::function, nodes[n].module, nodes[n].p->qualname, n};
       }
       return {};
     }
@@ -228,8 +336,8 @@ struct CallGraph::Impl {
   int lookup_method(int mi, const std::string& cls, std::string_view name, int depth) const {
     Nesting nesting;
     if (depth > k_max_hops || !nesting.ok()) return -1;
-    const Module& m = modules[mi];
-    if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return it->second;
+    const CallGraphModule& m = *modules[mi].part;
+    if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return global(mi, it->second);
     auto b = m.bases.find(cls);
     if (b == m.bases.end()) return -1;
     for (const auto& base : b->second) {
@@ -247,14 +355,15 @@ struct CallGraph::Impl {
   int lookup_property(int mi, const std::string& cls, std::string_view attr, std::string_view kind, int depth) const {
     Nesting nesting;
     if (depth > k_max_hops || !nesting.ok()) return -1;
-    if (auto c = named_properties.find(class_key(mi, cls)); c != named_properties.end())
+    const CallGraphModule& m = *modules[mi].part;
+    if (auto c = m.named_properties.find(cls); c != m.named_properties.end())
       if (auto a = c->second.find(std::string(attr)); a != c->second.end()) {
         for (int n : a->second)
-          if (nodes[n].fn->property == kind) return n;
+          if (m.nodes[n].fn->property == kind) return global(mi, n);
         return -1;
       }
-    auto b = modules[mi].bases.find(cls);
-    if (b == modules[mi].bases.end()) return -1;
+    auto b = m.bases.find(cls);
+    if (b == m.bases.end()) return -1;
     for (const auto& base : b->second) {
       Ref r = resolve_in_module(mi, split_dots(base), 0);
       if (r.kind != Ref::klass) continue;
@@ -268,11 +377,11 @@ struct CallGraph::Impl {
   // another such function's result), or none.
   Ref returned_class(int node, int depth = 0) const {
     const Node& n = nodes[node];
-    const std::string& callee = n.fn->returns;
+    const std::string& callee = n.p->fn->returns;
     if (callee.empty() || depth > k_max_hops) return {};
     if (callee == "cls" || callee == "self.__class__") {
-      if (n.cls.empty()) return {};
-      return {Ref::klass, n.module, n.cls, -1};
+      if (n.p->cls.empty()) return {};
+      return {Ref::klass, n.module, n.p->cls, -1};
     }
     Ref r = resolve_in_module(n.module, split_dots(callee), 0);
     if (r.kind == Ref::function && r.node != node) return returned_class(r.node, depth + 1);
@@ -282,10 +391,10 @@ struct CallGraph::Impl {
   // The accessor of kind `kind` of the property whose getter (or only
   // accessor) is `node`, or -1 when `node` is no property's.
   int accessor(int node, std::string_view kind) const {
-    if (nodes[node].fn->property == kind) return node;
+    if (nodes[node].p->fn->property == kind) return node;
     if (auto it = accessors.find(node); it != accessors.end())
       for (int a : it->second)
-        if (nodes[a].fn->property == kind) return a;
+        if (nodes[a].p->fn->property == kind) return a;
     return -1;
   }
 
@@ -323,7 +432,7 @@ struct CallGraph::Impl {
   // its third definition met, not counted to the end.
   void add_guesses(int from, std::string_view name) {
     if (is_dunder(name)) return;
-    auto it = methods_named.find(std::string(name));
+    auto it = methods_named.find(name);
     if (it == methods_named.end()) return;
     const int top = modules[nodes[from].module].top;
     int near[k_max_guesses];
@@ -350,6 +459,18 @@ struct CallGraph::Impl {
     return r;
   }
 
+  // called_node, kept for classes while the graph is built: a class called
+  // from many functions (`Symbol(...)`) looks its constructor up through
+  // its bases once, not at every call.
+  int called_from_function(const Ref& r) {
+    if (r.kind != Ref::klass) return called_node(r);
+    auto& known = constructors_in[r.module_index];
+    if (auto it = known.find(r.qualname); it != known.end()) return it->second;
+    const int n = called_node(r);
+    known.emplace(r.qualname, n);
+    return n;
+  }
+
   void resolve_call(int from, std::string_view target) {
     const Node& f = nodes[from];
     const int mi = f.module;
@@ -360,9 +481,9 @@ struct CallGraph::Impl {
       return;
     }
     if (parts[0] == "super") {
-      if (f.cls.empty() || parts.size() != 2) return;
-      auto b = modules[mi].bases.find(f.cls);
-      if (b == modules[mi].bases.end()) return;
+      if (f.p->cls.empty() || parts.size() != 2) return;
+      auto b = modules[mi].part->bases.find(f.p->cls);
+      if (b == modules[mi].part->bases.end()) return;
       for (const auto& base : b->second) {
         Ref r = class_of(mi, base);
         if (r.kind != Ref::klass) continue;
@@ -371,14 +492,15 @@ struct CallGraph::Impl {
       }
       return;
     }
-    if ((parts[0] == "self" || parts[0] == "cls") && !f.cls.empty()) {
+    if ((parts[0] == "self" || parts[0] == "cls") && !f.p->cls.empty()) {
       if (parts.size() == 2) {
-        int n = lookup_method(mi, f.cls, parts[1], 0);
+        int n = lookup_method(mi, f.p->cls, parts[1], 0);
         if (n >= 0) return add_edge(from, n);
         return add_guesses(from, parts[1]);
       }
       if (parts.size() == 3) {
-        auto a = attributes.find(class_key(mi, f.cls));
+        const auto& attributes = modules[mi].part->attributes;
+        auto a = attributes.find(f.p->cls);
         if (a != attributes.end())
           if (auto t = a->second.find(std::string(parts[1])); t != a->second.end()) {
             Ref r = class_of(mi, t->second);
@@ -391,10 +513,10 @@ struct CallGraph::Impl {
     // A name bound to a constructor's result, in the function or the module.
     if (parts.size() == 2) {
       std::string_view callee;
-      for (const auto& [name, c] : f.fn->assigned)
+      for (const auto& [name, c] : f.p->fn->assigned)
         if (name == parts[0]) callee = c;
       if (callee.empty())
-        if (auto it = modules[mi].assigned.find(std::string(parts[0])); it != modules[mi].assigned.end())
+        if (auto it = modules[mi].part->assigned.find(std::string(parts[0])); it != modules[mi].part->assigned.end())
           callee = it->second;
       if (!callee.empty()) {
         Ref r = class_of(mi, callee);
@@ -402,110 +524,51 @@ struct CallGraph::Impl {
       }
     }
     Ref r = resolve_from_function(mi, target);
-    if (r.kind != Ref::none) return add_edge(from, called_node(r));
+    if (r.kind != Ref::none) return add_edge(from, called_from_function(r));
     // `obj.m()` with `obj` no module, class or import of this repository.
-    if (parts.size() >= 2 && !modules[mi].bindings.contains(std::string(parts[0])))
+    if (parts.size() >= 2 && !modules[mi].part->bindings.contains(std::string(parts[0])))
       add_guesses(from, parts.back());
   }
 
-  void build(const std::vector<FileFactsAt>& files, const std::vector<std::string>& roots) {
-    std::unordered_map<std::string, int> tops;
-    for (const auto& f : files) {
-      std::string name = module_name(*f.path, roots);
-      if (name.empty() || module_by_name.contains(name)) continue;
+  void build(std::vector<std::shared_ptr<const CallGraphModule>> all) {
+    parts = std::move(all);
+    std::unordered_map<std::string_view, int> tops;
+    for (const auto& part : parts) {
+      // The first file of a module's name is the module.
+      if (!part || module_by_name.contains(part->name)) continue;
       Module m;
-      m.name = name;
-      m.facts = f.facts;
-      m.path = *f.path;
-      m.is_package = f.path->ends_with("/__init__.py");
-      m.top = tops.emplace(std::string(top_package(m.name)), static_cast<int>(tops.size())).first->second;
-      module_by_name.emplace(m.name, static_cast<int>(modules.size()));
-      module_by_path.emplace(*f.path, static_cast<int>(modules.size()));
-      modules.push_back(std::move(m));
+      m.part = part.get();
+      m.top = tops.emplace(top_package(part->name), static_cast<int>(tops.size())).first->second;
+      module_by_name.emplace(part->name, static_cast<int>(modules.size()));
+      module_by_path.emplace(part->path, static_cast<int>(modules.size()));
+      modules.push_back(m);
     }
     for (int mi = 0; mi < static_cast<int>(modules.size()); ++mi) {
       Module& m = modules[mi];
-      const model::FileFacts& facts = *m.facts;
-      for (const auto& c : facts.class_bases) m.bases.emplace(c.qualname, c.bases);
-      for (const auto& [name, callee] : facts.assigned) m.assigned[name] = callee;
-      if (facts.has_exports) m.exports.insert(facts.exports.begin(), facts.exports.end());
-      for (const auto& imp : facts.imports) {
-        std::string mod = absolute(m, imp);
-        if (imp.name.empty()) {
-          // `import a.b` binds `a`; `import a.b as z` binds z to a.b.
-          if (!imp.alias.empty()) m.bindings[imp.alias] = mod;
-          else m.bindings.emplace(std::string(top_package(mod)), std::string(top_package(mod)));
-        } else if (imp.name == "*") {
-          m.star.push_back(mod);
-          if (!mod.empty() && !module_by_name.contains(mod) && mod.starts_with('_')) m.accelerated = true;
-        } else {
-          m.bindings[imp.alias.empty() ? imp.name : imp.alias] = mod.empty() ? imp.name : mod + '.' + imp.name;
-        }
+      const CallGraphModule& part = *m.part;
+      for (const auto& mod : part.star)
+        if (!mod.empty() && !module_by_name.contains(mod) && mod.starts_with('_')) m.accelerated = true;
+      m.first = static_cast<int>(nodes.size());
+      for (const auto& n : part.nodes) nodes.push_back({mi, &n, global(mi, n.primary)});
+      for (const auto& n : part.named) {
+        named[n.name].push_back(global(mi, n.node));
+        if (n.method) methods_named[part.nodes[n.node].fn->name].push_back(global(mi, n.node));
       }
-      // Functions and methods; a closure stands for the function around it.
-      for (const auto& fn : facts.functions) {
-        if (fn.qualname.empty()) continue;
-        if (!fn.nested) {
-          Node n;
-          n.module = mi;
-          n.qualname = fn.qualname;
-          n.fn = &fn;
-          auto dot = fn.qualname.rfind('.');
-          if (dot != std::string::npos && m.bases.contains(fn.qualname.substr(0, dot)))
-            n.cls = fn.qualname.substr(0, dot);
-          int id = static_cast<int>(nodes.size());
-          if (!m.defs.emplace(fn.qualname, id).second) {
-            const int first = m.defs.at(fn.qualname);
-            if (fn.property == "setter" || fn.property == "deleter") {
-              // A property's other accessor: a node of its own, known
-              // only through its getter.
-              n.primary = first;
-              accessors[first].push_back(id);
-              m.by_line[fn.line] = id;
-              nodes.push_back(std::move(n));
-              continue;
-            }
-            // Redefined (a platform branch): one node.
-            m.by_line[fn.line] = first;
-            continue;
-          }
-          m.by_line[fn.line] = id;
-          const bool ctor = !n.cls.empty() && is_constructor(fn.name);
-          named[ctor ? n.cls.substr(n.cls.rfind('.') + 1) : fn.name].push_back(id);
-          if (!fn.attribute.empty() && !n.cls.empty())
-            named_properties[class_key(mi, n.cls)][fn.attribute].push_back(id);
-          if (!n.cls.empty()) {
-            methods_named[fn.name].push_back(id);
-            auto& attrs = attributes[class_key(mi, n.cls)];
-            for (const auto& [name, callee] : fn.assigned)
-              if (name.starts_with("self.") && name.find('.', 5) == std::string::npos) attrs.emplace(name.substr(5), callee);
-          }
-          nodes.push_back(std::move(n));
-        }
-      }
-      for (const auto& fn : facts.functions) {
-        if (!fn.nested || fn.qualname.empty()) continue;
-        std::string q = fn.qualname;
-        for (auto dot = q.rfind('.'); dot != std::string::npos; dot = q.rfind('.')) {
-          q.resize(dot);
-          if (auto it = m.defs.find(q); it != m.defs.end()) {
-            m.by_line[fn.line] = it->second;
-            break;
-          }
-        }
-      }
+      for (auto [getter, other] : part.accessors) accessors[global(mi, getter)].push_back(global(mi, other));
     }
     callees.resize(nodes.size());
     callers.resize(nodes.size());
     resolved_in.resize(modules.size());
+    constructors_in.resize(modules.size());
     for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
-      for (const auto& t : nodes[id].fn->targets) resolve_call(id, t);
+      for (const auto& t : nodes[id].p->fn->targets) resolve_call(id, t);
     resolved_in = {};
+    constructors_in = {};
   }
 
   bool is_public(int id) const {
-    const Node& n = nodes[id];
-    const Module& m = modules[n.module];
+    const CallGraphModule::Node& n = *nodes[id].p;
+    const CallGraphModule& m = *modules[nodes[id].module].part;
     for (auto part : split_dots(m.name))
       if (part.starts_with('_')) return false;
     auto parts = split_dots(n.qualname);
@@ -519,10 +582,10 @@ struct CallGraph::Impl {
   }
 
   std::string name(int id) const {
-    const Node& n = nodes[id];
+    const CallGraphModule::Node& n = *nodes[id].p;
     std::string q = n.qualname;
     if (!n.cls.empty() && is_constructor(q.substr(n.cls.size() + 1))) q = n.cls;
-    return modules[n.module].name + '.' + q;
+    return modules[nodes[id].module].part->name + '.' + q;
   }
 
   // Parent pointers of a walk, to read a chain back.
@@ -540,7 +603,17 @@ struct CallGraph::Impl {
 
 CallGraph::CallGraph(const std::vector<FileFactsAt>& files, const std::vector<std::string>& import_roots)
     : m(std::make_unique<Impl>()) {
-  m->build(files, import_roots);
+  std::vector<std::shared_ptr<const CallGraphModule>> modules;
+  modules.reserve(files.size());
+  // The facts stay the caller's: not owned.
+  for (const auto& f : files)
+    modules.push_back(
+        call_graph_module(*f.path, std::shared_ptr<const model::FileFacts>(std::shared_ptr<void>(), f.facts), import_roots));
+  m->build(std::move(modules));
+}
+
+CallGraph::CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules) : m(std::make_unique<Impl>()) {
+  m->build(std::move(modules));
 }
 
 CallGraph::~CallGraph() = default;
@@ -549,15 +622,15 @@ std::size_t CallGraph::size() const { return m->nodes.size(); }
 std::size_t CallGraph::edges() const { return m->edge_count; }
 std::string CallGraph::name(int node) const { return m->name(node); }
 bool CallGraph::is_public(int node) const { return m->is_public(node); }
-std::string_view CallGraph::file_of(int node) const { return m->modules[m->nodes[node].module].path; }
+std::string_view CallGraph::file_of(int node) const { return m->modules[m->nodes[node].module].part->path; }
 
 int CallGraph::node_of(std::string_view file_path, const model::ThrowSite& site) const {
   if (site.function.empty()) return -1;
   auto it = m->module_by_path.find(file_path);
   if (it == m->module_by_path.end()) return -1;
-  const auto& by_line = m->modules[it->second].by_line;
+  const auto& by_line = m->modules[it->second].part->by_line;
   auto n = by_line.find(site.function_line);
-  return n == by_line.end() ? -1 : n->second;
+  return n == by_line.end() ? -1 : m->global(it->second, n->second);
 }
 
 std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max) const {
@@ -575,9 +648,9 @@ std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max
     int node, depth, distance;
   };
   std::vector<Found> found;
-  const std::string& home = m->modules[m->nodes[node].module].name;
+  const std::string& home = m->modules[m->nodes[node].module].part->name;
   auto distance = [&](int n) {
-    const std::string& mod = m->modules[m->nodes[n].module].name;
+    const std::string& mod = m->modules[m->nodes[n].module].part->name;
     return mod == home ? 0 : top_package(mod) == top_package(home) ? 1 : 2;
   };
   while (!queue.empty()) {
@@ -692,7 +765,7 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
       owner = resolve(std::vector<std::string_view>(parts.begin(), parts.end() - 1), owner_shadowed);
       if (owner.kind == Impl::Ref::function && !owner_shadowed) {
         // A property's getter is read, not called: its result too.
-        const bool result = called + 2 == parts.size() || m->nodes[owner.node].fn->property == "getter";
+        const bool result = called + 2 == parts.size() || m->nodes[owner.node].p->fn->property == "getter";
         owner = result ? m->returned_class(owner.node) : Impl::Ref{};
         returned = owner.kind == Impl::Ref::klass;
       }
@@ -700,7 +773,7 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
     }
     if (returned && r.kind == Impl::Ref::none)
       if (int n = m->lookup_method(owner.module_index, owner.qualname, parts.back(), 0); n >= 0)
-        r = {Impl::Ref::function, m->nodes[n].module, m->nodes[n].qualname, n};
+        r = {Impl::Ref::function, m->nodes[n].module, m->nodes[n].p->qualname, n};
     std::vector<int> nodes;
     if (!access.empty()) {
       auto add = [&](int n) {
@@ -725,7 +798,7 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
     } else if (r.kind == Impl::Ref::none && !returned) {
       // A guess by name, unless the receiver's class is known (and lacks
       // the method: C code's, or `__getattr__`'s).
-      auto it = m->named.find(std::string(parts.back()));
+      auto it = m->named.find(parts.back());
       if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;
     }
     for (int n : nodes)

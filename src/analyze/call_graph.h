@@ -23,11 +23,24 @@
 
 namespace errdex::analyze {
 
+// What one Python file's facts give the call graph on their own (its
+// module's name, imports, classes and functions). A scan of many revisions
+// keeps it for each file whose content and module are unchanged, and
+// builds only the graph's edges again.
+struct CallGraphModule;
+// Null for a file that is no Python module (module_name). Keeps `facts`.
+std::shared_ptr<const CallGraphModule> call_graph_module(const std::string& path,
+                                                         std::shared_ptr<const model::FileFacts> facts,
+                                                         const std::vector<std::string>& import_roots);
+
 class CallGraph {
  public:
   // `files`: every file read (sites, tests as evidence, calls only); only
   // Python ones (".py") count. `import_roots` as source::import_roots.
   CallGraph(const std::vector<FileFactsAt>& files, const std::vector<std::string>& import_roots);
+  // The same from each file's call_graph_module, in the files' order (null
+  // ones are left out); the first of a module's name is the module.
+  explicit CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules);
   ~CallGraph();
   CallGraph(const CallGraph&) = delete;
   CallGraph& operator=(const CallGraph&) = delete;

@@ -86,40 +86,43 @@ std::string_view module_stem(std::string_view path) {
   return name;
 }
 
-// The docs' texts folded into one string, each ended by '\0', with the
-// place of every line start, indexed by the bytes at each word start.
+// The docs' texts folded (DocTextIndex::folded) into one string, each
+// ended by '\0', with the place of every line start, indexed by the bytes at
+// each word start.
 class Corpus {
  public:
-  // `keys`: the keys (key_of) of the literals that will be looked up.
-  Corpus(const std::vector<DocSource>& docs, const std::vector<std::uint64_t>& keys) : m_maybe(k_filter_bits / 64) {
+  // `texts[d]` indexes docs[d]'s text; `keys`: the keys (key_of) of the
+  // literals that will be looked up.
+  Corpus(const std::vector<const DocTextIndex*>& texts, const std::vector<std::uint64_t>& keys)
+      : m_maybe(k_filter_bits / 64) {
     for (std::uint64_t k : keys) {
       m_index[k];
       m_maybe[filter_bit(k) / 64] |= std::uint64_t{1} << (filter_bit(k) % 64);
     }
-    std::size_t size = docs.size();
-    for (const DocSource& d : docs) size += d.text.size();
+    std::size_t size = texts.size(), newlines = 0;
+    for (const DocTextIndex* t : texts) {
+      size += t->folded.size();
+      newlines += t->newlines.size();
+    }
     m_text.resize(size);
-    // Written through a pointer: the texts are most of what a scan of many
-    // revisions reads again each revision.
+    m_starts.reserve(texts.size());
+    m_newlines.reserve(newlines);
     char* out = m_text.data();
-    const char* const begin = out;
-    for (std::size_t d = 0; d < docs.size(); ++d) {
-      m_starts.push_back(out - begin);
-      for (char c : docs[d].text) {
-        if (c == '\n') m_newlines.push_back(out - begin);
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-          if (out != begin && out[-1] != ' ' && out[-1] != '\0') *out++ = ' ';
-        } else {
-          *out++ = c;
-        }
-      }
+    for (const DocTextIndex* t : texts) {
+      const std::size_t base = out - m_text.data();
+      m_starts.push_back(base);
+      for (std::uint32_t n : t->newlines) m_newlines.push_back(base + n);
+      std::memcpy(out, t->folded.data(), t->folded.size());
+      out += t->folded.size();
       *out++ = '\0';
     }
-    m_text.resize(out - begin);
     // Only the word starts some literal's key is looked up at are indexed,
-    // each key's in text order; the filter passes over most others.
-    for (std::size_t i = 0; i + k_key <= m_text.size(); ++i)
-      if (is_word(m_text[i]) && (i == 0 || !is_word(m_text[i - 1]))) {
+    // each key's in text order; the filter passes over most others. A key
+    // near a text's end takes bytes of the next, as a literal's never do.
+    for (std::size_t d = 0; d < texts.size(); ++d)
+      for (std::uint32_t w : texts[d]->word_starts) {
+        const std::size_t i = m_starts[d] + w;
+        if (i + k_key > m_text.size()) break;
         const std::uint64_t k = key_at(m_text, i);
         if (!(m_maybe[filter_bit(k) / 64] >> (filter_bit(k) % 64) & 1)) continue;
         if (auto it = m_index.find(k); it != m_index.end()) it->second.push_back(i);
@@ -174,8 +177,9 @@ struct Candidate {
 
 // Rule 4: paragraphs of doc files that name a record's function as code
 // and its class.
-void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model::ThrowSite>& sites,
-                     const std::vector<model::ErrorRecord>& records, std::vector<std::vector<Candidate>>& out) {
+void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<const DocTextIndex*>& texts,
+                     const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
+                     std::vector<std::vector<Candidate>>& out) {
   // Records by (function, class); a function name shorter than 4
   // characters (`get`, `run`) says nothing.
   std::map<std::pair<std::string_view, std::string_view>, std::vector<std::size_t>> by_pair;
@@ -187,47 +191,21 @@ void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model
     functions.insert(fn);
   }
   if (functions.empty()) return;
-  for (const DocSource& d : docs) {
-    if (d.docstring) continue;
-    std::string_view t = d.text;
-    std::size_t at = 0;
-    int line = d.line;
-    while (at < t.size()) {
-      // One paragraph: up to a blank line.
-      std::size_t start = at;
-      int start_line = line, lines = 0;
-      while (at < t.size() && lines < k_max_paragraph_lines) {
-        std::size_t nl = t.find('\n', at);
-        if (nl == std::string_view::npos) nl = t.size();
-        bool blank = t.substr(at, nl - at).find_first_not_of(" \t\r") == std::string_view::npos;
-        at = nl + 1;
-        ++line;
-        ++lines;
-        if (blank) break;
-      }
-      std::string_view para = t.substr(start, std::min(at, t.size()) - start);
-      // The function names written as code, with their lines.
-      for (std::size_t i = 0; i < para.size();) {
-        if (!is_word(para[i]) || (i > 0 && is_word(para[i - 1]))) {
-          ++i;
-          continue;
+  for (std::size_t d = 0; d < docs.size(); ++d) {
+    if (docs[d].docstring) continue;
+    const DocTextIndex& t = *texts[d];
+    for (const auto& cw : t.code_words) {
+      std::string_view w = docs[d].text.substr(cw.start, cw.size);
+      if (!functions.contains(w)) continue;
+      const auto& p = t.paragraphs[cw.paragraph];
+      std::string_view para = docs[d].text.substr(p.start, p.end - p.start);
+      const int mention = docs[d].line + cw.line;
+      for (auto it = by_pair.lower_bound({w, {}}); it != by_pair.end() && it->first.first == w; ++it) {
+        if (!util::contains_word(para, it->first.second)) continue;
+        for (std::size_t r : it->second) {
+          if (it->second.size() > k_max_shared && !util::contains_word(para, module_stem(records[r].file_path))) continue;
+          out[r].push_back({4, docs[d].path, mention});
         }
-        std::size_t e = i;
-        while (e < para.size() && is_word(para[e])) ++e;
-        std::string_view w = para.substr(i, e - i);
-        bool as_code = (i > 0 && (para[i - 1] == '`' || para[i - 1] == '.')) ||
-                       (e < para.size() && (para[e] == '(' || para[e] == '`'));
-        if (as_code && functions.contains(w)) {
-          int mention = start_line + static_cast<int>(std::count(para.begin(), para.begin() + i, '\n'));
-          for (auto it = by_pair.lower_bound({w, {}}); it != by_pair.end() && it->first.first == w; ++it) {
-            if (!util::contains_word(para, it->first.second)) continue;
-            for (std::size_t r : it->second) {
-              if (it->second.size() > k_max_shared && !util::contains_word(para, module_stem(records[r].file_path))) continue;
-              out[r].push_back({4, d.path, mention});
-            }
-          }
-        }
-        i = e;
       }
     }
   }
@@ -235,11 +213,78 @@ void link_paragraphs(const std::vector<DocSource>& docs, const std::vector<model
 
 }  // namespace
 
+DocTextIndex index_doc_text(std::string_view text, bool docstring) {
+  DocTextIndex out;
+  out.folded.resize(text.size());
+  char* const begin = out.folded.data();
+  char* at = begin;
+  for (char c : text) {
+    if (c == '\n') out.newlines.push_back(static_cast<std::uint32_t>(at - begin));
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      if (at != begin && at[-1] != ' ' && at[-1] != '\0') *at++ = ' ';
+    } else {
+      *at++ = c;
+    }
+  }
+  out.folded.resize(at - begin);
+  const std::string_view f = out.folded;
+  for (std::size_t i = 0; i < f.size(); ++i)
+    if (is_word(f[i]) && (i == 0 || !is_word(f[i - 1]))) out.word_starts.push_back(static_cast<std::uint32_t>(i));
+  if (docstring) return out;
+  std::size_t at_line = 0;
+  int line = 0;
+  while (at_line < text.size()) {
+    // One paragraph: up to a blank line.
+    std::size_t start = at_line;
+    int start_line = line, lines = 0;
+    while (at_line < text.size() && lines < k_max_paragraph_lines) {
+      std::size_t nl = text.find('\n', at_line);
+      if (nl == std::string_view::npos) nl = text.size();
+      bool blank = text.substr(at_line, nl - at_line).find_first_not_of(" \t\r") == std::string_view::npos;
+      at_line = nl + 1;
+      ++line;
+      ++lines;
+      if (blank) break;
+    }
+    std::string_view para = text.substr(start, std::min(at_line, text.size()) - start);
+    const auto index = static_cast<std::uint32_t>(out.paragraphs.size());
+    out.paragraphs.push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(start + para.size())});
+    // The words written as code, with their lines.
+    int newlines_before = 0;
+    std::size_t counted = 0;
+    for (std::size_t i = 0; i < para.size();) {
+      if (!is_word(para[i]) || (i > 0 && is_word(para[i - 1]))) {
+        ++i;
+        continue;
+      }
+      std::size_t e = i;
+      while (e < para.size() && is_word(para[e])) ++e;
+      bool as_code = (i > 0 && (para[i - 1] == '`' || para[i - 1] == '.')) ||
+                     (e < para.size() && (para[e] == '(' || para[e] == '`'));
+      if (as_code) {
+        newlines_before += static_cast<int>(std::count(para.begin() + counted, para.begin() + i, '\n'));
+        counted = i;
+        out.code_words.push_back({index, static_cast<std::uint32_t>(start + i), static_cast<std::uint32_t>(e - i),
+                                  start_line + newlines_before});
+      }
+      i = e;
+    }
+  }
+  return out;
+}
+
 void link_docs(const std::vector<DocSource>& docs, const std::vector<model::ThrowSite>& sites,
                std::vector<model::ErrorRecord>& records, std::size_t max_docs) {
   if (docs.empty() || records.empty()) return;
   const std::size_t n = std::min(sites.size(), records.size());
   std::vector<std::vector<Candidate>> found(records.size());
+  // Each text's index: the caller's, or worked out here.
+  std::vector<DocTextIndex> own_indexes;
+  own_indexes.reserve(std::count_if(docs.begin(), docs.end(), [](const DocSource& d) { return !d.index; }));
+  std::vector<const DocTextIndex*> texts;
+  texts.reserve(docs.size());
+  for (const DocSource& d : docs)
+    texts.push_back(d.index ? d.index : &own_indexes.emplace_back(index_doc_text(d.text, d.docstring)));
 
   // Rule 1: quotes of the message's fixed text.
   {
@@ -249,7 +294,7 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
     std::vector<std::uint64_t> keys;
     for (const auto& [lit, rs] : by_literal)
       if (auto key = Corpus::key_of(lit)) keys.push_back(key->second);
-    Corpus corpus(docs, keys);
+    Corpus corpus(texts, keys);
     for (const auto& [lit, rs] : by_literal) {
       auto hits = corpus.find(lit, docs);
       for (auto [d, line] : hits)
@@ -290,7 +335,7 @@ void link_docs(const std::vector<DocSource>& docs, const std::vector<model::Thro
     }
   }
 
-  link_paragraphs(docs, sites, records, found);
+  link_paragraphs(docs, texts, sites, records, found);
 
   for (std::size_t r = 0; r < records.size(); ++r) {
     auto& c = found[r];

@@ -2,6 +2,7 @@
 // Evidence from the repository's documentation: doc files (Markdown, reST,
 // text) and docstrings that quote a record's message or name its class with
 // its function, linked to the record (record.evidence.docs).
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,30 @@
 
 namespace errdex::analyze {
 
+// What link_docs reads of one text that depends on that text alone: a scan
+// of many revisions keeps it by content (a doc file's blob, a code file's
+// facts) instead of working it out again every revision.
+struct DocTextIndex {
+  // The text with each whitespace run folded to one space (none at its
+  // start), as quotes of a message are looked up in it (rule 1).
+  std::string folded;
+  std::vector<std::uint32_t> newlines;     // where each line of the text ended, in `folded`
+  std::vector<std::uint32_t> word_starts;  // each word's first byte in `folded`
+  // A doc file's paragraphs (up to a blank line, at most a few lines) and
+  // the words each writes as code (`wrap`, `wrap(`, `.wrap`), for rule 4;
+  // none for a docstring. Offsets in the text; lines from its first (0).
+  struct Paragraph {
+    std::uint32_t start = 0, end = 0;
+  };
+  struct CodeWord {
+    std::uint32_t paragraph = 0, start = 0, size = 0;
+    int line = 0;
+  };
+  std::vector<Paragraph> paragraphs;
+  std::vector<CodeWord> code_words;
+};
+DocTextIndex index_doc_text(std::string_view text, bool docstring);
+
 // One text to search: a doc file whole (`owner` empty, `docstring` false,
 // `line` 1) or one docstring (FileFacts::docs).
 struct DocSource {
@@ -19,6 +44,9 @@ struct DocSource {
   std::string_view owner;             // a docstring's function or class, dotted within its file; "" for a module or a doc file
   std::string_view text;
   bool docstring = false;
+  // index_doc_text(text, docstring) when the caller keeps it; else
+  // link_docs works it out.
+  const DocTextIndex* index = nullptr;
 };
 
 // Links each record to the docs that mention it, at most `max_docs`, one

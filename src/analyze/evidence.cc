@@ -373,25 +373,29 @@ bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const
 }
 
 // The scanner's facts of the functions and modules sites raise in
-// (model::Binding), for keep_by_literals.
+// (model::Binding), for keep_by_literals. Only the few files whose sites a
+// test reaches are asked about: a function is looked for in its file's
+// list when asked, not indexed for every file of the repository.
 class BindingFacts {
  public:
   explicit BindingFacts(const std::vector<FileFactsAt>& files) {
-    for (const auto& f : files) {
-      if (!f.path || !f.facts) continue;
-      m_modules.emplace(*f.path, f.facts);
-      for (const auto& fn : f.facts->functions) m_functions.emplace(key(*f.path, fn.name, fn.line), &fn);
-    }
+    m_modules.reserve(files.size());
+    for (const auto& f : files)
+      if (f.path && f.facts) m_modules.emplace(*f.path, f.facts);
   }
 
   const model::FileFacts* module(std::string_view path) const {
-    auto it = m_modules.find(std::string(path));
+    auto it = m_modules.find(path);
     return it == m_modules.end() ? nullptr : it->second;
   }
 
+  // The first function of that name defined at that line.
   const model::FunctionCalls* function(std::string_view path, const model::ThrowSite& s) const {
-    auto it = m_functions.find(key(path, s.function, s.function_line));
-    return it == m_functions.end() ? nullptr : it->second;
+    const model::FileFacts* facts = module(path);
+    if (!facts) return nullptr;
+    for (const auto& fn : facts->functions)
+      if (fn.line == s.function_line && fn.name == s.function) return &fn;
+    return nullptr;
   }
 
   // The module-level names of `path` bound once, at its top level, to a
@@ -399,7 +403,7 @@ class BindingFacts {
   // no function of the file declares `global`.
   Bindings constants(std::string_view path) const {
     Bindings out;
-    auto it = m_modules.find(std::string(path));
+    auto it = m_modules.find(path);
     if (it == m_modules.end()) return out;
     const model::FileFacts& facts = *it->second;
     const auto& bs = facts.module_bindings;
@@ -416,11 +420,8 @@ class BindingFacts {
   }
 
  private:
-  static std::string key(std::string_view path, std::string_view name, int line) {
-    return std::string(path) + '\n' + std::string(name) + '\n' + std::to_string(line);
-  }
-  std::unordered_map<std::string, const model::FunctionCalls*> m_functions;
-  std::unordered_map<std::string, const model::FileFacts*> m_modules;
+  // By path (the caller's strings).
+  std::unordered_map<std::string_view, const model::FileFacts*> m_modules;
 };
 
 // What the names hold at `line` (a site's), from the call's literal

@@ -488,15 +488,37 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // over the whole repository's call graph: computed after the records
   // cache, since they depend on other files.
   if (a.evidence) {
-    std::vector<analyze::FileFactsAt> at, code;
+    std::vector<analyze::FileFactsAt> at;
     at.reserve(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      // Pass 5 reads no sites of these (they are in out.sites by now).
-      at.push_back({&paths[i], &whole(i)});
-      if (!is_test[i]) code.push_back({&paths[i], &whole(i)});
-    }
+    // Pass 5 reads no sites of these (they are in out.sites by now).
+    for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &whole(i)});
     phase("5a call graph");
-    const analyze::CallGraph graph(code, out.import_roots);
+    // Each code file's part of the graph: with the memo, once per content
+    // and module; only the edges are resolved again each revision.
+    std::vector<std::shared_ptr<const analyze::CallGraphModule>> graph_modules(entries.size());
+    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+      if (is_test[i] || !paths[i].ends_with(".py")) return;
+      if (!memo || !held[i] || facts_keys[i].empty()) {
+        // The facts stay this pass's: not owned.
+        graph_modules[i] = analyze::call_graph_module(
+            paths[i], std::shared_ptr<const model::FileFacts>(std::shared_ptr<void>(), &whole(i)), out.import_roots);
+        return;
+      }
+      std::string key = facts_keys[i] + '\n' + paths[i] + '\n' + analyze::module_name(paths[i], out.import_roots);
+      {
+        std::lock_guard lock(memo->mutex);
+        graph_modules[i] = memo->graph_modules.find(key);
+      }
+      if (graph_modules[i]) return;
+      graph_modules[i] = analyze::call_graph_module(paths[i], held[i], out.import_roots);
+      if (graph_modules[i]) {
+        std::lock_guard lock(memo->mutex);
+        memo->graph_modules.put(std::move(key), graph_modules[i]);
+      }
+    });
+    if (memo) memo->graph_modules.next_revision();
+    std::erase(graph_modules, nullptr);
+    const analyze::CallGraph graph(std::move(graph_modules));
     phase("5b entry points");
     analyze::link_entry_points(graph, out.sites, out.records);
     phase("5c tests");
@@ -507,11 +529,34 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs, memo);
     if (memo) memo->doc_texts.next_revision();
     out.doc_files = doc_files.size();
+    // Each code file's docstrings indexed (analyze::index_doc_text): with
+    // the memo, once per content.
+    std::vector<std::shared_ptr<const std::vector<analyze::DocTextIndex>>> docstring_indexes(entries.size());
+    parallel_for(entries.size(), jobs, [&](std::size_t i) {
+      if (is_test[i] || whole(i).docstrings.empty()) return;
+      const bool keep = memo && !facts_keys[i].empty();
+      if (keep) {
+        std::lock_guard lock(memo->mutex);
+        docstring_indexes[i] = memo->docstring_indexes.find(facts_keys[i]);
+      }
+      if (docstring_indexes[i]) return;
+      std::vector<analyze::DocTextIndex> indexes;
+      for (const auto& d : whole(i).docstrings) indexes.push_back(analyze::index_doc_text(d.text, true));
+      docstring_indexes[i] = std::make_shared<const std::vector<analyze::DocTextIndex>>(std::move(indexes));
+      if (keep) {
+        std::lock_guard lock(memo->mutex);
+        memo->docstring_indexes.put(facts_keys[i], docstring_indexes[i]);
+      }
+    });
+    if (memo) memo->docstring_indexes.next_revision();
     std::vector<analyze::DocSource> docs;
-    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false});
+    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false, d.index.get()});
     for (std::size_t i = 0; i < entries.size(); ++i)
-      if (!is_test[i])
-        for (const auto& d : whole(i).docstrings) docs.push_back({&paths[i], d.line, d.name, d.text, true});
+      if (docstring_indexes[i])
+        for (std::size_t k = 0; k < whole(i).docstrings.size(); ++k) {
+          const auto& d = whole(i).docstrings[k];
+          docs.push_back({&paths[i], d.line, d.name, d.text, true, &(*docstring_indexes[i])[k]});
+        }
     analyze::link_docs(docs, out.sites, out.records);
     // The commit that introduced each raise line (evidence.introduced):
     // only a git revision has history.

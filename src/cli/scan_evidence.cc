@@ -58,24 +58,29 @@ std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::v
     // A blob id names its bytes: what it gave before it gives again
     // (nothing, for a file left out).
     const std::string& blob = files[i].blob;
-    std::shared_ptr<const std::optional<std::string>> known;
+    std::shared_ptr<const std::optional<ScanMemo::DocText>> known;
     if (memo && !blob.empty()) {
       std::lock_guard lock(memo->mutex);
       known = memo->doc_texts.find(blob);
     }
     if (!known) {
       auto text = tree.read(files[i]);
-      known = std::make_shared<const std::optional<std::string>>(
-          text && !source::content_problem(*text, bounds) ? std::optional(std::move(*text)) : std::nullopt);
+      std::optional<ScanMemo::DocText> doc;
+      if (text && !source::content_problem(*text, bounds)) {
+        auto index = analyze::index_doc_text(*text, false);
+        doc = ScanMemo::DocText{std::move(*text), std::move(index)};
+      }
+      known = std::make_shared<const std::optional<ScanMemo::DocText>>(std::move(doc));
       if (memo && !blob.empty()) {
         std::lock_guard lock(memo->mutex);
         memo->doc_texts.put(blob, known);
       }
     }
     if (!*known) return;
-    total += (*known)->size();
-    // The text, owned by the memo's entry as well.
-    out[i] = {joined(prefix, files[i].path), std::shared_ptr<const std::string>(known, &**known)};
+    total += (*known)->text.size();
+    // The text and its index, owned by the memo's entry as well.
+    out[i] = {joined(prefix, files[i].path), std::shared_ptr<const std::string>(known, &(*known)->text),
+              std::shared_ptr<const analyze::DocTextIndex>(known, &(*known)->index)};
   });
   std::erase_if(out, [](const DocFile& d) { return d.path.empty(); });
   return out;

@@ -21,17 +21,20 @@ const std::vector<std::string>& doc_extensions();
 // repository's top, for the test-code check.
 std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, const std::string& prefix);
 
-// A doc file's path from the repository's top and its text (shared with
-// the memo that keeps it between revisions).
+// A doc file's path from the repository's top, its text and the text's
+// index for evidence.docs (both shared with the memo that keeps them
+// between revisions).
 struct DocFile {
   std::string path;
   std::shared_ptr<const std::string> text;
+  std::shared_ptr<const analyze::DocTextIndex> index;
 };
 
 // Reads `files` on `jobs` threads: each at most 1 MiB, valid UTF-8 and not
 // binary, 64 MiB in all; the others are left out silently (a doc file is
-// evidence, not a scanned file). With `memo`, a git blob read at an earlier
-// revision of this command is not read again.
+// evidence, not a scanned file), and indexes each (analyze::index_doc_text).
+// With `memo`, a git blob read at an earlier revision of this command is
+// neither read nor indexed again.
 std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::vector<source::Entry>& files,
                                     const std::string& prefix, int jobs, ScanMemo* memo = nullptr);
 

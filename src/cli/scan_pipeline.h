@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyze/call_graph.h"
+#include "analyze/docs.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
@@ -70,8 +72,19 @@ struct ScanMemo {
   // The tree each path's last parsed content gave (one revision's files):
   // a file changed since is parsed incrementally from it.
   scan::EarlierTrees trees;
-  // Git blob id -> a doc file's text (nullopt: left out), for evidence.docs.
-  RecentMap<std::optional<std::string>> doc_texts;
+  // Git blob id -> a doc file's text and its index for evidence.docs
+  // (nullopt: left out).
+  struct DocText {
+    std::string text;
+    analyze::DocTextIndex index;
+  };
+  RecentMap<std::optional<DocText>> doc_texts;
+  // "<facts key>\n<path>\n<module name>" -> what that code file gives
+  // the call graph on its own (analyze::call_graph_module).
+  RecentMap<analyze::CallGraphModule> graph_modules;
+  // Facts key -> the index of each of a code file's docstrings, in order
+  // (FileFacts::docstrings), for evidence.docs.
+  RecentMap<std::vector<analyze::DocTextIndex>> docstring_indexes;
   // "<repo>\n<sha>\n<ref>\n<dataset version>" -> that stored revision's
   // sites (Store::revision), for keeping site ids across revisions.
   std::map<std::string, std::vector<store::SiteAt>> sites;

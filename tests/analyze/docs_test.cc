@@ -3,9 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "support/process.h"
+#include "util/text.h"
 
 namespace errdex::analyze {
 namespace {
@@ -58,6 +65,84 @@ TEST(Docs, EveryQuoteIsFoundAmongThousandsOfLiterals) {
     ASSERT_EQ(found.size(), 1u) << i;
     EXPECT_EQ(found[0].file_path, "docs/" + std::to_string(i) + ".rst");
     EXPECT_EQ(found[0].line_number, 3) << i;
+  }
+}
+
+// A caller's kept indexes (index_doc_text, as a scan of many revisions keeps
+// them by content) link as link_docs's own: the standard library's modules
+// read as doc files and as docstrings, with sites whose messages quote a
+// line of one and whose functions it calls, all found at the same lines.
+TEST(Docs, KeptIndexesLinkAsTheTextsThemselves) {
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(stdlib))
+    if (e.path().extension() == ".py") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> texts, doc_paths, code_paths;
+  std::vector<model::ThrowSite> sites;
+  std::vector<model::ErrorRecord> records;
+  for (std::size_t i = 0; i < files.size() && texts.size() < 60; i += 3) {
+    std::ifstream in(files[i], std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    std::string text = buf.str();
+    // The site quotes the first long line past the file's middle, and is
+    // raised in the first function the file calls by a name of 4 letters
+    // or more.
+    std::string quote;
+    for (std::size_t at = text.find('\n', text.size() / 2); at != std::string::npos && quote.empty();
+         at = text.find('\n', at + 1)) {
+      std::string line = util::collapse_ws(text.substr(at + 1, text.find('\n', at + 1) - at - 1));
+      if (line.size() >= 30 && std::count(line.begin(), line.end(), ' ') >= 3) quote = line;
+    }
+    std::string called;
+    for (std::size_t p = text.find('('); p != std::string::npos && called.empty(); p = text.find('(', p + 1)) {
+      std::size_t b = p;
+      while (b > 0 && util::is_word_char(text[b - 1])) --b;
+      if (p - b >= 4) called = text.substr(b, p - b);
+    }
+    if (quote.empty() || called.empty()) continue;
+    model::ThrowSite s = site_saying(quote);
+    s.function = called;
+    sites.push_back(s);
+    model::ErrorRecord r;
+    r.file_path = "other/" + files[i].filename().string();
+    r.error_class = "ValueError";
+    records.push_back(r);
+    texts.push_back(std::move(text));
+    doc_paths.push_back("docs/" + files[i].stem().string() + ".rst");
+    code_paths.push_back("Lib/" + files[i].filename().string());
+  }
+  ASSERT_GE(texts.size(), 30u);
+  std::vector<DocSource> docs;
+  for (std::size_t d = 0; d < texts.size(); ++d) {
+    docs.push_back({&doc_paths[d], 1, {}, texts[d], false});
+    docs.push_back({&code_paths[d], 10, sites[d].function, texts[d], true});
+  }
+  std::vector<DocTextIndex> indexes;
+  for (const auto& d : docs) indexes.push_back(index_doc_text(d.text, d.docstring));
+  auto kept = docs;
+  for (std::size_t d = 0; d < kept.size(); ++d) kept[d].index = &indexes[d];
+  auto alone = records, with_kept = records;
+  link_docs(docs, sites, alone);
+  link_docs(kept, sites, with_kept);
+  std::size_t links = 0;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const auto &a = alone[r].evidence.docs, &b = with_kept[r].evidence.docs;
+    ASSERT_EQ(a.size(), b.size()) << r;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(a[k].file_path, b[k].file_path) << r;
+      EXPECT_EQ(a[k].line_number, b[k].line_number) << r;
+    }
+    links += a.size();
+  }
+  EXPECT_GE(links, records.size()) << "each quote is found at least in its own text";
+  // The folded text: no whitespace but single spaces, none first.
+  for (const auto& x : indexes) {
+    EXPECT_EQ(x.folded.find("  "), std::string::npos);
+    EXPECT_EQ(x.folded.find_first_of("\n\t\r"), std::string::npos);
+    EXPECT_FALSE(!x.folded.empty() && x.folded[0] == ' ');
   }
 }
 

@@ -864,6 +864,76 @@ TEST(Cli, EvidenceFromOtherFilesFollowsEachRevisionAsAFullScanFindsIt) {
   }
 }
 
+// The exports (export_without_times) of the revisions `tags` of git
+// repository `repo` scanned in one command, then each scanned alone with
+// --no-cache; the stores are made in `data`.
+std::pair<std::vector<json>, std::vector<json>> exports_in_one_command_and_each_alone(
+    const TempDir& repo, const TempDir& data, const std::vector<std::string>& tags) {
+  const std::string one = "sqlite:" + (data / "one.db").string(), each = "sqlite:" + (data / "each.db").string();
+  auto scan = [&](const std::string& db, const std::string& args) {
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/revs -q " + args + " --db " +
+                 shell_quote(db));
+    EXPECT_EQ(r.code, 0) << r.err;
+  };
+  std::string revs;
+  for (const auto& t : tags) revs += " --rev " + t;
+  scan(one, revs);
+  for (const auto& t : tags) scan(each, "--no-cache --rev " + t);
+  return {export_without_times(one), export_without_times(each)};
+}
+
+// What a later revision reuses of an unchanged file in the whole-tree
+// passes (its part of the call graph, its doc texts' index) follows the
+// changes that should break it: a module moved with its content unchanged
+// gives its entry point its new name; a module the unchanged caller imports
+// through changes, and the entry point goes; a doc rewritten quotes the
+// message at another line. Each revision exports what a --no-cache scan of
+// it exports.
+TEST(Cli, ReusedGraphModulesAndDocIndexesFollowTheChangesThatBreakThem) {
+  TempDir repo, data;
+  write_file(repo / "pkg/__init__.py", "");
+  write_file(repo / "pkg/core.py",
+             "def _check_width(width):\n    if width <= 0:\n"
+             "        raise ValueError(f\"the width of a column must be positive, got {width}\")\n    return width\n");
+  write_file(repo / "pkg/helpers.py", "from pkg.core import _check_width as check\n");
+  write_file(repo / "pkg/table.py",
+             "from pkg.helpers import check\n\n\ndef layout(width):\n"
+             "    \"\"\"Lays the table out; a ValueError for a bad width.\"\"\"\n    return check(width)\n");
+  write_file(repo / "docs/errors.md", "# Errors\n\nA table refuses it: the width of a column must be positive, got 0.\n");
+  git(repo, "init -q && git add -A && git commit -qm v1 && git tag v1");
+  git(repo, "mv pkg/table.py pkg/grid.py && git commit -qm v2 && git tag v2");
+  write_file(repo / "docs/errors.md",
+             "# Errors\n\nSome words first.\n\nA table refuses it: the width of a\ncolumn must be positive, got 0.\n");
+  git(repo, "commit -qam v3 && git tag v3");
+  write_file(repo / "pkg/helpers.py", "def check(width):\n    return width\n");
+  git(repo, "commit -qam v4 && git tag v4");
+  const std::vector<std::string> tags = {"v1", "v2", "v3", "v4"};
+  auto [a, b] = exports_in_one_command_and_each_alone(repo, data, tags);
+  ASSERT_EQ(a.size(), tags.size());
+  EXPECT_EQ(a, b);
+  std::map<std::string, json> at;
+  for (const auto& l : a) at[l["record"]["analyzedSha"].get<std::string>()] = l["record"];
+  auto record = [&](const std::string& tag) { return at[git(repo, "rev-parse " + tag).substr(0, 40)]; };
+  auto entry = [&](const std::string& tag) {
+    json r = record(tag);
+    return r["evidence"].contains("entryPoints") ? r["evidence"]["entryPoints"][0]["name"].get<std::string>() : "";
+  };
+  EXPECT_EQ(entry("v1"), "pkg.table.layout") << record("v1").dump();
+  EXPECT_EQ(entry("v2"), "pkg.grid.layout") << record("v2").dump();
+  EXPECT_EQ(entry("v3"), "pkg.grid.layout") << record("v3").dump();
+  EXPECT_EQ(entry("v4"), "") << record("v4").dump();
+  auto doc_line = [&](const std::string& tag) {
+    json r = record(tag);
+    for (const auto& d : r["evidence"].value("docs", json::array()))
+      if (d["filePath"] == "docs/errors.md") return d["lineNumber"].get<int>();
+    return 0;
+  };
+  EXPECT_EQ(doc_line("v1"), 3) << record("v1").dump();
+  EXPECT_EQ(doc_line("v2"), 3) << record("v2").dump();
+  EXPECT_EQ(doc_line("v3"), 5) << record("v3").dump();
+  EXPECT_EQ(doc_line("v4"), 5) << record("v4").dump();
+}
+
 // The answer printed where the error is (issue 32, item 4): errdex run
 // around a real failing Python program passes its output through unchanged
 // and its exit code on, and under the traceback says where it was raised,
