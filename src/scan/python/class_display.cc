@@ -439,16 +439,7 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     out.from_literals = true;
     return out;
   };
-  for (MessageTemplate& t : d->shown) {
-    MessageTemplate shown = substitute(std::move(t));
-    if (site.message.parts.empty() && site.message.style == "none" && any_literal(shown.parts)) {
-      // Raised with no message of its own: what the class shows is it
-      // (when it holds some text; `{prefix}{self.args[0]}` tells nothing).
-      site.message = std::move(shown);
-      continue;
-    }
-    if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
-  }
+  for (MessageTemplate& t : d->shown) offer_class_display(site, substitute(std::move(t)));
 }
 
 bool FileScanner::exception_like(std::string_view name) {

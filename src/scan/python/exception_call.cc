@@ -35,6 +35,14 @@ void push_alternative(ThrowSite& site, MessageTemplate t) {
   site.alternatives.push_back(std::move(t));
 }
 
+void offer_class_display(ThrowSite& site, MessageTemplate shown) {
+  if (site.message.parts.empty() && site.message.style == "none" && any_literal(shown.parts)) {
+    site.message = std::move(shown);
+    return;
+  }
+  if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
+}
+
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
   TSNode cls = child(call, m_g.f_function);
   site.error_class = python::collapse_ws(text(cls));

@@ -86,6 +86,12 @@ std::string joined_literal(const std::vector<TemplatePart>& parts);
 // to match on or is there already (exception_call.cc).
 void push_alternative(ThrowSite& site, MessageTemplate t);
 
+// What the raised class shows, filled with the raise's arguments: the
+// site's message when the raise gives none of its own and `shown` holds
+// some text (`{prefix}{self.args[0]}` tells nothing), else an alternative
+// (exception_call.cc).
+void offer_class_display(ThrowSite& site, MessageTemplate shown);
+
 class FileScanner {
  public:
   // `original` is the file before python/outline.h blanked it (empty when
@@ -427,7 +433,7 @@ class FileScanner {
   std::unordered_map<std::string, TSNode> m_functions;
   std::unordered_map<std::string, TSNode> m_classes;  // the first module-level class of a name
   bool m_classes_indexed = false;
-  std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers
+  std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers; class_attribute's by "self.x"
   std::unordered_map<std::string, bool> m_class_methods;  // class_defines_methods' answers, by class
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node

@@ -19,6 +19,7 @@ namespace errdex::scan {
 using model::MessageTemplate;
 using model::TemplatePart;
 using python::detail::filled_with;
+using python::detail::offer_class_display;
 using python::detail::push_alternative;
 
 namespace {
@@ -125,14 +126,8 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
         // Not a parameter: a field the call names, taken by `**kwargs`.
         const bool takes_keywords = std::any_of(cls.params.begin(), cls.params.end(),
                                                 [](const model::ClassParam& c) { return c.name.starts_with("**"); });
-        std::optional<std::string_view> named;
-        for (const auto& [name, value] : keywords)
-          if (takes_keywords && !named && name == p.text) named = value;
-        if (named) {
-          out.parts.push_back(filled_with(p, std::string(*named)));
-        } else {
-          out.parts.push_back(p);
-        }
+        auto named = std::find_if(keywords.begin(), keywords.end(), [&](const auto& kw) { return kw.first == p.text; });
+        out.parts.push_back(takes_keywords && named != keywords.end() ? filled_with(p, std::string(named->second)) : p);
         continue;
       }
       // The argument for it: by position, by name, else the default.
@@ -165,13 +160,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
-    if (site.message.parts.empty() && site.message.style == "none" && python::detail::any_literal(out.parts)) {
-      // Raised with no message of its own: what the class shows is it
-      // (when it holds some text; `{prefix}{self.args[0]}` tells nothing).
-      site.message = std::move(out);
-      continue;
-    }
-    if (!same_parts(out, site.message)) push_alternative(site, std::move(out));
+    offer_class_display(site, std::move(out));
   }
 }
 

@@ -560,17 +560,20 @@ TSNode FileScanner::class_attribute(TSNode n) {
     return false;
   };
   // Methods the outline blanked may set it: read again keeping them.
+  // Counted once per attribute and file (every `self.x` message asks).
   if (!m_original.empty()) {
-    auto count = [&](std::string_view source) {
-      std::size_t c = 0;
-      for (std::size_t at = source.find(set); at != std::string_view::npos; at = source.find(set, at + 1)) ++c;
-      return c;
-    };
-    if (count(m_original) != count(m_src)) {
-      if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), attribute) == m_facts.blanked.end())
+    auto [it, added] = m_blanked_words.emplace(set, false);
+    if (added) {
+      auto count = [&](std::string_view source) {
+        std::size_t c = 0;
+        for (std::size_t at = source.find(set); at != std::string_view::npos; at = source.find(set, at + 1)) ++c;
+        return c;
+      };
+      it->second = count(m_original) != count(m_src);
+      if (it->second && std::find(m_facts.blanked.begin(), m_facts.blanked.end(), attribute) == m_facts.blanked.end())
         m_facts.blanked.emplace_back(attribute);
-      return TSNode{};
     }
+    if (it->second) return TSNode{};
   }
   TSNode found{};
   TSNode cls = m_display_class.empty() ? enclosing_class(n) : class_named(m_display_class);
