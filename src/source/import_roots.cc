@@ -43,12 +43,14 @@ std::vector<std::string> import_roots(const std::vector<std::string>& python_pat
 bool is_test_path(std::string_view path) {
   std::string_view name = name_of(path);
   if (name == "conftest.py" || name.starts_with("test_") || name.ends_with("_test.py")) return true;
-  // JavaScript's: `x.test.js`, `x.spec.ts`, and Jest's `__tests__/`.
-  if (!name.ends_with(".py") && (name.find(".test.") != std::string_view::npos || name.find(".spec.") != std::string_view::npos))
+  // JavaScript's: `x.test.js`, `x.spec.ts`, tsd's type tests `index.test-d.ts`,
+  // and Jest's `__tests__/` and `__mocks__/`.
+  if (!name.ends_with(".py") && (name.find(".test.") != std::string_view::npos || name.find(".spec.") != std::string_view::npos ||
+                                 name.find(".test-d.") != std::string_view::npos))
     return true;
   for (std::string_view dir = parent_of(path); !dir.empty(); dir = parent_of(dir)) {
     std::string_view d = name_of(dir);
-    if (d == "tests" || d == "test" || d == "testing" || d == "__tests__") return true;
+    if (d == "tests" || d == "test" || d == "testing" || d == "__tests__" || d == "__mocks__") return true;
   }
   return false;
 }

@@ -27,10 +27,13 @@ namespace {
 // Folders that hold other projects' code (dependencies, environments) or
 // tool state, never the repository's own throw sites. A plain `venv` is
 // judged by its pyvenv.cfg instead: the standard library has a venv package.
+// `.yarn` holds the Yarn release a repository commits to pin its package
+// manager (`.yarn/releases/yarn-4.x.cjs`, a 3 MB bundle), its plugins and
+// cache: sequelize's gave 1,659 of its 2,316 records.
 bool is_dependency_dir(std::string_view name) {
   static const std::set<std::string_view> k_names = {
       ".git", ".hg", ".svn", "node_modules", "site-packages", "dist-packages",
-      ".venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv"};
+      ".venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".eggs", ".direnv", ".yarn"};
   return k_names.count(name) > 0;
 }
 

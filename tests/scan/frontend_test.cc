@@ -49,6 +49,28 @@ TEST(Frontend, PythonSaysWhatIsWorthParsingAndScansIt) {
   EXPECT_EQ(facts.sites[0].function, "f");
 }
 
+// A minified bundle committed under a plain name (lodash's
+// `vendor/underscore/underscore-min.js`, Yarn's release) is not parsed: its
+// records would be excerpts of one line of thousands of characters. The
+// same code formatted, and a file of a few long lines, are.
+TEST(Frontend, JavaScriptMinifiedCodeIsNotWorthParsing) {
+  const Frontend* js = frontend_for("vendor/underscore-min.js");
+  ASSERT_NE(js, nullptr);
+  std::string formatted, minified;
+  for (int i = 0; i < 400; ++i) {
+    const std::string fn = "function f" + std::to_string(i) + "(x) {\n  if (x < 0) {\n    throw new RangeError('bad " +
+                           std::to_string(i) + "');\n  }\n  return x;\n}\n";
+    formatted += fn;
+    for (char c : fn) minified += c == '\n' ? ' ' : c;
+  }
+  EXPECT_TRUE(js->worth_parsing(formatted));
+  EXPECT_EQ(js->scan(formatted).sites.size(), 400u);
+  EXPECT_FALSE(js->worth_parsing(minified));
+  EXPECT_FALSE(js->worth_parsing(minified + "\n" + minified));
+  // Short: read whatever its lines.
+  EXPECT_TRUE(js->worth_parsing("throw new Error('" + std::string(2000, 'x') + "');"));
+}
+
 // A test file that gives records too (--include-tests): its sites, the
 // tests' expectations, and the module a test loads with its accelerator
 // blocked (`import_fresh_module`), which the file's imports do not name;

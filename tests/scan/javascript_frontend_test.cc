@@ -89,6 +89,50 @@ TEST(JavaScriptFrontend, HelperReturningTheErrorIsReadThrough) {
   EXPECT_EQ(f.sites[0].line, 2);
 }
 
+// sequelize's dialects throw `this.formatError(err)`, a method of the
+// query class returning the error it builds: read through as a function's.
+// Not in a plain function (its `this` is its own) nor an object literal's
+// method, and not a method of another class.
+TEST(JavaScriptFrontend, AMethodOfItsClassReturningTheErrorIsReadThrough) {
+  auto f = js("class Query {\n"
+              "  formatError(err) {\n"
+              "    if (err.code === '23505') { return new UniqueConstraintError({ parent: err }) }\n"
+              "    return new DatabaseError(`query failed: ${err.message}`)\n"
+              "  }\n"
+              "  async run(sql) {\n"
+              "    try { await this.client.query(sql) } catch (error) { throw this.formatError(error) }\n"
+              "    return rows.map(r => { if (!r) throw this.formatError(r); return r })\n"
+              "  }\n"
+              "  other() { function inner() { throw this.formatError(1) } }\n"
+              "}\n"
+              "class Elsewhere { run() { throw this.formatError(2) } }\n"
+              "const o = { formatError() { return new Error('x') }, run() { throw this.formatError(3) } }\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(f.sites[i].error_class, "DatabaseError") << i;
+    EXPECT_EQ(template_text(f.sites[i].message), "query failed: {err.message}") << i;
+  }
+  for (int i : {2, 3, 4}) EXPECT_EQ(f.sites[i].error_class, "this.formatError") << i;
+}
+
+// Errors built from an options object (sequelize's `new
+// UniqueConstraintError({ message, errors, cause: err })`): the `message`
+// property is the message, written out or shorthand for a local; options
+// without one give no message, not the object's text.
+TEST(JavaScriptFrontend, AnOptionsObjectsMessageIsTheMessage) {
+  auto f = js("function a(err) {\n"
+              "  const message = `Validation error on ${err.table}`\n"
+              "  throw new UniqueConstraintError({ message, errors, cause: err })\n"
+              "}\n"
+              "function b() { throw new ValidationError({ 'message': 'bad input', code: 3 }) }\n"
+              "function c(err) { throw new ForeignKeyConstraintError({ cause: err, fields: null }) }\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Validation error on {err.table}");
+  EXPECT_EQ(template_text(f.sites[1].message), "bad input");
+  EXPECT_TRUE(f.sites[2].message.parts.empty());
+  EXPECT_EQ(f.sites[2].error_class, "ForeignKeyConstraintError");
+}
+
 // json5's parser throws `invalidChar(read())`, whose two returns go through
 // `syntaxError(message)`, which makes the SyntaxError: the class and both
 // messages are read through the two helpers, the unconditional return

@@ -29,6 +29,7 @@ TEST(SourceTree, DirectoryListsPythonFilesSortedAndSkipsDependencyDirs) {
   write_file(d / "node_modules/m/x.py", "");
   write_file(d / "env/pyvenv.cfg", "home = /usr\n");
   write_file(d / "env/lib/z.py", "");
+  write_file(d / ".yarn/releases/yarn-4.1.0.cjs", "");
   auto t = open_tree(d.str(), std::nullopt, {});
   ASSERT_TRUE(t) << t.error();
   std::vector<Skip> skipped;
@@ -39,6 +40,7 @@ TEST(SourceTree, DirectoryListsPythonFilesSortedAndSkipsDependencyDirs) {
   for (const auto& s : skipped) reasons.insert(s.path + "=" + s.reason);
   EXPECT_TRUE(reasons.count("node_modules=dependency-dir"));
   EXPECT_TRUE(reasons.count("env=dependency-dir"));
+  EXPECT_TRUE(reasons.count(".yarn=dependency-dir"));
   auto content = (*t)->read(es[1]);
   ASSERT_TRUE(content);
   EXPECT_EQ(*content, "x = 1\n");

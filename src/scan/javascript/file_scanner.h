@@ -42,6 +42,7 @@ enum class Kind : std::uint8_t {
   If, Else, Catch, While, String, Template, Substitution, Fragment, Escape, Binary, Paren,
   Identifier, Member, Declarator, Assign, Arguments, Number, Comment, Return, Pair, Field,
   Regex, Cast, TypeAssertion, Await, Super, Parameters, Statement, AugAssign, Branch, Block,
+  Object, Shorthand,
 };
 
 struct Language {
@@ -117,6 +118,7 @@ class FileScanner {
     MessageTemplate message;
   };
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
+  TSNode own_method(TSNode n, std::string_view name) const;
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   void fill_context(ThrowSite& site, std::uint32_t at) const;
   std::vector<Guard> guards(std::uint32_t at) const;

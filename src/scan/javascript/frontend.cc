@@ -51,6 +51,7 @@ Language make_language(const TSLanguage* lang) {
       {"assignment_expression", Kind::Assign}, {"arguments", Kind::Arguments},
       {"number", Kind::Number}, {"comment", Kind::Comment}, {"html_comment", Kind::Comment},
       {"return_statement", Kind::Return}, {"pair", Kind::Pair},
+      {"object", Kind::Object}, {"shorthand_property_identifier", Kind::Shorthand},
       {"field_definition", Kind::Field}, {"public_field_definition", Kind::Field},
       {"regex", Kind::Regex}, {"as_expression", Kind::Cast}, {"non_null_expression", Kind::Cast},
       {"satisfies_expression", Kind::Cast}, {"type_assertion", Kind::TypeAssertion},
@@ -399,18 +400,45 @@ bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, in
   return true;
 }
 
+// The method `name` of the class whose method holds `n` (`this` there is
+// its instance: not inside a plain function or an object literal's
+// method), or null.
+TSNode FileScanner::own_method(TSNode n, std::string_view name) const {
+  TSNode cls{};
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && ts_node_is_null(cls); p = ts_node_parent(p)) {
+    const Kind k = kind(p);
+    // A plain function has a `this` of its own; an arrow's is its scope's.
+    if (k == Kind::Function) return {};
+    if (k != Kind::Method) continue;
+    // The method's class (body, then class); an object literal's method
+    // has the object as its `this`.
+    cls = ts_node_parent(ts_node_parent(p));
+    if (kind(cls) != Kind::ClassDecl) return {};
+  }
+  TSNode body = child(cls, m_g.f_body);
+  for (std::uint32_t i = 0, n_members = named_count(body); i < n_members; ++i) {
+    TSNode m = ts_node_named_child(body, i);
+    if (kind(m) == Kind::Method && text(child(m, m_g.f_name)) == name) return m;
+  }
+  return {};
+}
+
 // The errors `call`, a call of a function of this file, returns: each
 // `return new X(…)` of it (an arrow's body counts as its return; so does a
 // name the function made one under and returns), and each
-// `return other(…)` read through `other` the same way, a few calls deep.
+// `return other(…)` read through `other` the same way, a few calls deep;
+// `this.method(…)` is its class's method.
 // A parameter in a message is what `call` passes for it (its literal text
 // when it is one).
 std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, std::uint32_t at, int depth) {
   std::vector<HelperError> out;
   if (depth > 3) return out;
   TSNode callee = child(call, m_g.f_function);
-  if (kind(callee) != Kind::Identifier) return out;
-  TSNode fn = function_named(text(callee));
+  TSNode fn{};
+  if (kind(callee) == Kind::Identifier)
+    fn = function_named(text(callee));
+  else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
+    fn = own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
   if (ts_node_is_null(fn)) return out;
   std::vector<std::string> params = parameter_names(fn);
   std::vector<HelperError> made;  // as the helper writes them
@@ -772,6 +800,15 @@ using javascript_detail::language;
 using javascript_detail::parser_for;
 
 bool javascript_worth_parsing(std::string_view source) {
+  // Minified code (a bundle committed without `.min.` in its name, such as
+  // lodash's `underscore-min.js`) repeats other sources on a few lines of
+  // thousands of characters: its records would be excerpts of one line.
+  // Formatted code averages well under 100 characters a line; a test file
+  // of long SQL strings, 543.
+  constexpr std::size_t k_minified_line = 1000;
+  if (source.size() >= 4096 &&
+      source.size() / (static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1) >= k_minified_line)
+    return false;
   return source.find("throw") != std::string_view::npos || source.find("Error") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
          source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos;
 }

@@ -15,6 +15,19 @@ MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t at) {
   MessageTemplate t;
   expr = unwrap(expr);
   if (ts_node_is_null(expr)) return t;
+  if (kind(expr) == Kind::Object) {
+    // `new UniqueConstraintError({ message, errors, cause: err })`,
+    // `new ValidationError({ message: 'bad input' })`: the options' `message`
+    // is the message; options without one say nothing of it.
+    for (std::uint32_t i = 0, n = named_count(expr); i < n; ++i) {
+      TSNode p = ts_node_named_child(expr, i);
+      if (kind(p) == Kind::Shorthand && text(p) == "message") return message_from(p, at);
+      if (kind(p) != Kind::Pair) continue;
+      std::string_view key = text(child(p, m_g.f_key));
+      if (key == "message" || key == "'message'" || key == "\"message\"") return message_from(child(p, m_g.f_value), at);
+    }
+    return t;
+  }
   if (auto built = build(expr, at, 0)) return std::move(*built);
   t.style = "expression";
   t.parts.push_back(interp(collapse_ws(text(expr))));
@@ -85,7 +98,8 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       append_parts(t.parts, std::move(right));
       return t;
     }
-    case Kind::Identifier: {
+    case Kind::Identifier:
+    case Kind::Shorthand: {  // `{ message }`: the name's value
       if (depth >= k_max_variable_hops) return std::nullopt;
       const Assign* last = nullptr;
       const std::vector<Assign>& assigns = assignments_reaching(text(n), at, last);
