@@ -219,8 +219,9 @@ TEST(JavaScriptFrontend, ErrorClassesWithBasesAndTheirMessages) {
   EXPECT_EQ(f.classes[0].bases, std::vector<std::string>{"Error"});
   EXPECT_EQ(f.classes[1].bases, std::vector<std::string>{"AppError"});
   ASSERT_EQ(f.sites.size(), 1u);
-  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
-  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Invalid Version: {x}");
+  // What the constructor gives `super` is the message, not the argument.
+  EXPECT_EQ(template_text(f.sites[0].message), "Invalid Version: {x}");
+  EXPECT_TRUE(f.sites[0].alternatives.empty());
 }
 
 TEST(JavaScriptFrontend, MethodsAndPrototypeAssignmentsNameTheFunction) {
@@ -286,7 +287,7 @@ TEST(JavaScriptFrontend, MessagesBuiltWithPlusEquals) {
   EXPECT_EQ(template_text(f.classes[0].display[0]), "{message}: {originalPath}; visit https://x.test for info");
   EXPECT_EQ(template_text(f.classes[0].display[1]), "{message}; visit https://x.test for info");
   ASSERT_EQ(f.sites.size(), 2u);
-  std::vector<std::string> shown;
+  std::vector<std::string> shown{template_text(f.sites[0].message)};
   for (const auto& a : f.sites[0].alternatives) shown.push_back(template_text(a));
   EXPECT_NE(std::find(shown.begin(), shown.end(), "Missing name at {s.i}: {s.path}; visit https://x.test for info"), shown.end());
   EXPECT_NE(std::find(shown.begin(), shown.end(), "Missing name at {s.i}; visit https://x.test for info"), shown.end());
@@ -349,6 +350,40 @@ TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
   for (const auto& s : files[1].sites) got.push_back(s.error_class);
   EXPECT_EQ(got, (std::vector<std::string>{"TypeError", "Named", "Field", "TypeError", "Lib", "Proto"}));
   EXPECT_EQ(files[1].sites[0].raised_text, "new PathError('a')");
+}
+
+// TypeORM defines one error class per file: a site in another file shows
+// what the class's constructor gives `super` (or sets as `this.message`),
+// filled with the site's arguments; a class without a constructor of its
+// own shows its base's; a name two files define is left as it is.
+TEST(JavaScriptFrontend, AClassOfAnotherFileShowsItsMessage) {
+  std::vector<model::FileFacts> files;
+  files.push_back(js("export class DriverPackageNotInstalledError extends TypeORMError {\n"
+                     "  constructor(driverName, packageName) {\n"
+                     "    super(`${driverName} package has not been found installed. Please run \"npm install ${packageName}\".`)\n"
+                     "  }\n}\n"));
+  files.push_back(js("export class EntityMetadataNotFoundError extends TypeORMError {\n"
+                     "  constructor(target) {\n    super()\n    this.message = `No metadata for \"${target}\" was found.`\n  }\n}\n"
+                     "export class EntityMissing extends EntityMetadataNotFoundError {}\n"
+                     "export class Twice extends Error { constructor(a) { super(`one ${a}`) } }\n"));
+  files.push_back(js("export class Twice extends Error { constructor(a) { super(`two ${a}`) } }\n"
+                     "export class TimeoutError extends Error {\n"
+                     "  constructor(request) { super(`Request timed out: ${request.method} ${request.url}`) }\n}\n"));
+  files.push_back(js("function load(entity) {\n"
+                     "  throw new DriverPackageNotInstalledError('SQLite', 'sqlite3')\n"
+                     "  throw new EntityMetadataNotFoundError(entity)\n"
+                     "  throw new EntityMissing(entity)\n"
+                     "  throw new Twice('x')\n"
+                     "  throw new TimeoutError(this.request)\n}\n"));
+  link_javascript(files, {true, true, true, true});
+  const auto& sites = files[3].sites;
+  ASSERT_EQ(sites.size(), 5u);
+  // A parameter's property is the argument's.
+  EXPECT_EQ(template_text(sites[4].message), "Request timed out: {this.request.method} {this.request.url}");
+  EXPECT_EQ(template_text(sites[0].message), "SQLite package has not been found installed. Please run \"npm install sqlite3\".");
+  EXPECT_EQ(template_text(sites[1].message), "No metadata for \"{entity}\" was found.");
+  EXPECT_EQ(template_text(sites[2].message), "No metadata for \"{entity}\" was found.");
+  EXPECT_EQ(template_text(sites[3].message), "x");
 }
 
 TEST(JavaScriptFrontend, BadInputNeverCrashes) {

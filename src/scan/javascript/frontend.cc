@@ -225,11 +225,19 @@ void FileScanner::visit_class(TSNode n) {
     if (kind(m) != Kind::Method || text(child(m, m_g.f_name)) != "constructor") continue;
     for (auto& p : parameter_names(m)) c.params.push_back({std::move(p), false, {}});
     TSNode ctor_body = child(m, m_g.f_body);
+    // `super(\`…\`)`, or `super(); this.message = \`No metadata for "${…}"\``
+    // (TypeORM's EntityMetadataNotFoundError): the last text given wins.
     walk(ctor_body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      if (kind(x) == Kind::Call && kind(child(x, m_g.f_function)) == Kind::Super && c.display.empty()) {
-        MessageTemplate t = message_from(argument(x, 0), start_byte(x));
+      TSNode given{};
+      if (kind(x) == Kind::Call && kind(child(x, m_g.f_function)) == Kind::Super)
+        given = argument(x, 0);
+      else if (kind(x) == Kind::Assign && text(child(x, m_g.f_left)) == "this.message")
+        given = child(x, m_g.f_right);
+      if (!ts_node_is_null(given)) {
+        MessageTemplate t = message_from(given, start_byte(x));
         bool bare = t.parts.size() == 1 && !t.parts[0].literal;
         if (t.style != "none" && !bare && t.from_literals) {
+          c.display.clear();
           c.display.push_back(std::move(t));
           for (MessageTemplate& v : m_variants) c.display.push_back(std::move(v));
         }
@@ -288,31 +296,15 @@ bool FileScanner::holds(const std::vector<std::uint32_t>& sorted, TSNode n) cons
 }
 
 // A site raising a class this file defines with a display: the display,
-// its parameters filled with the site's arguments in order, is a message
-// the site can show.
+// its parameters filled with the site's arguments, is what it shows
+// (offer_display).
 void FileScanner::apply_own_displays() {
-  for (ThrowSite& site : m_facts.sites) {
-    for (const ClassDef& c : m_facts.classes) {
-      if (c.name != site.error_class || c.display.empty()) continue;
-      for (const MessageTemplate& d : c.display) {
-        MessageTemplate out;
-        out.style = d.style;
-        out.from_literals = true;
-        for (const TemplatePart& p : d.parts) {
-          std::size_t k = 0;
-          while (!p.literal && k < c.params.size() && c.params[k].name != p.text) ++k;
-          if (p.literal || k == c.params.size() || k >= site.args.size())
-            out.parts.push_back(p);
-          else if (k == 0 && site.message.from_literals)
-            append_parts(out.parts, site.message.parts);
-          else
-            out.parts.push_back(interp(site.args[k]));
-        }
-        if (!same_parts(out, site.message) && site.alternatives.size() < 64) site.alternatives.push_back(std::move(out));
+  for (ThrowSite& site : m_facts.sites)
+    for (const ClassDef& c : m_facts.classes)
+      if (c.name == site.error_class) {
+        offer_display(c, site);
+        break;
       }
-      break;
-    }
-  }
 }
 
 // --- sites -----------------------------------------------------------------

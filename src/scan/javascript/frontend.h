@@ -33,12 +33,19 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect);
 //   `%s` or the message function's parameters), and the code as
 //   `code='ERR_X'` among its arguments (the record's errorCode); a code
 //   defined twice keeps its first entry;
+// - a site raising a class another file defines with a display shows it
+//   (offer_display);
 // - a site raising a class of the repository that never names itself
 //   (`class PathError extends TypeError {}`: its instances' `name` is
 //   TypeError's, and the stack says `TypeError: …`) raises, as printed, the
 //   first base that does or is not defined here; the class as written
 //   stays in its raised text.
 void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript);
+
+// A site raising class `c`, which formats its message (ClassDef::display:
+// what its constructor gives `super` or sets as `this.message`), shows
+// that message, its parameters filled with the site's arguments in order.
+void offer_display(const model::ClassDef& c, model::ThrowSite& site);
 
 // Cheap pre-check: false when `source` cannot hold a site nor a class.
 bool javascript_worth_parsing(std::string_view source);

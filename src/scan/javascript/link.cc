@@ -2,6 +2,7 @@
 // message tables and classes that do not name themselves (link_javascript
 // in frontend.h).
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -29,6 +30,19 @@ std::optional<std::string> plain_string(std::string_view arg) {
   return std::string(inner);
 }
 
+// `this.request`, `options.url`: a name and its properties.
+bool is_dotted_name(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.' || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c == '.'; });
+}
+
+// What an argument shows in a message: a plain string's text, else the
+// expression as an interpolation.
+TemplatePart argument_part(const std::string& a) {
+  if (auto lit = plain_string(a)) return TemplatePart{true, *lit, {}, 0};
+  return interp(a);
+}
+
 // `entry`'s message for a site passing `args`.
 std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vector<std::string>& args) {
   std::vector<MessageTemplate> out;
@@ -37,17 +51,13 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
     MessageTemplate t;
     t.style = d.style;
     t.from_literals = true;
-    auto arg_part = [&](const std::string& a) {
-      if (auto lit = plain_string(a)) return TemplatePart{true, *lit, {}, 0};
-      return interp(a);
-    };
     if (d.style == "percent" && d.parts.size() == 1 && d.parts[0].literal) {
       // util.format(msg, ...args); with no arguments the template as is.
       if (spread || args.empty()) {
         t.parts = d.parts;
       } else {
         for (TemplatePart& p : javascript::format_parts(d.parts[0].text, args))
-          append_parts(t.parts, {p.literal ? std::move(p) : arg_part(p.text)});
+          append_parts(t.parts, {p.literal ? std::move(p) : argument_part(p.text)});
       }
     } else {
       for (const TemplatePart& p : d.parts) {
@@ -56,7 +66,7 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
         if (p.literal || spread || k == entry.params.size() || k >= args.size())
           append_parts(t.parts, {p});
         else
-          append_parts(t.parts, {arg_part(args[k])});
+          append_parts(t.parts, {argument_part(args[k])});
       }
     }
     out.push_back(std::move(t));
@@ -65,6 +75,53 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
 }
 
 }  // namespace
+
+void offer_display(const ClassDef& c, ThrowSite& site) {
+  if (c.display.empty()) return;
+  // The display's parameters are the raising call's arguments in order;
+  // the first one's text is the site's message as read.
+  auto filled = [&](const MessageTemplate& d) {
+    MessageTemplate out;
+    out.style = d.style;
+    out.from_literals = true;
+    for (const TemplatePart& p : d.parts) {
+      std::size_t k = 0;
+      while (!p.literal && k < c.params.size() && c.params[k].name != p.text) ++k;
+      if (!p.literal && k == c.params.size()) {
+        // `${request.method}` of parameter `request`, passed `this.request`:
+        // `{this.request.method}`.
+        for (std::size_t j = 0; j < c.params.size() && j < site.args.size(); ++j) {
+          const std::string& name = c.params[j].name;
+          if (p.text.size() > name.size() && p.text.starts_with(name) && p.text[name.size()] == '.' &&
+              is_dotted_name(site.args[j])) {
+            TemplatePart q = p;
+            q.text = site.args[j] + p.text.substr(name.size());
+            out.parts.push_back(std::move(q));
+            k = c.params.size() + 1;
+            break;
+          }
+        }
+        if (k > c.params.size()) continue;
+      }
+      if (p.literal || k == c.params.size() || k >= site.args.size())
+        out.parts.push_back(p);
+      else if (k == 0 && site.message.from_literals)
+        append_parts(out.parts, site.message.parts);
+      else
+        append_parts(out.parts, {argument_part(site.args[k])});
+    }
+    return out;
+  };
+  // What the constructor gives `super` is the message: the call's own
+  // arguments (`new DriverPackageNotInstalledError('SQLite', 'sqlite3')`)
+  // are not.
+  std::vector<MessageTemplate> shown;
+  for (const MessageTemplate& d : c.display) shown.push_back(filled(d));
+  site.message = std::move(shown.front());
+  site.alternatives.clear();
+  for (std::size_t i = 1; i < shown.size() && site.alternatives.size() < 64; ++i)
+    if (!same_parts(shown[i], site.message)) site.alternatives.push_back(std::move(shown[i]));
+}
 
 void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript) {
   std::unordered_map<std::string_view, const ClassDef*> table;
@@ -81,6 +138,31 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
       }
       auto [it, added] = classes.try_emplace(c.name, Defined{&c});
       if (!added) it->second.cls = nullptr;
+    }
+  }
+  // A class of another file that formats its message (`class
+  // DriverPackageNotInstalledError extends TypeORMError { constructor(driver,
+  // pkg) { super(\`${driver} package has not been found …\`) } }`, one file
+  // per class): what its sites show. A class without a constructor of its
+  // own is constructed by its base's.
+  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
+    if (!javascript[i]) continue;
+    for (ThrowSite& site : files[i].sites) {
+      std::string_view name = site.error_class;
+      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      if (site.kind != "raise" || name.empty() || table.count(name)) continue;
+      auto own = [&](const ClassDef& c) { return c.name == name; };
+      if (std::any_of(files[i].classes.begin(), files[i].classes.end(), own)) continue;  // the file's own: done
+      const ClassDef* c = nullptr;
+      for (int hops = 0; hops < 4; ++hops) {
+        auto it = classes.find(name);
+        if (it == classes.end() || !it->second.cls) break;
+        c = it->second.cls;
+        if (!c->display.empty() || !c->params.empty() || c->bases.empty()) break;
+        name = c->bases.front();
+        if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      }
+      if (c) offer_display(*c, site);
     }
   }
   // The name a class's instances print: its own, else its base's.
