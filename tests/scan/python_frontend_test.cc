@@ -222,6 +222,13 @@ std::vector<std::string> alternatives(const ThrowSite& s) {
   return out;
 }
 
+// Every text the site may show: its message, then its alternatives.
+std::vector<std::string> shown(const ThrowSite& s) {
+  std::vector<std::string> out{template_text(s.message)};
+  for (const auto& a : s.alternatives) out.push_back(template_text(a));
+  return out;
+}
+
 // Every assignment that can reach the raise is a message it may show: the
 // latest is the record's, the others its variants. One the flow cannot
 // bring to the raise (replaced in the same block, on the other branch of
@@ -407,12 +414,58 @@ TEST(PythonFrontend, ExceptionClassThatFormatsItsMessage) {
       "        raise BadOptionError('invalid option type: %r' % kind, opt)\n"
       "    raise MonthError(m)\n");
   ASSERT_EQ(f.sites.size(), 3u);
-  EXPECT_EQ(message(f.sites[0]), "{section}");
-  EXPECT_EQ(alternatives(f.sites[0]), std::vector<std::string>{"No section: {section}"});
+  // What the class prints is the message; the argument alone tells nothing.
+  EXPECT_EQ(shown(f.sites[0]), std::vector<std::string>{"No section: {section}"});
   EXPECT_EQ(message(f.sites[1]), "invalid option type: {kind}");
   EXPECT_EQ(alternatives(f.sites[1]),
             (std::vector<std::string>{"option {self.option_id}: invalid option type: {kind}"}));
-  EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
+  EXPECT_EQ(shown(f.sites[2]), std::vector<std::string>{"bad month number {m}"});
+}
+
+// What a class prints, read in its other common shapes: a `__str__`
+// returning what `__init__` kept (`self.message`) or handed its base
+// (`self.args[1]`, aiohttp's WebSocketError); a message variable with a
+// hint appended under an `if` (boto3's ResourceNotExistsError), whose two
+// texts are both offered; a triple-quoted constant stripped before it is
+// formatted (celery's `ERR_ENVVAR_NOT_SET.strip().format(name)`).
+TEST(PythonFrontend, ClassDisplaysKeptArgumentsVariablesAndStrippedConstants) {
+  FileFacts f = scan_python(
+      "ERR_NOT_SET = \"\"\"\nThe environment variable {0!r} is not set.\n\"\"\"\n"
+      "class WebSocketError(Exception):\n"
+      "    def __init__(self, code, message):\n"
+      "        self.code = code\n"
+      "        super().__init__(code, message)\n"
+      "    def __str__(self):\n"
+      "        return self.args[1]\n"
+      "class Kept(Exception):\n"
+      "    def __init__(self, code, message):\n"
+      "        self.message = message\n"
+      "    def __str__(self):\n"
+      "        return self.message\n"
+      "class NotExists(Exception):\n"
+      "    def __init__(self, name, hint):\n"
+      "        msg = 'The {!r} resource does not exist.'.format(name)\n"
+      "        if hint:\n"
+      "            msg = f'{msg} Consider a client for {name}'\n"
+      "        Exception.__init__(self, msg)\n"
+      "class Configuration(Exception):\n"
+      "    pass\n"
+      "def f(x, name):\n"
+      "    if x == 1:\n"
+      "        raise WebSocketError(1002, 'Received frame with non-zero reserved bits')\n"
+      "    if x == 2:\n"
+      "        raise Kept(3, f'bad code {x}')\n"
+      "    if x == 3:\n"
+      "        raise NotExists(name, x)\n"
+      "    raise Configuration(ERR_NOT_SET.strip().format(name))\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(shown(f.sites[0]), std::vector<std::string>{"Received frame with non-zero reserved bits"});
+  EXPECT_EQ(shown(f.sites[1]), std::vector<std::string>{"bad code {x}"});
+  // Which of its two texts it shows is not known: both are alternatives
+  // (an f-string's `{msg}` stays a name).
+  EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"{name}", "{msg} Consider a client for {name}",
+                                                        "The {name!r} resource does not exist."}));
+  EXPECT_EQ(message(f.sites[3]), "The environment variable {name!r} is not set.");
 }
 
 // A `__str__` that returns what a method of the class (or of a base here)
@@ -543,7 +596,7 @@ TEST(PythonFrontend, SeveralArgumentsShowAsPythonPrintsThem) {
   EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"('EOF in multi-line string', {start!r})"});
   EXPECT_EQ(alternatives(f.sites[3]), std::vector<std::string>{"(\"it's bad\", {x!r})"});
   EXPECT_TRUE(alternatives(f.sites[4]).empty());  // repr doubles the backslash
-  EXPECT_EQ(alternatives(f.sites[5]), std::vector<std::string>{"fancy"});
+  EXPECT_EQ(shown(f.sites[5]), (std::vector<std::string>{"fancy", "a"}));
   EXPECT_EQ(alternatives(f.sites[6]), std::vector<std::string>{"write could not complete"});
   EXPECT_EQ(alternatives(f.sites[7]), std::vector<std::string>{"bad socket"});
   EXPECT_TRUE(alternatives(f.sites[8]).empty());
@@ -649,11 +702,11 @@ TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
       "    raise ParseError(s, l, kind.name)\n"));
   link_class_displays(files);
   ASSERT_EQ(files[1].sites.size(), 4u);
-  EXPECT_EQ(alternatives(files[1].sites[0]), std::vector<std::string>{"not a peer entry  (at char {l})"});
-  EXPECT_EQ(alternatives(files[1].sites[1]), std::vector<std::string>{"no kind  (at char 401)"});
-  EXPECT_EQ(alternatives(files[1].sites[2]),
+  EXPECT_EQ(shown(files[1].sites[0]), std::vector<std::string>{"not a peer entry  (at char {l})"});
+  EXPECT_EQ(shown(files[1].sites[1]), std::vector<std::string>{"no kind  (at char 401)"});
+  EXPECT_EQ(shown(files[1].sites[2]),
             std::vector<std::string>{"Expected {kind.name!r}, found {x} {s[1:2]}  (at char {l})"});
-  EXPECT_EQ(alternatives(files[1].sites[3]), std::vector<std::string>{"{kind.name}  (at char {l})"});
+  EXPECT_EQ(shown(files[1].sites[3]), std::vector<std::string>{"{kind.name}  (at char {l})"});
 }
 
 // marshmallow's fields: `raise self.make_error("invalid")`, where the base's
@@ -815,7 +868,7 @@ TEST(PythonFrontend, MessageJoinedFromAList) {
   ASSERT_EQ(f.sites.size(), 3u);
   EXPECT_EQ(message(f.sites[0]), "bad, {x!r}, {y}, value {z}");
   EXPECT_EQ(f.sites[0].message.style, "join");
-  EXPECT_EQ(alternatives(f.sites[1]),
+  EXPECT_EQ(shown(f.sites[1]),
             std::vector<std::string>{
                 "While reading from {name!r} [line {n:2d}]: option {opt!r} in section {sect!r} already exists"});
   // `+=` on the `else` of the `if` that assigned 'other' never follows it.
@@ -858,14 +911,14 @@ TEST(PythonFrontend, BaseTakingTheMessageAfterOtherArguments) {
       "        raise DepthError(opt, sect, raw)\n"
       "    raise Below(opt)\n");
   ASSERT_EQ(f.sites.size(), 3u);
-  EXPECT_EQ(alternatives(f.sites[0]),
+  EXPECT_EQ(shown(f.sites[0]),
             std::vector<std::string>{"Bad value substitution: option {opt!r} in section {sect!r} contains a key {var!r}. "
                                      "Raw value: {raw!r}"});
-  EXPECT_EQ(alternatives(f.sites[1]),
+  EXPECT_EQ(shown(f.sites[1]),
             std::vector<std::string>{"Recursion limit exceeded in value substitution: option {opt!r}"});
   // A base that builds its message of several arguments: its first stands
   // for it, as before.
-  EXPECT_EQ(alternatives(f.sites[2]), std::vector<std::string>{"first {opt}"});
+  EXPECT_EQ(shown(f.sites[2]), std::vector<std::string>{"first {opt}"});
   // A parameter handed on as it is shows the call's argument, or its
   // default when the call leaves it out; a class without `__init__` takes
   // its base's.
@@ -893,7 +946,7 @@ TEST(PythonFrontend, BaseTakingTheMessageAfterOtherArguments) {
   // Raised with nothing: the default the class shows is the message.
   EXPECT_EQ(message(handed.sites[0]), "Invalid file");
   EXPECT_TRUE(alternatives(handed.sites[0]).empty());
-  EXPECT_EQ(alternatives(handed.sites[1]), std::vector<std::string>{"bad reference {rest}"});
+  EXPECT_EQ(shown(handed.sites[1]), std::vector<std::string>{"bad reference {rest}"});
   EXPECT_TRUE(alternatives(handed.sites[2]).empty());  // what *x fills is not known
   EXPECT_TRUE(alternatives(handed.sites[3]).empty());  // the message itself
   // Bases that name each other are followed only so far: here to where

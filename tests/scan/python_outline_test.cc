@@ -142,8 +142,8 @@ TEST(PythonOutline, KeepsTheMethodsAnExceptionClassFormatsItsMessageIn) {
       std::string(3000, '\n') + "x = 1\n";
   auto fast = scan_python(src);
   ASSERT_EQ(fast.sites.size(), 1u);
-  ASSERT_EQ(fast.sites[0].alternatives.size(), 1u);
-  EXPECT_EQ(fast.sites[0].alternatives[0].parts[0].text, "bad month number ");
+  ASSERT_FALSE(fast.sites[0].message.parts.empty());
+  EXPECT_EQ(fast.sites[0].message.parts[0].text, "bad month number ");
   EXPECT_EQ(describe_all(fast), describe_all(scan_python_whole(src)));
 
   std::string plain_class =

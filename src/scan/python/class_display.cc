@@ -284,7 +284,17 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
         continue;
       }
     }
-    if (auto t = build(value, start_byte(r), 1, true)) shown.push_back(std::move(*t));
+    if (auto t = build(value, start_byte(r), 1, true)) {
+      shown.push_back(std::move(*t));
+    } else if (std::string held = python::collapse_ws(text(value));
+               held.starts_with("self.") && (kind(value) == Kind::Attribute || std::string_view(ts_node_type(value)) == "subscript")) {
+      // `return self.message`, `return self.args[1]`: what `__init__` kept
+      // there, which the raise's arguments fill.
+      MessageTemplate t;
+      t.style = "expression";
+      t.parts.push_back(interp(std::move(held)));
+      shown.push_back(std::move(t));
+    }
   }
   m_scope = saved;
 }
@@ -358,6 +368,27 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
       }
       return k != Kind::String;
     });
+  // `super().__init__(code, message)` keeps its arguments as `self.args`: a
+  // `__str__` returning `self.args[1]` (aiohttp's WebSocketError) shows
+  // what the raise gives for `message`.
+  if (!ts_node_is_null(init_fn) && !ts_node_is_null(str_fn)) {
+    std::string_view base_class;
+    TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
+    TSNode args = child(base_call, m_g.f_arguments);
+    if (kind(args) == Kind::ArgumentList) {
+      const int skip = self_arguments(base_call);
+      int seen = 0;
+      for (std::uint32_t i = 0, count = named_count(args); i < count; ++i) {
+        TSNode a = ts_node_named_child(args, i);
+        Kind ak = kind(a);
+        if (ak == Kind::Comment) continue;
+        if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
+        int position = -1;
+        if (seen++ >= skip && ak == Kind::Identifier && parameter_position(init_fn, text(a), position))
+          d.kept.emplace("self.args[" + std::to_string(seen - 1 - skip) + "]", std::string(text(a)));
+      }
+    }
+  }
   TSNode saved = m_scope;
   if (!ts_node_is_null(str_fn)) {
     returns_of(str_fn, d.shown, &chain);
@@ -393,6 +424,14 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   if (ts_node_is_null(msg)) return std::nullopt;
   m_scope = body;
   auto t = build(msg, start_byte(msg), 1, true);
+  // A message variable with several values reaching the call (boto3's
+  // ResourceNotExistsError appends a hint under an `if`): each is a text
+  // the class may show, the latest first.
+  if (t && kind(msg) == Kind::Identifier) {
+    auto found = reaching(text(msg), start_byte(msg));
+    for (std::size_t i = found.size(); i-- > 1;)
+      if (auto other = build_reaching(found[i - 1], 1); other && !same_parts(*other, *t)) d.shown.push_back(std::move(*other));
+  }
   m_scope = saved;
   // A parameter handed on as it is: the call's argument, or the default
   // when the call leaves it out (`def __init__(self, message="Invalid
@@ -403,7 +442,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     t->parts.push_back(interp(std::string(text(msg))));
   }
   if (!t) return std::nullopt;
-  d.shown.push_back(std::move(*t));
+  d.shown.insert(d.shown.begin(), std::move(*t));
   return d;
 }
 
@@ -439,7 +478,7 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     out.from_literals = true;
     return out;
   };
-  for (MessageTemplate& t : d->shown) offer_class_display(site, substitute(std::move(t)));
+  for (std::size_t i = 0; i < d->shown.size(); ++i) offer_class_display(site, substitute(std::move(d->shown[i])), d->shown.size() == 1);
 }
 
 bool FileScanner::exception_like(std::string_view name) {

@@ -35,12 +35,18 @@ void push_alternative(ThrowSite& site, MessageTemplate t) {
   site.alternatives.push_back(std::move(t));
 }
 
-void offer_class_display(ThrowSite& site, MessageTemplate shown) {
-  if (site.message.parts.empty() && site.message.style == "none" && any_literal(shown.parts)) {
-    site.message = std::move(shown);
+void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only) {
+  if (same_parts(shown, site.message)) return;
+  // What the class prints is the message; the raise's first argument was
+  // read as it and stays an alternative. A class that shows one of several
+  // texts (a `__str__` with branches, a message variable appended to under
+  // an `if`) offers each as an alternative: which one prints is not known.
+  if ((only || (site.message.parts.empty() && site.message.style == "none")) && any_literal(shown.parts)) {
+    std::swap(site.message, shown);
+    if (!shown.parts.empty()) push_alternative(site, std::move(shown));
     return;
   }
-  if (!same_parts(shown, site.message)) push_alternative(site, std::move(shown));
+  push_alternative(site, std::move(shown));
 }
 
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {

@@ -82,15 +82,21 @@ bool any_literal(const std::vector<TemplatePart>& parts);
 
 std::string joined_literal(const std::vector<TemplatePart>& parts);
 
+// Python's whitespace off the literal ends of a message: both ends for
+// `trim` 'b', the left for 'l', the right for 'r' (message.cc).
+void strip_ends(std::vector<TemplatePart>& parts, char trim);
+
 // Adds `t` to the site's other messages unless it has no constant words
 // to match on or is there already (exception_call.cc).
 void push_alternative(ThrowSite& site, MessageTemplate t);
 
 // What the raised class shows, filled with the raise's arguments: the
-// site's message when the raise gives none of its own and `shown` holds
-// some text (`{prefix}{self.args[0]}` tells nothing), else an alternative
+// site's message when it is the class's only display (`only`), or the
+// raise gives no message of its own, and it holds some text
+// (`{prefix}{self.args[0]}` tells nothing), the message read from the
+// raise's arguments then an alternative; else an alternative
 // (exception_call.cc).
-void offer_class_display(ThrowSite& site, MessageTemplate shown);
+void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only);
 
 class FileScanner {
  public:
@@ -209,6 +215,7 @@ class FileScanner {
   bool string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
   std::optional<MessageTemplate> build_concat(TSNode n, std::uint32_t site_byte, int depth);
+  TSNode stripped_object(TSNode call, char& trim) const;
   std::optional<std::string> format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);

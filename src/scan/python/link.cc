@@ -160,7 +160,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
-    offer_class_display(site, std::move(out));
+    offer_class_display(site, std::move(out), cls.display.size() == 1);
   }
 }
 

@@ -142,9 +142,17 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
       if (op == "%") return build_percent(n, site_byte, depth, allow_var);
       return std::nullopt;
     }
-    case Kind::Call:
+    case Kind::Call: {
       if (auto t = build_join(n, site_byte, depth, allow_var)) return t;
+      // `E_REDIS_SENTINEL_MISSING.strip()`: the text, trimmed.
+      char trim = 0;
+      if (TSNode inner = stripped_object(n, trim); !ts_node_is_null(inner)) {
+        auto t = build(inner, site_byte, depth + 1, allow_var);
+        if (t) strip_ends(t->parts, trim);
+        return t;
+      }
       return build_format(n, site_byte, depth, allow_var);
+    }
     case Kind::Identifier:
       if (!allow_var) return std::nullopt;
       return build_variable(text(n), site_byte, depth);
@@ -215,8 +223,47 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
   return t;
 }
 
+// `X.strip()`, `X.lstrip()`, `X.rstrip()` without arguments: X, with the
+// ends to trim in `trim` ('b' both, 'l', 'r'); else null.
+TSNode FileScanner::stripped_object(TSNode call, char& trim) const {
+  TSNode fn = child(call, m_g.f_function);
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(fn) != Kind::Attribute || kind(args) != Kind::ArgumentList || named_count(args) != 0) return {};
+  std::string_view method = text(child(fn, m_g.f_attribute));
+  trim = method == "strip" ? 'b' : method == "lstrip" ? 'l' : method == "rstrip" ? 'r' : 0;
+  return trim ? child(fn, m_g.f_object) : TSNode{};
+}
+
+// Python's whitespace off the literal ends of a message (`trim` as
+// stripped_object says); an interpolation at an end stops it.
+void strip_ends(std::vector<TemplatePart>& parts, char trim) {
+  constexpr std::string_view k_space = " \t\n\r\x0b\x0c";
+  if ((trim == 'b' || trim == 'l') && !parts.empty() && parts.front().literal) {
+    std::string& t = parts.front().text;
+    t.erase(0, std::min(t.size(), t.find_first_not_of(k_space)));
+    if (t.empty()) parts.erase(parts.begin());
+  }
+  if ((trim == 'b' || trim == 'r') && !parts.empty() && parts.back().literal) {
+    std::string& t = parts.back().text;
+    const std::size_t last = t.find_last_not_of(k_space);
+    t.erase(last == std::string::npos ? 0 : last + 1);
+    if (t.empty()) parts.pop_back();
+  }
+}
+
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   n = unwrap_gettext(n);
+  // `ERR_ENVVAR_NOT_SET.strip().format(name)` (celery): a triple-quoted
+  // constant without its blank first and last lines.
+  char trim = 0;
+  if (TSNode inner = kind(n) == Kind::Call ? stripped_object(n, trim) : TSNode{}; !ts_node_is_null(inner)) {
+    if (depth > k_max_depth) return std::nullopt;
+    auto text_of = format_string(inner, site_byte, depth + 1, allow_var);
+    if (!text_of) return std::nullopt;
+    std::vector<TemplatePart> parts{TemplatePart{true, std::move(*text_of), {}, 0}};
+    strip_ends(parts, trim);
+    return parts.empty() ? std::string() : std::move(parts.front().text);
+  }
   if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) n = unwrap_gettext(entry);
   if (TSNode value = class_attribute(n); !ts_node_is_null(value)) n = unwrap_gettext(value);
   std::vector<TemplatePart> parts;
