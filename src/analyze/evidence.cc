@@ -645,6 +645,19 @@ bool helper_above_raises(const model::FunctionCalls& fn, const model::FileFacts&
   return raises(fn, site_line, 0);
 }
 
+// Whether the function `fn` of `file` is defined again under its name in
+// its scope (`if _mswindows: def _execute_child(...)` and `else: def
+// _execute_child(...)`, or a later redefinition): which of the bodies a
+// call runs depends on the platform or the order, so a site in either is
+// a guess. A property's getter, setter and deleter share a name but are
+// no redefinition.
+bool defined_again(const model::FunctionCalls& fn, const model::FileFacts& file) {
+  if (!fn.property.empty()) return false;
+  return std::any_of(file.functions.begin(), file.functions.end(), [&](const model::FunctionCalls& other) {
+    return &other != &fn && other.qualname == fn.qualname && other.line != fn.line && other.property.empty();
+  });
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -788,10 +801,12 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // not reached after all.
       if (call_misses_site(e, sites[found[0]], records[found[0]], binding_facts, level)) continue;
       // A helper the site's function calls first may raise the class as
-      // well: which of the two the test meets is a guess.
+      // well: which of the two the test meets is a guess; so is a site of
+      // a function defined twice.
       if (const model::FunctionCalls* fn = binding_facts.function(records[found[0]].file_path, sites[found[0]]))
         if (const model::FileFacts* file = binding_facts.module(records[found[0]].file_path);
-            file && helper_above_raises(*fn, *file, records[found[0]].file_path, sites[found[0]].line, agrees, sites_of))
+            file && (defined_again(*fn, *file) ||
+                     helper_above_raises(*fn, *file, records[found[0]].file_path, sites[found[0]].line, agrees, sites_of)))
           continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }

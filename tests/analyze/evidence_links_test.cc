@@ -345,6 +345,45 @@ TEST(EvidenceLinks, AHelperCalledAboveTheSiteMayRaiseFirst) {
   EXPECT_EQ(l.tests_of("nothing to write"), (std::vector<std::string>{"ConnTest.test_write_empty@9"}));
 }
 
+// Lib/subprocess.py's shape: `Popen._execute_child` is defined once for
+// Windows and once for POSIX; which body a call runs depends on the
+// platform, so a site in either is no link. A property's getter and
+// setter share their name without being a redefinition.
+TEST(EvidenceLinks, AFunctionDefinedTwiceIsAGuess) {
+  auto l = link({{"pkg/proc.py",
+                  "import sys\n"
+                  "class Popen:\n"
+                  "    if sys.platform == 'win32':\n"
+                  "        def _execute_child(self, args):\n"
+                  "            if not args:\n"
+                  "                raise FileNotFoundError('shell not found')\n"
+                  "    else:\n"
+                  "        def _execute_child(self, args):\n"
+                  "            return args\n"
+                  "    @property\n"
+                  "    def mode(self):\n"
+                  "        return self._mode\n"
+                  "    @mode.setter\n"
+                  "    def mode(self, value):\n"
+                  "        if value not in ('r', 'w'):\n"
+                  "            raise ValueError('mode must be r or w')\n"
+                  "        self._mode = value\n"}},
+                {{"tests/test_proc.py",
+                  "import unittest\n"
+                  "from pkg.proc import Popen\n"
+                  "class ProcTest(unittest.TestCase):\n"
+                  "    def test_no_args(self):\n"
+                  "        p = Popen()\n"
+                  "        self.assertRaises(FileNotFoundError, p._execute_child, [])\n"
+                  "    def test_bad_mode(self):\n"
+                  "        p = Popen()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            p.mode = 'x'\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_TRUE(l.tests_of("shell not found").empty());
+  EXPECT_EQ(l.tests_of("mode must be"), (std::vector<std::string>{"ProcTest.test_bad_mode@9"}));
+}
+
 // Lib/urllib/request.py's and importlib.metadata's shapes: a test that
 // assigns a property of an instance reaches its setter and what the setter
 // calls, one that deletes it its deleter, one that assigns any attribute

@@ -46,8 +46,9 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // attributes to, 90.4 % (806 of 892) once a test's literals are followed
   // into the helpers its call hands them to, 92.4 % (799 of 865) once a
   // receiver's name witnesses no site and a helper called above a site
-  // that raises the class too makes it a guess: this floor keeps them
-  // from getting worse.
+  // that raises the class too makes it a guess, 92.9 % (798 of 859) once a
+  // function defined twice (a platform's branches) links nothing: this
+  // floor keeps them from getting worse.
   EXPECT_GE(executed * 1000, ran * 920) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
