@@ -339,7 +339,9 @@ bool names_class_itself(const model::TestExpectation& e, const model::ThrowSite&
 // any test's name has.
 std::vector<std::string> test_name_words(std::string_view test) {
   static const std::unordered_set<std::string_view> k_common = {
-      "test", "tests", "raise", "raises", "raised", "error", "errors", "fail", "fails", "exception", "exceptions"};
+      "test", "tests", "raise", "raises", "raised", "error", "errors", "fail", "fails", "exception", "exceptions",
+      // `test_write_to_self`: every guard on an instance reads `self`.
+      "self"};
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&] {
@@ -430,7 +432,10 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
                                                       const model::FileFacts& file, const Bindings& constants,
                                                       int hops) {
   std::vector<std::optional<Bindings>> out;
-  if (hops < 1 || target.function.empty() || target.function.starts_with("__")) return out;
+  // A constructor (`__init__`) is called by its class's name, from any
+  // function (`def new(key, digestmod=''): return HMAC(key, digestmod)`).
+  const bool constructor = target.function == "__init__" && !target.class_name.empty();
+  if (hops < 1 || target.function.empty() || (target.function.starts_with("__") && !constructor)) return out;
   const bool method = !target.class_name.empty();
   const model::FunctionCalls* caller = nullptr;
   const model::StatementCall* passed = nullptr;
@@ -441,9 +446,10 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     bool several = false;
     for (const auto& c : fn.statement_calls) {
       // A method through `self.`, a module's function by its name.
-      const bool calls_it = method ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
-                                         std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
-                                   : c.callee == target.function;
+      const bool calls_it = constructor ? c.callee == last_component(target.class_name)
+                            : method    ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
+                                           std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
+                                        : c.callee == target.function;
       if (!calls_it) continue;
       several = several || one;
       one = &c;
@@ -471,7 +477,7 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     if (caller || several || !one->top || (!fn.bindings.empty() && fn.bindings.back().name == "*")) return {};
     // A method of another class than the helper's calls a `self.` helper
     // of its own.
-    if (method && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
+    if (method && !constructor && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
     caller = &fn;
     passed = one;
     caller_bounds = std::move(got);

@@ -285,7 +285,7 @@ TEST(EvidenceLinks, AReceiversNameWitnessesNoSite) {
   auto l = link({{"pkg/loop.py",
                   "class EventLoop:\n"
                   "    def run_until_complete(self, fut):\n"
-                  "        if not fut.done:\n"
+                  "        if not fut.done or self.stopping:\n"
                   "            raise RuntimeError('Event loop stopped before Future completed.')\n"
                   "        return self._result_of(fut)\n"
                   "    def _result_of(self, fut):\n"
@@ -301,8 +301,12 @@ TEST(EvidenceLinks, AReceiversNameWitnessesNoSite) {
                   "    def test_pending(self):\n"
                   "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"
                   "    def test_stopped(self):\n"
+                  "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"
+                  "    def test_run_self(self):\n"
                   "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"}});
   ASSERT_EQ(l.records.size(), 2u);
+  // Nor does `self` in a test's name (`test_write_to_self`): every guard
+  // on an instance reads it.
   EXPECT_EQ(l.tests_of("Event loop stopped"), (std::vector<std::string>{"LoopTest.test_stopped@9"}));
 }
 
@@ -343,6 +347,33 @@ TEST(EvidenceLinks, AHelperCalledAboveTheSiteMayRaiseFirst) {
   ASSERT_EQ(l.records.size(), 3u);
   EXPECT_TRUE(l.tests_of("nothing to send").empty());
   EXPECT_EQ(l.tests_of("nothing to write"), (std::vector<std::string>{"ConnTest.test_write_empty@9"}));
+}
+
+// Lib/hmac.py's shape: `new` hands its arguments to the class's
+// constructor. The test's literals are followed into `__init__` as into
+// any helper: `digestmod='sha256'` fails `if not digestmod:`, so that
+// test is no link of it (its name's word `digestmod` notwithstanding);
+// leaving it out picks the site.
+TEST(EvidenceLinks, LiteralsFollowedIntoAConstructor) {
+  auto l = link({{"pkg/mac.py",
+                  "class MAC:\n"
+                  "    def __init__(self, key, digestmod=''):\n"
+                  "        if not digestmod:\n"
+                  "            raise TypeError(\"Missing required parameter 'digestmod'.\")\n"
+                  "        self.key = key\n"
+                  "def new(key, digestmod=''):\n"
+                  "    return MAC(key, digestmod)\n"}},
+                {{"tests/test_mac.py",
+                  "import unittest\n"
+                  "from pkg.mac import new\n"
+                  "class MacTest(unittest.TestCase):\n"
+                  "    def test_new_with_str_key(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            new('key', digestmod='sha256')\n"
+                  "    def test_new_without_mode(self):\n"
+                  "        self.assertRaises(TypeError, new, b'key')\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of("Missing required"), (std::vector<std::string>{"MacTest.test_new_without_mode@8"}));
 }
 
 // Lib/subprocess.py's shape: `Popen._execute_child` is defined once for
