@@ -246,7 +246,11 @@ bool decorated_by_class(const model::ThrowSite& s) {
 
 // The identifiers of a test's code that may name what it does wrong
 // (`ssl_handshake_timeout=-10`): 4 characters or more, not the test's own
-// machinery.
+// machinery, nor a word followed by a dot: a receiver or a module says
+// what is called, not what is wrong (`loop` of `self.loop.
+// run_until_complete(f)` is in "Event loop stopped" as much as in any of
+// the loop's messages; `errors` of `errors.HeaderParseError` in every
+// `except errors.HeaderParseError:` guard).
 std::vector<std::string_view> code_words(const model::TestExpectation& e) {
   std::vector<std::string_view> out;
   std::string_view c = e.code;
@@ -259,7 +263,8 @@ std::vector<std::string_view> code_words(const model::TestExpectation& e) {
     while (j < c.size() && (std::isalnum(static_cast<unsigned char>(c[j])) || c[j] == '_')) ++j;
     std::string_view w = c.substr(i, j - i);
     bool quoted = i > 0 && (c[i - 1] == '\'' || c[i - 1] == '"');
-    if (w.size() >= 4 && !quoted && !std::isdigit(static_cast<unsigned char>(w[0])) && w != "self" && w != "with" &&
+    const bool qualifier = j < c.size() && c[j] == '.';
+    if (w.size() >= 4 && !quoted && !qualifier && !std::isdigit(static_cast<unsigned char>(w[0])) && w != "self" && w != "with" &&
         !w.starts_with("assert") && w != "raises" && w != "warns" && w != "pytest" && w != "match" &&
         std::find(out.begin(), out.end(), w) == out.end() &&
         std::none_of(e.classes.begin(), e.classes.end(), [&](const std::string& k) { return last_component(k) == w; }) &&
@@ -334,7 +339,9 @@ bool names_class_itself(const model::TestExpectation& e, const model::ThrowSite&
 // any test's name has.
 std::vector<std::string> test_name_words(std::string_view test) {
   static const std::unordered_set<std::string_view> k_common = {
-      "test", "tests", "raise", "raises", "raised", "error", "errors", "fail", "fails", "exception", "exceptions"};
+      "test", "tests", "raise", "raises", "raised", "error", "errors", "fail", "fails", "exception", "exceptions",
+      // `test_write_to_self`: every guard on an instance reads `self`.
+      "self"};
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&] {
@@ -425,7 +432,10 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
                                                       const model::FileFacts& file, const Bindings& constants,
                                                       int hops) {
   std::vector<std::optional<Bindings>> out;
-  if (hops < 1 || target.function.empty() || target.function.starts_with("__")) return out;
+  // A constructor (`__init__`) is called by its class's name, from any
+  // function (`def new(key, digestmod=''): return HMAC(key, digestmod)`).
+  const bool constructor = target.function == "__init__" && !target.class_name.empty();
+  if (hops < 1 || target.function.empty() || (target.function.starts_with("__") && !constructor)) return out;
   const bool method = !target.class_name.empty();
   const model::FunctionCalls* caller = nullptr;
   const model::StatementCall* passed = nullptr;
@@ -436,9 +446,10 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     bool several = false;
     for (const auto& c : fn.statement_calls) {
       // A method through `self.`, a module's function by its name.
-      const bool calls_it = method ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
-                                         std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
-                                   : c.callee == target.function;
+      const bool calls_it = constructor ? c.callee == last_component(target.class_name)
+                            : method    ? (c.callee.starts_with("self.") || c.callee.starts_with("cls.")) &&
+                                           std::string_view(c.callee).substr(c.callee.find('.') + 1) == target.function
+                                        : c.callee == target.function;
       if (!calls_it) continue;
       several = several || one;
       one = &c;
@@ -466,7 +477,7 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     if (caller || several || !one->top || (!fn.bindings.empty() && fn.bindings.back().name == "*")) return {};
     // A method of another class than the helper's calls a `self.` helper
     // of its own.
-    if (method && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
+    if (method && !constructor && !fn.qualname.starts_with(std::string(target.class_name) + ".")) return {};
     caller = &fn;
     passed = one;
     caller_bounds = std::move(got);
@@ -588,6 +599,71 @@ bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& s
   return true;
 }
 
+// Up to how many calls down a helper called above a site is followed
+// (helper_above_raises).
+constexpr int k_max_helper_depth = 3;
+
+// The function of `file` a statement of `caller` calls as written: a
+// module function by its name, `self.m`/`cls.m` the method of the
+// caller's own class; null when it is none of the file's.
+const model::FunctionCalls* callee_in_file(const model::FileFacts& file, const model::FunctionCalls& caller,
+                                           std::string_view callee) {
+  std::string qualname;
+  if (callee.starts_with("self.") || callee.starts_with("cls.")) {
+    const auto dot = caller.qualname.rfind('.');
+    if (dot == std::string::npos) return nullptr;
+    qualname = caller.qualname.substr(0, dot + 1);
+    callee.remove_prefix(callee.find('.') + 1);
+  }
+  if (callee.find('.') != std::string_view::npos || callee.empty()) return nullptr;
+  qualname += callee;
+  for (const auto& fn : file.functions)
+    if (!fn.nested && fn.qualname == qualname) return &fn;
+  return nullptr;
+}
+
+// Whether a function the site's function calls above the site (a
+// statement that is one call: `self._check_closed()`, `_validate(x)`),
+// or one it calls in turn (up to k_max_helper_depth calls down, in the
+// site's file), raises a class the test expects too (`agrees`): the test
+// may meet its expectation there before the site's line runs
+// (`loop.run_until_complete(f)` on a closed loop raises in
+// `_check_closed()`, not at the `raise RuntimeError` below it), so the
+// site is a guess, whatever its guards say. `sites_of` gives the records
+// raised in a function of a file (by its `def` line).
+template <class Agrees, class SitesOf>
+bool helper_above_raises(const model::FunctionCalls& fn, const model::FileFacts& file, std::string_view path,
+                         int site_line, const Agrees& agrees, const SitesOf& sites_of) {
+  std::vector<const model::FunctionCalls*> seen{&fn};
+  std::function<bool(const model::FunctionCalls&, int, int)> raises = [&](const model::FunctionCalls& f, int below,
+                                                                          int depth) {
+    for (const auto& c : f.statement_calls) {
+      if (below > 0 && c.line >= below) break;
+      const model::FunctionCalls* g = callee_in_file(file, f, c.callee);
+      if (!g || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+      seen.push_back(g);
+      for (std::size_t r : sites_of(path, g->line))
+        if (agrees(r)) return true;
+      if (depth + 1 < k_max_helper_depth && raises(*g, 0, depth + 1)) return true;
+    }
+    return false;
+  };
+  return raises(fn, site_line, 0);
+}
+
+// Whether the function `fn` of `file` is defined again under its name in
+// its scope (`if _mswindows: def _execute_child(...)` and `else: def
+// _execute_child(...)`, or a later redefinition): which of the bodies a
+// call runs depends on the platform or the order, so a site in either is
+// a guess. A property's getter, setter and deleter share a name but are
+// no redefinition.
+bool defined_again(const model::FunctionCalls& fn, const model::FileFacts& file) {
+  if (!fn.property.empty()) return false;
+  return std::any_of(file.functions.begin(), file.functions.end(), [&](const model::FunctionCalls& other) {
+    return &other != &fn && other.qualname == fn.qualname && other.line != fn.line && other.property.empty();
+  });
+}
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -619,6 +695,16 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i)
     if (int n = graph.node_of(records[i].file_path, sites[i]); n >= 0 && !sites[i].error_class.empty())
       by_node[n].push_back(i);
+  // The records by the file and `def` line of the function they raise in.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_function;
+  auto function_key = [](std::string_view path, int line) { return std::string(path) + ':' + std::to_string(line); };
+  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i)
+    if (sites[i].function_line > 0) by_function[function_key(records[i].file_path, sites[i].function_line)].push_back(i);
+  const std::vector<std::size_t> no_sites;
+  auto sites_of = [&](std::string_view path, int line) -> const std::vector<std::size_t>& {
+    auto it = by_function.find(function_key(path, line));
+    return it == by_function.end() ? no_sites : it->second;
+  };
   std::vector<std::vector<Link>> links(records.size());
   const BindingFacts binding_facts(files);
   std::size_t order = 0;
@@ -720,6 +806,14 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // its values on to it, read with its values, may say the raise is
       // not reached after all.
       if (call_misses_site(e, sites[found[0]], records[found[0]], binding_facts, level)) continue;
+      // A helper the site's function calls first may raise the class as
+      // well: which of the two the test meets is a guess; so is a site of
+      // a function defined twice.
+      if (const model::FunctionCalls* fn = binding_facts.function(records[found[0]].file_path, sites[found[0]]))
+        if (const model::FileFacts* file = binding_facts.module(records[found[0]].file_path);
+            file && (defined_again(*fn, *file) ||
+                     helper_above_raises(*fn, *file, records[found[0]].file_path, sites[found[0]].line, agrees, sites_of)))
+          continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }

@@ -276,6 +276,145 @@ TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
   EXPECT_EQ(l.tests_of("empty text"), (std::vector<std::string>{"FmtTest.test_only@16"}));
 }
 
+// Lib/asyncio/base_events.py's shape: `run_until_complete` raises below a
+// call that may raise the class as well. A test calling it through its
+// receiver `self.loop` names no site by that: "loop" is in the message,
+// but the word is what the test calls on, not what it does wrong (a word
+// of its name still witnesses).
+TEST(EvidenceLinks, AReceiversNameWitnessesNoSite) {
+  auto l = link({{"pkg/loop.py",
+                  "class EventLoop:\n"
+                  "    def run_until_complete(self, fut):\n"
+                  "        if not fut.done or self.stopping:\n"
+                  "            raise RuntimeError('Event loop stopped before Future completed.')\n"
+                  "        return self._result_of(fut)\n"
+                  "    def _result_of(self, fut):\n"
+                  "        if fut.cancelled:\n"
+                  "            raise RuntimeError('future cancelled')\n"
+                  "        return fut.result\n"}},
+                {{"tests/test_loop.py",
+                  "import unittest\n"
+                  "from pkg.loop import EventLoop\n"
+                  "class LoopTest(unittest.TestCase):\n"
+                  "    def setUp(self):\n"
+                  "        self.loop = EventLoop()\n"
+                  "    def test_pending(self):\n"
+                  "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"
+                  "    def test_stopped(self):\n"
+                  "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"
+                  "    def test_run_self(self):\n"
+                  "        self.assertRaises(RuntimeError, self.loop.run_until_complete, self.fut)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  // Nor does `self` in a test's name (`test_write_to_self`): every guard
+  // on an instance reads it.
+  EXPECT_EQ(l.tests_of("Event loop stopped"), (std::vector<std::string>{"LoopTest.test_stopped@9"}));
+}
+
+// Lib/smtplib.py's and Lib/asyncio/base_events.py's shape: a method first
+// calls a helper of its class that raises the class the test expects
+// (`self._check_open()`, itself through `self._state()`), then raises it
+// itself. Which of the two the test meets its literals do not say (the
+// instance's state decides the helper's), so the site below the call is
+// no link; one whose helper call comes after it still is.
+TEST(EvidenceLinks, AHelperCalledAboveTheSiteMayRaiseFirst) {
+  auto l = link({{"pkg/conn.py",
+                  "class Conn:\n"
+                  "    def send(self, data):\n"
+                  "        self._check_open()\n"
+                  "        if not data:\n"
+                  "            raise ValueError('nothing to send')\n"
+                  "        return len(data)\n"
+                  "    def write(self, data):\n"
+                  "        if not data:\n"
+                  "            raise ValueError('nothing to write')\n"
+                  "        self._check_open()\n"
+                  "        return len(data)\n"
+                  "    def _check_open(self):\n"
+                  "        self._state()\n"
+                  "    def _state(self):\n"
+                  "        if self.closed:\n"
+                  "            raise ValueError('I/O operation on closed connection')\n"}},
+                {{"tests/test_conn.py",
+                  "import unittest\n"
+                  "from pkg.conn import Conn\n"
+                  "class ConnTest(unittest.TestCase):\n"
+                  "    def test_send_empty(self):\n"
+                  "        c = Conn()\n"
+                  "        self.assertRaises(ValueError, c.send, b'')\n"
+                  "    def test_write_empty(self):\n"
+                  "        c = Conn()\n"
+                  "        self.assertRaises(ValueError, c.write, b'')\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_TRUE(l.tests_of("nothing to send").empty());
+  EXPECT_EQ(l.tests_of("nothing to write"), (std::vector<std::string>{"ConnTest.test_write_empty@9"}));
+}
+
+// Lib/hmac.py's shape: `new` hands its arguments to the class's
+// constructor. The test's literals are followed into `__init__` as into
+// any helper: `digestmod='sha256'` fails `if not digestmod:`, so that
+// test is no link of it (its name's word `digestmod` notwithstanding);
+// leaving it out picks the site.
+TEST(EvidenceLinks, LiteralsFollowedIntoAConstructor) {
+  auto l = link({{"pkg/mac.py",
+                  "class MAC:\n"
+                  "    def __init__(self, key, digestmod=''):\n"
+                  "        if not digestmod:\n"
+                  "            raise TypeError(\"Missing required parameter 'digestmod'.\")\n"
+                  "        self.key = key\n"
+                  "def new(key, digestmod=''):\n"
+                  "    return MAC(key, digestmod)\n"}},
+                {{"tests/test_mac.py",
+                  "import unittest\n"
+                  "from pkg.mac import new\n"
+                  "class MacTest(unittest.TestCase):\n"
+                  "    def test_new_with_str_key(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            new('key', digestmod='sha256')\n"
+                  "    def test_new_without_mode(self):\n"
+                  "        self.assertRaises(TypeError, new, b'key')\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of("Missing required"), (std::vector<std::string>{"MacTest.test_new_without_mode@8"}));
+}
+
+// Lib/subprocess.py's shape: `Popen._execute_child` is defined once for
+// Windows and once for POSIX; which body a call runs depends on the
+// platform, so a site in either is no link. A property's getter and
+// setter share their name without being a redefinition.
+TEST(EvidenceLinks, AFunctionDefinedTwiceIsAGuess) {
+  auto l = link({{"pkg/proc.py",
+                  "import sys\n"
+                  "class Popen:\n"
+                  "    if sys.platform == 'win32':\n"
+                  "        def _execute_child(self, args):\n"
+                  "            if not args:\n"
+                  "                raise FileNotFoundError('shell not found')\n"
+                  "    else:\n"
+                  "        def _execute_child(self, args):\n"
+                  "            return args\n"
+                  "    @property\n"
+                  "    def mode(self):\n"
+                  "        return self._mode\n"
+                  "    @mode.setter\n"
+                  "    def mode(self, value):\n"
+                  "        if value not in ('r', 'w'):\n"
+                  "            raise ValueError('mode must be r or w')\n"
+                  "        self._mode = value\n"}},
+                {{"tests/test_proc.py",
+                  "import unittest\n"
+                  "from pkg.proc import Popen\n"
+                  "class ProcTest(unittest.TestCase):\n"
+                  "    def test_no_args(self):\n"
+                  "        p = Popen()\n"
+                  "        self.assertRaises(FileNotFoundError, p._execute_child, [])\n"
+                  "    def test_bad_mode(self):\n"
+                  "        p = Popen()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            p.mode = 'x'\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_TRUE(l.tests_of("shell not found").empty());
+  EXPECT_EQ(l.tests_of("mode must be"), (std::vector<std::string>{"ProcTest.test_bad_mode@9"}));
+}
+
 // Lib/urllib/request.py's and importlib.metadata's shapes: a test that
 // assigns a property of an instance reaches its setter and what the setter
 // calls, one that deletes it its deleter, one that assigns any attribute

@@ -44,9 +44,13 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // call that cannot reach the raise links nothing, 90.0 % (785 of 872)
   // once a method's guards read what `__init__` set the instance's
   // attributes to, 90.4 % (806 of 892) once a test's literals are followed
-  // into the helpers its call hands them to: this floor keeps them from
-  // getting worse.
-  EXPECT_GE(executed * 1000, ran * 900) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // into the helpers its call hands them to, 92.4 % (799 of 865) once a
+  // receiver's name witnesses no site and a helper called above a site
+  // that raises the class too makes it a guess, 92.9 % (798 of 859) once a
+  // function defined twice (a platform's branches) links nothing, 93.1 %
+  // (798 of 857) once literals are followed into a constructor: this
+  // floor keeps them from getting worse.
+  EXPECT_GE(executed * 1000, ran * 920) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace
