@@ -175,6 +175,13 @@ class Run {
       m_rc = sqlite3_bind_text64(m_stmt, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     return *this;
   }
+  // As text(), without a copy: `v` must outlive this Run (SQLite reads it
+  // until the statement is reset). For a statement run once per record.
+  Run& text_static(int i, std::string_view v) {
+    if (m_rc == SQLITE_OK)
+      m_rc = sqlite3_bind_text64(m_stmt, i, v.data() ? v.data() : "", v.size(), SQLITE_STATIC, SQLITE_UTF8);
+    return *this;
+  }
   Run& text_or_null(int i, const std::optional<std::string>& v) {
     if (!v) {
       if (m_rc == SQLITE_OK) m_rc = sqlite3_bind_null(m_stmt, i);
@@ -755,12 +762,14 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     } else {
       doc = next_doc++;
     }
+    // Every text bound lives in the dataset or in `next` past this Run.
     Run run(m_insert_record);
-    run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
-    run.text(6, r.error_class).text(7, r.error_message);
-    run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
-    run.integer(9, doc).text(10, hash).integer(11, body).text(12, r.github_url).text(13, r.analyzed_at);
-    run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
+    run.integer(1, dataset_id).text_static(2, r.id).text_static(3, r.repo).text_static(4, r.file_path);
+    run.integer(5, r.line_number).text_static(6, r.error_class).text_static(7, r.error_message);
+    run.text_static(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
+    run.integer(9, doc).text_static(10, hash).integer(11, body).text_static(12, r.github_url);
+    run.text_static(13, r.analyzed_at);
+    run.text_static(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
     run.integer(15, r.source_code_start).integer(16, r.source_code_end);
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
