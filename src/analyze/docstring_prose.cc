@@ -210,30 +210,53 @@ void DocstringIndex::add(std::string_view path, const std::vector<model::Docstri
   if (module.ends_with("/__init__")) module.resize(module.size() - 9);
   else if (module == "__init__") module.clear();
   std::replace(module.begin(), module.end(), '/', '.');
-  std::vector<std::string> prefixes;  // every suffix of the module path, then ""
+  const std::size_t file = m_files.size();
+  m_files.push_back({&docs, {}, false});
+  // Every suffix of the module path, at each dot (none for the root's
+  // __init__.py, whose names have no module part).
   for (std::size_t at = 0; at < module.size();) {
-    prefixes.push_back(module.substr(at) + ".");
+    m_files_by_module[module.substr(at)].push_back(file);
     std::size_t dot = module.find('.', at);
     if (dot == std::string::npos) break;
     at = dot + 1;
   }
-  for (const auto& d : docs) {
-    if (d.kind == "module") continue;
-    for (const auto& p : prefixes) {
-      auto [it, added] = m_by_name.try_emplace(p + d.name, &d);
-      if (!added && it->second != &d) it->second = nullptr;
+}
+
+const model::Docstring* DocstringIndex::named(std::string_view dotted, int& seen) const {
+  seen = 0;
+  const model::Docstring* found = nullptr;
+  std::string module;
+  // Each dot splits the name into a module part and a name in the file.
+  for (std::size_t dot = dotted.find('.'); dot != std::string_view::npos; dot = dotted.find('.', dot + 1)) {
+    module.assign(dotted.substr(0, dot));
+    auto files = m_files_by_module.find(module);
+    if (files == m_files_by_module.end()) continue;
+    const std::string_view name = dotted.substr(dot + 1);
+    for (std::size_t f : files->second) {
+      const File& file = m_files[f];
+      if (!file.sorted) {
+        for (const auto& d : *file.docs)
+          if (d.kind != "module") file.by_name.emplace_back(d.name, &d);
+        std::sort(file.by_name.begin(), file.by_name.end());
+        file.sorted = true;
+      }
+      auto it = std::lower_bound(file.by_name.begin(), file.by_name.end(), name,
+                                 [](const auto& entry, std::string_view n) { return entry.first < n; });
+      for (; it != file.by_name.end() && it->first == name; ++it) {
+        if (it->second == found) continue;  // one file added twice
+        found = it->second;
+        if (++seen > 1) return nullptr;
+      }
     }
   }
+  return found;
 }
 
 const model::Docstring* DocstringIndex::find(std::string_view dotted) const {
-  auto it = m_by_name.find(std::string(dotted));
-  if (it != m_by_name.end() && it->second) return it->second;
-  if (it == m_by_name.end()) {
-    auto init = m_by_name.find(std::string(dotted) + ".__init__");
-    if (init != m_by_name.end()) return init->second;
-  }
-  return nullptr;
+  int seen = 0;
+  const model::Docstring* d = named(dotted, seen);
+  if (seen == 0) d = named(std::string(dotted) + ".__init__", seen);
+  return seen == 1 ? d : nullptr;
 }
 
 void write_entry_point_prose(model::ErrorRecord& r, const DocstringIndex& docs) {

@@ -38,7 +38,12 @@ const model::Docstring* find_docstring(const std::vector<model::Docstring>& docs
 // the module path ("Lib/json/__init__.py" is "Lib.json", and so "json")
 // joined to the name in the file ("json.loads", "json.decoder.JSONDecoder"),
 // under every suffix of the module path, since where the import roots lie
-// is not known here. A name two files give is nobody's.
+// is not known here. A name two docstrings give is nobody's.
+// A scan asks for a few thousand names out of hundreds of thousands it could
+// form, so the names are not formed: a file is found by the module part of
+// the name asked, and its docstrings are sorted by name the first time one
+// is asked of it. `find` is therefore not safe to call from two threads.
+// The docstrings added must outlive the index.
 class DocstringIndex {
  public:
   void add(std::string_view path, const std::vector<model::Docstring>& docs);
@@ -47,7 +52,18 @@ class DocstringIndex {
   const model::Docstring* find(std::string_view dotted) const;
 
  private:
-  std::unordered_map<std::string, const model::Docstring*> m_by_name;  // null: ambiguous
+  struct File {
+    const std::vector<model::Docstring>* docs;
+    // Its docstrings but the module's, by name; filled when first asked.
+    mutable std::vector<std::pair<std::string_view, const model::Docstring*>> by_name;
+    mutable bool sorted = false;
+  };
+  // The docstrings so named, as `seen` distinct ones (0, 1 or 2 for "more").
+  const model::Docstring* named(std::string_view dotted, int& seen) const;
+
+  std::vector<File> m_files;
+  // Each suffix of a file's dotted module path → the files it names.
+  std::unordered_map<std::string, std::vector<std::size_t>> m_files_by_module;
 };
 
 // The record's first entry point other than the raising function

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <unordered_map>
 #include <string_view>
 #include <utility>
@@ -174,6 +175,13 @@ class Run {
       m_rc = sqlite3_bind_text64(m_stmt, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     return *this;
   }
+  // As text(), without a copy: `v` must outlive this Run (SQLite reads it
+  // until the statement is reset). For a statement run once per record.
+  Run& text_static(int i, std::string_view v) {
+    if (m_rc == SQLITE_OK)
+      m_rc = sqlite3_bind_text64(m_stmt, i, v.data() ? v.data() : "", v.size(), SQLITE_STATIC, SQLITE_UTF8);
+    return *this;
+  }
   Run& text_or_null(int i, const std::optional<std::string>& v) {
     if (!v) {
       if (m_rc == SQLITE_OK) m_rc = sqlite3_bind_null(m_stmt, i);
@@ -319,7 +327,14 @@ class SqliteStore final : public Store {
   // the repository when it has none left. The search index held `indexed`
   // (the docs of the current dataset before its datasets changed) for it,
   // and holds the new current's after: docs in both are left alone.
-  Status choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed);
+  // `inserted`, when given, is the dataset just inserted with its docs
+  // sorted: when it becomes current they are not read back.
+  Status choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed,
+                        const std::pair<std::int64_t, const std::vector<std::int64_t>*>& inserted = {0, nullptr});
+  // The datasets table's count, last id, records in all and the last row's
+  // ingest time: another connection's ingest or forget changes it (a
+  // dataset replaced as the last one gets its id again, not its time).
+  Expected<std::string> datasets_mark();
   Expected<std::vector<SiteAt>> read_sites(Statement& stmt, const std::function<void(Run&)>& bind);
   // Runs `work` in one write transaction: all of it lands, or none.
   template <class Work>
@@ -376,6 +391,25 @@ class SqliteStore final : public Store {
   Statement m_search_docs, m_docs_by_id, m_max_doc, m_fts_add, m_find_body, m_insert_body, m_delete_bodies;
   Statement m_revision_sites, m_occurrences, m_occurrences_key, m_match_fields_at;
   Statement m_get, m_list, m_list_at, m_match_fields, m_search, m_search_ids, m_repos, m_datasets_state;
+  Statement m_datasets_mark;
+
+  // What this connection's last ingest wrote, so that the next one (a later
+  // revision of the same repository, in the same command) need not read it
+  // back: the bodies stored with their records' search hashes, the next
+  // search doc, and the current dataset's records by id with their docs.
+  // Kept only after a commit; used only while the datasets table is as that
+  // commit left it (`mark`): another writer's ingest or forget, or this
+  // connection's forget or replacement of a dataset, drops it.
+  struct LastIngest {
+    std::string mark;
+    std::int64_t next_doc = 0;
+    std::unordered_map<std::string, std::pair<std::int64_t, std::string>> bodies;  // key -> row, search hash
+    std::string repo;
+    std::int64_t current = 0;  // of `repo`; 0: its docs are not known
+    std::unordered_map<std::string, std::pair<std::string, std::int64_t>> docs_by_id;  // of `current`
+    std::vector<std::int64_t> indexed;  // their docs, sorted
+  };
+  std::optional<LastIngest> m_last;
 };
 
 Status SqliteStore::init() {
@@ -605,6 +639,9 @@ Status SqliteStore::prepare_all() {
        "SELECT p.repo, d.sha, d.dataset_version, d.record_count, d.import_roots, d.ref FROM repos p"
        " JOIN datasets d ON d.id = p.dataset_id ORDER BY p.repo"},
       {&m_datasets_state, "SELECT count(*), coalesce(max(id), 0) FROM datasets"},
+      {&m_datasets_mark,
+       "SELECT count(*), coalesce(max(id), 0), coalesce(sum(record_count), 0),"
+       " coalesce((SELECT ingested_at FROM datasets ORDER BY id DESC LIMIT 1), '') FROM datasets"},
   };
   for (const auto& item : items)
     if (auto s = prepare(*item.stmt, item.sql); !s) return s;
@@ -615,10 +652,27 @@ Status SqliteStore::ingest(const Dataset& dataset) {
   if (auto s = check_dataset(dataset); !s) return s;
   // Everything below commits together or not at all: a reader or a process
   // opening after a crash sees the previous dataset or this one.
-  return in_transaction("ingest", [&] { return ingest_locked(dataset); });
+  auto s = in_transaction("ingest", [&] { return ingest_locked(dataset); });
+  // What the ingest kept for the next one holds only once committed.
+  if (!s) m_last.reset();
+  return s;
+}
+
+Expected<std::string> SqliteStore::datasets_mark() {
+  Run run(m_datasets_mark);
+  if (run.step() != SQLITE_ROW) return db_error(m_db, "read the datasets' mark");
+  return std::to_string(run.column_int(0)) + ":" + std::to_string(run.column_int(1)) + ":" +
+         std::to_string(run.column_int(2)) + ":" + std::string(run.column_text(3));
 }
 
 Status SqliteStore::ingest_locked(const Dataset& dataset) {
+  // What the last ingest kept, if no one has written since.
+  std::optional<LastIngest> last = std::exchange(m_last, std::nullopt);
+  if (last) {
+    auto mark = datasets_mark();
+    if (!mark) return Error{mark.error()};
+    if (*mark != last->mark) last.reset();
+  }
   // The current revision's records by id, with what search reads of them:
   // a record stored now with the same text keeps its search doc.
   auto found = current_dataset(dataset.repo);
@@ -626,7 +680,10 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   const std::optional<std::int64_t> current = *found;
   std::unordered_map<std::string, std::pair<std::string, std::int64_t>> docs_by_id;
   std::vector<std::int64_t> indexed;
-  if (current) {
+  if (current && last && last->repo == dataset.repo && last->current == *current) {
+    docs_by_id = std::move(last->docs_by_id);
+    indexed = std::move(last->indexed);
+  } else if (current) {
     Run run(m_docs_by_id);
     run.integer(1, *current);
     int rc;
@@ -640,7 +697,9 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
   // A new doc number is above every one in use: the search index holds
   // only docs of stored records.
   std::int64_t next_doc = 0;
-  {
+  if (last) {
+    next_doc = last->next_doc;
+  } else {
     Run run(m_max_doc);
     if (run.step() != SQLITE_ROW) return db_error(m_db, "read the last search doc");
     next_doc = run.column_int(0) + 1;
@@ -653,6 +712,8 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     else if (rc != SQLITE_DONE) return db_error(m_db, "find dataset");
   }
   if (same) {
+    // Bodies and docs go with it: nothing known is sure to hold after.
+    last.reset();
     Run del_bodies(m_delete_bodies);
     if (del_bodies.integer(1, *same).step() != SQLITE_DONE) return db_error(m_db, "delete old bodies");
     Run del_records(m_delete_records);
@@ -669,6 +730,12 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       return db_error(m_db, "insert dataset");
     dataset_id = sqlite3_last_insert_rowid(m_db);
   }
+  // Kept for the next ingest: the bodies known, and this dataset's docs.
+  LastIngest next;
+  if (last) next.bodies = std::move(last->bodies);
+  next.repo = dataset.repo;
+  next.docs_by_id.reserve(dataset.records.size());
+  next.indexed.reserve(dataset.records.size());
   const bool serialised = dataset.record_bodies.size() == dataset.records.size();
   const bool keyed = serialised && dataset.record_body_keys.size() == dataset.records.size();
   std::string own;  // a body this store serialised
@@ -679,9 +746,15 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
       own = model::body_json(lent);
     }
     const std::string& text = serialised ? dataset.record_bodies[i] : own;
-    auto body = body_id(text, keyed ? dataset.record_body_keys[i] : util::content_key(text));
-    if (!body) return Error{body.error()};
-    std::string hash = search_hash(r);
+    std::string key = keyed ? dataset.record_body_keys[i] : util::content_key(text);
+    // A body holds all that the search hash reads: one known gives both.
+    auto known = next.bodies.find(key);
+    if (known == next.bodies.end()) {
+      auto body = body_id(text, key);
+      if (!body) return Error{body.error()};
+      known = next.bodies.emplace(std::move(key), std::pair(*body, search_hash(r))).first;
+    }
+    const auto& [body, hash] = known->second;
     std::int64_t doc;
     if (auto it = docs_by_id.find(r.id); it != docs_by_id.end() && it->second.first == hash) {
       doc = it->second.second;
@@ -689,19 +762,42 @@ Status SqliteStore::ingest_locked(const Dataset& dataset) {
     } else {
       doc = next_doc++;
     }
+    // Every text bound lives in the dataset or in `next` past this Run.
     Run run(m_insert_record);
-    run.integer(1, dataset_id).text(2, r.id).text(3, r.repo).text(4, r.file_path).integer(5, r.line_number);
-    run.text(6, r.error_class).text(7, r.error_message);
-    run.text(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
-    run.integer(9, doc).text(10, hash).integer(11, *body).text(12, r.github_url).text(13, r.analyzed_at);
-    run.text(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
+    run.integer(1, dataset_id).text_static(2, r.id).text_static(3, r.repo).text_static(4, r.file_path);
+    run.integer(5, r.line_number).text_static(6, r.error_class).text_static(7, r.error_message);
+    run.text_static(8, dataset.site_keys.empty() ? std::string_view() : dataset.site_keys[i]);
+    run.integer(9, doc).text_static(10, hash).integer(11, body).text_static(12, r.github_url);
+    run.text_static(13, r.analyzed_at);
+    run.text_static(14, r.analysis ? std::string_view(r.analysis->at) : std::string_view());
     run.integer(15, r.source_code_start).integer(16, r.source_code_end);
     int rc = run.step();
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
       return Error{"duplicate record id " + r.id + " in dataset " + dataset.repo + "@" + dataset.sha};
     if (rc != SQLITE_DONE) return db_error(m_db, "insert record " + r.id);
+    next.docs_by_id.emplace(r.id, std::pair(hash, doc));
+    next.indexed.push_back(doc);
   }
-  return choose_current(dataset.repo, indexed);
+  std::sort(next.indexed.begin(), next.indexed.end());
+  if (auto s = choose_current(dataset.repo, indexed, {dataset_id, &next.indexed}); !s) return s;
+  next.next_doc = next_doc;
+  if (same) return ok();  // the last doc may have gone with it: read again next time
+  // The docs are known when this dataset became current. The mark is read
+  // while this transaction holds the write lock: it is what the commit
+  // leaves, and no other writer's change can slip under it.
+  auto now = current_dataset(dataset.repo);
+  if (!now) return Error{now.error()};
+  if (*now == dataset_id) {
+    next.current = dataset_id;
+  } else {
+    next.docs_by_id.clear();
+    next.indexed.clear();
+  }
+  auto mark = datasets_mark();
+  if (!mark) return Error{mark.error()};
+  next.mark = std::move(*mark);
+  m_last = std::move(next);
+  return ok();
 }
 
 Expected<std::int64_t> SqliteStore::body_id(const std::string& body, const std::string& key) {
@@ -741,11 +837,14 @@ Expected<std::vector<std::int64_t>> SqliteStore::search_docs(std::optional<std::
   return docs;
 }
 
-Status SqliteStore::choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed) {
+Status SqliteStore::choose_current(const std::string& repo, const std::vector<std::int64_t>& indexed,
+                                   const std::pair<std::int64_t, const std::vector<std::int64_t>*>& inserted) {
   auto rows = datasets_of(repo);
   if (!rows) return Error{rows.error()};
   std::vector<std::int64_t> wanted;
-  if (!rows->empty()) {
+  if (!rows->empty() && inserted.second && rows->back().id == inserted.first) {
+    wanted = *inserted.second;
+  } else if (!rows->empty()) {
     auto docs = search_docs(rows->back().id, repo);
     if (!docs) return Error{docs.error()};
     wanted = std::move(*docs);
@@ -796,6 +895,7 @@ Expected<std::vector<SqliteStore::DatasetRow>> SqliteStore::datasets_of(const st
 }
 
 Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::optional<std::string>& rev) {
+  m_last.reset();  // bodies and docs go
   return in_transaction("forget", [&]() -> Expected<std::size_t> {
     auto rows = datasets_of(repo);
     if (!rows) return Error{rows.error()};

@@ -3,12 +3,19 @@
 // record without them gets less, not filler.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
 #include "analyze/analyst.h"
 #include "analyze/docstring_prose.h"
 #include "analyze/llm_analyst.h"
 #include "analyze/python_check.h"
 #include "analyze/static_prose.h"
 #include "scan/python/frontend.h"
+#include "support/process.h"
 
 namespace errdex::analyze {
 namespace {
@@ -235,6 +242,84 @@ def loads(s, *, cls=None):
             "Calling `json.loads` reaches it through `json.decoder.JSONDecoder.decode`; its docstring reads: Deserialize "
             "`s` (a `str` instance containing a JSON document) to a Python object. Calling "
             "`json_decoder.raw_decode(...)` while `not s`.");
+}
+
+// DocstringIndex finds a name by its module part and sorts a file's names
+// when first asked; it must answer as a table of every name each file's
+// docstrings give under every suffix of its module path (one docstring per
+// name, a name two give is nobody's, a class's `__init__` when the class has
+// none). Checked over standard-library modules at several depths, each
+// added under two roots so that short names are ambiguous and long ones not,
+// and asked every name the table holds and some it does not.
+TEST(EvidenceProse, DocstringIndexAnswersAsATableOfEveryName) {
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::vector<std::string> rels;
+  for (const char* dir : {"", "json", "email", "email/mime", "importlib"})
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(stdlib) / dir))
+      if (e.path().extension() == ".py")
+        rels.push_back((std::string(dir).empty() ? "" : std::string(dir) + "/") + e.path().filename().string());
+  std::sort(rels.begin(), rels.end());
+  std::vector<std::pair<std::string, model::FileFacts>> files;
+  for (std::size_t i = 0; i < rels.size(); i += 4) {
+    std::ifstream in(std::filesystem::path(stdlib) / rels[i], std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    auto facts = scan::scan_python(buf.str());
+    files.emplace_back("Lib/" + rels[i], facts);
+    files.emplace_back("other/" + rels[i], std::move(facts));
+  }
+  files.emplace_back("__init__.py", scan::scan_python("def root():\n    \"\"\"At the root, no module part.\"\"\"\n"));
+  ASSERT_GT(files.size(), 40u);
+
+  // The reference: every name formed, as the index once stored them.
+  std::map<std::string, const model::Docstring*> table;  // null: ambiguous
+  DocstringIndex index;
+  for (const auto& [path, facts] : files) {
+    index.add(path, facts.docstrings);
+    std::string module = path.substr(0, path.size() - 3);
+    if (module.ends_with("/__init__")) module.resize(module.size() - 9);
+    else if (module == "__init__") module.clear();
+    std::replace(module.begin(), module.end(), '/', '.');
+    std::vector<std::string> prefixes;
+    for (std::size_t at = 0; at < module.size();) {
+      prefixes.push_back(module.substr(at) + ".");
+      std::size_t dot = module.find('.', at);
+      if (dot == std::string::npos) break;
+      at = dot + 1;
+    }
+    for (const auto& d : facts.docstrings) {
+      if (d.kind == "module") continue;
+      for (const auto& p : prefixes) {
+        auto [it, added] = table.try_emplace(p + d.name, &d);
+        if (!added && it->second != &d) it->second = nullptr;
+      }
+    }
+  }
+  auto expected = [&](const std::string& dotted) -> const model::Docstring* {
+    auto it = table.find(dotted);
+    if (it != table.end()) return it->second;
+    auto init = table.find(dotted + ".__init__");
+    return init != table.end() ? init->second : nullptr;
+  };
+  std::set<std::string> asked;
+  for (const auto& [name, d] : table) {
+    asked.insert(name);
+    if (name.ends_with(".__init__")) asked.insert(name.substr(0, name.size() - 9));  // a class by its constructor
+    asked.insert(name + ".missing");
+    asked.insert("nowhere." + name);
+  }
+  std::size_t found = 0, ambiguous = 0;
+  for (const auto& name : asked) {
+    const model::Docstring* want = expected(name);
+    EXPECT_EQ(index.find(name), want) << name;
+    found += want != nullptr;
+    ambiguous += table.contains(name) && !table.at(name);
+  }
+  // The table holds both kinds of answer, or the comparison proves little.
+  EXPECT_GT(found, 1000u);
+  EXPECT_GT(ambiguous, 1000u);
+  EXPECT_EQ(index.find("root"), nullptr);
 }
 
 TEST(EvidenceProse, DocstringSummariesAndSentences) {

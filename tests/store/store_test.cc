@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -1340,6 +1341,105 @@ TEST_P(StoreTest, RevisionsShareBodiesAndKeepTheirStamps) {
   EXPECT_EQ((*left)[0].record, v1.records[0]);
   ASSERT_TRUE(store->forget("acme/a", std::nullopt));
   EXPECT_EQ(body_count(m_url), "0");
+}
+
+// Every row of a SQLite store's tables as text, but the times of ingest.
+std::string sqlite_dump(const std::string& path) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return "cannot open " + path;
+  for (const char* sql :
+       {"SELECT id, repo, sha, ref, dataset_version, record_count, import_roots FROM datasets ORDER BY id",
+        "SELECT * FROM repos ORDER BY repo", "SELECT * FROM records ORDER BY seq",
+        "SELECT * FROM record_bodies ORDER BY id", "SELECT rowid, * FROM records_fts ORDER BY rowid"}) {
+    out += std::string(sql) + "\n";
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) return "cannot read: " + std::string(sql);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      for (int c = 0; c < sqlite3_column_count(st); ++c) {
+        const auto* text = sqlite3_column_text(st, c);
+        out += text ? reinterpret_cast<const char*>(text) : "NULL";
+        out += '|';
+      }
+      out += '\n';
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+// A SQLite store remembers what its last ingest wrote (bodies, search
+// docs) so that the next revision's ingest does not read it back. The
+// memory must give way to any other write: another connection's ingest
+// (new docs) or forget, its own forget, a revision stored again, an older
+// revision that does not become current, another repository. Each step
+// runs on a store kept open (and, in between, on a second one) and on a
+// store opened afresh for the step, which remembers nothing: the two files
+// hold the same rows after every step.
+TEST(SqliteStore, WhatTheLastIngestWroteIsUsedOnlyWhileNoOneElseWrote) {
+  TempDir dir;
+  const std::string kept_path = dir.file("kept.db"), fresh_path = dir.file("fresh.db");
+  auto kept = open_or_die(kept_path), other = open_or_die(kept_path);
+  ASSERT_TRUE(kept && other);
+  auto revision = [](const std::string& repo, int v, int count) {
+    const std::string sha = util::hex64(util::fnv1a64(repo + std::to_string(v))) + std::string(24, '0');
+    Dataset d = make_dataset(repo, sha, count);
+    d.ref = "v" + std::to_string(v);
+    for (auto& r : d.records) r.github_url = "https://github.com/" + repo + "/blob/" + sha + "/" + r.file_path;
+    for (auto& r : d.records) r.analyzed_sha = sha;
+    // Each revision rewords one record's documentation (a new search doc
+    // and body) and moves another (the same body, another stamp).
+    d.records[v % count].documentation += " Reworded in v" + std::to_string(v) + ".";
+    d.records[(v + 1) % count].line_number += v;
+    if (v % 2) d.records.push_back(make_record(repo, sha, 100 + v));
+    for (auto& r : d.records) {
+      d.record_bodies.push_back(model::body_json(r));
+      d.record_body_keys.push_back(util::content_key(d.record_bodies.back()));
+    }
+    return d;
+  };
+  struct Step {
+    const char* what;
+    bool by_other;  // on the second store of the kept file
+    std::function<Status(Store&)> run;
+  };
+  auto ingest = [&](const std::string& repo, int v) {
+    return [=](Store& s) { return s.ingest(revision(repo, v, 6)); };
+  };
+  auto forget = [](const std::string& repo, const std::string& ref) {
+    return [=](Store& s) -> Status {
+      auto n = s.forget(repo, ref);
+      if (!n) return Error{n.error()};
+      return ok();
+    };
+  };
+  const std::vector<Step> steps = {
+      {"v1", false, ingest("acme/a", 1)},
+      {"v2", false, ingest("acme/a", 2)},
+      {"v3 by another connection", true, ingest("acme/a", 3)},
+      {"v4 after another's ingest", false, ingest("acme/a", 4)},
+      {"v5", false, ingest("acme/a", 5)},
+      {"another forgets v5", true, forget("acme/a", "v5")},
+      {"v6 after another's forget", false, ingest("acme/a", 6)},
+      {"v6 stored again", false, ingest("acme/a", 6)},
+      {"v7 after a replaced revision", false, ingest("acme/a", 7)},
+      {"v0, older: v7 stays current", false, ingest("acme/a", 0)},
+      {"v8 after an older revision", false, ingest("acme/a", 8)},
+      {"another repository", false, ingest("acme/b", 1)},
+      {"v9 after another repository", false, ingest("acme/a", 9)},
+      {"its own forget of v9", false, forget("acme/a", "v9")},
+      {"v10 after its own forget", false, ingest("acme/a", 10)},
+      {"v11", false, ingest("acme/a", 11)},
+  };
+  for (const auto& step : steps) {
+    ASSERT_TRUE(step.run(step.by_other ? *other : *kept)) << step.what;
+    auto fresh = open_or_die(fresh_path);
+    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(step.run(*fresh)) << step.what;
+    fresh.reset();
+    ASSERT_EQ(sqlite_dump(kept_path), sqlite_dump(fresh_path)) << "after " << step.what;
+  }
 }
 
 }  // namespace
