@@ -72,19 +72,22 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
 
 // What linking across files changed in a file's facts (pass 3), as text:
 // JavaScript's linking rewrites anything, so all of its facts; Python's
-// only adds message alternatives to sites, so the facts its facts key
-// names and each site's alternatives are the facts as linked.
+// changes only sites' messages (a class of another file shows its own)
+// and alternatives, so the facts its facts key names and each site's
+// message and alternatives are the facts as linked.
 std::string linked_facts_text(const model::FileFacts& facts, bool javascript) {
   if (javascript) return scan::facts_to_json(facts);
   std::string out;
+  auto add = [&](const model::MessageTemplate& t) {
+    out += t.style + '\0' + (t.from_literals ? '1' : '0') + std::to_string(t.parts.size()) + '\0';
+    for (const auto& p : t.parts)
+      out += std::to_string(p.text.size()) + ':' + p.text + std::to_string(p.display.size()) + ':' + p.display +
+             (p.literal ? 'l' : 'i') + std::string(1, p.printf_conv);
+  };
   for (const auto& s : facts.sites) {
+    add(s.message);
     out += std::to_string(s.alternatives.size()) + '\n';
-    for (const auto& t : s.alternatives) {
-      out += t.style + '\0' + (t.from_literals ? '1' : '0') + std::to_string(t.parts.size()) + '\0';
-      for (const auto& p : t.parts)
-        out += std::to_string(p.text.size()) + ':' + p.text + std::to_string(p.display.size()) + ':' + p.display +
-               (p.literal ? 'l' : 'i') + std::string(1, p.printf_conv);
-    }
+    for (const auto& t : s.alternatives) add(t);
   }
   return out;
 }
@@ -376,15 +379,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // A class raised in one file and defined in another shows there as it
   // does where it is defined.
   // Python's pass (scan/python/): a second language brings its own here.
-  // It only adds message alternatives: a file whose count is unchanged has
-  // the facts its facts key names.
-  std::vector<std::size_t> alternatives(entries.size());
-  auto count_alternatives = [&](std::size_t i) {
-    std::size_t n = 0;
-    for (const auto& site : facts[i].sites) n += site.alternatives.size();
-    return n;
+  // It changes only sites' messages and alternatives: a file whose linked
+  // text (linked_facts_text) is unchanged has the facts its facts key names.
+  std::vector<std::uint64_t> before_linking(entries.size());
+  auto linked_hash = [&](std::size_t i) {
+    return facts[i].sites.empty() ? 0 : util::fnv1a64(linked_facts_text(facts[i], false));
   };
-  for (std::size_t i = 0; i < entries.size(); ++i) alternatives[i] = count_alternatives(i);
+  for (std::size_t i = 0; i < entries.size(); ++i) before_linking[i] = linked_hash(i);
   // JavaScript's pass: before Python's, as it renames the classes. It
   // reads other files (code tables, classes that do not name themselves),
   // so a JavaScript file's records are keyed by its facts as linked.
@@ -402,7 +403,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   }
   std::vector<char> linked(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)
-    linked[i] = javascript[i] || count_alternatives(i) != alternatives[i];
+    linked[i] = javascript[i] || linked_hash(i) != before_linking[i];
 
   phase("4 analyze");
   // Pass 4: analyze each file's sites with the index (static analyst and
