@@ -395,7 +395,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     javascript[i] = f && f->language() != "python";
   }
   scan::link_javascript(facts, javascript);
-  scan::link_class_displays(facts);
+  std::vector<bool> python(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) python[i] = !javascript[i];
+  scan::link_class_displays(facts, python);
   {
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scan/python/frontend.h"
 #include "scan/template.h"
 
 namespace errdex::scan {
@@ -379,6 +380,11 @@ TEST(JavaScriptFrontend, AClassOfAnotherFileShowsItsMessage) {
   const auto& sites = files[3].sites;
   ASSERT_EQ(sites.size(), 5u);
   // A parameter's property is the argument's.
+  EXPECT_EQ(template_text(sites[4].message), "Request timed out: {this.request.method} {this.request.url}");
+  // Python's linking leaves JavaScript's sites and classes to it: run after
+  // it, as a scan runs them, it changes nothing here.
+  link_class_displays(files, {false, false, false, false});
+  EXPECT_EQ(template_text(sites[0].message), "SQLite package has not been found installed. Please run \"npm install sqlite3\".");
   EXPECT_EQ(template_text(sites[4].message), "Request timed out: {this.request.method} {this.request.url}");
   EXPECT_EQ(template_text(sites[0].message), "SQLite package has not been found installed. Please run \"npm install sqlite3\".");
   EXPECT_EQ(template_text(sites[1].message), "No metadata for \"{entity}\" was found.");

@@ -43,6 +43,20 @@ TemplatePart argument_part(const std::string& a) {
   return interp(a);
 }
 
+// `${request.method}` of parameter `request`, passed `this.request`:
+// `{this.request.method}`; any other interpolation as it is.
+TemplatePart property_of_argument(const TemplatePart& p, const ClassDef& c, const std::vector<std::string>& args) {
+  for (std::size_t j = 0; j < c.params.size() && j < args.size(); ++j) {
+    const std::string& name = c.params[j].name;
+    if (p.text.size() > name.size() && p.text.starts_with(name) && p.text[name.size()] == '.' && is_dotted_name(args[j])) {
+      TemplatePart q = p;
+      q.text = args[j] + p.text.substr(name.size());
+      return q;
+    }
+  }
+  return p;
+}
+
 // `entry`'s message for a site passing `args`.
 std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vector<std::string>& args) {
   std::vector<MessageTemplate> out;
@@ -85,30 +99,22 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
     out.style = d.style;
     out.from_literals = true;
     for (const TemplatePart& p : d.parts) {
-      std::size_t k = 0;
-      while (!p.literal && k < c.params.size() && c.params[k].name != p.text) ++k;
-      if (!p.literal && k == c.params.size()) {
-        // `${request.method}` of parameter `request`, passed `this.request`:
-        // `{this.request.method}`.
-        for (std::size_t j = 0; j < c.params.size() && j < site.args.size(); ++j) {
-          const std::string& name = c.params[j].name;
-          if (p.text.size() > name.size() && p.text.starts_with(name) && p.text[name.size()] == '.' &&
-              is_dotted_name(site.args[j])) {
-            TemplatePart q = p;
-            q.text = site.args[j] + p.text.substr(name.size());
-            out.parts.push_back(std::move(q));
-            k = c.params.size() + 1;
-            break;
-          }
-        }
-        if (k > c.params.size()) continue;
-      }
-      if (p.literal || k == c.params.size() || k >= site.args.size())
+      if (p.literal) {
         out.parts.push_back(p);
-      else if (k == 0 && site.message.from_literals)
-        append_parts(out.parts, site.message.parts);
-      else
-        append_parts(out.parts, {argument_part(site.args[k])});
+        continue;
+      }
+      std::size_t k = 0;
+      while (k < c.params.size() && c.params[k].name != p.text) ++k;
+      if (k < c.params.size() && k < site.args.size()) {
+        if (k == 0 && site.message.from_literals)
+          append_parts(out.parts, site.message.parts);
+        else
+          append_parts(out.parts, {argument_part(site.args[k])});
+      } else if (k == c.params.size()) {
+        out.parts.push_back(property_of_argument(p, c, site.args));
+      } else {
+        out.parts.push_back(p);
+      }
     }
     return out;
   };

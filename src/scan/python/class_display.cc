@@ -374,19 +374,13 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   if (!ts_node_is_null(init_fn) && !ts_node_is_null(str_fn)) {
     std::string_view base_class;
     TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
-    TSNode args = child(base_call, m_g.f_arguments);
-    if (kind(args) == Kind::ArgumentList) {
-      const int skip = self_arguments(base_call);
-      int seen = 0;
-      for (std::uint32_t i = 0, count = named_count(args); i < count; ++i) {
-        TSNode a = ts_node_named_child(args, i);
-        Kind ak = kind(a);
-        if (ak == Kind::Comment) continue;
-        if (ak == Kind::KeywordArg || ak == Kind::ListSplat || ak == Kind::DictSplat) break;
-        int position = -1;
-        if (seen++ >= skip && ak == Kind::Identifier && parameter_position(init_fn, text(a), position))
-          d.kept.emplace("self.args[" + std::to_string(seen - 1 - skip) + "]", std::string(text(a)));
-      }
+    const int skip = self_arguments(base_call);
+    for (int k = 0;; ++k) {
+      TSNode a = argument_for(base_call, k + skip, {});
+      if (ts_node_is_null(a)) break;
+      int position = -1;
+      if (kind(a) == Kind::Identifier && parameter_position(init_fn, text(a), position))
+        d.kept.emplace("self.args[" + std::to_string(k) + "]", std::string(text(a)));
     }
   }
   TSNode saved = m_scope;

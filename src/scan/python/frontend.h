@@ -47,11 +47,13 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts);
 // defined. `raise URLError('unknown url type: %s' % type)` in one file,
 // where another defines URLError to show '<urlopen error %s>' %
 // self.reason: the class's display (ClassDef::display), its parameters
-// filled with the site's arguments as written, becomes an alternative of
-// the site. A class name defined in several files is left alone, as the
+// filled with the site's arguments as written, is what the site shows
+// (offer_class_display: its message, or an alternative). A class name defined in several files is left alone, as the
 // class index leaves it, and so are arguments that cannot be matched to
 // the parameters (`*args`).
-void link_class_displays(std::vector<model::FileFacts>& files);
+// `python[i]`: file i is Python (empty: every file is); the others'
+// classes and sites are their own language's (link_javascript).
+void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python = {});
 
 // Across a repository's files (`paths[i]` the path of `files[i]`, whose
 // calls and imports `calls[i]` holds: the same facts, or the whole of

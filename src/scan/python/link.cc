@@ -166,18 +166,22 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
 
 }  // namespace
 
-void link_class_displays(std::vector<model::FileFacts>& files) {
+void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python) {
   struct Defined {
     std::size_t file = 0;
     const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
   };
+  auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
   std::unordered_map<std::string_view, Defined> by_name;
-  for (std::size_t i = 0; i < files.size(); ++i)
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!is_python(i)) continue;
     for (const model::ClassDef& c : files[i].classes) {
       auto [it, added] = by_name.emplace(c.name, Defined{i, &c});
       if (!added) it->second.cls = nullptr;
     }
-  for (std::size_t i = 0; i < files.size(); ++i)
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!is_python(i)) continue;
     for (model::ThrowSite& site : files[i].sites) {
       std::string_view name = site.error_class;
       if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
@@ -186,6 +190,7 @@ void link_class_displays(std::vector<model::FileFacts>& files) {
       if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
       apply_class_display(site, *it->second.cls);
     }
+  }
 }
 
 namespace {

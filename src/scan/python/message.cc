@@ -234,20 +234,28 @@ TSNode FileScanner::stripped_object(TSNode call, char& trim) const {
   return trim ? child(fn, m_g.f_object) : TSNode{};
 }
 
+namespace {
+// Python's whitespace off `t`'s ends (`trim` as stripped_object says).
+void strip_text(std::string& t, char trim) {
+  constexpr std::string_view k_space = " \t\n\r\x0b\x0c";
+  if (trim == 'b' || trim == 'r') {
+    const std::size_t last = t.find_last_not_of(k_space);
+    t.erase(last == std::string::npos ? 0 : last + 1);
+  }
+  if (trim == 'b' || trim == 'l') t.erase(0, std::min(t.size(), t.find_first_not_of(k_space)));
+}
+}  // namespace
+
 // Python's whitespace off the literal ends of a message (`trim` as
 // stripped_object says); an interpolation at an end stops it.
 void strip_ends(std::vector<TemplatePart>& parts, char trim) {
-  constexpr std::string_view k_space = " \t\n\r\x0b\x0c";
   if ((trim == 'b' || trim == 'l') && !parts.empty() && parts.front().literal) {
-    std::string& t = parts.front().text;
-    t.erase(0, std::min(t.size(), t.find_first_not_of(k_space)));
-    if (t.empty()) parts.erase(parts.begin());
+    strip_text(parts.front().text, 'l');
+    if (parts.front().text.empty()) parts.erase(parts.begin());
   }
   if ((trim == 'b' || trim == 'r') && !parts.empty() && parts.back().literal) {
-    std::string& t = parts.back().text;
-    const std::size_t last = t.find_last_not_of(k_space);
-    t.erase(last == std::string::npos ? 0 : last + 1);
-    if (t.empty()) parts.pop_back();
+    strip_text(parts.back().text, 'r');
+    if (parts.back().text.empty()) parts.pop_back();
   }
 }
 
@@ -259,10 +267,8 @@ std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t si
   if (TSNode inner = kind(n) == Kind::Call ? stripped_object(n, trim) : TSNode{}; !ts_node_is_null(inner)) {
     if (depth > k_max_depth) return std::nullopt;
     auto text_of = format_string(inner, site_byte, depth + 1, allow_var);
-    if (!text_of) return std::nullopt;
-    std::vector<TemplatePart> parts{TemplatePart{true, std::move(*text_of), {}, 0}};
-    strip_ends(parts, trim);
-    return parts.empty() ? std::string() : std::move(parts.front().text);
+    if (text_of) strip_text(*text_of, trim);
+    return text_of;
   }
   if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) n = unwrap_gettext(entry);
   if (TSNode value = class_attribute(n); !ts_node_is_null(value)) n = unwrap_gettext(value);
