@@ -197,12 +197,17 @@ ExceptionBlock exception_before(const std::vector<std::string_view>& lines, std:
   ExceptionBlock b;
   std::size_t lo = first > floor + k_max_message_lines ? first - k_max_message_lines : floor;
   // Back to Node's caret line or another stack's frame: a message may hold
-  // blank lines (js-yaml's snippet of the input).
+  // blank lines (js-yaml's snippet of the input), and carets of its own
+  // (yaml's), which are no header's: a header's caret is under a source
+  // line under `file:line`.
   std::size_t start = first;
   Frame probe;
   while (start > lo) {
     std::string_view t = trim(lines[start - 1]);
-    if ((!t.empty() && t.find_first_not_of('^') == std::string_view::npos) || parse_frame_line(t, probe) != FrameLine::none) break;
+    const bool caret = !t.empty() && t.find_first_not_of('^') == std::string_view::npos;
+    if ((caret && start >= 3 && read_location(trim(lines[start - 3]), probe, false)) ||
+        parse_frame_line(t, probe) != FrameLine::none)
+      break;
     --start;
   }
   std::string cls;

@@ -59,6 +59,15 @@ bool raises_itself(std::string_view source) {
   return false;
 }
 
+// Whether a frame's file is JavaScript or TypeScript (node's `[eval]` and
+// `node:internal/…` are neither).
+bool js_frame(std::string_view file) {
+  if (auto q = file.find_first_of("?#"); q != std::string_view::npos) file = file.substr(0, q);
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+    if (file.ends_with(ext)) return true;
+  return false;
+}
+
 // Score tiers: frame and line > frame file > class > pattern specificity.
 constexpr double k_frame_line = 1e8;
 constexpr double k_frame_line_per_component = 1e6;
@@ -73,6 +82,9 @@ constexpr double k_frame_source = 5e7;
 constexpr double k_frame_source_per_line = 5e-5;
 constexpr int k_frame_source_max_lines = 9999;
 constexpr double k_per_constant_char = 4;
+// A JavaScript class of its own printed as the built-in it extends: less
+// than one constant character below the printed class itself.
+constexpr double k_base_class = k_class - 1;
 constexpr double k_module_per_part = 40;  // < k_class / 4 for any pattern under 250k chars
 // A site of the printed class's package raising a class given by an
 // expression, when no site names the printed class: it may be that class.
@@ -224,6 +236,14 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // errno maps to (FileNotFoundError), the source raises OSError.
   const std::uint32_t os_error = variants.after_errno.empty() ? 0 : m.os_error;
   auto class_agrees = [&](std::uint32_t id) { return id != 0 && (id == cls || id == os_error); };
+  // A built-in JavaScript class printed bare (`Error: Invalid unit nope`)
+  // is also what a site throwing a class of its own prints when that class
+  // sets no `name`: its class agrees when its message's text does, a hair
+  // below a site throwing the printed class itself with the same text.
+  const bool printed_js_builtin = error_class == last_class && detail::js_builtin_error(last_class);
+  auto base_class_agrees = [&](const Entry& e, const Confirmed& confirmed) {
+    return printed_js_builtin && e.js_own_class && confirmed.kind >= 2 && e.constant_chars > 0;
+  };
   // A printed message rules out the sites that print none: by class or by
   // shared words they are no answer (a frame on their line still is).
   const bool skip_silent = !error_class.empty() && !message.empty();
@@ -259,9 +279,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     return cands[at - 1];
   };
 
-  // Frames: the innermost frame is where the exception was raised.
-  if (!frames->empty()) {
-    const Frame& f = frames->back();
+  // Frames: the innermost frame is where the exception was raised. What a
+  // frame's file and line agree with (an `outer` frame: only the sites on
+  // its line): whether its file is indexed, and whether a site there is its
+  // statement.
+  auto read_frame = [&](const Frame& f, bool outer) {
+    bool file_known = false, statement_known = false;
     std::vector<std::string_view>& parts = scratch.frame_parts;
     path_components(f.file, parts);
     if (!parts.empty()) {
@@ -308,8 +331,6 @@ MatchResult Matcher::match(std::string_view text, int top) const {
         // Entries of one file are listed together: its path is compared once.
         std::uint32_t last_file = 0;
         int agree = -1;
-        // Whether the frame's file is indexed, and a site there is its statement.
-        bool file_known = false, statement_known = false;
         for (std::uint32_t e : it->second) {
           const std::uint32_t file = m.entries[e].file_id;
           if (agree < 0 || file != last_file) {
@@ -334,12 +355,13 @@ MatchResult Matcher::match(std::string_view text, int top) const {
             last_file = file;
           }
           if (agree <= 0) continue;
+          const Entry& entry = m.entries[e];
+          const std::uint32_t in_function = m.function[entry.record];
+          if (outer && entry.line != f.line) continue;
           Cand& c = add(e);
           c.suffix = agree;
           c.reasons.frame = true;
-          const Entry& entry = m.entries[e];
           const std::uint32_t own = printed ? m.statement[entry.record] : 0;
-          const std::uint32_t in_function = m.function[entry.record];
           const bool same_function = frame_function == 0 || in_function == 0 || in_function == frame_function;
           const bool same_line = entry.line == f.line;
           c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;
@@ -348,9 +370,21 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           file_known = true;
           statement_known = statement_known || c.reasons.frame_line || c.reasons.frame_source;
         }
-        out.raised_below = file_known && !statement_known && f.line > 0 && !raises_itself(f.source);
       }
     }
+    return std::pair{file_known, statement_known};
+  };
+  if (!frames->empty()) {
+    const Frame& innermost = frames->back();
+    const auto [file_known, statement_known] = read_frame(innermost, false);
+    // A JavaScript stack is taken where the error was made, which may be a
+    // helper that returns it (postcss's `input.error(…)`): it is thrown on
+    // an outer frame's line (`throw this.input.error('Unclosed block')`).
+    bool thrown_above = false;
+    if (!statement_known && js_frame(innermost.file))
+      for (std::size_t k = frames->size() - 1; k-- > 0 && !thrown_above;) thrown_above = read_frame((*frames)[k], true).second;
+    out.raised_below =
+        file_known && !statement_known && !thrown_above && innermost.line > 0 && !raises_itself(innermost.source);
   }
 
   // A compiled file (`dist/x.js`) of a repository whose source is
@@ -475,7 +509,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
     any_pattern |= specific;
     any_whole |= specific && c.confirmed.kind == 3;
-    any_class_pattern |= specific && (error_class.empty() || class_agrees(m.entries[c.entry].class_id));
+    any_class_pattern |= specific && (error_class.empty() || class_agrees(m.entries[c.entry].class_id) ||
+                                      base_class_agrees(m.entries[c.entry], c.confirmed));
     any_frame_line |= c.reasons.frame_line || c.reasons.frame_source;
   }
 
@@ -723,6 +758,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     Cand& c = cands[k];
     const Entry& e = m.entries[c.entry];
     c.reasons.error_class = class_agrees(e.class_id);
+    const bool base_class = !c.reasons.error_class && base_class_agrees(e, c.confirmed);
+    c.reasons.error_class |= base_class;
     c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0;
     double s = 0;
     if (!modules.empty()) s += k_module_per_part * module_agreement(e.file_id);
@@ -730,7 +767,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
     else if (c.reasons.frame_source)
       s += k_frame_source + k_frame_file_per_component * c.suffix - k_frame_source_per_line * c.line_distance;
     else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
-    if (c.reasons.error_class) s += k_class;
+    if (c.reasons.error_class) s += base_class ? k_base_class : k_class;
     else if (c.expression_words > 0) s += k_expression_class + k_module_per_part * (c.expression_words - 1);
     if (c.reasons.pattern)
       s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;

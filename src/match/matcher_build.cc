@@ -87,7 +87,7 @@ int build_folder(std::string_view c) {
   static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
   static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
                                               "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
-  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "bundles"};
+  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "amd", "system", "bundles"};
   for (std::string_view b : k_common)
     if (c == b) return 0;
   for (std::string_view b : k_es)
@@ -96,6 +96,10 @@ int build_folder(std::string_view c) {
     if (c == b) return 2;
   return -1;
 }
+
+// A module's default export, as compiled code names an imported class
+// (Babel: `_exception2['default']`, `_errors.default`).
+bool imported_default(std::string_view cls) { return cls.ends_with("['default']") || cls.ends_with(".default"); }
 
 bool js_file(std::string_view name) {
   for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
@@ -202,10 +206,12 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
 }
 
 // Twin builds: records of one dataset (repository and commit) raising
-// the same class and pattern from the same build-free path in different
-// files; within a file, the n-th such statement is the n-th's twin in
-// each other build. A bundle (`dist/qs.js` of npm/qs, a file under
-// `umd/`; in a repository, a file named after it: axios/axios commits
+// the same pattern from the same build-free path in different files
+// (a compiled build may write the class otherwise: Babel's
+// `_exception2['default']` for `Exception`); within a file, the n-th such
+// statement is the n-th's twin in each other build. A bundle (`dist/qs.js`
+// of npm/qs, `handlebars.runtime.amd.js`, a file under `umd/`; in a
+// repository, a file named after it: axios/axios commits
 // `dist/axios.js`, `dist/esm/axios.js`, `dist/node/axios.cjs` beside
 // `lib/`) holds every module: its record is the twin of the one group
 // raising the same class and pattern elsewhere, when there is one, one
@@ -229,15 +235,23 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     const auto& parts = m.file_parts[m.entries[r].file_id];
     const auto& rec = records[r];
     message.clear();
-    for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.error_class, &rec.message_pattern}) {
+    for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.message_pattern}) {
       message += *f;
       message += '\0';
     }
     std::string path = build_free_path(parts, rank[r]);
     // The package's name: npm/<name>'s, or a repository's own name.
     const std::string_view package = std::string_view(rec.repo).substr(rec.repo.find('/') + 1);
-    if (rank[r] == 2 || (!package.empty() && stem(parts.back()) == package)) {
-      rank[r] = std::max<std::uint8_t>(rank[r], 2);
+    // A bundle is named after its package (`handlebars.js`,
+    // `handlebars.runtime.amd.js`) or sits in a bundle folder.
+    const std::string_view file_stem = stem(parts.back());
+    const bool in_bundle_folder = std::any_of(parts.begin(), parts.end() - 1, [](std::string_view c) {
+      return c == "umd" || c == "bundles";
+    });
+    if (in_bundle_folder ||
+        (!package.empty() && file_stem.starts_with(package) &&
+         (file_stem.size() == package.size() || file_stem[package.size()] == '.'))) {
+      rank[r] = 2;
       bundled.push_back(r);
       continue;
     }
@@ -254,7 +268,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
   std::unordered_set<std::uint64_t> joined;  // (group, bundle file) pairs
   for (std::uint32_t r : bundled) {
     message.clear();
-    for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].error_class, &records[r].message_pattern}) {
+    for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].message_pattern}) {
       message += *f;
       message += '\0';
     }
@@ -436,6 +450,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
+    e.js_own_class = js_file(r.file_path) && !last.empty() &&
+                     ((std::isupper(static_cast<unsigned char>(last[0])) && !detail::js_builtin_error(last)) ||
+                      imported_default(r.error_class));
     // By repository and path: the repositories' import roots differ.
     auto [fit, fadded] = file_ids.emplace(r.repo + '\n' + r.file_path, static_cast<std::uint32_t>(m.files.size()));
     if (fadded) {

@@ -36,6 +36,15 @@ inline std::string_view canonical_class(std::string_view written, std::string_vi
   return last;
 }
 
+// A class JavaScript defines itself, which a subclass that sets no `name`
+// prints as.
+inline bool js_builtin_error(std::string_view name) {
+  for (std::string_view b : {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
+                             "AggregateError"})
+    if (name == b) return true;
+  return false;
+}
+
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 2000;
 
@@ -60,6 +69,10 @@ struct Entry {
   Kind kind = Kind::keyed;
   bool match_all = false;  // the pattern is `(.+?)` groups and blanks only
   bool silent = false;  // a built-in class raised bare (`assert x`, `raise KeyError`): prints no message
+  // A JavaScript site throwing a class of its own code (`new
+  // InvalidUnitError(unit)`): unless that class sets `name`, V8 prints the
+  // built-in class it extends (`Error: Invalid unit nope`).
+  bool js_own_class = false;
   std::uint32_t names_at = 0;  // its capture names in Index::name_blob
 };
 

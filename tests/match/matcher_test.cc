@@ -990,6 +990,93 @@ TEST(Matcher, ARepositorysCommittedBundlesAreOneAnswerWithTheirSource) {
   EXPECT_EQ(top_id(m.match("Error: bundle only 3")), "own");
 }
 
+// luxon's `class InvalidUnitError extends LuxonError` sets no `name`: V8
+// prints `Error: Invalid unit nope`. Its site's text is the answer, not
+// another package's `throw new Error(message)` that any text fits; a site
+// throwing Error itself with the same text ranks above it; a Python class
+// of the same name is not printed as its base.
+TEST(Matcher, AJavaScriptClassThatSetsNoNameAgreesWithTheBuiltInPrinted) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("luxon", "npm/luxon", "InvalidUnitError", "Invalid unit {unit}", "Invalid unit (.+?)", "src/duration.js", 40),
+      site_in("any", "npm/ajv", "Error", "{message}", "(.+?)", "dist/core.js", 267),
+      site_in("py", "o/py", "InvalidUnitError", "Invalid unit {unit}", "Invalid unit (.+?)", "pkg/units.py", 9)};
+  auto m = Matcher::build(records);
+  auto r = m.match("Error: Invalid unit nope");
+  EXPECT_EQ(top_id(r), "luxon");
+  EXPECT_TRUE(r.candidates.front().reasons.error_class);
+  records.push_back(site_in("plain", "npm/other", "Error", "Invalid unit {u}", "Invalid unit (.+?)", "lib/units.js", 3));
+  EXPECT_EQ(top_id(Matcher::build(records).match("Error: Invalid unit nope")), "plain");
+  // V8's own TypeError shares no text with the class: its site is no answer by class.
+  auto v8 = m.match("TypeError: Cannot read properties of undefined (reading 'unit')");
+  for (const auto& c : v8.candidates) EXPECT_FALSE(c.reasons.error_class) << c.id;
+}
+
+// postcss's `input.error(…)` returns the CssSyntaxError the parser throws
+// (`throw this.input.error('Unclosed block', …)`): the stack, taken where
+// the error was made, has the helper innermost and the throw on the next
+// frame's line. Python's innermost frame is the raise: no such walk.
+TEST(Matcher, AJavaScriptErrorMadeByAHelperIsThrownOnAnOuterFramesLine) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("input", "npm/postcss", "Error", "{message}", "(.+?)", "lib/input.js", 43),
+      site_in("parser", "npm/postcss", "CssSyntaxError", "Unclosed block", "Unclosed block", "lib/parser.js", 594),
+      site_in("other", "npm/postcss", "CssSyntaxError", "Unclosed block", "Unclosed block", "lib/parser.js", 700)};
+  auto m = Matcher::build(records);
+  const std::string stack =
+      "CssSyntaxError: <css input>:1:1: Unclosed block\n"
+      "    at Input.error (/app/node_modules/postcss/lib/input.js:135:16)\n"
+      "    at Parser.unclosedBlock (/app/node_modules/postcss/lib/parser.js:594:22)\n"
+      "    at Parser.endFile (/app/node_modules/postcss/lib/parser.js:338:35)\n";
+  auto r = m.match(stack);
+  EXPECT_EQ(top_id(r), "parser");
+  EXPECT_TRUE(r.candidates.front().reasons.frame_line);
+  EXPECT_FALSE(r.raised_below);
+}
+
+// yaml's messages quote the input with a caret under it: that caret is the
+// message's, not Node's header (which has `file:line` and a source line
+// above its caret), and the header still names the throw.
+TEST(Matcher, ACaretInsideANodeMessageIsNotTheHeader) {
+  std::vector<model::ErrorRecord> records = {
+      site_in("throw", "npm/yaml", "doc.errors[0]", "", "", "dist/public-api.js", 74),
+      site_in("other", "npm/yaml", "YAMLParseError", "{message}", "(.+?)", "dist/errors.js", 10)};
+  auto m = Matcher::build(records);
+  auto r = m.match(
+      "/app/node_modules/yaml/dist/public-api.js:74\n"
+      "            throw doc.errors[0];\n"
+      "            ^\n\n"
+      "YAMLParseError: Map keys must be unique at line 2, column 1:\n\na: 1\na: 2\n^\n\n"
+      "    at Composer.onError (/app/node_modules/yaml/dist/compose/composer.js:70:34)\n"
+      "    at Object.resolveBlockMap (/app/node_modules/yaml/dist/compose/resolve-block-map.js:64:13)\n");
+  EXPECT_EQ(r.exception.error_class, "YAMLParseError");
+  EXPECT_EQ(top_id(r), "throw");
+}
+
+// handlebars ships each module as its source (`lib/`), a CommonJS build
+// (`dist/cjs/`, where Babel writes the class `_exception2['default']`), an
+// AMD build (`dist/amd/`) and bundles named after the package
+// (`dist/handlebars.runtime.amd.js`): one answer, a module's file before
+// a bundle (luxon's `src/duration.js` before `build/node/luxon.js`).
+TEST(Matcher, EveryBuildOfAModuleIsOneAnswer) {
+  const std::string msg = "#if requires exactly one argument";
+  std::vector<model::ErrorRecord> records = {
+      site_in("lib", "npm/handlebars", "Exception", msg, msg, "lib/handlebars/helpers/if.js", 7),
+      site_in("cjs", "npm/handlebars", "_exception2['default']", msg, msg, "dist/cjs/handlebars/helpers/if.js", 17),
+      site_in("amd", "npm/handlebars", "_Exception['default']", msg, msg, "dist/amd/handlebars/helpers/if.js", 13),
+      site_in("bundle", "npm/handlebars", "_exception2['default']", msg, msg, "dist/handlebars.runtime.amd.js", 421),
+      site_in("src", "npm/luxon", "Error", "Invalid unit {u}", "Invalid unit (.+?)", "src/duration.js", 40),
+      site_in("node", "npm/luxon", "Error", "Invalid unit {u}", "Invalid unit (.+?)", "build/node/luxon.js", 3276),
+      site_in("global", "npm/luxon", "Error", "Invalid unit {u}", "Invalid unit (.+?)", "build/global/luxon.js", 3700)};
+  auto m = Matcher::build(records);
+  auto r = m.match("Error: #if requires exactly one argument");
+  EXPECT_TRUE(top_id(r) == "lib" || top_id(r) == "cjs") << top_id(r);
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(r.candidates.size(), 1u);
+  r = m.match("Error: Invalid unit nope");
+  EXPECT_EQ(top_id(r), "src");
+  EXPECT_EQ(r.candidates.size(), 1u);
+  EXPECT_FALSE(r.ambiguous);
+}
+
 // jinja2 raises `self._undefined_exception(self._undefined_message)`: no
 // site names UndefinedError, so the printed `jinja2.exceptions.UndefinedError`
 // matched another package's pattern by its words. A site of the printed

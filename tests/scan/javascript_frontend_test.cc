@@ -353,6 +353,24 @@ TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
   EXPECT_EQ(files[1].sites[0].raised_text, "new PathError('a')");
 }
 
+// A package ships its classes in every build (luxon's `src/errors.js` and
+// the bundle `build/node/luxon.js`): definitions alike are one class,
+// definitions that differ say nothing.
+TEST(JavaScriptFrontend, AClassEveryBuildDefinesAlikePrintsItsBase) {
+  std::vector<model::FileFacts> files;
+  const std::string errors = "class LuxonError extends Error {}\nclass InvalidUnitError extends LuxonError {}\n"
+                             "class Twice extends Error {}\n";
+  files.push_back(js(errors));
+  files.push_back(js(errors + "function f(u) {\n  throw new InvalidUnitError(u)\n}\n"));
+  files.push_back(js("class Twice extends Error { constructor(m) { super(m); this.name = 'Twice' } }\n"
+                     "function g() {\n  throw new Twice('t')\n}\n"));
+  link_javascript(files, {true, true, true});
+  ASSERT_EQ(files[1].sites.size(), 1u);
+  EXPECT_EQ(files[1].sites[0].error_class, "Error");
+  ASSERT_EQ(files[2].sites.size(), 1u);
+  EXPECT_EQ(files[2].sites[0].error_class, "Twice");
+}
+
 // TypeORM defines one error class per file: a site in another file shows
 // what the class's constructor gives `super` (or sets as `this.message`),
 // filled with the site's arguments; a class without a constructor of its

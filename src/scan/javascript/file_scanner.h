@@ -150,6 +150,10 @@ class FileScanner {
   // Messages a message variable shows when its conditional `+=` do not
   // run, gathered by build() for the caller (message_from clears it).
   std::vector<MessageTemplate> m_variants;
+  // Message variables being followed (`invalidArgument` whose value names
+  // `decimalError`): counted apart from the nesting of `+`, so a long
+  // concatenation still reads the names it starts with.
+  int m_hops = 0;
   FileFacts m_facts;
 };
 

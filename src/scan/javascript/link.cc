@@ -10,6 +10,7 @@
 
 #include "scan/javascript/frontend.h"
 #include "scan/javascript/text.h"
+#include "scan/template.h"
 #include "scan/tree_walk.h"
 #include "util/text.h"
 
@@ -88,6 +89,18 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
   return out;
 }
 
+// Two definitions of a class name that print and format alike.
+bool same_class(const ClassDef& a, const ClassDef& b) {
+  if (a.names_itself != b.names_itself || a.bases != b.bases || a.display.size() != b.display.size() ||
+      a.params.size() != b.params.size())
+    return false;
+  for (std::size_t k = 0; k < a.display.size(); ++k)
+    if (template_text(a.display[k]) != template_text(b.display[k])) return false;
+  for (std::size_t k = 0; k < a.params.size(); ++k)
+    if (a.params[k].name != b.params[k].name) return false;
+  return true;
+}
+
 }  // namespace
 
 void offer_display(const ClassDef& c, ThrowSite& site) {
@@ -132,7 +145,7 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
 void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript) {
   std::unordered_map<std::string_view, const ClassDef*> table;
   struct Defined {
-    const ClassDef* cls = nullptr;  // nullptr: defined more than once
+    const ClassDef* cls = nullptr;  // nullptr: defined more than once, differently
   };
   std::unordered_map<std::string_view, Defined> classes;
   for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
@@ -142,8 +155,10 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
         table.try_emplace(c.name, &c);
         continue;
       }
+      // A package's builds (`src/errors.js`, `build/node/luxon.js`) define
+      // one class several times alike: one class.
       auto [it, added] = classes.try_emplace(c.name, Defined{&c});
-      if (!added) it->second.cls = nullptr;
+      if (!added && it->second.cls && !same_class(*it->second.cls, c)) it->second.cls = nullptr;
     }
   }
   // A class of another file that formats its message (`class

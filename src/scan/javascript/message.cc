@@ -100,7 +100,12 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     case Kind::Identifier:
     case Kind::Shorthand: {  // `{ message }`: the name's value
-      if (depth >= k_max_variable_hops) return std::nullopt;
+      if (m_hops >= k_max_variable_hops) return std::nullopt;
+      struct Hop {
+        int& hops;
+        explicit Hop(int& h) : hops(++h) {}
+        ~Hop() { --hops; }
+      } hop(m_hops);
       const Assign* last = nullptr;
       const std::vector<Assign>& assigns = assignments_reaching(text(n), at, last);
       // Its value (a parameter's is the parameter), then the text appended
