@@ -353,6 +353,19 @@ TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
   EXPECT_EQ(files[1].sites[0].raised_text, "new PathError('a')");
 }
 
+// decimal.js: `invalidArgument = decimalError + 'Invalid argument: '`,
+// thrown as `invalidArgument + p + ': ' + v`. The names a long
+// concatenation starts with are read however deep the `+` nests.
+TEST(JavaScriptFrontend, AMessageVariableBuiltFromAnotherIsReadInALongConcatenation) {
+  auto f = js("var decimalError = '[DecimalError] ',\n"
+              "    invalidArgument = decimalError + 'Invalid argument: ';\n"
+              "function config(p, v) {\n"
+              "  throw Error(invalidArgument + p + ': ' + v + ' (' + typeof v + ')');\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].message), "[DecimalError] Invalid argument: {p}: {v} ({typeof v})");
+}
+
 // A package ships its classes in every build (luxon's `src/errors.js` and
 // the bundle `build/node/luxon.js`): definitions alike are one class,
 // definitions that differ say nothing.
