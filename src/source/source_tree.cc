@@ -472,7 +472,11 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
     if (rel == ".") rel.clear();
   }
 
-  if (!rev) {
+  // A git directory holds no files to read, only commits: without --rev,
+  // its HEAD is what it holds.
+  std::optional<std::string> asked = rev;
+  if (!asked && is_git_dir) asked = "HEAD";
+  if (!asked) {
     std::string sha;
     bool dirty = false;
     if (in_git && !head_state(h.repo, rel, sha, dirty)) rel.clear();
@@ -480,12 +484,12 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
   }
   if (!in_git) return Error{"--rev needs a git repository, and " + path + " is not in one"};
   git_object* obj = nullptr;
-  if (git_revparse_single(&obj, h.repo, rev->c_str()) != 0)
-    return Error{git_error_text(("unknown revision '" + *rev + "'").c_str())};
+  if (git_revparse_single(&obj, h.repo, asked->c_str()) != 0)
+    return Error{git_error_text(("unknown revision '" + *asked + "'").c_str())};
   git_commit* commit = nullptr;
   int rc = git_object_peel(reinterpret_cast<git_object**>(&commit), obj, GIT_OBJECT_COMMIT);
   git_object_free(obj);
-  if (rc != 0) return Error{git_error_text(("'" + *rev + "' is not a commit").c_str())};
+  if (rc != 0) return Error{git_error_text(("'" + *asked + "' is not a commit").c_str())};
   char hex[GIT_OID_HEXSZ + 1];
   git_oid_tostr(hex, sizeof hex, git_commit_id(commit));
   git_tree* root = nullptr;
@@ -497,7 +501,7 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
     git_tree_entry* te = nullptr;
     if (git_tree_entry_bypath(&te, root, rel.c_str()) != 0) {
       git_tree_free(root);
-      return Error{"'" + rel + "' does not exist at revision " + *rev};
+      return Error{"'" + rel + "' does not exist at revision " + *asked};
     }
     git_object* sub = nullptr;
     rc = git_tree_entry_to_object(&sub, h.repo, te);
@@ -505,7 +509,7 @@ Expected<std::unique_ptr<SourceTree>> open_tree(const std::string& path, const s
     git_tree_free(root);
     if (rc != 0 || git_object_type(sub) != GIT_OBJECT_TREE) {
       git_object_free(sub);
-      return Error{"'" + rel + "' is not a folder at revision " + *rev};
+      return Error{"'" + rel + "' is not a folder at revision " + *asked};
     }
     tree = reinterpret_cast<git_tree*>(sub);
   }

@@ -103,6 +103,16 @@ TEST(Cli, ScansAGitRevisionWithoutCheckoutAndIdsSurviveLineMoves) {
   r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev no-such-tag --db " + shell_quote(db));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no-such-tag"), std::string::npos) << r.err;
+
+  // A bare clone has no work tree: its HEAD is scanned, as --rev HEAD.
+  TempDir bare;
+  git(bare, "clone -q --bare " + shell_quote(repo.str()) + " clone.git");
+  r = run(errdex_cmd() + " scan " + shell_quote((bare / "clone.git").string()) + " --repo acme/bare --db " +
+          shell_quote(db) + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  summary = json::parse(r.out);
+  EXPECT_EQ(summary["records"], 3);
+  EXPECT_EQ(summary["sha"], git(repo, "rev-parse HEAD").substr(0, 40));
 }
 
 // Test code raises on purpose: by default it gives no records, and the
