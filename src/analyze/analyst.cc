@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis_version.h"  // generated: ERRDEX_ANALYSIS_VERSION
 #include "analyze/category.h"
 #include "analyze/javascript_prose.h"
 #include "analyze/lints.h"
@@ -228,5 +229,7 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
   }
   return out;  // in line order
 }
+
+std::string_view analysis_version() { return ERRDEX_ANALYSIS_VERSION; }
 
 }  // namespace errdex::analyze

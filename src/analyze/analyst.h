@@ -52,4 +52,8 @@ std::optional<int> http_status_of_site(const model::ThrowSite& s, const ClassInd
 std::string record_id(std::string_view repo, std::string_view path, std::string_view error_class,
                       std::string_view message, int ordinal);
 
+// A hash of the analyst's and the record model's sources: records cached
+// by one build are never read by another that would write them otherwise.
+std::string_view analysis_version();
+
 }  // namespace errdex::analyze

@@ -79,16 +79,19 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   std::string where = s.function.empty() ? "module code" : s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`";
   const model::Guard* guard = nullptr;
   for (const auto& g : s.guards)
-    if (g.kind == "if" || g.kind == "else") {
+    if (g.kind == "if" || g.kind == "else" || g.kind == "assert") {
       guard = &g;
       break;
     }
+  // An `if` guard throws when its condition holds; an `else` branch and an
+  // assertion (Node's `assert(cond, msg)`) when it does not.
+  const bool throws_when_true = guard && guard->kind == "if";
   const std::string verb = r.severity == "warning" ? "emits the warning" : s.reraise ? "throws again" : "throws";
   r.error_type = js_category(r.error_class, ctx.resolution);
 
   std::ostringstream doc;
   doc << where << " in " << r.file_path << " " << verb << " " << cls;
-  if (guard) doc << (guard->kind == "if" ? " when `" : " when this does not hold: `") << guard->condition << "`";
+  if (guard) doc << (throws_when_true ? " when `" : " when this does not hold: `") << guard->condition << "`";
   if (!r.error_message.empty()) doc << ", with the message \"" << r.error_message << "\"";
   doc << ".";
   if (ctx.resolution.chain.size() > 1) {
@@ -105,7 +108,7 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   std::ostringstream trig;
   if (!call.empty()) trig << "Calling `" << call << "`";
   else trig << "Running " << where;
-  if (guard) trig << (guard->kind == "if" ? " with `" : " without `") << guard->condition << "` holding";
+  if (guard) trig << (throws_when_true ? " with `" : " without `") << guard->condition << "` holding";
   trig << " reaches line " << r.line_number << ".";
   r.trigger_scenarios = trig.str();
   r.common_situations = guard && !guard->names.empty()
@@ -113,7 +116,9 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
                             : "Calling " + where + " in a state or with input it does not support.";
 
   r.solutions.clear();
-  if (guard) r.solutions.push_back("Make sure `" + guard->condition + "` does not hold before the call: check the input where it is read.");
+  if (guard)
+    r.solutions.push_back("Make sure `" + guard->condition + (throws_when_true ? "` does not hold" : "` holds") +
+                          " before the call: check the input where it is read.");
   if (!r.error_message.empty()) r.solutions.push_back("Read the message: \"" + r.error_message + "\" names what was wrong.");
   r.solutions.push_back("Catch " + cls + " around the call where a bad input is expected, and report it to the user.");
 
@@ -126,8 +131,9 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   r.handling_strategy = guard ? "validation" : s.reraise ? "propagate" : "try-catch";
   r.validation_code.reset();
   r.type_guard.reset();
-  if (guard && guard->kind == "if") {
-    std::string v = "if (" + guard->condition + ") {\n  // " + where + " would throw " + cls + ": fix the input first\n}\n";
+  if (guard && (throws_when_true || guard->kind == "assert")) {
+    const std::string test = throws_when_true ? guard->condition : "!(" + guard->condition + ")";
+    std::string v = "if (" + test + ") {\n  // " + where + " would throw " + cls + ": fix the input first\n}\n";
     if (auto c = code_or_empty(v, ts); !c.empty()) {
       r.validation_code = c;
       if (r.error_type == "type") r.type_guard = c;

@@ -92,11 +92,11 @@ std::string linked_facts_text(const model::FileFacts& facts, bool javascript) {
   return out;
 }
 
-// The records cache's key of one file (pass 4): the repository and path
-// (ids and excerpts name them), the file's facts key (the scanner's
-// version and the content), what linking across files changed in them
-// when it changed them (linked_facts_text), and how the repository's
-// classes resolve its sites' classes.
+// The records cache's key of one file (pass 4): the analyst's version,
+// the repository and path (ids and excerpts name them), the file's facts
+// key (the scanner's version and the content), what linking across files
+// changed in them when it changed them (linked_facts_text), and how the
+// repository's classes resolve its sites' classes.
 std::string records_key(const std::string& repo, const std::string& path, const std::string& facts_key,
                         const model::FileFacts& facts, bool linked, bool javascript,
                         const analyze::ClassIndex& classes) {
@@ -107,8 +107,8 @@ std::string records_key(const std::string& repo, const std::string& path, const 
     for (const auto& c : res.chain) seen += c + ',';
     seen += '\0' + res.builtin + '\0' + res.defined_at;
   }
-  return "records:" + repo + ':' + path + ':' + facts_key + ':' + util::hex64(util::fnv1a64(seen)) + ':' +
-         std::to_string(seen.size());
+  return "records:" + std::string(analyze::analysis_version()) + ':' + repo + ':' + path + ':' + facts_key + ':' +
+         util::hex64(util::fnv1a64(seen)) + ':' + std::to_string(seen.size());
 }
 
 // Records as the cache keeps them: one JSON object per line.

@@ -264,6 +264,30 @@ namespace errdex::match {
 
 using namespace traceback_detail;
 
+namespace {
+
+// Node's util.inspect puts an error's code after its name:
+// `TypeError [ERR_INVALID_ARG_TYPE]: The "path" argument …`,
+// `FastifyError [FST_ERR_OPTIONS_NOT_OBJ]: Options must be an object`.
+bool node_coded(std::string_view line, LineException& out) {
+  std::size_t i = 0;
+  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_' || line[i] == '$')) ++i;
+  const std::string_view name = line.substr(0, i);
+  if (!(name.ends_with("Error") || name.ends_with("Exception")) || !std::isupper(static_cast<unsigned char>(name[0])) ||
+      line.substr(i, 2) != " [")
+    return false;
+  std::size_t k = i + 2;
+  const std::size_t code_start = k;
+  while (k < line.size() && (std::isupper(static_cast<unsigned char>(line[k])) || std::isdigit(static_cast<unsigned char>(line[k])) ||
+                             line[k] == '_'))
+    ++k;
+  if (k == code_start || line.substr(k, 2) != "]:") return false;
+  out = {name, trim(line.substr(k + 2)), name};
+  return true;
+}
+
+}  // namespace
+
 bool parse_single_line(std::string_view text, KnownClass known, LineException& out) {
   if (text.size() > k_max_input) return false;
   std::string_view line = text;
@@ -282,6 +306,7 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     // "exc_type", "stackTrace" or IPython's header is in it).
     if (may_be_structured(line)) return false;
   }
+  if (node_coded(line, out)) return true;
   ClassAt c;
   if (find_exception(line, known, c)) {
     if (c.escaped) return false;  // its text is not the line's: parse_traceback makes it

@@ -350,6 +350,23 @@ TEST(Traceback, OneLineSeesMarkersAndNewlinesAtEveryOffset) {
   EXPECT_EQ(out.last_class, "CustomError");
 }
 
+// Node's util.inspect writes an error's code after its name; one such line
+// pasted alone is the class and the message, as in a stack.
+TEST(Traceback, ASingleNodeLineWithACode) {
+  LineException out;
+  ASSERT_TRUE(parse_single_line("FastifyError [FST_ERR_OPTIONS_NOT_OBJ]: Options must be an object\n", {}, out));
+  EXPECT_EQ(out.error_class, "FastifyError");
+  EXPECT_EQ(out.message, "Options must be an object");
+  ASSERT_TRUE(parse_single_line("TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be of type string", {}, out));
+  EXPECT_EQ(out.last_class, "TypeError");
+  EXPECT_EQ(out.message, "The \"path\" argument must be of type string");
+  // Not a code: a lower-case word in brackets, or no error class.
+  ASSERT_TRUE(parse_single_line("ValueError [see docs]: x", {}, out));
+  EXPECT_NE(out.message, "x");
+  ASSERT_TRUE(parse_single_line("Note [ERR_X]: x", {}, out));
+  EXPECT_EQ(out.error_class, "");
+}
+
 TEST(Traceback, KnownClassWithoutConventionalName) {
   auto t = parse_traceback("re.error: missing ), unterminated subpattern at position 0",
                            [](std::string_view c) { return c == "error"; });

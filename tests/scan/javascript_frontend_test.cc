@@ -336,6 +336,64 @@ TEST(JavaScriptFrontend, CodeKeyedTables) {
   EXPECT_EQ(python[1].sites[0].error_class, "ERR_STREAM_DESTROYED");
 }
 
+// @fastify/error's `createError(code, message, statusCode = 500, Base =
+// Error)`, as fastify's lib/errors.js calls it: a status before the class,
+// or no class at all.
+TEST(JavaScriptFrontend, CodeKeyedTablesWithAStatusCode) {
+  std::vector<model::FileFacts> files;
+  files.push_back(js("const createError = require('@fastify/error')\n"
+                     "const codes = {\n"
+                     "  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),\n"
+                     "  FST_ERR_QSP_NOT_FN: createError('FST_ERR_QSP_NOT_FN', \"querystringParser should be a function, got '%s'\", 500, TypeError),\n"
+                     "  FST_ERR_STARTED: createError('FST_ERR_STARTED', 'Fastify instance is already listening. %s'),\n"
+                     "  FST_ERR_ODD: createError('FST_ERR_ODD', 'x', 500, 'notAClass')\n"
+                     "}\nmodule.exports = codes\n"));
+  files.push_back(js("const { FST_ERR_QSP_NOT_FN, FST_ERR_STARTED } = require('./errors')\n"
+                     "function f(o) {\n  if (typeof o.qsp !== 'function') throw new FST_ERR_QSP_NOT_FN(typeof o.qsp)\n"
+                     "  throw new FST_ERR_STARTED('Cannot add route')\n}\n"));
+  ASSERT_EQ(files[0].classes.size(), 3u);
+  EXPECT_EQ(files[0].classes[0].bases, std::vector<std::string>{"Error"});
+  link_javascript(files, {true, true});
+  const auto& s = files[1].sites;
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(s[0].message), "querystringParser should be a function, got '{typeof o.qsp}'");
+  EXPECT_EQ(s[1].error_class, "Error");
+  EXPECT_EQ(template_text(s[1].message), "Fastify instance is already listening. Cannot add route");
+}
+
+// Node's assert module throws `AssertionError [ERR_ASSERTION]: msg` when a
+// check fails (koa: `assert(Number.isInteger(code), 'status code must be a
+// number')`): a site where the file requires or imports it, with the
+// check as an assertion's guard. Another function named assert, a check
+// without a message (Node writes its own) and an error object given in
+// its place are not read.
+TEST(JavaScriptFrontend, NodeAssertCallsAreSites) {
+  auto f = js("const assert = require('node:assert')\n"
+              "function status(code) {\n"
+              "  assert(Number.isInteger(code), 'status code must be a number')\n"
+              "  assert.ok(code >= 100, `invalid status code: ${code}`)\n"
+              "  assert.strictEqual(typeof code, 'number', 'not a number')\n"
+              "  assert(code)\n"
+              "  assert(code, new TypeError('bad'))\n"
+              "  assert.deepEqual(code, 1, 'left out')\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].kind, "assert");
+  EXPECT_EQ(f.sites[0].error_class, "AssertionError");
+  EXPECT_EQ(template_text(f.sites[0].message), "status code must be a number");
+  ASSERT_FALSE(f.sites[0].guards.empty());
+  EXPECT_EQ(f.sites[0].guards[0].kind, "assert");
+  EXPECT_EQ(f.sites[0].guards[0].condition, "Number.isInteger(code)");
+  EXPECT_EQ(template_text(f.sites[1].message), "invalid status code: {code}");
+  EXPECT_EQ(f.sites[2].guards[0].condition, "typeof code === 'number'");
+  EXPECT_EQ(f.sites[2].function, "status");
+  auto esm = js("import assert from 'assert'\nexport function f(x) { assert(x > 0, 'x must be positive') }\n");
+  ASSERT_EQ(esm.sites.size(), 1u);
+  // A function of its own named assert is not Node's.
+  EXPECT_TRUE(js("function assert(c, m) { if (!c) console.log(m) }\nassert(1 > 2, 'no')\n").sites.empty());
+}
+
 TEST(JavaScriptFrontend, ClassesThatDoNotNameThemselvesPrintTheirBase) {
   // `new PathError(…)` prints `TypeError: …`: the class sets no name.
   std::vector<model::FileFacts> files;

@@ -120,8 +120,11 @@ class FileScanner {
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
   TSNode own_method(TSNode n, std::string_view name) const;
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
+  bool emit_node_assert(TSNode call, std::string_view callee);
   void fill_context(ThrowSite& site, std::uint32_t at) const;
   std::vector<Guard> guards(std::uint32_t at) const;
+  Guard guard_of(const char* kind, TSNode cond, TSNode at_node) const;
+  void add_guard_names(Guard& g, TSNode cond) const;
   std::string function_name(TSNode fn) const;
   std::vector<std::string> parameter_names(TSNode fn) const;
   bool promise_reject_name(std::string_view name) const;
@@ -154,6 +157,7 @@ class FileScanner {
   // `decimalError`): counted apart from the nesting of `+`, so a long
   // concatenation still reads the names it starts with.
   int m_hops = 0;
+  bool m_node_assert = false;  // the file requires or imports Node's assert
   FileFacts m_facts;
 };
 

@@ -160,6 +160,13 @@ void FileScanner::find_keywords() {
     if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
   for (std::size_t at = m_src.find_first_of("'\""); at != std::string_view::npos; at = m_src.find_first_of("'\"", at + 1))
     if (javascript::is_code_string(m_src, at)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // Node's assert, where the file requires or imports it: its calls.
+  for (std::string_view module : {"assert", "node:assert", "assert/strict", "node:assert/strict"})
+    for (char q : {'\'', '"'})
+      m_node_assert = m_node_assert || m_src.find(q + std::string(module) + q) != std::string_view::npos;
+  if (m_node_assert)
+    for (std::size_t at = m_src.find("assert"); at != std::string_view::npos; at = m_src.find("assert", at + 6))
+      m_keywords.push_back(static_cast<std::uint32_t>(at));
   std::sort(m_keywords.begin(), m_keywords.end());
 }
 
@@ -558,6 +565,7 @@ void FileScanner::check_call(TSNode call) {
     m_facts.sites.push_back(std::move(site));
     return;
   }
+  if (m_node_assert && (name == "assert" || name.starts_with("assert.")) && emit_node_assert(call, name)) return;
   TSNode made{};
   if (name == "Promise.reject") {
     made = argument(call, 0);
@@ -572,17 +580,61 @@ void FileScanner::check_call(TSNode call) {
   emit_made(call, made, line_of(call), "raise");
 }
 
+// Node's assert module (the file requires or imports `assert`,
+// `node:assert` or their `/strict`): `assert(cond, msg)`, `assert.ok(cond,
+// msg)` and `assert.strictEqual(a, b, msg)` (`equal`, `notStrictEqual`,
+// `notEqual`) throw `AssertionError [ERR_ASSERTION]: msg` when the check
+// fails. Without a message Node writes its own, and with an error object
+// it throws that: neither is read here.
+bool FileScanner::emit_node_assert(TSNode call, std::string_view callee) {
+  struct Check {
+    std::string_view method;
+    std::string_view op;  // "" for a truth test
+  };
+  static constexpr Check k_checks[] = {
+      {"ok", ""}, {"strictEqual", "==="}, {"equal", "=="}, {"notStrictEqual", "!=="}, {"notEqual", "!="}};
+  const std::string_view method = callee == "assert" ? std::string_view("ok") : callee.substr(7);
+  const Check* check = nullptr;
+  for (const Check& c : k_checks)
+    if (c.method == method) check = &c;
+  if (!check) return false;
+  TSNode msg = unwrap(argument(call, check->op.empty() ? 1 : 2));
+  if (ts_node_is_null(msg) || kind(msg) == Kind::New) return false;
+  ThrowSite site;
+  site.kind = "assert";
+  site.error_class = "AssertionError";
+  site.line = line_of(call);
+  site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
+  site.raised_text = collapse_ws(text(call));
+  site.args = argument_texts(call);
+  site.message = message_from(msg, start_byte(call));
+  fill_context(site, start_byte(call));
+  Guard g = guard_of("assert", argument(call, 0), call);
+  if (!check->op.empty()) {
+    g.condition += " " + std::string(check->op) + " " + collapse_ws(text(argument(call, 1)));
+    add_guard_names(g, argument(call, 1));
+  }
+  site.guards.insert(site.guards.begin(), std::move(g));
+  if (site.guards.size() > k_max_guards) site.guards.resize(k_max_guards);
+  m_facts.sites.push_back(std::move(site));
+  return true;
+}
+
 // An entry of a code-keyed message table, as Node's lib/internal/errors.js
 // writes them: `E('ERR_X', 'Cannot call %s after …', Error)` or `E('ERR_X',
 // (name, actual) => \`The "${name}" argument …\`, TypeError, RangeError)`
 // defines class ERR_X, thrown as `new ERR_X(…)`: a ClassDef with the code,
 // its first base and the message (link_javascript fills it per site). The
 // call is any function given a code (capitals, digits and `_`, one `_` at
-// least), a string, template or function, and a class named like an error.
+// least), a string, template or function, and a class named like an error;
+// or, as @fastify/error's `createError('FST_ERR_X', 'Not Found', 404,
+// TypeError)` is called, a status code before the class; without a class
+// the base is Error.
 bool FileScanner::read_code_entry(TSNode call) {
   TSNode code = argument(call, 0), message = unwrap(argument(call, 1)), base = argument(call, 2);
-  if (kind(code) != Kind::String || kind(base) != Kind::Identifier) return false;
-  std::string_view base_name = text(base);
+  if (kind(code) != Kind::String) return false;
+  if (kind(base) == Kind::Number) base = argument(call, 3);
+  std::string_view base_name = ts_node_is_null(base) ? "Error" : kind(base) == Kind::Identifier ? text(base) : "";
   if (!base_name.ends_with("Error") && !base_name.ends_with("Exception")) return false;
   std::string_view quoted = text(code);
   if (quoted.size() < 5) return false;
@@ -743,25 +795,31 @@ void FileScanner::fill_context(ThrowSite& site, std::uint32_t at) const {
   }
 }
 
+Guard FileScanner::guard_of(const char* k, TSNode cond, TSNode at_node) const {
+  Guard g;
+  g.kind = k;
+  TSNode inner = kind(cond) == Kind::Paren ? ts_node_named_child(cond, 0) : cond;
+  g.condition = collapse_ws(text(inner));
+  g.line = line_of(at_node);
+  add_guard_names(g, inner);
+  return g;
+}
+
+void FileScanner::add_guard_names(Guard& g, TSNode cond) const {
+  walk(cond, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    Kind xk = kind(x);
+    if (xk == Kind::Identifier || xk == Kind::Member) {
+      std::string name = collapse_ws(text(x));
+      if (std::find(g.names.begin(), g.names.end(), name) == g.names.end() && g.names.size() < 16) g.names.push_back(name);
+      return false;
+    }
+    return xk != Kind::String && !is_function(xk);
+  });
+}
+
 std::vector<Guard> FileScanner::guards(std::uint32_t at) const {
   std::vector<Guard> out;
-  auto make = [&](const char* k, TSNode cond, TSNode at_node) {
-    Guard g;
-    g.kind = k;
-    TSNode inner = kind(cond) == Kind::Paren ? ts_node_named_child(cond, 0) : cond;
-    g.condition = collapse_ws(text(inner));
-    g.line = line_of(at_node);
-    walk(inner, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      Kind xk = kind(x);
-      if (xk == Kind::Identifier || xk == Kind::Member) {
-        std::string name = collapse_ws(text(x));
-        if (std::find(g.names.begin(), g.names.end(), name) == g.names.end() && g.names.size() < 16) g.names.push_back(name);
-        return false;
-      }
-      return xk != Kind::String && !is_function(xk);
-    });
-    out.push_back(std::move(g));
-  };
+  auto make = [&](const char* k, TSNode cond, TSNode at_node) { out.push_back(guard_of(k, cond, at_node)); };
   for (std::size_t i = m_ctx.size(); i-- > 0 && out.size() < k_max_guards;) {
     const Ctx& c = m_ctx[i];
     if (is_function(c.kind) || c.kind == Kind::ClassDecl) break;
@@ -802,7 +860,8 @@ bool javascript_worth_parsing(std::string_view source) {
       source.size() / (static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1) >= k_minified_line)
     return false;
   return source.find("throw") != std::string_view::npos || source.find("Error") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
-         source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos;
+         source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos ||
+         source.find("assert") != std::string_view::npos;
 }
 
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
