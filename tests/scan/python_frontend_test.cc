@@ -461,11 +461,41 @@ TEST(PythonFrontend, ClassDisplaysKeptArgumentsVariablesAndStrippedConstants) {
   ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(shown(f.sites[0]), std::vector<std::string>{"Received frame with non-zero reserved bits"});
   EXPECT_EQ(shown(f.sites[1]), std::vector<std::string>{"bad code {x}"});
-  // Which of its two texts it shows is not known: both are alternatives
-  // (an f-string's `{msg}` stays a name).
-  EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"{name}", "{msg} Consider a client for {name}",
-                                                        "The {name!r} resource does not exist."}));
+  // Which of its two texts it shows is not known: the raise's argument
+  // (`name`) is not one of them, so the last with text is the message, the
+  // other an alternative (an f-string's `{msg}` stays a name).
+  EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"The {name!r} resource does not exist.",
+                                                        "{msg} Consider a client for {name}"}));
   EXPECT_EQ(message(f.sites[3]), "The environment variable {name!r} is not set.");
+}
+
+// tornado's HTTPError: `__str__` formats the status code `__init__` kept,
+// returning a special case first and its general text last. `raise
+// HTTPError(403)` prints "HTTP 403: Forbidden", never "403": the last text
+// is the message, with the code's digits, and the first an alternative.
+TEST(PythonFrontend, AStrWithSeveralReturnsShowsItsLastWithTheDigitsGiven) {
+  FileFacts f = scan_python(
+      "class HTTPError(Exception):\n"
+      "    def __init__(self, status_code=500, log_message=None, *args):\n"
+      "        self.status_code = status_code\n"
+      "        self.log_message = log_message\n"
+      "    def __str__(self):\n"
+      "        if self.log_message:\n"
+      "            return 'HTTP %d: %s (%s)' % (self.status_code, reason(self.status_code), self.log_message)\n"
+      "        return 'HTTP %d: %s' % (self.status_code, reason(self.status_code))\n"
+      "def get(x):\n"
+      "    if not x:\n"
+      "        raise HTTPError(403)\n"
+      "    raise HTTPError('x', 'said')\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(shown(f.sites[0]), (std::vector<std::string>{"HTTP 403: {reason(self.status_code)}",
+                                                        "HTTP 403: {reason(self.status_code)} ({self.log_message})"}));
+  // An argument with text of its own stays the message; a string is no
+  // number, so `%d` of it shows the argument as written.
+  EXPECT_EQ(message(f.sites[1]), "x");
+  const auto all = shown(f.sites[1]);
+  EXPECT_NE(std::find(all.begin(), all.end(), "HTTP {'x'}: {reason(self.status_code)}"), all.end())
+      << testing::PrintToString(all);
 }
 
 // A `__str__` that returns what a method of the class (or of a base here)

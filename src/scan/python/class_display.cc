@@ -472,7 +472,9 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     out.from_literals = true;
     return out;
   };
-  for (std::size_t i = 0; i < d->shown.size(); ++i) offer_class_display(site, substitute(std::move(d->shown[i])), d->shown.size() == 1);
+  std::vector<MessageTemplate> shown;
+  for (MessageTemplate& t : d->shown) shown.push_back(substitute(std::move(t)));
+  offer_class_displays(site, std::move(shown));
 }
 
 bool FileScanner::exception_like(std::string_view name) {

@@ -49,6 +49,14 @@ void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only) {
   push_alternative(site, std::move(shown));
 }
 
+void offer_class_displays(ThrowSite& site, std::vector<MessageTemplate> shown) {
+  std::size_t promoted = shown.size() == 1 ? 0 : shown.size();
+  if (shown.size() > 1 && !any_literal(site.message.parts))
+    for (std::size_t k = shown.size(); k-- > 0 && promoted == shown.size();)
+      if (any_literal(shown[k].parts)) promoted = k;
+  for (std::size_t k = 0; k < shown.size(); ++k) offer_class_display(site, std::move(shown[k]), k == promoted);
+}
+
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
   TSNode cls = child(call, m_g.f_function);
   site.error_class = python::collapse_ws(text(cls));

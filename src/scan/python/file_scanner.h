@@ -78,6 +78,10 @@ bool all_literal(const std::vector<TemplatePart>& parts);
 // argument `a + b` shows as `{a + b!r}`).
 TemplatePart filled_with(const TemplatePart& p, std::string arg);
 
+// Whether interpolation `p` filled with `arg`, a whole number written in
+// decimal (`raise HTTPError(403)` into `"HTTP %d: %s"`), prints its digits.
+bool shows_as_digits(const TemplatePart& p, std::string_view arg);
+
 bool any_literal(const std::vector<TemplatePart>& parts);
 
 std::string joined_literal(const std::vector<TemplatePart>& parts);
@@ -97,6 +101,13 @@ void push_alternative(ThrowSite& site, MessageTemplate t);
 // raise's arguments then an alternative; else an alternative
 // (exception_call.cc).
 void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only);
+
+// Each of the texts a class shows (its displays, filled), offered in turn:
+// with several, the last with some text is the message where the raise's
+// argument holds none (tornado's `raise HTTPError(403)` prints "HTTP 403:
+// Forbidden", never "403"; a `__str__` returns its general text last,
+// after the special cases), the others alternatives.
+void offer_class_displays(ThrowSite& site, std::vector<MessageTemplate> shown);
 
 class FileScanner {
  public:
@@ -364,6 +375,10 @@ class FileScanner {
         given = build(arg, at, 1, true);
       if (given) {
         append_parts(out.parts, std::move(given->parts));
+        continue;
+      }
+      if (shows_as_digits(p, text(arg))) {
+        append_literal(out.parts, std::string(text(arg)));
         continue;
       }
       out.parts.push_back(filled_with(p, expr_text(text(arg))));

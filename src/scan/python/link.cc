@@ -19,7 +19,8 @@ namespace errdex::scan {
 using model::MessageTemplate;
 using model::TemplatePart;
 using python::detail::filled_with;
-using python::detail::offer_class_display;
+using python::detail::shows_as_digits;
+using python::detail::offer_class_displays;
 using python::detail::push_alternative;
 
 namespace {
@@ -111,6 +112,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
     if (!keywords.empty()) return;  // not Python
     positional.push_back(i);
   }
+  std::vector<MessageTemplate> shown;
   for (const MessageTemplate& t : cls.display) {
     MessageTemplate out;
     out.style = t.style;
@@ -158,10 +160,15 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
         append_parts(out.parts, std::move(*literal));
         continue;
       }
+      if (shows_as_digits(p, *given)) {
+        append_literal(out.parts, std::string(*given));
+        continue;
+      }
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
-    offer_class_display(site, std::move(out), cls.display.size() == 1);
+    shown.push_back(std::move(out));
   }
+  offer_class_displays(site, std::move(shown));
 }
 
 }  // namespace

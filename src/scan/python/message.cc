@@ -34,6 +34,14 @@ TemplatePart filled_with(const TemplatePart& p, std::string arg) {
   return interp(std::move(arg), std::move(display), p.printf_conv);
 }
 
+bool shows_as_digits(const TemplatePart& p, std::string_view arg) {
+  if (!arg.empty() && arg.front() == '-') arg.remove_prefix(1);
+  if (arg.empty() || arg.size() > 18 || !std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  const char conv = p.printf_conv;
+  return (p.display.empty() || p.display == p.text) && (conv == 0 || conv == 'd' || conv == 'i' || conv == 'u' || conv == 's' || conv == 'r');
+}
+
 bool any_literal(const std::vector<TemplatePart>& parts) {
   return std::any_of(parts.begin(), parts.end(), [](const TemplatePart& p) { return p.literal && !p.text.empty(); });
 }
