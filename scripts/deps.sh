@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 apt_build=(build-essential cmake ninja-build ccache pkg-config git
            libgit2-dev libre2-dev libsqlite3-dev libpq-dev nlohmann-json3-dev
            libcli11-dev libboost-dev libkainjow-mustache-dev libgtest-dev libbenchmark-dev
-           zlib1g-dev python3 clang libclang-rt-14-dev)
+           zlib1g-dev python3 clang libclang-rt-14-dev libjemalloc-dev)
 # Tests and benchmarks only: peers (Hyperscan, ast-grep, nginx, wrk), a
 # real browser, valgrind (bench/match/cost.sh counts instead of timing),
 # llvm-profdata (bench/match/pgo.sh), IPython and nbformat, rich, Django, pytest,

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -664,6 +665,53 @@ bool defined_again(const model::FunctionCalls& fn, const model::FileFacts& file)
   });
 }
 
+// The names a test may expect of a raise of `error_class` in `file_path`
+// to agree with it (class_agrees), each an old name made canonical and
+// without its module: the classes of its chain in the index, then its
+// built-in base and theirs.
+std::vector<std::string> class_names(std::string_view error_class, std::string_view file_path,
+                                     const ClassIndex& classes) {
+  std::vector<std::string> names;
+  auto res = classes.resolve(error_class, file_path);
+  for (const auto& c : res.chain) names.emplace_back(canonical(last_component(c)));
+  std::string_view b = canonical(res.builtin);
+  for (int hops = 0; !b.empty() && hops < 8; ++hops, b = builtin_parent(b)) names.emplace_back(b);
+  return names;
+}
+
+// Whether a test expecting `expected` agrees with a raise whose class
+// has those names (class_names).
+bool names_agree(std::string_view expected, const std::vector<std::string>& names) {
+  std::string_view want = canonical(last_component(expected));
+  if (want.empty()) return false;
+  if (want == "Exception" || want == "BaseException") return true;
+  return std::find(names.begin(), names.end(), want) != names.end();
+}
+
+// class_agrees for each record, its class resolved the first time it is
+// asked: the expectations of a repository's tests ask it of the same
+// records again and again. Not thread-safe.
+class RecordClasses {
+ public:
+  RecordClasses(const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
+                const ClassIndex& classes)
+      : m_sites(sites), m_records(records), m_classes(classes), m_names(records.size()) {}
+
+  // Whether a test expecting `expected` is satisfied by record r's raise.
+  bool agrees(std::string_view expected, std::size_t r) const {
+    const std::string& error_class = m_sites[r].error_class;
+    if (error_class.empty()) return false;
+    if (!m_names[r]) m_names[r] = class_names(error_class, m_records[r].file_path, m_classes);
+    return names_agree(expected, *m_names[r]);
+  }
+
+ private:
+  const std::vector<model::ThrowSite>& m_sites;
+  const std::vector<model::ErrorRecord>& m_records;
+  const ClassIndex& m_classes;
+  mutable std::vector<std::optional<std::vector<std::string>>> m_names;
+};
+
 struct Link {
   int level = 0;
   std::size_t order = 0;  // expectations in file order
@@ -675,16 +723,7 @@ struct Link {
 
 bool class_agrees(std::string_view expected, std::string_view error_class, std::string_view file_path,
                   const ClassIndex& classes) {
-  std::string_view want = canonical(last_component(expected));
-  if (want.empty() || error_class.empty()) return false;
-  if (want == "Exception" || want == "BaseException") return true;
-  auto res = classes.resolve(error_class, file_path);
-  for (const auto& c : res.chain)
-    if (canonical(last_component(c)) == want) return true;
-  std::string_view b = canonical(res.builtin);
-  for (int hops = 0; !b.empty() && hops < 8; ++hops, b = builtin_parent(b))
-    if (b == want) return true;
-  return false;
+  return !error_class.empty() && names_agree(expected, class_names(error_class, file_path, classes));
 }
 
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
@@ -707,6 +746,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   };
   std::vector<std::vector<Link>> links(records.size());
   const BindingFacts binding_facts(files);
+  const RecordClasses record_classes(sites, records, classes);
   std::size_t order = 0;
   for (const auto& f : files) {
     // A test file's expectations often run the same calls: walked once.
@@ -736,9 +776,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
                          [](const std::string& c) { return last_component(c) == "NotImplementedError"; }))
           return false;
         if (decorated_by_class(s)) return false;
-        if (!std::any_of(e.classes.begin(), e.classes.end(), [&](const std::string& c) {
-              return class_agrees(c, s.error_class, records[r].file_path, classes);
-            }))
+        if (!std::any_of(e.classes.begin(), e.classes.end(),
+                         [&](const std::string& c) { return record_classes.agrees(c, r); }))
           return false;
         return e.match.empty() || pattern_agrees(pattern, records[r]);
       };

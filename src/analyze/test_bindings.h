@@ -49,12 +49,21 @@ class BindingFacts {
 
   // The module-level names of `path` bound once, at its top level, to a
   // value guard_eval reads (`SINK = '--'`, `kinds = [SINK, 'x']`), that
-  // no function of the file declares `global`.
-  Bindings constants(std::string_view path) const {
-    Bindings out;
+  // no function of the file declares `global`. Read once per file: the
+  // tests of a repository ask of the same few files again and again.
+  // Not thread-safe.
+  const Bindings& constants(std::string_view path) const {
+    static const Bindings k_none;
     auto it = m_modules.find(path);
-    if (it == m_modules.end()) return out;
-    const model::FileFacts& facts = *it->second;
+    if (it == m_modules.end()) return k_none;
+    auto [kept, added] = m_constants.try_emplace(it->first);
+    if (added) kept->second = constants_of(*it->second);
+    return kept->second;
+  }
+
+ private:
+  static Bindings constants_of(const model::FileFacts& facts) {
+    Bindings out;
     const auto& bs = facts.module_bindings;
     if (!bs.empty() && bs.back().name == "*") return out;
     std::unordered_map<std::string_view, int> times;
@@ -68,9 +77,9 @@ class BindingFacts {
     return out;
   }
 
- private:
   // By path (the caller's strings).
   std::unordered_map<std::string_view, const model::FileFacts*> m_modules;
+  mutable std::unordered_map<std::string_view, Bindings> m_constants;
 };
 
 // What the names hold at `line` (a site's), from the call's literal

@@ -5,6 +5,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "util/json_text.h"
+
 namespace errdex::model {
 namespace {
 
@@ -21,88 +23,147 @@ std::string dump(const OrderedJson& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-OrderedJson optional_string(const std::optional<std::string>& s) {
-  return s ? OrderedJson(*s) : OrderedJson(nullptr);
-}
+// A record written as JSON text directly: the bytes dump() gives of the
+// same values in an ordered object, without building the tree first. A
+// scan of many revisions writes every changed file's records (the records
+// cache, the stored bodies); building the tree took most of that time.
+class RecordWriter {
+ public:
+  std::string out;
 
-OrderedJson record_object(const ErrorRecord& r) {
-  OrderedJson j = OrderedJson::object();
-  j["id"] = r.id;
-  j["repo"] = r.repo;
-  j["slug"] = r.slug;
-  j["errorCode"] = optional_string(r.error_code);
-  j["errorMessage"] = r.error_message;
-  j["messagePattern"] = r.message_pattern;
-  j["errorType"] = r.error_type;
-  j["errorClass"] = r.error_class;
-  j["httpStatus"] = r.http_status ? OrderedJson(*r.http_status) : OrderedJson(nullptr);
-  j["severity"] = r.severity;
-  j["filePath"] = r.file_path;
-  j["lineNumber"] = r.line_number;
-  j["sourceCode"] = r.source_code;
-  j["sourceCodeStart"] = r.source_code_start;
-  j["sourceCodeEnd"] = r.source_code_end;
-  j["githubUrl"] = r.github_url;
-  j["documentation"] = r.documentation;
-  j["triggerScenarios"] = r.trigger_scenarios;
-  j["commonSituations"] = r.common_situations;
-  j["solutions"] = r.solutions;
-  j["exampleFix"] = r.example_fix;
-  j["handlingStrategy"] = r.handling_strategy;
-  j["validationCode"] = optional_string(r.validation_code);
-  j["typeGuard"] = optional_string(r.type_guard);
-  j["tryCatchPattern"] = optional_string(r.try_catch_pattern);
-  j["preventionTips"] = r.prevention_tips;
-  j["tags"] = r.tags;
-  j["backgroundTag"] = optional_string(r.background_tag);
-  j["analyzedSha"] = r.analyzed_sha;
-  j["analyzedAt"] = r.analyzed_at;
-  j["schemaVersion"] = r.schema_version;
-  if (r.analysis) {
-    OrderedJson a = OrderedJson::object();
-    a["analyst"] = r.analysis->analyst;
-    if (!r.analysis->model.empty()) a["model"] = r.analysis->model;
-    if (r.analysis->prompt_version) a["promptVersion"] = r.analysis->prompt_version;
-    if (!r.analysis->fields.empty()) a["fields"] = r.analysis->fields;
-    a["at"] = r.analysis->at;
-    j["analysis"] = std::move(a);
+  void value(const std::string& s) {
+    // Text that is not UTF-8 takes dump()'s own replacement of its bad bytes.
+    if (!util::append_json_string(out, s)) out += dump(OrderedJson(s));
   }
-  if (!r.lints.empty()) {
-    OrderedJson arr = OrderedJson::array();
-    for (const auto& l : r.lints) arr.push_back(OrderedJson{{"rule", l.rule}, {"level", l.level}, {"message", l.message}});
-    j["lints"] = std::move(arr);
+  void value(int n) { out += std::to_string(n); }
+  void value(const std::optional<std::string>& s) { s ? value(*s) : null(); }
+  void value(const std::optional<int>& n) { n ? value(*n) : null(); }
+  void value(const ErrorRecord& r);
+  void value(const Analysis& a) {
+    object([&](auto member) {
+      member("analyst", a.analyst);
+      if (!a.model.empty()) member("model", a.model);
+      if (a.prompt_version) member("promptVersion", a.prompt_version);
+      if (!a.fields.empty()) member("fields", a.fields);
+      member("at", a.at);
+    });
   }
-  if (!r.message_variants.empty()) {
-    OrderedJson arr = OrderedJson::array();
-    for (const auto& v : r.message_variants)
-      arr.push_back(OrderedJson{{"errorMessage", v.error_message}, {"messagePattern", v.message_pattern}});
-    j["messageVariants"] = std::move(arr);
+  void value(const Lint& l) {
+    object([&](auto member) {
+      member("rule", l.rule);
+      member("level", l.level);
+      member("message", l.message);
+    });
   }
-  if (!r.evidence.empty()) {
-    OrderedJson ev = OrderedJson::object();
-    if (!r.evidence.tests.empty()) {
-      OrderedJson arr = OrderedJson::array();
-      for (const auto& t : r.evidence.tests)
-        arr.push_back(OrderedJson{{"filePath", t.file_path}, {"lineNumber", t.line_number}, {"name", t.name},
-                                  {"code", t.code}});
-      ev["tests"] = std::move(arr);
+  void value(const MessageVariant& v) {
+    object([&](auto member) {
+      member("errorMessage", v.error_message);
+      member("messagePattern", v.message_pattern);
+    });
+  }
+  void value(const TestEvidence& t) {
+    object([&](auto member) {
+      member("filePath", t.file_path);
+      member("lineNumber", t.line_number);
+      member("name", t.name);
+      member("code", t.code);
+    });
+  }
+  void value(const EntryPoint& e) {
+    object([&](auto member) {
+      member("name", e.name);
+      member("chain", e.chain);
+    });
+  }
+  void value(const DocEvidence& d) {
+    object([&](auto member) {
+      member("filePath", d.file_path);
+      member("lineNumber", d.line_number);
+    });
+  }
+  void value(const Introduced& i) {
+    object([&](auto member) {
+      member("sha", i.sha);
+      member("summary", i.summary);
+      member("date", i.date);
+    });
+  }
+  template <class T>
+  void value(const std::vector<T>& v) {
+    out += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) out += ',';
+      value(v[i]);
     }
-    if (!r.evidence.entry_points.empty()) {
-      OrderedJson arr = OrderedJson::array();
-      for (const auto& e : r.evidence.entry_points) arr.push_back(OrderedJson{{"name", e.name}, {"chain", e.chain}});
-      ev["entryPoints"] = std::move(arr);
-    }
-    if (!r.evidence.docs.empty()) {
-      OrderedJson arr = OrderedJson::array();
-      for (const auto& d : r.evidence.docs)
-        arr.push_back(OrderedJson{{"filePath", d.file_path}, {"lineNumber", d.line_number}});
-      ev["docs"] = std::move(arr);
-    }
-    if (const auto& in = r.evidence.introduced)
-      ev["introduced"] = OrderedJson{{"sha", in->sha}, {"summary", in->summary}, {"date", in->date}};
-    j["evidence"] = std::move(ev);
+    out += ']';
   }
-  return j;
+  void value(const Evidence& ev) {
+    object([&](auto member) {
+      if (!ev.tests.empty()) member("tests", ev.tests);
+      if (!ev.entry_points.empty()) member("entryPoints", ev.entry_points);
+      if (!ev.docs.empty()) member("docs", ev.docs);
+      if (ev.introduced) member("introduced", *ev.introduced);
+    });
+  }
+
+ private:
+  void null() { out += "null"; }
+  // An object whose members `fill` writes, in its order, by calling
+  // member(key, value); keys are ASCII names that need no escape.
+  template <class Fill>
+  void object(const Fill& fill) {
+    out += '{';
+    bool first = true;
+    fill([&](const char* key, const auto& v) {
+      if (!first) out += ',';
+      first = false;
+      out += '"';
+      out += key;
+      out += "\":";
+      value(v);
+    });
+    out += '}';
+  }
+};
+
+void RecordWriter::value(const ErrorRecord& r) {
+  object([&](auto member) {
+    member("id", r.id);
+    member("repo", r.repo);
+    member("slug", r.slug);
+    member("errorCode", r.error_code);
+    member("errorMessage", r.error_message);
+    member("messagePattern", r.message_pattern);
+    member("errorType", r.error_type);
+    member("errorClass", r.error_class);
+    member("httpStatus", r.http_status);
+    member("severity", r.severity);
+    member("filePath", r.file_path);
+    member("lineNumber", r.line_number);
+    member("sourceCode", r.source_code);
+    member("sourceCodeStart", r.source_code_start);
+    member("sourceCodeEnd", r.source_code_end);
+    member("githubUrl", r.github_url);
+    member("documentation", r.documentation);
+    member("triggerScenarios", r.trigger_scenarios);
+    member("commonSituations", r.common_situations);
+    member("solutions", r.solutions);
+    member("exampleFix", r.example_fix);
+    member("handlingStrategy", r.handling_strategy);
+    member("validationCode", r.validation_code);
+    member("typeGuard", r.type_guard);
+    member("tryCatchPattern", r.try_catch_pattern);
+    member("preventionTips", r.prevention_tips);
+    member("tags", r.tags);
+    member("backgroundTag", r.background_tag);
+    member("analyzedSha", r.analyzed_sha);
+    member("analyzedAt", r.analyzed_at);
+    member("schemaVersion", r.schema_version);
+    if (r.analysis) member("analysis", *r.analysis);
+    if (!r.lints.empty()) member("lints", r.lints);
+    if (!r.message_variants.empty()) member("messageVariants", r.message_variants);
+    if (!r.evidence.empty()) member("evidence", r.evidence);
+  });
 }
 
 // Rejects nesting deeper than k_max_depth without building anything.
@@ -373,7 +434,11 @@ Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix
 
 }  // namespace
 
-std::string to_json(const ErrorRecord& r) { return dump(record_object(r)); }
+std::string to_json(const ErrorRecord& r) {
+  RecordWriter w;
+  w.value(r);
+  return std::move(w.out);
+}
 
 std::string to_json(const DatasetLine& line) {
   // Assembled by hand so the record part is exactly to_json(record), which is

@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "scan_version.h"  // generated: ERRDEX_SCAN_VERSION
-#include "util/text.h"
+#include "util/json_text.h"
 
 namespace errdex::scan {
 namespace {
@@ -26,37 +26,7 @@ class Writer {
   void value(char c) { value(std::string_view(&c, 1)); }
   void value(const std::string& s) { value(std::string_view(s)); }
   void value(std::string_view s) {
-    out += '"';
-    for (std::size_t i = 0; i < s.size();) {
-      const auto c = static_cast<unsigned char>(s[i]);
-      if (c >= 0x80) {
-        const std::size_t n = util::utf8_length_at(s, i);
-        if (n == 0) throw std::invalid_argument("file facts hold text that is not UTF-8");
-        out.append(s.substr(i, n));
-        i += n;
-        continue;
-      }
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (c < 0x20) {
-            static constexpr char hex[] = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-    }
-    out += '"';
+    if (!util::append_json_string(out, s)) throw std::invalid_argument("file facts hold text that is not UTF-8");
   }
   template <class A, class B>
   void value(const std::pair<A, B>& p) {

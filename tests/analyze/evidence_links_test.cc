@@ -926,6 +926,33 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_TRUE(l.tests_of("nothing to grow").empty());
 }
 
+// Each module's constants are its own, though two modules name one alike
+// and the tests of both are linked in one pass (the constants are read
+// once per file and kept for the pass).
+TEST(EvidenceLinks, EachModulesConstantsAreItsOwn) {
+  auto module = [](const std::string& name, const std::string& sink) {
+    return "SINK = '" + sink + "'\n"
+           "def add(kind):\n"
+           "    if kind == SINK:\n"
+           "        raise ValueError('" + name + " sink')\n"
+           "    if kind == 'x':\n"
+           "        raise ValueError('" + name + " x')\n";
+  };
+  auto test = [](const std::string& name, const std::string& kind) {
+    return "import unittest\n"
+           "from pkg import " + name + "\n"
+           "class AddTest(unittest.TestCase):\n"
+           "    def test_add(self):\n"
+           "        self.assertRaises(ValueError, " + name + ".add, '" + kind + "')\n";
+  };
+  auto l = link({{"pkg/alpha.py", module("alpha", "--")}, {"pkg/beta.py", module("beta", "++")}},
+                {{"tests/test_alpha.py", test("alpha", "--")}, {"tests/test_beta.py", test("beta", "++")}});
+  EXPECT_EQ(l.tests_of("alpha sink"), (std::vector<std::string>{"AddTest.test_add@5"}));
+  EXPECT_TRUE(l.tests_of("alpha x").empty());
+  EXPECT_EQ(l.tests_of("beta sink"), (std::vector<std::string>{"AddTest.test_add@5"}));
+  EXPECT_TRUE(l.tests_of("beta x").empty());
+}
+
 // A method's guards on `self.x` decided from what the class's `__init__`
 // set it to, run on the test's constructor call (`b = Buffer(3, 'r')`
 // earlier in the test, or `Buffer(2, mode='w').read()` in its code).

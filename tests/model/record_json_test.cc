@@ -2,10 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "analyze/analyst.h"
+#include "analyze/class_index.h"
+#include "analyze/lints.h"
+#include "scan/python/frontend.h"
+#include "support/process.h"
 
 namespace errdex::model {
 namespace {
@@ -344,6 +353,115 @@ TEST(RecordJson, EvidenceEntryPointsDocsIntroducedRoundTrip) {
   EXPECT_TRUE(dropped->evidence.entry_points.empty());
   EXPECT_EQ(dropped->evidence.tests, r.evidence.tests);
   EXPECT_EQ(dropped->evidence.introduced, r.evidence.introduced);
+}
+
+}  // namespace
+}  // namespace errdex::model
+
+// Records are written as JSON text directly (to_json): the bytes nlohmann's
+// dump() gave of the same values in an ordered object, as the stored bodies
+// and the records cache hold them, and they read back to the same record.
+namespace errdex::model {
+namespace {
+
+// nlohmann's own dump of the text it parses, in its order: the form the
+// records had when nlohmann wrote them.
+std::string canonical(const std::string& text) {
+  return nlohmann::ordered_json::parse(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void expect_written_as_nlohmann_and_read_back(const ErrorRecord& r) {
+  const std::string text = to_json(r);
+  EXPECT_EQ(text, canonical(text));
+  auto back = record_from_json(text);
+  ASSERT_TRUE(back.has_value()) << back.error();
+  EXPECT_EQ(*back, r);
+}
+
+TEST(RecordJson, EveryFieldAndKindOfTextIsWrittenAsNlohmannDumpsIt) {
+  ErrorRecord r;
+  r.id = "0123456789abcdef";
+  r.repo = "acme/app";
+  r.error_code = "E\"1\"";
+  r.error_message = "bad \"quote\" \\ back\tslash\n";
+  r.message_pattern = "^bad (.*)$";
+  r.http_status = 404;
+  r.source_code = std::string("nul \x00 bell \x07 del \x7f esc \x1b", 24);
+  r.line_number = 12;
+  r.source_code_start = -1;
+  r.documentation = "é 日本 😀 four bytes\r\n\fform\b";
+  r.solutions = {"one", "", "two"};
+  r.validation_code = "";
+  r.tags = {"a/b"};
+  r.schema_version = 3;
+  r.analysis = Analysis{"llm", "qwen", 2, {"documentation", "solutions"}, "2026-01-01T00:00:00.000Z"};
+  r.lints = {{"terse-message", "note", "says \"x\""}, {"r", "warning", ""}};
+  r.message_variants = {{"a\tb", "a\\tb"}};
+  r.evidence.tests = {{"tests/test_x.py", 3, "test_x", "f(\n  1)"}};
+  r.evidence.entry_points = {{"pkg.f", {"pkg.f", "pkg._g"}}, {"pkg.h", {}}};
+  r.evidence.docs = {{"docs/x.md", 9}};
+  r.evidence.introduced = Introduced{std::string(40, 'a'), "Add \"x\"", "2020-01-01"};
+  expect_written_as_nlohmann_and_read_back(r);
+  r.analysis = Analysis{"static", "", 0, {}, ""};
+  r.evidence = {};
+  r.evidence.docs = {{"docs/x.md", 9}};
+  expect_written_as_nlohmann_and_read_back(r);
+  ErrorRecord bare;
+  bare.id = r.id;
+  expect_written_as_nlohmann_and_read_back(bare);
+}
+
+// Text that is not UTF-8 comes out as nlohmann's replacing dump wrote it:
+// each bad sequence as U+FFFD, in any field.
+TEST(RecordJson, TextThatIsNotUtf8IsReplacedAsNlohmannReplacesIt) {
+  for (std::string bad : {"\x80", "a\xc0\xaf", "\xed\xa0\x80z", "\xf4\x90\x80\x80", "\xe6\x97", "ok \xff end"}) {
+    SCOPED_TRACE(bad);
+    const std::string dumped = nlohmann::json(bad).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    ErrorRecord r;
+    r.documentation = bad;
+    r.tags = {"t", bad};
+    r.lints = {{"rule", "note", bad}};
+    const std::string text = to_json(r);
+    EXPECT_NE(text.find("\"documentation\":" + dumped + ","), std::string::npos) << text;
+    EXPECT_NE(text.find("\"tags\":[\"t\"," + dumped + "]"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"message\":" + dumped + "}"), std::string::npos) << text;
+    EXPECT_EQ(text, canonical(text));
+  }
+}
+
+// Records of real code: the standard library's modules, analyzed with
+// their docstrings and linted for duplicates.
+TEST(RecordJson, TheStandardLibrarysRecordsAreWrittenAsNlohmannDumpsThem) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(testing::python_stdlib()))
+    if (e.is_regular_file() && e.path().extension() == ".py") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GT(files.size(), 100u);
+  std::vector<model::FileFacts> facts;
+  std::vector<std::string> sources;
+  analyze::ClassIndex classes;
+  for (std::size_t i = 0; i < files.size(); i += 3) {
+    std::ifstream in(files[i], std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    sources.push_back(text.str());
+    facts.push_back(scan::scan_python(sources.back()));
+    classes.add("Lib/" + files[i].filename().string(), facts.back().classes);
+  }
+  std::vector<ErrorRecord> records;
+  for (std::size_t k = 0; k < facts.size(); ++k) {
+    analyze::FileContext ctx{"python/cpython", "Lib/" + files[k * 3].filename().string(), std::string(40, 'a'), "",
+                             "2026-01-01T00:00:00.000Z", sources[k], &classes, &facts[k].docstrings};
+    for (auto& r : analyze::analyze_file(ctx, facts[k].sites)) records.push_back(std::move(r));
+  }
+  std::vector<ErrorRecord*> all;
+  for (auto& r : records) all.push_back(&r);
+  analyze::lint_duplicates(all);
+  ASSERT_GT(records.size(), 500u);
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.file_path + ":" + std::to_string(r.line_number));
+    expect_written_as_nlohmann_and_read_back(r);
+  }
 }
 
 }  // namespace
