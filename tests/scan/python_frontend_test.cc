@@ -498,6 +498,43 @@ TEST(PythonFrontend, AStrWithSeveralReturnsShowsItsLastWithTheDigitsGiven) {
       << testing::PrintToString(all);
 }
 
+// werkzeug's HTTP errors: the base's `__str__` shows `self.description`,
+// which each subclass sets in its body and `__init__` replaces only when
+// given one. A raise passing nothing shows the subclass's own text, here
+// and in another file; one passing a description shows that. A `self.x`
+// that `__init__` sets to anything else is not the class's text.
+TEST(PythonFrontend, AClassBodysTextShowsWhereTheRaisePassesNone) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class HTTPException(Exception):\n"
+      "    description = None\n"
+      "    hint = 'base hint'\n"
+      "    def __init__(self, description=None):\n"
+      "        super().__init__()\n"
+      "        if description is not None:\n"
+      "            self.description = description\n"
+      "        self.hint = compute()\n"
+      "    def __str__(self):\n"
+      "        return f'{self.code}: {self.description} ({self.hint})'\n"
+      "class NotFound(HTTPException):\n"
+      "    code = 404\n"
+      "    description = (\n"
+      "        'The requested URL was not found'\n"
+      "        ' on the server.'\n"
+      "    )\n"
+      "def view(x):\n"
+      "    if x:\n"
+      "        raise NotFound()\n"
+      "    raise NotFound('No such user')\n"));
+  files.push_back(scan_python("from .exceptions import NotFound\ndef other():\n    raise NotFound()\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[0].sites.size(), 2u);
+  EXPECT_EQ(message(files[0].sites[0]), "{self.code}: The requested URL was not found on the server. ({self.hint})");
+  EXPECT_EQ(message(files[0].sites[1]), "{self.code}: No such user ({self.hint})");
+  ASSERT_EQ(files[1].sites.size(), 1u);
+  EXPECT_EQ(message(files[1].sites[0]), "{self.code}: The requested URL was not found on the server. ({self.hint})");
+}
+
 // A `__str__` that returns what a method of the class (or of a base here)
 // returns (pyparsing 3.2+: `return self.formatted_message()`): that
 // method's returns are what the instance shows, even when the outline

@@ -299,6 +299,37 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
   m_scope = saved;
 }
 
+bool FileScanner::under_if(TSNode n, TSNode body) const {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p))
+    if (kind(p) == Kind::If) return true;
+  return false;
+}
+
+std::optional<std::string> FileScanner::plain_text(TSNode value) const {
+  bool is_f = false;
+  std::vector<TemplatePart> parts;
+  const Kind k = kind(value);
+  if ((k == Kind::String || k == Kind::ConcatString) && literal_parts(value, parts, is_f) && all_literal(parts))
+    return joined_literal(parts);
+  return std::nullopt;
+}
+
+void FileScanner::read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d) {
+  for (std::string_view name : chain) {
+    TSNode body = child(class_named(name), m_g.f_body);
+    for (std::uint32_t i = 0, count = named_count(body); i < count; ++i) {
+      TSNode statement = ts_node_named_child(body, i);
+      if (kind(statement) != Kind::ExprStatement) continue;
+      TSNode assign = first_named(statement);
+      if (kind(assign) != Kind::Assignment) continue;
+      TSNode left = child(assign, m_g.f_left), value = unwrap_gettext(child(assign, m_g.f_right));
+      const Kind vk = kind(value);
+      if (kind(left) != Kind::Identifier || (vk != Kind::String && vk != Kind::ConcatString)) continue;
+      d.attributes.try_emplace("self." + std::string(text(left)), value);
+    }
+  }
+}
+
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
   // `self.fmt` in the methods read below is this class's attribute.
@@ -352,6 +383,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   }
   ClassDisplay d;
   d.init_fn = init_fn;
+  read_class_attributes(chain, d);
   // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
   // given for `msg`.
   if (!ts_node_is_null(init_fn))
@@ -361,9 +393,13 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
       if (k == Kind::Assignment) {
         TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
         int position = -1;
-        if (kind(left) == Kind::Attribute && kind(right) == Kind::Identifier && text(child(left, m_g.f_object)) == "self" &&
-            parameter_position(init_fn, text(right), position))
-          d.kept.emplace(std::string(text(left)), std::string(text(right)));
+        const bool to_self = kind(left) == Kind::Attribute && text(child(left, m_g.f_object)) == "self";
+        const bool kept = to_self && kind(right) == Kind::Identifier && parameter_position(init_fn, text(right), position);
+        if (kept) d.kept.emplace(std::string(text(left)), std::string(text(right)));
+        // The class's own `x` is what the instance holds only where `__init__`
+        // sets `self.x` to nothing else, or to a parameter under an `if`
+        // (werkzeug: `if description is not None: self.description = description`).
+        if (to_self && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
         return false;
       }
       return k != Kind::String;
@@ -452,22 +488,29 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   auto substitute = [&](MessageTemplate t) {
     // `%s` shows a string argument as it is.
     MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
-      if (ts_node_is_null(d->init_fn)) return TSNode{};
       auto it = d->kept.find(p.text);
+      // What the class sets for `self.x` in its body, where nothing else does.
+      auto attribute = [&] {
+        auto a = d->attributes.find(it != d->kept.end() ? it->first : p.text);
+        return a == d->attributes.end() ? TSNode{} : a->second;
+      };
+      if (ts_node_is_null(d->init_fn)) return attribute();
       std::string_view param = it != d->kept.end() ? std::string_view(it->second) : std::string_view(p.text);
       int position = -1;
       if (!parameter_position(d->init_fn, param, position)) {
         // `def __init__(self, **kwargs): msg = self.fmt.format(**kwargs)`:
         // a field the call passes by name.
-        return keywords_parameter(d->init_fn).empty() ? TSNode{} : argument_for(call, -1, param);
+        if (keywords_parameter(d->init_fn).empty()) return it == d->kept.end() ? attribute() : TSNode{};
+        return argument_for(call, -1, param);
       }
       if (position == 0) return TSNode{};
       TSNode given = argument_for(call, position < 0 ? -1 : position - 1, param);
-      // Not passed: `def __init__(self, message="Invalid file")` shows its default.
+      // Not passed: `def __init__(self, message="Invalid file")` shows its
+      // default; `description=None` leaves the class's own.
       if (!ts_node_is_null(given) || passes_splat(call)) return given;
       TSNode fallback = parameter_default(d->init_fn, param);
       Kind fk = kind(fallback);
-      return fk == Kind::String || fk == Kind::ConcatString ? fallback : TSNode{};
+      return fk == Kind::String || fk == Kind::ConcatString ? fallback : it != d->kept.end() ? attribute() : TSNode{};
     });
     out.from_literals = true;
     return out;
@@ -508,11 +551,11 @@ void FileScanner::export_displays() {
         cp.name = std::string(pname);
         cp.keyword_only = keyword_only;
         TSNode def = parameter_default(d->init_fn, pname);
-        bool is_f = false;
-        std::vector<TemplatePart> parts;
-        if ((kind(def) == Kind::String || kind(def) == Kind::ConcatString) && literal_parts(def, parts, is_f) &&
-            all_literal(parts))
-          cp.default_text = joined_literal(parts);
+        // `description=None` kept as `self.description`: the class's own text.
+        if (const Kind dk = kind(def); dk != Kind::String && dk != Kind::ConcatString)
+          for (const auto& [attr, param] : d->kept)
+            if (param == pname && d->attributes.count(attr)) def = d->attributes.at(attr);
+        if (std::optional<std::string> t = plain_text(def)) cp.default_text = std::move(*t);
         c.params.push_back(std::move(cp));
         return true;
       });
@@ -522,7 +565,17 @@ void FileScanner::export_displays() {
         c.params.push_back({"**" + std::string(keywords), true, {}});
     }
     for (MessageTemplate& t : d->shown) {
-      // Parameters as the names the call fills: `self.reason` -> `reason`.
+      // Parameters as the names the call fills: `self.reason` -> `reason`;
+      // what only the class's body sets, its text.
+      MessageTemplate filled = t;
+      filled.parts.clear();
+      for (TemplatePart& p : t.parts) {
+        auto a = p.literal || d->kept.count(p.text) ? d->attributes.end() : d->attributes.find(p.text);
+        std::optional<std::string> own = a == d->attributes.end() || !p.display.empty() ? std::nullopt : plain_text(a->second);
+        if (own) append_literal(filled.parts, *own);
+        else filled.parts.push_back(std::move(p));
+      }
+      t = std::move(filled);
       for (TemplatePart& p : t.parts) {
         if (p.literal) continue;
         auto it = d->kept.find(p.text);

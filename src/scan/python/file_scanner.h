@@ -309,7 +309,19 @@ class FileScanner {
     std::vector<MessageTemplate> shown;
     TSNode init_fn{};
     std::unordered_map<std::string, std::string> kept;  // "self.msg" -> "msg"
+    // Text the class or a base here sets in its body (werkzeug's `NotFound`:
+    // `description = "The requested URL was not found…"`), nearest first:
+    // "self.description" -> the value, what the instance shows where the
+    // raise passes nothing for it.
+    std::unordered_map<std::string, TSNode> attributes;
   };
+  // The string a class body assigns to a name (`description = (…)`,
+  // `code: int = 404`), as `d.attributes` keeps it, for each class of `chain`.
+  void read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d);
+  // Whether `n` runs under an `if` of `body` (a function's).
+  bool under_if(TSNode n, TSNode body) const;
+  // A string literal's text when it holds no interpolation, else nullopt.
+  std::optional<std::string> plain_text(TSNode value) const;
   std::optional<ClassDisplay> class_display(std::string_view name, bool ask_outline);
   // `self.name()` (no arguments) in a `__str__`: the method `name` of the
   // class or a base of `chain` (defined here), or null.
