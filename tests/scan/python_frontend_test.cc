@@ -535,6 +535,43 @@ TEST(PythonFrontend, AClassBodysTextShowsWhereTheRaisePassesNone) {
   EXPECT_EQ(message(files[1].sites[0]), "{self.code}: The requested URL was not found on the server. ({self.hint})");
 }
 
+// Django's validators: `raise ValidationError(self.message, …)` in a
+// method of RegexValidator, whose body sets `message = _('Enter a valid
+// value.')` and whose `__init__` replaces it only when given one. The
+// class's text is the message, a subclass's here an alternative. Where
+// only subclasses set it (minidom's `Childless` and each node class's
+// `nodeName`), the message stays as written; where `__init__` sets it to
+// something else, the class's text says nothing.
+TEST(PythonFrontend, AMethodsSelfAttributeShowsWhatItsClassSets) {
+  FileFacts f = scan_python(
+      "class RegexValidator:\n"
+      "    message = _('Enter a valid value.')\n"
+      "    def __init__(self, regex=None, message=None):\n"
+      "        if message is not None:\n"
+      "            self.message = message\n"
+      "    def __call__(self, value):\n"
+      "        if not value:\n"
+      "            raise ValidationError(self.message, code='invalid')\n"
+      "class URLValidator(RegexValidator):\n"
+      "    message = _('Enter a valid URL.')\n"
+      "class Childless:\n"
+      "    def appendChild(self, node):\n"
+      "        raise HierarchyRequestErr(self.nodeName + ' nodes cannot have children')\n"
+      "class Text(Childless):\n"
+      "    nodeName = '#text'\n"
+      "class Computed:\n"
+      "    message = 'class text'\n"
+      "    def __init__(self):\n"
+      "        self.message = compute()\n"
+      "    def check(self):\n"
+      "        raise ValueError(self.message)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(shown(f.sites[0]), (std::vector<std::string>{"Enter a valid value.", "Enter a valid URL."}));
+  EXPECT_EQ(shown(f.sites[1]),
+            (std::vector<std::string>{"{self.nodeName} nodes cannot have children", "#text nodes cannot have children"}));
+  EXPECT_EQ(shown(f.sites[2]), std::vector<std::string>{"{self.message}"});
+}
+
 // A `__str__` that returns what a method of the class (or of a base here)
 // returns (pyparsing 3.2+: `return self.formatted_message()`): that
 // method's returns are what the instance shows, even when the outline

@@ -330,6 +330,29 @@ void FileScanner::read_class_attributes(const std::vector<std::string_view>& cha
   }
 }
 
+void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
+  // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
+  // given for `msg`.
+  if (ts_node_is_null(init_fn)) return;
+  walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
+    Kind k = kind(node);
+    if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
+    if (k == Kind::Assignment) {
+      TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
+      int position = -1;
+      const bool to_self = kind(left) == Kind::Attribute && text(child(left, m_g.f_object)) == "self";
+      const bool kept = to_self && kind(right) == Kind::Identifier && parameter_position(init_fn, text(right), position);
+      if (kept) d.kept.emplace(std::string(text(left)), std::string(text(right)));
+      // The class's own `x` is what the instance holds only where `__init__`
+      // sets `self.x` to nothing else, or to a parameter under an `if`
+      // (werkzeug: `if description is not None: self.description = description`).
+      if (to_self && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
+      return false;
+    }
+    return k != Kind::String;
+  });
+}
+
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
   // `self.fmt` in the methods read below is this class's attribute.
@@ -384,26 +407,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   ClassDisplay d;
   d.init_fn = init_fn;
   read_class_attributes(chain, d);
-  // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
-  // given for `msg`.
-  if (!ts_node_is_null(init_fn))
-    walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
-      Kind k = kind(node);
-      if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
-      if (k == Kind::Assignment) {
-        TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
-        int position = -1;
-        const bool to_self = kind(left) == Kind::Attribute && text(child(left, m_g.f_object)) == "self";
-        const bool kept = to_self && kind(right) == Kind::Identifier && parameter_position(init_fn, text(right), position);
-        if (kept) d.kept.emplace(std::string(text(left)), std::string(text(right)));
-        // The class's own `x` is what the instance holds only where `__init__`
-        // sets `self.x` to nothing else, or to a parameter under an `if`
-        // (werkzeug: `if description is not None: self.description = description`).
-        if (to_self && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
-        return false;
-      }
-      return k != Kind::String;
-    });
+  read_init_assignments(init_fn, d);
   // `super().__init__(code, message)` keeps its arguments as `self.args`: a
   // `__str__` returning `self.args[1]` (aiohttp's WebSocketError) shows
   // what the raise gives for `message`.
@@ -532,6 +536,69 @@ bool FileScanner::exception_like(std::string_view name) {
     if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
   }
   return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning");
+}
+
+bool FileScanner::derives_from(std::string_view name, std::string_view base) {
+  for (int hops = 0; hops < 4; ++hops) {
+    TSNode cls = class_named(name);
+    if (ts_node_is_null(cls)) return false;
+    name = first_base(cls);
+    if (name.empty()) return false;
+    if (name == base) return true;
+  }
+  return false;
+}
+
+void FileScanner::fill_class_texts() {
+  for (ThrowSite& site : m_facts.sites) {
+    if (site.class_name.empty() || site.message.parts.empty()) continue;
+    auto is_attribute = [](const TemplatePart& p) {
+      return !p.literal && p.text.starts_with("self.") && p.text.find_first_of(".[(", 5) == std::string::npos &&
+             (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
+    };
+    if (std::none_of(site.message.parts.begin(), site.message.parts.end(), is_attribute)) continue;
+    // The classes whose instance `self` may be, each with what it shows:
+    // the method's own class first, then the classes here derived from it.
+    std::vector<std::string_view> owners{site.class_name};
+    for (const model::ClassDef& c : m_facts.classes)
+      if (c.name != site.class_name && derives_from(c.name, site.class_name)) owners.push_back(c.name);
+    std::vector<MessageTemplate> texts;
+    bool own_class_sets = false;  // the method's own class (or a base) sets it
+    for (std::string_view owner : owners) {
+      std::vector<std::string_view> chain;
+      TSNode init_fn{};
+      for (std::string_view name = owner; chain.size() < 4 && !name.empty();) {
+        TSNode cls = class_named(name);
+        if (ts_node_is_null(cls)) break;
+        chain.push_back(name);
+        if (ts_node_is_null(init_fn)) init_fn = init_of(cls);
+        name = first_base(cls);
+      }
+      ClassDisplay d;
+      read_class_attributes(chain, d);
+      read_init_assignments(init_fn, d);
+      MessageTemplate t = site.message;
+      t.parts.clear();
+      bool filled = false;
+      for (const TemplatePart& p : site.message.parts) {
+        auto a = is_attribute(p) ? d.attributes.find(p.text) : d.attributes.end();
+        std::optional<std::string> own = a == d.attributes.end() ? std::nullopt : plain_text(a->second);
+        if (own) append_literal(t.parts, *own);
+        else t.parts.push_back(p);
+        filled = filled || own.has_value();
+      }
+      own_class_sets = own_class_sets || (filled && owner == owners.front());
+      if (filled) texts.push_back(std::move(t));
+    }
+    if (texts.empty()) continue;
+    // `raise ValidationError(self.message)` in RegexValidator: its class's
+    // `message = _('Enter a valid value.')` is the message, a subclass's
+    // (`URLValidator`'s) an alternative. Where only subclasses set it
+    // (minidom's `Childless`, each node class its `nodeName`), each is an
+    // alternative and the message stays as written.
+    if (own_class_sets) std::swap(site.message, texts.front());
+    for (std::size_t k = 0; k < texts.size(); ++k) push_alternative(site, std::move(texts[k]));
+  }
 }
 
 void FileScanner::export_displays() {

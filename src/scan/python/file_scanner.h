@@ -318,6 +318,13 @@ class FileScanner {
   // The string a class body assigns to a name (`description = (…)`,
   // `code: int = 404`), as `d.attributes` keeps it, for each class of `chain`.
   void read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d);
+  // `self.x` of a class's method (`__init__` leaving it as the class body
+  // sets it) in the message of a site there: what the class, and a
+  // subclass here, set it to (class_display.cc).
+  void fill_class_texts();
+  void read_init_assignments(TSNode init_fn, ClassDisplay& d);
+  // Whether class `name` has `base` among its bases here (first bases, a few hops).
+  bool derives_from(std::string_view name, std::string_view base);
   // Whether `n` runs under an `if` of `body` (a function's).
   bool under_if(TSNode n, TSNode body) const;
   // A string literal's text when it holds no interpolation, else nullopt.

@@ -66,6 +66,7 @@ FileFacts FileScanner::run() {
   });
   m_path.clear();
   m_ctx.clear();
+  fill_class_texts();
   export_displays();
   return std::move(m_facts);
 }
