@@ -349,6 +349,34 @@ TEST(EvidenceLinks, AHelperCalledAboveTheSiteMayRaiseFirst) {
   EXPECT_EQ(l.tests_of("nothing to write"), (std::vector<std::string>{"ConnTest.test_write_empty@9"}));
 }
 
+// Lib/base64.py's shape: `decode` converts its argument with a helper that
+// raises ValueError for a str, then raises its own. The test's literals are
+// run through the helper's guards: bytes cannot meet `if isinstance(s,
+// str):`, so the helper does not raise first and the site is linked; a str
+// may, and that test stays a guess.
+TEST(EvidenceLinks, ATestsLiteralsSayTheHelperAboveCannotRaise) {
+  auto l = link({{"pkg/codec.py",
+                  "def _as_bytes(s):\n"
+                  "    if isinstance(s, str):\n"
+                  "        raise ValueError('string argument should contain only ASCII characters')\n"
+                  "    return s\n"
+                  "def decode(b, strict=False):\n"
+                  "    b = _as_bytes(b)\n"
+                  "    if strict:\n"
+                  "        raise ValueError('strict decoding is not supported')\n"
+                  "    return b\n"}},
+                {{"tests/test_codec.py",
+                  "import unittest\n"
+                  "from pkg import codec\n"
+                  "class CodecTest(unittest.TestCase):\n"
+                  "    def test_strict_bytes(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, b'x', strict=True)\n"
+                  "    def test_strict_str(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, 'x', strict=True)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("strict decoding"), (std::vector<std::string>{"CodecTest.test_strict_bytes@5"}));
+}
+
 // Lib/hmac.py's shape: `new` hands its arguments to the class's
 // constructor. The test's literals are followed into `__init__` as into
 // any helper: `digestmod='sha256'` fails `if not digestmod:`, so that
