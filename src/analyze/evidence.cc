@@ -857,6 +857,10 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
+      // A bare `raise` in a callee passes on what its `try` block met
+      // somewhere below: where the exception began, and whether the test's
+      // path goes through that `try` at all, is a guess.
+      if (sites[found[0]].reraise && level >= 1) continue;
       // The test's call of the site's own function, or of one that hands
       // its values on to it, read with its values, may say the raise is
       // not reached after all.

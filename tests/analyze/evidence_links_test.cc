@@ -377,6 +377,34 @@ TEST(EvidenceLinks, ATestsLiteralsSayTheHelperAboveCannotRaise) {
   EXPECT_EQ(l.tests_of("strict decoding"), (std::vector<std::string>{"CodecTest.test_strict_bytes@5"}));
 }
 
+// Lib/asyncio/runners.py's shape: `Runner.run` catches CancelledError and
+// re-raises it with a bare `raise`. A test calling `run` itself meets it
+// there; one whose call reaches `run` only further down (`main` → `run`)
+// says nothing of where the exception began, nor that its path goes
+// through that `try`: no link.
+TEST(EvidenceLinks, ABareReraiseInACalleeIsAGuess) {
+  auto l = link({{"pkg/runner.py",
+                  "class Cancelled(Exception):\n"
+                  "    pass\n"
+                  "def run(task):\n"
+                  "    try:\n"
+                  "        return task()\n"
+                  "    except Cancelled:\n"
+                  "        raise\n"
+                  "def main(task):\n"
+                  "    return run(task)\n"}},
+                {{"tests/test_runner.py",
+                  "import unittest\n"
+                  "from pkg.runner import run, main, Cancelled\n"
+                  "class RunnerTest(unittest.TestCase):\n"
+                  "    def test_run_cancelled(self):\n"
+                  "        self.assertRaises(Cancelled, run, self.cancel)\n"
+                  "    def test_main_cancelled(self):\n"
+                  "        self.assertRaises(Cancelled, main, self.cancel)\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of(""), (std::vector<std::string>{"RunnerTest.test_run_cancelled@5"}));
+}
+
 // Lib/hmac.py's shape: `new` hands its arguments to the class's
 // constructor. The test's literals are followed into `__init__` as into
 // any helper: `digestmod='sha256'` fails `if not digestmod:`, so that
