@@ -405,6 +405,41 @@ TEST(EvidenceLinks, ABareReraiseInACalleeIsAGuess) {
   EXPECT_EQ(l.tests_of(""), (std::vector<std::string>{"RunnerTest.test_run_cancelled@5"}));
 }
 
+// Lib/asyncio/unix_events.py's shape: the test makes the coroutine before
+// its expectation and runs it inside (`coro = loop.create_server(...)`,
+// then `run_until_complete(coro)`). The coroutine function's body runs
+// there: linked. A plain function's body ran when the test called it,
+// before the expectation: no link.
+TEST(EvidenceLinks, ACoroutineMadeBeforeTheExpectationRunsInIt) {
+  auto l = link({{"pkg/loop.py",
+                  "class Loop:\n"
+                  "    def run_until_complete(self, coro):\n"
+                  "        return coro\n"
+                  "    async def create_server(self, path=None, sock=None):\n"
+                  "        if path is None and sock is None:\n"
+                  "            raise ValueError('path was not specified, and no sock specified')\n"
+                  "    def make_handle(self, path=None):\n"
+                  "        if path is None:\n"
+                  "            raise ValueError('no path for the handle')\n"}},
+                {{"tests/test_loop.py",
+                  "import unittest\n"
+                  "from pkg.loop import Loop\n"
+                  "class LoopTest(unittest.TestCase):\n"
+                  "    def setUp(self):\n"
+                  "        self.loop = Loop()\n"
+                  "    def test_server_nopath(self):\n"
+                  "        coro = self.loop.create_server(None)\n"
+                  "        with self.assertRaisesRegex(ValueError, 'path was not specified'):\n"
+                  "            self.loop.run_until_complete(coro)\n"
+                  "    def test_handle_nopath(self):\n"
+                  "        h = self.loop.make_handle('x')\n"
+                  "        with self.assertRaisesRegex(ValueError, 'no path'):\n"
+                  "            self.loop.run_until_complete(h)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("path was not specified"), (std::vector<std::string>{"LoopTest.test_server_nopath@8"}));
+  EXPECT_TRUE(l.tests_of("no path for the handle").empty());
+}
+
 // Lib/hmac.py's shape: `new` hands its arguments to the class's
 // constructor. The test's literals are followed into `__init__` as into
 // any helper: `digestmod='sha256'` fails `if not digestmod:`, so that

@@ -159,6 +159,36 @@ TEST(PythonTestTypes, SetUpAttributesAndLocalsNameTheirClass) {
   EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"JSONDecoder().raw_decode"}));
 }
 
+// A local the test bound to a call's result before its expectation and
+// hands to a call in it (`coro = self.loop.create_server(...)`, then
+// `run_until_complete(coro)`): the call is written awaited, for the call
+// graph to follow when it is a coroutine function's. A local only read
+// (`c.value`) or handed on inside an expression is not, nor one the
+// expectation calls (`assertRaises(E, o)`: its `__call__`).
+TEST(PythonTestTypes, ALocalHandedToTheExpectationsCallIsAwaited) {
+  const char* src =
+      "import asyncio\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.loop = asyncio.new_event_loop()\n"
+      "    def test_a(self):\n"
+      "        coro = self.loop.create_server(None, path=None)\n"
+      "        n = len('x')\n"
+      "        self.assertRaises(ValueError, self.loop.run_until_complete, coro)\n"
+      "    def test_b(self):\n"
+      "        c = make(1)\n"
+      "        o = Foo()\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            asyncio.run(wrap(c.value, [c]))\n"
+      "        self.assertRaises(TypeError, o)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"asyncio.new_event_loop().run_until_complete",
+                                                               "asyncio.new_event_loop().create_server.__await__"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"asyncio.run", "wrap", "make().value.__get__"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"o"}));
+}
+
 // A class attribute set in the mixin's subclasses (`decimal = P`), a local
 // alias of it, and a module loaded with its C accelerator blocked: the
 // Python module, bound as `import decimal as decimal`; the subclass that

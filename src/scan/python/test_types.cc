@@ -703,6 +703,63 @@ class Typer {
   mutable std::unordered_map<std::string, std::vector<Value>> m_helper_memo;
 };
 
+// A call whose result the expectation awaits (call_graph.h): written
+// `loop.create_server.__await__`.
+constexpr std::string_view k_awaited = ".__await__";
+
+// Whether code `t` passes the name `name` alone as an argument of a call
+// (`run_until_complete(coro)`, `assertRaises(E, run, coro)`), outside
+// strings.
+bool passes_argument(std::string_view t, std::string_view name) {
+  auto skip_back = [&](std::size_t i) {
+    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t' || t[i - 1] == '\n')) --i;
+    return i;
+  };
+  auto skip = [&](std::size_t i) {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n')) ++i;
+    return i;
+  };
+  for (std::size_t i = 0; i < t.size();) {
+    if (t[i] == '\'' || t[i] == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return false;
+      continue;
+    }
+    if (t.substr(i).starts_with(name) && (i == 0 || !ident_char(t[i - 1])) &&
+        (i + name.size() == t.size() || !ident_char(t[i + name.size()]))) {
+      const std::size_t before = skip_back(i), after = skip(i + name.size());
+      if (before > 0 && (t[before - 1] == '(' || t[before - 1] == ',') && after < t.size() &&
+          (t[after] == ')' || t[after] == ','))
+        return true;
+    }
+    ++i;
+  }
+  return false;
+}
+
+// The calls whose results test `test` bound to a local before its
+// expectation at `line` and hands to a call in it (`coro =
+// loop.create_server(...)`, then `loop.run_until_complete(coro)`), marked
+// awaited: a coroutine function's body runs only then. Not a local the
+// expectation calls itself (`assertRaises(E, o)`: its `__call__`). As
+// written, `self.` dropped.
+std::vector<std::string> awaited_calls(const Bindings& b, const model::TestExpectation& e) {
+  std::vector<std::string> out;
+  auto l = b.locals.find(e.test);
+  if (l == b.locals.end()) return out;
+  // A comment's apostrophe opens no string.
+  const std::string code = code_of(e.code);
+  for (const auto& [name, v] : l->second) {
+    if (v.kind != Value::call || v.line <= 0 || v.line >= e.line || !passes_argument(code, name) ||
+        std::find(e.calls.begin(), e.calls.end(), name) != e.calls.end())
+      continue;
+    std::string_view callee = v.text;
+    if (callee.starts_with("self.")) callee.remove_prefix(5);
+    out.push_back(std::string(callee) + std::string(k_awaited));
+  }
+  return out;
+}
+
 // An attribute access as expectations.cc writes it (`obj.size.__get__`).
 bool is_access(std::string_view call) {
   return call.ends_with(".__get__") || call.ends_with(".__set__") || call.ends_with(".__delete__");
@@ -782,7 +839,9 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::vector<std::string> vias;
     std::vector<std::string> constructions;
     std::vector<std::vector<std::string>> steps;
-    for (const auto& [c, scope] : scoped) {
+    for (const auto& [written, scope] : scoped) {
+      const bool awaited = written.ends_with(k_awaited);
+      const std::string c = awaited ? written.substr(0, written.size() - k_awaited.size()) : written;
       // An attribute access (`obj.size.__get__`, expectations.cc) runs a
       // property's accessor only on an instance: a receiver bound to a
       // call's result. On anything else it names nothing.
@@ -799,7 +858,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
         if (t.call_end < t.text.size()) {
           // With the arguments the test gave it, for what it set the
           // instance's attributes to (`Wrapper('x', width=3)`).
-          if (t.args && constructions.size() < k_max_calls) {
+          if (t.args && !awaited && constructions.size() < k_max_calls) {
             std::string made = t.text.substr(0, t.call_end) + '(' + *t.args + ')';
             // And what the test did to it before its expectation, when it
             // is this test's own local.
@@ -817,6 +876,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
           }
           t.text.insert(t.call_end, "()");
         }
+        if (awaited) t.text += k_awaited;
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
         if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
           calls.push_back(std::move(t.text));
@@ -838,6 +898,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     for (const auto& c : e.calls) scoped.emplace_back(c, e.test);
     auto callers = is_test_name(e.test) ? std::vector<Caller>{} : callers_of(b, typer, e.test);
     if (callers.empty()) {
+      for (auto& c : awaited_calls(b, e)) scoped.emplace_back(std::move(c), e.test);
       type(e, scoped);
       out.push_back(std::move(e));
       continue;
