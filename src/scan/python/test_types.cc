@@ -341,6 +341,41 @@ std::vector<std::string> params_of(std::string_view rest) {
   return out;
 }
 
+// The `EXPR as NAME` items of a `with` statement's header (`with
+// zipfile.ZipFile(f, 'w') as zf, open(p) as g:`), `with` dropped; empty
+// when the header does not end in its `:` on this line.
+std::vector<std::pair<std::string_view, std::string_view>> with_items(std::string_view header) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const char c = header[i];
+    if (c == '\'' || c == '"') {
+      i = string_end(header, i);
+      if (i == std::string_view::npos) return {};
+      --i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0 && (c == ',' || c == ':')) {
+      items.push_back(trim(header.substr(start, i - start)));
+      start = i + 1;
+      if (c == ':') break;
+    }
+  }
+  if (start == 0) return {};
+  for (std::string_view item : items) {
+    const std::size_t as = item.rfind(" as ");
+    if (as == std::string_view::npos) continue;
+    std::string_view name = trim(item.substr(as + 4));
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ident_char)) continue;
+    out.emplace_back(trim(item.substr(0, as)), name);
+  }
+  return out;
+}
+
 Bindings read_bindings(const PythonLines& lines) {
   Bindings b;
   struct Scope {
@@ -437,6 +472,17 @@ Bindings read_bindings(const PythonLines& lines) {
         start = comma + 1;
       }
       if (each.size() >= 2 && each.size() <= k_max_values) b.loops[fn->name].emplace(std::string(name), std::move(each));
+      return;
+    }
+    // `with Cls(...) as name:` binds what `__enter__` returns: the
+    // instance itself, for the classes whose methods a test calls on it
+    // (`zipfile.ZipFile`, `bz2.BZ2File`).
+    if (fn && starts_with_word(t, "with")) {
+      for (auto [expr, name] : with_items(t.substr(4)))
+        if (auto v = value_of(expr); v && v->kind == Value::call) {
+          v->line = line;
+          bind_name(b.locals[fn->name], nullptr, std::string(name), *v);
+        }
       return;
     }
     // `TARGET = VALUE`, one target.
