@@ -736,6 +736,11 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
   for (const auto& c : calls) {
     auto parts = split_dots(c);
     if (parts.empty()) continue;
+    // A call whose result the expectation awaits runs its body there only
+    // when it is a coroutine function's.
+    const bool awaited = parts.back() == "__await__";
+    if (awaited) parts.pop_back();
+    if (parts.empty()) continue;
     // An attribute read, assigned or deleted (`Cls.size.__set__`) runs its
     // property's accessor of that kind, and nothing when it is no property.
     const std::string_view access = property_access(parts.back());
@@ -793,6 +798,7 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
       continue;
     }
     if (int n = m->called_node(r); n >= 0) {
+      if (awaited && !m->nodes[n].p->fn->is_async) continue;
       nodes.push_back(n);
       if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
     } else if (r.kind == Impl::Ref::none && !returned) {
@@ -800,6 +806,7 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
       // the method: C code's, or `__getattr__`'s).
       auto it = m->named.find(parts.back());
       if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;
+      if (awaited) std::erase_if(nodes, [&](int n) { return !m->nodes[n].p->fn->is_async; });
     }
     for (int n : nodes)
       if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);

@@ -79,6 +79,9 @@ class CallGraph {
   // class the function returns (model::FunctionCalls::returns): `m` is its
   // method, and no guess by name is made when it has none. An attribute a
   // class body binds with `x = property(getx, setx)` names those accessors.
+  // A call written with `.__await__` after it (`loop.create_server.
+  // __await__`: the test made the coroutine before its expectation and
+  // awaits it there) names its function only when that is an `async def`.
   std::vector<int> resolve_test_calls(std::string_view file_path, const model::FileFacts& facts,
                                       const std::vector<std::string>& calls,
                                       std::vector<int>* imported = nullptr) const;

@@ -208,6 +208,9 @@ std::unordered_set<std::string> subject_words(std::string_view test_path, const 
     std::string_view q = c;
     // An attribute access (`obj.size.__get__`): its receiver's words.
     if (q.ends_with(".__get__") || q.ends_with(".__set__") || q.ends_with(".__delete__")) q = q.substr(0, q.rfind('.'));
+    // A coroutine the test made before its expectation names what it runs
+    // only when it is one (call_graph.h): not its subject.
+    if (q.ends_with(".__await__")) continue;
     auto dot = q.rfind('.');
     if (dot == std::string_view::npos) continue;
     q = q.substr(0, dot);
@@ -495,6 +498,35 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
   return out;
 }
 
+// What a test's calls hand the function `site` raises in (of the file
+// `path`): one binding of its parameters per call, null for a call it
+// cannot read (keep_by_literals says how they are read); `state`, what the
+// instance a method is called on holds (instance_state); `known`, the
+// module's constants and that state.
+struct TestValues {
+  std::vector<std::optional<Bindings>> bounds;
+  Bindings state;
+  Bindings known;
+};
+
+TestValues test_values(const model::TestExpectation& e, const model::ThrowSite& site, std::string_view path,
+                       const BindingFacts& facts, int level) {
+  TestValues out;
+  out.known = facts.constants(path);
+  auto shape = call_shape(e, site);
+  if (!shape) return out;
+  if (auto calls = call_argument_lists(e.code, shape->callee)) {
+    if (shape->receiver_bound) out.state = instance_state(e, site, path, facts, out.known);
+    for (const auto& args : *calls) out.bounds.push_back(bind_call(site.function_params, args, shape->receiver_bound));
+  } else if (const model::FileFacts* file = facts.module(path); file && level >= 1) {
+    // The test calls a function that hands its values on to this one.
+    out.bounds = chained_bindings(e, {site.function, site.class_name, site.function_params}, *file, out.known,
+                                  std::min(level, k_max_hops));
+  }
+  for (const auto& [name, value] : out.state) out.known.insert_or_assign(name, value);
+  return out;
+}
+
 // Of the sites of one function a test reaches that all agree, the one its
 // call's literal arguments lead to: `parse('x' * 300)` meets `if len(s) >
 // 255: raise` and none of its siblings' guards. The guards are evaluated
@@ -522,23 +554,13 @@ bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
         s.function_line != first.function_line || s.class_name != first.class_name)
       return false;
   }
-  auto shape = call_shape(e, first);
-  if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(records[found[0]].file_path, first);
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
-  Bindings known = facts.constants(records[found[0]].file_path);
-  std::vector<std::optional<Bindings>> bounds;
-  Bindings state;
-  if (auto calls = call_argument_lists(e.code, shape->callee)) {
-    state = shape->receiver_bound ? instance_state(e, first, records[found[0]].file_path, facts, known) : Bindings();
-    for (const auto& args : *calls) bounds.push_back(bind_call(first.function_params, args, shape->receiver_bound));
-  } else if (const model::FileFacts* file = facts.module(records[found[0]].file_path); file && level >= 1) {
-    // The test calls a function that hands its values on to this one.
-    bounds = chained_bindings(e, {first.function, first.class_name, first.function_params}, *file, known,
-                              std::min(level, k_max_hops));
-  }
+  const TestValues values = test_values(e, first, records[found[0]].file_path, facts, level);
+  const Bindings& known = values.known;
+  const Bindings& state = values.state;
+  const auto& bounds = values.bounds;
   if (bounds.empty()) return false;
-  for (const auto& [name, value] : state) known.insert_or_assign(name, value);
   for (const auto& bound : bounds) {
     if (!bound || (bound->empty() && state.empty())) return false;
     std::vector<std::pair<int, std::optional<bool>>> verdicts;
@@ -630,26 +652,42 @@ const model::FunctionCalls* callee_in_file(const model::FileFacts& file, const m
 // may meet its expectation there before the site's line runs
 // (`loop.run_until_complete(f)` on a closed loop raises in
 // `_check_closed()`, not at the `raise RuntimeError` below it), so the
-// site is a guess, whatever its guards say. `sites_of` gives the records
-// raised in a function of a file (by its `def` line).
+// site is a guess, whatever its guards say. With `bound`, what the test's
+// call binds the site function's parameters to (`known` the module's
+// constants and the instance's state), each helper's parameters are bound
+// to what its call hands it, and a raise of the helper whose guards fail
+// on them does not count: `a85decode(b"x", adobe=True)` hands
+// `_bytes_from_decode_data(b)` bytes, and its `if isinstance(s, str):`
+// raise cannot run. `sites_of` gives the records raised in a function of a
+// file (by its `def` line).
 template <class Agrees, class SitesOf>
 bool helper_above_raises(const model::FunctionCalls& fn, const model::FileFacts& file, std::string_view path,
-                         int site_line, const Agrees& agrees, const SitesOf& sites_of) {
+                         int site_line, const std::vector<model::ThrowSite>& sites, const Agrees& agrees,
+                         const SitesOf& sites_of, const Bindings* bound, const Bindings& known) {
   std::vector<const model::FunctionCalls*> seen{&fn};
-  std::function<bool(const model::FunctionCalls&, int, int)> raises = [&](const model::FunctionCalls& f, int below,
-                                                                          int depth) {
-    for (const auto& c : f.statement_calls) {
-      if (below > 0 && c.line >= below) break;
-      const model::FunctionCalls* g = callee_in_file(file, f, c.callee);
-      if (!g || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
-      seen.push_back(g);
-      for (std::size_t r : sites_of(path, g->line))
-        if (agrees(r)) return true;
-      if (depth + 1 < k_max_helper_depth && raises(*g, 0, depth + 1)) return true;
-    }
-    return false;
-  };
-  return raises(fn, site_line, 0);
+  std::function<bool(const model::FunctionCalls&, const Bindings*, int, int)> raises =
+      [&](const model::FunctionCalls& f, const Bindings* at, int below, int depth) {
+        for (const auto& c : f.statement_calls) {
+          if (below > 0 && c.line >= below) break;
+          const model::FunctionCalls* g = callee_in_file(file, f, c.callee);
+          if (!g || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+          seen.push_back(g);
+          std::optional<Bindings> passed;
+          if (at && (g->bindings.empty() || g->bindings.back().name != "*")) {
+            const Bindings there = names_at(c.line, f, *at, known);
+            const bool receiver = g->qualname.find('.') != std::string::npos &&
+                                  (g->params.starts_with("self") || g->params.starts_with("cls"));
+            passed = bind_call(g->params, c.args, receiver, nullptr, &there);
+          }
+          for (std::size_t r : sites_of(path, g->line))
+            if (agrees(r) &&
+                !(passed && !passed->empty() && site_reached(sites[r], names_at(sites[r].line, *g, *passed, known)) == false))
+              return true;
+          if (depth + 1 < k_max_helper_depth && raises(*g, passed ? &*passed : nullptr, 0, depth + 1)) return true;
+        }
+        return false;
+      };
+  return raises(fn, bound, site_line, 0);
 }
 
 // Whether the function `fn` of `file` is defined again under its name in
@@ -711,6 +749,26 @@ class RecordClasses {
   const ClassIndex& m_classes;
   mutable std::vector<std::optional<std::vector<std::string>>> m_names;
 };
+
+// helper_above_raises for the site `r` a test's calls reach: a helper
+// raises first when it may for any of the calls (each with its values,
+// test_values), or for the test at all when they are not known.
+template <class Agrees, class SitesOf>
+bool helper_may_raise_first(const model::FunctionCalls& fn, const model::FileFacts& file,
+                            const model::TestExpectation& e, std::size_t r, const std::vector<model::ThrowSite>& sites,
+                            const std::vector<model::ErrorRecord>& records, const BindingFacts& facts, int level,
+                            const Agrees& agrees, const SitesOf& sites_of) {
+  const std::string& path = records[r].file_path;
+  const TestValues values = test_values(e, sites[r], path, facts, level);
+  const bool readable = !values.bounds.empty() && (fn.bindings.empty() || fn.bindings.back().name != "*") &&
+                        std::all_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
+                          return b && !(b->empty() && values.state.empty());
+                        });
+  if (!readable) return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, nullptr, values.known);
+  return std::any_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
+    return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, &*b, values.known);
+  });
+}
 
 struct Link {
   int level = 0;
@@ -841,6 +899,10 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
           (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
         continue;
+      // A bare `raise` in a callee passes on what its `try` block met
+      // somewhere below: where the exception began, and whether the test's
+      // path goes through that `try` at all, is a guess.
+      if (sites[found[0]].reraise && level >= 1) continue;
       // The test's call of the site's own function, or of one that hands
       // its values on to it, read with its values, may say the raise is
       // not reached after all.
@@ -851,7 +913,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (const model::FunctionCalls* fn = binding_facts.function(records[found[0]].file_path, sites[found[0]]))
         if (const model::FileFacts* file = binding_facts.module(records[found[0]].file_path);
             file && (defined_again(*fn, *file) ||
-                     helper_above_raises(*fn, *file, records[found[0]].file_path, sites[found[0]].line, agrees, sites_of)))
+                     helper_may_raise_first(*fn, *file, e, found[0], sites, records, binding_facts, level, agrees,
+                                            sites_of)))
           continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }

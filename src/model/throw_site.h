@@ -248,6 +248,9 @@ struct FunctionCalls {
   // not included), at most k_max_statement_calls.
   std::vector<StatementCall> statement_calls;
   static constexpr std::size_t k_max_statement_calls = 48;
+  // An `async def`: a call runs none of its body, which runs when the
+  // coroutine it returns is awaited.
+  bool is_async = false;
 };
 
 // One name an import binds (Python): `import a.b` {"a.b", "", ""};

@@ -60,7 +60,7 @@ class Writer {
   }
   void value(const model::FunctionCalls& fn) {
     list(fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute,
-         fn.returns, fn.bindings, fn.params, fn.statement_calls);
+         fn.returns, fn.bindings, fn.params, fn.statement_calls, fn.is_async);
   }
   void value(const model::StatementCall& c) { list(c.callee, c.args, c.line, c.top); }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
@@ -186,7 +186,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       f.functions.push_back({fn.at(0).get<std::string>(), fn.at(1).get<std::vector<std::string>>(),
                              fn.at(2).get<std::string>(), fn.at(3).get<int>(), fn.at(4).get<bool>(),
                              fn.at(5).get<std::vector<std::string>>(), fn.at(6).get<Pairs>(), std::string(),
-                             std::string(), std::string(), {}, std::string()});
+                             std::string(), std::string(), {}, std::string(), {}, false});
       if (fn.size() > 7) f.functions.back().property = fn.at(7).get<std::string>();
       if (fn.size() > 9) {
         f.functions.back().attribute = fn.at(8).get<std::string>();
@@ -198,6 +198,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
         for (const auto& c : fn.at(12))
           f.functions.back().statement_calls.push_back(
               {c.at(0).get<std::string>(), c.at(1).get<std::string>(), c.at(2).get<int>(), c.at(3).get<bool>()});
+      if (fn.size() > 13) f.functions.back().is_async = fn.at(13).get<bool>();
     }
     const auto& module = j.at(6);
     for (const auto& m : module.at(0))

@@ -349,6 +349,97 @@ TEST(EvidenceLinks, AHelperCalledAboveTheSiteMayRaiseFirst) {
   EXPECT_EQ(l.tests_of("nothing to write"), (std::vector<std::string>{"ConnTest.test_write_empty@9"}));
 }
 
+// Lib/base64.py's shape: `decode` converts its argument with a helper that
+// raises ValueError for a str, then raises its own. The test's literals are
+// run through the helper's guards: bytes cannot meet `if isinstance(s,
+// str):`, so the helper does not raise first and the site is linked; a str
+// may, and that test stays a guess.
+TEST(EvidenceLinks, ATestsLiteralsSayTheHelperAboveCannotRaise) {
+  auto l = link({{"pkg/codec.py",
+                  "def _as_bytes(s):\n"
+                  "    if isinstance(s, str):\n"
+                  "        raise ValueError('string argument should contain only ASCII characters')\n"
+                  "    return s\n"
+                  "def decode(b, strict=False):\n"
+                  "    b = _as_bytes(b)\n"
+                  "    if strict:\n"
+                  "        raise ValueError('strict decoding is not supported')\n"
+                  "    return b\n"}},
+                {{"tests/test_codec.py",
+                  "import unittest\n"
+                  "from pkg import codec\n"
+                  "class CodecTest(unittest.TestCase):\n"
+                  "    def test_strict_bytes(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, b'x', strict=True)\n"
+                  "    def test_strict_str(self):\n"
+                  "        self.assertRaises(ValueError, codec.decode, 'x', strict=True)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("strict decoding"), (std::vector<std::string>{"CodecTest.test_strict_bytes@5"}));
+}
+
+// Lib/asyncio/runners.py's shape: `Runner.run` catches CancelledError and
+// re-raises it with a bare `raise`. A test calling `run` itself meets it
+// there; one whose call reaches `run` only further down (`main` → `run`)
+// says nothing of where the exception began, nor that its path goes
+// through that `try`: no link.
+TEST(EvidenceLinks, ABareReraiseInACalleeIsAGuess) {
+  auto l = link({{"pkg/runner.py",
+                  "class Cancelled(Exception):\n"
+                  "    pass\n"
+                  "def run(task):\n"
+                  "    try:\n"
+                  "        return task()\n"
+                  "    except Cancelled:\n"
+                  "        raise\n"
+                  "def main(task):\n"
+                  "    return run(task)\n"}},
+                {{"tests/test_runner.py",
+                  "import unittest\n"
+                  "from pkg.runner import run, main, Cancelled\n"
+                  "class RunnerTest(unittest.TestCase):\n"
+                  "    def test_run_cancelled(self):\n"
+                  "        self.assertRaises(Cancelled, run, self.cancel)\n"
+                  "    def test_main_cancelled(self):\n"
+                  "        self.assertRaises(Cancelled, main, self.cancel)\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of(""), (std::vector<std::string>{"RunnerTest.test_run_cancelled@5"}));
+}
+
+// Lib/asyncio/unix_events.py's shape: the test makes the coroutine before
+// its expectation and runs it inside (`coro = loop.create_server(...)`,
+// then `run_until_complete(coro)`). The coroutine function's body runs
+// there: linked. A plain function's body ran when the test called it,
+// before the expectation: no link.
+TEST(EvidenceLinks, ACoroutineMadeBeforeTheExpectationRunsInIt) {
+  auto l = link({{"pkg/loop.py",
+                  "class Loop:\n"
+                  "    def run_until_complete(self, coro):\n"
+                  "        return coro\n"
+                  "    async def create_server(self, path=None, sock=None):\n"
+                  "        if path is None and sock is None:\n"
+                  "            raise ValueError('path was not specified, and no sock specified')\n"
+                  "    def make_handle(self, path=None):\n"
+                  "        if path is None:\n"
+                  "            raise ValueError('no path for the handle')\n"}},
+                {{"tests/test_loop.py",
+                  "import unittest\n"
+                  "from pkg.loop import Loop\n"
+                  "class LoopTest(unittest.TestCase):\n"
+                  "    def setUp(self):\n"
+                  "        self.loop = Loop()\n"
+                  "    def test_server_nopath(self):\n"
+                  "        coro = self.loop.create_server(None)\n"
+                  "        with self.assertRaisesRegex(ValueError, 'path was not specified'):\n"
+                  "            self.loop.run_until_complete(coro)\n"
+                  "    def test_handle_nopath(self):\n"
+                  "        h = self.loop.make_handle('x')\n"
+                  "        with self.assertRaisesRegex(ValueError, 'no path'):\n"
+                  "            self.loop.run_until_complete(h)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("path was not specified"), (std::vector<std::string>{"LoopTest.test_server_nopath@8"}));
+  EXPECT_TRUE(l.tests_of("no path for the handle").empty());
+}
+
 // Lib/hmac.py's shape: `new` hands its arguments to the class's
 // constructor. The test's literals are followed into `__init__` as into
 // any helper: `digestmod='sha256'` fails `if not digestmod:`, so that

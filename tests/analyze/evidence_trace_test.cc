@@ -48,9 +48,13 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // receiver's name witnesses no site and a helper called above a site
   // that raises the class too makes it a guess, 92.9 % (798 of 859) once a
   // function defined twice (a platform's branches) links nothing, 93.1 %
-  // (798 of 857) once literals are followed into a constructor: this
-  // floor keeps them from getting worse.
-  EXPECT_GE(executed * 1000, ran * 920) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // (798 of 857) once literals are followed into a constructor; 94.1 %
+  // (840 of 893) once a bare re-raise in a callee links nothing, a
+  // coroutine made before the expectation and a `with` statement's name
+  // are followed, and the tracer tries a mixin's Python subclasses too
+  // (93.7 % with that tracer before them): this floor keeps them from
+  // getting worse.
+  EXPECT_GE(executed * 1000, ran * 930) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace

@@ -40,6 +40,10 @@ def module_of(path, prefix):
     return rel[:-3].replace("/", ".") if rel.endswith(".py") else None
 
 
+# The subclasses of a mixin tried for one linked test.
+k_max_ids = 12
+
+
 def test_ids(module, test_name):
     """The unittest ids to try for a linked test: the class itself when it is
     a TestCase, else (a mixin) the module's TestCase subclasses of it."""
@@ -60,7 +64,12 @@ def test_ids(module, test_name):
     for name, obj in sorted(vars(mod).items()):
         if isinstance(obj, type) and obj is not cls and issubclass(obj, cls) and issubclass(obj, unittest.TestCase):
             ids.append(f"{module}.{name}.{method}")
-    return ids[:3]
+    # A mixin runs under each implementation its module tests (asyncio's
+    # CTask_CFuture_Tests ... PyTask_PyFuture_Tests, io's C and Py
+    # classes); by name the C ones come first, and a raise in the Python
+    # code runs only under the Py ones. Ids are tried until one runs the
+    # line, so a bound of a dozen costs only the links that miss.
+    return ids[:k_max_ids]
 
 
 def run_one(test_id, target_file, target_line, frozen_name):

@@ -159,6 +159,60 @@ TEST(PythonTestTypes, SetUpAttributesAndLocalsNameTheirClass) {
   EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"JSONDecoder().raw_decode"}));
 }
 
+// A name a `with` statement binds to what a call's result enters (`with
+// zipfile.ZipFile(f, 'w') as zf:`, several items, a one-line body) is that
+// call's result, as a local bound to it is; one bound to something else
+// (`as cm` of a name, `as (a, b)`) stays as written.
+TEST(PythonTestTypes, AWithStatementsNameIsItsCallsResult) {
+  const char* src =
+      "import zipfile, bz2\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        with zipfile.ZipFile(TESTFN, 'w') as zf, open(p, \"rb\") as fp:\n"
+      "            self.assertRaises(ValueError, zf.open, 'x', 'q')\n"
+      "        with bz2.BZ2File(TESTFN) as f: self.assertRaises(ValueError, f.write, b'')\n"
+      "        with lock as held, make() as (a, b):\n"
+      "            self.assertRaises(RuntimeError, held.release)\n"
+      "            self.assertRaises(RuntimeError, a.run)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 4u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"zipfile.ZipFile().open"}));
+  EXPECT_EQ(f.expectations[0].constructions, (std::vector<std::string>{"zipfile.ZipFile(TESTFN, 'w')"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"bz2.BZ2File().write"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"held.release"}));
+  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"a.run"}));
+}
+
+// A local the test bound to a call's result before its expectation and
+// hands to a call in it (`coro = self.loop.create_server(...)`, then
+// `run_until_complete(coro)`): the call is written awaited, for the call
+// graph to follow when it is a coroutine function's. A local only read
+// (`c.value`) or handed on inside an expression is not, nor one the
+// expectation calls (`assertRaises(E, o)`: its `__call__`).
+TEST(PythonTestTypes, ALocalHandedToTheExpectationsCallIsAwaited) {
+  const char* src =
+      "import asyncio\n"
+      "class T(unittest.TestCase):\n"
+      "    def setUp(self):\n"
+      "        self.loop = asyncio.new_event_loop()\n"
+      "    def test_a(self):\n"
+      "        coro = self.loop.create_server(None, path=None)\n"
+      "        n = len('x')\n"
+      "        self.assertRaises(ValueError, self.loop.run_until_complete, coro)\n"
+      "    def test_b(self):\n"
+      "        c = make(1)\n"
+      "        o = Foo()\n"
+      "        with self.assertRaises(ValueError):\n"
+      "            asyncio.run(wrap(c.value, [c]))\n"
+      "        self.assertRaises(TypeError, o)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 3u);
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"asyncio.new_event_loop().run_until_complete",
+                                                               "asyncio.new_event_loop().create_server.__await__"}));
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"asyncio.run", "wrap", "make().value.__get__"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"o"}));
+}
+
 // A class attribute set in the mixin's subclasses (`decimal = P`), a local
 // alias of it, and a module loaded with its C accelerator blocked: the
 // Python module, bound as `import decimal as decimal`; the subclass that
@@ -321,9 +375,9 @@ TEST(PythonTestTypes, HelpersOfTheTestFileStandForTheirCalls) {
       "            self.check('y', len)\n";
   auto f = scan_python_tests(src);
   ASSERT_EQ(f.expectations.size(), 3u);
-  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"open", "fp.write", "netrc.netrc"}));
+  EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"open", "open().write", "netrc.netrc"}));
   EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"netrc.Parser", "netrc.Parser().parse"}));
-  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"open", "fp.write", "netrc.netrc"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"open", "open().write", "netrc.netrc"}));
 }
 
 // An expectation in a helper (Lib/test/test_statistics.py's

@@ -809,7 +809,8 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       property = {};
       wrapped = false;
     }
-    if (starts_with_word(source, at, "async")) {
+    const bool is_async = starts_with_word(source, at, "async");
+    if (is_async) {
       at += 5;
       while (at < l.end && (source[at] == ' ' || source[at] == '\t')) ++at;
     }
@@ -832,6 +833,7 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         fn.qualname = qualname;
         fn.line = static_cast<int>(l.first_line) + 1;
         fn.nested = nested;
+        fn.is_async = is_async;
         fn.property = property;
         if (wrapped) fn.returns = "?";  // cleared at the end
         if (std::uint32_t open_paren = e; open_paren < l.end && source[open_paren] == '(') {

@@ -341,6 +341,41 @@ std::vector<std::string> params_of(std::string_view rest) {
   return out;
 }
 
+// The `EXPR as NAME` items of a `with` statement's header (`with
+// zipfile.ZipFile(f, 'w') as zf, open(p) as g:`), `with` dropped; empty
+// when the header does not end in its `:` on this line.
+std::vector<std::pair<std::string_view, std::string_view>> with_items(std::string_view header) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const char c = header[i];
+    if (c == '\'' || c == '"') {
+      i = string_end(header, i);
+      if (i == std::string_view::npos) return {};
+      --i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0 && (c == ',' || c == ':')) {
+      items.push_back(trim(header.substr(start, i - start)));
+      start = i + 1;
+      if (c == ':') break;
+    }
+  }
+  if (start == 0) return {};
+  for (std::string_view item : items) {
+    const std::size_t as = item.rfind(" as ");
+    if (as == std::string_view::npos) continue;
+    std::string_view name = trim(item.substr(as + 4));
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ident_char)) continue;
+    out.emplace_back(trim(item.substr(0, as)), name);
+  }
+  return out;
+}
+
 Bindings read_bindings(const PythonLines& lines) {
   Bindings b;
   struct Scope {
@@ -437,6 +472,17 @@ Bindings read_bindings(const PythonLines& lines) {
         start = comma + 1;
       }
       if (each.size() >= 2 && each.size() <= k_max_values) b.loops[fn->name].emplace(std::string(name), std::move(each));
+      return;
+    }
+    // `with Cls(...) as name:` binds what `__enter__` returns: the
+    // instance itself, for the classes whose methods a test calls on it
+    // (`zipfile.ZipFile`, `bz2.BZ2File`).
+    if (fn && starts_with_word(t, "with")) {
+      for (auto [expr, name] : with_items(t.substr(4)))
+        if (auto v = value_of(expr); v && v->kind == Value::call) {
+          v->line = line;
+          bind_name(b.locals[fn->name], nullptr, std::string(name), *v);
+        }
       return;
     }
     // `TARGET = VALUE`, one target.
@@ -703,6 +749,63 @@ class Typer {
   mutable std::unordered_map<std::string, std::vector<Value>> m_helper_memo;
 };
 
+// A call whose result the expectation awaits (call_graph.h): written
+// `loop.create_server.__await__`.
+constexpr std::string_view k_awaited = ".__await__";
+
+// Whether code `t` passes the name `name` alone as an argument of a call
+// (`run_until_complete(coro)`, `assertRaises(E, run, coro)`), outside
+// strings.
+bool passes_argument(std::string_view t, std::string_view name) {
+  auto skip_back = [&](std::size_t i) {
+    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t' || t[i - 1] == '\n')) --i;
+    return i;
+  };
+  auto skip = [&](std::size_t i) {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n')) ++i;
+    return i;
+  };
+  for (std::size_t i = 0; i < t.size();) {
+    if (t[i] == '\'' || t[i] == '"') {
+      i = string_end(t, i);
+      if (i == std::string_view::npos) return false;
+      continue;
+    }
+    if (t.substr(i).starts_with(name) && (i == 0 || !ident_char(t[i - 1])) &&
+        (i + name.size() == t.size() || !ident_char(t[i + name.size()]))) {
+      const std::size_t before = skip_back(i), after = skip(i + name.size());
+      if (before > 0 && (t[before - 1] == '(' || t[before - 1] == ',') && after < t.size() &&
+          (t[after] == ')' || t[after] == ','))
+        return true;
+    }
+    ++i;
+  }
+  return false;
+}
+
+// The calls whose results test `test` bound to a local before its
+// expectation at `line` and hands to a call in it (`coro =
+// loop.create_server(...)`, then `loop.run_until_complete(coro)`), marked
+// awaited: a coroutine function's body runs only then. Not a local the
+// expectation calls itself (`assertRaises(E, o)`: its `__call__`). As
+// written, `self.` dropped.
+std::vector<std::string> awaited_calls(const Bindings& b, const model::TestExpectation& e) {
+  std::vector<std::string> out;
+  auto l = b.locals.find(e.test);
+  if (l == b.locals.end()) return out;
+  // A comment's apostrophe opens no string.
+  const std::string code = code_of(e.code);
+  for (const auto& [name, v] : l->second) {
+    if (v.kind != Value::call || v.line <= 0 || v.line >= e.line || !passes_argument(code, name) ||
+        std::find(e.calls.begin(), e.calls.end(), name) != e.calls.end())
+      continue;
+    std::string_view callee = v.text;
+    if (callee.starts_with("self.")) callee.remove_prefix(5);
+    out.push_back(std::string(callee) + std::string(k_awaited));
+  }
+  return out;
+}
+
 // An attribute access as expectations.cc writes it (`obj.size.__get__`).
 bool is_access(std::string_view call) {
   return call.ends_with(".__get__") || call.ends_with(".__set__") || call.ends_with(".__delete__");
@@ -782,7 +885,9 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::vector<std::string> vias;
     std::vector<std::string> constructions;
     std::vector<std::vector<std::string>> steps;
-    for (const auto& [c, scope] : scoped) {
+    for (const auto& [written, scope] : scoped) {
+      const bool awaited = written.ends_with(k_awaited);
+      const std::string c = awaited ? written.substr(0, written.size() - k_awaited.size()) : written;
       // An attribute access (`obj.size.__get__`, expectations.cc) runs a
       // property's accessor only on an instance: a receiver bound to a
       // call's result. On anything else it names nothing.
@@ -799,7 +904,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
         if (t.call_end < t.text.size()) {
           // With the arguments the test gave it, for what it set the
           // instance's attributes to (`Wrapper('x', width=3)`).
-          if (t.args && constructions.size() < k_max_calls) {
+          if (t.args && !awaited && constructions.size() < k_max_calls) {
             std::string made = t.text.substr(0, t.call_end) + '(' + *t.args + ')';
             // And what the test did to it before its expectation, when it
             // is this test's own local.
@@ -817,6 +922,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
           }
           t.text.insert(t.call_end, "()");
         }
+        if (awaited) t.text += k_awaited;
         if (!t.via.empty() && std::find(vias.begin(), vias.end(), t.via) == vias.end()) vias.push_back(t.via);
         if (calls.size() < k_max_calls && std::find(calls.begin(), calls.end(), t.text) == calls.end())
           calls.push_back(std::move(t.text));
@@ -838,6 +944,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     for (const auto& c : e.calls) scoped.emplace_back(c, e.test);
     auto callers = is_test_name(e.test) ? std::vector<Caller>{} : callers_of(b, typer, e.test);
     if (callers.empty()) {
+      for (auto& c : awaited_calls(b, e)) scoped.emplace_back(std::move(c), e.test);
       type(e, scoped);
       out.push_back(std::move(e));
       continue;
