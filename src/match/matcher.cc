@@ -60,12 +60,10 @@ bool raises_itself(std::string_view source) {
 }
 
 // Whether a frame's file is JavaScript or TypeScript (node's `[eval]` and
-// `node:internal/…` are neither).
+// `node:internal/…` are neither; a browser's `?v=3f2a` is not the file's).
 bool js_frame(std::string_view file) {
   if (auto q = file.find_first_of("?#"); q != std::string_view::npos) file = file.substr(0, q);
-  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
-    if (file.ends_with(ext)) return true;
-  return false;
+  return detail::js_file(file);
 }
 
 // Score tiers: frame and line > frame file > class > pattern specificity.
@@ -356,12 +354,12 @@ MatchResult Matcher::match(std::string_view text, int top) const {
           }
           if (agree <= 0) continue;
           const Entry& entry = m.entries[e];
-          const std::uint32_t in_function = m.function[entry.record];
           if (outer && entry.line != f.line) continue;
           Cand& c = add(e);
           c.suffix = agree;
           c.reasons.frame = true;
           const std::uint32_t own = printed ? m.statement[entry.record] : 0;
+          const std::uint32_t in_function = m.function[entry.record];
           const bool same_function = frame_function == 0 || in_function == 0 || in_function == frame_function;
           const bool same_line = entry.line == f.line;
           c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;

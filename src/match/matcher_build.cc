@@ -101,11 +101,6 @@ int build_folder(std::string_view c) {
 // (Babel: `_exception2['default']`, `_errors.default`).
 bool imported_default(std::string_view cls) { return cls.ends_with("['default']") || cls.ends_with(".default"); }
 
-bool js_file(std::string_view name) {
-  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
-    if (name.ends_with(ext)) return true;
-  return false;
-}
 
 // What twin builds share of a file's path: its components outside build
 // folders, the last without its extension; and the build's rank.
@@ -220,7 +215,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t r = 0; r < records.size(); ++r) {
     const auto& parts = m.file_parts[m.entries[r].file_id];
-    if (!parts.empty() && js_file(parts.back()) && !m.is_shadow(r)) order.push_back(r);
+    if (!parts.empty() && detail::js_file(parts.back()) && !m.is_shadow(r)) order.push_back(r);
   }
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return m.entries[a].file_id != m.entries[b].file_id ? m.entries[a].file_id < m.entries[b].file_id
@@ -450,7 +445,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
-    e.js_own_class = js_file(r.file_path) && !last.empty() &&
+    e.js_own_class = detail::js_file(r.file_path) && !last.empty() &&
                      ((std::isupper(static_cast<unsigned char>(last[0])) && !detail::js_builtin_error(last)) ||
                       imported_default(r.error_class));
     // By repository and path: the repositories' import roots differ.

@@ -36,6 +36,13 @@ inline std::string_view canonical_class(std::string_view written, std::string_vi
   return last;
 }
 
+// Whether a file's name is JavaScript's or TypeScript's.
+inline bool js_file(std::string_view name) {
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+    if (name.ends_with(ext)) return true;
+  return false;
+}
+
 // A class JavaScript defines itself, which a subclass that sets no `name`
 // prints as.
 inline bool js_builtin_error(std::string_view name) {
