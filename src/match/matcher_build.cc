@@ -87,7 +87,8 @@ int build_folder(std::string_view c) {
   static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
   static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
                                               "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
-  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "amd", "system", "bundles"};
+  static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "amd", "system", "global",
+                                                   "iife", "bundles"};
   for (std::string_view b : k_common)
     if (c == b) return 0;
   for (std::string_view b : k_es)
@@ -117,6 +118,17 @@ std::string build_free_path(const std::vector<std::string_view>& parts, std::uin
     } else {
       if (c.ends_with(".mjs")) r = std::max(r, 1);
       c = c.substr(0, c.rfind('.'));
+      // A build named in the file's name: `index.esm.js`, `ky.umd.min.js`.
+      for (bool tagged = true; tagged;) {
+        tagged = false;
+        for (auto [tag, tag_rank] : {std::pair<std::string_view, int>{".esm", 1}, {".es", 1}, {".module", 1}, {".mjs", 1},
+                                     {".cjs", 0}, {".node", 0}, {".umd", 2}, {".browser", 2}, {".min", 2}})
+          if (c.size() > tag.size() && c.ends_with(tag)) {
+            c.remove_suffix(tag.size());
+            r = std::max(r, tag_rank);
+            tagged = true;
+          }
+      }
     }
     key.append(c);
     key += '/';
@@ -246,7 +258,9 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     if (in_bundle_folder ||
         (!package.empty() && file_stem.starts_with(package) &&
          (file_stem.size() == package.size() || file_stem[package.size()] == '.'))) {
-      rank[r] = 2;
+      // After every module's own file; among bundles, by their folder's
+      // build (`build/node/` before `build/amd/`).
+      rank[r] = static_cast<std::uint8_t>(3 + rank[r]);
       bundled.push_back(r);
       continue;
     }
@@ -272,7 +286,17 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
       if (!joined.insert((std::uint64_t{it->second} << 32) | m.entries[r].file_id).second) continue;
       group_of[r] = it->second;
       ++size[it->second - 1];
+      continue;
     }
+    // A message several modules raise: the bundles of one package (luxon's
+    // `build/node/luxon.js`, `build/amd/luxon.js`, …) hold its modules in
+    // one order, so the n-th such statement of each bundle is one site.
+    std::string bundle_key = message + "\0bundle\0";
+    bundle_key += std::to_string(in_file[bundle_key + std::to_string(m.entries[r].file_id)]++);
+    auto [it, added] = groups.emplace(bundle_key, static_cast<std::uint32_t>(size.size()) + 1);
+    if (added) size.push_back(0);
+    group_of[r] = it->second;
+    ++size[it->second - 1];
   }
   // Only groups of two or more are twins; they are numbered densely.
   std::vector<std::uint32_t> number(size.size(), 0);

@@ -210,7 +210,8 @@ struct Index {
   // twins are one answer: without a frame on one of them they tie, and
   // the build `require` loads speaks for them. By record: 1 + its group,
   // or 0 when it has no twin (empty when no record has one); and its
-  // build's rank (0 CommonJS or unknown, 1 an ES build, 2 a browser one).
+  // build's rank (0 CommonJS or unknown, 1 an ES build, 2 a browser one;
+  // a bundle 3 more than its folder's).
   std::vector<std::uint32_t> twin_of;
   std::vector<std::uint8_t> build_rank;
   std::uint32_t twin_groups = 0;

@@ -1075,6 +1075,29 @@ TEST(Matcher, EveryBuildOfAModuleIsOneAnswer) {
   EXPECT_EQ(top_id(r), "src");
   EXPECT_EQ(r.candidates.size(), 1u);
   EXPECT_FALSE(r.ambiguous);
+  // A build named in the file's name (yup's `index.esm.js` beside `index.js`).
+  const std::string ref = "ref must be a string, got: {key}", ref_pat = "ref must be a string, got: (.+?)";
+  auto yup = Matcher::build({site_in("cjs", "npm/yup", "TypeError", ref, ref_pat, "index.js", 267),
+                             site_in("esm", "npm/yup", "TypeError", ref, ref_pat, "index.esm.js", 259)});
+  r = yup.match("TypeError: ref must be a string, got: 5");
+  EXPECT_EQ(top_id(r), "cjs");
+  EXPECT_EQ(r.candidates.size(), 1u);
+  // Two modules raise one message: each bundle holds both, in one order;
+  // the n-th of each bundle is one site, the Node build's speaks for it.
+  const std::string unit = "Invalid unit {u}", unit_pat = "Invalid unit (.+?)";
+  std::vector<model::ErrorRecord> two = {
+      site_in("duration", "npm/luxon", "Error", unit, unit_pat, "src/duration.js", 421),
+      site_in("datetime", "npm/luxon", "Error", unit, unit_pat, "src/datetime.js", 366)};
+  for (const char* bundle : {"build/amd/luxon.js", "build/node/luxon.js", "build/global/luxon.js"}) {
+    two.push_back(site_in(std::string(bundle) + ":1", "npm/luxon", "Error", unit, unit_pat, bundle, 3000));
+    two.push_back(site_in(std::string(bundle) + ":2", "npm/luxon", "Error", unit, unit_pat, bundle, 6000));
+  }
+  auto bundles = Matcher::build(two);
+  r = bundles.match("Error: Invalid unit nope");
+  EXPECT_TRUE(r.ambiguous);
+  std::set<std::string> ids;
+  for (const auto& c : r.candidates) ids.insert(std::string(c.id));
+  EXPECT_EQ(ids, (std::set<std::string>{"duration", "datetime", "build/node/luxon.js:1", "build/node/luxon.js:2"}));
 }
 
 // jinja2 raises `self._undefined_exception(self._undefined_message)`: no
