@@ -70,13 +70,17 @@ bool is_javascript_file(std::string_view path) {
 
 void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, const ProseContext& ctx) {
   const bool ts = scan::frontend_for(r.file_path) && scan::frontend_for(r.file_path)->language() != "javascript";
-  const std::string cls = r.error_class.empty() ? "the caught error" : r.error_class;
+  const bool in_catch = std::any_of(s.guards.begin(), s.guards.end(), [](const model::Guard& g) { return g.kind == "except"; });
+  const std::string cls = !r.error_class.empty() ? r.error_class : in_catch ? "the caught error" : "the error it was given";
   const std::string catch_cls = is_identifier(r.error_class) ? r.error_class : "Error";
   const std::string fn = is_identifier(s.function) && s.function != "constructor" ? s.function
                          : s.function == "constructor" && is_identifier(s.class_name) ? s.class_name
                                                                                       : "";
   const bool is_new = s.function == "constructor" && !fn.empty();
-  std::string where = s.function.empty() ? "module code" : s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`";
+  // A function without a name (a callback, `(err) => { … }`) is not module code.
+  std::string where = !s.function.empty() ? (s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`")
+                      : s.function_line > 0 ? "an anonymous function"
+                                            : "module code";
   const model::Guard* guard = nullptr;
   for (const auto& g : s.guards)
     if (g.kind == "if" || g.kind == "else" || g.kind == "assert") {

@@ -60,6 +60,26 @@ TEST(JavaScriptFrontend, ErrorMadeEarlierWithCodeAndRethrowOfCaught) {
   EXPECT_EQ(f.sites[1].error_class, "");
 }
 
+// A callback's error parameter thrown (`if (err) throw err`) is an error
+// handed on, of whatever class it has: no class named after the parameter.
+// One the function makes itself is still read.
+TEST(JavaScriptFrontend, AGivenErrorThrownIsHandedOn) {
+  auto f = js("function h() {\n"
+              "  fs.readFile('x', (err, data) => {\n"
+              "    if (err) throw err\n"
+              "  })\n"
+              "}\n"
+              "function g(err) {\n"
+              "  err = new RangeError('made here')\n"
+              "  throw err\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "RangeError");
+  EXPECT_FALSE(f.sites[1].reraise);
+}
+
 TEST(JavaScriptFrontend, RejectionsCallbacksEmitAndWarnings) {
   auto f = js("function load(p, cb) {\n"
               "  if (!p) return cb(new TypeError('path required'))\n"

@@ -528,7 +528,15 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
   const Assign* made = nullptr;
   for (const Assign& a : assigns)
     if (a.at < at && a.name == id && kind(unwrap(a.value)) == Kind::New) made = &a;
-  if (!made) return;
+  if (!made) {
+    // An error the function was given (`(err, data) => { if (err) throw err }`):
+    // thrown again, whatever its class.
+    if (parameter_of_enclosing(id)) {
+      site.error_class.clear();
+      site.reraise = true;
+    }
+    return;
+  }
   read_construction(unwrap(made->value), site, made->at, depth + 1);
   // Its code, set between the making and the throw.
   std::string code_name = std::string(id) + ".code";
