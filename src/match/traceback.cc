@@ -306,13 +306,12 @@ bool parse_single_line(std::string_view text, KnownClass known, LineException& o
     // "exc_type", "stackTrace" or IPython's header is in it).
     if (may_be_structured(line)) return false;
   }
-  if (node_coded(line, out)) return true;
   ClassAt c;
   if (find_exception(line, known, c)) {
     if (c.escaped) return false;  // its text is not the line's: parse_traceback makes it
     if (Frame f; c.name.data() != line.data() && line_frame(line, c, f)) return false;  // a frame too
     out = {c.name, c.message, c.last};
-  } else {
+  } else if (!node_coded(line, out)) {
     out = {{}, trim(text), {}};
   }
   return true;
