@@ -19,6 +19,7 @@
 #include "match/path_suffix.h"
 #include "match/traceback.h"
 #include "match/word_hash.h"
+#include "model/throw_site.h"
 
 // Matcher::match: one pasted text against the index (matcher_index.h) that
 // Matcher::build (matcher_build.cc) made. What it runs per line and per
@@ -238,7 +239,7 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   // is also what a site throwing a class of its own prints when that class
   // sets no `name`: its class agrees when its message's text does, a hair
   // below a site throwing the printed class itself with the same text.
-  const bool printed_js_builtin = error_class == last_class && detail::js_builtin_error(last_class);
+  const bool printed_js_builtin = error_class == last_class && model::javascript_builtin_error(last_class);
   auto base_class_agrees = [&](const Entry& e, const Confirmed& confirmed) {
     return printed_js_builtin && e.js_own_class && confirmed.kind >= 2 && e.constant_chars > 0;
   };

@@ -24,6 +24,7 @@
 #include "match/traceback.h"
 #include "match/word_hash.h"
 #include "match/word_table.h"
+#include "model/throw_site.h"
 
 namespace errdex::match {
 namespace {
@@ -470,7 +471,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
       e.class_id = it->second;
     }
     e.js_own_class = detail::js_file(r.file_path) && !last.empty() &&
-                     ((std::isupper(static_cast<unsigned char>(last[0])) && !detail::js_builtin_error(last)) ||
+                     ((std::isupper(static_cast<unsigned char>(last[0])) && !model::javascript_builtin_error(last)) ||
                       imported_default(r.error_class));
     // By repository and path: the repositories' import roots differ.
     auto [fit, fadded] = file_ids.emplace(r.repo + '\n' + r.file_path, static_cast<std::uint32_t>(m.files.size()));

@@ -43,15 +43,6 @@ inline bool js_file(std::string_view name) {
   return false;
 }
 
-// A class JavaScript defines itself, which a subclass that sets no `name`
-// prints as.
-inline bool js_builtin_error(std::string_view name) {
-  for (std::string_view b : {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
-                             "AggregateError"})
-    if (name == b) return true;
-  return false;
-}
-
 // Full-text fallback: words this common say nothing and cost the most.
 constexpr std::size_t k_fulltext_max_df = 2000;
 

@@ -3,6 +3,7 @@
 // read off the code, with no interpretation. The analyst turns them into an
 // ErrorRecord.
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,16 @@ struct ClassParam {
   // The default when it is plain text (`message="Invalid file"`), else "".
   std::string default_text;
 };
+
+// JavaScript's own error classes: what a class that never sets its `name`
+// prints as, at the end of its bases (`TypeError: …` for `class PathError
+// extends TypeError`).
+inline bool javascript_builtin_error(std::string_view name) {
+  for (std::string_view b : {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
+                             "AggregateError"})
+    if (name == b) return true;
+  return false;
+}
 
 // A class defined in the file, for resolving custom exceptions to bases.
 struct ClassDef {

@@ -189,8 +189,6 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
   // The name a class's instances print: its own, else its base's.
   // Only a chain that ends at one of JavaScript's own classes is known.
   auto printed = [&](std::string_view written) {
-    static constexpr std::string_view k_builtin[] = {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
-                                                      "EvalError", "URIError", "AggregateError"};
     std::string_view name = written;
     for (int hops = 0; hops < 16; ++hops) {
       auto it = classes.find(name);
@@ -198,7 +196,7 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
       name = it->second.cls->bases.front();
       if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
     }
-    return std::find(std::begin(k_builtin), std::end(k_builtin), name) != std::end(k_builtin) ? name : written;
+    return model::javascript_builtin_error(name) ? name : written;
   };
   for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
     if (!javascript[i]) continue;

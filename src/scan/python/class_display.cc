@@ -550,33 +550,47 @@ bool FileScanner::derives_from(std::string_view name, std::string_view base) {
 }
 
 void FileScanner::fill_class_texts() {
-  for (ThrowSite& site : m_facts.sites) {
-    if (site.class_name.empty() || site.message.parts.empty()) continue;
-    auto is_attribute = [](const TemplatePart& p) {
-      return !p.literal && p.text.starts_with("self.") && p.text.find_first_of(".[(", 5) == std::string::npos &&
-             (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
-    };
-    if (std::none_of(site.message.parts.begin(), site.message.parts.end(), is_attribute)) continue;
-    // The classes whose instance `self` may be, each with what it shows:
-    // the method's own class first, then the classes here derived from it.
-    std::vector<std::string_view> owners{site.class_name};
+  auto is_attribute = [](const TemplatePart& p) {
+    return !p.literal && p.text.starts_with("self.") && p.text.find_first_of(".[(", 5) == std::string::npos &&
+           (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
+  };
+  // What `self.x` holds in a class's instances (its body's and its bases'
+  // texts, less what `__init__` sets otherwise), read once per class: a
+  // class raises from many methods.
+  std::unordered_map<std::string_view, ClassDisplay> held;
+  auto held_by = [&](std::string_view owner) -> const ClassDisplay& {
+    auto [it, added] = held.try_emplace(owner);
+    if (!added) return it->second;
+    std::vector<std::string_view> chain;
+    TSNode init_fn{};
+    for (std::string_view name = owner; chain.size() < 4 && !name.empty();) {
+      TSNode cls = class_named(name);
+      if (ts_node_is_null(cls)) break;
+      chain.push_back(name);
+      if (ts_node_is_null(init_fn)) init_fn = init_of(cls);
+      name = first_base(cls);
+    }
+    read_class_attributes(chain, it->second);
+    read_init_assignments(init_fn, it->second);
+    return it->second;
+  };
+  // The classes whose instance `self` may be in a method of a class: that
+  // class first, then the classes here derived from it.
+  std::unordered_map<std::string_view, std::vector<std::string_view>> owners_of;
+  auto owners = [&](std::string_view cls) -> const std::vector<std::string_view>& {
+    auto [it, added] = owners_of.try_emplace(cls);
+    if (!added) return it->second;
+    it->second.push_back(cls);
     for (const model::ClassDef& c : m_facts.classes)
-      if (c.name != site.class_name && derives_from(c.name, site.class_name)) owners.push_back(c.name);
+      if (c.name != cls && derives_from(c.name, cls)) it->second.push_back(c.name);
+    return it->second;
+  };
+  for (ThrowSite& site : m_facts.sites) {
+    if (site.class_name.empty() || std::none_of(site.message.parts.begin(), site.message.parts.end(), is_attribute)) continue;
     std::vector<MessageTemplate> texts;
     bool own_class_sets = false;  // the method's own class (or a base) sets it
-    for (std::string_view owner : owners) {
-      std::vector<std::string_view> chain;
-      TSNode init_fn{};
-      for (std::string_view name = owner; chain.size() < 4 && !name.empty();) {
-        TSNode cls = class_named(name);
-        if (ts_node_is_null(cls)) break;
-        chain.push_back(name);
-        if (ts_node_is_null(init_fn)) init_fn = init_of(cls);
-        name = first_base(cls);
-      }
-      ClassDisplay d;
-      read_class_attributes(chain, d);
-      read_init_assignments(init_fn, d);
+    for (std::string_view owner : owners(site.class_name)) {
+      const ClassDisplay& d = held_by(owner);
       MessageTemplate t = site.message;
       t.parts.clear();
       bool filled = false;
@@ -587,7 +601,7 @@ void FileScanner::fill_class_texts() {
         else t.parts.push_back(p);
         filled = filled || own.has_value();
       }
-      own_class_sets = own_class_sets || (filled && owner == owners.front());
+      own_class_sets = own_class_sets || (filled && owner == site.class_name);
       if (filled) texts.push_back(std::move(t));
     }
     if (texts.empty()) continue;
