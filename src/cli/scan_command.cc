@@ -397,10 +397,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   scan::link_javascript(facts, javascript);
   std::vector<bool> python(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) python[i] = !javascript[i];
-  scan::link_class_displays(facts, python);
   {
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
+    scan::link_class_displays(facts, python, whole_facts, paths);
     scan::link_caller_messages(facts, whole_facts, paths);
   }
   std::vector<char> linked(entries.size());

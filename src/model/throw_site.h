@@ -82,6 +82,13 @@ struct ThrowSite {
   // only). Callers in other files fill it (scan::link_caller_messages).
   std::string message_param;
   int message_param_position = -1;
+  // Python: the messages the exception call's other arguments build
+  // (`BadOptionUsage(opt, "Option {name!r} does not take a value.".format(name=opt))`),
+  // one per entry of `args` (an empty template where an argument builds
+  // none, or is the first); empty when no argument after the first builds
+  // one. A class defined in another file whose display shows such an
+  // argument fills it with this (scan::link_class_displays).
+  std::vector<MessageTemplate> arg_messages;
   std::vector<std::string> decorators;
   std::string function_doc;
   int function_line = 0;

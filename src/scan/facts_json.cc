@@ -51,7 +51,7 @@ class Writer {
   void value(const model::ThrowSite& s) {
     list(s.kind, s.error_class, s.reraise, s.message, s.alternatives, s.raised_text, s.args, s.cause, s.line,
          s.end_line, s.guards, s.function, s.function_params, s.decorators, s.function_doc, s.function_line,
-         s.class_name, s.class_bases, s.class_doc, s.message_param, s.message_param_position);
+         s.class_name, s.class_bases, s.class_doc, s.message_param, s.message_param_position, s.arg_messages);
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself); }
@@ -152,6 +152,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
         t.message_param = s.at(19).get<std::string>();
         t.message_param_position = s.at(20).get<int>();
       }
+      if (s.size() > 21) t.arg_messages = templates_from(s.at(21));
       f.sites.push_back(std::move(t));
     }
     for (const auto& c : j.at(1)) {

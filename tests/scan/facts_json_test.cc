@@ -48,6 +48,7 @@ TEST(FactsJson, EveryKindOfTextIsWrittenAsNlohmannDumpsIt) {
   s.function = "f";
   s.decorators = {"@staticmethod"};
   s.function_doc = "Line one.\r\n\fLine two.\b";
+  s.arg_messages = {{}, s.message};
   f.sites.push_back(s);
   f.sites.push_back({});
   model::ClassDef c;

@@ -80,6 +80,77 @@ TEST(JavaScriptFrontend, AGivenErrorThrownIsHandedOn) {
   EXPECT_FALSE(f.sites[1].reraise);
 }
 
+// An error got from elsewhere and thrown (`const err = doc.validateSync()`,
+// a `let firstError` a callback set, `throw result.error`) is handed on:
+// no class named after the variable. One made by `new` in the function
+// around it (a `.catch` callback's closure), or by a helper of the file,
+// is read; a capitalised name stays a class.
+TEST(JavaScriptFrontend, AnErrorGotFromElsewhereIsHandedOn) {
+  auto f = js("function a(doc) {\n"
+              "  const err = doc.validateSync()\n"
+              "  if (err != null) throw err\n"
+              "}\n"
+              "async function b(items) {\n"
+              "  let firstError = null\n"
+              "  await run(items, (e) => { firstError = e })\n"
+              "  if (firstError) throw firstError\n"
+              "}\n"
+              "function c(schema, data) {\n"
+              "  const result = schema.safeParse(data)\n"
+              "  throw result.error\n"
+              "}\n"
+              "function d(args) {\n"
+              "  const error = new ZodError([])\n"
+              "  return parse(args).catch((e) => {\n"
+              "    error.addIssue(e)\n"
+              "    throw error\n"
+              "  })\n"
+              "}\n"
+              "function invalid(name) { return new TypeError(`invalid ${name}`) }\n"
+              "function e(x) {\n"
+              "  const problem = invalid('option')\n"
+              "  throw problem\n"
+              "}\n"
+              "function g() { throw Errors.TIMEOUT }\n"
+              "function h() { throw AbortSignalError }\n"
+              "Query.prototype.exec = function() { if (this.error()) throw this.error() }\n"
+              "function k(q) { throw q[kUpdateError] }\n"
+              "function m(q) { throw q.makeError('bad') }\n");
+  ASSERT_EQ(f.sites.size(), 10u);
+  for (int i : {0, 1, 2, 7, 8}) {
+    EXPECT_EQ(f.sites[i].error_class, "") << i;
+    EXPECT_TRUE(f.sites[i].reraise) << i;
+  }
+  EXPECT_EQ(f.sites[3].error_class, "ZodError");
+  EXPECT_FALSE(f.sites[3].reraise);
+  EXPECT_EQ(f.sites[4].error_class, "TypeError");
+  EXPECT_EQ(template_text(f.sites[4].message), "invalid option");
+  EXPECT_EQ(f.sites[5].error_class, "Errors.TIMEOUT");
+  EXPECT_EQ(f.sites[6].error_class, "AbortSignalError");
+  EXPECT_FALSE(f.sites[6].reraise);
+  EXPECT_EQ(f.sites[9].error_class, "q.makeError");
+  EXPECT_EQ(template_text(f.sites[9].message), "bad");
+}
+
+// `new Ctor(…)` where `Ctor` is a choice with a class to fall back on
+// (`props.ErrorConstructor || ValidatorError`), or `new (opts.Err ??
+// ParseError)(…)`: that class.
+TEST(JavaScriptFrontend, AConstructorChosenWithAFallbackIsTheFallbackClass) {
+  auto f = js("function v(props) {\n"
+              "  const ErrorConstructor = props.ErrorConstructor || ValidatorError\n"
+              "  throw new ErrorConstructor('validation failed')\n"
+              "}\n"
+              "function p(opts) { throw new (opts.Err ?? errors.ParseError)('bad input') }\n"
+              "function q(opts) { throw new (opts.Err ?? makeError)('bad') }\n"
+              "const r = (Err) => (opts) => { throw new (opts.Err ?? Err)('bad') }\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(f.sites[0].error_class, "ValidatorError");
+  EXPECT_EQ(template_text(f.sites[0].message), "validation failed");
+  EXPECT_EQ(f.sites[1].error_class, "errors.ParseError");
+  EXPECT_EQ(f.sites[2].error_class, "(opts.Err ?? makeError)");
+  EXPECT_EQ(f.sites[3].error_class, "(opts.Err ?? Err)");
+}
+
 TEST(JavaScriptFrontend, RejectionsCallbacksEmitAndWarnings) {
   auto f = js("function load(p, cb) {\n"
               "  if (!p) return cb(new TypeError('path required'))\n"

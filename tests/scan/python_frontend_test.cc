@@ -1,4 +1,5 @@
 #include "scan/python/frontend.h"
+#include "scan/python/outline.h"
 
 #include <gtest/gtest.h>
 
@@ -533,6 +534,101 @@ TEST(PythonFrontend, AClassBodysTextShowsWhereTheRaisePassesNone) {
   EXPECT_EQ(message(files[0].sites[1]), "{self.code}: No such user ({self.hint})");
   ASSERT_EQ(files[1].sites.size(), 1u);
   EXPECT_EQ(message(files[1].sites[0]), "{self.code}: The requested URL was not found on the server. ({self.hint})");
+}
+
+// click's exceptions: `UsageError.__str__` returns `self.message`, which
+// its `__init__` keeps; `BadOptionUsage(option_name, message)` hands its
+// second parameter to that `__init__`. The raise's second argument is
+// what prints, here and where another file raises the class, a message
+// built with `.format` or `%` included.
+TEST(PythonFrontend, WhatABasesInitKeepsIsWhatTheSubclassHandsIt) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class UsageError(Exception):\n"
+      "    def __init__(self, message, ctx=None):\n"
+      "        super().__init__(message)\n"
+      "        self.message = message\n"
+      "    def __str__(self):\n"
+      "        return self.message\n"
+      "class BadOptionUsage(UsageError):\n"
+      "    def __init__(self, option_name, message, ctx=None):\n"
+      "        super().__init__(message, ctx)\n"
+      "        self.option_name = option_name\n"
+      "class BadValue(BadOptionUsage):\n"
+      "    def __init__(self, name, text):\n"
+      "        super().__init__(name, text)\n"
+      "def parse(opt):\n"
+      "    raise BadOptionUsage(opt, 'Option {name!r} does not take a value.'.format(name=opt))\n"));
+  files.push_back(scan_python(
+      "from .exceptions import BadOptionUsage, BadValue\n"
+      "def other(opt, n):\n"
+      "    if n:\n"
+      "        raise BadOptionUsage(opt, 'Option %r takes %d values.' % (opt, n))\n"
+      "    raise BadValue(opt, 'Bad value for ' + opt)\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  EXPECT_EQ(message(files[0].sites[0]), "Option {opt!r} does not take a value.");
+  ASSERT_EQ(files[1].sites.size(), 2u);
+  EXPECT_EQ(message(files[1].sites[0]), "Option {opt} takes {n} values.");
+  EXPECT_EQ(message(files[1].sites[1]), "Bad value for {opt}");
+}
+
+// pydantic's errors: the `__str__` and `__init__` come from a mixin that
+// derives from nothing, named first among the bases; the exception class
+// is the second. The file raises nothing itself (its methods are read
+// again when a class like an exception needs them).
+TEST(PythonFrontend, AnExceptionsMixinBaseShowsTheMessage) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class ErrorMixin:\n"
+      "    def __init__(self, message, *, code):\n"
+      "        self.message = message\n"
+      "        self.code = code\n"
+      "    def __str__(self):\n"
+      "        return self.message\n"
+      "class UndefinedAnnotation(ErrorMixin, NameError):\n"
+      "    def __init__(self, name, message):\n"
+      "        self.name = name\n"
+      "        super().__init__(message=message, code='undefined-annotation')\n"));
+  files.push_back(scan_python(
+      "from .errors import UndefinedAnnotation\n"
+      "def g(obj):\n"
+      "    raise UndefinedAnnotation(obj.arg, f'Unable to evaluate forward reference {obj}')\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[1].sites.size(), 1u);
+  EXPECT_EQ(message(files[1].sites[0]), "Unable to evaluate forward reference {obj}");
+}
+
+// A class of the same name taken from a package outside the repository
+// (pydantic's `from pydantic_core import ValidationError`, beside its v1
+// ValidationError) is not the repository's class; one imported from the
+// repository's own package, or relatively, is.
+TEST(PythonFrontend, AClassImportedFromOutsideIsNotTheRepositorysNamesake) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class ValidationError(ValueError):\n"
+      "    def __init__(self, errors, model):\n"
+      "        self.errors = errors\n"
+      "    def __str__(self):\n"
+      "        return f'{len(self.errors)} validation errors'\n"));
+  auto with_imports = [](const std::string& src) {
+    FileFacts f = scan_python(src);
+    read_calls(src, f);
+    return f;
+  };
+  files.push_back(with_imports("from pydantic_core import ValidationError\ndef a(e):\n    raise ValidationError(e, 'M')\n"));
+  files.push_back(with_imports("import pydantic_core\ndef b(e):\n    raise pydantic_core.ValidationError(e, 'M')\n"));
+  files.push_back(with_imports("from pydantic.v1.errors import ValidationError\ndef c(e):\n    raise ValidationError(e, 'M')\n"));
+  files.push_back(with_imports("from .errors import ValidationError\ndef d(e):\n    raise ValidationError(e, 'M')\n"));
+  std::vector<const FileFacts*> whole;
+  for (const FileFacts& f : files) whole.push_back(&f);
+  link_class_displays(files, {}, whole,
+                      {"pydantic/v1/errors.py", "pydantic/main.py", "pydantic/plugin.py", "pydantic/v1/main.py",
+                       "pydantic/v1/dataclasses.py"});
+  EXPECT_EQ(message(files[1].sites[0]), "{e}");
+  EXPECT_EQ(message(files[2].sites[0]), "{e}");
+  EXPECT_EQ(message(files[3].sites[0]), "{len(self.errors)} validation errors");
+  EXPECT_EQ(message(files[4].sites[0]), "{len(self.errors)} validation errors");
 }
 
 // Django's validators: `raise ValidationError(self.message, …)` in a

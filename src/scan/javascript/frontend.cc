@@ -123,6 +123,15 @@ TSNode FileScanner::unwrap(TSNode n) const {
   return n;
 }
 
+namespace {
+// Whether `name` reads as a class: capitalised after any leading `_` or
+// `$` (`ValidatorError`, `_Err`, `$ZodError`), not a variable (`err`).
+bool names_class(std::string_view name) {
+  const std::size_t i = name.find_first_not_of("_$");
+  return i != std::string_view::npos && std::isupper(static_cast<unsigned char>(name[i]));
+}
+}  // namespace
+
 TSNode FileScanner::argument(TSNode call, std::uint32_t i) const {
   TSNode args = child(call, m_g.f_arguments);
   if (kind(args) != Kind::Arguments) return TSNode{};
@@ -334,11 +343,31 @@ void FileScanner::emit_throw(TSNode n) {
   expr = unwrap(expr);
   if (ts_node_is_null(expr)) return;
   site.raised_text = collapse_ws(text(expr));
-  if (!read_construction(expr, site, at, 0)) {
-    if (kind(expr) == Kind::Identifier)
+  const bool made = read_construction(expr, site, at, 0);
+  if (made && kind(expr) == Kind::Call) {
+    // `throw this.error()`, `throw query.getError()`: a getter of an error
+    // kept elsewhere (no argument, not a helper of this file, not a
+    // class's factory), thrown again whatever its class.
+    TSNode callee = child(expr, m_g.f_function);
+    if (kind(callee) == Kind::Member && !names_class(text(child(callee, m_g.f_property))) &&
+        named_count(child(expr, m_g.f_arguments)) == 0 && site.error_class == collapse_ws(text(callee))) {
+      site.error_class.clear();
+      site.reraise = true;
+    }
+  }
+  if (!made) {
+    const std::string_view type = ts_node_type(expr);
+    if (kind(expr) == Kind::Identifier) {
       read_thrown_name(expr, site, at, 0);
-    else
+    } else if ((kind(expr) == Kind::Member && !names_class(text(child(expr, m_g.f_property)))) ||
+               type == "subscript_expression") {
+      // `throw result.error`, `throw this._lastError`, `throw
+      // this[kError]`: an error kept elsewhere, thrown again whatever its
+      // class.
+      site.reraise = true;
+    } else {
       site.error_class = site.raised_text;
+    }
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
@@ -360,6 +389,36 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
       return read_construction(target, site, at, depth + 1);
   }
   site.error_class = collapse_ws(text(callee));
+  if (k == Kind::New) {
+    // `new (options.Err ?? ValidationError)(…)`, or a name bound to such a
+    // choice (`const Ctor = props.ErrorConstructor || ValidatorError`): the
+    // class named when nothing else is given.
+    TSNode chosen = unwrap(callee);
+    if (kind(chosen) == Kind::Identifier) {
+      const Assign* last = nullptr;
+      assignments_reaching(text(chosen), at, last);
+      if (last) chosen = unwrap(last->value);
+    }
+    if (kind(chosen) == Kind::Binary) {
+      const std::string_view op = text(child(chosen, m_g.f_operator));
+      TSNode fallback = unwrap(child(chosen, m_g.f_right));
+      const Kind fk = kind(fallback);
+      // Not a parameter (zod's `(_Err) => … new (_params?.Err ?? _Err)(…)`):
+      // the caller's class, unknown here.
+      auto given = [&](std::string_view name) {
+        for (const Ctx& c : m_ctx)
+          if (is_function(c.kind)) {
+            const auto params = parameter_names(c.node);
+            if (std::find(params.begin(), params.end(), name) != params.end()) return true;
+          }
+        return false;
+      };
+      if ((op == "||" || op == "??") && (fk == Kind::Identifier || fk == Kind::Member) &&
+          names_class(fk == Kind::Member ? text(child(fallback, m_g.f_property)) : text(fallback)) &&
+          !(fk == Kind::Identifier && given(text(fallback))))
+        site.error_class = collapse_ws(text(fallback));
+    }
+  }
   if (k == Kind::Call && kind(callee) == Kind::Member) {
     // `throw AxiosError.from(err, code)`: a method in lower case called on
     // a capitalised name is the class's factory, and what it returns is
@@ -529,9 +588,27 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
   for (const Assign& a : assigns)
     if (a.at < at && a.name == id && kind(unwrap(a.value)) == Kind::New) made = &a;
   if (!made) {
-    // An error the function was given (`(err, data) => { if (err) throw err }`):
-    // thrown again, whatever its class.
-    if (parameter_of_enclosing(id)) {
+    // Made in the function around this one (`const error = new
+    // ZodError([])`, thrown in a `.catch` callback), or by a helper of
+    // this file (`const err = invalid(x)`).
+    const Assign* last = nullptr;
+    assignments_reaching(id, at, last);
+    if (last && kind(unwrap(last->value)) == Kind::New) {
+      made = last;
+    } else if (last && depth < 4 && kind(unwrap(last->value)) == Kind::Call) {
+      ThrowSite from_helper = site;
+      if (read_helper(unwrap(last->value), from_helper, last->at, depth + 1)) {
+        site = std::move(from_helper);
+        return;
+      }
+    }
+  }
+  if (!made) {
+    // An error the function was given (`(err, data) => { if (err) throw err }`)
+    // or got from elsewhere (`const err = doc.validateSync()`, `let
+    // firstError = null` set by a callback): thrown again, whatever its
+    // class. A capitalised name stays a class.
+    if (parameter_of_enclosing(id) || !names_class(id)) {
       site.error_class.clear();
       site.reraise = true;
     }

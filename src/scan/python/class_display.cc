@@ -353,6 +353,51 @@ void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
   });
 }
 
+void FileScanner::keep_through_bases(TSNode init_fn, TSNode init_owner, ClassDisplay& d) {
+  // The nearest `__init__`'s parameter each parameter of the one reached
+  // holds, by name.
+  std::unordered_map<std::string, std::string> nearest;
+  TSNode from = init_fn, owner = init_owner;
+  for (int hops = 0; hops < 3; ++hops) {
+    std::string_view base_class;
+    TSNode call = base_init_call(from, first_base(owner), base_class);
+    if (ts_node_is_null(call)) return;
+    // The base's own `__init__`, or the first of its bases defined here.
+    TSNode base_init{}, base_owner = base_class.empty() ? TSNode{} : class_named(base_class);
+    for (int up = 0; up < 3 && !ts_node_is_null(base_owner); ++up) {
+      base_init = init_of(base_owner);
+      if (!ts_node_is_null(base_init)) break;
+      std::string_view next = first_base(base_owner);
+      base_owner = next.empty() ? TSNode{} : class_named(next);
+    }
+    if (ts_node_is_null(base_init)) return;
+    std::unordered_map<std::string, std::string> reached;
+    const int skip = self_arguments(call);
+    each_parameter(base_init, [&](std::string_view param, bool) {
+      int position = -1;
+      if (!parameter_position(base_init, param, position) || position == 0) return true;
+      TSNode given = argument_for(call, position < 0 ? -1 : position - 1 + skip, param);
+      int at = -1;
+      if (kind(given) != Kind::Identifier || !parameter_position(from, text(given), at) || at == 0) return true;
+      std::string name(text(given));
+      if (hops > 0) {
+        auto it = nearest.find(name);
+        if (it == nearest.end()) return true;
+        name = it->second;
+      }
+      reached.emplace(std::string(param), std::move(name));
+      return true;
+    });
+    ClassDisplay base;
+    read_init_assignments(base_init, base);
+    for (auto& [attribute, param] : base.kept)
+      if (auto it = reached.find(param); it != reached.end()) d.kept.try_emplace(attribute, it->second);
+    nearest = std::move(reached);
+    from = base_init;
+    owner = base_owner;
+  }
+}
+
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
   // `self.fmt` in the methods read below is this class's attribute.
@@ -408,6 +453,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   d.init_fn = init_fn;
   read_class_attributes(chain, d);
   read_init_assignments(init_fn, d);
+  if (!ts_node_is_null(str_fn)) keep_through_bases(init_fn, init_owner, d);
   // `super().__init__(code, message)` keeps its arguments as `self.args`: a
   // `__str__` returning `self.args[1]` (aiohttp's WebSocketError) shows
   // what the raise gives for `message`.
@@ -524,18 +570,21 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
   offer_class_displays(site, std::move(shown));
 }
 
-bool FileScanner::exception_like(std::string_view name) {
-  for (int hops = 0; hops < 6 && !name.empty(); ++hops) {
-    TSNode cls = class_named(name);
-    if (ts_node_is_null(cls)) break;
-    TSNode bases = child(cls, m_g.f_superclasses);
-    TSNode base = kind(bases) == Kind::ArgumentList ? first_named(bases) : TSNode{};
-    Kind bk = kind(base);
-    if (bk != Kind::Identifier && bk != Kind::Attribute) return false;
-    name = text(base);
-    if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+bool FileScanner::exception_like(std::string_view name, int hops) {
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  if (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning")) return true;
+  TSNode cls = hops < 6 && !name.empty() ? class_named(name) : TSNode{};
+  if (ts_node_is_null(cls)) return false;
+  // Any base: pydantic's `class PydanticUserError(PydanticErrorMixin,
+  // RuntimeError)` takes its `__str__` from the mixin.
+  TSNode bases = child(cls, m_g.f_superclasses);
+  if (kind(bases) != Kind::ArgumentList) return false;
+  for (std::uint32_t i = 0, count = named_count(bases); i < count && i < 4; ++i) {
+    TSNode base = ts_node_named_child(bases, i);
+    const Kind bk = kind(base);
+    if ((bk == Kind::Identifier || bk == Kind::Attribute) && exception_like(text(base), hops + 1)) return true;
   }
-  return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning");
+  return false;
 }
 
 bool FileScanner::derives_from(std::string_view name, std::string_view base) {

@@ -57,6 +57,20 @@ void offer_class_displays(ThrowSite& site, std::vector<MessageTemplate> shown) {
   for (std::size_t k = 0; k < shown.size(); ++k) offer_class_display(site, std::move(shown[k]), k == promoted);
 }
 
+void FileScanner::read_argument_messages(ThrowSite& site, const std::vector<TSNode>& given, std::uint32_t at) {
+  site.arg_messages.clear();
+  for (std::size_t i = 1; i < given.size() && i < 8; ++i) {
+    // What a plain literal shows, another file reads from its text; a
+    // formatted or joined one it cannot.
+    const Kind k = kind(unwrap_parens(given[i]));
+    if (k != Kind::Call && k != Kind::BinaryOp && k != Kind::ConcatString) continue;
+    std::optional<MessageTemplate> t = build(given[i], at, 1, false);
+    if (!t || !any_literal(t->parts)) continue;
+    site.arg_messages.resize(given.size());
+    site.arg_messages[i] = std::move(*t);
+  }
+}
+
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
   TSNode cls = child(call, m_g.f_function);
   site.error_class = python::collapse_ws(text(cls));
@@ -98,8 +112,10 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   TSNode first{};
   TSNode keyword_msg{};
   TSNode splat{};  // `*args` before any positional argument
+  std::vector<TSNode> given;  // each argument's value, as site.args holds them
   if (kind(args) == Kind::ArgumentList) {
     each_argument(args, site, [&](TSNode a, Kind ak) {
+      given.push_back(ak == Kind::KeywordArg ? child(a, m_g.f_value) : a);
       if (ak == Kind::KeywordArg) {
         auto name = text(child(a, m_g.f_name));
         // `detail=`: the text of Starlette's and FastAPI's HTTPException and
@@ -116,6 +132,7 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     site.args.push_back(expr_text(text(args)));
     first = args;
   }
+  read_argument_messages(site, given, at);
   if (!ts_node_is_null(splat) && ts_node_is_null(keyword_msg)) {
     // `raise ValueError(*args)`: whatever the arguments hold is the
     // message (Python prints one as it is, several as their tuple), not

@@ -203,6 +203,10 @@ class FileScanner {
   void find_keywords();
   void visit_class(TSNode n);
   void emit_raise(TSNode n);
+  // site.arg_messages: the messages the exception call's arguments after
+  // the first build, `given` holding each argument's value as site.args
+  // holds its text.
+  void read_argument_messages(ThrowSite& site, const std::vector<TSNode>& given, std::uint32_t at);
   void emit_assert(TSNode n);
   bool emit_warn(TSNode call);
   void fill_context(ThrowSite& site, std::uint32_t site_byte);
@@ -323,6 +327,11 @@ class FileScanner {
   // subclass here, set it to (class_display.cc).
   void fill_class_texts();
   void read_init_assignments(TSNode init_fn, ClassDisplay& d);
+  // What the `__init__`s of the bases of `init_owner` (defined here) keep of
+  // what `init_fn` hands them: click's `BadOptionUsage(option_name, message)`
+  // passes `message` to `UsageError.__init__`, which keeps `self.message`,
+  // shown by its `__str__`. Added to `d.kept` in `init_fn`'s parameters.
+  void keep_through_bases(TSNode init_fn, TSNode init_owner, ClassDisplay& d);
   // Whether class `name` has `base` among its bases here (first bases, a few hops).
   bool derives_from(std::string_view name, std::string_view base);
   // Whether `n` runs under an `if` of `body` (a function's).
@@ -339,10 +348,10 @@ class FileScanner {
   // Each module-level class's display and constructor parameters, into
   // FileFacts::classes, for the files that raise it (apply_class_display).
   void export_displays();
-  // Whether module-level class `name` derives, through classes defined
-  // here, from a class named like an exception (...Error, ...Exception,
-  // ...Warning).
-  bool exception_like(std::string_view name);
+  // Whether module-level class `name` is named like an exception
+  // (...Error, ...Exception, ...Warning) or derives, through any of its
+  // bases defined here, from one so named.
+  bool exception_like(std::string_view name, int hops = 0);
   // `raise OSError(err, f'Connect call failed {address}')` prints
   // "[Errno 111] Connect call failed ('127.0.0.1', 1)" and `raise
   // TokenError('EOF in multi-line string', start)` prints "('EOF in

@@ -53,7 +53,14 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts);
 // the parameters (`*args`).
 // `python[i]`: file i is Python (empty: every file is); the others'
 // classes and sites are their own language's (link_javascript).
-void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python = {});
+// With `whole` (each file's facts with its imports) and `paths`, a site
+// whose file imports the class's name from a module outside the
+// repository (`from pydantic_core import ValidationError`, `raise
+// pydantic_core.ValidationError(…)`) is not given the repository's class
+// of that name.
+void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python = {},
+                         const std::vector<const model::FileFacts*>& whole = {},
+                         const std::vector<std::string>& paths = {});
 
 // Across a repository's files (`paths[i]` the path of `files[i]`, whose
 // calls and imports `calls[i]` holds: the same facts, or the whole of

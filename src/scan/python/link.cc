@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -99,6 +100,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
   // The arguments as written: positional ones in order, keywords by name.
   std::vector<std::size_t> positional;  // indexes into site.args
   std::vector<std::pair<std::string_view, std::string_view>> keywords;
+  std::vector<std::size_t> keyword_at;  // indexes into site.args
   for (std::size_t i = 0; i < site.args.size(); ++i) {
     std::string_view a = site.args[i];
     if (a.starts_with("*")) return;  // which parameters it fills is not known
@@ -107,6 +109,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
     if (n > 0 && !std::isdigit(static_cast<unsigned char>(a[0])) && n < a.size() && a[n] == '=' &&
         (n + 1 == a.size() || a[n + 1] != '=')) {
       keywords.emplace_back(a.substr(0, n), a.substr(n + 1));
+      keyword_at.push_back(i);
       continue;
     }
     if (!keywords.empty()) return;  // not Python
@@ -134,13 +137,18 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       }
       // The argument for it: by position, by name, else the default.
       std::optional<std::string_view> given;
+      std::size_t given_at = 0;
       bool first_argument = false;
       if (!cls.params[k].keyword_only && k < positional.size()) {
         given = site.args[positional[k]];
+        given_at = positional[k];
         first_argument = positional[k] == 0;
       }
-      for (const auto& [name, value] : keywords)
-        if (!given && name == p.text) given = value;
+      for (std::size_t w = 0; w < keywords.size(); ++w)
+        if (!given && keywords[w].first == p.text) {
+          given = keywords[w].second;
+          given_at = keyword_at[w];
+        }
       if (!given) {
         if (cls.params[k].default_text.empty()) {
           out.parts.push_back(p);
@@ -153,6 +161,11 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       const bool as_is = (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
       if (as_is && first_argument && site.message.style != "none" && site.message.style != "expression") {
         append_parts(out.parts, std::vector<TemplatePart>(site.message.parts));
+        continue;
+      }
+      // Another argument the raising file built a message of (`.format`, `%`, `+`).
+      if (as_is && given_at < site.arg_messages.size() && !site.arg_messages[given_at].parts.empty()) {
+        append_parts(out.parts, std::vector<TemplatePart>(site.arg_messages[given_at].parts));
         continue;
       }
       // A literal shows as its text, an f-string as its own template.
@@ -171,9 +184,48 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
   offer_class_displays(site, std::move(shown));
 }
 
+// The first name of the module `imp` binds, when it is an absolute import
+// (`from pydantic_core import X`: "pydantic_core"); empty for a relative one.
+std::string_view absolute_top(const model::ImportFact& imp) {
+  if (imp.level > 0) return {};
+  std::string_view m = imp.module;
+  return m.substr(0, m.find('.'));
+}
+
+// Whether file `facts` takes the class it raises as `written` from a
+// module that is not one of the repository's (`local`: every folder and
+// module name of its Python files).
+bool imported_from_outside(const model::FileFacts& facts, std::string_view written,
+                           const std::unordered_set<std::string_view>& local) {
+  const auto dot = written.find('.');
+  const std::string_view bound = written.substr(0, dot);
+  for (const model::ImportFact& imp : facts.imports) {
+    const std::string_view name = !imp.alias.empty() ? std::string_view(imp.alias)
+                                  : !imp.name.empty() ? std::string_view(imp.name)
+                                                      : std::string_view(imp.module).substr(0, imp.module.find('.'));
+    if (name != bound) continue;
+    const std::string_view top = absolute_top(imp);
+    return !top.empty() && !local.contains(top);
+  }
+  return false;
+}
+
 }  // namespace
 
-void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python) {
+void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                         const std::vector<const model::FileFacts*>& whole, const std::vector<std::string>& paths) {
+  std::unordered_set<std::string_view> local;
+  for (const std::string& p : paths) {
+    std::string_view rest = p;
+    while (!rest.empty()) {
+      const auto slash = rest.find('/');
+      std::string_view part = rest.substr(0, slash);
+      if (slash == std::string_view::npos && part.ends_with(".py")) part.remove_suffix(3);
+      local.insert(part);
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+  }
   struct Defined {
     std::size_t file = 0;
     const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
@@ -195,6 +247,8 @@ void link_class_displays(std::vector<model::FileFacts>& files, const std::vector
       auto it = by_name.find(name);
       // Raised where it is defined: the file's own scan followed it.
       if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
+      if (!local.empty() && i < whole.size() && whole[i] && imported_from_outside(*whole[i], site.error_class, local))
+        continue;
       apply_class_display(site, *it->second.cls);
     }
   }
