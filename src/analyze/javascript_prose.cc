@@ -71,7 +71,11 @@ bool is_javascript_file(std::string_view path) {
 void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, const ProseContext& ctx) {
   const bool ts = scan::frontend_for(r.file_path) && scan::frontend_for(r.file_path)->language() != "javascript";
   const bool in_catch = std::any_of(s.guards.begin(), s.guards.end(), [](const model::Guard& g) { return g.kind == "except"; });
-  const std::string cls = !r.error_class.empty() ? r.error_class : in_catch ? "the caught error" : "the error it was given";
+  // No class and no error handed on: a value thrown as it is (`throw "URI too long"`).
+  const std::string cls = !r.error_class.empty() ? r.error_class
+                          : !s.reraise           ? "a string, not an Error,"
+                          : in_catch             ? "the caught error"
+                                                 : "the error it was given";
   const std::string catch_cls = is_identifier(r.error_class) ? r.error_class : "Error";
   const std::string fn = is_identifier(s.function) && s.function != "constructor" ? s.function
                          : s.function == "constructor" && is_identifier(s.class_name) ? s.class_name

@@ -264,10 +264,14 @@ void finish(ExceptionBlock& b, std::vector<Frame> innermost_first) {
 
 }  // namespace
 
+constexpr std::string_view k_trace_uncaught = "(Use `node --trace-uncaught";
+
 bool looks_like_js_stack(std::string_view text) {
   if (text.find("Traceback (most recent call last)") != std::string_view::npos ||
       text.find("File \"") != std::string_view::npos)
     return false;
+  // Node's words under a value thrown that is no Error (`throw "x"`).
+  if (text.find(k_trace_uncaught) != std::string_view::npos) return true;
   std::size_t pos = 0;
   int seen = 0;
   while (pos < text.size() && seen < 10000) {
@@ -381,6 +385,28 @@ void parse_stack(std::string_view text, std::vector<ExceptionBlock>& out, int de
       k = read_frames(lines, k + 1, cause_frames);
       finish(cause, std::move(cause_frames));
       printed.push_back(std::move(cause));
+    }
+  }
+  if (printed.empty()) {
+    // A value thrown that is no Error (`throw "URI too long"`): Node prints
+    // its header, the value as it is, and a hint; no class, no frames.
+    for (std::size_t h = 3; h < lines.size(); ++h) {
+      if (!trim(lines[h]).starts_with(k_trace_uncaught)) continue;
+      std::size_t c = h;
+      while (c > 0 && !(trim(lines[c - 1]).find_first_not_of('^') == std::string_view::npos && !trim(lines[c - 1]).empty())) --c;
+      Frame header;
+      if (c == 0 || !uncaught_header(lines, c, header)) break;
+      ExceptionBlock b;
+      for (std::size_t k = c; k < h; ++k) {
+        if (!b.message.empty()) b.message += '\n';
+        b.message.append(lines[k]);
+      }
+      b.message = std::string(trim(b.message));
+      std::vector<Frame> frames;
+      frames.push_back(std::move(header));
+      finish(b, std::move(frames));
+      printed.push_back(std::move(b));
+      break;
     }
   }
   if (printed.empty()) {

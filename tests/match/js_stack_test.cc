@@ -77,6 +77,25 @@ TEST(JsStack, VitestFramesAroundItsCodeFrame) {
   EXPECT_EQ(last(t).frames[1].function, "");
 }
 
+// `throw "URI too long"`: Node prints its header, the value as it is and a
+// hint to trace it; no class and no frames but the header's.
+TEST(JsStack, AValueThrownThatIsNoError) {
+  auto t = parse_traceback(
+      "/srv/app/lib/parse.js:3\n"
+      "    throw \"URI too long\";\n"
+      "    ^\n"
+      "URI too long\n"
+      "(Use `node --trace-uncaught ...` to show where the exception was thrown)\n"
+      "\n"
+      "Node.js v20.20.2\n");
+  ASSERT_FALSE(t.exceptions.empty());
+  EXPECT_EQ(last(t).error_class, "");
+  EXPECT_EQ(last(t).message, "URI too long");
+  ASSERT_EQ(last(t).frames.size(), 1u);
+  EXPECT_EQ(last(t).frames[0].file, "/srv/app/lib/parse.js");
+  EXPECT_EQ(last(t).frames[0].line, 3);
+}
+
 TEST(JsStack, ChromeConsole) {
   // Chrome's console as copied: the link to where it was logged, then
   // `Uncaught (in promise)`; a CDN's URL and a dev server's query string.

@@ -132,6 +132,18 @@ TEST(JavaScriptFrontend, AnErrorGotFromElsewhereIsHandedOn) {
   EXPECT_EQ(template_text(f.sites[9].message), "bad");
 }
 
+// `throw "URI too long"` throws a string: Node prints it with no class.
+TEST(JavaScriptFrontend, AThrownStringIsAMessageWithoutClass) {
+  auto f = js("function parse(str) {\n  if (str.length > 8000) throw \"URI too long\";\n"
+              "  if (!str) throw `empty input at ${str}`\n}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_EQ(template_text(f.sites[0].message), "URI too long");
+  EXPECT_FALSE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "");
+  EXPECT_EQ(template_text(f.sites[1].message), "empty input at {str}");
+}
+
 // `new Ctor(…)` where `Ctor` is a choice with a class to fall back on
 // (`props.ErrorConstructor || ValidatorError`), or `new (opts.Err ??
 // ParseError)(…)`: that class.

@@ -704,6 +704,29 @@ TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
 // as setuptools and pip vendor it): a caller may pass its own exception,
 // and the call after `or` is what is raised when it does not. The site is
 // that call's class and message, as for `raise ValueError('...')`.
+// `exc = errors[max(errors)]; raise exc` and `def throw(self, typ): raise
+// typ` raise an exception got from elsewhere, whatever its class: no class
+// named after the variable. A module's own lower-case class (ftplib's
+// `error_proto`) stays the class.
+TEST(PythonFrontend, AnExceptionGotFromElsewhereIsRaisedAgain) {
+  auto f = scan_python(
+      "class error_proto(Exception): pass\n"
+      "def parse(errors):\n"
+      "    exc = errors[max(errors)]\n"
+      "    raise exc from None\n"
+      "def throw(self, typ, val=None):\n"
+      "    raise typ\n"
+      "def proto():\n"
+      "    raise error_proto\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[1].error_class, "");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_EQ(f.sites[2].error_class, "error_proto");
+  EXPECT_FALSE(f.sites[2].reraise);
+}
+
 TEST(PythonFrontend, ARaiseOfAnOrDefaultIsItsCall) {
   ThrowSite s = only_site(
       "def one(iterable, too_short=None, too_long=None):\n"

@@ -359,6 +359,9 @@ void FileScanner::emit_throw(TSNode n) {
     const std::string_view type = ts_node_type(expr);
     if (kind(expr) == Kind::Identifier) {
       read_thrown_name(expr, site, at, 0);
+    } else if (kind(expr) == Kind::String || kind(expr) == Kind::Template) {
+      // `throw "URI too long"`: Node prints the value alone, no class.
+      site.message = message_from(expr, at);
     } else if ((kind(expr) == Kind::Member && !names_class(text(child(expr, m_g.f_property)))) ||
                type == "subscript_expression") {
       // `throw result.error`, `throw this._lastError`, `throw

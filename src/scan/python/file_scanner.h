@@ -217,6 +217,9 @@ class FileScanner {
   std::string_view caught_alias(TSNode except_clause) const;
   std::string_view caught_with_traceback(TSNode call) const;
   bool reraise_caught(ThrowSite& site, std::string_view name) const;
+  // Whether `raise name` at byte `at` raises an exception the function got
+  // from elsewhere: a lower-case local it assigns or a parameter.
+  bool handed_on(std::string_view name, std::uint32_t at);
   FunctionInfo function_info(std::size_t ctx_index) const;
   std::string docstring(TSNode body) const;
 

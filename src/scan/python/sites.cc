@@ -400,11 +400,29 @@ void FileScanner::emit_raise(TSNode n) {
         // own reaches the raise, so it raises again what it caught, as a
         // bare `raise` does.
         if (site.error_class == text(expr)) reraise_caught(site, text(expr));
+        // `exc = errors[max(errors)]; raise exc`, `def throw(self, typ):
+        // raise typ`: an exception the function got from elsewhere (a local
+        // or a parameter), raised whatever its class; not a class named
+        // `exc`. A module's own name (ftplib's class `error_proto`) and a
+        // capitalised one stay classes.
+        if (site.error_class == text(expr) && handed_on(text(expr), at)) {
+          site.error_class.clear();
+          site.reraise = true;
+        }
       }
     }
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
+}
+
+bool FileScanner::handed_on(std::string_view name, std::uint32_t at) {
+  const std::size_t letter = name.find_first_not_of('_');
+  if (letter == std::string_view::npos || !std::islower(static_cast<unsigned char>(name[letter]))) return false;
+  if (!reaching(name, at).empty()) return true;
+  const std::size_t fi = innermost_function();
+  int position = -1;
+  return fi != std::string::npos && parameter_position(m_ctx[fi].node, name, position);
 }
 
 void FileScanner::emit_assert(TSNode n) {
