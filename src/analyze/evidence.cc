@@ -316,16 +316,21 @@ void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e
 }
 
 // How many of the records raised in the functions of `reached` deeper than
-// `level` agree (counting stops at k_max_deeper).
+// `level` agree (counting stops at k_max_deeper), each counted one
+// appended to `others`.
 template <class Agrees>
 std::size_t deeper_sites(const std::vector<std::pair<int, int>>& reached, int level,
-                         const std::unordered_map<int, std::vector<std::size_t>>& by_node, const Agrees& agrees) {
+                         const std::unordered_map<int, std::vector<std::size_t>>& by_node, const Agrees& agrees,
+                         std::vector<std::size_t>& others) {
   std::size_t n = 0;
   for (auto [node, depth] : reached) {
     if (depth <= level) continue;
     if (auto it = by_node.find(node); it != by_node.end())
       for (std::size_t r : it->second)
-        if (agrees(r) && ++n >= k_max_deeper) return n;
+        if (agrees(r)) {
+          others.push_back(r);
+          if (++n >= k_max_deeper) return n;
+        }
   }
   return n;
 }
@@ -371,16 +376,28 @@ bool has_lowered(std::string_view text, std::string_view lower_word) {
 
 // Whether what a test writes says which site it means: a word of its code
 // (`ssl_handshake_timeout=-10`) in the site's message or a guard, or a
-// word of its name (`test_negative_timeout`) in them.
-bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const model::ErrorRecord& r) {
-  auto in_site = [&](auto&& has) {
-    if (has(std::string_view(r.error_message))) return true;
-    return std::any_of(s.guards.begin(), s.guards.end(), [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
+// word of its name (`test_negative_timeout`) in them, and in none of
+// `others` (the deeper sites of the class it reaches): `copyreg.pickle(t,
+// int, "not a callable")` names "callable", which both `pickle`'s and
+// `constructor`'s messages hold.
+bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const model::ErrorRecord& r,
+               const std::vector<std::size_t>& others, const std::vector<model::ThrowSite>& sites,
+               const std::vector<model::ErrorRecord>& records) {
+  auto in_site = [&](const model::ThrowSite& at, const model::ErrorRecord& of, auto&& has) {
+    if (has(std::string_view(of.error_message))) return true;
+    return std::any_of(at.guards.begin(), at.guards.end(),
+                       [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
+  };
+  // A word the other sites hold too does not say which one the test meets.
+  auto singles_out = [&](auto&& has) {
+    return in_site(s, r, has) && std::none_of(others.begin(), others.end(), [&](std::size_t o) {
+             return &sites[o] != &s && in_site(sites[o], records[o], has);
+           });
   };
   for (std::string_view w : code_words(e))
-    if (in_site([&](std::string_view text) { return has_word(text, w); })) return true;
+    if (singles_out([&](std::string_view text) { return has_word(text, w); })) return true;
   for (const auto& w : test_name_words(e.test))
-    if (in_site([&](std::string_view text) { return has_lowered(text, w); })) return true;
+    if (singles_out([&](std::string_view text) { return has_lowered(text, w); })) return true;
   return false;
 }
 
@@ -739,11 +756,29 @@ class RecordClasses {
   bool agrees(std::string_view expected, std::size_t r) const {
     const std::string& error_class = m_sites[r].error_class;
     if (error_class.empty()) return false;
-    if (!m_names[r]) m_names[r] = class_names(error_class, m_records[r].file_path, m_classes);
-    return names_agree(expected, *m_names[r]);
+    return names_agree(expected, names(r));
+  }
+
+  // Whether record r raises an object whose class is not known: an
+  // expression (`raise a_s.all_defects[0]`, `raise self._exc`) that names
+  // no class of the index nor a built-in one.
+  bool unknown(std::size_t r) const {
+    const model::ThrowSite& s = m_sites[r];
+    if (s.reraise || s.kind != "raise" || s.error_class.empty()) return false;
+    const std::string_view last = last_component(s.error_class);
+    const bool expression = s.error_class.find_first_of("[(") != std::string::npos ||
+                            std::islower(static_cast<unsigned char>(last.front()));
+    if (!expression) return false;
+    auto res = m_classes.resolve(s.error_class, m_records[r].file_path);
+    return res.defined_at.empty() && res.builtin.empty();
   }
 
  private:
+  const std::vector<std::string>& names(std::size_t r) const {
+    if (!m_names[r]) m_names[r] = class_names(m_sites[r].error_class, m_records[r].file_path, m_classes);
+    return *m_names[r];
+  }
+
   const std::vector<model::ThrowSite>& m_sites;
   const std::vector<model::ErrorRecord>& m_records;
   const ClassIndex& m_classes;
@@ -867,7 +902,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (found.empty()) continue;
       // The sites of its class below the nearest level, which the checks
       // below each ask: counted once (each count asks `agrees` of them).
-      const std::size_t deeper = deeper_sites(walk->second.reached, level, by_node, agrees);
+      std::vector<std::size_t> others;
+      const std::size_t deeper = deeper_sites(walk->second.reached, level, by_node, agrees, others);
       // Without a regex, a test whose nearest site of its class is already
       // inside a callee, below which more sites of the class are reached,
       // says too little of which one its inputs hit.
@@ -897,8 +933,19 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // others, or C code's raise of the base, meets it as well. A site
       // the test's literals are decided to reach needs no other witness.
       if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
-          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
+          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]], others, sites, records)))
         continue;
+      // Without a regex, a raise of an object of unknown class in the
+      // site's function (`raise a_s.all_defects[0]`) may be the one the
+      // test meets, unless the test's literals reach the site, and it is
+      // below it.
+      if (e.match.empty()) {
+        const auto& same = sites_of(records[found[0]].file_path, sites[found[0]].function_line);
+        if (std::any_of(same.begin(), same.end(), [&](std::size_t o) {
+              return o != found[0] && record_classes.unknown(o) && !(picked && sites[o].line > sites[found[0]].line);
+            }))
+          continue;
+      }
       // A bare `raise` in a callee passes on what its `try` block met
       // somewhere below: where the exception began, and whether the test's
       // path goes through that `try` at all, is a guess.
