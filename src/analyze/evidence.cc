@@ -676,35 +676,49 @@ const model::FunctionCalls* callee_in_file(const model::FileFacts& file, const m
 // on them does not count: `a85decode(b"x", adobe=True)` hands
 // `_bytes_from_decode_data(b)` bytes, and its `if isinstance(s, str):`
 // raise cannot run. `sites_of` gives the records raised in a function of a
-// file (by its `def` line).
-template <class Agrees, class SitesOf>
+// file (by its `def` line). `inherited` gives, for a `self.m()` call the
+// caller's own class does not define, the method its bases define (in any
+// file) and that file's path and facts (Inherited); its parameters are not
+// bound, and any raise of it that agrees counts.
+struct Inherited {
+  const model::FunctionCalls* fn = nullptr;
+  std::string_view path;
+  const model::FileFacts* file = nullptr;
+};
+template <class Agrees, class SitesOf, class InheritedOf>
 bool helper_above_raises(const model::FunctionCalls& fn, const model::FileFacts& file, std::string_view path,
                          int site_line, const std::vector<model::ThrowSite>& sites, const Agrees& agrees,
-                         const SitesOf& sites_of, const Bindings* bound, const Bindings& known) {
+                         const SitesOf& sites_of, const InheritedOf& inherited, const Bindings* bound,
+                         const Bindings& known) {
   std::vector<const model::FunctionCalls*> seen{&fn};
-  std::function<bool(const model::FunctionCalls&, const Bindings*, int, int)> raises =
-      [&](const model::FunctionCalls& f, const Bindings* at, int below, int depth) {
+  std::function<bool(const model::FunctionCalls&, const model::FileFacts&, std::string_view, const Bindings*, int,
+                     int)>
+      raises = [&](const model::FunctionCalls& f, const model::FileFacts& in, std::string_view at_path,
+                   const Bindings* at, int below, int depth) {
         for (const auto& c : f.statement_calls) {
           if (below > 0 && c.line >= below) break;
-          const model::FunctionCalls* g = callee_in_file(file, f, c.callee);
-          if (!g || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
-          seen.push_back(g);
+          Inherited g{callee_in_file(in, f, c.callee), at_path, &in};
+          if (!g.fn && c.callee.starts_with("self.")) g = inherited(at_path, f, std::string_view(c.callee).substr(5));
+          if (!g.fn || std::find(seen.begin(), seen.end(), g.fn) != seen.end()) continue;
+          seen.push_back(g.fn);
           std::optional<Bindings> passed;
-          if (at && (g->bindings.empty() || g->bindings.back().name != "*")) {
+          if (at && g.path == at_path && (g.fn->bindings.empty() || g.fn->bindings.back().name != "*")) {
             const Bindings there = names_at(c.line, f, *at, known);
-            const bool receiver = g->qualname.find('.') != std::string::npos &&
-                                  (g->params.starts_with("self") || g->params.starts_with("cls"));
-            passed = bind_call(g->params, c.args, receiver, nullptr, &there);
+            const bool receiver = g.fn->qualname.find('.') != std::string::npos &&
+                                  (g.fn->params.starts_with("self") || g.fn->params.starts_with("cls"));
+            passed = bind_call(g.fn->params, c.args, receiver, nullptr, &there);
           }
-          for (std::size_t r : sites_of(path, g->line))
-            if (agrees(r) &&
-                !(passed && !passed->empty() && site_reached(sites[r], names_at(sites[r].line, *g, *passed, known)) == false))
+          for (std::size_t r : sites_of(g.path, g.fn->line))
+            if (agrees(r) && !(passed && !passed->empty() &&
+                               site_reached(sites[r], names_at(sites[r].line, *g.fn, *passed, known)) == false))
               return true;
-          if (depth + 1 < k_max_helper_depth && raises(*g, passed ? &*passed : nullptr, 0, depth + 1)) return true;
+          if (depth + 1 < k_max_helper_depth &&
+              raises(*g.fn, *g.file, g.path, passed ? &*passed : nullptr, 0, depth + 1))
+            return true;
         }
         return false;
       };
-  return raises(fn, bound, site_line, 0);
+  return raises(fn, file, path, bound, site_line, 0);
 }
 
 // Whether the function `fn` of `file` is defined again under its name in
@@ -788,20 +802,20 @@ class RecordClasses {
 // helper_above_raises for the site `r` a test's calls reach: a helper
 // raises first when it may for any of the calls (each with its values,
 // test_values), or for the test at all when they are not known.
-template <class Agrees, class SitesOf>
+template <class Agrees, class SitesOf, class InheritedOf>
 bool helper_may_raise_first(const model::FunctionCalls& fn, const model::FileFacts& file,
                             const model::TestExpectation& e, std::size_t r, const std::vector<model::ThrowSite>& sites,
                             const std::vector<model::ErrorRecord>& records, const BindingFacts& facts, int level,
-                            const Agrees& agrees, const SitesOf& sites_of) {
+                            const Agrees& agrees, const SitesOf& sites_of, const InheritedOf& inherited) {
   const std::string& path = records[r].file_path;
   const TestValues values = test_values(e, sites[r], path, facts, level);
   const bool readable = !values.bounds.empty() && (fn.bindings.empty() || fn.bindings.back().name != "*") &&
                         std::all_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
                           return b && !(b->empty() && values.state.empty());
                         });
-  if (!readable) return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, nullptr, values.known);
+  if (!readable) return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, inherited, nullptr, values.known);
   return std::any_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
-    return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, &*b, values.known);
+    return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, inherited, &*b, values.known);
   });
 }
 
@@ -839,6 +853,15 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   };
   std::vector<std::vector<Link>> links(records.size());
   const BindingFacts binding_facts(files);
+  auto inherited = [&](std::string_view path, const model::FunctionCalls& caller, std::string_view name) {
+    Inherited out;
+    const int n = graph.inherited_method(path, caller.line, name);
+    if (n < 0) return out;
+    out.path = graph.file_of(n);
+    out.file = binding_facts.module(out.path);
+    if (out.file) out.fn = &graph.function(n);
+    return out;
+  };
   const RecordClasses record_classes(sites, records, classes);
   std::size_t order = 0;
   for (const auto& f : files) {
@@ -961,7 +984,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
         if (const model::FileFacts* file = binding_facts.module(records[found[0]].file_path);
             file && (defined_again(*fn, *file) ||
                      helper_may_raise_first(*fn, *file, e, found[0], sites, records, binding_facts, level, agrees,
-                                            sites_of)))
+                                            sites_of, inherited)))
           continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }

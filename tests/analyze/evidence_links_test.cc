@@ -1202,5 +1202,46 @@ TEST(EvidenceLinks, ARaiseOfUnknownClassInTheFunctionMakesAGuess) {
   EXPECT_EQ(l.tests_of("addr_spec given with a username"), (std::vector<std::string>{"AddressTest.test_both_given@8"}));
 }
 
+// Lib/gzip.py's shape: `GzipFile.write` first calls
+// `self._check_not_closed()`, which its base class in another file
+// (`_compression.BaseStream`) defines and which raises ValueError on a
+// closed file, then raises its own ValueError. A test without a regex may
+// meet the helper's: a guess. `read` calls no helper: linked.
+TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
+  auto l = link({{"pkg/_stream.py",
+                  "class BaseStream:\n"
+                  "    def _check_not_closed(self):\n"
+                  "        if self.closed:\n"
+                  "            raise ValueError('I/O operation on closed file')\n"},
+                 {"pkg/zfile.py",
+                  "from pkg._stream import BaseStream\n"
+                  "class ZFile(BaseStream):\n"
+                  "    def __init__(self):\n"
+                  "        self.fileobj = None\n"
+                  "        self.closed = False\n"
+                  "    def write(self, data):\n"
+                  "        self._check_not_closed()\n"
+                  "        if self.fileobj is None:\n"
+                  "            raise ValueError('write() on closed ZFile object')\n"
+                  "    def read(self):\n"
+                  "        if self.fileobj is None:\n"
+                  "            raise ValueError('read() on closed ZFile object')\n"}},
+                {{"tests/test_zfile.py",
+                  "import unittest\n"
+                  "from pkg.zfile import ZFile\n"
+                  "class ZFileTest(unittest.TestCase):\n"
+                  "    def test_write_closed(self):\n"
+                  "        f = ZFile()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            f.write(b'')\n"
+                  "    def test_read_closed(self):\n"
+                  "        f = ZFile()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            f.read()\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_TRUE(l.tests_of("write() on closed ZFile object").empty());
+  EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
