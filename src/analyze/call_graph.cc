@@ -677,6 +677,19 @@ std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max
   return out;
 }
 
+int CallGraph::inherited_method(std::string_view file_path, int def_line, std::string_view name) const {
+  auto it = m->module_by_path.find(file_path);
+  if (it == m->module_by_path.end()) return -1;
+  const auto& by_line = m->modules[it->second].part->by_line;
+  auto n = by_line.find(def_line);
+  if (n == by_line.end()) return -1;
+  const std::string& cls = m->nodes[m->global(it->second, n->second)].p->cls;
+  if (cls.empty()) return -1;
+  return m->lookup_method(it->second, cls, name, 0);
+}
+
+const model::FunctionCalls& CallGraph::function(int node) const { return *m->nodes[node].p->fn; }
+
 std::vector<model::EntryPoint> CallGraph::entry_points(const model::ErrorRecord& record, const model::ThrowSite& site,
                                                        std::size_t max) const {
   return entry_points(node_of(record.file_path, site), max);

@@ -98,6 +98,15 @@ class CallGraph {
                                       const std::vector<std::string>& calls, std::string_view record_path,
                                       const model::ThrowSite& site) const;
 
+  // The method a call `self.name()` in the method defined at `def_line` of
+  // `file_path` runs when its own class does not define `name`: the one
+  // its bases define, in any file of the repository (`GzipFile.write`'s
+  // `self._check_not_closed()` is `_compression.BaseStream`'s); -1 for
+  // none, or for a function that is no method.
+  int inherited_method(std::string_view file_path, int def_line, std::string_view name) const;
+  // The facts of a node's function.
+  const model::FunctionCalls& function(int node) const;
+
   // The dotted name a user writes for a node: "json.loads",
   // "json.decoder.JSONDecoder.decode", "pkg.Cls" for its `__init__`.
   std::string name(int node) const;

@@ -316,16 +316,21 @@ void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e
 }
 
 // How many of the records raised in the functions of `reached` deeper than
-// `level` agree (counting stops at k_max_deeper).
+// `level` agree (counting stops at k_max_deeper), each counted one
+// appended to `others`.
 template <class Agrees>
 std::size_t deeper_sites(const std::vector<std::pair<int, int>>& reached, int level,
-                         const std::unordered_map<int, std::vector<std::size_t>>& by_node, const Agrees& agrees) {
+                         const std::unordered_map<int, std::vector<std::size_t>>& by_node, const Agrees& agrees,
+                         std::vector<std::size_t>& others) {
   std::size_t n = 0;
   for (auto [node, depth] : reached) {
     if (depth <= level) continue;
     if (auto it = by_node.find(node); it != by_node.end())
       for (std::size_t r : it->second)
-        if (agrees(r) && ++n >= k_max_deeper) return n;
+        if (agrees(r)) {
+          others.push_back(r);
+          if (++n >= k_max_deeper) return n;
+        }
   }
   return n;
 }
@@ -371,16 +376,28 @@ bool has_lowered(std::string_view text, std::string_view lower_word) {
 
 // Whether what a test writes says which site it means: a word of its code
 // (`ssl_handshake_timeout=-10`) in the site's message or a guard, or a
-// word of its name (`test_negative_timeout`) in them.
-bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const model::ErrorRecord& r) {
-  auto in_site = [&](auto&& has) {
-    if (has(std::string_view(r.error_message))) return true;
-    return std::any_of(s.guards.begin(), s.guards.end(), [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
+// word of its name (`test_negative_timeout`) in them, and in none of
+// `others` (the deeper sites of the class it reaches): `copyreg.pickle(t,
+// int, "not a callable")` names "callable", which both `pickle`'s and
+// `constructor`'s messages hold.
+bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const model::ErrorRecord& r,
+               const std::vector<std::size_t>& others, const std::vector<model::ThrowSite>& sites,
+               const std::vector<model::ErrorRecord>& records) {
+  auto in_site = [&](const model::ThrowSite& at, const model::ErrorRecord& of, auto&& has) {
+    if (has(std::string_view(of.error_message))) return true;
+    return std::any_of(at.guards.begin(), at.guards.end(),
+                       [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
+  };
+  // A word the other sites hold too does not say which one the test meets.
+  auto singles_out = [&](auto&& has) {
+    return in_site(s, r, has) && std::none_of(others.begin(), others.end(), [&](std::size_t o) {
+             return &sites[o] != &s && in_site(sites[o], records[o], has);
+           });
   };
   for (std::string_view w : code_words(e))
-    if (in_site([&](std::string_view text) { return has_word(text, w); })) return true;
+    if (singles_out([&](std::string_view text) { return has_word(text, w); })) return true;
   for (const auto& w : test_name_words(e.test))
-    if (in_site([&](std::string_view text) { return has_lowered(text, w); })) return true;
+    if (singles_out([&](std::string_view text) { return has_lowered(text, w); })) return true;
   return false;
 }
 
@@ -659,35 +676,49 @@ const model::FunctionCalls* callee_in_file(const model::FileFacts& file, const m
 // on them does not count: `a85decode(b"x", adobe=True)` hands
 // `_bytes_from_decode_data(b)` bytes, and its `if isinstance(s, str):`
 // raise cannot run. `sites_of` gives the records raised in a function of a
-// file (by its `def` line).
-template <class Agrees, class SitesOf>
+// file (by its `def` line). `inherited` gives, for a `self.m()` call the
+// caller's own class does not define, the method its bases define (in any
+// file) and that file's path and facts (Inherited); its parameters are not
+// bound, and any raise of it that agrees counts.
+struct Inherited {
+  const model::FunctionCalls* fn = nullptr;
+  std::string_view path;
+  const model::FileFacts* file = nullptr;
+};
+template <class Agrees, class SitesOf, class InheritedOf>
 bool helper_above_raises(const model::FunctionCalls& fn, const model::FileFacts& file, std::string_view path,
                          int site_line, const std::vector<model::ThrowSite>& sites, const Agrees& agrees,
-                         const SitesOf& sites_of, const Bindings* bound, const Bindings& known) {
+                         const SitesOf& sites_of, const InheritedOf& inherited, const Bindings* bound,
+                         const Bindings& known) {
   std::vector<const model::FunctionCalls*> seen{&fn};
-  std::function<bool(const model::FunctionCalls&, const Bindings*, int, int)> raises =
-      [&](const model::FunctionCalls& f, const Bindings* at, int below, int depth) {
+  std::function<bool(const model::FunctionCalls&, const model::FileFacts&, std::string_view, const Bindings*, int,
+                     int)>
+      raises = [&](const model::FunctionCalls& f, const model::FileFacts& in, std::string_view at_path,
+                   const Bindings* at, int below, int depth) {
         for (const auto& c : f.statement_calls) {
           if (below > 0 && c.line >= below) break;
-          const model::FunctionCalls* g = callee_in_file(file, f, c.callee);
-          if (!g || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
-          seen.push_back(g);
+          Inherited g{callee_in_file(in, f, c.callee), at_path, &in};
+          if (!g.fn && c.callee.starts_with("self.")) g = inherited(at_path, f, std::string_view(c.callee).substr(5));
+          if (!g.fn || std::find(seen.begin(), seen.end(), g.fn) != seen.end()) continue;
+          seen.push_back(g.fn);
           std::optional<Bindings> passed;
-          if (at && (g->bindings.empty() || g->bindings.back().name != "*")) {
+          if (at && g.path == at_path && (g.fn->bindings.empty() || g.fn->bindings.back().name != "*")) {
             const Bindings there = names_at(c.line, f, *at, known);
-            const bool receiver = g->qualname.find('.') != std::string::npos &&
-                                  (g->params.starts_with("self") || g->params.starts_with("cls"));
-            passed = bind_call(g->params, c.args, receiver, nullptr, &there);
+            const bool receiver = g.fn->qualname.find('.') != std::string::npos &&
+                                  (g.fn->params.starts_with("self") || g.fn->params.starts_with("cls"));
+            passed = bind_call(g.fn->params, c.args, receiver, nullptr, &there);
           }
-          for (std::size_t r : sites_of(path, g->line))
-            if (agrees(r) &&
-                !(passed && !passed->empty() && site_reached(sites[r], names_at(sites[r].line, *g, *passed, known)) == false))
+          for (std::size_t r : sites_of(g.path, g.fn->line))
+            if (agrees(r) && !(passed && !passed->empty() &&
+                               site_reached(sites[r], names_at(sites[r].line, *g.fn, *passed, known)) == false))
               return true;
-          if (depth + 1 < k_max_helper_depth && raises(*g, passed ? &*passed : nullptr, 0, depth + 1)) return true;
+          if (depth + 1 < k_max_helper_depth &&
+              raises(*g.fn, *g.file, g.path, passed ? &*passed : nullptr, 0, depth + 1))
+            return true;
         }
         return false;
       };
-  return raises(fn, bound, site_line, 0);
+  return raises(fn, file, path, bound, site_line, 0);
 }
 
 // Whether the function `fn` of `file` is defined again under its name in
@@ -739,11 +770,29 @@ class RecordClasses {
   bool agrees(std::string_view expected, std::size_t r) const {
     const std::string& error_class = m_sites[r].error_class;
     if (error_class.empty()) return false;
-    if (!m_names[r]) m_names[r] = class_names(error_class, m_records[r].file_path, m_classes);
-    return names_agree(expected, *m_names[r]);
+    return names_agree(expected, names(r));
+  }
+
+  // Whether record r raises an object whose class is not known: an
+  // expression (`raise a_s.all_defects[0]`, `raise self._exc`) that names
+  // no class of the index nor a built-in one.
+  bool unknown(std::size_t r) const {
+    const model::ThrowSite& s = m_sites[r];
+    if (s.reraise || s.kind != "raise" || s.error_class.empty()) return false;
+    const std::string_view last = last_component(s.error_class);
+    const bool expression = s.error_class.find_first_of("[(") != std::string::npos ||
+                            std::islower(static_cast<unsigned char>(last.front()));
+    if (!expression) return false;
+    auto res = m_classes.resolve(s.error_class, m_records[r].file_path);
+    return res.defined_at.empty() && res.builtin.empty();
   }
 
  private:
+  const std::vector<std::string>& names(std::size_t r) const {
+    if (!m_names[r]) m_names[r] = class_names(m_sites[r].error_class, m_records[r].file_path, m_classes);
+    return *m_names[r];
+  }
+
   const std::vector<model::ThrowSite>& m_sites;
   const std::vector<model::ErrorRecord>& m_records;
   const ClassIndex& m_classes;
@@ -753,20 +802,20 @@ class RecordClasses {
 // helper_above_raises for the site `r` a test's calls reach: a helper
 // raises first when it may for any of the calls (each with its values,
 // test_values), or for the test at all when they are not known.
-template <class Agrees, class SitesOf>
+template <class Agrees, class SitesOf, class InheritedOf>
 bool helper_may_raise_first(const model::FunctionCalls& fn, const model::FileFacts& file,
                             const model::TestExpectation& e, std::size_t r, const std::vector<model::ThrowSite>& sites,
                             const std::vector<model::ErrorRecord>& records, const BindingFacts& facts, int level,
-                            const Agrees& agrees, const SitesOf& sites_of) {
+                            const Agrees& agrees, const SitesOf& sites_of, const InheritedOf& inherited) {
   const std::string& path = records[r].file_path;
   const TestValues values = test_values(e, sites[r], path, facts, level);
   const bool readable = !values.bounds.empty() && (fn.bindings.empty() || fn.bindings.back().name != "*") &&
                         std::all_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
                           return b && !(b->empty() && values.state.empty());
                         });
-  if (!readable) return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, nullptr, values.known);
+  if (!readable) return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, inherited, nullptr, values.known);
   return std::any_of(values.bounds.begin(), values.bounds.end(), [&](const std::optional<Bindings>& b) {
-    return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, &*b, values.known);
+    return helper_above_raises(fn, file, path, sites[r].line, sites, agrees, sites_of, inherited, &*b, values.known);
   });
 }
 
@@ -804,6 +853,15 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   };
   std::vector<std::vector<Link>> links(records.size());
   const BindingFacts binding_facts(files);
+  auto inherited = [&](std::string_view path, const model::FunctionCalls& caller, std::string_view name) {
+    Inherited out;
+    const int n = graph.inherited_method(path, caller.line, name);
+    if (n < 0) return out;
+    out.path = graph.file_of(n);
+    out.file = binding_facts.module(out.path);
+    if (out.file) out.fn = &graph.function(n);
+    return out;
+  };
   const RecordClasses record_classes(sites, records, classes);
   std::size_t order = 0;
   for (const auto& f : files) {
@@ -867,7 +925,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       if (found.empty()) continue;
       // The sites of its class below the nearest level, which the checks
       // below each ask: counted once (each count asks `agrees` of them).
-      const std::size_t deeper = deeper_sites(walk->second.reached, level, by_node, agrees);
+      std::vector<std::size_t> others;
+      const std::size_t deeper = deeper_sites(walk->second.reached, level, by_node, agrees, others);
       // Without a regex, a test whose nearest site of its class is already
       // inside a callee, below which more sites of the class are reached,
       // says too little of which one its inputs hit.
@@ -897,8 +956,19 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // others, or C code's raise of the base, meets it as well. A site
       // the test's literals are decided to reach needs no other witness.
       if (e.match.empty() && (level >= 1 || deeper >= 1) && !picked &&
-          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]])))
+          (!names_class_itself(e, sites[found[0]]) || !witnessed(e, sites[found[0]], records[found[0]], others, sites, records)))
         continue;
+      // Without a regex, a raise of an object of unknown class in the
+      // site's function (`raise a_s.all_defects[0]`) may be the one the
+      // test meets, unless the test's literals reach the site, and it is
+      // below it.
+      if (e.match.empty()) {
+        const auto& same = sites_of(records[found[0]].file_path, sites[found[0]].function_line);
+        if (std::any_of(same.begin(), same.end(), [&](std::size_t o) {
+              return o != found[0] && record_classes.unknown(o) && !(picked && sites[o].line > sites[found[0]].line);
+            }))
+          continue;
+      }
       // A bare `raise` in a callee passes on what its `try` block met
       // somewhere below: where the exception began, and whether the test's
       // path goes through that `try` at all, is a guess.
@@ -914,7 +984,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
         if (const model::FileFacts* file = binding_facts.module(records[found[0]].file_path);
             file && (defined_again(*fn, *file) ||
                      helper_may_raise_first(*fn, *file, e, found[0], sites, records, binding_facts, level, agrees,
-                                            sites_of)))
+                                            sites_of, inherited)))
           continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }

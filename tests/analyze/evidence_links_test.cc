@@ -1138,5 +1138,110 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
   EXPECT_TRUE(l.tests_of("over the limit").empty());
 }
 
+// Lib/copyreg.py's shape: `pickle` raises TypeError for a reduction
+// function that cannot be called, then hands `constructor_ob` to
+// `constructor`, which raises it for a constructor. A test passing a
+// callable reduction function and "not a callable" as the constructor
+// names "callable", which both messages hold: the word does not say which
+// raise the test meets, and the nearer one is not linked. A word only one
+// message holds ("reduction") still witnesses it.
+TEST(EvidenceLinks, AWitnessWordTheDeeperSitesHoldTooSaysNothing) {
+  auto l = link({{"pkg/reg.py",
+                  "def pickle(ob_type, pickle_function, constructor_ob=None):\n"
+                  "    if not callable(pickle_function):\n"
+                  "        raise TypeError('reduction functions must be callable')\n"
+                  "    if constructor_ob is not None:\n"
+                  "        constructor(constructor_ob)\n"
+                  "def constructor(obj):\n"
+                  "    if not callable(obj):\n"
+                  "        raise TypeError('constructors must be callable')\n"}},
+                {{"tests/test_reg.py",
+                  "import unittest\n"
+                  "from pkg import reg\n"
+                  "class RegTest(unittest.TestCase):\n"
+                  "    def test_noncallable_constructor(self):\n"
+                  "        self.assertRaises(TypeError, reg.pickle, type(1), int, 'not a callable')\n"
+                  "    def test_bad_reduction(self):\n"
+                  "        self.assertRaises(TypeError, reg.pickle, type(1), self.reduction)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("reduction functions must be callable"),
+            (std::vector<std::string>{"RegTest.test_bad_reduction@7"}));
+}
+
+// Lib/email/headerregistry.py's shape: `Address.__init__` raises
+// ValueError when the parser leaves text over, then raises the parser's
+// first defect, an object whose class is not known. A test without a
+// regex may meet either: the ValueError is not linked. A test whose
+// literals reach a raise above it (`username` and `addr_spec` both given)
+// meets that one first: linked.
+TEST(EvidenceLinks, ARaiseOfUnknownClassInTheFunctionMakesAGuess) {
+  auto l = link({{"pkg/address.py",
+                  "def parse(text):\n"
+                  "    return text, '', []\n"
+                  "class Address:\n"
+                  "    def __init__(self, username=None, addr_spec=None):\n"
+                  "        if addr_spec is not None:\n"
+                  "            if username:\n"
+                  "                raise TypeError('addr_spec given with a username')\n"
+                  "            a_s, rest, defects = parse(addr_spec)\n"
+                  "            if rest:\n"
+                  "                raise ValueError('only part of the address could be parsed')\n"
+                  "            if defects:\n"
+                  "                raise defects[0]\n"}},
+                {{"tests/test_address.py",
+                  "import unittest\n"
+                  "from pkg.address import Address\n"
+                  "class AddressTest(unittest.TestCase):\n"
+                  "    def test_space_in_address(self):\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            Address(addr_spec='bad name@example.com')\n"
+                  "    def test_both_given(self):\n"
+                  "        with self.assertRaises(TypeError):\n"
+                  "            Address('foo', addr_spec='foo@example.com')\n"}});
+  EXPECT_TRUE(l.tests_of("only part of the address could be parsed").empty());
+  EXPECT_EQ(l.tests_of("addr_spec given with a username"), (std::vector<std::string>{"AddressTest.test_both_given@8"}));
+}
+
+// Lib/gzip.py's shape: `GzipFile.write` first calls
+// `self._check_not_closed()`, which its base class in another file
+// (`_compression.BaseStream`) defines and which raises ValueError on a
+// closed file, then raises its own ValueError. A test without a regex may
+// meet the helper's: a guess. `read` calls no helper: linked.
+TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
+  auto l = link({{"pkg/_stream.py",
+                  "class BaseStream:\n"
+                  "    def _check_not_closed(self):\n"
+                  "        if self.closed:\n"
+                  "            raise ValueError('I/O operation on closed file')\n"},
+                 {"pkg/zfile.py",
+                  "from pkg._stream import BaseStream\n"
+                  "class ZFile(BaseStream):\n"
+                  "    def __init__(self):\n"
+                  "        self.fileobj = None\n"
+                  "        self.closed = False\n"
+                  "    def write(self, data):\n"
+                  "        self._check_not_closed()\n"
+                  "        if self.fileobj is None:\n"
+                  "            raise ValueError('write() on closed ZFile object')\n"
+                  "    def read(self):\n"
+                  "        if self.fileobj is None:\n"
+                  "            raise ValueError('read() on closed ZFile object')\n"}},
+                {{"tests/test_zfile.py",
+                  "import unittest\n"
+                  "from pkg.zfile import ZFile\n"
+                  "class ZFileTest(unittest.TestCase):\n"
+                  "    def test_write_closed(self):\n"
+                  "        f = ZFile()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            f.write(b'')\n"
+                  "    def test_read_closed(self):\n"
+                  "        f = ZFile()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            f.read()\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_TRUE(l.tests_of("write() on closed ZFile object").empty());
+  EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze

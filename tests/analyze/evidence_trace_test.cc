@@ -52,9 +52,12 @@ TEST(EvidenceTrace, LinkedStandardLibraryTestsExecuteTheRaiseLine) {
   // (840 of 893) once a bare re-raise in a callee links nothing, a
   // coroutine made before the expectation and a `with` statement's name
   // are followed, and the tracer tries a mixin's Python subclasses too
-  // (93.7 % with that tracer before them): this floor keeps them from
-  // getting worse.
-  EXPECT_GE(executed * 1000, ran * 930) << executed << " of " << ran << "\n" << j["missed"].dump(1);
+  // (93.7 % with that tracer before them); 95.1 % (818 of 860) once a
+  // witness word the deeper sites hold too says nothing and a raise of
+  // unknown class in the site's function makes a regex-less link a guess,
+  // 95.2 % (817 of 858) once a helper a base class in another file defines
+  // may raise first: this floor keeps them from getting worse.
+  EXPECT_GE(executed * 1000, ran * 950) << executed << " of " << ran << "\n" << j["missed"].dump(1);
 }
 
 }  // namespace
