@@ -175,14 +175,19 @@ bool exception_line(std::string_view line, bool strict, std::string& cls, std::s
   return true;
 }
 
+// Node's caret line under the source line of its header (`    ^`).
+bool caret_line(std::string_view line) {
+  const std::string_view t = trim(line);
+  return !t.empty() && t.find_first_not_of('^') == std::string_view::npos;
+}
+
 // Node's header above an uncaught error: `file:line`, the source line and a
 // caret line, ending just before line `end`.
 bool uncaught_header(const std::vector<std::string_view>& lines, std::size_t end, Frame& f) {
   std::size_t k = end;
   while (k > 0 && trim(lines[k - 1]).empty()) --k;
   if (k < 3) return false;
-  std::string_view caret = trim(lines[k - 1]);
-  if (caret.empty() || caret.find_first_not_of('^') != std::string_view::npos) return false;
+  if (!caret_line(lines[k - 1])) return false;
   Frame h;
   if (!read_location(trim(lines[k - 3]), h, false) || !user_frame(h)) return false;
   h.source = std::string(trim(lines[k - 2]));
@@ -203,10 +208,8 @@ ExceptionBlock exception_before(const std::vector<std::string_view>& lines, std:
   std::size_t start = first;
   Frame probe;
   while (start > lo) {
-    std::string_view t = trim(lines[start - 1]);
-    const bool caret = !t.empty() && t.find_first_not_of('^') == std::string_view::npos;
-    if ((caret && start >= 3 && read_location(trim(lines[start - 3]), probe, false)) ||
-        parse_frame_line(t, probe) != FrameLine::none)
+    if ((caret_line(lines[start - 1]) && start >= 3 && read_location(trim(lines[start - 3]), probe, false)) ||
+        parse_frame_line(trim(lines[start - 1]), probe) != FrameLine::none)
       break;
     --start;
   }
@@ -309,10 +312,8 @@ void parse_aggregate(std::string_view text, const std::vector<std::string_view>&
   } else {
     // After Node's header (its caret line), the first line naming an error.
     std::size_t from = 0;
-    for (std::size_t k = 0; k < g; ++k) {
-      std::string_view t = trim(lines[k]);
-      if (!t.empty() && t.find_first_not_of('^') == std::string_view::npos) from = k + 1;
-    }
+    for (std::size_t k = 0; k < g; ++k)
+      if (caret_line(lines[k])) from = k + 1;
     ExceptionBlock b;
     std::string cls;
     std::string_view msg;
@@ -393,7 +394,7 @@ void parse_stack(std::string_view text, std::vector<ExceptionBlock>& out, int de
     for (std::size_t h = 3; h < lines.size(); ++h) {
       if (!trim(lines[h]).starts_with(k_trace_uncaught)) continue;
       std::size_t c = h;
-      while (c > 0 && !(trim(lines[c - 1]).find_first_not_of('^') == std::string_view::npos && !trim(lines[c - 1]).empty())) --c;
+      while (c > 0 && !caret_line(lines[c - 1])) --c;
       Frame header;
       if (c == 0 || !uncaught_header(lines, c, header)) break;
       ExceptionBlock b;

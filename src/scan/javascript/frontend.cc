@@ -598,12 +598,9 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
     assignments_reaching(id, at, last);
     if (last && kind(unwrap(last->value)) == Kind::New) {
       made = last;
-    } else if (last && depth < 4 && kind(unwrap(last->value)) == Kind::Call) {
-      ThrowSite from_helper = site;
-      if (read_helper(unwrap(last->value), from_helper, last->at, depth + 1)) {
-        site = std::move(from_helper);
-        return;
-      }
+    } else if (last && depth < 4 && kind(unwrap(last->value)) == Kind::Call &&
+               read_helper(unwrap(last->value), site, last->at, depth + 1)) {
+      return;  // read_helper leaves the site alone when it finds no helper
     }
   }
   if (!made) {
