@@ -284,6 +284,30 @@ TEST(JavaScriptFrontend, ObjectAssignAndClassFactoriesThrowTheirClass) {
   EXPECT_EQ(f.sites[2].error_class, "JSON.parse");
 }
 
+// knex's runner: `throw Object.assign(cancelError, {…})` throws the error
+// the name holds: made before (its class and message), or got from
+// elsewhere (handed on); never a class named `Object.assign`.
+TEST(JavaScriptFrontend, ObjectAssignOfANameThrowsWhatTheNameHolds) {
+  auto f = js("async function run (query, err) {\n"
+              "  const cancelError = new KnexTimeoutError('Defined query timeout exceeded')\n"
+              "  if (query.cancel) throw Object.assign(cancelError, {sql: query.sql})\n"
+              "  throw Object.assign(err, {sql: query.sql})\n"
+              "}\n"
+              "function timeout (error, ms) {\n"
+              "  throw Object.assign(error, {message: `Defined query timeout of ${ms}ms exceeded`, ms})\n"
+              "}\n"
+              "class R { fail () { throw Object.assign(this.lastError, {retry: false}) } }\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(f.sites[0].error_class, "KnexTimeoutError");
+  EXPECT_EQ(template_text(f.sites[0].message), "Defined query timeout exceeded");
+  EXPECT_EQ(f.sites[1].error_class, "");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_EQ(f.sites[2].error_class, "");
+  EXPECT_EQ(template_text(f.sites[2].message), "Defined query timeout of {ms}ms exceeded");
+  EXPECT_EQ(f.sites[3].error_class, "");
+  EXPECT_TRUE(f.sites[3].reraise);
+}
+
 // ky's `const invalidSchemaMessage = '…'` at the top of the module, thrown
 // in a method: the message is the constant's. Not when a parameter or a
 // local of an enclosing function holds the name, nor when the module

@@ -470,6 +470,93 @@ TEST(PythonFrontend, ClassDisplaysKeptArgumentsVariablesAndStrippedConstants) {
   EXPECT_EQ(message(f.sites[3]), "The environment variable {name!r} is not set.");
 }
 
+// jinja's TemplateSyntaxError: `__str__` shows `t.cast(str, self.message)`,
+// where `message` is a property of the base returning `self.args[0] if
+// self.args else None` and `__init__` handed its base `message`: the raise's
+// first argument, not the cast's text. packaging's `_invalid_metadata(msg)`
+// helper returns `InvalidMetadata(self.raw_name, msg)`, whose `__init__(field,
+// message)` hands its base the message: the helper's call's text, not the
+// field.
+TEST(PythonFrontend, ClassDisplaysThroughPropertiesCastsAndHelpers) {
+  FileFacts f = scan_python(
+      "import typing as t\n"
+      "class TemplateError(Exception):\n"
+      "    def __init__(self, message=None):\n"
+      "        super().__init__(message)\n"
+      "    @property\n"
+      "    def message(self):\n"
+      "        \"\"\"The message.\"\"\"\n"
+      "        return self.args[0] if self.args else None\n"
+      "class TemplateSyntaxError(TemplateError):\n"
+      "    def __init__(self, message, lineno):\n"
+      "        super().__init__(message)\n"
+      "        self.lineno = lineno\n"
+      "    def __str__(self):\n"
+      "        lines = [t.cast(str, self.message), '  line ' + str(self.lineno)]\n"
+      "        return '\\n'.join(lines)\n"
+      "class InvalidMetadata(ValueError):\n"
+      "    def __init__(self, field, message):\n"
+      "        self.field = field\n"
+      "        super().__init__(message)\n"
+      "class _Validator:\n"
+      "    def _invalid_metadata(self, msg, cause=None):\n"
+      "        exc = InvalidMetadata(self.raw_name, msg)\n"
+      "        exc.__cause__ = cause\n"
+      "        return exc\n"
+      "    def _process_version(self, value):\n"
+      "        raise self._invalid_metadata(f'{value!r} is not a valid metadata version')\n"
+      "def tokenize(stream):\n"
+      "    raise TemplateSyntaxError('unclosed gettext expression', stream.lineno)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "InvalidMetadata");
+  EXPECT_EQ(message(f.sites[0]), "{value!r} is not a valid metadata version");
+  EXPECT_EQ(f.sites[1].error_class, "TemplateSyntaxError");
+  EXPECT_EQ(shown(f.sites[1]).front().find("unclosed gettext expression\n  line "), 0u) << shown(f.sites[1]).front();
+}
+
+// multiprocessing's RemoteError frames `str(self.args[0])` in rules of
+// dashes; a display without a word does not replace the message with words
+// the helper's call gives (`convert_to_error` returns `RemoteError(
+// 'Unserializable message: %s\\n' % result)`).
+TEST(PythonFrontend, ADisplayWithoutWordsLeavesAMessageWithWords) {
+  ThrowSite s = only_site(
+      "class RemoteError(Exception):\n"
+      "    def __str__(self):\n"
+      "        return ('\\n' + '-'*75 + '\\n' + str(self.args[0]) + '-'*75)\n"
+      "def convert_to_error(kind, result):\n"
+      "    return RemoteError('Unserializable message: %s\\n' % result)\n"
+      "def dispatch(c):\n"
+      "    kind, result = c.recv()\n"
+      "    raise convert_to_error(kind, result)\n");
+  EXPECT_EQ(s.error_class, "RemoteError");
+  EXPECT_EQ(template_text(s.message), "Unserializable message: {result}\n");
+}
+
+// sqlalchemy's UnmappedInstanceError: `__init__` under a decorator that
+// wraps it (`@util.preload_module(...)`) is still what Python runs: the
+// message it hands its base. A property named `__init__`-like protocol is
+// not (a `@staticmethod`'s `__str__` is no `__str__`).
+TEST(PythonFrontend, ADecoratedInitIsTheClasssInit) {
+  FileFacts f = scan_python(
+      "class UnmappedInstanceError(Exception):\n"
+      "    @util.preload_module('sqlalchemy.orm.base')\n"
+      "    def __init__(self, obj, msg=None):\n"
+      "        if not msg:\n"
+      "            msg = f\"Class '{type(obj).__name__}' is not mapped\"\n"
+      "        Exception.__init__(self, msg)\n"
+      "class Odd(Exception):\n"
+      "    @staticmethod\n"
+      "    def __str__():\n"
+      "        return 'never shown'\n"
+      "def attach(instance):\n"
+      "    raise UnmappedInstanceError(instance)\n"
+      "def odd():\n"
+      "    raise Odd('shown')\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "Class '{type(obj).__name__}' is not mapped");
+  EXPECT_EQ(message(f.sites[1]), "shown");
+}
+
 // tornado's HTTPError: `__str__` formats the status code `__init__` kept,
 // returning a special case first and its general text last. `raise
 // HTTPError(403)` prints "HTTP 403: Forbidden", never "403": the last text
@@ -571,6 +658,39 @@ TEST(PythonFrontend, WhatABasesInitKeepsIsWhatTheSubclassHandsIt) {
   ASSERT_EQ(files[1].sites.size(), 2u);
   EXPECT_EQ(message(files[1].sites[0]), "Option {opt} takes {n} values.");
   EXPECT_EQ(message(files[1].sites[1]), "Bad value for {opt}");
+}
+
+// sqlalchemy's exceptions print `"%s %s" % (message, self._code_str())`
+// under `if self.code:` from a base's `__str__`: a display without a word of
+// its own does not replace the message a raise in another file gives, and a
+// bare `raise` in an `except` of such a class is what was caught, no
+// display filled with arguments it does not pass.
+TEST(PythonFrontend, AnotherFilesDisplayWithoutWordsOrAReraiseKeepsTheMessage) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class SQLAlchemyError(Exception):\n"
+      "    code = None\n"
+      "    def __str__(self):\n"
+      "        message = self._message()\n"
+      "        if self.code:\n"
+      "            message = '%s %s' % (message, self._code_str())\n"
+      "        return message\n"
+      "class ArgumentError(SQLAlchemyError):\n"
+      "    pass\n"));
+  files.push_back(scan_python(
+      "from . import exc\n"
+      "def match(columns, against, ref):\n"
+      "    if not columns:\n"
+      "        raise exc.ArgumentError('columns are required')\n"
+      "    try:\n"
+      "        ref.resolve()\n"
+      "    except exc.ArgumentError:\n"
+      "        raise\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[1].sites.size(), 2u);
+  EXPECT_EQ(message(files[1].sites[0]), "columns are required");
+  EXPECT_EQ(message(files[1].sites[1]), "");
+  EXPECT_TRUE(files[1].sites[1].alternatives.empty());
 }
 
 // pydantic's errors: the `__str__` and `__init__` come from a mixin that
@@ -706,8 +826,10 @@ TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
 // that call's class and message, as for `raise ValueError('...')`.
 // `exc = errors[max(errors)]; raise exc` and `def throw(self, typ): raise
 // typ` raise an exception got from elsewhere, whatever its class: no class
-// named after the variable. A module's own lower-case class (ftplib's
-// `error_proto`) stays the class.
+// named after the variable; nor a local or parameter of a function around
+// the raising one (starlette's `app_exc`, set through `nonlocal` by one
+// nested function, raised in another). A module's own lower-case class
+// (ftplib's `error_proto`) stays the class.
 TEST(PythonFrontend, AnExceptionGotFromElsewhereIsRaisedAgain) {
   auto f = scan_python(
       "class error_proto(Exception): pass\n"
@@ -717,12 +839,20 @@ TEST(PythonFrontend, AnExceptionGotFromElsewhereIsRaisedAgain) {
       "def throw(self, typ, val=None):\n"
       "    raise typ\n"
       "def proto():\n"
-      "    raise error_proto\n");
-  ASSERT_EQ(f.sites.size(), 3u);
-  EXPECT_EQ(f.sites[0].error_class, "");
-  EXPECT_TRUE(f.sites[0].reraise);
-  EXPECT_EQ(f.sites[1].error_class, "");
-  EXPECT_TRUE(f.sites[1].reraise);
+      "    raise error_proto\n"
+      "async def middleware(self, handler):\n"
+      "    app_exc = None\n"
+      "    async def call_next(request):\n"
+      "        if app_exc is not None:\n"
+      "            raise app_exc\n"
+      "        def inner():\n"
+      "            raise handler\n"
+      "    return call_next\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  for (std::size_t i : {0u, 1u, 3u, 4u}) {
+    EXPECT_EQ(f.sites[i].error_class, "") << i;
+    EXPECT_TRUE(f.sites[i].reraise) << i;
+  }
   EXPECT_EQ(f.sites[2].error_class, "error_proto");
   EXPECT_FALSE(f.sites[2].reraise);
 }

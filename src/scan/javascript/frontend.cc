@@ -387,9 +387,29 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   if (k == Kind::Call && text(callee) == "Object.assign") {
     // `throw Object.assign(new AxiosError('Network Error', …), {cause})`:
     // what it throws is its first argument, given more properties.
+    // `throw Object.assign(err, {code})`, `Object.assign(this.error, …)`:
+    // the error made or caught before, as `throw err` reads it. A `message`
+    // among the properties (knex's `Object.assign(error, {message:
+    // \`Defined query timeout of ${timeout}ms exceeded…\`})`) replaces its own.
     TSNode target = unwrap(argument(expr, 0));
-    if (depth < 4 && (kind(target) == Kind::New || kind(target) == Kind::Call))
-      return read_construction(target, site, at, depth + 1);
+    bool read = false;
+    if (depth < 4 && (kind(target) == Kind::New || kind(target) == Kind::Call)) {
+      read = read_construction(target, site, at, depth + 1);
+    } else if (depth < 4 && kind(target) == Kind::Identifier) {
+      read_thrown_name(target, site, at, depth + 1);
+      read = true;
+    } else if (kind(target) == Kind::Member && !names_class(text(child(target, m_g.f_property)))) {
+      site.reraise = true;
+      read = true;
+    }
+    if (read) {
+      TSNode properties = unwrap(argument(expr, 1));
+      if (kind(properties) == Kind::Object) {
+        MessageTemplate given = message_from(properties, at);
+        if (!given.parts.empty()) site.message = std::move(given);
+      }
+      return true;
+    }
   }
   site.error_class = collapse_ws(text(callee));
   if (k == Kind::New) {

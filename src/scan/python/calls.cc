@@ -308,15 +308,24 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
     m_scope = body;
     built.raised_text = site.raised_text;
     read_exception_call(value, built, start_byte(value));
+    // packaging's `_invalid_metadata(msg)` returns `InvalidMetadata(
+    // self.raw_name, msg)`, whose `__init__(field, message)` hands its base
+    // the message: what the class prints, with the helper's parameters
+    // filled from this call.
+    std::vector<MessageTemplate> shown = class_display_texts(value, start_byte(value));
     m_scope = saved;
-    MessageTemplate msg = substitute(std::move(built.message));
+    built.message = substitute(std::move(built.message));
+    for (MessageTemplate& t : built.alternatives) t = substitute(std::move(t));
+    for (MessageTemplate& t : shown) t = substitute(std::move(t));
+    if (!shown.empty()) offer_class_displays(built, std::move(shown));
     if (first) {
       site.error_class = std::move(built.error_class);
-      site.message = std::move(msg);
+      site.message = std::move(built.message);
       first = false;
     } else {
-      push_alternative(site, std::move(msg));
+      push_alternative(site, std::move(built.message));
     }
+    for (MessageTemplate& t : built.alternatives) push_alternative(site, std::move(t));
   }
   m_helper_call = saved_call;
 }

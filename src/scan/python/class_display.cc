@@ -36,12 +36,30 @@ TSNode FileScanner::class_named(std::string_view name) {
   return it == m_classes.end() ? TSNode{} : it->second;
 }
 
+TSNode FileScanner::protocol_method(TSNode def) const {
+  if (kind(def) == Kind::FunctionDef) return def;
+  if (kind(def) != Kind::DecoratedDef) return TSNode{};
+  // sqlalchemy's `@util.preload_module(...) def __init__`: a decorator
+  // that wraps the method is still the method Python runs; a property,
+  // a static or class method is not the protocol's.
+  for (std::uint32_t i = 0, count = named_count(def); i < count; ++i) {
+    TSNode d = ts_node_named_child(def, i);
+    if (kind(d) != Kind::Decorator) continue;
+    std::string_view t = text(d);
+    if (t == "@property" || t == "@staticmethod" || t == "@classmethod" || t.ends_with(".setter") ||
+        t.ends_with(".getter") || t.ends_with("cached_property") || t.ends_with("abstractmethod"))
+      return TSNode{};
+  }
+  TSNode fn = child(def, m_g.f_definition);
+  return kind(fn) == Kind::FunctionDef ? fn : TSNode{};
+}
+
 TSNode FileScanner::init_of(TSNode cls) {
   TSNode body = child(cls, m_g.f_body);
   std::uint32_t count = named_count(body);
   for (std::uint32_t i = 0; i < count; ++i) {
-    TSNode def = ts_node_named_child(body, i);
-    if (kind(def) == Kind::FunctionDef && text(child(def, m_g.f_name)) == "__init__") return def;
+    TSNode def = protocol_method(ts_node_named_child(body, i));
+    if (!ts_node_is_null(def) && text(child(def, m_g.f_name)) == "__init__") return def;
   }
   return TSNode{};
 }
@@ -330,6 +348,42 @@ void FileScanner::read_class_attributes(const std::vector<std::string_view>& cha
   }
 }
 
+void FileScanner::read_kept_properties(const std::vector<std::string_view>& chain, ClassDisplay& d) {
+  // jinja's `@property def message(self): return self.args[0] if self.args
+  // else None`, read as `self.message` in `__str__`: what `self.args[0]`
+  // stands for. A property of one `return` of what `__init__` kept.
+  // Every base defined here: the property is often the base class's.
+  std::string_view name = chain.empty() ? std::string_view() : chain.front();
+  for (int hops = 0; hops < 6 && !name.empty(); ++hops) {
+    TSNode cls = class_named(name);
+    if (ts_node_is_null(cls)) break;
+    name = first_base(cls);
+    TSNode body = child(cls, m_g.f_body);
+    for (std::uint32_t i = 0, count = named_count(body); i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) != Kind::DecoratedDef || text(first_named(def)) != "@property") continue;
+      TSNode fn = child(def, m_g.f_definition);
+      TSNode fn_body = child(fn, m_g.f_body);
+      TSNode returned{};
+      int statements = 0;
+      for (std::uint32_t k = 0, n = named_count(fn_body); k < n; ++k) {
+        TSNode st = ts_node_named_child(fn_body, k);
+        if (kind(st) == Kind::Comment) continue;
+        if (kind(st) == Kind::ExprStatement && kind(first_named(st)) == Kind::String) continue;  // docstring
+        ++statements;
+        if (kind(st) == Kind::Return) returned = first_named(st);
+      }
+      if (statements != 1 || ts_node_is_null(returned)) continue;
+      returned = unwrap_cast(returned);
+      if (std::string_view(ts_node_type(returned)) == "conditional_expression" && named_count(returned) == 3 &&
+          text(ts_node_named_child(returned, 2)) == "None")
+        returned = unwrap_cast(ts_node_named_child(returned, 0));
+      auto it = d.kept.find(python::collapse_ws(text(returned)));
+      if (it != d.kept.end()) d.kept.try_emplace("self." + std::string(text(child(fn, m_g.f_name))), it->second);
+    }
+  }
+}
+
 void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
   // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
   // given for `msg`.
@@ -419,9 +473,8 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     TSNode body = child(cls, m_g.f_body);
     std::uint32_t count = named_count(body);
     for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode def = ts_node_named_child(body, i);
-      if (kind(def) == Kind::DecoratedDef) continue;  // a property or staticmethod, not the protocol
-      if (kind(def) != Kind::FunctionDef) continue;
+      TSNode def = protocol_method(ts_node_named_child(body, i));
+      if (ts_node_is_null(def)) continue;
       std::string_view fname = text(child(def, m_g.f_name));
       if (fname == "__str__" && ts_node_is_null(str_fn)) str_fn = def;
       if (fname == "__init__" && ts_node_is_null(init_fn)) {
@@ -469,6 +522,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
         d.kept.emplace("self.args[" + std::to_string(k) + "]", std::string(text(a)));
     }
   }
+  if (!ts_node_is_null(str_fn)) read_kept_properties(chain, d);
   TSNode saved = m_scope;
   if (!ts_node_is_null(str_fn)) {
     returns_of(str_fn, d.shown, &chain);
@@ -527,12 +581,19 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
 }
 
 void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
+  if (!ts_node_is_null(m_scope)) return;
+  std::vector<MessageTemplate> shown = class_display_texts(call, at);
+  if (!shown.empty()) offer_class_displays(site, std::move(shown));
+}
+
+std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::uint32_t at) {
+  std::vector<MessageTemplate> shown;
   TSNode callee = child(call, m_g.f_function);
-  if (kind(callee) != Kind::Identifier || !ts_node_is_null(m_scope)) return;
+  if (kind(callee) != Kind::Identifier) return shown;
   std::string_view name = text(callee);
-  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return;
+  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return shown;
   auto d = class_display(name, true);
-  if (!d) return;
+  if (!d) return shown;
   // A parameter (or what `__init__` kept of one) in the message stands for
   // what this call passes.
   auto substitute = [&](MessageTemplate t) {
@@ -565,9 +626,8 @@ void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint3
     out.from_literals = true;
     return out;
   };
-  std::vector<MessageTemplate> shown;
   for (MessageTemplate& t : d->shown) shown.push_back(substitute(std::move(t)));
-  offer_class_displays(site, std::move(shown));
+  return shown;
 }
 
 bool FileScanner::exception_like(std::string_view name, int hops) {

@@ -41,7 +41,10 @@ void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only) {
   // read as it and stays an alternative. A class that shows one of several
   // texts (a `__str__` with branches, a message variable appended to under
   // an `if`) offers each as an alternative: which one prints is not known.
-  if ((only || (site.message.parts.empty() && site.message.style == "none")) && any_literal(shown.parts)) {
+  // Not a display without words over a message with them (a `__str__`
+  // framing `self.args[0]` in rules of dashes, the argument not read).
+  if ((only || (site.message.parts.empty() && site.message.style == "none")) && any_literal(shown.parts) &&
+      (has_words(shown) || !has_words(site.message))) {
     std::swap(site.message, shown);
     if (!shown.parts.empty()) push_alternative(site, std::move(shown));
     return;

@@ -163,10 +163,24 @@ class FileScanner {
     }
     return n;
   }
+  // `cast(str, x)`, `t.cast(str, x)`, `typing.cast(...)`: `x` at run time.
+  TSNode unwrap_cast(TSNode n) const {
+    n = unwrap_parens(n);
+    for (int hops = 0; hops < 4 && kind(n) == Kind::Call; ++hops) {
+      std::string_view fn = text(child(n, m_g.f_function));
+      if (fn != "cast" && fn != "typing.cast" && fn != "t.cast" && fn != "tp.cast" && fn != "typ.cast") break;
+      TSNode args = child(n, m_g.f_arguments);
+      if (kind(args) != Kind::ArgumentList || named_count(args) != 2) break;
+      TSNode value = ts_node_named_child(args, 1);
+      if (kind(value) == Kind::KeywordArg || kind(ts_node_named_child(args, 0)) == Kind::KeywordArg) break;
+      n = unwrap_parens(value);
+    }
+    return n;
+  }
   // `_("text")`, `gettext("text")`: translation leaves the text as
   // written in an untranslated run, so the call reads as its literal.
   TSNode unwrap_gettext(TSNode n) const {
-    n = unwrap_parens(n);
+    n = unwrap_cast(n);
     if (kind(n) != Kind::Call) return n;
     std::string_view fn = text(child(n, m_g.f_function));
     auto dot = fn.rfind('.');
@@ -306,6 +320,10 @@ class FileScanner {
   // with the class's parameters replaced by this call's arguments, becomes
   // an alternative. Bases defined in the file are followed.
   void resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at);
+  // What the class `call` constructs prints, filled with the call's
+  // arguments read in the current scope (a helper's body, for the
+  // construction it returns); empty when the file does not say.
+  std::vector<MessageTemplate> class_display_texts(TSNode call, std::uint32_t at);
   // What an instance of module-level class `name` shows, before a call's
   // arguments fill it: the returns of the first `__str__` found on the
   // class and its bases defined here, or the message the first `__init__`
@@ -330,6 +348,9 @@ class FileScanner {
   // subclass here, set it to (class_display.cc).
   void fill_class_texts();
   void read_init_assignments(TSNode init_fn, ClassDisplay& d);
+  // A property of the class or its bases returning what `__init__` kept
+  // (`self.args[0]`), kept under its own `self.name`.
+  void read_kept_properties(const std::vector<std::string_view>& chain, ClassDisplay& d);
   // What the `__init__`s of the bases of `init_owner` (defined here) keep of
   // what `init_fn` hands them: click's `BadOptionUsage(option_name, message)`
   // passes `message` to `UsageError.__init__`, which keeps `self.message`,
@@ -382,6 +403,9 @@ class FileScanner {
   // How many arguments of such a call stand before the base's own: 1 for
   // `Base.__init__(self, ...)`, 0 for `super().__init__(...)`.
   int self_arguments(TSNode base_call) const;
+  // The function a class body's statement `def` defines as a method Python
+  // calls by name (plain, or under decorators that wrap it), or null.
+  TSNode protocol_method(TSNode def) const;
   // The `__init__` defined in class `cls`'s body, or null.
   TSNode init_of(TSNode cls);
   // The first base `cls` names when it is a plain name, else empty.

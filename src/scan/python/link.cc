@@ -96,7 +96,9 @@ std::optional<std::vector<TemplatePart>> literal_parts(std::string_view arg) {
 // `site` raises `cls`, defined in another file: its display filled with the
 // site's arguments, as an alternative.
 void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
-  if (cls.display.empty() || site.kind != "raise") return;
+  // A bare `raise` (or `raise err`) shows what was caught, not a display
+  // filled with arguments it does not pass.
+  if (cls.display.empty() || site.kind != "raise" || site.reraise) return;
   // The arguments as written: positional ones in order, keywords by name.
   std::vector<std::size_t> positional;  // indexes into site.args
   std::vector<std::pair<std::string_view, std::string_view>> keywords;

@@ -480,7 +480,7 @@ bool FileScanner::list_items(TSNode n, std::uint32_t site_byte, int depth, bool 
 // One item of a joined list as text: `repr(x)` as `{x!r}`, `str(x)` as
 // `{x}`, a message expression as built, anything else as an interpolation.
 std::vector<TemplatePart> FileScanner::item_parts(TSNode item, std::uint32_t site_byte, int depth) {
-  item = unwrap_parens(item);
+  item = unwrap_cast(item);
   std::vector<TemplatePart> parts;
   if (kind(item) == Kind::Call) {
     std::string_view callee = text(child(item, m_g.f_function));

@@ -420,9 +420,15 @@ bool FileScanner::handed_on(std::string_view name, std::uint32_t at) {
   const std::size_t letter = name.find_first_not_of('_');
   if (letter == std::string_view::npos || !std::islower(static_cast<unsigned char>(name[letter]))) return false;
   if (!reaching(name, at).empty()) return true;
-  const std::size_t fi = innermost_function();
-  int position = -1;
-  return fi != std::string::npos && parameter_position(m_ctx[fi].node, name, position);
+  // A local or parameter of the function, or of one around it (`app_exc`
+  // set by a nested function through `nonlocal`, raised in another).
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    if (m_ctx[i].kind != Kind::FunctionDef) continue;
+    int position = -1;
+    if (parameter_position(m_ctx[i].node, name, position)) return true;
+    if (assignments(child(m_ctx[i].node, m_g.f_body), name)) return true;
+  }
+  return false;
 }
 
 void FileScanner::emit_assert(TSNode n) {
