@@ -104,6 +104,8 @@ struct ClassParam {
   bool keyword_only = false;
   // The default when it is plain text (`message="Invalid file"`), else "".
   std::string default_text;
+  // The default is `None` (`note=None`).
+  bool defaults_to_none = false;
 };
 
 // JavaScript's own error classes: what a class that never sets its `name`
@@ -135,6 +137,11 @@ struct ClassDef {
   // JavaScript: the class gives its instances a `name` of their own (`this.name
   // = …`, a `name` field or getter). One that does not prints as its base does.
   bool names_itself = false;
+  // Python: the class body defines `__init__` or `__str__` itself. One that
+  // does not, and has no display from a base in its file, prints as its
+  // first base does, wherever that is defined (pyyaml's `class
+  // ComposerError(MarkedYAMLError): pass`).
+  bool own_methods = false;
 };
 
 // A docstring of the file (Python): the module's, a class's or a

@@ -55,9 +55,10 @@ TEST(FactsJson, EveryKindOfTextIsWrittenAsNlohmannDumpsIt) {
   c.name = "E";
   c.bases = {"Exception"};
   c.display = {s.message};
-  c.params = {{"code", true, "None"}};
+  c.params = {{"code", true, "None"}, {"note", false, "", true}};
   c.code = "ERR_X";
   c.names_itself = true;
+  c.own_methods = true;
   f.classes = {c};
   f.had_syntax_errors = true;
   f.blanked = {"one", "two"};

@@ -693,6 +693,60 @@ TEST(PythonFrontend, AnotherFilesDisplayWithoutWordsOrAReraiseKeepsTheMessage) {
   EXPECT_TRUE(files[1].sites[1].alternatives.empty());
 }
 
+// pyyaml: `class ComposerError(MarkedYAMLError): pass` in composer.py
+// prints as its base in error.py does, whose `__str__` joins the lines it
+// appended under `if self.x is not None`. A raise passing `None` for a line
+// (or leaving out a parameter that defaults to `None`) shows no such line:
+// `ComposerError(None, None, "found undefined alias %r" % anchor, mark)`
+// prints the problem and its mark. A class with an `__init__` of its own
+// does not take its base's display.
+TEST(PythonFrontend, AClassWithoutMethodsPrintsAsItsBaseInAnotherFileWithoutItsNoneLines) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class MarkedYAMLError(Exception):\n"
+      "    def __init__(self, context=None, context_mark=None, problem=None, problem_mark=None, note=None):\n"
+      "        self.context = context\n"
+      "        self.context_mark = context_mark\n"
+      "        self.problem = problem\n"
+      "        self.problem_mark = problem_mark\n"
+      "        self.note = note\n"
+      "    def __str__(self):\n"
+      "        lines = []\n"
+      "        if self.context is not None:\n"
+      "            lines.append(self.context)\n"
+      "        if self.context_mark is not None:\n"
+      "            lines.append(str(self.context_mark))\n"
+      "        if self.problem is not None:\n"
+      "            lines.append(self.problem)\n"
+      "        if self.problem_mark is not None:\n"
+      "            lines.append(str(self.problem_mark))\n"
+      "        if self.note is not None:\n"
+      "            lines.append(self.note)\n"
+      "        return '\\n'.join(lines)\n"
+      "def fail(mark):\n"
+      "    raise MarkedYAMLError(None, None, 'stream ended', mark)\n"));
+  files.push_back(scan_python(
+      "from .error import MarkedYAMLError\n"
+      "class ComposerError(MarkedYAMLError):\n"
+      "    pass\n"
+      "class OwnError(MarkedYAMLError):\n"
+      "    def __init__(self, what):\n"
+      "        self.what = compute(what)\n"
+      "def compose(event, anchor, node):\n"
+      "    if anchor:\n"
+      "        raise ComposerError(None, None, 'found undefined alias %r' % anchor, event.start_mark)\n"
+      "    if node:\n"
+      "        raise ComposerError('while composing a node', node.mark, 'found duplicate anchor', event.mark)\n"
+      "    raise OwnError(anchor)\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  EXPECT_EQ(message(files[0].sites[0]), "stream ended\n{mark}");
+  ASSERT_EQ(files[1].sites.size(), 3u);
+  EXPECT_EQ(message(files[1].sites[0]), "found undefined alias {anchor}\n{event.start_mark}");
+  EXPECT_EQ(message(files[1].sites[1]), "while composing a node\n{node.mark}\nfound duplicate anchor\n{event.mark}");
+  EXPECT_EQ(message(files[1].sites[2]), "{anchor}");
+}
+
 // pydantic's errors: the `__str__` and `__init__` come from a mixin that
 // derives from nothing, named first among the bases; the exception class
 // is the second. The file raises nothing itself (its methods are read
@@ -1550,8 +1604,9 @@ TEST(PythonFrontend, Warnings) {
       "        DeprecationWarning, stacklevel=2)\n"
       "    warn(message='plain', category=FutureWarning)\n"
       "    warn('no category')\n"
-      "    logger.warn('not a warning')\n");
-  ASSERT_EQ(f.sites.size(), 3u);
+      "    logger.warn('not a warning')\n"
+      "    warnings.warn(PytestCacheWarning(f'could not create cache path {x}'), self._config.hook)\n");
+  ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(f.sites[0].kind, "warn");
   EXPECT_EQ(f.sites[0].error_class, "DeprecationWarning");
   EXPECT_EQ(f.sites[0].line, 4);
@@ -1561,6 +1616,9 @@ TEST(PythonFrontend, Warnings) {
   EXPECT_EQ(f.sites[1].error_class, "FutureWarning");
   EXPECT_EQ(message(f.sites[1]), "plain");
   EXPECT_EQ(f.sites[2].error_class, "UserWarning");
+  // A warning made in the call is issued as it is: the category is ignored.
+  EXPECT_EQ(f.sites[3].error_class, "PytestCacheWarning");
+  EXPECT_EQ(message(f.sites[3]), "could not create cache path {x}");
 }
 
 TEST(PythonFrontend, Asserts) {

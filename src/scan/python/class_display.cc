@@ -596,6 +596,8 @@ std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::
   if (!d) return shown;
   // A parameter (or what `__init__` kept of one) in the message stands for
   // what this call passes.
+  // Parameters the call leaves to their `None` default.
+  std::vector<std::string> left_none;
   auto substitute = [&](MessageTemplate t) {
     // `%s` shows a string argument as it is.
     MessageTemplate out = with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
@@ -621,12 +623,17 @@ std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::
       if (!ts_node_is_null(given) || passes_splat(call)) return given;
       TSNode fallback = parameter_default(d->init_fn, param);
       Kind fk = kind(fallback);
+      if (text(fallback) == "None") left_none.push_back(p.text);
       return fk == Kind::String || fk == Kind::ConcatString ? fallback : it != d->kept.end() ? attribute() : TSNode{};
     });
     out.from_literals = true;
     return out;
   };
-  for (MessageTemplate& t : d->shown) shown.push_back(substitute(std::move(t)));
+  for (MessageTemplate& t : d->shown) {
+    left_none.clear();
+    shown.push_back(substitute(std::move(t)));
+    drop_none_lines(shown.back(), left_none);
+  }
   return shown;
 }
 
@@ -746,6 +753,7 @@ void FileScanner::export_displays() {
           for (const auto& [attr, param] : d->kept)
             if (param == pname && d->attributes.count(attr)) def = d->attributes.at(attr);
         if (std::optional<std::string> t = plain_text(def)) cp.default_text = std::move(*t);
+        cp.defaults_to_none = text(def) == "None";
         c.params.push_back(std::move(cp));
         return true;
       });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,43 @@ bool has_words(const MessageTemplate& t) {
 }
 
 }  // namespace
+
+void drop_none_lines(MessageTemplate& t, const std::vector<std::string>& left_none) {
+  if (t.style != "join" && t.style != "variable") return;
+  auto& parts = t.parts;
+  for (std::size_t i = 0; i < parts.size();) {
+    const TemplatePart& p = parts[i];
+    const bool none = p.text == "None" || std::find(left_none.begin(), left_none.end(), p.text) != left_none.end();
+    if (p.literal || !none || !(p.display.empty() || p.display == p.text)) {
+      ++i;
+      continue;
+    }
+    const bool after_break = i == 0 || (parts[i - 1].literal && parts[i - 1].text.ends_with('\n'));
+    const bool before_break = i + 1 == parts.size() || (parts[i + 1].literal && parts[i + 1].text.starts_with('\n'));
+    if (!after_break || !before_break) {
+      ++i;
+      continue;
+    }
+    parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(i));
+    // One line break goes with it: the one after, else the one before.
+    if (i < parts.size()) {
+      parts[i].text.erase(0, 1);
+      if (parts[i].text.empty()) parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (i > 0) {
+      parts[i - 1].text.pop_back();
+      if (parts[i - 1].text.empty()) parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(i - 1));
+    }
+  }
+  // Literals the removals left side by side are one.
+  for (std::size_t i = 1; i < parts.size();) {
+    if (parts[i - 1].literal && parts[i].literal) {
+      parts[i - 1].text += parts[i].text;
+      parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
 
 void push_alternative(ThrowSite& site, MessageTemplate t) {
   constexpr std::size_t k_max_alternatives = 256;

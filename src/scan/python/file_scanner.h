@@ -78,6 +78,13 @@ bool all_literal(const std::vector<TemplatePart>& parts);
 // argument `a + b` shows as `{a + b!r}`).
 TemplatePart filled_with(const TemplatePart& p, std::string arg);
 
+// A display joined from items (`'\n'.join(lines)`) holds no None (join
+// would raise): an interpolation standing as a whole line that a call fills
+// with `None` (or leaves to its `None` default: `left_none`) was never
+// appended (`if self.context is not None: lines.append(self.context)`,
+// pyyaml's MarkedYAMLError). Such lines go, with one line break each.
+void drop_none_lines(MessageTemplate& t, const std::vector<std::string>& left_none);
+
 // Whether interpolation `p` filled with `arg`, a whole number written in
 // decimal (`raise HTTPError(403)` into `"HTTP %d: %s"`), prints its digits.
 bool shows_as_digits(const TemplatePart& p, std::string_view arg);

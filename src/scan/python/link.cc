@@ -19,6 +19,7 @@ namespace errdex::scan {
 
 using model::MessageTemplate;
 using model::TemplatePart;
+using python::detail::drop_none_lines;
 using python::detail::filled_with;
 using python::detail::shows_as_digits;
 using python::detail::offer_class_displays;
@@ -118,7 +119,9 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
     positional.push_back(i);
   }
   std::vector<MessageTemplate> shown;
+  std::vector<std::string> left_none;  // parameters the call leaves to their `None` default
   for (const MessageTemplate& t : cls.display) {
+    left_none.clear();
     MessageTemplate out;
     out.style = t.style;
     out.from_literals = true;
@@ -152,6 +155,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
           given_at = keyword_at[w];
         }
       if (!given) {
+        if (cls.params[k].defaults_to_none) left_none.push_back(p.text);
         if (cls.params[k].default_text.empty()) {
           out.parts.push_back(p);
         } else {
@@ -181,6 +185,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       }
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
+    drop_none_lines(out, left_none);
     shown.push_back(std::move(out));
   }
   offer_class_displays(site, std::move(shown));
@@ -247,11 +252,25 @@ void link_class_displays(std::vector<model::FileFacts>& files, const std::vector
       std::string_view name = site.error_class;
       if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
       auto it = by_name.find(name);
-      // Raised where it is defined: the file's own scan followed it.
-      if (it == by_name.end() || !it->second.cls || it->second.file == i) continue;
+      if (it == by_name.end() || !it->second.cls) continue;
       if (!local.empty() && i < whole.size() && whole[i] && imported_from_outside(*whole[i], site.error_class, local))
         continue;
-      apply_class_display(site, *it->second.cls);
+      // A class without methods of its own prints as its first base does,
+      // a base defined in another file of the repository.
+      const model::ClassDef* shown = it->second.cls;
+      std::size_t defined_in = it->second.file;
+      for (int hops = 0; hops < 4 && shown->display.empty() && !shown->own_methods && !shown->bases.empty(); ++hops) {
+        std::string_view base = shown->bases.front();
+        if (auto dot = base.rfind('.'); dot != std::string_view::npos) base.remove_prefix(dot + 1);
+        auto b = by_name.find(base);
+        if (b == by_name.end() || !b->second.cls || b->second.cls == shown) break;
+        shown = b->second.cls;
+        defined_in = b->second.file;
+      }
+      // Raised where it and its display are defined: the file's own scan
+      // followed it.
+      if (it->second.file == i && defined_in == i) continue;
+      apply_class_display(site, *shown);
     }
   }
 }
