@@ -956,6 +956,11 @@ TEST(PythonFrontend, AClassFactoryRaisesItsClass) {
   EXPECT_EQ(only_site("def f(e):\n    raise core.ValidationError.from_exception_data('M', [])\n").error_class,
             "core.ValidationError");
   EXPECT_EQ(only_site("def f(exc, tb):\n    raise exc.with_traceback(tb)\n").error_class, "exc.with_traceback");
+  // werkzeug's `raise ImportStringError(name, e).with_traceback(tb)`: the
+  // construction, raised with another traceback.
+  ThrowSite traced = only_site("def f(name, e):\n    raise KeyError(f'no {name}').with_traceback(e.__traceback__) from None\n");
+  EXPECT_EQ(traced.error_class, "KeyError");
+  EXPECT_EQ(template_text(traced.message), "no {name}");
   // imaplib's IMAP4 defines `class error(Exception)` inside it: a class, no factory.
   FileFacts imap = scan_python(
       "class IMAP4:\n"

@@ -387,6 +387,14 @@ void FileScanner::emit_raise(TSNode n) {
   } else {
     site.raised_text = std::string(text(expr));
     expr = default_exception(expr);
+    // `raise ImportStringError(name, e).with_traceback(tb)`: the
+    // construction, raised with another traceback.
+    if (kind(expr) == Kind::Call) {
+      TSNode fn = child(expr, m_g.f_function);
+      TSNode object = child(fn, m_g.f_object);
+      if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "with_traceback" && kind(object) == Kind::Call)
+        expr = object;
+    }
     const std::string_view traced = kind(expr) == Kind::Call ? caught_with_traceback(expr) : std::string_view{};
     if (kind(expr) == Kind::Call && (traced.empty() || !reraise_caught(site, traced))) {
       read_exception_call(expr, site, at);
