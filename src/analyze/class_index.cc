@@ -18,7 +18,8 @@ std::string_view last_component(std::string_view s) {
 
 void ClassIndex::add(std::string_view file_path, const std::vector<model::ClassDef>& classes) {
   for (const auto& c : classes)
-    m_classes.emplace(c.name, Entry{c.bases, std::string(file_path), std::string(file_path) + ":" + std::to_string(c.line)});
+    if (!c.factory)  // a function returning an error, not a class
+      m_classes.emplace(c.name, Entry{c.bases, std::string(file_path), std::string(file_path) + ":" + std::to_string(c.line)});
 }
 
 ClassIndex::Resolution ClassIndex::resolve(std::string_view error_class, std::string_view file_path) const {

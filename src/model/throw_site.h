@@ -142,6 +142,11 @@ struct ClassDef {
   // first base does, wherever that is defined (pyyaml's `class
   // ComposerError(MarkedYAMLError): pass`).
   bool own_methods = false;
+  // JavaScript: not a class but a function of the module returning an error
+  // it makes (`function createUnsupportedError(message) { var err = new
+  // Error(message); …; return err }`): `bases` holds that error's class,
+  // `display` its messages, `params` the function's.
+  bool factory = false;
 };
 
 // A docstring of the file (Python): the module's, a class's or a

@@ -54,7 +54,7 @@ class Writer {
          s.class_name, s.class_bases, s.class_doc, s.message_param, s.message_param_position, s.arg_messages);
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none); }
-  void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods); }
+  void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods, c.factory); }
   void value(const model::TestExpectation& e) {
     list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions, e.instance_steps);
   }
@@ -167,6 +167,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       if (c.size() > 5) d.code = c.at(5).get<std::string>();
       if (c.size() > 6) d.names_itself = c.at(6).get<bool>();
       if (c.size() > 7) d.own_methods = c.at(7).get<bool>();
+      if (c.size() > 8) d.factory = c.at(8).get<bool>();
       f.classes.push_back(std::move(d));
     }
     f.had_syntax_errors = j.at(2).get<bool>();

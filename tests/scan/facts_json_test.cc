@@ -59,6 +59,7 @@ TEST(FactsJson, EveryKindOfTextIsWrittenAsNlohmannDumpsIt) {
   c.code = "ERR_X";
   c.names_itself = true;
   c.own_methods = true;
+  c.factory = true;
   f.classes = {c};
   f.had_syntax_errors = true;
   f.blanked = {"one", "two"};

@@ -308,6 +308,47 @@ TEST(JavaScriptFrontend, ObjectAssignOfANameThrowsWhatTheNameHolds) {
   EXPECT_TRUE(f.sites[3].reraise);
 }
 
+// mocha's lib/errors.js: functions that make an error and return it
+// (`var err = new TypeError(message); err.code = …; return err`, or hand on
+// another's), exported for the files that throw what they return: the
+// thrown class is the error's, its message the function's argument. A
+// function returning no error, or named as a class, is no factory.
+TEST(JavaScriptFrontend, AnotherFilesErrorFactoryThrowsWhatItReturns) {
+  std::vector<model::FileFacts> files;
+  files.push_back(js("function createInvalidArgumentTypeError(message, argument, expected) {\n"
+                     "  var err = new TypeError(message);\n"
+                     "  err.code = 'ERR_MOCHA_INVALID_ARG_TYPE';\n"
+                     "  return err;\n"
+                     "}\n"
+                     "function createMissingArgumentError(message, argument, expected) {\n"
+                     "  return createInvalidArgumentTypeError(message, argument, expected);\n"
+                     "}\n"
+                     "exports.createForbidden = function (mocha) {\n"
+                     "  return new Error(`.only forbidden by ${mocha}`);\n"
+                     "};\n"
+                     "function formatError(e) { return e.message + '!' }\n"
+                     "module.exports = { createInvalidArgumentTypeError, createMissingArgumentError };\n"));
+  files.push_back(js("const { createMissingArgumentError, createForbidden } = require('./errors');\n"
+                     "function lookup(filepath, extensions) {\n"
+                     "  if (!extensions) throw createMissingArgumentError(`Argument '${extensions}' required`, 'extensions', 'array');\n"
+                     "  throw createForbidden(filepath);\n"
+                     "}\n"
+                     "function other(e) { throw formatError(e) }\n"));
+  ASSERT_EQ(files[0].classes.size(), 3u);
+  EXPECT_TRUE(files[0].classes[0].factory);
+  EXPECT_EQ(files[0].classes[0].bases, std::vector<std::string>{"TypeError"});
+  EXPECT_EQ(files[0].classes[1].name, "createMissingArgumentError");
+  EXPECT_EQ(files[0].classes[2].name, "createForbidden");
+  link_javascript(files, {true, true});
+  const auto& s = files[1].sites;
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(s[0].message), "Argument '{extensions}' required");
+  EXPECT_EQ(s[1].error_class, "Error");
+  EXPECT_EQ(template_text(s[1].message), ".only forbidden by {filepath}");
+  EXPECT_EQ(s[2].error_class, "formatError");
+}
+
 // ky's `const invalidSchemaMessage = '…'` at the top of the module, thrown
 // in a method: the message is the constant's. Not when a parameter or a
 // local of an enclosing function holds the name, nor when the module

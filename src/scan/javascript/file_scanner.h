@@ -51,7 +51,7 @@ struct Language {
   TSFieldId f_function = 0, f_arguments = 0, f_constructor = 0, f_name = 0, f_body = 0,
             f_parameters = 0, f_parameter = 0, f_condition = 0, f_consequence = 0,
             f_alternative = 0, f_left = 0, f_right = 0, f_operator = 0, f_value = 0,
-            f_object = 0, f_property = 0, f_key = 0, f_pattern = 0;
+            f_object = 0, f_property = 0, f_key = 0, f_pattern = 0, f_declaration = 0;
 };
 
 // The dialect's grammar: its language, node kinds and field ids.
@@ -118,6 +118,8 @@ class FileScanner {
     MessageTemplate message;
   };
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
+  std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
+  void export_factories();
   TSNode own_method(TSNode n, std::string_view name) const;
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   bool emit_node_assert(TSNode call, std::string_view callee);

@@ -86,6 +86,7 @@ Language make_language(const TSLanguage* lang) {
   g.f_value = field(lang, "value");
   g.f_object = field(lang, "object");
   g.f_property = field(lang, "property");
+  g.f_declaration = field(lang, "declaration");
   g.f_key = field(lang, "key");
   g.f_pattern = field(lang, "pattern");
   return g;
@@ -184,6 +185,7 @@ bool FileScanner::subtree_has_keyword(TSNode n) const { return holds(m_keywords,
 FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
   find_keywords();
+  export_factories();
   if (m_keywords.empty()) return std::move(m_facts);
   walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
     while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
@@ -317,7 +319,7 @@ bool FileScanner::holds(const std::vector<std::uint32_t>& sorted, TSNode n) cons
 void FileScanner::apply_own_displays() {
   for (ThrowSite& site : m_facts.sites)
     for (const ClassDef& c : m_facts.classes)
-      if (c.name == site.error_class) {
+      if (!c.factory && c.name == site.error_class) {  // a factory's calls were read through (read_helper)
         offer_display(c, site);
         break;
       }
@@ -522,47 +524,7 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
     fn = own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
   if (ts_node_is_null(fn)) return out;
   std::vector<std::string> params = parameter_names(fn);
-  std::vector<HelperError> made;  // as the helper writes them
-  auto returned = [&](TSNode v) {
-    v = unwrap(v);
-    if (made.size() >= 16) return;
-    if (kind(v) == Kind::Identifier) {  // `const err = new X(…); …; return err`
-      const std::uint32_t here = start_byte(v);
-      const Assign* last = nullptr;
-      for (const Assign& a : assignments(scope_of(here)))
-        if (a.at < here && a.name == text(v)) last = &a;
-      if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
-    }
-    if (kind(v) == Kind::New) {
-      made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
-    } else if (kind(v) == Kind::Call && !ts_node_eq(child(v, m_g.f_function), callee)) {
-      for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
-        if (made.size() < 16) made.push_back(std::move(e));
-    }
-  };
-  TSNode body = child(fn, m_g.f_body);
-  if (kind(body) != Kind::Block) {
-    returned(body);  // `(m) => new SyntaxError(m)`
-  } else {
-    // The return every other path falls through to, a statement of the
-    // body itself, is the usual error and comes first (json5's invalidChar
-    // returns "invalid end of input" for no character, else "invalid
-    // character"); the others follow in source order.
-    std::size_t usual = 0, before = 0;
-    bool found = false;
-    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      if (kind(x) == Kind::Return && named_count(x) > 0) {
-        before = made.size();
-        returned(ts_node_named_child(x, 0));
-        if (!found && made.size() > before && ts_node_eq(ts_node_parent(x), body)) {
-          usual = before;
-          found = true;
-        }
-      }
-      return !is_function(kind(x)) || ts_node_eq(x, body);
-    });
-    if (found && usual > 0) std::rotate(made.begin(), made.begin() + static_cast<std::ptrdiff_t>(usual), made.begin() + static_cast<std::ptrdiff_t>(usual + 1));
-  }
+  std::vector<HelperError> made = returned_errors(fn, callee, depth);
   std::vector<std::string> args = argument_texts(call);
   for (HelperError& e : made) {
     MessageTemplate filled;
@@ -590,6 +552,107 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
     out.push_back({std::move(e.error_class), std::move(filled)});
   }
   return out;
+}
+
+// The errors function `fn` returns, as it writes them (its parameters
+// named in their messages): each `return new X(…)` (an arrow's body counts
+// as its return; so does a name the function made one under and returns),
+// and each `return other(…)` read through `other` (not `callee`, the call
+// being read), the usual one first.
+std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TSNode callee, int depth) {
+  std::vector<HelperError> made;
+  auto returned = [&](TSNode v) {
+    v = unwrap(v);
+    if (made.size() >= 16) return;
+    if (kind(v) == Kind::Identifier) {  // `const err = new X(…); …; return err`
+      const std::uint32_t here = start_byte(v);
+      const Assign* last = nullptr;
+      for (const Assign& a : assignments(scope_of(here)))
+        if (a.at < here && a.name == text(v)) last = &a;
+      if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
+    }
+    if (kind(v) == Kind::New) {
+      made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
+    } else if (kind(v) == Kind::Call && (ts_node_is_null(callee) || !ts_node_eq(child(v, m_g.f_function), callee))) {
+      for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
+        if (made.size() < 16) made.push_back(std::move(e));
+    }
+  };
+  TSNode body = child(fn, m_g.f_body);
+  if (kind(body) != Kind::Block) {
+    returned(body);  // `(m) => new SyntaxError(m)`
+  } else {
+    // The return every other path falls through to, a statement of the
+    // body itself, is the usual error and comes first (json5's invalidChar
+    // returns "invalid end of input" for no character, else "invalid
+    // character"); the others follow in source order.
+    std::size_t usual = 0, before = 0;
+    bool found = false;
+    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      if (kind(x) == Kind::Return && named_count(x) > 0) {
+        before = made.size();
+        returned(ts_node_named_child(x, 0));
+        if (!found && made.size() > before && ts_node_eq(ts_node_parent(x), body)) {
+          usual = before;
+          found = true;
+        }
+      }
+      return !is_function(kind(x)) || ts_node_eq(x, body);
+    });
+    if (found && usual > 0) std::rotate(made.begin(), made.begin() + static_cast<std::ptrdiff_t>(usual), made.begin() + static_cast<std::ptrdiff_t>(usual + 1));
+  }
+  return made;
+}
+
+// A function of the module returning an error it makes (mocha's errors.js:
+// `function createUnsupportedError(message) { var err = new
+// Error(message); err.code = …; return err }`), for the files that throw
+// what it returns (link.cc): a class definition marked `factory`, its
+// bases the error's class, its display the messages with its parameters.
+void FileScanner::export_factories() {
+  auto offer = [&](std::string_view name, TSNode fn, TSNode at) {
+    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0])) || !is_function(kind(fn))) return;
+    // Only a body that makes an error, or hands on another helper's.
+    const std::string_view body = text(fn);
+    if (body.find("new ") == std::string_view::npos && body.find("Error") == std::string_view::npos) return;
+    std::vector<HelperError> made = returned_errors(fn, TSNode{}, 1);
+    if (made.empty() || made.front().error_class.empty()) return;
+    ClassDef c;
+    c.name = std::string(name);
+    c.line = line_of(at);
+    c.factory = true;
+    c.bases.push_back(made.front().error_class);
+    for (HelperError& e : made)
+      if (c.display.size() < 16) c.display.push_back(std::move(e.message));
+    for (auto& p : parameter_names(fn)) c.params.push_back({std::move(p), false, {}});
+    m_facts.classes.push_back(std::move(c));
+  };
+  for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
+    TSNode st = ts_node_named_child(m_root, i);
+    // `export function f`, `export const f = …`: the declaration inside.
+    if (std::string_view(ts_node_type(st)) == "export_statement") {
+      TSNode declared = child(st, m_g.f_declaration);
+      if (ts_node_is_null(declared)) continue;
+      st = declared;
+    }
+    const std::string_view type = ts_node_type(st);
+    if (kind(st) == Kind::Function) {
+      offer(text(child(st, m_g.f_name)), st, st);
+    } else if (type == "lexical_declaration" || type == "variable_declaration") {
+      for (std::uint32_t k = 0, n = named_count(st); k < n; ++k) {
+        TSNode d = ts_node_named_child(st, k);
+        if (kind(d) == Kind::Declarator) offer(text(child(d, m_g.f_name)), unwrap(child(d, m_g.f_value)), d);
+      }
+    } else if (kind(st) == Kind::Statement) {
+      // `exports.createX = function (…) {…}`, `module.exports.createX = …`
+      TSNode assign = ts_node_named_child(st, 0);
+      if (kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member) continue;
+      TSNode left = child(assign, m_g.f_left);
+      const std::string_view object = text(child(left, m_g.f_object));
+      if (object != "exports" && object != "module.exports") continue;
+      offer(text(child(left, m_g.f_property)), unwrap(child(assign, m_g.f_right)), st);
+    }
+  }
 }
 
 // `throw err`: the error the function made earlier (`const err = new

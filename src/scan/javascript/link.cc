@@ -183,7 +183,10 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
         name = c->bases.front();
         if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
       }
-      if (c) offer_display(*c, site);
+      if (!c) continue;
+      offer_display(*c, site);
+      // `throw createUnsupportedError('…')`: what the function returns.
+      if (c->factory && !c->bases.empty()) site.error_class = c->bases.front();
     }
   }
   // The name a class's instances print: its own, else its base's.
