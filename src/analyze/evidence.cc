@@ -401,6 +401,38 @@ bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const
   return false;
 }
 
+// What the test's own locals hold where it calls (TestExpectation::
+// locals), those that are literals: `exts = 'foo'` then `f(exts)` binds
+// `'foo'`. Null when none is, so an argument is read as a literal alone.
+struct TestScope {
+  Bindings values;
+  explicit TestScope(const model::TestExpectation& e) {
+    for (const auto& [name, text] : e.locals)
+      if (auto v = literal_value(text)) values.emplace(name, std::move(*v));
+  }
+  const Bindings* get() const { return values.empty() ? nullptr : &values; }
+};
+
+// The argument texts of a test's calls of `callee` (call_argument_lists);
+// for a coroutine function (`deferred`: its body runs when awaited) that
+// the test's code does not call, those of the calls its locals were bound
+// to (`coro = loop.create_connection(P, 'x', 80)`, then
+// `loop.run_until_complete(coro)`). A plain function's call in a local's
+// binding ran before the expectation and did not raise there.
+std::optional<std::vector<std::string>> test_calls_of(const model::TestExpectation& e, std::string_view callee,
+                                                      bool deferred) {
+  auto calls = call_argument_lists(e.code, callee);
+  if (calls || !deferred) return calls;
+  std::optional<std::vector<std::string>> out;
+  for (const auto& [name, text] : e.locals) {
+    auto made = call_argument_lists(text, callee);
+    if (!made) continue;
+    if (!out) out.emplace();
+    out->insert(out->end(), made->begin(), made->end());
+  }
+  return out;
+}
+
 // How a test calls the function `site` raises in, by name: the name it
 // writes (a constructor's class for `__init__`), and whether its receiver
 // is bound (not passed as an argument). Empty when the name may not be
@@ -488,8 +520,10 @@ std::vector<std::optional<Bindings>> chained_bindings(const model::TestExpectati
     std::vector<std::optional<Bindings>> got;
     const bool bound_first = dot != std::string::npos && (fn.params.starts_with("self") || fn.params.starts_with("cls"));
     if (has_word(e.code, name)) {
-      if (auto calls = call_argument_lists(e.code, name))
-        for (const auto& args : *calls) got.push_back(bind_call(fn.params, args, bound_first));
+      if (auto calls = call_argument_lists(e.code, name)) {
+        const TestScope scope(e);
+        for (const auto& args : *calls) got.push_back(bind_call(fn.params, args, bound_first, nullptr, scope.get()));
+      }
     } else if (hops > 1) {
       const std::string_view cls = dot == std::string::npos ? std::string_view() : std::string_view(fn.qualname).substr(0, dot);
       got = chained_bindings(e, {fn.name, bound_first ? cls : std::string_view(), fn.params}, file, constants, hops - 1);
@@ -532,9 +566,12 @@ TestValues test_values(const model::TestExpectation& e, const model::ThrowSite& 
   out.known = facts.constants(path);
   auto shape = call_shape(e, site);
   if (!shape) return out;
-  if (auto calls = call_argument_lists(e.code, shape->callee)) {
+  const model::FunctionCalls* fn = facts.function(path, site);
+  if (auto calls = test_calls_of(e, shape->callee, fn && fn->is_async)) {
     if (shape->receiver_bound) out.state = instance_state(e, site, path, facts, out.known);
-    for (const auto& args : *calls) out.bounds.push_back(bind_call(site.function_params, args, shape->receiver_bound));
+    const TestScope scope(e);
+    for (const auto& args : *calls)
+      out.bounds.push_back(bind_call(site.function_params, args, shape->receiver_bound, nullptr, scope.get()));
   } else if (const model::FileFacts* file = facts.module(path); file && level >= 1) {
     // The test calls a function that hands its values on to this one.
     out.bounds = chained_bindings(e, {site.function, site.class_name, site.function_params}, *file, out.known,
@@ -615,7 +652,7 @@ bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& s
   if (!shape) return false;
   const model::FunctionCalls* fn = facts.function(r.file_path, site);
   if (!fn || (!fn->bindings.empty() && fn->bindings.back().name == "*")) return false;
-  auto calls = call_argument_lists(e.code, shape->callee);
+  auto calls = test_calls_of(e, shape->callee, fn->is_async);
   Bindings known = facts.constants(r.file_path);
   if (!calls && level >= 1) {
     const model::FileFacts* file = facts.module(r.file_path);
@@ -629,9 +666,10 @@ bool call_misses_site(const model::TestExpectation& e, const model::ThrowSite& s
   if (!calls || calls->empty() || level != 0) return false;
   const Bindings state = shape->receiver_bound ? instance_state(e, site, r.file_path, facts, known) : Bindings();
   for (const auto& [name, value] : state) known.insert_or_assign(name, value);
+  const TestScope scope(e);
   for (const auto& args : *calls) {
     bool misfit = false;
-    auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit);
+    auto bound = bind_call(site.function_params, args, shape->receiver_bound, &misfit, scope.get());
     if (misfit) continue;
     if (!bound || (bound->empty() && state.empty()) || site_reached(site, names_at(site.line, *fn, *bound, known)) != false)
       return false;

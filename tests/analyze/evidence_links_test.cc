@@ -1243,5 +1243,65 @@ TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
   EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
 }
 
+// Lib/distutils' shape: the test binds its argument to a local first
+// (`exts = 'foo'`, then `assertRaises(E, cmd.check, exts)`). The local's
+// literal is what the call passes, and picks the site its guards lead to;
+// a local the test binds again in a nested block holds no one value.
+TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
+  auto l = link({{"pkg/parse.py",
+                  "def parse(text):\n"
+                  "    if not text:\n"
+                  "        raise ValueError('empty text')\n"
+                  "    if len(text) > 10:\n"
+                  "        raise ValueError('text too long')\n"
+                  "    return text\n"}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        text = 'x' * 20  # longer than allowed\n"
+                  "        self.assertRaises(ValueError, parse, text)\n"
+                  "    def test_maybe_empty(self):\n"
+                  "        text = 'x' * 20\n"
+                  "        if self.flag:\n"
+                  "            text = ''\n"
+                  "        self.assertRaises(ValueError, parse, text)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@6"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// Lib/asyncio/base_events.py's shape: the test makes the coroutine first
+// (`coro = loop.create_connection(..., server_hostname='x')`) and runs it
+// in its expectation. A coroutine function's body runs when awaited, with
+// the arguments of the call that made it: they pick the site.
+TEST(EvidenceLinks, ACoroutineMadeBeforeTheExpectationIsReadWithItsArguments) {
+  auto l = link({{"pkg/loop.py",
+                  "class Loop:\n"
+                  "    async def create_connection(self, factory, host=None, port=None, *, ssl=None,\n"
+                  "                                server_hostname=None):\n"
+                  "        if server_hostname is not None and not ssl:\n"
+                  "            raise ValueError('server_hostname is only meaningful with ssl')\n"
+                  "        if server_hostname is None and ssl:\n"
+                  "            raise ValueError('you must set server_hostname when using ssl without a host')\n"
+                  "        return factory\n"
+                  "    def run_until_complete(self, fut):\n"
+                  "        return fut\n"}},
+                {{"tests/test_loop.py",
+                  "import unittest\n"
+                  "from pkg.loop import Loop\n"
+                  "class LoopTest(unittest.TestCase):\n"
+                  "    def test_no_ssl_server_hostname(self):\n"
+                  "        loop = Loop()\n"
+                  "        coro = loop.create_connection(object, 'python.org', 80,\n"
+                  "                                      server_hostname='python.org')\n"
+                  "        self.assertRaises(ValueError, loop.run_until_complete, coro)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("server_hostname is only meaningful"),
+            (std::vector<std::string>{"LoopTest.test_no_ssl_server_hostname@8"}));
+  EXPECT_TRUE(l.tests_of("you must set").empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze
