@@ -434,8 +434,9 @@ std::optional<std::vector<std::string>> test_calls_of(const model::TestExpectati
 }
 
 // How a test calls the function `site` raises in, by name: the name it
-// writes (a constructor's class for `__init__`), and whether its receiver
-// is bound (not passed as an argument). Empty when the name may not be
+// writes (a constructor's class for `__init__` and `__new__`: `C(x)` runs
+// `C.__new__(C, x)`, then `__init__`), and whether its receiver is bound
+// (not passed as an argument). Empty when the name may not be
 // what is called: a special method, a decorator other than staticmethod or
 // classmethod.
 struct CallShape {
@@ -443,20 +444,21 @@ struct CallShape {
   bool receiver_bound = false;
 };
 std::optional<CallShape> call_shape(const model::TestExpectation& e, const model::ThrowSite& site) {
-  if (site.function.empty() || (site.function.starts_with("__") && site.function != "__init__")) return std::nullopt;
+  const bool constructor = site.function == "__init__" || site.function == "__new__";
+  if (site.function.empty() || (site.function.starts_with("__") && !constructor)) return std::nullopt;
   bool is_static = false;
   for (const auto& d : site.decorators) {
     if (d != "staticmethod" && d != "classmethod") return std::nullopt;
     is_static = is_static || d == "staticmethod";
   }
   CallShape out;
-  out.callee = last_component(site.function == "__init__" ? std::string_view(site.class_name) : site.function);
+  out.callee = last_component(constructor ? std::string_view(site.class_name) : site.function);
   // A method named through its class (`Decimal.as_integer_ratio`) is
   // handed its instance as the first argument; a classmethod (by its
   // decorator, or `cls` as `get_value = classmethod(get_value)` leaves it)
   // is not.
   out.receiver_bound = !site.class_name.empty() && !is_static;
-  if (out.receiver_bound && site.function != "__init__" && site.function_params.starts_with("self") &&
+  if (out.receiver_bound && !constructor && site.function_params.starts_with("self") &&
       std::find(site.decorators.begin(), site.decorators.end(), "classmethod") == site.decorators.end() &&
       has_word(e.code, std::string(last_component(site.class_name)) + "." + site.function))
     out.receiver_bound = false;

@@ -1303,5 +1303,31 @@ TEST(EvidenceLinks, ACoroutineMadeBeforeTheExpectationIsReadWithItsArguments) {
   EXPECT_TRUE(l.tests_of("you must set").empty());
 }
 
+// Lib/_pydecimal.py's shape: the sites are in `__new__`, which a test
+// calls by the class's name (`Decimal((1, 0))`) as it calls `__init__`:
+// the call's literals pick the site.
+TEST(EvidenceLinks, ASiteInNewIsPickedByTheConstructorCallsLiterals) {
+  auto l = link({{"pkg/dec.py",
+                  "class Dec:\n"
+                  "    def __new__(cls, value='0'):\n"
+                  "        if isinstance(value, (list, tuple)):\n"
+                  "            if len(value) != 3:\n"
+                  "                raise ValueError('Invalid tuple size in creation of Dec')\n"
+                  "            if not (isinstance(value[0], int) and value[0] in (0, 1)):\n"
+                  "                raise ValueError('Invalid sign in the tuple')\n"
+                  "        return object.__new__(cls)\n"}},
+                {{"tests/test_dec.py",
+                  "import unittest\n"
+                  "from pkg.dec import Dec\n"
+                  "class DecTest(unittest.TestCase):\n"
+                  "    def test_tuple_size(self):\n"
+                  "        self.assertRaises(ValueError, Dec, (1, 0))\n"
+                  "    def test_tuple_sign(self):\n"
+                  "        self.assertRaises(ValueError, Dec, (2, (1,), 0))\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("Invalid tuple size"), (std::vector<std::string>{"DecTest.test_tuple_size@5"}));
+  EXPECT_EQ(l.tests_of("Invalid sign"), (std::vector<std::string>{"DecTest.test_tuple_sign@7"}));
+}
+
 }  // namespace
 }  // namespace errdex::analyze
