@@ -65,6 +65,10 @@ TEST(GuardEval, ComparisonsAndBooleans) {
   EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10, 20, 0"), true);
   EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10"), false);
   EXPECT_EQ(eval("len(s) > 2", "s", "'éé'"), false);  // characters, not bytes
+  // No literal is callable (`copyreg.pickle(t, f, "not a callable")`).
+  EXPECT_EQ(eval("not callable(f)", "f", "'not a callable'"), true);
+  EXPECT_EQ(eval("callable(f)", "f", "None"), false);
+  EXPECT_FALSE(eval("callable(f)", "f", "int").has_value());
 }
 
 TEST(GuardEval, WhatItCannotReadIsUnknown) {
