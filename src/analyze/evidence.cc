@@ -598,10 +598,15 @@ TestValues test_values(const model::TestExpectation& e, const model::ThrowSite& 
 // followed call by call: a call decided to reach none of the sites goes on
 // to the next when no site of the class is deeper (`no_deeper`), else
 // nothing is picked. Returns whether one was picked (a lone site too,
-// decided reached); `found` is left as is otherwise.
+// decided reached). Otherwise, when `found` holds every site of the
+// function that agrees (`whole`) and the test's one call is decided not to
+// reach all of them but one, `found` is left that one: a lone site, as if
+// the others were not there (`BZ2File(f, 'rx')` fails `if not (1 <=
+// compresslevel <= 9)`, and the mode check, whose branches rebind `mode`,
+// is what is left); else `found` is left as is.
 bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectation& e,
                       const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records,
-                      const BindingFacts& facts, bool no_deeper, int level) {
+                      const BindingFacts& facts, bool no_deeper, bool whole, int level) {
   if (found.empty()) return false;
   const model::ThrowSite& first = sites[found[0]];
   for (std::size_t r : found) {
@@ -630,6 +635,11 @@ bool keep_by_literals(std::vector<std::size_t>& found, const model::TestExpectat
       // None reached by this call: the next one raises, if nothing deeper can.
       if (no_deeper && std::all_of(verdicts.begin(), verdicts.end(), [](const auto& v) { return v.second == false; }))
         continue;
+      // The test's one call decided not to reach all sites but one: that
+      // one is left, a lone site (not decided reached).
+      const auto open = [](const auto& v) { return v.second != false; };
+      if (whole && bounds.size() == 1 && std::count_if(verdicts.begin(), verdicts.end(), open) == 1)
+        found = {found[static_cast<std::size_t>(std::find_if(verdicts.begin(), verdicts.end(), open) - verdicts.begin())]};
       return false;
     }
     for (std::size_t k = 0; k < found.size(); ++k)
@@ -982,9 +992,11 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       // Those the test's code names first: a test without a regex that
       // reaches several sites of its class still says which one when its
       // keyword or variable is in one's guard or message.
+      const std::size_t agreeing = found.size();
       keep_named(found, e, sites, records);
       // Then those its call's literal arguments lead to.
-      const bool picked = keep_by_literals(found, e, sites, records, binding_facts, deeper == 0, level);
+      const bool picked =
+          keep_by_literals(found, e, sites, records, binding_facts, deeper == 0, found.size() == agreeing, level);
       // One statement raises once: two sites that agree, regex or not, are
       // two guesses.
       if (found.size() != 1) continue;

@@ -1009,8 +1009,10 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"StepsTest.test_long@14"}));
   EXPECT_EQ(l.tests_of("step not positive"), (std::vector<std::string>{"StepsTest.test_step@16"}));
   // `mode = 'r'` in a branch: the mode is unknown below it, and so is
-  // every site past its guard.
-  EXPECT_TRUE(l.tests_of("bad mode").empty());
+  // every site past its guard. `mode('x')` is decided not to reach the
+  // items check, so the mode check is the site left
+  // (TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft).
+  EXPECT_EQ(l.tests_of("bad mode"), (std::vector<std::string>{"StepsTest.test_mode@18"}));
   EXPECT_TRUE(l.tests_of("too many items").empty());
   // `items = items + [1]` further down the loop around both sites.
   EXPECT_TRUE(l.tests_of("grown too far").empty());
@@ -1093,8 +1095,8 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
                   "    def take(self, n):\n"
                   "        if n > self.limit:\n"
                   "            raise ValueError('over the limit')\n"
-                  "        if n < 0:\n"
-                  "            raise ValueError('under zero')\n"}},
+                  "        if n < self.floor:\n"
+                  "            raise ValueError('under the floor')\n"}},
                 {{"tests/test_buffers.py",
                   "import unittest\n"
                   "from pkg.buffers import Buffer, Conn, Sized\n"
@@ -1327,6 +1329,39 @@ TEST(EvidenceLinks, ASiteInNewIsPickedByTheConstructorCallsLiterals) {
   ASSERT_EQ(l.records.size(), 2u);
   EXPECT_EQ(l.tests_of("Invalid tuple size"), (std::vector<std::string>{"DecTest.test_tuple_size@5"}));
   EXPECT_EQ(l.tests_of("Invalid sign"), (std::vector<std::string>{"DecTest.test_tuple_sign@7"}));
+}
+
+// Lib/bz2.py's shape: `BZ2File(f, 'rx')` is decided not to reach the
+// compresslevel check, and the mode check cannot be read (its branches
+// rebind `mode`). With every other site of the function ruled out, the one
+// left is linked as a lone site would be. A call that reaches neither
+// rules out nothing; one whose literals reach the first picks it.
+TEST(EvidenceLinks, TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft) {
+  auto l = link({{"pkg/arch.py",
+                  "class Archive:\n"
+                  "    def __init__(self, filename, mode='r', compresslevel=9):\n"
+                  "        if not (1 <= compresslevel <= 9):\n"
+                  "            raise ValueError('compresslevel must be between 1 and 9')\n"
+                  "        if mode in ('', 'r', 'rb'):\n"
+                  "            mode = 'rb'\n"
+                  "        elif mode in ('w', 'wb'):\n"
+                  "            mode = 'wb'\n"
+                  "        else:\n"
+                  "            raise ValueError('Invalid mode: %r' % (mode,))\n"
+                  "        self.mode = mode\n"}},
+                {{"tests/test_arch.py",
+                  "import unittest\n"
+                  "from pkg.arch import Archive\n"
+                  "class ArchiveTest(unittest.TestCase):\n"
+                  "    def test_bad_args(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'rx')\n"
+                  "    def test_level(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'w', 0)\n"
+                  "    def test_unknown(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'r', level)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("Invalid mode"), (std::vector<std::string>{"ArchiveTest.test_bad_args@5"}));
+  EXPECT_EQ(l.tests_of("compresslevel must be"), (std::vector<std::string>{"ArchiveTest.test_level@7"}));
 }
 
 }  // namespace
