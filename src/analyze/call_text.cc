@@ -52,6 +52,20 @@ std::optional<std::string_view> bracketed(std::string_view s, std::size_t open) 
   return out;
 }
 
+// The opening bracket of the innermost bracket pair around `at` in `code`
+// (`assertRaises(` of `assertRaises(E, P('/').f, x)` for `f`, not `P(`),
+// strings skipped; npos when none is open there.
+std::size_t enclosing_bracket(std::string_view code, std::size_t at) {
+  std::vector<std::size_t> open;
+  walk_code(code, 0, [&](std::size_t i, char c, int) {
+    if (i >= at) return true;
+    if (c == '(' || c == '[' || c == '{') open.push_back(i);
+    else if ((c == ')' || c == ']' || c == '}') && !open.empty()) open.pop_back();
+    return false;
+  });
+  return open.empty() ? std::string_view::npos : open.back();
+}
+
 }  // namespace
 
 std::optional<Bindings> bind_call(const std::string& params, std::string_view args, bool skip_first,
@@ -174,8 +188,8 @@ std::optional<std::vector<std::string>> call_argument_lists(std::string_view cod
     if (next < code.size() && (code[next] == ',' || code[next] == ')')) {
       // A callable handed to assertRaises(E, f, args...) or raises(E, f, ...):
       // the arguments after it in the enclosing call.
-      std::size_t open = code.rfind('(', at);
-      if (open == std::string_view::npos) return std::nullopt;
+      const std::size_t open = enclosing_bracket(code, at);
+      if (open == std::string_view::npos || code[open] != '(') return std::nullopt;
       std::string_view before = code.substr(0, open);
       if (!(before.ends_with("assertRaises") || before.ends_with("assertRaisesRegex") ||
             before.ends_with("assertWarns") || before.ends_with("assertWarnsRegex") || before.ends_with("raises") ||

@@ -672,6 +672,8 @@ class Evaluator {
     }
     if (args.size() == 1) {
       const PyValue& x = *args[0];
+      // No literal is callable.
+      if (fn == "callable") return make_bool(false);
       // What these give for a value they take without raising; any other
       // (`int('x')`, `int(2.5e300)`) is unknown.
       if (fn == "int" && (x.kind == Kind::integer || x.kind == Kind::boolean)) return make_int(x.i);

@@ -41,7 +41,8 @@ std::optional<PyValue> evaluate_value(std::string_view expression, const Binding
 // and `is not`, `in`/`not in`, `not`, `and`/`or`, `len(x)` and
 // `isinstance(x, T)` of built-in types, `+`/`-`/`*` on literals, the
 // built-ins `int`, `float`, `str`, `bool`, `abs`, `min`, `max`, `tuple`,
-// `list` of values they take without raising, `operator.index` of an int,
+// `list` of values they take without raising, `callable` (no literal
+// is), `operator.index` of an int,
 // and a str's `lower`, `upper`, `strip`, `lstrip`, `rstrip`, `isdigit`,
 // `isalpha`, `isalnum`, `isspace` (ASCII text only), `startswith` and
 // `endswith`. An attribute of a name is read when `bound` holds it by

@@ -196,6 +196,12 @@ struct TestExpectation {
   // (`mode = 'r'`); a last "?" when it used it any other way (passed it
   // to a call, in a nested block), after which its state is unknown.
   std::vector<std::vector<std::string>> instance_steps;
+  // The test's own locals its code names that hold one value there, as
+  // written (`exts = 'foo'`, then `assertRaises(E, f, exts)`: {"exts",
+  // "'foo'"}): every binding of the name in the test is a plain assignment
+  // at the top of its body, the last one before the expectation gives it.
+  // Whether the text is a literal is the reader's to decide. Bounded.
+  std::vector<std::pair<std::string, std::string>> locals;
 };
 
 // A statement of a function's body (or of the module) that binds a name

@@ -56,7 +56,7 @@ class Writer {
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods, c.factory); }
   void value(const model::TestExpectation& e) {
-    list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions, e.instance_steps);
+    list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions, e.instance_steps, e.locals);
   }
   void value(const model::FunctionCalls& fn) {
     list(fn.name, fn.calls, fn.qualname, fn.line, fn.nested, fn.targets, fn.assigned, fn.property, fn.attribute,
@@ -183,6 +183,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       t.calls = e.at(6).get<std::vector<std::string>>();
       if (e.size() > 7) t.constructions = e.at(7).get<std::vector<std::string>>();
       if (e.size() > 8) t.instance_steps = e.at(8).get<std::vector<std::vector<std::string>>>();
+      if (e.size() > 9) t.locals = e.at(9).get<std::vector<std::pair<std::string, std::string>>>();
       f.expectations.push_back(std::move(t));
     }
     using Pairs = std::vector<std::pair<std::string, std::string>>;

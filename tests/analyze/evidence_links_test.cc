@@ -1009,8 +1009,10 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"StepsTest.test_long@14"}));
   EXPECT_EQ(l.tests_of("step not positive"), (std::vector<std::string>{"StepsTest.test_step@16"}));
   // `mode = 'r'` in a branch: the mode is unknown below it, and so is
-  // every site past its guard.
-  EXPECT_TRUE(l.tests_of("bad mode").empty());
+  // every site past its guard. `mode('x')` is decided not to reach the
+  // items check, so the mode check is the site left
+  // (TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft).
+  EXPECT_EQ(l.tests_of("bad mode"), (std::vector<std::string>{"StepsTest.test_mode@18"}));
   EXPECT_TRUE(l.tests_of("too many items").empty());
   // `items = items + [1]` further down the loop around both sites.
   EXPECT_TRUE(l.tests_of("grown too far").empty());
@@ -1093,8 +1095,8 @@ TEST(EvidenceLinks, InstanceStateFromTheConstructorPicksOneSite) {
                   "    def take(self, n):\n"
                   "        if n > self.limit:\n"
                   "            raise ValueError('over the limit')\n"
-                  "        if n < 0:\n"
-                  "            raise ValueError('under zero')\n"}},
+                  "        if n < self.floor:\n"
+                  "            raise ValueError('under the floor')\n"}},
                 {{"tests/test_buffers.py",
                   "import unittest\n"
                   "from pkg.buffers import Buffer, Conn, Sized\n"
@@ -1241,6 +1243,125 @@ TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
   ASSERT_EQ(l.records.size(), 3u);
   EXPECT_TRUE(l.tests_of("write() on closed ZFile object").empty());
   EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
+}
+
+// Lib/distutils' shape: the test binds its argument to a local first
+// (`exts = 'foo'`, then `assertRaises(E, cmd.check, exts)`). The local's
+// literal is what the call passes, and picks the site its guards lead to;
+// a local the test binds again in a nested block holds no one value.
+TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
+  auto l = link({{"pkg/parse.py",
+                  "def parse(text):\n"
+                  "    if not text:\n"
+                  "        raise ValueError('empty text')\n"
+                  "    if len(text) > 10:\n"
+                  "        raise ValueError('text too long')\n"
+                  "    return text\n"}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        text = 'x' * 20  # longer than allowed\n"
+                  "        self.assertRaises(ValueError, parse, text)\n"
+                  "    def test_maybe_empty(self):\n"
+                  "        text = 'x' * 20\n"
+                  "        if self.flag:\n"
+                  "            text = ''\n"
+                  "        self.assertRaises(ValueError, parse, text)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@6"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// Lib/asyncio/base_events.py's shape: the test makes the coroutine first
+// (`coro = loop.create_connection(..., server_hostname='x')`) and runs it
+// in its expectation. A coroutine function's body runs when awaited, with
+// the arguments of the call that made it: they pick the site.
+TEST(EvidenceLinks, ACoroutineMadeBeforeTheExpectationIsReadWithItsArguments) {
+  auto l = link({{"pkg/loop.py",
+                  "class Loop:\n"
+                  "    async def create_connection(self, factory, host=None, port=None, *, ssl=None,\n"
+                  "                                server_hostname=None):\n"
+                  "        if server_hostname is not None and not ssl:\n"
+                  "            raise ValueError('server_hostname is only meaningful with ssl')\n"
+                  "        if server_hostname is None and ssl:\n"
+                  "            raise ValueError('you must set server_hostname when using ssl without a host')\n"
+                  "        return factory\n"
+                  "    def run_until_complete(self, fut):\n"
+                  "        return fut\n"}},
+                {{"tests/test_loop.py",
+                  "import unittest\n"
+                  "from pkg.loop import Loop\n"
+                  "class LoopTest(unittest.TestCase):\n"
+                  "    def test_no_ssl_server_hostname(self):\n"
+                  "        loop = Loop()\n"
+                  "        coro = loop.create_connection(object, 'python.org', 80,\n"
+                  "                                      server_hostname='python.org')\n"
+                  "        self.assertRaises(ValueError, loop.run_until_complete, coro)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("server_hostname is only meaningful"),
+            (std::vector<std::string>{"LoopTest.test_no_ssl_server_hostname@8"}));
+  EXPECT_TRUE(l.tests_of("you must set").empty());
+}
+
+// Lib/_pydecimal.py's shape: the sites are in `__new__`, which a test
+// calls by the class's name (`Decimal((1, 0))`) as it calls `__init__`:
+// the call's literals pick the site.
+TEST(EvidenceLinks, ASiteInNewIsPickedByTheConstructorCallsLiterals) {
+  auto l = link({{"pkg/dec.py",
+                  "class Dec:\n"
+                  "    def __new__(cls, value='0'):\n"
+                  "        if isinstance(value, (list, tuple)):\n"
+                  "            if len(value) != 3:\n"
+                  "                raise ValueError('Invalid tuple size in creation of Dec')\n"
+                  "            if not (isinstance(value[0], int) and value[0] in (0, 1)):\n"
+                  "                raise ValueError('Invalid sign in the tuple')\n"
+                  "        return object.__new__(cls)\n"}},
+                {{"tests/test_dec.py",
+                  "import unittest\n"
+                  "from pkg.dec import Dec\n"
+                  "class DecTest(unittest.TestCase):\n"
+                  "    def test_tuple_size(self):\n"
+                  "        self.assertRaises(ValueError, Dec, (1, 0))\n"
+                  "    def test_tuple_sign(self):\n"
+                  "        self.assertRaises(ValueError, Dec, (2, (1,), 0))\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("Invalid tuple size"), (std::vector<std::string>{"DecTest.test_tuple_size@5"}));
+  EXPECT_EQ(l.tests_of("Invalid sign"), (std::vector<std::string>{"DecTest.test_tuple_sign@7"}));
+}
+
+// Lib/bz2.py's shape: `BZ2File(f, 'rx')` is decided not to reach the
+// compresslevel check, and the mode check cannot be read (its branches
+// rebind `mode`). With every other site of the function ruled out, the one
+// left is linked as a lone site would be. A call that reaches neither
+// rules out nothing; one whose literals reach the first picks it.
+TEST(EvidenceLinks, TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft) {
+  auto l = link({{"pkg/arch.py",
+                  "class Archive:\n"
+                  "    def __init__(self, filename, mode='r', compresslevel=9):\n"
+                  "        if not (1 <= compresslevel <= 9):\n"
+                  "            raise ValueError('compresslevel must be between 1 and 9')\n"
+                  "        if mode in ('', 'r', 'rb'):\n"
+                  "            mode = 'rb'\n"
+                  "        elif mode in ('w', 'wb'):\n"
+                  "            mode = 'wb'\n"
+                  "        else:\n"
+                  "            raise ValueError('Invalid mode: %r' % (mode,))\n"
+                  "        self.mode = mode\n"}},
+                {{"tests/test_arch.py",
+                  "import unittest\n"
+                  "from pkg.arch import Archive\n"
+                  "class ArchiveTest(unittest.TestCase):\n"
+                  "    def test_bad_args(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'rx')\n"
+                  "    def test_level(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'w', 0)\n"
+                  "    def test_unknown(self):\n"
+                  "        self.assertRaises(ValueError, Archive, 'f', 'r', level)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("Invalid mode"), (std::vector<std::string>{"ArchiveTest.test_bad_args@5"}));
+  EXPECT_EQ(l.tests_of("compresslevel must be"), (std::vector<std::string>{"ArchiveTest.test_level@7"}));
 }
 
 }  // namespace

@@ -65,6 +65,10 @@ TEST(GuardEval, ComparisonsAndBooleans) {
   EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10, 20, 0"), true);
   EXPECT_EQ(eval("step == 0", "start, stop=None, step=1", "10"), false);
   EXPECT_EQ(eval("len(s) > 2", "s", "'éé'"), false);  // characters, not bytes
+  // No literal is callable (`copyreg.pickle(t, f, "not a callable")`).
+  EXPECT_EQ(eval("not callable(f)", "f", "'not a callable'"), true);
+  EXPECT_EQ(eval("callable(f)", "f", "None"), false);
+  EXPECT_FALSE(eval("callable(f)", "f", "int").has_value());
 }
 
 TEST(GuardEval, WhatItCannotReadIsUnknown) {
@@ -207,6 +211,9 @@ TEST(GuardEval, FindsTheCallInATestsCode) {
   EXPECT_EQ(call_arguments("self.assertRaises(ValueError, random.randrange, 10, 20, 0)", "randrange"), "10, 20, 0");
   EXPECT_EQ(call_arguments("pytest.raises(ValueError, parse, '', match='empty')", "parse"), "''");
   EXPECT_EQ(call_arguments("self.assertRaises(ValueError, lambda: p.with_name(''))", "with_name"), "''");
+  // A receiver that is a call itself: the arguments after it in the
+  // assertRaises call, not in the receiver's.
+  EXPECT_EQ(call_arguments("self.assertRaises(ValueError, P('/').with_suffix, '.gz')", "with_suffix"), "'.gz'");
   // Two calls, none, a name only mentioned: no answer.
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    parse(1)\n    parse(2)", "parse"));
   EXPECT_FALSE(call_arguments("with self.assertRaises(ValueError):\n    load(1)", "parse"));

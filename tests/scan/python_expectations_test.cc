@@ -741,5 +741,39 @@ TEST(PythonTestTypes, InstanceStepsBeforeTheExpectation) {
   EXPECT_EQ(f.expectations[4].instance_steps, (std::vector<std::vector<std::string>>{{"?"}}));
 }
 
+// A test's own locals its expectation names, with the value they hold
+// there: every binding of the name is `NAME = VALUE` at the top of the
+// test's body, the last before the expectation counts, and a list is not
+// changed in place nor handed on before it. A comment after the value is
+// not part of it.
+TEST(PythonTestTypes, LocalsTheExpectationNamesWithTheirValues) {
+  const char* src =
+      "from pkg import check\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        exts = 'foo'  # not a list\n"
+      "        self.assertRaises(ValueError, check, exts)\n"
+      "        exts = [('bar', 'foo', 'bar'), 'foo']\n"
+      "        self.assertRaises(ValueError, check, exts, strict=True)\n"
+      "    def test_b(self):\n"
+      "        n = 3\n"
+      "        for n in range(2):\n"
+      "            pass\n"
+      "        self.assertRaises(ValueError, check, n)\n"
+      "    def test_c(self):\n"
+      "        items = [1]\n"
+      "        items.append(2)\n"
+      "        k = 1\n"
+      "        k += 1\n"
+      "        self.assertRaises(ValueError, check, items, k)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 4u);
+  using Locals = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(f.expectations[0].locals, (Locals{{"exts", "'foo'"}}));
+  EXPECT_EQ(f.expectations[1].locals, (Locals{{"exts", "[('bar', 'foo', 'bar'), 'foo']"}}));
+  EXPECT_TRUE(f.expectations[2].locals.empty());
+  EXPECT_TRUE(f.expectations[3].locals.empty());
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -873,6 +873,165 @@ std::string statement_code(const CallSite& cs) {
   return python::statement_lines(cs.statement, cs.indent, k_max_code_lines);
 }
 
+// Calls `at(i, depth)` for each character of code text `t` outside its
+// strings and comments, `depth` the brackets open before it, until `at`
+// says stop; returns where it stopped (t.size() at the end).
+template <class At>
+std::size_t walk_code(std::string_view t, const At& at) {
+  int depth = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\'' || c == '"') {
+      const std::size_t end = python::string_end(t, i);
+      if (end == std::string_view::npos) return t.size();
+      i = end - 1;
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (at(i, depth)) return i;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+  }
+  return t.size();
+}
+
+// Where code text `t`'s first comment starts (t.size() for none).
+std::size_t comment_at(std::string_view t) {
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '#') return i;
+    if (t[i] == '\'' || t[i] == '"') {
+      const std::size_t end = python::string_end(t, i);
+      if (end == std::string_view::npos) return t.size();
+      i = end - 1;
+    }
+  }
+  return t.size();
+}
+
+// Whether an identifier starts at `i` of `t` (not an attribute: no `.`
+// before it), and where it ends.
+std::size_t identifier_end(std::string_view t, std::size_t i) {
+  if (!ident_char(t[i]) || std::isdigit(static_cast<unsigned char>(t[i])) ||
+      (i > 0 && (ident_char(t[i - 1]) || t[i - 1] == '.')))
+    return i;
+  std::size_t j = i;
+  while (j < t.size() && ident_char(t[j])) ++j;
+  return j;
+}
+
+// Where a statement's assigning `=` is (`x = 1`, `a, b = t`, `x += 1`):
+// its first at depth 0 that is no comparison; npos for none.
+std::size_t assignment_at(std::string_view t) {
+  std::size_t out = std::string_view::npos;
+  walk_code(t, [&](std::size_t i, int depth) {
+    if (t[i] != '=' || depth != 0) return false;
+    const char before = i > 0 ? t[i - 1] : ' ', after = i + 1 < t.size() ? t[i + 1] : ' ';
+    if (after == '=' || before == '=' || before == '!' || before == '<' || before == '>') return false;
+    out = i;
+    return true;
+  });
+  return out;
+}
+
+// Where a name of a statement's text stands: bound (an assignment's
+// target, `x += 1` and `x := f()` too; a name in a `for`, `with`, `except`,
+// `del`, `global`, `nonlocal` or `import` statement), possibly changed in
+// place (followed by `.` or `[`), or named at all.
+struct NameUse {
+  bool named = false;
+  bool bound = false;
+  bool touched = false;
+};
+NameUse use_of(std::string_view t, std::string_view name) {
+  NameUse out;
+  const std::size_t assign = assignment_at(t);
+  walk_code(t, [&](std::size_t i, int) {
+    const std::size_t j = identifier_end(t, i);
+    if (j == i || t.substr(i, j - i) != name) return false;
+    out.named = true;
+    std::size_t k = j;
+    while (k < t.size() && t[k] == ' ') ++k;
+    out.touched = out.touched || (k < t.size() && (t[k] == '.' || t[k] == '['));
+    out.bound = out.bound || (assign != std::string_view::npos && i < assign) || (k + 1 < t.size() && t[k + 1] == '=' && t[k] == ':');
+    return false;
+  });
+  for (std::string_view w : {"for", "async", "with", "del", "global", "nonlocal", "import", "from", "except"})
+    out.bound = out.bound || (out.named && starts_with_word(t, w));
+  return out;
+}
+
+// The names a test's code reads as values (`exts` of `assertRaises(E,
+// f, exts)`), each once, in order: not an attribute, a callee, a receiver,
+// a keyword argument's name, a keyword, `self`, nor text in a string.
+void walk_names(std::string_view code, std::vector<std::string>& out) {
+  const std::string_view line = code;
+  walk_code(line, [&](std::size_t i, int) {
+      const std::size_t j = identifier_end(line, i);
+      if (j == i) return false;
+      std::size_t k = j;
+      while (k < line.size() && line[k] == ' ') ++k;
+      const char next = k < line.size() ? line[k] : ' ';
+      const bool keyword_arg = next == '=' && !(k + 1 < line.size() && line[k + 1] == '=');
+      const std::string_view w = line.substr(i, j - i);
+      // A string's prefix (`b'x'`) is no name.
+      if (next != '\'' && next != '"' && !keyword_arg && next != '(' && next != '.' && !is_keyword(w) &&
+          w != "self" && w != "cls" && w != "True" && w != "False" && w != "None" &&
+          std::find(out.begin(), out.end(), w) == out.end())
+        out.emplace_back(w);
+      return false;
+    });
+}
+
+// The locals of test `e` its code names that hold one value there
+// (TestExpectation::locals): each binding of the name in the test's body
+// (nested blocks and functions included) is `NAME = VALUE` at the top of
+// the body, and a list, set or dict is never changed in place (`x.append`,
+// `x[k] = v`) nor handed on before the expectation.
+std::vector<std::pair<std::string, std::string>> local_values(const Bindings& b, const model::TestExpectation& e) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = b.statements.find(e.test);
+  if (it == b.statements.end() || it->second.empty()) return out;
+  const std::vector<Statement>& body = it->second;
+  const std::uint32_t top = body.front().indent;
+  if (auto p = b.params.find(e.test); p != b.params.end() && !p->second.empty()) return out;
+  std::vector<std::string> names;
+  walk_names(e.code, names);
+  for (const std::string& name : names) {
+    if (out.size() >= k_max_calls) break;
+    std::optional<std::string_view> value;
+    bool ok = true, touched = false, handed = false;
+    for (const Statement& st : body) {
+      const NameUse u = use_of(st.text, name);
+      if (u.bound) {
+        const std::string_view t = st.text;
+        const std::size_t assign = assignment_at(t);
+        if (st.indent != top || assign == std::string_view::npos || trim(t.substr(0, assign)) != name) {
+          ok = false;
+          break;
+        }
+        if (st.line < e.line) {
+          // Without a comment after it (one inside it leaves no literal).
+          const std::string_view rhs = t.substr(assign + 1);
+          value = trim(rhs.substr(0, comment_at(rhs)));
+          touched = handed = false;
+        }
+        continue;
+      }
+      if (st.line >= e.line) continue;
+      touched = touched || u.touched;
+      handed = handed || (u.named && !u.touched);
+    }
+    if (!ok || !value || value->empty()) continue;
+    const char first = value->front();
+    if ((first == '[' || first == '{') && (touched || handed)) continue;
+    out.emplace_back(name, std::string(*value));
+  }
+  return out;
+}
+
 }  // namespace
 
 void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
@@ -945,6 +1104,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
     auto callers = is_test_name(e.test) ? std::vector<Caller>{} : callers_of(b, typer, e.test);
     if (callers.empty()) {
       for (auto& c : awaited_calls(b, e)) scoped.emplace_back(std::move(c), e.test);
+      e.locals = local_values(b, e);
       type(e, scoped);
       out.push_back(std::move(e));
       continue;
@@ -987,6 +1147,7 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts) {
       }
       if (copy.classes.empty() || typed_in.empty() || (!substituted && !access_substituted && e.match.empty()))
         continue;
+      copy.locals = local_values(b, copy);
       type(copy, typed_in);
       // An access of a parameter says what runs only when it is typed.
       if (!substituted && e.match.empty() && std::none_of(copy.calls.begin(), copy.calls.end(), is_access)) continue;
