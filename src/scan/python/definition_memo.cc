@@ -17,6 +17,7 @@
 // through the pass (whole file, outline that blanked nothing, outline).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,24 @@ namespace {
 
 struct Hasher {
   std::uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  // Eight bytes a step, each lane its own multiplier.
   void add(std::string_view s) {
-    for (unsigned char c : s) {
-      a = (a ^ c) * 0x100000001b3ull;
-      b = (b + c + 1) * 0x9e3779b97f4a7c15ull;
-      b ^= b >> 29;
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      mix(w);
     }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, s.data() + i, s.size() - i);
+    mix(tail);
     add_number(s.size());
+  }
+  void mix(std::uint64_t w) {
+    a = (a ^ w) * 0x100000001b3ull;
+    a ^= a >> 32;
+    b = (b + w) * 0x9e3779b97f4a7c15ull;
+    b ^= b >> 29;
   }
   void add_number(std::uint64_t n) {
     a = (a ^ n) * 0x100000001b3ull;
@@ -185,28 +197,20 @@ bool FileScanner::replay(TSNode st) {
   const int line = line_of(st);
   auto [b, e] = m_earlier->by_text.equal_range(t);
   for (; b != e; ++b) {
-    const DefinitionMemo::Entry& entry = m_earlier->entries[b->second];
-    const DefinitionMemo::Key key = dependency_key(entry.words);
-    if (!(key == entry.key)) continue;
-    const int delta = line - entry.line;
-    auto moved = [delta](int& l) {
-      if (l > 0) l += delta;
+    const std::shared_ptr<const DefinitionMemo::Found>& found = m_earlier->entries[b->second].found;
+    if (!(dependency_key(found->words) == found->key)) continue;
+    auto placed = [line](int& l) {
+      if (l > 0) l += line - 1;
     };
-    const std::size_t sites = m_facts.sites.size(), classes = m_facts.classes.size();
-    for (ThrowSite s : entry.sites) {
-      shift_lines(s, moved);
+    for (ThrowSite s : found->sites) {
+      shift_lines(s, placed);
       m_facts.sites.push_back(std::move(s));
     }
-    for (ClassDef c : entry.classes) {
-      moved(c.line);
+    for (ClassDef c : found->classes) {
+      placed(c.line);
       m_facts.classes.push_back(std::move(c));
     }
-    if (m_next) {
-      DefinitionMemo::Entry next{std::string(t), line, entry.words, key, {}, {}};
-      next.sites.assign(m_facts.sites.begin() + static_cast<std::ptrdiff_t>(sites), m_facts.sites.end());
-      next.classes.assign(m_facts.classes.begin() + static_cast<std::ptrdiff_t>(classes), m_facts.classes.end());
-      m_next->entries.push_back(std::move(next));
-    }
+    if (m_next) m_next->entries.push_back({start_byte(st), end_byte(st), line, found});
     ++m_reused;
     return true;
   }
@@ -231,16 +235,19 @@ void FileScanner::remember(TSNode st, std::vector<std::string> words, std::size_
   for (std::size_t s = sites; s < m_facts.sites.size(); ++s) shift_lines(m_facts.sites[s], check);
   for (std::size_t c = classes; c < m_facts.classes.size(); ++c) check(m_facts.classes[c].line);
   if (!inside) return;
+  auto found = std::make_shared<DefinitionMemo::Found>();
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
-  DefinitionMemo::Entry e;
-  e.text = std::string(text(st));
-  e.line = first;
-  e.key = dependency_key(words);
-  e.words = std::move(words);
-  e.sites.assign(m_facts.sites.begin() + static_cast<std::ptrdiff_t>(sites), m_facts.sites.end());
-  e.classes.assign(m_facts.classes.begin() + static_cast<std::ptrdiff_t>(classes), m_facts.classes.end());
-  m_next->entries.push_back(std::move(e));
+  found->key = dependency_key(words);
+  found->words = std::move(words);
+  auto counted = [first](int& l) {
+    if (l > 0) l -= first - 1;
+  };
+  found->sites.assign(m_facts.sites.begin() + static_cast<std::ptrdiff_t>(sites), m_facts.sites.end());
+  for (ThrowSite& s : found->sites) shift_lines(s, counted);
+  found->classes.assign(m_facts.classes.begin() + static_cast<std::ptrdiff_t>(classes), m_facts.classes.end());
+  for (ClassDef& c : found->classes) counted(c.line);
+  m_next->entries.push_back({start_byte(st), end_byte(st), first, std::move(found)});
 }
 
 }  // namespace errdex::scan::python::detail

@@ -124,16 +124,22 @@ struct DefinitionMemo final : EarlierScan {
     std::uint64_t a = 0, b = 0;
     bool operator==(const Key&) const = default;
   };
-  struct Entry {
-    std::string text;                // the statement as parsed
-    int line = 0;                    // its first line, 1-based
+  // A unit's findings, shared by the memos of the revisions it is found
+  // unchanged in; lines counted from the unit's first (1), 0 left 0.
+  struct Found {
     std::vector<std::string> words;  // the names it looked up, sorted, once each
     Key key;                         // FileScanner::dependency_key of `words`
     std::vector<ThrowSite> sites;
     std::vector<ClassDef> classes;
   };
+  struct Entry {
+    std::uint32_t begin = 0, end = 0;  // the unit's bytes in `source`
+    int line = 0;                      // its first line, 1-based
+    std::shared_ptr<const Found> found;
+  };
+  std::string source;  // the text scanned
   std::vector<Entry> entries;
-  // Statement text -> index in `entries`.
+  // Unit text (in `source`) -> index in `entries`.
   std::unordered_multimap<std::string_view, std::size_t> by_text;
 };
 

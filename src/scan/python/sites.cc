@@ -73,8 +73,12 @@ FileFacts FileScanner::run() {
   if (!m_earlier && !m_next) {
     walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) { return visit(n, depth); });
   } else if (visit(m_root, 0)) {
+    if (m_next) m_next->source = std::string(m_src);
     for (std::uint32_t i = 0, count = ts_node_child_count(m_root); i < count; ++i) walk_unit(m_root, i, 1);
-    for (std::size_t e = 0; m_next && e < m_next->entries.size(); ++e) m_next->by_text.emplace(m_next->entries[e].text, e);
+    for (std::size_t e = 0; m_next && e < m_next->entries.size(); ++e) {
+      const DefinitionMemo::Entry& entry = m_next->entries[e];
+      m_next->by_text.emplace(std::string_view(m_next->source).substr(entry.begin, entry.end - entry.begin), e);
+    }
   }
   m_path.clear();
   m_ctx.clear();
@@ -87,9 +91,12 @@ void FileScanner::walk_unit(TSNode body, std::uint32_t i, std::uint32_t depth) {
   TSNode st = ts_node_child(body, i);
   m_chain.push_back({body, i});
   TSNode cls = kind(st) == Kind::DecoratedDef ? child(st, m_g.f_definition) : st;
-  if (m_earlier && replay(st)) {
-  } else if (kind(cls) == Kind::ClassDef) {
+  if (kind(cls) == Kind::ClassDef) {
     walk_class(st, depth);
+  } else if (!subtree_has_keyword(st)) {
+    // Nothing to find, nothing looked up: cheaper walked than keyed.
+    walk(st, [&](TSNode n, std::uint32_t d, TSTreeCursor*) { return visit(n, d + depth); });
+  } else if (m_earlier && replay(st)) {
   } else {
     const std::size_t sites = m_facts.sites.size(), classes = m_facts.classes.size();
     std::vector<std::string> deps;
