@@ -111,13 +111,14 @@ void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only);
 // after the special cases), the others alternatives.
 void offer_class_displays(ThrowSite& site, std::vector<MessageTemplate> shown);
 
-// What the walk of a file's top-level statements found, statement by
-// statement, for a scan of the file's next content (definition_memo.cc).
-// A statement's sites and classes are a function of its own text, of the
-// names it looked up elsewhere in the file while it was walked (a class, a
-// helper, a function's callers, a module constant, a blanked line, by
-// name) and of the texts those names are found in: the top-level
-// statements holding the name, where they stand against it, and the lines
+// What the walk of a file found, unit by unit (a module-level statement,
+// or a statement of a module-level class's body), for a scan of the file's
+// next content (definition_memo.cc). A unit's sites and classes are a
+// function of its own text, of the classes around it, of the names it
+// looked up elsewhere in the file while it was walked (a class, a helper,
+// a function's callers, a module constant, a blanked line, by name) and of
+// the texts those names are found in: the statements holding the name at
+// each level around the unit, where they stand against it, and the lines
 // of the whole file (before the outline blanked it) around the name.
 struct DefinitionMemo final : EarlierScan {
   struct Key {
@@ -149,9 +150,8 @@ class FileScanner {
   // `src` is the whole file): messages built in blanked code are not
   // looked for; the scan asks for the whole file instead.
   // With `earlier` (the memo of a scan of the same path's earlier
-  // content), a top-level statement whose text and dependencies are
-  // unchanged takes its sites and classes from there, lines moved, and is
-  // not walked. With `record`, run() also fills `next_memo()`.
+  // content), a unit whose text and dependencies are unchanged takes its
+  // sites and classes from there, lines moved, and is not walked. With `record`, run() also fills `next_memo()`.
   FileScanner(std::string_view src, TSNode root, std::string_view original = {},
               std::shared_ptr<const DefinitionMemo> earlier = nullptr, bool record = false)
       : m_src(src), m_original(original), m_root(root), m_g(language()), m_earlier(std::move(earlier)),
@@ -160,7 +160,7 @@ class FileScanner {
   FileFacts run();
   // The memo of this scan (after run(); null unless asked for).
   std::shared_ptr<DefinitionMemo> next_memo() const { return m_next; }
-  // Top-level statements whose sites came from the earlier memo.
+  // Units whose sites came from the earlier memo.
   std::size_t reused_statements() const { return m_reused; }
 
  private:
@@ -258,7 +258,7 @@ class FileScanner {
   // (lines moved by as many as the statement moved); false otherwise.
   bool replay(TSNode st);
   // The unit m_chain names, and the names it looked up elsewhere: the
-  // headers (and first statements) of the classes around it, and for each
+  // headers and docstrings of the classes around it, and for each
   // name the texts of the statements holding it at each level of m_chain
   // (the unit's own place marked there), and of the whole file's top-level
   // chunks holding it (definition_memo.cc).
@@ -577,7 +577,7 @@ class FileScanner {
   std::shared_ptr<const DefinitionMemo> m_earlier;
   std::shared_ptr<DefinitionMemo> m_next;
   std::size_t m_reused = 0;
-  std::vector<std::string>* m_deps = nullptr;  // the current statement's lookups, while recorded
+  std::vector<std::string>* m_deps = nullptr;  // the current unit's lookups, while recorded
   // Where the unit being walked stands: each body around it (the root's
   // first) and its statement's index there.
   struct Place {
