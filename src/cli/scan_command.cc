@@ -765,6 +765,9 @@ int run_scan(const ScanArgs& a) {
   // revision's sites, cost a scan of 20 sympy revisions about 2 % of its
   // CPU, for nothing.
   auto memo = std::make_unique<ScanMemo>();
+  // --no-cache is the reference the caches are checked against: no
+  // statement of a file is taken from its earlier scan either.
+  memo->trees.reuse_scans(!a.no_cache);
   auto done = [&](int code) {
     if (a.exits_after) static_cast<void>(memo.release());
     return code;

@@ -47,6 +47,7 @@ std::size_t count_calls(std::string_view hay, std::string_view word) {
 
 bool FileScanner::calls_blanked(std::string_view word) {
   if (m_original.empty()) return false;
+  depends_on(word);
   auto [it, added] = m_blanked_words.emplace(std::string(word), false);
   if (added) {
     // The outline only takes lines away (and adds `pass`): fewer calls
@@ -76,12 +77,14 @@ void FileScanner::index_calls() {
 }
 
 TSNode FileScanner::function_named(std::string_view name) {
+  depends_on(name);
   index_calls();
   auto it = m_functions.find(std::string(name));
   return it == m_functions.end() ? TSNode{} : it->second;
 }
 
 const std::vector<TSNode>& FileScanner::calls_named(std::string_view name) {
+  depends_on(name);
   index_calls();
   static const std::vector<TSNode> none;
   auto it = m_calls.find(std::string(name));
@@ -247,6 +250,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   }
   // Only a function defined in this file is read (`def name(`).
   std::string def = "def " + std::string(name) + "(";
+  depends_on(name);
   if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return;
   if (m_src.find(def) == std::string_view::npos) {
     if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())

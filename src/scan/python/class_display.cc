@@ -20,6 +20,7 @@
 namespace errdex::scan::python::detail {
 
 TSNode FileScanner::class_named(std::string_view name) {
+  depends_on_class(name);
   // Module-level classes only (where exception classes are defined), read
   // once per file from the root's statements: far cheaper than the whole
   // walk of index_calls, which every `raise ValueError(...)` would pay.
@@ -273,6 +274,7 @@ TSNode FileScanner::self_method(TSNode value, const std::vector<std::string_view
   // Not among the classes' methods here but defined in the file: the
   // outline blanked it (a blanked definition leaves no header). Kept
   // next time.
+  depends_on(name);
   if (!m_original.empty() && m_original.size() != m_src.size() &&
       m_original.find("def " + std::string(name) + "(") != std::string_view::npos &&
       std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
@@ -490,6 +492,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     // Each class's answer is read once per file: a file raises its own
     // exception class from many places.
     auto defines_methods = [&](std::string_view c) {
+      depends_on(c);
       auto [it, added] = m_class_methods.emplace(std::string(c), false);
       if (added) it->second = python::class_defines_methods(m_original, c);
       return it->second;

@@ -24,6 +24,9 @@ struct EarlierTrees::Impl {
   std::size_t bytes = 0;  // of the kept sources
   const std::size_t budget;
   std::atomic<std::size_t> reused{0}, fresh{0};
+  std::atomic<bool> reuse_scans{true};
+  // "<path>\0<pass>" -> what the frontend kept of the last scan.
+  std::unordered_map<std::string, std::shared_ptr<const EarlierScan>> scans;
 
   ~Impl() {
     for (auto& [key, k] : kept) ts_tree_delete(k.tree);
@@ -65,7 +68,10 @@ void EarlierTrees::keep_only(const std::vector<std::string>& paths) {
     ts_tree_delete(kv.second.tree);
     return true;
   });
+  std::erase_if(m->scans, [&](auto& kv) { return !keep.count(std::string_view(kv.first.data(), kv.first.find('\0'))); });
 }
+
+void EarlierTrees::reuse_scans(bool on) { m->reuse_scans = on; }
 
 std::size_t EarlierTrees::size() const {
   std::lock_guard lock(m->mutex);
@@ -200,6 +206,35 @@ std::vector<LineEdit> line_edits(std::string_view before, std::string_view after
 
 ParsingFile::ParsingFile(EarlierTrees* t, std::string p) : trees(t), path(std::move(p)) { t_parsing = this; }
 ParsingFile::~ParsingFile() { t_parsing = nullptr; }
+
+namespace {
+std::string scan_key(const ParsingFile& file, std::string_view pass) {
+  std::string key = file.path;
+  key += '\0';
+  key += pass;
+  return key;
+}
+}  // namespace
+
+const ParsingFile* parsing_file() { return t_parsing; }
+
+bool keeps_scans() { return t_parsing && t_parsing->trees && t_parsing->trees->m->reuse_scans; }
+
+std::shared_ptr<const EarlierScan> earlier_scan(std::string_view pass) {
+  if (!keeps_scans()) return nullptr;
+  EarlierTrees::Impl& trees = *t_parsing->trees->m;
+  std::lock_guard lock(trees.mutex);
+  auto it = trees.scans.find(scan_key(*t_parsing, pass));
+  return it == trees.scans.end() ? nullptr : it->second;
+}
+
+void keep_scan(std::string_view pass, std::shared_ptr<const EarlierScan> scan) {
+  if (!keeps_scans()) return;
+  EarlierTrees::Impl& trees = *t_parsing->trees->m;
+  std::string key = scan_key(*t_parsing, pass);
+  std::lock_guard lock(trees.mutex);
+  trees.scans[std::move(key)] = std::move(scan);
+}
 
 TSTree* parse_reusing(TSParser* parser, std::string_view pass, std::string_view source) {
   const auto size = static_cast<std::uint32_t>(source.size());

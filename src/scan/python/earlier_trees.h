@@ -18,6 +18,13 @@ struct TSTree;
 
 namespace errdex::scan {
 
+// What a frontend keeps of its last scan of a file besides the tree (its
+// own type; python/file_scanner.h's DefinitionMemo), for the next content
+// of the same path.
+struct EarlierScan {
+  virtual ~EarlierScan() = default;
+};
+
 // The trees, by path and pass (a frontend may parse a file more than once,
 // e.g. an outline and then the whole file). Thread-safe; one revision's
 // threads each parse their own paths.
@@ -40,6 +47,10 @@ class EarlierTrees {
   // had no syntax error), and parses from scratch, since construction.
   std::size_t reused() const;
   std::size_t fresh() const;
+  // Whether frontends may reuse what they kept of a file's last scan
+  // (EarlierScan) besides its tree; on by default. Off, every scan reads
+  // the whole tree (a reference to check that reuse against).
+  void reuse_scans(bool on);
 
   struct Impl;
   std::unique_ptr<Impl> m;
@@ -59,6 +70,19 @@ class ParsingFile {
   EarlierTrees* trees;
   std::string path;
 };
+
+// The ParsingFile of this thread, or null.
+const ParsingFile* parsing_file();
+
+// For the frontends: what was kept for `pass` of this thread's
+// ParsingFile by keep_scan, or null (none, reuse off, or no ParsingFile).
+std::shared_ptr<const EarlierScan> earlier_scan(std::string_view pass);
+// Keeps `scan` for `pass` of this thread's ParsingFile, replacing what was
+// kept; nothing without a ParsingFile or with reuse off.
+void keep_scan(std::string_view pass, std::shared_ptr<const EarlierScan> scan);
+// Whether keep_scan keeps anything on this thread (a frontend need not
+// build what would be dropped).
+bool keeps_scans();
 
 // For the frontends: `source` parsed by `parser` (as ts_parser_parse_string
 // does; the caller owns the tree, null when the parser gave up), from the

@@ -127,6 +127,7 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     const char first = object.empty() ? '\0' : object[dot == std::string::npos ? 0 : dot + 1];
     const std::string_view source = m_original.empty() ? m_src : m_original;
     const std::string defined = "class " + std::string(method);
+    depends_on(method);
     auto defines_class = [&] {
       for (std::size_t at = source.find(defined); at != std::string_view::npos; at = source.find(defined, at + 1)) {
         const std::size_t end = at + defined.size();

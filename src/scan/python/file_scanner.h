@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "model/throw_site.h"
+#include "scan/python/earlier_trees.h"
 #include "scan/tree_walk.h"
 
 namespace errdex::scan::python::detail {
@@ -116,15 +118,57 @@ void offer_class_display(ThrowSite& site, MessageTemplate shown, bool only);
 // after the special cases), the others alternatives.
 void offer_class_displays(ThrowSite& site, std::vector<MessageTemplate> shown);
 
+// What the walk of a file found, unit by unit (a module-level statement,
+// or a statement of a module-level class's body), for a scan of the file's
+// next content (definition_memo.cc). A unit's sites and classes are a
+// function of its own text, of the classes around it, of the names it
+// looked up elsewhere in the file while it was walked (a class, a helper,
+// a function's callers, a module constant, a blanked line, by name) and of
+// the texts those names are found in: the statements holding the name at
+// each level around the unit, where they stand against it, and the lines
+// of the whole file (before the outline blanked it) around the name.
+struct DefinitionMemo final : EarlierScan {
+  struct Key {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const Key&) const = default;
+  };
+  // A unit's findings, shared by the memos of the revisions it is found
+  // unchanged in; lines counted from the unit's first (1), 0 left 0.
+  struct Found {
+    std::vector<std::string> words;  // the names it looked up, sorted, once each
+    Key key;                         // FileScanner::dependency_key of `words`
+    std::vector<ThrowSite> sites;
+    std::vector<ClassDef> classes;
+  };
+  struct Entry {
+    std::uint32_t begin = 0, end = 0;  // the unit's bytes in `source`
+    int line = 0;                      // its first line, 1-based
+    std::shared_ptr<const Found> found;
+  };
+  std::string source;  // the text scanned
+  std::vector<Entry> entries;
+  // Unit text (in `source`) -> index in `entries`.
+  std::unordered_multimap<std::string_view, std::size_t> by_text;
+};
+
 class FileScanner {
  public:
   // `original` is the file before python/outline.h blanked it (empty when
   // `src` is the whole file): messages built in blanked code are not
   // looked for; the scan asks for the whole file instead.
-  FileScanner(std::string_view src, TSNode root, std::string_view original = {})
-      : m_src(src), m_original(original), m_root(root), m_g(language()) {}
+  // With `earlier` (the memo of a scan of the same path's earlier
+  // content), a unit whose text and dependencies are unchanged takes its
+  // sites and classes from there, lines moved, and is not walked. With `record`, run() also fills `next_memo()`.
+  FileScanner(std::string_view src, TSNode root, std::string_view original = {},
+              std::shared_ptr<const DefinitionMemo> earlier = nullptr, bool record = false)
+      : m_src(src), m_original(original), m_root(root), m_g(language()), m_earlier(std::move(earlier)),
+        m_next(record ? std::make_shared<DefinitionMemo>() : nullptr) {}
 
   FileFacts run();
+  // The memo of this scan (after run(); null unless asked for).
+  std::shared_ptr<DefinitionMemo> next_memo() const { return m_next; }
+  // Units whose sites came from the earlier memo.
+  std::size_t reused_statements() const { return m_reused; }
 
  private:
   struct Ctx {
@@ -222,6 +266,40 @@ class FileScanner {
   }
 
   void find_keywords();
+  // The pre-order visit of run()'s walk.
+  bool visit(TSNode n, std::uint32_t depth);
+  // Statement `i` of `body` (the root, or a class's body within such a
+  // statement), at `depth`: taken from the earlier memo, else walked and
+  // remembered; a class's statement is walked to its body, whose
+  // statements are units of their own.
+  void walk_unit(TSNode body, std::uint32_t i, std::uint32_t depth);
+  void walk_class(TSNode n, std::uint32_t depth);
+  // The unit `st` (m_chain's last): its sites and classes from the earlier
+  // memo when an entry of the same text has the same dependency key here
+  // (lines moved by as many as the statement moved); false otherwise.
+  bool replay(TSNode st);
+  // The unit m_chain names, and the names it looked up elsewhere: the
+  // headers and docstrings of the classes around it, and for each
+  // name the texts of the statements holding it at each level of m_chain
+  // (the unit's own place marked there), and of the whole file's top-level
+  // chunks holding it (definition_memo.cc).
+  DefinitionMemo::Key dependency_key(const std::vector<std::string>& words);
+  // Unit `st` just walked, having looked up `words` and found the sites
+  // and classes from index `sites` and `classes` on: into the next memo,
+  // unless its findings name a line outside it or it shares a line with
+  // another statement (lines could not be moved with it).
+  void remember(TSNode st, std::vector<std::string> words, std::size_t sites, std::size_t classes);
+  // The lookup of `word` outside the statement being walked: recorded for
+  // the memo.
+  void depends_on(std::string_view word) {
+    if (m_deps) m_deps->emplace_back(word);
+  }
+  // The lookup of module-level class `name` (class_named): what it
+  // depends on is the classes of that name at module level alone.
+  void depends_on_class(std::string_view name) {
+    if (m_deps) m_deps->emplace_back(std::string(k_class_dependency) + std::string(name));
+  }
+  static constexpr std::string_view k_class_dependency = "\x01class ";
   void visit_class(TSNode n);
   void emit_raise(TSNode n);
   // site.arg_messages: the messages the exception call's arguments after
@@ -527,6 +605,36 @@ class FileScanner {
   const std::pair<std::string_view, std::size_t>* m_concat_pick = nullptr;
   TSNode m_root;
   const Language& m_g;
+  std::shared_ptr<const DefinitionMemo> m_earlier;
+  std::shared_ptr<DefinitionMemo> m_next;
+  std::size_t m_reused = 0;
+  std::vector<std::string>* m_deps = nullptr;  // the current unit's lookups, while recorded
+  // Where the unit being walked stands: each body around it (the root's
+  // first) and its statement's index there.
+  struct Place {
+    TSNode body;
+    std::uint32_t index;
+  };
+  std::vector<Place> m_chain;
+  // For dependency_key, by body node: its statements' byte ranges, their
+  // text hashes once computed, and which statements hold each name.
+  struct Level {
+    std::vector<std::uint32_t> starts, ends;
+    std::vector<DefinitionMemo::Key> hashes;
+    std::unordered_map<std::string, std::vector<std::uint32_t>> words;
+  };
+  std::unordered_map<const void*, Level> m_levels;
+  Level& level(TSNode body);
+  DefinitionMemo::Key class_texts(std::string_view name);
+  // The whole file's top-level chunks (before the outline), their hashes
+  // once computed, and the hash of the chunks holding each name.
+  std::vector<std::uint32_t> m_chunk_starts;
+  std::vector<DefinitionMemo::Key> m_chunk_hashes;
+  std::unordered_map<std::string, DefinitionMemo::Key> m_word_chunks;
+  // The hash of the texts of the module-level classes of each name, in
+  // order (for depends_on_class), once computed.
+  std::unordered_map<std::string, DefinitionMemo::Key> m_class_texts;
+  bool m_class_texts_read = false;
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets
   std::vector<TSNode> m_path;             // ancestors of the current node, by depth
   std::vector<Ctx> m_ctx;                 // enclosing scopes and branches

@@ -4,11 +4,14 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "scan/facts_json.h"
 #include "scan/python/earlier_trees.h"
 #include "scan/python/file_scanner.h"
 #include "scan/python/text.h"
@@ -101,6 +104,16 @@ using python::detail::language;
 // tree-sitter addresses bytes with 32 bits.
 constexpr std::size_t k_max_source = 0xFFFFFFF0u;
 
+// ERRDEX_CHECK_MEMO=1: every scan that reused statements of an earlier
+// scan is done again whole and compared, a difference reported on stderr.
+bool check_memo() {
+  static const bool on = [] {
+    const char* v = std::getenv("ERRDEX_CHECK_MEMO");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return on;
+}
+
 // `original`: the whole file when `source` is its outline, else empty.
 // `pass`: parse_reusing's. The outline, the wider outline and the whole
 // file share one: each is parsed from the last of them, as they differ by
@@ -119,7 +132,22 @@ model::FileFacts scan_source(std::string_view source, std::string_view original,
     facts.had_syntax_errors = true;
     return facts;
   }
-  model::FileFacts facts = FileScanner(source, ts_tree_root_node(tree), original).run();
+  // The top-level statements the last scan of this path walked, kept
+  // with what each read elsewhere in the file; the memo of a scan whose
+  // facts ask for another read (FileFacts::blanked) is not the final one,
+  // and is dropped.
+  auto earlier = std::static_pointer_cast<const python::detail::DefinitionMemo>(earlier_scan(pass));
+  FileScanner scanner(source, ts_tree_root_node(tree), original, earlier, keeps_scans());
+  model::FileFacts facts = scanner.run();
+  if (facts.blanked.empty()) keep_scan(pass, scanner.next_memo());
+  if (scanner.reused_statements() > 0 && check_memo()) {
+    const std::string fresh = facts_to_json(FileScanner(source, ts_tree_root_node(tree), original).run());
+    if (fresh != facts_to_json(facts)) {
+      const ParsingFile* file = parsing_file();
+      std::fprintf(stderr, "errdex: statements reused from an earlier scan changed the facts of %s\n",
+                   file ? file->path.c_str() : "?");
+    }
+  }
   ts_tree_delete(tree);
   return facts;
 }

@@ -551,6 +551,7 @@ TSNode FileScanner::table_entry(TSNode n) {
   if (object != "self" && object != "cls") return TSNode{};
   const std::string attribute(text(child(table, m_g.f_attribute)));
   const std::string names[] = {attribute, "default_" + attribute};
+  depends_on(attribute);  // both names hold it
   bool searched = false;
   TSNode cls = ts_node_is_null(start_class) ? enclosing_class(n) : start_class;
   for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls))
@@ -609,6 +610,7 @@ TSNode FileScanner::class_attribute(TSNode n) {
   if (object != "self" && object != "cls") return TSNode{};
   const std::string_view attribute = text(child(n, m_g.f_attribute));
   const std::string set = "self." + std::string(attribute);
+  depends_on(attribute);
   auto sets_on_instance = [&](TSNode cls) {
     const std::string_view body = text(cls);
     for (std::size_t at = body.find(set); at != std::string_view::npos; at = body.find(set, at + 1)) {

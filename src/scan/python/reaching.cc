@@ -30,6 +30,7 @@ std::size_t count_top_level_assignments(std::string_view src, std::string_view n
 
 bool FileScanner::top_level_assignments_blanked(std::string_view name) {
   if (m_original.empty()) return false;
+  depends_on(name);
   if (count_top_level_assignments(m_src, name) == count_top_level_assignments(m_original, name)) return false;
   if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
     m_facts.blanked.emplace_back(name);
@@ -37,6 +38,7 @@ bool FileScanner::top_level_assignments_blanked(std::string_view name) {
 }
 
 const std::vector<FileScanner::Assign>* FileScanner::assignments(TSNode scope, std::string_view name) {
+  if (ts_node_eq(scope, m_root)) depends_on(name);
   // Not a structured binding: a lambda below captures it (clang 14).
   auto emplaced = m_assignments.try_emplace(scope.id);
   auto it = emplaced.first;

@@ -36,39 +36,92 @@ void FileScanner::find_keywords() {
   std::sort(m_keywords.begin(), m_keywords.end());
 }
 
+bool FileScanner::visit(TSNode n, std::uint32_t depth) {
+  m_path.resize(depth);
+  m_path.push_back(n);
+  while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
+  Kind k = kind(n);
+  bool descend = true;
+  switch (k) {
+    case Kind::Raise: emit_raise(n); descend = false; break;
+    case Kind::Assert: emit_assert(n); descend = false; break;
+    case Kind::Call: descend = !emit_warn(n); break;
+    case Kind::ClassDef:
+      visit_class(n);
+      m_ctx.push_back({k, n, depth});
+      break;
+    case Kind::FunctionDef: case Kind::DecoratedDef: case Kind::If: case Kind::Elif:
+    case Kind::Else: case Kind::While: case Kind::Except: case Kind::Case:
+      m_ctx.push_back({k, n, depth});
+      break;
+    case Kind::String: case Kind::Comment: descend = false; break;
+    default: break;
+  }
+  // Subtrees without any keyword byte are skipped whole.
+  return descend && subtree_has_keyword(n);
+}
+
 FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
   find_keywords();
   if (m_keywords.empty()) return std::move(m_facts);
-  // Subtrees without any keyword byte are skipped whole.
-  walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
-    m_path.resize(depth);
-    m_path.push_back(n);
-    while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
-    Kind k = kind(n);
-    bool descend = true;
-    switch (k) {
-      case Kind::Raise: emit_raise(n); descend = false; break;
-      case Kind::Assert: emit_assert(n); descend = false; break;
-      case Kind::Call: descend = !emit_warn(n); break;
-      case Kind::ClassDef:
-        visit_class(n);
-        m_ctx.push_back({k, n, depth});
-        break;
-      case Kind::FunctionDef: case Kind::DecoratedDef: case Kind::If: case Kind::Elif:
-      case Kind::Else: case Kind::While: case Kind::Except: case Kind::Case:
-        m_ctx.push_back({k, n, depth});
-        break;
-      case Kind::String: case Kind::Comment: descend = false; break;
-      default: break;
+  // Statement by statement, each walked or taken from the earlier memo:
+  // what one finds does not depend on the others' walks. A tree with a
+  // syntax error is walked whole (where the parser recovered depends on
+  // more than a statement's text).
+  if (m_facts.had_syntax_errors) m_earlier.reset(), m_next.reset();
+  if (!m_earlier && !m_next) {
+    walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) { return visit(n, depth); });
+  } else if (visit(m_root, 0)) {
+    if (m_next) m_next->source = std::string(m_src);
+    for (std::uint32_t i = 0, count = ts_node_child_count(m_root); i < count; ++i) walk_unit(m_root, i, 1);
+    for (std::size_t e = 0; m_next && e < m_next->entries.size(); ++e) {
+      const DefinitionMemo::Entry& entry = m_next->entries[e];
+      m_next->by_text.emplace(std::string_view(m_next->source).substr(entry.begin, entry.end - entry.begin), e);
     }
-    return descend && subtree_has_keyword(n);
-  });
+  }
   m_path.clear();
   m_ctx.clear();
   fill_class_texts();
   export_displays();
   return std::move(m_facts);
+}
+
+void FileScanner::walk_unit(TSNode body, std::uint32_t i, std::uint32_t depth) {
+  TSNode st = ts_node_child(body, i);
+  m_chain.push_back({body, i});
+  TSNode cls = kind(st) == Kind::DecoratedDef ? child(st, m_g.f_definition) : st;
+  if (kind(cls) == Kind::ClassDef) {
+    walk_class(st, depth);
+  } else if (!subtree_has_keyword(st)) {
+    // Nothing to find, nothing looked up: cheaper walked than keyed.
+    walk(st, [&](TSNode n, std::uint32_t d, TSTreeCursor*) { return visit(n, d + depth); });
+  } else if (m_earlier && replay(st)) {
+  } else {
+    const std::size_t sites = m_facts.sites.size(), classes = m_facts.classes.size();
+    std::vector<std::string> deps;
+    m_deps = &deps;
+    walk(st, [&](TSNode n, std::uint32_t d, TSTreeCursor*) { return visit(n, d + depth); });
+    m_deps = nullptr;
+    remember(st, std::move(deps), sites, classes);
+  }
+  m_chain.pop_back();
+}
+
+void FileScanner::walk_class(TSNode n, std::uint32_t depth) {
+  if (!visit(n, depth)) return;
+  const bool decorated = kind(n) == Kind::DecoratedDef;
+  TSNode inner = decorated ? child(n, m_g.f_definition) : child(n, m_g.f_body);
+  for (std::uint32_t i = 0, count = ts_node_child_count(n); i < count; ++i) {
+    TSNode c = ts_node_child(n, i);
+    if (!ts_node_eq(c, inner)) {
+      walk(c, [&](TSNode x, std::uint32_t d, TSTreeCursor*) { return visit(x, d + depth + 1); });
+    } else if (decorated) {
+      walk_class(c, depth + 1);
+    } else if (visit(c, depth + 1)) {
+      for (std::uint32_t j = 0, statements = ts_node_child_count(c); j < statements; ++j) walk_unit(c, j, depth + 2);
+    }
+  }
 }
 
 void FileScanner::visit_class(TSNode n) {
