@@ -279,11 +279,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
             if (a.how == '=' && a.start < start_byte(node)) made = unwrap_parens(a.rhs);
         value = made;
       }
-      if (kind(value) == Kind::Call) {
-        auto c = python::collapse_ws(text(child(value, m_g.f_function)));
-        auto last = c.substr(c.rfind('.') + 1);
-        if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) returns.push_back(value);
-      }
+      if (constructs_class(value)) returns.push_back(value);
     }
     return descend;
   });

@@ -37,6 +37,20 @@ TSNode FileScanner::class_named(std::string_view name) {
   return it == m_classes.end() ? TSNode{} : it->second;
 }
 
+bool FileScanner::constructs_class(TSNode call) const {
+  if (kind(call) != Kind::Call) return false;
+  const std::string callee = python::collapse_ws(text(child(call, m_g.f_function)));
+  const std::string_view last = std::string_view(callee).substr(callee.rfind('.') + 1);
+  return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+}
+
+bool FileScanner::defines_methods(std::string_view cls) {
+  depends_on(cls);
+  auto [it, added] = m_class_methods.emplace(std::string(cls), false);
+  if (added) it->second = python::class_defines_methods(m_original.empty() ? m_src : m_original, cls);
+  return it->second;
+}
+
 TSNode FileScanner::protocol_method(TSNode def) const {
   if (kind(def) == Kind::FunctionDef) return def;
   if (kind(def) != Kind::DecoratedDef) return TSNode{};
@@ -489,17 +503,9 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   }
   if (ts_node_is_null(str_fn) && ts_node_is_null(init_fn)) {
     // The outline may have blanked the methods: keep them next time.
-    // Each class's answer is read once per file: a file raises its own
-    // exception class from many places.
-    auto defines_methods = [&](std::string_view c) {
-      depends_on(c);
-      auto [it, added] = m_class_methods.emplace(std::string(c), false);
-      if (added) it->second = python::class_defines_methods(m_original, c);
-      return it->second;
-    };
     if (ask_outline && !m_original.empty() && m_original.size() != m_src.size() &&
         std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end() &&
-        std::any_of(chain.begin(), chain.end(), defines_methods)) {
+        std::any_of(chain.begin(), chain.end(), [&](std::string_view c) { return defines_methods(c); })) {
       m_facts.blanked.emplace_back("__init__");
       m_facts.blanked.emplace_back("__str__");
     }

@@ -248,10 +248,7 @@ void FileScanner::resolve_raised_name(ThrowSite& site, TSNode name, std::uint32_
   bool first = true;
   for (std::size_t i = found.size(); i-- > 0;) {
     TSNode rhs = unwrap_parens(found[i].rhs);
-    if (kind(rhs) != Kind::Call || !found[i].appends.empty()) continue;
-    auto callee = python::collapse_ws(text(child(rhs, m_g.f_function)));
-    auto last = callee.substr(callee.rfind('.') + 1);
-    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) continue;
+    if (!constructs_class(rhs) || !found[i].appends.empty()) continue;
     if (first) {
       // The latest reaching construction is the one shown.
       read_exception_call(rhs, site, found[i].at);

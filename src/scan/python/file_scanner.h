@@ -488,6 +488,13 @@ class FileScanner {
   // How many arguments of such a call stand before the base's own: 1 for
   // `Base.__init__(self, ...)`, 0 for `super().__init__(...)`.
   int self_arguments(TSNode base_call) const;
+  // Whether class `cls` of the file defines `__init__` or `__str__` in its
+  // text before the outline (python::class_defines_methods), read once per
+  // class: a file raises its own exception class from many places.
+  bool defines_methods(std::string_view cls);
+  // Whether `call` constructs a class: its callee's last name is
+  // capitalised (`ValueError(…)`, `errors.ParseError(…)`).
+  bool constructs_class(TSNode call) const;
   // The function a class body's statement `def` defines as a method Python
   // calls by name (plain, or under decorators that wrap it), or null.
   TSNode protocol_method(TSNode def) const;

@@ -136,7 +136,7 @@ void FileScanner::visit_class(TSNode n) {
     if (bk == Kind::KeywordArg || bk == Kind::Comment || bk == Kind::DictSplat) continue;
     c.bases.push_back(python::collapse_ws(text(b)));
   }
-  c.own_methods = python::class_defines_methods(m_original.empty() ? m_src : m_original, c.name);
+  c.own_methods = defines_methods(c.name);
   m_facts.classes.push_back(std::move(c));
 }
 
@@ -550,19 +550,15 @@ bool FileScanner::emit_warn(TSNode call) {
   // `warnings.warn(PytestCacheWarning(msg), self._config.hook)`: a warning
   // made here is issued as it is, its own class and message; the category
   // is ignored.
-  if (TSNode made = unwrap_parens(msg); kind(made) == Kind::Call) {
-    const std::string callee = python::collapse_ws(text(child(made, m_g.f_function)));
-    const std::size_t dot = callee.rfind('.');
-    const char first = callee.empty() ? '\0' : callee[dot == std::string::npos ? 0 : dot + 1];
-    if (std::isupper(static_cast<unsigned char>(first)) && is_dotted_name(callee)) {
-      ThrowSite built;
-      built.raised_text = site.raised_text;
-      read_exception_call(made, built, at);
-      resolve_class_display(built, made, at);
-      site.error_class = std::move(built.error_class);
-      site.message = std::move(built.message);
-      site.alternatives = std::move(built.alternatives);
-    }
+  if (TSNode made = unwrap_parens(msg);
+      constructs_class(made) && is_dotted_name(python::collapse_ws(text(child(made, m_g.f_function))))) {
+    ThrowSite built;
+    built.raised_text = site.raised_text;
+    read_exception_call(made, built, at);
+    resolve_class_display(built, made, at);
+    site.error_class = std::move(built.error_class);
+    site.message = std::move(built.message);
+    site.alternatives = std::move(built.alternatives);
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
