@@ -374,11 +374,14 @@ TEST(PythonFrontend, GettextCallReadsAsItsLiteral) {
       "        raise GetoptError(_('option --%s not recognized') % opt, opt)\n"
       "    if args:\n"
       "        raise ValueError(gettext.gettext('bad {n}').format(n=args))\n"
+      "    if not args:\n"
+      "        raise SphinxError(__('job number should be a positive number'))\n"
       "    raise TypeError(_(opt))\n");
-  ASSERT_EQ(f.sites.size(), 3u);
+  ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(message(f.sites[0]), "option --{opt} not recognized");
   EXPECT_EQ(message(f.sites[1]), "bad {args}");
-  EXPECT_EQ(message(f.sites[2]), "{_(opt)}");  // not a literal: an opaque value
+  EXPECT_EQ(message(f.sites[2]), "job number should be a positive number");  // sphinx's `__`
+  EXPECT_EQ(message(f.sites[3]), "{_(opt)}");  // not a literal: an opaque value
 }
 
 // What Python prints for `raise Cls(args)` when Cls, defined in the same

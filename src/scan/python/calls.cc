@@ -330,4 +330,85 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   m_helper_call = saved_call;
 }
 
+std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::uint32_t site_byte, int depth) {
+  // A helper's text may call another helper; not deeper (a helper can
+  // call itself).
+  constexpr int k_max_helpers_open = 2;
+  constexpr std::size_t k_max_returns = 8;
+  if (m_text_helpers_open >= k_max_helpers_open || !ts_node_is_null(m_scope)) return std::nullopt;
+  TSNode callee = child(call, m_g.f_function);
+  const Kind ck = kind(callee);
+  std::string_view name = ck == Kind::Identifier ? text(callee) : ck == Kind::Attribute ? text(child(callee, m_g.f_attribute)) : "";
+  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return std::nullopt;
+  const bool method = ck == Kind::Attribute;
+  if (method) {
+    auto object = text(child(callee, m_g.f_object));
+    if (object != "self" && object != "cls") return std::nullopt;
+  }
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList || passes_splat(call)) return std::nullopt;
+  const std::string def = "def " + std::string(name) + "(";
+  depends_on(name);
+  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return std::nullopt;
+  if (m_src.find(def) == std::string_view::npos) {
+    if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
+      m_facts.blanked.emplace_back(name);
+    return std::nullopt;
+  }
+  TSNode fn = function_named(name);
+  if (ts_node_is_null(fn)) return std::nullopt;
+  // Its returns, not those of functions nested in it; none may be a class
+  // made (that helper makes an error, not its text).
+  TSNode body = child(fn, m_g.f_body);
+  std::vector<TSNode> returns;
+  bool text_only = true;
+  walk(body, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    const Kind k = kind(node);
+    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
+      return false;
+    if (k != Kind::Return) return k != Kind::String;
+    TSNode value = unwrap_parens(first_named(node));
+    // A helper returning a bare word (`return "utf-8"`) normalises a
+    // value: its returns are not messages.
+    const Kind vk = kind(value);
+    if (ts_node_is_null(value) || constructs_class(value) ||
+        ((vk == Kind::String || vk == Kind::ConcatString) && text(value).find(' ') == std::string_view::npos))
+      text_only = false;
+    else
+      returns.push_back(value);
+    return false;
+  });
+  if (!text_only || returns.empty() || returns.size() > k_max_returns) return std::nullopt;
+  TSNode value = returns[choice_of(returns.size())];
+  ++m_text_helpers_open;
+  m_scope = body;
+  std::optional<MessageTemplate> t;
+  int position = -1;
+  if (kind(value) == Kind::Identifier && parameter_position(fn, text(value), position)) {
+    t.emplace();  // `return standardMsg`: what the call passes
+    t->style = "variable";
+    t->parts.push_back(interp(std::string(text(value))));
+  } else {
+    t = build(value, start_byte(value), depth + 1, true);
+  }
+  m_scope = TSNode{};
+  if (t) {
+    // The helper's parameters stand for what this call passes.
+    t = with_arguments(std::move(*t), site_byte, true, [&](const TemplatePart& p) {
+      int position = -1;
+      if (!parameter_position(fn, p.text, position)) return TSNode{};
+      return argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), p.text);
+    });
+  }
+  --m_text_helpers_open;
+  // What it returns must hold some text of its own or of the caller's
+  // (`{first} != {second}` does): `return line` of lines read from a
+  // socket, `'\n'.join(lines)`, tell nothing.
+  if (t && std::none_of(t->parts.begin(), t->parts.end(), [](const TemplatePart& p) {
+        return p.literal && std::any_of(p.text.begin(), p.text.end(), [](unsigned char c) { return !std::isspace(c); });
+      }))
+    return std::nullopt;
+  return t;
+}
+
 }  // namespace errdex::scan::python::detail

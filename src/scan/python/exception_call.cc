@@ -16,17 +16,12 @@
 
 namespace errdex::scan::python::detail {
 
-namespace {
-
-// A message worth offering as a variant: some constant text to match on.
 bool has_words(const MessageTemplate& t) {
   for (const auto& p : t.parts)
     if (p.literal && std::any_of(p.text.begin(), p.text.end(), [](unsigned char c) { return std::isalpha(c); }))
       return true;
   return false;
 }
-
-}  // namespace
 
 void drop_none_lines(MessageTemplate& t, const std::vector<std::string>& left_none) {
   if (t.style != "join" && t.style != "variable") return;
@@ -191,18 +186,20 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   TSNode msg = ts_node_is_null(first) ? keyword_msg : first;
   TSNode name = unwrap_parens(msg);
   if (kind(name) != Kind::Identifier) {
-    site.message = message_from(msg, at);
+    message_with_choices(site, msg, at);
     concat_variants(site, name, at);
     return;
   }
-  // A message variable: the latest reaching assignment is the message,
-  // the others are variants; a parameter's come from the callers.
+  // A message variable: the latest reaching assignment is the message
+  // (each of its texts when it holds a choice), the others are variants;
+  // a parameter's come from the callers.
   auto found = reaching(text(name), at);
-  std::optional<MessageTemplate> primary;
-  if (!found.empty()) primary = build_reaching(found.back(), 0);
-  if (primary) {
-    primary->from_literals = true;
-    site.message = std::move(*primary);
+  std::vector<MessageTemplate> primary;
+  if (!found.empty()) primary = each_choice([&] { return build_reaching(found.back(), 0); });
+  if (!primary.empty()) {
+    for (MessageTemplate& t : primary) t.from_literals = true;
+    site.message = std::move(primary.front());
+    for (std::size_t k = 1; k < primary.size(); ++k) push_alternative(site, std::move(primary[k]));
   } else {
     site.message = message_from(msg, at);
   }

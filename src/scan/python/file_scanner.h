@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +102,8 @@ void strip_ends(std::vector<TemplatePart>& parts, char trim);
 
 // Adds `t` to the site's other messages unless it has no constant words
 // to match on or is there already (exception_call.cc).
+// A message worth offering as a variant: some constant text to match on.
+bool has_words(const MessageTemplate& t);
 void push_alternative(ThrowSite& site, MessageTemplate t);
 
 // What the raised class shows, filled with the raise's arguments: the
@@ -228,16 +231,18 @@ class FileScanner {
     }
     return n;
   }
-  // `_("text")`, `gettext("text")`: translation leaves the text as
-  // written in an untranslated run, so the call reads as its literal.
+  // `_("text")`, `gettext("text")`, sphinx's `__("text")`: translation
+  // leaves the text as written in an untranslated run, so the call reads
+  // as its literal.
   TSNode unwrap_gettext(TSNode n) const {
     n = unwrap_cast(n);
     if (kind(n) != Kind::Call) return n;
     std::string_view fn = text(child(n, m_g.f_function));
     auto dot = fn.rfind('.');
     std::string_view name = dot == std::string_view::npos ? fn : fn.substr(dot + 1);
-    if (name != "_" && name != "gettext" && name != "N_" && name != "gettext_lazy" && name != "ugettext" &&
-        name != "lazy_gettext")
+    const bool underscores = !name.empty() && name.find_first_not_of('_') == std::string_view::npos;
+    if (!underscores && name != "gettext" && name != "N_" && name != "gettext_lazy" && name != "ugettext" &&
+        name != "lazy_gettext" && name != "_l")
       return n;
     TSNode args = child(n, m_g.f_arguments);
     if (kind(args) != Kind::ArgumentList || named_count(args) != 1) return n;
@@ -328,6 +333,19 @@ class FileScanner {
   // Index in m_ctx of the innermost enclosing function; npos when none.
   std::size_t innermost_function() const;
   MessageTemplate message_from(TSNode expr, std::uint32_t site_byte);
+  // `{expr}`: the expression as written, when nothing builds it.
+  MessageTemplate expression_message(TSNode expr) const;
+  // A message that is one of several texts (`"unknown flag" if c else
+  // "missing flag"`, `{OPENED: "…", CLOSED: "…"}[state]`, directly or in
+  // the variable raised): each text built, the first the site's message,
+  // the others alternatives. Empty when no choice builds; `build_once`
+  // builds the message with the choice points' current picks.
+  std::vector<MessageTemplate> each_choice(const std::function<std::optional<MessageTemplate>()>& build_once);
+  // The site's message from `expr` with each choice it offers.
+  void message_with_choices(ThrowSite& site, TSNode expr, std::uint32_t site_byte);
+  // While each_choice runs: `n`'s picked option when it is a choice point
+  // (counted in the order met), else `n`.
+  TSNode chosen(TSNode n);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   bool string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
@@ -399,6 +417,15 @@ class FileScanner {
   // class and messages from the helper's returns, its parameters replaced
   // by the call's arguments.
   void resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at);
+  // `raise ValueError(_bad_name(name))`, `msg = self._formatMessage(msg,
+  // standardMsg)`: a function or method of this file whose returns are
+  // text reads as what it returns, its parameters replaced by the call's
+  // arguments. Several returns are a choice (each_choice); a class it
+  // returns is resolve_helper's.
+  std::optional<MessageTemplate> build_text_helper(TSNode call, std::uint32_t site_byte, int depth);
+  // While each_choice runs: which of `count` options the next choice point
+  // takes (counted in the order met); 0 outside.
+  std::size_t choice_of(std::size_t count);
   // `raise Cls(args)` of a class defined in this file whose `__str__`
   // returns a message, or whose `__init__` passes one to its base
   // (`super().__init__("No section: %r" % section)`): what Python prints,
@@ -610,6 +637,14 @@ class FileScanner {
   // While a concatenation's variants are built: the variable whose
   // reaching value build_concat takes, and which of them.
   const std::pair<std::string_view, std::size_t>* m_concat_pick = nullptr;
+  // While each_choice builds: the option each choice point met takes, and
+  // how many each offers, in the order they are met.
+  struct Choices {
+    std::vector<std::uint8_t> pick, options;
+    std::size_t met = 0;
+  };
+  Choices* m_choices = nullptr;
+  int m_text_helpers_open = 0;  // build_text_helper's reads in progress
   TSNode m_root;
   const Language& m_g;
   std::shared_ptr<const DefinitionMemo> m_earlier;

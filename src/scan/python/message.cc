@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,17 +53,109 @@ std::string joined_literal(const std::vector<TemplatePart>& parts) {
   return s;
 }
 
-MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t site_byte) {
+MessageTemplate FileScanner::expression_message(TSNode expr) const {
   MessageTemplate t;
   if (ts_node_is_null(expr)) return t;
-  if (auto built = build(expr, site_byte, 0, true)) {
-    built->from_literals = true;
-    return std::move(*built);
-  }
   t.style = "expression";
   t.parts.push_back(interp(expr_text(text(expr))));
   t.from_literals = false;
   return t;
+}
+
+MessageTemplate FileScanner::message_from(TSNode expr, std::uint32_t site_byte) {
+  if (ts_node_is_null(expr)) return {};
+  if (auto built = build(expr, site_byte, 0, true)) {
+    built->from_literals = true;
+    return std::move(*built);
+  }
+  return expression_message(expr);
+}
+
+std::vector<MessageTemplate> FileScanner::each_choice(const std::function<std::optional<MessageTemplate>()>& build_once) {
+  // Every combination of the choices' options, a few builds at most (a
+  // message with no choice is built once). The options of a choice are
+  // counted as a build meets it: another option may hold other choices.
+  constexpr int k_max_builds = 16;
+  Choices choices;
+  Choices* const saved = m_choices;
+  m_choices = &choices;
+  std::vector<MessageTemplate> built;
+  for (int round = 0; round < k_max_builds; ++round) {
+    choices.met = 0;
+    if (auto t = build_once()) built.push_back(std::move(*t));
+    // The next combination: the last choice met with an option left
+    // takes it, the choices after it start over.
+    choices.pick.resize(choices.met);
+    choices.options.resize(choices.met);
+    std::size_t i = choices.met;
+    while (i > 0 && choices.pick[i - 1] + 1 >= choices.options[i - 1]) --i;
+    if (i == 0) break;
+    ++choices.pick[i - 1];
+    std::fill(choices.pick.begin() + static_cast<std::ptrdiff_t>(i), choices.pick.end(), std::uint8_t{0});
+  }
+  m_choices = saved;
+  return built;
+}
+
+TSNode FileScanner::chosen(TSNode n) {
+  if (m_choices == nullptr) return n;
+  constexpr std::size_t k_max_options = 16;
+  TSNode options[k_max_options];
+  std::size_t count = 0;
+  std::string_view type = ts_node_type(n);
+  auto add = [&](TSNode option) {
+    if (count < k_max_options) options[count] = option;
+    ++count;
+  };
+  if (type == "conditional_expression") {
+    // `a if c else b`: the value, then the other.
+    std::uint32_t k = 0;
+    for (std::uint32_t i = 0, all = named_count(n); i < all; ++i) {
+      TSNode part = ts_node_named_child(n, i);
+      if (kind(part) == Kind::Comment) continue;
+      if (k == 0 || k == 2) add(part);
+      ++k;
+    }
+    if (k != 3) return n;
+  } else if (type == "subscript" && named_count(n) == 2) {
+    // `{OPENED: "…", CLOSED: "…"}[state]`: one of the table's values.
+    TSNode table = unwrap_parens(ts_node_named_child(n, 0));
+    if (std::string_view(ts_node_type(table)) != "dictionary") return n;
+    for (std::uint32_t i = 0, all = named_count(table); i < all; ++i) {
+      TSNode pair = ts_node_named_child(table, i);
+      if (kind(pair) == Kind::Comment) continue;
+      if (std::string_view(ts_node_type(pair)) != "pair") return n;  // `**more`
+      add(child(pair, m_g.f_value));
+    }
+  } else {
+    return n;
+  }
+  if (count < 2 || count > k_max_options) return n;
+  return options[choice_of(count)];
+}
+
+std::size_t FileScanner::choice_of(std::size_t count) {
+  if (m_choices == nullptr || count < 2) return 0;
+  const std::size_t at = m_choices->met++;
+  if (at >= m_choices->pick.size()) {
+    m_choices->pick.push_back(0);
+    m_choices->options.push_back(static_cast<std::uint8_t>(count));
+  } else {
+    m_choices->options[at] = static_cast<std::uint8_t>(count);
+  }
+  return std::min<std::size_t>(m_choices->pick[at], count - 1);
+}
+
+void FileScanner::message_with_choices(ThrowSite& site, TSNode expr, std::uint32_t site_byte) {
+  std::vector<MessageTemplate> built;
+  if (!ts_node_is_null(expr)) built = each_choice([&] { return build(expr, site_byte, 0, true); });
+  if (built.empty()) {
+    site.message = expression_message(expr);
+    return;
+  }
+  for (MessageTemplate& t : built) t.from_literals = true;
+  site.message = std::move(built.front());
+  for (std::size_t k = 1; k < built.size(); ++k) push_alternative(site, std::move(built[k]));
 }
 
 bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const {
@@ -135,6 +228,10 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool
 std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   if (depth > k_max_depth) return std::nullopt;
   n = unwrap_gettext(n);
+  if (m_choices != nullptr) {
+    TSNode bare = unwrap_parens(n);
+    if (TSNode picked = chosen(bare); !ts_node_eq(picked, bare)) return build(picked, site_byte, depth + 1, allow_var);
+  }
   switch (kind(n)) {
     case Kind::String:
     case Kind::ConcatString: {
@@ -159,7 +256,8 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
         if (t) strip_ends(t->parts, trim);
         return t;
       }
-      return build_format(n, site_byte, depth, allow_var);
+      if (auto t = build_format(n, site_byte, depth, allow_var)) return t;
+      return build_text_helper(n, site_byte, depth);
     }
     case Kind::Identifier:
       if (!allow_var) return std::nullopt;
@@ -269,6 +367,11 @@ void strip_ends(std::vector<TemplatePart>& parts, char trim) {
 
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
   n = unwrap_gettext(n);
+  if (m_choices != nullptr) {
+    // `("unknown flag {}" if c else "missing flag {}").format(x)`
+    TSNode bare = unwrap_parens(n);
+    if (TSNode picked = chosen(bare); !ts_node_eq(picked, bare)) n = unwrap_gettext(unwrap_parens(picked));
+  }
   // `ERR_ENVVAR_NOT_SET.strip().format(name)` (celery): a triple-quoted
   // constant without its blank first and last lines.
   char trim = 0;

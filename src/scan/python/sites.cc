@@ -510,7 +510,7 @@ void FileScanner::emit_assert(TSNode n) {
     else if (ts_node_is_null(msg)) msg = ch;
   }
   if (!ts_node_is_null(msg)) site.args.push_back(expr_text(text(msg)));
-  site.message = message_from(msg, at);
+  message_with_choices(site, msg, at);
   site.guards.push_back(make_guard("assert", cond));
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
@@ -546,7 +546,7 @@ bool FileScanner::emit_warn(TSNode call) {
   });
   site.error_class = ts_node_is_null(category) ? "UserWarning" : python::collapse_ws(text(category));
   std::uint32_t at = start_byte(stmt);
-  site.message = message_from(msg, at);
+  message_with_choices(site, msg, at);
   // `warnings.warn(PytestCacheWarning(msg), self._config.hook)`: a warning
   // made here is issued as it is, its own class and message; the category
   // is ignored.

@@ -1,0 +1,94 @@
+// A message that is one of several texts: a conditional expression or a
+// literal table indexed by a value, written in the raise or in the variable
+// raised. Each text is one the site may show: the first is the record's
+// message, the others its variants.
+#include "scan/python/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+using model::FileFacts;
+using model::ThrowSite;
+
+// The message, then the alternatives, of the only site of `src`.
+std::vector<std::string> shown(const std::string& src) {
+  FileFacts f = scan_python(src);
+  EXPECT_EQ(f.sites.size(), 1u) << src;
+  if (f.sites.empty()) return {};
+  const ThrowSite& s = f.sites.front();
+  std::vector<std::string> out{template_text(s.message)};
+  for (const auto& a : s.alternatives) out.push_back(template_text(a));
+  return out;
+}
+
+using Texts = std::vector<std::string>;
+
+TEST(PythonMessageChoices, AConditionalInTheRaise) {
+  EXPECT_EQ(shown("def f(char):\n"
+                  "    raise KeyError('unknown flag' if char.isalpha() else 'missing flag')\n"),
+            (Texts{"unknown flag", "missing flag"}));
+  // An option that reads a parameter builds nothing: the other is the message.
+  EXPECT_EQ(shown("def f(msg=None):\n"
+                  "    raise ValueError('I/O operation on closed file.' if msg is None else msg)\n"),
+            (Texts{"I/O operation on closed file."}));
+}
+
+TEST(PythonMessageChoices, AConditionalInTheVariableRaised) {
+  // re's parser: `msg = "unknown flag" if char.isalpha() else "missing flag"`.
+  EXPECT_EQ(shown("def f(char, source):\n"
+                  "    msg = 'unknown flag' if char.isalpha() else 'missing -, : or )'\n"
+                  "    raise source.error(msg, len(char) + 1)\n"),
+            (Texts{"unknown flag", "missing -, : or )"}));
+  // pytest: a parenthesised choice of templates, formatted at the raise.
+  EXPECT_EQ(shown("def f(as_pypath, arg):\n"
+                  "    msg = (\n"
+                  "        'module or package not found: {arg} (missing __init__.py?)'\n"
+                  "        if as_pypath\n"
+                  "        else 'file or directory not found: {arg}'\n"
+                  "    )\n"
+                  "    raise UsageError(msg.format(arg=arg))\n"),
+            (Texts{"module or package not found: {arg} (missing __init__.py?)", "file or directory not found: {arg}"}));
+}
+
+TEST(PythonMessageChoices, ALiteralTableIndexed) {
+  // httpx's client: one text per state.
+  EXPECT_EQ(shown("def f(self):\n"
+                  "    msg = {\n"
+                  "        ClientState.OPENED: 'Cannot open a client instance more than once.',\n"
+                  "        ClientState.CLOSED: (\n"
+                  "            'Cannot reopen a client instance, once it has been closed.'\n"
+                  "        ),\n"
+                  "    }[self._state]\n"
+                  "    raise RuntimeError(msg)\n"),
+            (Texts{"Cannot open a client instance more than once.",
+                   "Cannot reopen a client instance, once it has been closed."}));
+  // A table with `**more` holds texts not written here: read as before.
+  EXPECT_EQ(shown("def f(k, more):\n"
+                  "    raise KeyError({1: 'one thing', **more}[k])\n"),
+            (Texts{"{{1: 'one thing', **more}[k]}"}));
+}
+
+TEST(PythonMessageChoices, ChoicesCombineAndAreBounded) {
+  // Two choices give every combination.
+  EXPECT_EQ(shown("def f(a, b):\n"
+                  "    raise ValueError(('left' if a else 'right') + (' up' if b else ' down'))\n"),
+            (Texts{"left up", "left down", "right up", "right down"}));
+  // Many choices: a few builds at most, the first of them the message.
+  std::string many = "def f(a):\n    raise ValueError(";
+  for (int i = 0; i < 8; ++i) many += std::string(i ? " + " : "") + "('x" + std::to_string(i) + " ' if a else 'y ')";
+  many += ")\n";
+  Texts got = shown(many);
+  ASSERT_FALSE(got.empty());
+  EXPECT_EQ(got.front(), "x0 x1 x2 x3 x4 x5 x6 x7 ");
+  EXPECT_LE(got.size(), 16u);
+}
+
+}  // namespace
+}  // namespace errdex::scan
