@@ -718,5 +718,37 @@ TEST(JavaScriptFrontend, CallbackErrorsBehindCommentsAndCastsAreSites) {
   EXPECT_EQ(template_text(t.sites[0].message), "cast");
 }
 
+// ajv's `class MissingRefError extends Error { constructor(resolver, baseId,
+// ref, msg) { super(msg || `can't resolve reference ${ref} from id
+// ${baseId}`) } }` in another file: a call passing `msg` shows it (a
+// template written at the call), one that does not shows the default text,
+// never the first argument.
+TEST(JavaScriptFrontend, AConstructorsMessageParameterOrItsDefaultText) {
+  std::vector<model::FileFacts> files;
+  files.push_back(scan_javascript("export default class MissingRefError extends Error {\n"
+                                  "  constructor(resolver, baseId, ref, msg) {\n"
+                                  "    super(msg || `can't resolve reference ${ref} from id ${baseId}`)\n"
+                                  "    this.missingRef = resolveUrl(resolver, baseId, ref)\n"
+                                  "  }\n"
+                                  "}\n",
+                                  Dialect::typescript));
+  files.push_back(scan_javascript("import MissingRefError from './ref_error'\n"
+                                  "export function parse(self, ref) {\n"
+                                  "  if (!self.schema[ref]) throw new MissingRefError(self.opts.uriResolver, '', ref, `No definition ${ref}`)\n"
+                                  "}\n"
+                                  "export function other(it, ref) {\n"
+                                  "  throw new MissingRefError(it.opts.uriResolver, it.baseId, ref)\n"
+                                  "}\n",
+                                  Dialect::typescript));
+  ASSERT_EQ(files[0].classes.size(), 1u);
+  ASSERT_EQ(files[0].classes[0].display.size(), 2u);
+  link_javascript(files, {true, true});
+  const auto& s = files[1].sites;
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(template_text(s[0].message), "No definition {ref}");
+  EXPECT_TRUE(s[0].alternatives.empty());
+  EXPECT_EQ(template_text(s[1].message), "can't resolve reference {ref} from id {it.baseId}");
+}
+
 }  // namespace
 }  // namespace errdex::scan

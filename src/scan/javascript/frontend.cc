@@ -251,11 +251,31 @@ void FileScanner::visit_class(TSNode n) {
         given = argument(x, 0);
       else if (kind(x) == Kind::Assign && text(child(x, m_g.f_left)) == "this.message")
         given = child(x, m_g.f_right);
+      // `super(msg || \`can't resolve reference ${ref} from id ${baseId}\`)`
+      // (ajv's MissingRefError): the parameter when a call passes it, else
+      // the text.
+      std::string_view passed;
+      if (TSNode either = unwrap(given); kind(either) == Kind::Binary) {
+        const std::string_view op = text(child(either, m_g.f_operator));
+        TSNode left = unwrap(child(either, m_g.f_left));
+        if ((op == "||" || op == "??") && kind(left) == Kind::Identifier &&
+            std::any_of(c.params.begin(), c.params.end(), [&](const model::ClassParam& p) { return p.name == text(left); })) {
+          passed = text(left);
+          given = child(either, m_g.f_right);
+        }
+      }
       if (!ts_node_is_null(given)) {
         MessageTemplate t = message_from(given, start_byte(x));
         bool bare = t.parts.size() == 1 && !t.parts[0].literal;
         if (t.style != "none" && !bare && t.from_literals) {
           c.display.clear();
+          if (!passed.empty()) {
+            MessageTemplate as_passed;  // one part naming the parameter: see offer_display
+            as_passed.style = "variable";
+            as_passed.from_literals = true;
+            as_passed.parts.push_back(interp(std::string(passed)));
+            c.display.push_back(std::move(as_passed));
+          }
           c.display.push_back(std::move(t));
           for (MessageTemplate& v : m_variants) c.display.push_back(std::move(v));
         }
@@ -464,6 +484,22 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   site.message = message_from(argument(expr, 0), at);
   for (MessageTemplate& v : m_variants)
     if (site.alternatives.size() < 64) site.alternatives.push_back(std::move(v));
+  // A later argument written as text (`new MissingRefError(resolver, "",
+  // ref, \`No definition ${ref}\`)`): its template, for a class whose
+  // constructor makes that argument the message (offer_display).
+  site.arg_messages.clear();
+  for (std::uint32_t i = 1; i < 8; ++i) {
+    TSNode a = unwrap(argument(expr, i));
+    if (ts_node_is_null(a)) break;
+    const Kind ak = kind(a);
+    if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;
+    MessageTemplate t = message_from(a, at);
+    m_variants.clear();
+    if (!t.from_literals || std::none_of(t.parts.begin(), t.parts.end(), [](const TemplatePart& p) { return p.literal; }))
+      continue;
+    site.arg_messages.resize(i + 1);
+    site.arg_messages[i] = std::move(t);
+  }
   return true;
 }
 

@@ -121,6 +121,8 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
       if (k < c.params.size() && k < site.args.size()) {
         if (k == 0 && site.message.from_literals)
           append_parts(out.parts, site.message.parts);
+        else if (k < site.arg_messages.size() && !site.arg_messages[k].parts.empty())
+          append_parts(out.parts, site.arg_messages[k].parts);
         else
           append_parts(out.parts, {argument_part(site.args[k])});
       } else if (k == c.params.size()) {
@@ -134,8 +136,26 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
   // What the constructor gives `super` is the message: the call's own
   // arguments (`new DriverPackageNotInstalledError('SQLite', 'sqlite3')`)
   // are not.
+  // A display that is one parameter (`super(msg || \`…\`)`) is the message
+  // when the call passes that argument, and then the only one; else the
+  // others are.
+  auto parameter_of = [&](const MessageTemplate& d) {
+    std::size_t k = c.params.size();
+    if (d.parts.size() == 1 && !d.parts[0].literal)
+      for (k = 0; k < c.params.size() && c.params[k].name != d.parts[0].text;) ++k;
+    return k;
+  };
   std::vector<MessageTemplate> shown;
-  for (const MessageTemplate& d : c.display) shown.push_back(filled(d));
+  for (const MessageTemplate& d : c.display) {
+    const std::size_t k = parameter_of(d);
+    if (k == c.params.size()) {
+      shown.push_back(filled(d));
+    } else if (k < site.args.size() && !site.args[k].starts_with("...")) {
+      shown.assign(1, filled(d));
+      break;
+    }
+  }
+  if (shown.empty()) return;
   site.message = std::move(shown.front());
   site.alternatives.clear();
   for (std::size_t i = 1; i < shown.size() && site.alternatives.size() < 64; ++i)
