@@ -257,7 +257,7 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
       m_facts.blanked.emplace_back(name);
     return;
   }
-  TSNode fn = function_named(name);
+  TSNode fn = ck == Kind::Attribute ? method_named(call, name) : function_named(name);
   if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
   // The helper's returns of a call to a class (capitalised) name, or of a
   // name last assigned one before the return, read once per helper; the
@@ -330,6 +330,20 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   m_helper_call = saved_call;
 }
 
+TSNode FileScanner::method_named(TSNode from, std::string_view name) {
+  depends_on(name);
+  TSNode cls = enclosing_class(from);
+  for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls)) {
+    TSNode body = child(cls, m_g.f_body);
+    for (std::uint32_t i = 0, count = named_count(body); i < count; ++i) {
+      TSNode def = ts_node_named_child(body, i);
+      if (kind(def) == Kind::DecoratedDef) def = child(def, m_g.f_definition);
+      if (kind(def) == Kind::FunctionDef && text(child(def, m_g.f_name)) == name) return def;
+    }
+  }
+  return TSNode{};
+}
+
 std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::uint32_t site_byte, int depth) {
   // A helper's text may call another helper; not deeper (a helper can
   // call itself).
@@ -355,7 +369,7 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
       m_facts.blanked.emplace_back(name);
     return std::nullopt;
   }
-  TSNode fn = function_named(name);
+  TSNode fn = method ? method_named(call, name) : function_named(name);
   if (ts_node_is_null(fn)) return std::nullopt;
   // Its returns, not those of functions nested in it; none may be a class
   // made (that helper makes an error, not its text).

@@ -134,6 +134,16 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
         std::isupper(static_cast<unsigned char>(first)) && is_dotted_name(object) && !defines_class())
       site.error_class = std::move(object);
   }
+  if (kind(cls) == Kind::Attribute && m_display_class.empty()) {
+    // `raise self.failureException(msg)` in unittest's TestCase, whose body
+    // says `failureException = AssertionError`: Python prints that class.
+    if (TSNode value = class_attribute_value(cls); !ts_node_is_null(value)) {
+      std::string named = python::collapse_ws(text(value));
+      const std::size_t dot = named.rfind('.');
+      const char first = named.empty() ? '\0' : named[dot == std::string::npos ? 0 : dot + 1];
+      if (is_dotted_name(named) && std::isupper(static_cast<unsigned char>(first))) site.error_class = std::move(named);
+    }
+  }
   if (kind(cls) == Kind::Identifier && ts_node_is_null(m_scope)) {
     // `def fail(self, msg, exc=TemplateSyntaxError): raise exc(msg)`: the
     // class a parameter defaults to, unless the function assigns it.

@@ -423,6 +423,10 @@ class FileScanner {
   // arguments. Several returns are a choice (each_choice); a class it
   // returns is resolve_helper's.
   std::optional<MessageTemplate> build_text_helper(TSNode call, std::uint32_t site_byte, int depth);
+  // `self.name(…)` called at `from`: the method of the class holding it,
+  // or of its bases defined in the file, or null (another class's method
+  // of that name is not it).
+  TSNode method_named(TSNode from, std::string_view name);
   // While each_choice runs: which of `count` options the next choice point
   // takes (counted in the order met); 0 outside.
   std::size_t choice_of(std::size_t count);
@@ -598,6 +602,9 @@ class FileScanner {
   TSNode table_entry(TSNode subscript);
   // `self.fmt`: the text the class attribute holds, or null.
   TSNode class_attribute(TSNode attribute);
+  // `self.failureException`: whatever value the class body (or an in-file
+  // base's) gives it, with class_attribute's conditions, or null.
+  TSNode class_attribute_value(TSNode attribute);
   TSNode enclosing_class(TSNode n) const;
   // The first base of `cls` that this file defines at module level, or null.
   TSNode base_in_file(TSNode cls);

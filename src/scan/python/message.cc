@@ -707,6 +707,12 @@ TSNode FileScanner::assigned_in_class_body(TSNode cls, std::string_view name) co
 // its base's `__init__` formats. Null unless the value is text and no code
 // of the file sets the attribute on an instance (`self.fmt = …`).
 TSNode FileScanner::class_attribute(TSNode n) {
+  TSNode found = class_attribute_value(n);
+  const Kind k = kind(found);
+  return k == Kind::String || k == Kind::ConcatString ? found : TSNode{};
+}
+
+TSNode FileScanner::class_attribute_value(TSNode n) {
   n = unwrap_parens(n);
   if (kind(n) != Kind::Attribute) return TSNode{};
   const std::string_view object = text(child(n, m_g.f_object));
@@ -753,8 +759,7 @@ TSNode FileScanner::class_attribute(TSNode n) {
       return TSNode{};
     found = unwrap_gettext(found);
   }
-  const Kind k = kind(found);
-  return k == Kind::String || k == Kind::ConcatString ? found : TSNode{};
+  return found;
 }
 
 }  // namespace errdex::scan::python::detail
