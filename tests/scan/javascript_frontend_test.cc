@@ -750,5 +750,34 @@ TEST(JavaScriptFrontend, AConstructorsMessageParameterOrItsDefaultText) {
   EXPECT_EQ(template_text(s[1].message), "can't resolve reference {ref} from id {it.baseId}");
 }
 
+// axios's `formatMessage(opt, ' has been removed')`, a function of the file
+// returning text: the message is that text with the call's arguments in
+// place of the parameters. Not a function returning an error, nor one
+// with several returns, nor one calling itself.
+TEST(JavaScriptFrontend, AFunctionReturningTextIsTheMessage) {
+  auto f = js("function transitional(validator, version) {\n"
+              "  function formatMessage(opt, desc) {\n"
+              "    return 'Transitional option \\'' + opt + '\\'' + desc;\n"
+              "  }\n"
+              "  return (value, opt) => {\n"
+              "    throw new AxiosError(formatMessage(opt, ' has been removed'), 'ERR_DEPRECATED');\n"
+              "  };\n"
+              "}\n"
+              "const msg = (name) => `bad option ${name} given`;\n"
+              "function a(x) { throw new Error(msg(x)) }\n"
+              "function mk(x) { return new Error(`made ${x}`) }\n"
+              "function b(x) { throw new TypeError(mk(x)) }\n"
+              "function two(x) { if (x) return 'one text'; return 'other text' }\n"
+              "function c(x) { throw new Error(two(x)) }\n"
+              "function rec(n) { return rec(n - 1) }\n"
+              "function d(x) { throw new Error(rec(x)) }\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Transitional option '{opt}' has been removed");
+  EXPECT_EQ(template_text(f.sites[1].message), "bad option {x} given");
+  EXPECT_EQ(template_text(f.sites[2].message), "{mk(x)}");
+  EXPECT_EQ(template_text(f.sites[3].message), "{two(x)}");
+  EXPECT_EQ(template_text(f.sites[4].message), "{rec(x)}");
+}
+
 }  // namespace
 }  // namespace errdex::scan

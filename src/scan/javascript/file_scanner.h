@@ -134,6 +134,11 @@ class FileScanner {
 
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);
+  // `formatMessage(opt, ' has been removed')` where this file's
+  // `function formatMessage(opt, desc)` returns text (one return, or an
+  // arrow's body): that text, its parameters filled with what the call
+  // passes. Not a function that returns an error (helper_errors').
+  std::optional<MessageTemplate> build_text_helper(TSNode call, std::uint32_t at, int depth);
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts) const;
   std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
