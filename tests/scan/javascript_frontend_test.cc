@@ -779,5 +779,14 @@ TEST(JavaScriptFrontend, AFunctionReturningTextIsTheMessage) {
   EXPECT_EQ(template_text(f.sites[4].message), "{rec(x)}");
 }
 
+// A minified `throw n = !1, t` throws the comma's last operand.
+TEST(JavaScriptFrontend, ACommaThrowsItsLastOperand) {
+  auto f = js("function f(n, t) { if (n) throw n = !1, t; throw (a(), new RangeError('out of range')) }\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].raised_text, "t");
+  EXPECT_EQ(f.sites[1].error_class, "RangeError");
+  EXPECT_EQ(template_text(f.sites[1].message), "out of range");
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -363,6 +363,11 @@ void FileScanner::emit_throw(TSNode n) {
     }
   }
   expr = unwrap(expr);
+  // `throw n = !1, t` (minified builds): the comma's last operand is thrown.
+  for (int hops = 0; hops < 64 && !ts_node_is_null(expr) && std::string_view(ts_node_type(expr)) == "sequence_expression" &&
+                     named_count(expr) > 0;
+       ++hops)
+    expr = unwrap(ts_node_named_child(expr, named_count(expr) - 1));
   if (ts_node_is_null(expr)) return;
   site.raised_text = collapse_ws(text(expr));
   const bool made = read_construction(expr, site, at, 0);
