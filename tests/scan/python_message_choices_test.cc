@@ -90,5 +90,49 @@ TEST(PythonMessageChoices, ChoicesCombineAndAreBounded) {
   EXPECT_LE(got.size(), 16u);
 }
 
+// click's `NoSuchOption(option_name, message=None)`: `if message is None:
+// message = f"No such option: {option_name}"`, then the base is given
+// `message`. A call leaving it out shows the default; one passing it shows
+// what it passes (sqlalchemy's `UnmappedInstanceError(inst, "Cannot
+// deserialize …")`), in this file and in another.
+TEST(PythonMessageChoices, AParameterGivenADefaultTextUnderAnIf) {
+  const std::string classes =
+      "class UsageError(Exception):\n"
+      "    def __init__(self, message, ctx=None):\n"
+      "        super().__init__(message)\n"
+      "class NoSuchOption(UsageError):\n"
+      "    def __init__(self, option_name, message=None, ctx=None):\n"
+      "        if message is None:\n"
+      "            message = f'No such option: {option_name}'\n"
+      "        super().__init__(message, ctx)\n";
+  std::vector<model::FileFacts> files;
+  files.push_back(scan_python(classes +
+                              "def parse(opt, ctx):\n"
+                              "    if opt:\n"
+                              "        raise NoSuchOption(opt, ctx=ctx)\n"
+                              "    raise NoSuchOption(opt, 'Option is gone', ctx)\n"));
+  files.push_back(scan_python("from .exceptions import NoSuchOption\n"
+                              "def other(opt):\n"
+                              "    if opt:\n"
+                              "        raise NoSuchOption(opt)\n"
+                              "    raise NoSuchOption(opt, message=f'Option {opt} is gone')\n"));
+  link_class_displays(files);
+  auto first = [](const model::ThrowSite& s) { return template_text(s.message); };
+  ASSERT_EQ(files[0].sites.size(), 2u);
+  EXPECT_EQ(first(files[0].sites[0]), "No such option: {opt}");
+  EXPECT_EQ(first(files[0].sites[1]), "Option is gone");
+  ASSERT_EQ(files[1].sites.size(), 2u);
+  EXPECT_EQ(first(files[1].sites[0]), "No such option: {opt}");
+  EXPECT_EQ(first(files[1].sites[1]), "Option {opt} is gone");
+  // Assigned on every path, the parameter never shows as given.
+  EXPECT_EQ(shown("class E(Exception):\n"
+                  "    def __init__(self, name, message=None):\n"
+                  "        message = f'bad {name}'\n"
+                  "        super().__init__(message)\n"
+                  "def f(n):\n"
+                  "    raise E(n, 'passed text')\n"),
+            (Texts{"bad {n}"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

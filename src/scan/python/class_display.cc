@@ -570,10 +570,29 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   // A message variable with several values reaching the call (boto3's
   // ResourceNotExistsError appends a hint under an `if`): each is a text
   // the class may show, the latest first.
+  bool given_when_set = false;
   if (t && kind(msg) == Kind::Identifier) {
     auto found = reaching(text(msg), start_byte(msg));
     for (std::size_t i = found.size(); i-- > 1;)
       if (auto other = build_reaching(found[i - 1], 1); other && !same_parts(*other, *t)) d.shown.push_back(std::move(*other));
+    // click's `if message is None: message = f"No such option: {name}"`:
+    // a parameter given a text only under an `if` that tests it is the
+    // message when a call passes it (offered last: the last display with
+    // text wins, and one the call leaves to `None` has none).
+    auto names_word = [](std::string_view in, std::string_view word) {
+      auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      for (std::size_t at = in.find(word); at != std::string_view::npos; at = in.find(word, at + 1))
+        if ((at == 0 || !ident(in[at - 1])) && (at + word.size() == in.size() || !ident(in[at + word.size()]))) return true;
+      return false;
+    };
+    int param_at = -1;
+    given_when_set = !found.empty() && parameter_position(init_fn, text(msg), param_at) && param_at > 0 &&
+                     std::all_of(found.begin(), found.end(), [&](const Reaching& r) {
+                       for (TSNode up = ts_node_parent(r.assignment); !ts_node_is_null(up) && !ts_node_eq(up, body);
+                            up = ts_node_parent(up))
+                         if (kind(up) == Kind::If && names_word(text(child(up, m_g.f_condition)), text(msg))) return true;
+                       return false;
+                     });
   }
   m_scope = saved;
   // A parameter handed on as it is: the call's argument, or the default
@@ -586,6 +605,11 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   }
   if (!t) return std::nullopt;
   d.shown.insert(d.shown.begin(), std::move(*t));
+  if (given_when_set) {
+    MessageTemplate as_given;
+    as_given.parts.push_back(interp(std::string(text(msg))));
+    d.shown.push_back(std::move(as_given));
+  }
   return d;
 }
 
