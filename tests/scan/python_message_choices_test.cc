@@ -124,6 +124,30 @@ TEST(PythonMessageChoices, AParameterGivenADefaultTextUnderAnIf) {
   ASSERT_EQ(files[1].sites.size(), 2u);
   EXPECT_EQ(first(files[1].sites[0]), "No such option: {opt}");
   EXPECT_EQ(first(files[1].sites[1]), "Option {opt} is gone");
+  // click's FileError keeps the hint as `self.message`, which `__str__`
+  // returns: a call passing an expression shows it, not the default.
+  std::vector<model::FileFacts> kept;
+  kept.push_back(scan_python("class ClickException(Exception):\n"
+                             "    def __init__(self, message):\n"
+                             "        super().__init__(message)\n"
+                             "        self.message = message\n"
+                             "    def __str__(self):\n"
+                             "        return self.message\n"
+                             "class FileError(ClickException):\n"
+                             "    def __init__(self, filename, hint=None):\n"
+                             "        if hint is None:\n"
+                             "            hint = 'unknown error'\n"
+                             "        super().__init__(hint)\n"
+                             "        self.filename = filename\n"));
+  kept.push_back(scan_python("from .exceptions import FileError\n"
+                             "def open_it(name, e):\n"
+                             "    if e:\n"
+                             "        raise FileError(name, hint=e.strerror)\n"
+                             "    raise FileError(name)\n"));
+  link_class_displays(kept);
+  ASSERT_EQ(kept[1].sites.size(), 2u);
+  EXPECT_EQ(first(kept[1].sites[0]), "{e.strerror}");
+  EXPECT_EQ(first(kept[1].sites[1]), "unknown error");
   // Assigned on every path, the parameter never shows as given.
   EXPECT_EQ(shown("class E(Exception):\n"
                   "    def __init__(self, name, message=None):\n"

@@ -468,6 +468,23 @@ void FileScanner::keep_through_bases(TSNode init_fn, TSNode init_owner, ClassDis
   }
 }
 
+bool FileScanner::set_only_under_if(TSNode init_fn, std::string_view param, const std::vector<Reaching>& found) const {
+  auto names_word = [](std::string_view in, std::string_view word) {
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = in.find(word); at != std::string_view::npos; at = in.find(word, at + 1))
+      if ((at == 0 || !ident(in[at - 1])) && (at + word.size() == in.size() || !ident(in[at + word.size()]))) return true;
+    return false;
+  };
+  int position = -1;
+  if (found.empty() || !parameter_position(init_fn, param, position) || position <= 0) return false;
+  TSNode body = child(init_fn, m_g.f_body);
+  return std::all_of(found.begin(), found.end(), [&](const Reaching& r) {
+    for (TSNode up = ts_node_parent(r.assignment); !ts_node_is_null(up) && !ts_node_eq(up, body); up = ts_node_parent(up))
+      if (kind(up) == Kind::If && names_word(text(child(up, m_g.f_condition)), param)) return true;
+    return false;
+  });
+}
+
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
   if (ts_node_is_null(class_named(name))) return std::nullopt;
   // `self.fmt` in the methods read below is this class's attribute.
@@ -536,6 +553,27 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   if (!ts_node_is_null(str_fn)) {
     returns_of(str_fn, d.shown, &chain);
     if (d.shown.empty()) return std::nullopt;
+    // A `__str__` returning `self.message` kept from the `message` that the
+    // class's own `__init__` sets only under `if message is None:` (click's
+    // NoSuchOption): those texts first, the parameter as a call gives it
+    // last.
+    if (d.shown.size() == 1 && d.shown[0].parts.size() == 1 && !d.shown[0].parts[0].literal && !ts_node_is_null(init_fn)) {
+      auto kept = d.kept.find(d.shown[0].parts[0].text);
+      if (kept != d.kept.end()) {
+        TSNode body = child(init_fn, m_g.f_body);
+        std::string_view base_class;
+        TSNode base_call = base_init_call(init_fn, first_base(init_owner), base_class);
+        m_scope = body;
+        auto found = reaching(kept->second, ts_node_is_null(base_call) ? end_byte(body) : start_byte(base_call));
+        std::vector<MessageTemplate> defaults;
+        if (set_only_under_if(init_fn, kept->second, found))
+          for (const Reaching& r : found)
+            if (auto t = build_reaching(r, 1)) defaults.push_back(std::move(*t));
+        m_scope = saved;
+        if (!defaults.empty()) d.shown[0].style = k_as_given;
+        d.shown.insert(d.shown.begin(), std::make_move_iterator(defaults.begin()), std::make_move_iterator(defaults.end()));
+      }
+    }
     return d;
   }
   // `super().__init__(msg, ...)`, `super(Cls, self).__init__(msg)`,
@@ -576,23 +614,10 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     for (std::size_t i = found.size(); i-- > 1;)
       if (auto other = build_reaching(found[i - 1], 1); other && !same_parts(*other, *t)) d.shown.push_back(std::move(*other));
     // click's `if message is None: message = f"No such option: {name}"`:
-    // a parameter given a text only under an `if` that tests it is the
-    // message when a call passes it (offered last: the last display with
-    // text wins, and one the call leaves to `None` has none).
-    auto names_word = [](std::string_view in, std::string_view word) {
-      auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-      for (std::size_t at = in.find(word); at != std::string_view::npos; at = in.find(word, at + 1))
-        if ((at == 0 || !ident(in[at - 1])) && (at + word.size() == in.size() || !ident(in[at + word.size()]))) return true;
-      return false;
-    };
-    int param_at = -1;
-    given_when_set = !found.empty() && parameter_position(init_fn, text(msg), param_at) && param_at > 0 &&
-                     std::all_of(found.begin(), found.end(), [&](const Reaching& r) {
-                       for (TSNode up = ts_node_parent(r.assignment); !ts_node_is_null(up) && !ts_node_eq(up, body);
-                            up = ts_node_parent(up))
-                         if (kind(up) == Kind::If && names_word(text(child(up, m_g.f_condition)), text(msg))) return true;
-                       return false;
-                     });
+    // the parameter is the message when a call passes it (offered last:
+    // the last display with text wins, and one the call leaves to `None`
+    // has none).
+    given_when_set = set_only_under_if(init_fn, text(msg), found);
   }
   m_scope = saved;
   // A parameter handed on as it is: the call's argument, or the default
@@ -607,6 +632,7 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   d.shown.insert(d.shown.begin(), std::move(*t));
   if (given_when_set) {
     MessageTemplate as_given;
+    as_given.style = k_as_given;
     as_given.parts.push_back(interp(std::string(text(msg))));
     d.shown.push_back(std::move(as_given));
   }
@@ -615,11 +641,18 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
 
 void FileScanner::resolve_class_display(ThrowSite& site, TSNode call, std::uint32_t at) {
   if (!ts_node_is_null(m_scope)) return;
-  std::vector<MessageTemplate> shown = class_display_texts(call, at);
+  bool given = false;
+  std::vector<MessageTemplate> shown = class_display_texts(call, at, &given);
+  if (given && shown.size() == 1) {
+    // What Python prints is that argument, whatever the first one is.
+    site.message = std::move(shown.front());
+    site.alternatives.clear();
+    return;
+  }
   if (!shown.empty()) offer_class_displays(site, std::move(shown));
 }
 
-std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::uint32_t at) {
+std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::uint32_t at, bool* given) {
   std::vector<MessageTemplate> shown;
   TSNode callee = child(call, m_g.f_function);
   if (kind(callee) != Kind::Identifier) return shown;
@@ -662,10 +695,31 @@ std::vector<MessageTemplate> FileScanner::class_display_texts(TSNode call, std::
     out.from_literals = true;
     return out;
   };
+  // Whether the call passes the parameter behind `{name}` (what `__init__`
+  // kept of it, or itself).
+  auto passes = [&](std::string_view name) {
+    if (ts_node_is_null(d->init_fn)) return false;
+    auto it = d->kept.find(std::string(name));
+    std::string_view param = it != d->kept.end() ? std::string_view(it->second) : name;
+    int position = -1;
+    return parameter_position(d->init_fn, param, position) && position > 0 &&
+           !ts_node_is_null(argument_for(call, position < 0 ? -1 : position - 1, param));
+  };
   for (MessageTemplate& t : d->shown) {
+    // A parameter given a default text when left out: what the call
+    // passes is the message, and the only one; left out, the defaults are.
+    const bool as_given = t.style == k_as_given && t.parts.size() == 1;
+    if (as_given && !passes(t.parts[0].text)) continue;
     left_none.clear();
-    shown.push_back(substitute(std::move(t)));
-    drop_none_lines(shown.back(), left_none);
+    MessageTemplate filled = substitute(std::move(t));
+    drop_none_lines(filled, left_none);
+    if (as_given) {
+      filled.style = "variable";
+      shown.assign(1, std::move(filled));
+      if (given != nullptr) *given = true;
+      break;
+    }
+    shown.push_back(std::move(filled));
   }
   return shown;
 }

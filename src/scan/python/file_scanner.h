@@ -102,6 +102,11 @@ void strip_ends(std::vector<TemplatePart>& parts, char trim);
 
 // Adds `t` to the site's other messages unless it has no constant words
 // to match on or is there already (exception_call.cc).
+// The style of a class display that is a constructor parameter shown as
+// a call gives it, the class having a default text for it when left out
+// (`if message is None: message = …`): passed, it is the only display.
+inline constexpr std::string_view k_as_given = "as_given";
+
 // A message worth offering as a variant: some constant text to match on.
 bool has_words(const MessageTemplate& t);
 void push_alternative(ThrowSite& site, MessageTemplate t);
@@ -384,6 +389,10 @@ class FileScanner {
     bool module_constant = false;  // read from the module, not the raising function
   };
   std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
+  // Whether parameter `param` of `init_fn` is given each of the values
+  // `found` reaching a use only under an `if` testing it (`if message is
+  // None: message = …`): a call passing it shows what it passes.
+  bool set_only_under_if(TSNode init_fn, std::string_view param, const std::vector<Reaching>& found) const;
   // Every assignment to a plain name (and `name += ...`, and the list
   // calls of Added) in `scope`, in source order; indexed once per scope.
   struct Assign {
@@ -439,7 +448,9 @@ class FileScanner {
   // What the class `call` constructs prints, filled with the call's
   // arguments read in the current scope (a helper's body, for the
   // construction it returns); empty when the file does not say.
-  std::vector<MessageTemplate> class_display_texts(TSNode call, std::uint32_t at);
+  // `given`, when not null, is set when the call passes the parameter a
+  // display shows as given (k_as_given): that display is then the message.
+  std::vector<MessageTemplate> class_display_texts(TSNode call, std::uint32_t at, bool* given = nullptr);
   // What an instance of module-level class `name` shows, before a call's
   // arguments fill it: the returns of the first `__str__` found on the
   // class and its bases defined here, or the message the first `__init__`

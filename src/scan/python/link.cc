@@ -121,6 +121,10 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
   std::vector<MessageTemplate> shown;
   std::vector<std::string> left_none;  // parameters the call leaves to their `None` default
   for (const MessageTemplate& t : cls.display) {
+    // A parameter the class gives a default text when left out: passed,
+    // it is the only display; left out, it is none.
+    const bool as_given = t.style == "as_given" && t.parts.size() == 1;
+    bool passed = false;
     left_none.clear();
     MessageTemplate out;
     out.style = t.style;
@@ -154,6 +158,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
           given = keywords[w].second;
           given_at = keyword_at[w];
         }
+      passed = passed || given.has_value();
       if (!given) {
         if (cls.params[k].defaults_to_none) left_none.push_back(p.text);
         if (cls.params[k].default_text.empty()) {
@@ -186,6 +191,14 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
     drop_none_lines(out, left_none);
+    if (as_given && !passed) continue;
+    if (as_given) {
+      // What Python prints is that argument, whatever the first one is.
+      out.style = "variable";
+      site.message = std::move(out);
+      site.alternatives.clear();
+      return;
+    }
     shown.push_back(std::move(out));
   }
   offer_class_displays(site, std::move(shown));
