@@ -1245,18 +1245,21 @@ TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
   EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
 }
 
+// A function with two sites of one class, told apart by its argument.
+constexpr const char* k_parse_py =
+    "def parse(text):\n"
+    "    if not text:\n"
+    "        raise ValueError('empty text')\n"
+    "    if len(text) > 10:\n"
+    "        raise ValueError('text too long')\n"
+    "    return text\n";
+
 // Lib/distutils' shape: the test binds its argument to a local first
 // (`exts = 'foo'`, then `assertRaises(E, cmd.check, exts)`). The local's
 // literal is what the call passes, and picks the site its guards lead to;
 // a local the test binds again in a nested block holds no one value.
 TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
-  auto l = link({{"pkg/parse.py",
-                  "def parse(text):\n"
-                  "    if not text:\n"
-                  "        raise ValueError('empty text')\n"
-                  "    if len(text) > 10:\n"
-                  "        raise ValueError('text too long')\n"
-                  "    return text\n"}},
+  auto l = link({{"pkg/parse.py", k_parse_py}},
                 {{"tests/test_parse.py",
                   "import unittest\n"
                   "from pkg.parse import parse\n"
@@ -1271,6 +1274,55 @@ TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
                   "        self.assertRaises(ValueError, parse, text)\n"}});
   ASSERT_EQ(l.records.size(), 2u);
   EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@6"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// The test module's constant as an argument (Lib/test/test_asyncio/
+// test_waitfor.py's `_EPSILON = 0.01`, then `wait_for(t, timeout=_EPSILON)`):
+// read as its value, it picks a site, or says the call misses one.
+TEST(EvidenceLinks, ATestModulesConstantIsReadAsItsValue) {
+  auto l = link({{"pkg/parse.py", std::string(k_parse_py) +
+                  "def wait(task, timeout):\n"
+                  "    if timeout <= 0:\n"
+                  "        raise TimeoutError('no time left')\n"
+                  "    return task\n"}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse, wait\n"
+                  "TOO_LONG = 'x' * 20\n"
+                  "EPSILON = 0.01\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        self.assertRaises(ValueError, parse, TOO_LONG)\n"
+                  "    def test_wait(self):\n"
+                  "        with self.assertRaises(TimeoutError):\n"
+                  "            wait(self.slow, timeout=EPSILON)\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@7"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+  // 0.01 fails `timeout <= 0`: the TimeoutError comes from elsewhere.
+  EXPECT_TRUE(l.tests_of("no time left").empty());
+}
+
+// A loop over written-out items around the expectation (`for bad in (...):
+// with self.subTest(...): assertRaises(...)`): its first round runs the
+// call with the first item. Not when an `if` in the loop may skip it.
+TEST(EvidenceLinks, ALoopsFirstItemIsReadAsTheLoopVariablesValue) {
+  auto l = link({{"pkg/parse.py", k_parse_py}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        for text in ('x' * 20, 'y' * 30):\n"
+                  "            with self.subTest(text=text):\n"
+                  "                self.assertRaises(ValueError, parse, text)\n"
+                  "    def test_maybe_empty(self):\n"
+                  "        for text in ('x' * 20, ''):\n"
+                  "            if not text:\n"
+                  "                self.assertRaises(ValueError, parse, text)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@7"}));
   EXPECT_TRUE(l.tests_of("empty text").empty());
 }
 

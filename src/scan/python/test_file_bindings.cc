@@ -332,6 +332,12 @@ TestFileBindings read_bindings(const PythonLines& lines) {
       bind_name(c.attrs, &c.conflicts, name, *v);
     } else if (!fn) {
       bind_name(b.module, nullptr, name, *v);
+      // Its text, for a test's literal arguments (local_values): only of a
+      // name bound once, at the top level itself (not in an `if` or `try`).
+      if (name.find('.') == std::string::npos) {
+        auto [it, fresh] = b.module_texts.emplace(name, indent == 0 ? code_of(rest.substr(1)) : std::string());
+        if (!fresh) it->second.clear();
+      }
     } else if (name.starts_with("self.") || name.starts_with("cls.")) {
       // Only in a method itself: a closure's or a nested class's `self` may
       // be another object.

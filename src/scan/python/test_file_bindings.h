@@ -77,6 +77,10 @@ struct Statement {
 struct TestFileBindings {
   std::unordered_map<std::string, ClassInfo> classes;  // by qualname
   std::map<std::string, Value> module;                 // module-level names
+  // Module-level names bound by one `NAME = VALUE` statement of the top
+  // level: the value's text, as written; "" for a name bound more than
+  // once or in a block.
+  std::map<std::string, std::string> module_texts;
   // Per function ("Cls.test_x", "helper": the outermost function, with
   // its class): its locals and what it returns.
   std::unordered_map<std::string, std::map<std::string, Value>> locals;

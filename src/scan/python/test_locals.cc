@@ -129,6 +129,7 @@ struct NameUse {
 };
 NameUse use_of(std::string_view t, std::string_view name) {
   NameUse out;
+  bool as_target = false;
   const std::size_t assign = assignment_at(t);
   walk_code(t, [&](std::size_t i, int) {
     const std::size_t j = identifier_end(t, i);
@@ -138,10 +139,18 @@ NameUse use_of(std::string_view t, std::string_view name) {
     while (k < t.size() && t[k] == ' ') ++k;
     out.touched = out.touched || (k < t.size() && (t[k] == '.' || t[k] == '['));
     out.bound = out.bound || (assign != std::string_view::npos && i < assign) || (k + 1 < t.size() && t[k + 1] == '=' && t[k] == ':');
+    // `with f() as name:`: named after `as`.
+    std::size_t b = i;
+    while (b > 0 && t[b - 1] == ' ') --b;
+    as_target = as_target || (b >= 3 && t.substr(b - 2, 2) == "as" && t[b - 3] == ' ');
     return false;
   });
-  for (std::string_view w : {"for", "async", "with", "del", "global", "nonlocal", "import", "from", "except"})
-    out.bound = out.bound || (out.named && starts_with_word(t, w));
+  // A `with` statement binds only its `as` targets (`with self.subTest(
+  // bad=bad):` reads `bad`); the others bind any name they hold.
+  const bool with = starts_with_word(t, "with") || (starts_with_word(t, "async") && starts_with_word(trim(t.substr(5)), "with"));
+  out.bound = out.bound || (with && as_target);
+  for (std::string_view w : {"for", "async", "del", "global", "nonlocal", "import", "from", "except"})
+    out.bound = out.bound || (out.named && !with && starts_with_word(t, w));
   return out;
 }
 
@@ -165,6 +174,46 @@ void walk_names(std::string_view code, std::vector<std::string>& out) {
         out.emplace_back(w);
       return false;
     });
+}
+
+// The first item of `for NAME in (A, B, ...):` (a tuple or list written
+// out, brackets or none) whose target is `name` alone: what the loop's
+// first round binds. The expectation in its body must hold on that round
+// already. nullopt for any other statement.
+std::optional<std::string> first_loop_item(std::string_view text, std::string_view name) {
+  const std::string code = code_of(text);
+  std::string_view t = code;
+  if (!starts_with_word(t, "for")) return std::nullopt;
+  t = trim(t.substr(3));
+  if (!starts_with_word(t, name)) return std::nullopt;
+  t = trim(t.substr(name.size()));
+  if (!starts_with_word(t, "in") || !t.ends_with(':')) return std::nullopt;
+  t = trim(t.substr(2, t.size() - 3));
+  if (t.empty()) return std::nullopt;
+  std::string bracketed = t.front() == '(' || t.front() == '[' ? std::string(t) : "(" + std::string(t) + ")";
+  std::vector<std::string_view> items;
+  if (split_args(bracketed, 0, items) + 1 != bracketed.size() || items.size() < 2) return std::nullopt;
+  return std::string(items.front());
+}
+
+// Whether the loop `body[at]` runs the statement at `line` on every round:
+// it is in the loop's block, inside no block around it there but `with`
+// and `try` (an `if` may skip the first round: `if method == 'PUT':`), and
+// no `continue` nor `break` comes before it in the loop.
+bool runs_every_round(const std::vector<Statement>& body, std::size_t at, int line) {
+  std::size_t j = at + 1;
+  while (j < body.size() && body[j].indent > body[at].indent && body[j].line != line) ++j;
+  if (j >= body.size() || body[j].line != line || body[j].indent <= body[at].indent) return false;
+  std::uint32_t inner = body[j].indent;
+  for (std::size_t k = j; k-- > at + 1;) {
+    const std::string_view t = body[k].text;
+    if (starts_with_word(t, "continue") || starts_with_word(t, "break")) return false;
+    if (body[k].indent >= inner) continue;
+    const bool with = starts_with_word(t, "with") || (starts_with_word(t, "async") && starts_with_word(trim(t.substr(5)), "with"));
+    if (!with && !starts_with_word(t, "try")) return false;
+    inner = body[k].indent;
+  }
+  return true;
 }
 
 }  // namespace
@@ -233,10 +282,18 @@ std::vector<std::pair<std::string, std::string>> local_values(const TestFileBind
   for (const std::string& name : names) {
     if (out.size() >= k_max_calls) break;
     std::optional<std::string_view> value;
+    std::string first_item;
     bool ok = true, touched = false, handed = false;
-    for (const Statement& st : body) {
+    for (std::size_t k = 0; k < body.size(); ++k) {
+      const Statement& st = body[k];
       const NameUse u = use_of(st.text, name);
       if (u.bound) {
+        // A loop over written-out items around the expectation: its first.
+        if (auto item = first_loop_item(st.text, name); item && !value && runs_every_round(body, k, e.line)) {
+          first_item = std::move(*item);
+          value = first_item;
+          continue;
+        }
         const std::string_view t = st.text;
         const std::size_t assign = assignment_at(t);
         if (st.indent != top || assign == std::string_view::npos || trim(t.substr(0, assign)) != name) {
@@ -255,9 +312,19 @@ std::vector<std::pair<std::string, std::string>> local_values(const TestFileBind
       touched = touched || u.touched;
       handed = handed || (u.named && !u.touched);
     }
-    if (!ok || !value || value->empty()) continue;
+    if (!ok) continue;
+    // Not bound in the test at all: the test module's constant, when it
+    // is bound once at its top level and is no list, set or dict (any
+    // test may change those).
+    bool global = false;
+    if (!value)
+      if (auto m = b.module_texts.find(name); m != b.module_texts.end()) {
+        value = m->second;
+        global = true;
+      }
+    if (!value || value->empty()) continue;
     const char first = value->front();
-    if ((first == '[' || first == '{') && (touched || handed)) continue;
+    if ((first == '[' || first == '{') && (touched || handed || global)) continue;
     out.emplace_back(name, std::string(*value));
   }
   return out;
