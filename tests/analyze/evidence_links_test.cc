@@ -941,8 +941,8 @@ TEST(EvidenceLinks, LiteralArgumentsPickOneSiteAmongSeveral) {
 // them (`n = len(name)`, `step = operator.index(step)`), the module's
 // constants (`kind == SINK`, `kind not in KINDS`), and follow a test that
 // calls the function twice. A rebind the evaluator cannot follow (in a
-// branch, in a loop around the site, `x.append(...)`) leaves the name
-// unknown; a loop that starts below the site does not.
+// loop around the site, `x.append(...)`) leaves the name unknown; a loop
+// that starts below the site does not.
 TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   auto l = link({{"pkg/steps.py",
                   "import operator\n"
@@ -1008,12 +1008,11 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_EQ(l.tests_of("empty command"), (std::vector<std::string>{"StepsTest.test_empty@10"}));
   EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"StepsTest.test_long@14"}));
   EXPECT_EQ(l.tests_of("step not positive"), (std::vector<std::string>{"StepsTest.test_step@16"}));
-  // `mode = 'r'` in a branch: the mode is unknown below it, and so is
-  // every site past its guard. `mode('x')` is decided not to reach the
-  // items check, so the mode check is the site left
-  // (TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft).
+  // `mode = 'r'` in the block of `if mode is None:`, which the test's
+  // mode decides (AnIfsBlockRunsOrNotAsTheTestsValuesDecideItsCondition):
+  // 'x' fails the mode check, 'r' passes it to the items check.
   EXPECT_EQ(l.tests_of("bad mode"), (std::vector<std::string>{"StepsTest.test_mode@18"}));
-  EXPECT_TRUE(l.tests_of("too many items").empty());
+  EXPECT_EQ(l.tests_of("too many items"), (std::vector<std::string>{"StepsTest.test_items@20"}));
   // `items = items + [1]` further down the loop around both sites.
   EXPECT_TRUE(l.tests_of("grown too far").empty());
   EXPECT_TRUE(l.tests_of("nothing to grow").empty());
@@ -1324,6 +1323,33 @@ TEST(EvidenceLinks, ALoopsFirstItemIsReadAsTheLoopVariablesValue) {
   ASSERT_EQ(l.records.size(), 2u);
   EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@7"}));
   EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// Lib/ipaddress.py's and Lib/subprocess.py's shape: a default filled in
+// the block of an `if` (`if mode is None: mode = 'r'`). The test's values
+// decide the `if`: its block runs (`mode` is 'r' below it) or not (`mode`
+// keeps the test's value), and the site below is decided on that.
+TEST(EvidenceLinks, AnIfsBlockRunsOrNotAsTheTestsValuesDecideItsCondition) {
+  auto l = link({{"pkg/files.py",
+                  "def open_file(name, mode=None):\n"
+                  "    if mode is None:\n"
+                  "        mode = 'r'\n"
+                  "    if mode not in ('r', 'w'):\n"
+                  "        raise ValueError('invalid mode')\n"
+                  "    if not name:\n"
+                  "        raise ValueError('empty name')\n"
+                  "    return name\n"}},
+                {{"tests/test_files.py",
+                  "import unittest\n"
+                  "from pkg.files import open_file\n"
+                  "class FilesTest(unittest.TestCase):\n"
+                  "    def test_bad_mode(self):\n"
+                  "        self.assertRaises(ValueError, open_file, 'x', 'q')\n"
+                  "    def test_empty_name(self):\n"
+                  "        self.assertRaises(ValueError, open_file, '')\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("invalid mode"), (std::vector<std::string>{"FilesTest.test_bad_mode@5"}));
+  EXPECT_EQ(l.tests_of("empty name"), (std::vector<std::string>{"FilesTest.test_empty_name@7"}));
 }
 
 // Lib/asyncio/base_events.py's shape: the test makes the coroutine first
