@@ -127,6 +127,11 @@ struct NameUse {
   bool bound = false;
   bool touched = false;
 };
+// Whether statement `t` is a `with` (or `async with`) statement.
+bool with_statement(std::string_view t) {
+  return starts_with_word(t, "with") || (starts_with_word(t, "async") && starts_with_word(trim(t.substr(5)), "with"));
+}
+
 NameUse use_of(std::string_view t, std::string_view name) {
   NameUse out;
   bool as_target = false;
@@ -147,7 +152,7 @@ NameUse use_of(std::string_view t, std::string_view name) {
   });
   // A `with` statement binds only its `as` targets (`with self.subTest(
   // bad=bad):` reads `bad`); the others bind any name they hold.
-  const bool with = starts_with_word(t, "with") || (starts_with_word(t, "async") && starts_with_word(trim(t.substr(5)), "with"));
+  const bool with = with_statement(t);
   out.bound = out.bound || (with && as_target);
   for (std::string_view w : {"for", "async", "del", "global", "nonlocal", "import", "from", "except"})
     out.bound = out.bound || (out.named && !with && starts_with_word(t, w));
@@ -209,7 +214,7 @@ bool runs_every_round(const std::vector<Statement>& body, std::size_t at, int li
     const std::string_view t = body[k].text;
     if (starts_with_word(t, "continue") || starts_with_word(t, "break")) return false;
     if (body[k].indent >= inner) continue;
-    const bool with = starts_with_word(t, "with") || (starts_with_word(t, "async") && starts_with_word(trim(t.substr(5)), "with"));
+    const bool with = with_statement(t);
     if (!with && !starts_with_word(t, "try")) return false;
     inner = body[k].indent;
   }
@@ -316,15 +321,15 @@ std::vector<std::pair<std::string, std::string>> local_values(const TestFileBind
     // Not bound in the test at all: the test module's constant, when it
     // is bound once at its top level and is no list, set or dict (any
     // test may change those).
-    bool global = false;
+    bool of_module = false;
     if (!value)
       if (auto m = b.module_texts.find(name); m != b.module_texts.end()) {
         value = m->second;
-        global = true;
+        of_module = true;
       }
     if (!value || value->empty()) continue;
     const char first = value->front();
-    if ((first == '[' || first == '{') && (touched || handed || global)) continue;
+    if ((first == '[' || first == '{') && (touched || handed || of_module)) continue;
     out.emplace_back(name, std::string(*value));
   }
   return out;
