@@ -11,24 +11,56 @@
 
 namespace errdex::analyze::detail {
 
+namespace {
+
+// Runs the bindings of a function's body on `env` one by one, in order
+// (names_at, run_bindings): a plain `name = value` of the body itself
+// evaluated, one in the block of an `if` of the body itself taken or
+// skipped when the `if`'s condition is decided on `env` at its line, any
+// other binding making the name unknown.
+class BodyRun {
+ public:
+  explicit BodyRun(Bindings& env) : m_env(env) {}
+
+  void run(const model::Binding& b) {
+    const bool branch = !b.top && b.when_line > 0 && !b.loop;
+    if (branch && b.when_line != m_if_line) {
+      m_if_line = b.when_line;
+      m_verdict = evaluate_condition(b.when, m_env);
+    }
+    // Not run: the name keeps what it held.
+    if (branch && m_verdict == false) return;
+    if (b.kind == "assign" && (b.top || (branch && m_verdict == true)))
+      if (auto v = evaluate_value(b.value, m_env)) {
+        m_env.insert_or_assign(b.name, std::move(*v));
+        return;
+      }
+    m_env.erase(b.name);
+  }
+
+ private:
+  Bindings& m_env;
+  // The `if` last decided, once per `if`: at its line, before its block.
+  int m_if_line = 0;
+  std::optional<bool> m_verdict;
+};
+
+}  // namespace
+
 // test_bindings.h says what it reads.
 Bindings names_at(int line, const model::FunctionCalls& fn, const Bindings& params, const Bindings& constants) {
   Bindings env = constants;
   // A name the function binds anywhere is its local throughout.
   for (const auto& b : fn.bindings) env.erase(b.name);
   for (const auto& [name, value] : params) env.insert_or_assign(name, value);
+  BodyRun body(env);
   for (const auto& b : fn.bindings) {
     if (b.line >= line) {
       // In a loop that starts above the site, which the site may be in.
       if (b.loop && b.loop < line) env.erase(b.name);
       continue;
     }
-    if (b.kind != "assign" || !b.top) {
-      env.erase(b.name);
-      continue;
-    }
-    if (auto v = evaluate_value(b.value, env)) env.insert_or_assign(b.name, std::move(*v));
-    else env.erase(b.name);
+    body.run(b);
   }
   return env;
 }
@@ -75,21 +107,15 @@ std::optional<Construction> construction_of(const model::TestExpectation& e, std
 }
 
 // Runs the plain statements of `fn`'s body on `env` (what the instance
-// and the module hold) with `params` bound, in order, as names_at does: a
-// plain `name = value` (or `self.x = value`) evaluated, any other binding
-// making the name unknown; a local it binds anywhere is its own throughout.
+// and the module hold) with `params` bound, in order, as names_at does
+// (BodyRun; `self.x = value` too); a local it binds anywhere is its own
+// throughout.
 void run_bindings(const model::FunctionCalls& fn, Bindings& env, Bindings params) {
   for (const auto& b : fn.bindings)
     if (b.name.find('.') == std::string::npos) env.erase(b.name);
   for (auto& [name, value] : params) env.insert_or_assign(name, std::move(value));
-  for (const auto& b : fn.bindings) {
-    if (b.kind != "assign" || !b.top) {
-      env.erase(b.name);
-      continue;
-    }
-    if (auto v = evaluate_value(b.value, env)) env.insert_or_assign(b.name, std::move(*v));
-    else env.erase(b.name);
-  }
+  BodyRun body(env);
+  for (const auto& b : fn.bindings) body.run(b);
 }
 
 // The methods of one class in its file, by name (its own, not nested).

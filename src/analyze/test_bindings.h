@@ -86,7 +86,10 @@ class BindingFacts {
 // arguments bound to the parameters (`params`) and the module's constants:
 // the function's statements above it in order, a plain `name = value` of
 // its body itself evaluated (`n = len(s)`, `x = int(x)`; unknown when
-// guard_eval cannot), any other binding (in a block, a loop target, `del`,
+// guard_eval cannot), one in the block of an `if` of the body itself
+// taken when the `if`'s condition is decided on what the names hold there
+// (`if mode is None:` then `mode = 'r'`: run when it holds, skipped when it
+// fails), any other binding (in another block, a loop target, `del`,
 // `x += 1`, `x.append(...)`) making the name unknown, and one below the
 // site too when it is in a loop that starts above it (the loop may come
 // back to the site).

@@ -227,6 +227,12 @@ struct Binding {
   // line of the outermost one, which may run it again after the lines
   // below it; 0 when in none.
   int loop = 0;
+  // A statement of the body of an `if` of the function's body itself
+  // (not of its `elif` or `else`, nor in a block inside it): that `if`'s
+  // condition, as written, and its line; it runs when the condition holds
+  // there (`if mode is None:` then `mode = 'r'`). Empty and 0 otherwise.
+  std::string when;
+  int when_line = 0;
 };
 
 // A statement of a function's body that is one call (Python): `check(x,

@@ -65,7 +65,7 @@ class Writer {
   void value(const model::StatementCall& c) { list(c.callee, c.args, c.line, c.top); }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
   void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
-  void value(const model::Binding& b) { list(b.name, b.line, b.kind, b.value, b.top, b.loop); }
+  void value(const model::Binding& b) { list(b.name, b.line, b.kind, b.value, b.top, b.loop, b.when, b.when_line); }
   void value(const model::ClassBases& c) { list(c.qualname, c.bases); }
   void value(const model::Docstring& d) { list(d.kind, d.name, d.line, d.text); }
 
@@ -104,7 +104,8 @@ std::vector<model::Binding> bindings_from(const json& j) {
   std::vector<model::Binding> out;
   for (const auto& b : j)
     out.push_back({b.at(0).get<std::string>(), b.at(1).get<int>(), b.at(2).get<std::string>(),
-                   b.at(3).get<std::string>(), b.at(4).get<bool>(), b.at(5).get<int>()});
+                   b.at(3).get<std::string>(), b.at(4).get<bool>(), b.at(5).get<int>(), b.at(6).get<std::string>(),
+                   b.at(7).get<int>()});
   return out;
 }
 

@@ -587,6 +587,43 @@ TEST(CallGraphFacts, LightPassReadsWhatEachFunctionBinds) {
   EXPECT_EQ(text(facts.functions[1].bindings), (std::vector<std::string>{"n@21 global", "n@22 assign 3"}));
 }
 
+// A binding in the block of an `if` of the function's body itself keeps
+// the `if`'s condition and line (Binding::when): not one of an `elif` or
+// `else`, of a block inside it, of a one-line `if`, nor of the module.
+TEST(CallGraphFacts, LightPassReadsTheIfABindingsBlockDependsOn) {
+  model::FileFacts facts;
+  scan::read_calls(
+      "if DEBUG:\n"
+      "    level = 1\n"
+      "def f(name, mode=None, size=-1):\n"
+      "    if mode is None:  # the default\n"
+      "        mode = 'r'\n"
+      "        if size < 0:\n"
+      "            size = 0\n"
+      "        name = name.lower()\n"
+      "    elif mode == 'a':\n"
+      "        mode = 'w'\n"
+      "    else:\n"
+      "        size = 1\n"
+      "    if size: size = 2\n"
+      "    if (name[1:] and\n"
+      "            size > 1):\n"
+      "        name = 'x'\n",
+      facts);
+  auto text = [](const std::vector<model::Binding>& bs) {
+    std::vector<std::string> out;
+    for (const auto& b : bs)
+      out.push_back(b.name + "@" + std::to_string(b.line) +
+                    (b.when_line ? " when@" + std::to_string(b.when_line) + " " + b.when : ""));
+    return out;
+  };
+  for (const auto& b : facts.module_bindings) EXPECT_EQ(b.when_line, 0) << b.name;
+  ASSERT_EQ(facts.functions.size(), 1u);
+  EXPECT_EQ(text(facts.functions[0].bindings),
+            (std::vector<std::string>{"mode@5 when@4 mode is None", "size@7", "name@8 when@4 mode is None", "mode@10",
+                                      "size@12", "size@13", "name@16 when@14 (name[1:] and\n            size > 1)"}));
+}
+
 // The statements that are one call, with their argument text: a call
 // alone, `return` of one, a name bound to one; in a block too (not top).
 TEST(CallGraphFacts, LightPassReadsStatementsThatAreOneCall) {

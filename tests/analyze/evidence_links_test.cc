@@ -941,8 +941,8 @@ TEST(EvidenceLinks, LiteralArgumentsPickOneSiteAmongSeveral) {
 // them (`n = len(name)`, `step = operator.index(step)`), the module's
 // constants (`kind == SINK`, `kind not in KINDS`), and follow a test that
 // calls the function twice. A rebind the evaluator cannot follow (in a
-// branch, in a loop around the site, `x.append(...)`) leaves the name
-// unknown; a loop that starts below the site does not.
+// loop around the site, `x.append(...)`) leaves the name unknown; a loop
+// that starts below the site does not.
 TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   auto l = link({{"pkg/steps.py",
                   "import operator\n"
@@ -1008,12 +1008,11 @@ TEST(EvidenceLinks, LocalsConstantsAndSeveralCallsPickOneSite) {
   EXPECT_EQ(l.tests_of("empty command"), (std::vector<std::string>{"StepsTest.test_empty@10"}));
   EXPECT_EQ(l.tests_of("name too long"), (std::vector<std::string>{"StepsTest.test_long@14"}));
   EXPECT_EQ(l.tests_of("step not positive"), (std::vector<std::string>{"StepsTest.test_step@16"}));
-  // `mode = 'r'` in a branch: the mode is unknown below it, and so is
-  // every site past its guard. `mode('x')` is decided not to reach the
-  // items check, so the mode check is the site left
-  // (TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft).
+  // `mode = 'r'` in the block of `if mode is None:`, which the test's
+  // mode decides (AnIfsBlockRunsOrNotAsTheTestsValuesDecideItsCondition):
+  // 'x' fails the mode check, 'r' passes it to the items check.
   EXPECT_EQ(l.tests_of("bad mode"), (std::vector<std::string>{"StepsTest.test_mode@18"}));
-  EXPECT_TRUE(l.tests_of("too many items").empty());
+  EXPECT_EQ(l.tests_of("too many items"), (std::vector<std::string>{"StepsTest.test_items@20"}));
   // `items = items + [1]` further down the loop around both sites.
   EXPECT_TRUE(l.tests_of("grown too far").empty());
   EXPECT_TRUE(l.tests_of("nothing to grow").empty());
@@ -1245,18 +1244,21 @@ TEST(EvidenceLinks, AHelperOfABaseClassInAnotherFileRaisesFirst) {
   EXPECT_EQ(l.tests_of("read() on closed ZFile object"), (std::vector<std::string>{"ZFileTest.test_read_closed@10"}));
 }
 
+// A function with two sites of one class, told apart by its argument.
+constexpr const char* k_parse_py =
+    "def parse(text):\n"
+    "    if not text:\n"
+    "        raise ValueError('empty text')\n"
+    "    if len(text) > 10:\n"
+    "        raise ValueError('text too long')\n"
+    "    return text\n";
+
 // Lib/distutils' shape: the test binds its argument to a local first
 // (`exts = 'foo'`, then `assertRaises(E, cmd.check, exts)`). The local's
 // literal is what the call passes, and picks the site its guards lead to;
 // a local the test binds again in a nested block holds no one value.
 TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
-  auto l = link({{"pkg/parse.py",
-                  "def parse(text):\n"
-                  "    if not text:\n"
-                  "        raise ValueError('empty text')\n"
-                  "    if len(text) > 10:\n"
-                  "        raise ValueError('text too long')\n"
-                  "    return text\n"}},
+  auto l = link({{"pkg/parse.py", k_parse_py}},
                 {{"tests/test_parse.py",
                   "import unittest\n"
                   "from pkg.parse import parse\n"
@@ -1272,6 +1274,82 @@ TEST(EvidenceLinks, ATestsLocalBoundToALiteralIsReadAsItsValue) {
   ASSERT_EQ(l.records.size(), 2u);
   EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@6"}));
   EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// The test module's constant as an argument (Lib/test/test_asyncio/
+// test_waitfor.py's `_EPSILON = 0.01`, then `wait_for(t, timeout=_EPSILON)`):
+// read as its value, it picks a site, or says the call misses one.
+TEST(EvidenceLinks, ATestModulesConstantIsReadAsItsValue) {
+  auto l = link({{"pkg/parse.py", std::string(k_parse_py) +
+                  "def wait(task, timeout):\n"
+                  "    if timeout <= 0:\n"
+                  "        raise TimeoutError('no time left')\n"
+                  "    return task\n"}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse, wait\n"
+                  "TOO_LONG = 'x' * 20\n"
+                  "EPSILON = 0.01\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        self.assertRaises(ValueError, parse, TOO_LONG)\n"
+                  "    def test_wait(self):\n"
+                  "        with self.assertRaises(TimeoutError):\n"
+                  "            wait(self.slow, timeout=EPSILON)\n"}});
+  ASSERT_EQ(l.records.size(), 3u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@7"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+  // 0.01 fails `timeout <= 0`: the TimeoutError comes from elsewhere.
+  EXPECT_TRUE(l.tests_of("no time left").empty());
+}
+
+// A loop over written-out items around the expectation (`for bad in (...):
+// with self.subTest(...): assertRaises(...)`): its first round runs the
+// call with the first item. Not when an `if` in the loop may skip it.
+TEST(EvidenceLinks, ALoopsFirstItemIsReadAsTheLoopVariablesValue) {
+  auto l = link({{"pkg/parse.py", k_parse_py}},
+                {{"tests/test_parse.py",
+                  "import unittest\n"
+                  "from pkg.parse import parse\n"
+                  "class ParseTest(unittest.TestCase):\n"
+                  "    def test_long(self):\n"
+                  "        for text in ('x' * 20, 'y' * 30):\n"
+                  "            with self.subTest(text=text):\n"
+                  "                self.assertRaises(ValueError, parse, text)\n"
+                  "    def test_maybe_empty(self):\n"
+                  "        for text in ('x' * 20, ''):\n"
+                  "            if not text:\n"
+                  "                self.assertRaises(ValueError, parse, text)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("text too long"), (std::vector<std::string>{"ParseTest.test_long@7"}));
+  EXPECT_TRUE(l.tests_of("empty text").empty());
+}
+
+// Lib/ipaddress.py's and Lib/subprocess.py's shape: a default filled in
+// the block of an `if` (`if mode is None: mode = 'r'`). The test's values
+// decide the `if`: its block runs (`mode` is 'r' below it) or not (`mode`
+// keeps the test's value), and the site below is decided on that.
+TEST(EvidenceLinks, AnIfsBlockRunsOrNotAsTheTestsValuesDecideItsCondition) {
+  auto l = link({{"pkg/files.py",
+                  "def open_file(name, mode=None):\n"
+                  "    if mode is None:\n"
+                  "        mode = 'r'\n"
+                  "    if mode not in ('r', 'w'):\n"
+                  "        raise ValueError('invalid mode')\n"
+                  "    if not name:\n"
+                  "        raise ValueError('empty name')\n"
+                  "    return name\n"}},
+                {{"tests/test_files.py",
+                  "import unittest\n"
+                  "from pkg.files import open_file\n"
+                  "class FilesTest(unittest.TestCase):\n"
+                  "    def test_bad_mode(self):\n"
+                  "        self.assertRaises(ValueError, open_file, 'x', 'q')\n"
+                  "    def test_empty_name(self):\n"
+                  "        self.assertRaises(ValueError, open_file, '')\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("invalid mode"), (std::vector<std::string>{"FilesTest.test_bad_mode@5"}));
+  EXPECT_EQ(l.tests_of("empty name"), (std::vector<std::string>{"FilesTest.test_empty_name@7"}));
 }
 
 // Lib/asyncio/base_events.py's shape: the test makes the coroutine first

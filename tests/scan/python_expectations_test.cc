@@ -775,5 +775,63 @@ TEST(PythonTestTypes, LocalsTheExpectationNamesWithTheirValues) {
   EXPECT_TRUE(f.expectations[3].locals.empty());
 }
 
+TEST(PythonTestTypes, ATestModulesConstantIsReadAsTheValueOfANameTheTestDoesNotBind) {
+  const char* src =
+      "from pkg import check\n"
+      "EPSILON = 0.01\n"
+      "BAD = ['x']\n"
+      "TWICE = 1\n"
+      "TWICE = 2\n"
+      "if True:\n"
+      "    MAYBE = 3\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        self.assertRaises(ValueError, check, EPSILON, BAD, TWICE, MAYBE)\n"
+      "    def test_b(self):\n"
+      "        EPSILON = 5\n"
+      "        self.assertRaises(ValueError, check, EPSILON)\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 2u);
+  using Locals = std::vector<std::pair<std::string, std::string>>;
+  // A list any test may change, a name bound twice or in a block: not read.
+  EXPECT_EQ(f.expectations[0].locals, (Locals{{"EPSILON", "0.01"}}));
+  // The test's own binding wins.
+  EXPECT_EQ(f.expectations[1].locals, (Locals{{"EPSILON", "5"}}));
+}
+
+TEST(PythonTestTypes, ALoopOverWrittenItemsAroundTheExpectationGivesItsFirstItem) {
+  const char* src =
+      "from pkg import check\n"
+      "class T(unittest.TestCase):\n"
+      "    def test_a(self):\n"
+      "        for bad in ('x', 'y'):\n"
+      "            with self.subTest(bad=bad):\n"
+      "                with self.assertRaises(ValueError):\n"
+      "                    check(bad)\n"
+      "    def test_b(self):\n"
+      "        for method in ['GET', 'PUT']:\n"
+      "            if method == 'PUT':\n"
+      "                self.assertRaises(ValueError, check, method)\n"
+      "    def test_c(self):\n"
+      "        for m in 'a', 'b':\n"
+      "            if not m:\n"
+      "                continue\n"
+      "            self.assertRaises(ValueError, check, m)\n"
+      "    def test_d(self):\n"
+      "        for m in 'a', 'b':\n"
+      "            self.assertRaises(ValueError, check, m)\n"
+      "        for m in ('c',):\n"
+      "            pass\n";
+  auto f = scan_python_tests(src);
+  ASSERT_EQ(f.expectations.size(), 4u);
+  using Locals = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(f.expectations[0].locals, (Locals{{"bad", "'x'"}}));
+  // The first round may skip the expectation.
+  EXPECT_TRUE(f.expectations[1].locals.empty());
+  EXPECT_TRUE(f.expectations[2].locals.empty());
+  // Bound again by another loop.
+  EXPECT_TRUE(f.expectations[3].locals.empty());
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -300,8 +300,9 @@ std::optional<PropertyCall> property_call(std::string_view s, const Logical& l) 
 // one-line body), model::Binding.
 class BindingReader {
  public:
-  BindingReader(std::string_view s, std::vector<model::Binding>& out, int line, bool top, int loop)
-      : m_s(s), m_out(out), m_line(line), m_top(top), m_loop(loop) {}
+  BindingReader(std::string_view s, std::vector<model::Binding>& out, int line, bool top, int loop,
+                const model::Binding* when)
+      : m_s(s), m_out(out), m_line(line), m_top(top), m_loop(loop), m_when(when) {}
 
   void statement(std::uint32_t b, std::uint32_t e) {
     e = code_end(b, e);
@@ -372,7 +373,8 @@ class BindingReader {
 
   void add(std::string_view name, std::string_view kind, std::string_view value = {}) {
     if (name.empty() || name == "_") return;
-    m_out.push_back({std::string(name), m_line, std::string(kind), std::string(value), m_top, m_loop});
+    m_out.push_back({std::string(name), m_line, std::string(kind), std::string(value), m_top, m_loop,
+                     m_when ? m_when->when : std::string(), m_when ? m_when->when_line : 0});
   }
 
   // Every name of [b, e) not after a `.` (a target list, `del`'s, a
@@ -571,20 +573,51 @@ class BindingReader {
   int m_line;
   bool m_top;
   int m_loop;
+  const model::Binding* m_when;  // its `when` and `when_line`, or null
 };
+
+// The condition of an `if` statement's header that ends its line
+// (`if mode is None:`, its block below it), comments left out; nullopt
+// for any other line (an `elif`, a one-line `if x: y = 1`).
+std::optional<std::string_view> if_condition(std::string_view s, const Logical& l) {
+  std::uint32_t b = l.text;
+  if (!starts_with_word(s, b, "if")) return std::nullopt;
+  std::string_view t = s.substr(b + 2, l.end - b - 2);
+  std::optional<std::size_t> colon;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\'' || c == '"') {
+      const std::size_t e = python::string_end(t, i);
+      if (e == std::string_view::npos) return std::nullopt;
+      i = e - 1;
+    } else if (c == '#') {
+      break;
+    } else if (c == ':') {
+      colon = i;
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && colon) {
+      colon.reset();  // `lambda x: x`, a slice, a one-line body: not the end
+    }
+  }
+  if (!colon) return std::nullopt;
+  std::string_view cond = t.substr(0, *colon);
+  while (!cond.empty() && (cond.front() == ' ' || cond.front() == '\t')) cond.remove_prefix(1);
+  while (!cond.empty() && (cond.back() == ' ' || cond.back() == '\t')) cond.remove_suffix(1);
+  if (cond.empty()) return std::nullopt;
+  return cond;
+}
 
 // Appends a statement's bindings to `out`, bounded (model::Binding).
 // Bindings kept of a module's top level (FileFacts::module_bindings).
 constexpr std::size_t k_max_module_bindings = 1024;
 
 void read_bindings(std::string_view s, const Logical& l, std::vector<model::Binding>& out, bool top, int loop,
-                   std::size_t cap) {
+                   std::size_t cap, const model::Binding* when = nullptr) {
   if (!out.empty() && out.back().name == "*") return;
   const std::size_t before = out.size();
-  BindingReader(s, out, static_cast<int>(l.first_line) + 1, top, loop).statement(l.text, l.end);
+  BindingReader(s, out, static_cast<int>(l.first_line) + 1, top, loop, when).statement(l.text, l.end);
   if (out.size() > cap) {
     out.resize(std::max(before, cap - 1));
-    out.push_back({"*", static_cast<int>(l.first_line) + 1, "other", "", false, 1});
+    out.push_back({"*", static_cast<int>(l.first_line) + 1, "other", "", false, 1, "", 0});
   }
 }
 
@@ -748,6 +781,10 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
     std::size_t index;  // into out, or SIZE_MAX for a class
     std::string qualname;
     std::uint32_t body = UINT32_MAX;  // the indentation of its body's statements, once seen
+    // The `if` of its body whose block the lines are in (model::Binding::
+    // when), and the indentation of that block's statements, once seen.
+    model::Binding branch;
+    std::uint32_t branch_body = UINT32_MAX;
   };
   std::vector<Open> open;
   // The `for`/`while` headers whose bodies the line is in: indentation
@@ -773,9 +810,23 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       auto outermost = std::find_if(loops.begin(), loops.end(), [&](const auto& o) { return !scope || o.first > scope->indent; });
       const int loop = outermost == loops.end() ? 0 : outermost->second;
       const std::size_t before = into ? into->size() : 0;
+      const model::Binding* when = nullptr;
+      if (scope && scope->index != SIZE_MAX) {
+        if (l.indent == scope->body) {
+          scope->branch = {};
+          scope->branch_body = UINT32_MAX;
+          if (auto cond = if_condition(source, l)) {
+            scope->branch.when = std::string(*cond);
+            scope->branch.when_line = static_cast<int>(l.first_line) + 1;
+          }
+        } else if (scope->branch.when_line > 0) {
+          if (scope->branch_body == UINT32_MAX) scope->branch_body = l.indent;
+          if (l.indent == scope->branch_body) when = &scope->branch;
+        }
+      }
       if (into)
         read_bindings(source, l, *into, l.indent == (scope ? scope->body : 0), loop,
-                      scope ? model::FunctionCalls::k_max_bindings : k_max_module_bindings);
+                      scope ? model::FunctionCalls::k_max_bindings : k_max_module_bindings, when);
       if (scope && scope->index != SIZE_MAX && l.indent >= scope->body &&
           out[scope->index].statement_calls.size() < model::FunctionCalls::k_max_statement_calls)
         if (auto call = statement_call(source, l))
@@ -790,9 +841,9 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
             for (const Open& o : open)
               if (o.index != SIZE_MAX && &o != scope) {
                 auto& theirs = out[o.index].bindings;
-                const model::Binding rebound{(*into)[b].name, (*into)[b].line, "other", "", false, 1};
+                const model::Binding rebound{(*into)[b].name, (*into)[b].line, "other", "", false, 1, "", 0};
                 if (theirs.size() < model::FunctionCalls::k_max_bindings) theirs.push_back(rebound);
-                else theirs.back() = {"*", rebound.line, "other", "", false, 1};
+                else theirs.back() = {"*", rebound.line, "other", "", false, 1, "", 0};
               }
       std::uint32_t k = l.text;
       if (starts_with_word(source, k, "async")) k += 6;
@@ -821,7 +872,7 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
       std::uint32_t e = n;
       while (e < l.end && is_ident(source[e])) ++e;
       if (e == n) {
-        open.push_back({l.indent, SIZE_MAX, open.empty() ? std::string() : open.back().qualname});
+        open.push_back({l.indent, SIZE_MAX, open.empty() ? std::string() : open.back().qualname, UINT32_MAX, {}, UINT32_MAX});
         continue;
       }
       std::string qualname = open.empty() ? std::string() : open.back().qualname + '.';
@@ -849,7 +900,7 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
         property = {};
         wrapped = false;
         out.push_back(std::move(fn));
-        open.push_back({l.indent, out.size() - 1, std::move(qualname)});
+        open.push_back({l.indent, out.size() - 1, std::move(qualname), UINT32_MAX, {}, UINT32_MAX});
         // A one-line body (`def f(): return g()`) is on the same logical line.
         std::uint32_t colon = e;
         int depth = 0;
@@ -874,7 +925,7 @@ void read_calls(const PythonLines& lines, model::FileFacts& facts) {
               c.bases.emplace_back(name);
         }
         facts.class_bases.push_back(std::move(c));
-        open.push_back({l.indent, SIZE_MAX, std::move(qualname)});
+        open.push_back({l.indent, SIZE_MAX, std::move(qualname), UINT32_MAX, {}, UINT32_MAX});
       }
       continue;
     }
