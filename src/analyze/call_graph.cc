@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <deque>
-#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
-#include <utility>
-
 
 namespace errdex::analyze {
 namespace {
@@ -235,90 +232,6 @@ std::shared_ptr<const CallGraphModule> call_graph_module(const std::string& path
   return m;
 }
 
-namespace {
-
-// A function as any graph of the same modules numbers it: its module's
-// name and its node there.
-using ModuleNode = std::pair<std::string, int>;
-
-// One question resolving a module's calls asked of the graph: whether a
-// module of a name is there (and is a package), and of another module, a
-// qualname's node there, a class's bases, what a name it imports stands
-// for, its `*` imports. The answer is the part's (which the memo holds):
-// asked again of another part, the same answer holds.
-struct Query {
-  enum Kind : char { name, def, bases, binding, star } kind = name;
-  const CallGraphModule* part = nullptr;  // the module asked, or found for `name` (null: none)
-  std::string key;                        // the module name, qualname, class or imported name
-};
-
-// Whether `a` and `b` answer `q` alike (not for Query::name).
-bool same_answer(const Query& q, const CallGraphModule& a, const CallGraphModule& b) {
-  auto value = [&](const auto& map) {
-    auto it = map.find(q.key);
-    return it == map.end() ? nullptr : &it->second;
-  };
-  auto same = [](const auto* x, const auto* y) { return x == y || (x && y && *x == *y); };
-  switch (q.kind) {
-    case Query::def:
-      return same(value(a.defs), value(b.defs));
-    case Query::bases:
-      return same(value(a.bases), value(b.bases));
-    case Query::binding:
-      return same(value(a.bindings), value(b.bindings));
-    case Query::star:
-      return a.star == b.star;
-    default:
-      return false;
-  }
-}
-
-// What resolving one module's calls read of the rest of the graph, and the
-// edges it gave (CallGraphMemo).
-struct ModuleReads {
-  // Each question asked (of modules other than the one resolved), and
-  // those of the constructors it looked up (shared with the other modules
-  // that looked them up).
-  std::vector<Query> queries;
-  std::vector<std::shared_ptr<const std::vector<Query>>> shared;
-  // Each method name guessed for a receiver of unknown type, with the
-  // functions the guess linked.
-  std::vector<std::pair<std::string, std::vector<ModuleNode>>> guesses;
-  std::unordered_set<std::string> guesses_seen;
-  // Each edge added, in order: the caller (its node in the module), and the
-  // callee's module (an index into `callee_modules`) and node there.
-  std::vector<std::string> callee_modules;
-  std::unordered_map<std::string, int> callee_module_index;
-  struct Edge {
-    int from = 0, module = 0, node = 0;
-  };
-  std::vector<Edge> edges;
-
-  void add_edge(int from, const std::string& module, int node) {
-    auto [it, added] = callee_module_index.emplace(module, static_cast<int>(callee_modules.size()));
-    if (added) callee_modules.push_back(module);
-    edges.push_back({from, it->second, node});
-  }
-};
-
-}  // namespace
-
-struct CallGraphMemo::Impl {
-  struct Entry {
-    // The module's part and every part `reads` names, held so that no other
-    // part takes their address.
-    std::vector<std::shared_ptr<const CallGraphModule>> held;
-    ModuleReads reads;
-  };
-  std::unordered_map<const CallGraphModule*, Entry> last;
-  std::size_t reused = 0, resolved = 0;
-};
-
-CallGraphMemo::CallGraphMemo() : m(std::make_unique<Impl>()) {}
-CallGraphMemo::~CallGraphMemo() = default;
-std::size_t CallGraphMemo::reused() const { return m->reused; }
-std::size_t CallGraphMemo::resolved() const { return m->resolved; }
-
 struct CallGraph::Impl {
   // What a dotted name stands for.
   struct Ref {
@@ -329,7 +242,6 @@ struct CallGraph::Impl {
   };
   struct Module {
     const CallGraphModule* part = nullptr;
-    std::shared_ptr<const CallGraphModule> held;  // the same
     int first = 0;  // the id of its node 0
     int top = -1;   // its top-level package, numbered (top_package)
     // `from _x import *` of a module the repository lacks (a C
@@ -363,83 +275,18 @@ struct CallGraph::Impl {
   };
   std::vector<std::unordered_map<std::string, Ref, ViewHash, std::equal_to<>>> resolved_in;
   // called_node's answers for classes, by the class's module, while the
-  // graph is built, with the module names looking them up read.
-  struct Constructor {
-    int node = -1;
-    std::shared_ptr<const std::vector<Query>> queries;
-  };
-  // The constructors whose queries the module resolved has in `reads`.
-  std::unordered_set<const Constructor*> constructors_read;
-  std::vector<std::unordered_map<std::string, Constructor>> constructors_in;
-  // With a memo, while one module's calls are resolved: what they read of
-  // modules other than `reading` (whose part is the memo's key).
-  ModuleReads* reads = nullptr;
-  int reading = -1;
-
-  // module_by_name's module of `name`, or null; noted in `reads`.
-  const int* find_module(const std::string& name) const {
-    auto it = module_by_name.find(name);
-    const int* found = it == module_by_name.end() ? nullptr : &it->second;
-    if (reads) reads->queries.push_back({Query::name, found ? modules[*found].part : nullptr, name});
-    return found;
-  }
-
-  // What module `mi` answers of its defs, bases, imports; noted in `reads`.
-  int def_of(int mi, const std::string& q) const {
-    const auto& defs = modules[mi].part->defs;
-    auto it = defs.find(q);
-    if (reads && mi != reading) reads->queries.push_back({Query::def, modules[mi].part, q});
-    return it == defs.end() ? -1 : it->second;
-  }
-  const std::vector<std::string>* bases_of(int mi, const std::string& cls) const {
-    const auto& bases = modules[mi].part->bases;
-    auto it = bases.find(cls);
-    if (reads && mi != reading) reads->queries.push_back({Query::bases, modules[mi].part, cls});
-    return it == bases.end() ? nullptr : &it->second;
-  }
-  const std::string* binding_of(int mi, const std::string& name) const {
-    const auto& bindings = modules[mi].part->bindings;
-    auto it = bindings.find(name);
-    if (reads && mi != reading) reads->queries.push_back({Query::binding, modules[mi].part, name});
-    return it == bindings.end() ? nullptr : &it->second;
-  }
-  const std::vector<std::string>& star_of(int mi) const {
-    if (reads && mi != reading) reads->queries.push_back({Query::star, modules[mi].part, {}});
-    return modules[mi].part->star;
-  }
-
-  // Whether every query has the same answer in this graph; `kept`: the
-  // parts of its modules. A part that is still its name's module answers
-  // as before.
-  bool answers_alike(const std::vector<Query>& queries,
-                     const std::unordered_map<const CallGraphModule*, int>& kept) const {
-    for (const auto& q : queries) {
-      if (q.part && kept.contains(q.part)) continue;
-      auto it = module_by_name.find(q.kind == Query::name ? q.key : q.part->name);
-      const CallGraphModule* now = it == module_by_name.end() ? nullptr : modules[it->second].part;
-      if (q.kind == Query::name) {
-        if (now != q.part && (!now || !q.part || now->is_package != q.part->is_package)) return false;
-      } else if (!now || !same_answer(q, *q.part, *now)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  ModuleNode module_node(int n) const {
-    const Module& m = modules[nodes[n].module];
-    return {m.part->name, n - m.first};
-  }
+  // graph is built.
+  std::vector<std::unordered_map<std::string, int>> constructors_in;
 
   // Node `local` of module `mi` as the graph numbers it (-1 stays -1).
   int global(int mi, int local) const { return local < 0 ? -1 : modules[mi].first + local; }
 
   Ref resolve_global(const std::vector<std::string_view>& parts, int hops) const {
     for (std::size_t k = parts.size(); k > 0; --k) {
-      const int* it = find_module(join_dots(parts, 0, k));
-      if (!it) continue;
-      if (k == parts.size()) return {Ref::module, *it, {}, -1};
-      return resolve_in_module(*it, std::vector<std::string_view>(parts.begin() + k, parts.end()), hops);
+      auto it = module_by_name.find(join_dots(parts, 0, k));
+      if (it == module_by_name.end()) continue;
+      if (k == parts.size()) return {Ref::module, it->second, {}, -1};
+      return resolve_in_module(it->second, std::vector<std::string_view>(parts.begin() + k, parts.end()), hops);
     }
     return {};
   }
@@ -454,12 +301,11 @@ struct CallGraph::Impl {
     // The longest run of names defined here: a class, its method, a function.
     for (std::size_t k = parts.size(); k > 0; --k) {
       std::string q = join_dots(parts, 0, k);
-      const bool is_class = bases_of(mi, q) != nullptr;
-      const int def = is_class ? -1 : def_of(mi, q);
-      if (!is_class && def < 0) continue;
+      bool is_class = m.bases.contains(q);
+      if (!is_class && !m.defs.contains(q)) continue;
       if (k == parts.size()) {
         if (is_class) return {Ref::klass, mi, q, -1};
-        return {Ref::function, mi, q, global(mi, def)};
+        return {Ref::function, mi, q, global(mi, m.defs.at(q))};
       }
       if (is_class && k + 1 == parts.size()) {
         int n = lookup_method(mi, q, parts[k], 0);
@@ -468,19 +314,19 @@ struct CallGraph::Impl {
       return {};
     }
     std::string first(parts[0]);
-    if (const std::string* b = binding_of(mi, first)) {
-      std::vector<std::string_view> target = split_dots(*b);
+    if (auto b = m.bindings.find(first); b != m.bindings.end()) {
+      std::vector<std::string_view> target = split_dots(b->second);
       target.insert(target.end(), parts.begin() + 1, parts.end());
       return resolve_global(target, hops + 1);
     }
     // A submodule of a package: `pkg.sub.f` from inside pkg.
-    if (const int* sub = m.is_package ? find_module(m.name + '.' + first) : nullptr) {
-      if (parts.size() == 1) return {Ref::module, *sub, {}, -1};
-      return resolve_in_module(*sub, std::vector<std::string_view>(parts.begin() + 1, parts.end()), hops + 1);
+    if (auto sub = module_by_name.find(m.name + '.' + first); m.is_package && sub != module_by_name.end()) {
+      if (parts.size() == 1) return {Ref::module, sub->second, {}, -1};
+      return resolve_in_module(sub->second, std::vector<std::string_view>(parts.begin() + 1, parts.end()), hops + 1);
     }
-    for (const auto& s : star_of(mi))
-      if (const int* it = find_module(s); it && *it != mi) {
-        Ref r = resolve_in_module(*it, parts, hops + 1);
+    for (const auto& s : m.star)
+      if (auto it = module_by_name.find(s); it != module_by_name.end() && it->second != mi) {
+        Ref r = resolve_in_module(it->second, parts, hops + 1);
         if (r.kind != Ref::none) return r;
       }
     return {};
@@ -490,10 +336,11 @@ struct CallGraph::Impl {
   int lookup_method(int mi, const std::string& cls, std::string_view name, int depth) const {
     Nesting nesting;
     if (depth > k_max_hops || !nesting.ok()) return -1;
-    if (int n = def_of(mi, cls + '.' + std::string(name)); n >= 0) return global(mi, n);
-    const std::vector<std::string>* b = bases_of(mi, cls);
-    if (!b) return -1;
-    for (const auto& base : *b) {
+    const CallGraphModule& m = *modules[mi].part;
+    if (auto it = m.defs.find(cls + '.' + std::string(name)); it != m.defs.end()) return global(mi, it->second);
+    auto b = m.bases.find(cls);
+    if (b == m.bases.end()) return -1;
+    for (const auto& base : b->second) {
       Ref r = resolve_in_module(mi, split_dots(base), 0);
       if (r.kind != Ref::klass) continue;
       int n = lookup_method(r.module_index, r.qualname, name, depth + 1);
@@ -572,10 +419,6 @@ struct CallGraph::Impl {
 
   void add_edge(int from, int to) {
     if (to < 0 || to == from) return;
-    if (reads) {
-      const Module& m = modules[nodes[to].module];
-      reads->add_edge(from - modules[nodes[from].module].first, m.part->name, to - m.first);
-    }
     auto& c = callees[from];
     if (std::find(c.begin(), c.end(), to) != c.end()) return;
     c.push_back(to);
@@ -589,27 +432,17 @@ struct CallGraph::Impl {
   // its third definition met, not counted to the end.
   void add_guesses(int from, std::string_view name) {
     if (is_dunder(name)) return;
-    const auto near = guesses(modules[nodes[from].module].top, name);
-    if (reads && reads->guesses_seen.emplace(name).second) {
-      std::vector<ModuleNode> linked;
-      for (int n : near) linked.push_back(module_node(n));
-      reads->guesses.emplace_back(std::string(name), std::move(linked));
-    }
-    for (int n : near) add_edge(from, n);
-  }
-
-  // The methods named `name` in top-level package `top`, or none when it
-  // defines more than k_max_guesses.
-  std::vector<int> guesses(int top, std::string_view name) const {
-    std::vector<int> near;
     auto it = methods_named.find(name);
-    if (it == methods_named.end()) return near;
+    if (it == methods_named.end()) return;
+    const int top = modules[nodes[from].module].top;
+    int near[k_max_guesses];
+    std::size_t count = 0;
     for (int n : it->second)
       if (modules[nodes[n].module].top == top) {
-        if (near.size() == k_max_guesses) return {};
-        near.push_back(n);
+        if (count == k_max_guesses) return;
+        near[count++] = n;
       }
-    return near;
+    for (std::size_t k = 0; k < count; ++k) add_edge(from, near[k]);
   }
 
   // What a name written in a function of module `mi` stands for at the
@@ -632,22 +465,9 @@ struct CallGraph::Impl {
   int called_from_function(const Ref& r) {
     if (r.kind != Ref::klass) return called_node(r);
     auto& known = constructors_in[r.module_index];
-    if (auto it = known.find(r.qualname); it != known.end()) {
-      if (reads && constructors_read.insert(&it->second).second) reads->shared.push_back(it->second.queries);
-      return it->second.node;
-    }
-    // What the lookup reads, of any module, is noted with the answer for
-    // the modules that take it from here.
-    ModuleReads own;
-    ModuleReads* const outer = std::exchange(reads, reads ? &own : nullptr);
-    const int outer_reading = std::exchange(reading, -1);
+    if (auto it = known.find(r.qualname); it != known.end()) return it->second;
     const int n = called_node(r);
-    reads = outer;
-    reading = outer_reading;
-    const Constructor& c =
-        known.emplace(r.qualname, Constructor{n, std::make_shared<const std::vector<Query>>(std::move(own.queries))})
-            .first->second;
-    if (reads && constructors_read.insert(&c).second) reads->shared.push_back(c.queries);
+    known.emplace(r.qualname, n);
     return n;
   }
 
@@ -710,7 +530,7 @@ struct CallGraph::Impl {
       add_guesses(from, parts.back());
   }
 
-  void build(std::vector<std::shared_ptr<const CallGraphModule>> all, CallGraphMemo::Impl* memo) {
+  void build(std::vector<std::shared_ptr<const CallGraphModule>> all) {
     parts = std::move(all);
     std::unordered_map<std::string_view, int> tops;
     for (const auto& part : parts) {
@@ -718,7 +538,6 @@ struct CallGraph::Impl {
       if (!part || module_by_name.contains(part->name)) continue;
       Module m;
       m.part = part.get();
-      m.held = part;
       m.top = tops.emplace(top_package(part->name), static_cast<int>(tops.size())).first->second;
       module_by_name.emplace(part->name, static_cast<int>(modules.size()));
       module_by_path.emplace(part->path, static_cast<int>(modules.size()));
@@ -741,74 +560,10 @@ struct CallGraph::Impl {
     callers.resize(nodes.size());
     resolved_in.resize(modules.size());
     constructors_in.resize(modules.size());
-    if (!memo) {
-      for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
-        for (const auto& t : nodes[id].p->fn->targets) resolve_call(id, t);
-    } else {
-      build_edges(*memo);
-    }
+    for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
+      for (const auto& t : nodes[id].p->fn->targets) resolve_call(id, t);
     resolved_in = {};
     constructors_in = {};
-  }
-
-  // The edges, module by module in node order as without a memo: a
-  // module's from the memo when what it read still holds, else resolved
-  // with what it reads noted for the next graph.
-  // A callee is found again by its module's name and its node there: the
-  // same function when the module is the one resolved (the same part), a
-  // query's answer gave the node, or a guess did.
-  void build_edges(CallGraphMemo::Impl& memo) {
-    std::unordered_map<const CallGraphModule*, int> module_of;
-    for (int mi = 0; mi < static_cast<int>(modules.size()); ++mi) module_of.emplace(modules[mi].part, mi);
-    auto holds = [&](int mi, const ModuleReads& r, std::vector<int>& firsts) {
-      if (!answers_alike(r.queries, module_of)) return false;
-      for (const auto& q : r.shared)
-        if (!answers_alike(*q, module_of)) return false;
-      for (const auto& [name, linked] : r.guesses) {
-        const auto near = guesses(modules[mi].top, name);
-        if (near.size() != linked.size()) return false;
-        for (std::size_t k = 0; k < near.size(); ++k)
-          if (module_node(near[k]) != linked[k]) return false;
-      }
-      firsts.clear();
-      for (const auto& name : r.callee_modules) {
-        auto it = module_by_name.find(name);
-        if (it == module_by_name.end()) return false;
-        firsts.push_back(modules[it->second].first);
-      }
-      return true;
-    };
-    std::unordered_map<const CallGraphModule*, CallGraphMemo::Impl::Entry> next;
-    memo.reused = memo.resolved = 0;
-    std::vector<int> firsts;
-    for (int mi = 0; mi < static_cast<int>(modules.size()); ++mi) {
-      const Module& m = modules[mi];
-      const int end = mi + 1 < static_cast<int>(modules.size()) ? modules[mi + 1].first : static_cast<int>(nodes.size());
-      if (auto it = memo.last.find(m.part); it != memo.last.end() && holds(mi, it->second.reads, firsts)) {
-        for (const auto& e : it->second.reads.edges) add_edge(m.first + e.from, firsts[e.module] + e.node);
-        next.emplace(m.part, std::move(it->second));
-        ++memo.reused;
-        continue;
-      }
-      CallGraphMemo::Impl::Entry entry;
-      reads = &entry.reads;
-      reading = mi;
-      constructors_read.clear();
-      for (int id = m.first; id < end; ++id)
-        for (const auto& t : nodes[id].p->fn->targets) resolve_call(id, t);
-      reads = nullptr;
-      reading = -1;
-      std::unordered_set<const CallGraphModule*> asked{m.part};
-      entry.held.push_back(m.held);
-      for (const auto& q : entry.reads.queries)
-        if (q.part && asked.insert(q.part).second) entry.held.push_back(modules[module_of.at(q.part)].held);
-      for (const auto& shared : entry.reads.shared)
-        for (const auto& q : *shared)
-          if (q.part && asked.insert(q.part).second) entry.held.push_back(modules[module_of.at(q.part)].held);
-      next.emplace(m.part, std::move(entry));
-      ++memo.resolved;
-    }
-    memo.last = std::move(next);
   }
 
   bool is_public(int id) const {
@@ -854,23 +609,11 @@ CallGraph::CallGraph(const std::vector<FileFactsAt>& files, const std::vector<st
   for (const auto& f : files)
     modules.push_back(
         call_graph_module(*f.path, std::shared_ptr<const model::FileFacts>(std::shared_ptr<void>(), f.facts), import_roots));
-  m->build(std::move(modules), nullptr);
+  m->build(std::move(modules));
 }
 
 CallGraph::CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules) : m(std::make_unique<Impl>()) {
-  m->build(std::move(modules), nullptr);
-}
-
-CallGraph::CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules, CallGraphMemo& memo)
-    : m(std::make_unique<Impl>()) {
-  m->build(std::move(modules), memo.m.get());
-}
-
-bool CallGraph::same_edges(const CallGraph& other) const {
-  if (m->nodes.size() != other.m->nodes.size() || m->edge_count != other.m->edge_count) return false;
-  for (std::size_t n = 0; n < m->nodes.size(); ++n)
-    if (m->nodes[n].p != other.m->nodes[n].p) return false;
-  return m->callees == other.m->callees && m->callers == other.m->callers;
+  m->build(std::move(modules));
 }
 
 CallGraph::~CallGraph() = default;

@@ -33,32 +33,6 @@ std::shared_ptr<const CallGraphModule> call_graph_module(const std::string& path
                                                          std::shared_ptr<const model::FileFacts> facts,
                                                          const std::vector<std::string>& import_roots);
 
-// What each module's functions called at the last graph built with this
-// memo, kept for the next: a scan of many revisions builds one graph per
-// revision from mostly the same modules. A module's edges are taken again
-// when its part (call_graph_module, by identity: the memo holds the parts
-// it names) is the same and everything resolving its calls read reads the
-// same in the new graph: each module name looked up (the part it names, or
-// none) and each method name guessed for a receiver of unknown type (the
-// functions of that name in its package). Otherwise its calls are resolved
-// again. Only the last graph's modules are kept. Not thread-safe.
-class CallGraphMemo {
- public:
-  CallGraphMemo();
-  ~CallGraphMemo();
-  CallGraphMemo(const CallGraphMemo&) = delete;
-  CallGraphMemo& operator=(const CallGraphMemo&) = delete;
-  // Of the last graph built with the memo: modules whose edges were taken
-  // from the graph before, and modules resolved.
-  std::size_t reused() const;
-  std::size_t resolved() const;
-
- private:
-  friend class CallGraph;
-  struct Impl;
-  std::unique_ptr<Impl> m;
-};
-
 class CallGraph {
  public:
   // `files`: every file read (sites, tests as evidence, calls only); only
@@ -67,10 +41,6 @@ class CallGraph {
   // The same from each file's call_graph_module, in the files' order (null
   // ones are left out); the first of a module's name is the module.
   explicit CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules);
-  // The same, taking each module's edges from `memo` where they still hold
-  // (CallGraphMemo), and leaving this graph's there for the next: the same
-  // graph as without it.
-  CallGraph(std::vector<std::shared_ptr<const CallGraphModule>> modules, CallGraphMemo& memo);
   ~CallGraph();
   CallGraph(const CallGraph&) = delete;
   CallGraph& operator=(const CallGraph&) = delete;
@@ -145,9 +115,6 @@ class CallGraph {
   std::string_view file_of(int node) const;
   std::size_t size() const;
   std::size_t edges() const;
-  // Whether `other` has the same nodes, numbered alike, with the same
-  // callees and callers in the same order (a check of CallGraphMemo).
-  bool same_edges(const CallGraph& other) const;
 
  private:
   struct Impl;

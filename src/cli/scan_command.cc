@@ -68,16 +68,6 @@ std::string join_path(const std::string& prefix, const std::string& rel) {
   return p.empty() ? rel : p + "/" + rel;
 }
 
-// ERRDEX_CHECK_MEMO=1: what a pass takes from the last revision is worked
-// out again from scratch and compared, a difference reported on stderr.
-bool check_memo() {
-  static const bool on = [] {
-    const char* v = std::getenv("ERRDEX_CHECK_MEMO");
-    return v && *v && std::string_view(v) != "0";
-  }();
-  return on;
-}
-
 }  // namespace
 
 // What linking across files changed in a file's facts (pass 3), as text:
@@ -531,17 +521,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     });
     if (memo) memo->graph_modules.next_revision();
     std::erase(graph_modules, nullptr);
-    std::optional<analyze::CallGraph> from_scratch;
-    if (memo && check_memo()) from_scratch.emplace(graph_modules);
-    const analyze::CallGraph graph =
-        memo ? analyze::CallGraph(std::move(graph_modules), memo->call_graph) : analyze::CallGraph(std::move(graph_modules));
-    if (from_scratch) {
-      if (!graph.same_edges(*from_scratch))
-        std::cerr << "errdex scan: ERRDEX_CHECK_MEMO: the call graph's edges taken from the last revision differ from "
-                     "a graph built from scratch\n";
-      std::cerr << "errdex scan: ERRDEX_CHECK_MEMO: call graph: " << memo->call_graph.reused() << " modules' edges reused, "
-                << memo->call_graph.resolved() << " resolved\n";
-    }
+    const analyze::CallGraph graph(std::move(graph_modules));
     phase("5b entry points");
     analyze::link_entry_points(graph, out.sites, out.records);
     phase("5c tests");

@@ -82,9 +82,6 @@ struct ScanMemo {
   // "<facts key>\n<path>\n<module name>" -> what that code file gives
   // the call graph on its own (analyze::call_graph_module).
   RecentMap<analyze::CallGraphModule> graph_modules;
-  // The last revision's call-graph edges, by module, with what resolving
-  // them read: the next revision resolves only the modules whose reads changed.
-  analyze::CallGraphMemo call_graph;
   // Facts key -> the index of each of a code file's docstrings, in order
   // (FileFacts::docstrings), for evidence.docs.
   RecentMap<std::vector<analyze::DocTextIndex>> docstring_indexes;
