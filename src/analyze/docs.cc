@@ -86,47 +86,33 @@ std::string_view module_stem(std::string_view path) {
   return name;
 }
 
-// The docs' texts folded (DocTextIndex::folded) into one string, each
-// ended by '\0', with the place of every line start, indexed by the bytes at
-// each word start.
+// The docs' texts folded (DocTextIndex::folded), indexed by the bytes at
+// each word start. The texts are the caller's, not copied: a scan of many
+// revisions keeps them by content, and copying them all into one string
+// each revision cost most of the index.
 class Corpus {
  public:
   // `texts[d]` indexes docs[d]'s text; `keys`: the keys (key_of) of the
   // literals that will be looked up.
   Corpus(const std::vector<const DocTextIndex*>& texts, const std::vector<std::uint64_t>& keys)
-      : m_maybe(k_filter_bits / 64) {
+      : m_texts(texts), m_maybe(k_filter_bits / 64) {
     for (std::uint64_t k : keys) {
       m_index[k];
       m_maybe[filter_bit(k) / 64] |= std::uint64_t{1} << (filter_bit(k) % 64);
     }
-    std::size_t size = texts.size(), newlines = 0;
-    for (const DocTextIndex* t : texts) {
-      size += t->folded.size();
-      newlines += t->newlines.size();
-    }
-    m_text.resize(size);
-    m_starts.reserve(texts.size());
-    m_newlines.reserve(newlines);
-    char* out = m_text.data();
-    for (const DocTextIndex* t : texts) {
-      const std::size_t base = out - m_text.data();
-      m_starts.push_back(base);
-      for (std::uint32_t n : t->newlines) m_newlines.push_back(base + n);
-      std::memcpy(out, t->folded.data(), t->folded.size());
-      out += t->folded.size();
-      *out++ = '\0';
-    }
     // Only the word starts some literal's key is looked up at are indexed,
-    // each key's in text order; the filter passes over most others. A key
-    // near a text's end takes bytes of the next, as a literal's never do.
-    for (std::size_t d = 0; d < texts.size(); ++d)
+    // each key's in text order; the filter passes over most others. A
+    // literal holds its key and more, so a key that would run past its
+    // text's end is no literal's.
+    for (std::size_t d = 0; d < texts.size(); ++d) {
+      const std::string_view text = texts[d]->folded;
       for (std::uint32_t w : texts[d]->word_starts) {
-        const std::size_t i = m_starts[d] + w;
-        if (i + k_key > m_text.size()) break;
-        const std::uint64_t k = key_at(m_text, i);
+        if (w + k_key > text.size()) break;
+        const std::uint64_t k = key_at(text, w);
         if (!(m_maybe[filter_bit(k) / 64] >> (filter_bit(k) % 64) & 1)) continue;
-        if (auto it = m_index.find(k); it != m_index.end()) it->second.push_back(i);
+        if (auto it = m_index.find(k); it != m_index.end()) it->second.push_back({static_cast<std::uint32_t>(d), w});
       }
+    }
   }
 
   // Where a literal's key is taken: its second word start (the first may
@@ -138,7 +124,8 @@ class Corpus {
     return std::pair(k, key_at(lit, k));
   }
 
-  // Each (doc, line) where `lit` stands, at most k_max_hits.
+  // Each (doc, line) where `lit` stands, at most k_max_hits, in the docs'
+  // order and then the text's.
   std::vector<std::pair<std::size_t, int>> find(std::string_view lit, const std::vector<DocSource>& docs) const {
     std::vector<std::pair<std::size_t, int>> out;
     auto key = key_of(lit);
@@ -147,21 +134,21 @@ class Corpus {
     auto found = m_index.find(key->second);
     if (found == m_index.end()) return out;
     for (auto it = found->second.begin(); it != found->second.end() && out.size() < k_max_hits; ++it) {
-      if (*it < k || m_text.compare(*it - k, lit.size(), lit) != 0) continue;
-      std::size_t at = *it - k;
-      std::size_t d = std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin() - 1;
-      auto lines_before = std::lower_bound(m_newlines.begin(), m_newlines.end(), at) -
-                          std::lower_bound(m_newlines.begin(), m_newlines.end(), m_starts[d]);
-      out.emplace_back(d, docs[d].line + static_cast<int>(lines_before));
+      const DocTextIndex& t = *m_texts[it->doc];
+      if (it->at < k || std::string_view(t.folded).substr(it->at - k, lit.size()) != lit) continue;
+      const std::size_t at = it->at - k;
+      const auto lines_before = std::lower_bound(t.newlines.begin(), t.newlines.end(), at) - t.newlines.begin();
+      out.emplace_back(it->doc, docs[it->doc].line + static_cast<int>(lines_before));
     }
     return out;
   }
 
  private:
-  std::string m_text;
-  std::vector<std::size_t> m_starts;    // each doc's first byte in m_text
-  std::vector<std::size_t> m_newlines;  // where each original line ended, in m_text
-  std::unordered_map<std::uint64_t, std::vector<std::size_t>> m_index;  // key → word starts, ascending
+  struct Place {
+    std::uint32_t doc = 0, at = 0;  // a word start of m_texts[doc]->folded
+  };
+  const std::vector<const DocTextIndex*>& m_texts;
+  std::unordered_map<std::uint64_t, std::vector<Place>> m_index;  // key → word starts, in the docs' order
   // A bit per hash of each key in m_index: a clear bit says a word start's
   // key is none of them without a lookup.
   static constexpr std::size_t k_filter_bits = 1 << 16;

@@ -68,6 +68,32 @@ TEST(Docs, EveryQuoteIsFoundAmongThousandsOfLiterals) {
   }
 }
 
+// Each text is searched on its own: a quote that fills a text from its
+// first byte to its last is found, and one whose first half ends a text and
+// whose second half starts the next is no quote, whichever order the texts
+// come in.
+TEST(Docs, AQuoteIsFoundToItsTextsEdgesAndNeverAcrossTwoTexts) {
+  const std::string lit = "the spline has fewer knots than its degree";
+  std::vector<model::ThrowSite> sites{site_saying(lit)};
+  const std::vector<std::string> paths{"docs/a.rst", "docs/b.rst", "docs/c.rst", "docs/d.rst"};
+  const std::vector<std::string> texts{"Intro.\n\nthe spline has fewer", " knots than its degree\n", lit,
+                                       "Then:\n" + lit};
+  for (int order = 0; order < 2; ++order) {
+    std::vector<DocSource> docs;
+    for (int k = 0; k < 4; ++k) {
+      const int d = order == 0 ? k : 3 - k;
+      docs.push_back({&paths[d], 1, {}, texts[d], false});
+    }
+    std::vector<model::ErrorRecord> records(1);
+    records[0].file_path = "pkg/spline.py";
+    records[0].error_class = "ValueError";
+    link_docs(docs, sites, records);
+    // Links are ordered by path, then line.
+    const std::vector<model::DocEvidence> want{{"docs/c.rst", 1}, {"docs/d.rst", 2}};
+    EXPECT_EQ(records[0].evidence.docs, want) << order;
+  }
+}
+
 // A caller's kept indexes (index_doc_text, as a scan of many revisions keeps
 // them by content) link as link_docs's own: the standard library's modules
 // read as doc files and as docstrings, with sites whose messages quote a
