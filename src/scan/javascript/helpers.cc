@@ -1,0 +1,155 @@
+// `throw helper(args)` and a message built by a function of the file: what
+// the function returns, read through its returns with the call's arguments.
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "scan/javascript/file_scanner.h"
+#include "scan/javascript/text.h"
+#include "scan/tree_walk.h"
+
+namespace errdex::scan::javascript_detail {
+
+// `throw helper(args)` where this file defines `helper` to return `new
+// X(…)`, directly or through another such helper (json5's `invalidChar(c)`
+// returns `syntaxError(\`JSON5: invalid character …\`)`, which returns `new
+// SyntaxError(message)`): the first error returned is the site's class and
+// message, the others its alternatives.
+bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth) {
+  std::vector<HelperError> made = helper_errors(call, at, depth);
+  if (made.empty()) return false;
+  site.args = argument_texts(call);
+  site.error_class = std::move(made.front().error_class);
+  site.message = std::move(made.front().message);
+  for (std::size_t i = 1; i < made.size() && site.alternatives.size() < 64; ++i)
+    site.alternatives.push_back(std::move(made[i].message));
+  return true;
+}
+
+// The method `name` of the class whose method holds `n` (`this` there is
+// its instance: not inside a plain function or an object literal's
+// method), or null.
+TSNode FileScanner::own_method(TSNode n, std::string_view name) const {
+  TSNode cls{};
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && ts_node_is_null(cls); p = ts_node_parent(p)) {
+    const Kind k = kind(p);
+    // A plain function has a `this` of its own; an arrow's is its scope's.
+    if (k == Kind::Function) return {};
+    if (k != Kind::Method) continue;
+    // The method's class (body, then class); an object literal's method
+    // has the object as its `this`.
+    cls = ts_node_parent(ts_node_parent(p));
+    if (kind(cls) != Kind::ClassDecl) return {};
+  }
+  TSNode body = child(cls, m_g.f_body);
+  for (std::uint32_t i = 0, n_members = named_count(body); i < n_members; ++i) {
+    TSNode m = ts_node_named_child(body, i);
+    if (kind(m) == Kind::Method && text(child(m, m_g.f_name)) == name) return m;
+  }
+  return {};
+}
+
+// The errors `call`, a call of a function of this file, returns: each
+// `return new X(…)` of it (an arrow's body counts as its return; so does a
+// name the function made one under and returns), and each
+// `return other(…)` read through `other` the same way, a few calls deep;
+// `this.method(…)` is its class's method.
+// A parameter in a message is what `call` passes for it (its literal text
+// when it is one).
+std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, std::uint32_t at, int depth) {
+  std::vector<HelperError> out;
+  if (depth > 3) return out;
+  TSNode callee = child(call, m_g.f_function);
+  TSNode fn{};
+  if (kind(callee) == Kind::Identifier)
+    fn = function_named(text(callee));
+  else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
+    fn = own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
+  if (ts_node_is_null(fn)) return out;
+  std::vector<std::string> params = parameter_names(fn);
+  std::vector<HelperError> made = returned_errors(fn, callee, depth);
+  std::vector<std::string> args = argument_texts(call);
+  for (HelperError& e : made) {
+    MessageTemplate filled;
+    filled.style = e.message.style;
+    filled.from_literals = e.message.from_literals;
+    for (const TemplatePart& p : e.message.parts) {
+      auto pos = std::find(params.begin(), params.end(), p.text);
+      std::size_t k = static_cast<std::size_t>(pos - params.begin());
+      if (p.literal || pos == params.end() || k >= args.size()) {
+        filled.parts.push_back(p);
+        continue;
+      }
+      MessageTemplate given = message_from(argument(call, static_cast<std::uint32_t>(k)), at);
+      if (!given.from_literals) {
+        filled.parts.push_back(interp(args[k]));
+        continue;
+      }
+      // `new Error(message)` given a literal is that literal's message.
+      if (e.message.parts.size() == 1 && !e.message.from_literals) {
+        filled.style = given.style;
+        filled.from_literals = true;
+      }
+      append_parts(filled.parts, std::move(given.parts));
+    }
+    out.push_back({std::move(e.error_class), std::move(filled)});
+  }
+  return out;
+}
+
+// The errors function `fn` returns, as it writes them (its parameters
+// named in their messages): each `return new X(…)` (an arrow's body counts
+// as its return; so does a name the function made one under and returns),
+// and each `return other(…)` read through `other` (not `callee`, the call
+// being read), the usual one first.
+std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TSNode callee, int depth) {
+  std::vector<HelperError> made;
+  auto returned = [&](TSNode v) {
+    v = unwrap(v);
+    if (made.size() >= 16) return;
+    if (kind(v) == Kind::Identifier) {  // `const err = new X(…); …; return err`
+      const std::uint32_t here = start_byte(v);
+      const Assign* last = nullptr;
+      for (const Assign& a : assignments(scope_of(here)))
+        if (a.at < here && a.name == text(v)) last = &a;
+      if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
+    }
+    if (kind(v) == Kind::New) {
+      made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
+    } else if (kind(v) == Kind::Call && (ts_node_is_null(callee) || !ts_node_eq(child(v, m_g.f_function), callee))) {
+      for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
+        if (made.size() < 16) made.push_back(std::move(e));
+    }
+  };
+  TSNode body = child(fn, m_g.f_body);
+  if (kind(body) != Kind::Block) {
+    returned(body);  // `(m) => new SyntaxError(m)`
+  } else {
+    // The return every other path falls through to, a statement of the
+    // body itself, is the usual error and comes first (json5's invalidChar
+    // returns "invalid end of input" for no character, else "invalid
+    // character"); the others follow in source order.
+    std::size_t usual = 0, before = 0;
+    bool found = false;
+    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      if (kind(x) == Kind::Return && named_count(x) > 0) {
+        before = made.size();
+        returned(ts_node_named_child(x, 0));
+        if (!found && made.size() > before && ts_node_eq(ts_node_parent(x), body)) {
+          usual = before;
+          found = true;
+        }
+      }
+      return !is_function(kind(x)) || ts_node_eq(x, body);
+    });
+    if (found && usual > 0) std::rotate(made.begin(), made.begin() + static_cast<std::ptrdiff_t>(usual), made.begin() + static_cast<std::ptrdiff_t>(usual + 1));
+  }
+  return made;
+}
+
+}  // namespace errdex::scan::javascript_detail
