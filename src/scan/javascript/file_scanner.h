@@ -121,6 +121,9 @@ class FileScanner {
   std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
   void export_factories();
   TSNode own_method(TSNode n, std::string_view name) const;
+  // The function of this file `call` calls: `helper(…)` by name, or
+  // `this.m(…)` the method of the class around it; null otherwise.
+  TSNode called_function(TSNode call);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   bool emit_node_assert(TSNode call, std::string_view callee);
   void fill_context(ThrowSite& site, std::uint32_t at) const;

@@ -182,57 +182,6 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
   }
 }
 
-std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::uint32_t at, int depth) {
-  TSNode callee = child(call, m_g.f_function);
-  TSNode fn{};
-  if (kind(callee) == Kind::Identifier)
-    fn = function_named(text(callee));
-  else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
-    fn = own_method(call, text(child(callee, m_g.f_property)));
-  if (ts_node_is_null(fn)) return std::nullopt;
-  TSNode body = child(fn, m_g.f_body);
-  TSNode value{};
-  if (kind(body) != Kind::Block) {
-    value = body;
-  } else {
-    int returns = 0;
-    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
-      if (kind(x) == Kind::Return) {
-        ++returns;
-        if (named_count(x) > 0) value = ts_node_named_child(x, 0);
-        return false;
-      }
-      return !is_function(kind(x)) || ts_node_eq(x, body);
-    });
-    if (returns != 1) return std::nullopt;
-  }
-  value = unwrap(value);
-  if (ts_node_is_null(value) || kind(value) == Kind::New) return std::nullopt;
-  std::optional<MessageTemplate> t = build(value, start_byte(value), depth + 1);
-  if (!t || !t->from_literals) return std::nullopt;
-  if (std::none_of(t->parts.begin(), t->parts.end(), [](const TemplatePart& p) {
-        return p.literal && p.text.find_first_not_of(" \t\n") != std::string::npos;
-      }))
-    return std::nullopt;
-  // Its parameters are what the call passes.
-  const std::vector<std::string> params = parameter_names(fn);
-  const std::vector<std::string> args = argument_texts(call);
-  MessageTemplate filled;
-  filled.style = t->style;
-  filled.from_literals = true;
-  for (TemplatePart& p : t->parts) {
-    const auto pos = std::find(params.begin(), params.end(), p.text);
-    const std::size_t k = static_cast<std::size_t>(pos - params.begin());
-    if (p.literal || pos == params.end() || k >= args.size()) {
-      filled.parts.push_back(std::move(p));
-      continue;
-    }
-    bool literal = false;
-    append_parts(filled.parts, operand(argument(call, static_cast<std::uint32_t>(k)), at, depth + 1, literal));
-  }
-  return filled;
-}
-
 // One side of a `+` (or what `+=` appends): its template when it builds
 // one (`literal` then turns true when it came from literals), a number's
 // digits, else the expression as one interpolation.

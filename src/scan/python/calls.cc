@@ -239,25 +239,31 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
   }
 }
 
-void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at) {
+TSNode FileScanner::called_helper(TSNode call, bool& method) {
   TSNode callee = child(call, m_g.f_function);
-  Kind ck = kind(callee);
-  std::string_view name = ck == Kind::Identifier ? text(callee) : ck == Kind::Attribute ? text(child(callee, m_g.f_attribute)) : "";
-  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return;
-  if (ck == Kind::Attribute) {
+  const Kind ck = kind(callee);
+  method = ck == Kind::Attribute;
+  std::string_view name = ck == Kind::Identifier ? text(callee) : method ? text(child(callee, m_g.f_attribute)) : "";
+  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return TSNode{};
+  if (method) {
     auto object = text(child(callee, m_g.f_object));
-    if (object != "self" && object != "cls") return;
+    if (object != "self" && object != "cls") return TSNode{};
   }
   // Only a function defined in this file is read (`def name(`).
-  std::string def = "def " + std::string(name) + "(";
+  const std::string def = "def " + std::string(name) + "(";
   depends_on(name);
-  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return;
+  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return TSNode{};
   if (m_src.find(def) == std::string_view::npos) {
     if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
       m_facts.blanked.emplace_back(name);
-    return;
+    return TSNode{};
   }
-  TSNode fn = ck == Kind::Attribute ? method_named(call, name) : function_named(name);
+  return method ? method_named(call, name) : function_named(name);
+}
+
+void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at) {
+  bool method = false;
+  TSNode fn = called_helper(call, method);
   if (ts_node_is_null(fn) || !ts_node_is_null(m_scope)) return;
   // The helper's returns of a call to a class (capitalised) name, or of a
   // name last assigned one before the return, read once per helper; the
@@ -286,7 +292,6 @@ void FileScanner::resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at)
   if (returns.empty()) return;
 
   // A helper's parameter in its message stands for what this call passes.
-  bool method = ck == Kind::Attribute;
   auto substitute = [&](MessageTemplate t) {
     return with_arguments(std::move(t), at, true, [&](const TemplatePart& p) {
       int position = -1;
@@ -350,26 +355,9 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
   constexpr int k_max_helpers_open = 2;
   constexpr std::size_t k_max_returns = 8;
   if (m_text_helpers_open >= k_max_helpers_open || !ts_node_is_null(m_scope)) return std::nullopt;
-  TSNode callee = child(call, m_g.f_function);
-  const Kind ck = kind(callee);
-  std::string_view name = ck == Kind::Identifier ? text(callee) : ck == Kind::Attribute ? text(child(callee, m_g.f_attribute)) : "";
-  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return std::nullopt;
-  const bool method = ck == Kind::Attribute;
-  if (method) {
-    auto object = text(child(callee, m_g.f_object));
-    if (object != "self" && object != "cls") return std::nullopt;
-  }
-  TSNode args = child(call, m_g.f_arguments);
-  if (kind(args) != Kind::ArgumentList || passes_splat(call)) return std::nullopt;
-  const std::string def = "def " + std::string(name) + "(";
-  depends_on(name);
-  if ((m_original.empty() ? m_src : m_original).find(def) == std::string_view::npos) return std::nullopt;
-  if (m_src.find(def) == std::string_view::npos) {
-    if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), name) == m_facts.blanked.end())
-      m_facts.blanked.emplace_back(name);
-    return std::nullopt;
-  }
-  TSNode fn = method ? method_named(call, name) : function_named(name);
+  if (kind(child(call, m_g.f_arguments)) != Kind::ArgumentList || passes_splat(call)) return std::nullopt;
+  bool method = false;
+  TSNode fn = called_helper(call, method);
   if (ts_node_is_null(fn)) return std::nullopt;
   // Its returns, not those of functions nested in it; none may be a class
   // made (that helper makes an error, not its text).

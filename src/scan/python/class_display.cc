@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "scan/python/text.h"
+#include "util/text.h"
 
 namespace errdex::scan::python::detail {
 
@@ -469,18 +470,12 @@ void FileScanner::keep_through_bases(TSNode init_fn, TSNode init_owner, ClassDis
 }
 
 bool FileScanner::set_only_under_if(TSNode init_fn, std::string_view param, const std::vector<Reaching>& found) const {
-  auto names_word = [](std::string_view in, std::string_view word) {
-    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (std::size_t at = in.find(word); at != std::string_view::npos; at = in.find(word, at + 1))
-      if ((at == 0 || !ident(in[at - 1])) && (at + word.size() == in.size() || !ident(in[at + word.size()]))) return true;
-    return false;
-  };
   int position = -1;
   if (found.empty() || !parameter_position(init_fn, param, position) || position <= 0) return false;
   TSNode body = child(init_fn, m_g.f_body);
   return std::all_of(found.begin(), found.end(), [&](const Reaching& r) {
     for (TSNode up = ts_node_parent(r.assignment); !ts_node_is_null(up) && !ts_node_eq(up, body); up = ts_node_parent(up))
-      if (kind(up) == Kind::If && names_word(text(child(up, m_g.f_condition)), param)) return true;
+      if (kind(up) == Kind::If && util::contains_word(text(child(up, m_g.f_condition)), param)) return true;
     return false;
   });
 }

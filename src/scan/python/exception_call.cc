@@ -204,15 +204,8 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   // (each of its texts when it holds a choice), the others are variants;
   // a parameter's come from the callers.
   auto found = reaching(text(name), at);
-  std::vector<MessageTemplate> primary;
-  if (!found.empty()) primary = each_choice([&] { return build_reaching(found.back(), 0); });
-  if (!primary.empty()) {
-    for (MessageTemplate& t : primary) t.from_literals = true;
-    site.message = std::move(primary.front());
-    for (std::size_t k = 1; k < primary.size(); ++k) push_alternative(site, std::move(primary[k]));
-  } else {
+  if (found.empty() || !take_choices(site, each_choice([&] { return build_reaching(found.back(), 0); })))
     site.message = message_from(msg, at);
-  }
   if (found.empty()) add_caller_messages(site, text(name));
   for (std::size_t i = 0; i + 1 < found.size(); ++i)
     if (auto t = build_reaching(found[i], 1)) {

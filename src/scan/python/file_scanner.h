@@ -348,6 +348,9 @@ class FileScanner {
   std::vector<MessageTemplate> each_choice(const std::function<std::optional<MessageTemplate>()>& build_once);
   // The site's message from `expr` with each choice it offers.
   void message_with_choices(ThrowSite& site, TSNode expr, std::uint32_t site_byte);
+  // each_choice's texts taken by the site: the first its message, the
+  // others alternatives; false when there is none.
+  bool take_choices(ThrowSite& site, std::vector<MessageTemplate> built);
   // While each_choice runs: `n`'s picked option when it is a choice point
   // (counted in the order met), else `n`.
   TSNode chosen(TSNode n);
@@ -426,6 +429,11 @@ class FileScanner {
   // class and messages from the helper's returns, its parameters replaced
   // by the call's arguments.
   void resolve_helper(ThrowSite& site, TSNode call, std::uint32_t at);
+  // The function of this file `call` calls by a lower-case name
+  // (`helper(…)`; `self.helper(…)`, `cls.helper(…)`: `method`, the class's
+  // own), or null. When the outline blanked its `def`, the file is asked
+  // to be read again keeping it.
+  TSNode called_helper(TSNode call, bool& method);
   // `raise ValueError(_bad_name(name))`, `msg = self._formatMessage(msg,
   // standardMsg)`: a function or method of this file whose returns are
   // text reads as what it returns, its parameters replaced by the call's

@@ -123,7 +123,7 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
   for (const MessageTemplate& t : cls.display) {
     // A parameter the class gives a default text when left out: passed,
     // it is the only display; left out, it is none.
-    const bool as_given = t.style == "as_given" && t.parts.size() == 1;
+    const bool as_given = t.style == python::detail::k_as_given && t.parts.size() == 1;
     bool passed = false;
     left_none.clear();
     MessageTemplate out;

@@ -146,16 +146,17 @@ std::size_t FileScanner::choice_of(std::size_t count) {
   return std::min<std::size_t>(m_choices->pick[at], count - 1);
 }
 
-void FileScanner::message_with_choices(ThrowSite& site, TSNode expr, std::uint32_t site_byte) {
-  std::vector<MessageTemplate> built;
-  if (!ts_node_is_null(expr)) built = each_choice([&] { return build(expr, site_byte, 0, true); });
-  if (built.empty()) {
-    site.message = expression_message(expr);
-    return;
-  }
+bool FileScanner::take_choices(ThrowSite& site, std::vector<MessageTemplate> built) {
+  if (built.empty()) return false;
   for (MessageTemplate& t : built) t.from_literals = true;
   site.message = std::move(built.front());
   for (std::size_t k = 1; k < built.size(); ++k) push_alternative(site, std::move(built[k]));
+  return true;
+}
+
+void FileScanner::message_with_choices(ThrowSite& site, TSNode expr, std::uint32_t site_byte) {
+  if (ts_node_is_null(expr) || !take_choices(site, each_choice([&] { return build(expr, site_byte, 0, true); })))
+    site.message = expression_message(expr);
 }
 
 bool FileScanner::string_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const {
