@@ -34,6 +34,13 @@ struct Case {
 // Runs npm_cases.js (`flag`: "" for the cases tuned on, "--held-out" for
 // packages never tuned on) and scans the packages its cases threw from
 // into a store in `dir`, whose URL it returns.
+// A package's repository as errdex names it: a scoped @scope/pkg is
+// npm/@scope__pkg.
+std::string npm_repo(std::string pkg) {
+  if (auto slash = pkg.find('/'); slash != std::string::npos) pkg.replace(slash, 1, "__");
+  return "npm/" + pkg;
+}
+
 std::string load_cases(const TempDir& dir, const std::string& flag, std::vector<Case>& cases) {
   const std::string modules = std::string(ERRDEX_SOURCE_DIR) + "/node_modules";
   auto r = run("node " + shell_quote(std::string(ERRDEX_SOURCE_DIR) + "/tests/match/npm_cases.js") + " " + shell_quote(modules) + " " + flag);
@@ -47,7 +54,7 @@ std::string load_cases(const TempDir& dir, const std::string& flag, std::vector<
   }
   const std::string db = "sqlite:" + (dir.path() / "npm.db").string();
   for (const auto& p : pkgs) {
-    auto scan = run(errdex_cmd() + " scan " + shell_quote(modules + "/" + p) + " --repo npm/" + p + " -q --db " + shell_quote(db));
+    auto scan = run(errdex_cmd() + " scan " + shell_quote(modules + "/" + p) + " --repo " + npm_repo(p) + " -q --db " + shell_quote(db));
     EXPECT_EQ(scan.code, 0) << p << ": " << scan.out << scan.err;
   }
   return db;
@@ -257,19 +264,14 @@ TEST_F(NpmAccuracy, MessageAlone) {
   EXPECT_GE(one_site, 95.0);
 }
 
-// Packages errdex was never tuned on (npm_cases.js --held-out), measured
-// as they came before any rule was written for them. A case is right when
-// the first answer is the throw Node names or the same statement in
-// another build of the package (the same text on its line, or the same
-// message: `lib/` beside `dist/cjs/`, `src/` beside a bundle). Where Node's header names a statement
-// throwing again an error made elsewhere (`throw e` in a catch), a stack
-// without the header or the message alone cannot name it: those cases are
-// counted apart, and only the full stderr is held to them.
-TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) {
+// The held-out tally for `flag`'s cases: the full stderr names the throw
+// for 95 % of them, an `error.stack` for 90 % of those whose throw made
+// the error, the message alone the site first or in a tie for 90 %.
+void held_out(const std::string& flag, std::size_t min_cases) {
   TempDir dir;
   std::vector<Case> cases;
-  const std::string db = load_cases(dir, "--held-out", cases);
-  ASSERT_GE(cases.size(), 60u);
+  const std::string db = load_cases(dir, flag, cases);
+  ASSERT_GE(cases.size(), min_cases);
   const std::string modules = std::string(ERRDEX_SOURCE_DIR) + "/node_modules/";
   auto line_text = [&](const std::string& pkg, const std::string& file, int line) {
     std::ifstream in(modules + pkg + "/" + file);
@@ -284,7 +286,7 @@ TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) {
   for (const Case& c : cases) {
     if (message_at.count(c.pkg)) continue;
     message_at[c.pkg] = "";
-    auto list = run(errdex_cmd() + " list --repo npm/" + c.pkg + " --json --db " + shell_quote(db));
+    auto list = run(errdex_cmd() + " list --repo " + npm_repo(c.pkg) + " --json --db " + shell_quote(db));
     ASSERT_EQ(list.code, 0) << list.err;
     for (const auto& r : nlohmann::json::parse(list.out))
       message_at[c.pkg + ":" + r["filePath"].get<std::string>() + ":" + std::to_string(r["lineNumber"].get<int>())] = r["errorMessage"];
@@ -308,7 +310,7 @@ TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) {
           const std::string file = cand["filePath"], want_text = line_text(c.pkg, c.file, c.line);
           const int line = cand["lineNumber"];
           const std::string want_message = message_at[c.pkg + ":" + c.file + ":" + std::to_string(c.line)];
-          same.push_back(cand["repo"] == "npm/" + c.pkg &&
+          same.push_back(cand["repo"] == npm_repo(c.pkg) &&
                          ((file == c.file && line == c.line) || (!want_text.empty() && line_text(c.pkg, file, line) == want_text) ||
                           (!want_message.empty() && cand["errorMessage"] == want_message)));
         }
@@ -336,5 +338,19 @@ TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) {
   measure("message only", true, message_line);
 }
 
+// Packages errdex was never tuned on (npm_cases.js --held-out), measured
+// as they came before any rule was written for them. A case is right when
+// the first answer is the throw Node names or the same statement in
+// another build of the package (the same text on its line, or the same
+// message: `lib/` beside `dist/cjs/`, `src/` beside a bundle). Where Node's header names a statement
+// throwing again an error made elsewhere (`throw e` in a catch), a stack
+// without the header or the message alone cannot name it: those cases are
+// counted apart, and only the full stderr is held to them.
+TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) { held_out("--held-out", 60); }
+
+// A second set (npm_cases.js --held-out2), nine packages more, written and
+// measured on main before the rules it led to (a parameter thrown by a
+// function the file calls with text, `exports.X` constants).
+TEST(NpmHeldOut, ASecondSetOfPackagesNeverTunedOn) { held_out("--held-out2", 35); }
 }  // namespace
 }  // namespace errdex

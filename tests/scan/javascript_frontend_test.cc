@@ -788,5 +788,57 @@ TEST(JavaScriptFrontend, ACommaThrowsItsLastOperand) {
   EXPECT_EQ(template_text(f.sites[1].message), "out of range");
 }
 
+// `function invariant(condition, error) { if (!condition) throw new
+// Error(error) }`: the throw's message is what the file's calls pass —
+// each text passed is an alternative, the message stays the parameter. A
+// parameter reassigned in the function, a call passing no text, or a
+// method of the same name are not read so.
+TEST(JavaScriptFrontend, AThrowOfAParameterShowsWhatTheFilesCallsPass) {
+  auto f = js("function invariant(condition, error) {\n"
+              "  if (!condition) throw new Error(error);\n"
+              "}\n"
+              "function range(start, step) {\n"
+              "  invariant(step !== 0, 'Cannot step a Range by 0');\n"
+              "  invariant(start !== undefined, 'You must define a start value, got ' + start);\n"
+              "  invariant(start > 0, message);\n"
+              "  invariant(start > 0, 'Cannot step a Range by 0');\n"
+              "  other.invariant(start > 0, 'Not this one at all');\n"
+              "}\n"
+              "const check = (ok, text) => { if (!ok) throw new TypeError(text) };\n"
+              "check(false, `Expected a number here`);\n"
+              "function renamed(ok, text) { text = 'x' + text; if (!ok) throw new Error(text) }\n"
+              "renamed(false, 'Never shown as passed');\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(template_text(f.sites[0].message), "{error}");
+  std::vector<std::string> alts;
+  for (const auto& a : f.sites[0].alternatives) alts.push_back(template_text(a));
+  EXPECT_EQ(alts, (std::vector<std::string>{"Cannot step a Range by 0", "You must define a start value, got {start}"}));
+  ASSERT_EQ(f.sites[1].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[1].alternatives[0]), "Expected a number here");
+  for (const auto& a : f.sites[2].alternatives) EXPECT_NE(template_text(a), "xNever shown as passed");
+}
+
+// TypeScript's CommonJS output of `export const NOT_FOUND = '…'` assigns
+// `exports.NOT_FOUND = void 0` first, in a chain with the other exports,
+// then the text: a throw of `exports.NOT_FOUND` shows the text.
+TEST(JavaScriptFrontend, AnExportedConstantIsReadThroughExports) {
+  auto f = js("\"use strict\";\n"
+              "exports.Cron = exports.LOOP_LIMIT = exports.OUT_OF_SPAN = void 0;\n"
+              "exports.OUT_OF_SPAN = 'Out of the time span range';\n"
+              "exports.LOOP_LIMIT = 'Invalid expression, loop limit exceeded';\n"
+              "class Cron {\n"
+              "  next() {\n"
+              "    if (this.a) throw new Error(exports.OUT_OF_SPAN);\n"
+              "    if (this.b) throw new Error(exports.LOOP_LIMIT);\n"
+              "    throw new Error(other.LOOP_LIMIT);\n"
+              "  }\n"
+              "}\n"
+              "exports.Cron = Cron;\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Out of the time span range");
+  EXPECT_EQ(template_text(f.sites[1].message), "Invalid expression, loop limit exceeded");
+  EXPECT_EQ(template_text(f.sites[2].message), "{other.LOOP_LIMIT}");
+}
+
 }  // namespace
 }  // namespace errdex::scan

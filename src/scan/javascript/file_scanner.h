@@ -124,6 +124,7 @@ class FileScanner {
   // The function of this file `call` calls: `helper(…)` by name, or
   // `this.m(…)` the method of the class around it; null otherwise.
   TSNode called_function(TSNode call);
+  void add_caller_messages(ThrowSite& site, std::uint32_t at);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   bool emit_node_assert(TSNode call, std::string_view callee);
   void fill_context(ThrowSite& site, std::uint32_t at) const;
@@ -146,6 +147,7 @@ class FileScanner {
   std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
   TSNode scope_of(std::uint32_t at) const;
+  bool declares_only(TSNode value) const;
   const std::vector<Assign>& assignments(TSNode scope);
   const std::vector<Assign>& assignments_reaching(std::string_view name, std::uint32_t at, const Assign*& last);
   TSNode function_named(std::string_view name);

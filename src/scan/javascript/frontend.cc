@@ -369,6 +369,7 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   site.message = message_from(argument(expr, 0), at);
   for (MessageTemplate& v : m_variants)
     if (site.alternatives.size() < 64) site.alternatives.push_back(std::move(v));
+  add_caller_messages(site, at);
   // A later argument written as text (`new MissingRefError(resolver, "",
   // ref, \`No definition ${ref}\`)`): its template, for a class whose
   // constructor makes that argument the message (offer_display).

@@ -202,4 +202,49 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
   return filled;
 }
 
+// `function invariant(condition, error) { if (!condition) throw new
+// Error(error); }`: a throw whose message is a parameter of a function of
+// this file, never reassigned there, shows what the file's calls of the
+// function pass for it. Each call passing text (immutable's
+// `invariant(step !== 0, 'Cannot step a Range by 0')`) gives an
+// alternative; the message stays the parameter.
+void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
+  if (site.message.parts.size() != 1 || site.message.parts[0].literal) return;
+  const std::string param = site.message.parts[0].text;
+  TSNode fn = scope_of(at);
+  if (ts_node_eq(fn, m_root) || kind(fn) == Kind::Method) return;
+  const std::vector<std::string> params = parameter_names(fn);
+  const auto pos = std::find(params.begin(), params.end(), param);
+  if (pos == params.end()) return;
+  for (const Assign& a : assignments(fn))
+    if (a.name == param) return;
+  // Called by its name: a declaration's, or a declarator's it is the value of.
+  // (A view of the file's text: occurrences keeps it as a key.)
+  std::string_view name = text(child(fn, m_g.f_name));
+  if (name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator) name = text(child(ts_node_parent(fn), m_g.f_name));
+  if (name.empty() || !ts_node_eq(function_named(name), fn)) return;
+  const auto position = static_cast<std::uint32_t>(pos - params.begin());
+  // Copied: building a caller's text may look other words up.
+  const std::vector<std::uint32_t> calls = occurrences(name);
+  for (std::uint32_t off : calls) {
+    if (site.alternatives.size() >= 64) break;
+    TSNode id = ts_node_descendant_for_byte_range(m_root, off, off + static_cast<std::uint32_t>(name.size()));
+    if (kind(id) != Kind::Identifier || text(id) != name) continue;
+    TSNode call = ts_node_parent(id);
+    if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), id)) continue;
+    TSNode arg = unwrap(argument(call, position));
+    const Kind ak = kind(arg);
+    if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;
+    std::optional<MessageTemplate> t = build(arg, start_byte(call), 1);
+    if (!t || !t->from_literals ||
+        std::none_of(t->parts.begin(), t->parts.end(), [](const TemplatePart& p) {
+          return p.literal && p.text.find(' ') != std::string::npos;
+        }))
+      continue;
+    if (std::none_of(site.alternatives.begin(), site.alternatives.end(),
+                     [&](const MessageTemplate& a) { return same_parts(a, *t); }))
+      site.alternatives.push_back(std::move(*t));
+  }
+}
+
 }  // namespace errdex::scan::javascript_detail

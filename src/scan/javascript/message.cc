@@ -98,6 +98,13 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       append_parts(t.parts, std::move(right));
       return t;
     }
+    case Kind::Member:
+      // `exports.NOT_FOUND = 'Not found'` at the top of the module
+      // (TypeScript's CommonJS output of `export const`), read as the
+      // name it is.
+      if (const std::string_view object = text(child(n, m_g.f_object)); object != "exports" && object != "module.exports")
+        return std::nullopt;
+      [[fallthrough]];
     case Kind::Identifier:
     case Kind::Shorthand: {  // `{ message }`: the name's value
       if (m_hops >= k_max_variable_hops) return std::nullopt;
@@ -238,7 +245,7 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments_reaching(std::s
     const Assign* only = nullptr;
     int count = 0;
     for (const Assign& a : assignments(scope))
-      if (a.name == name) {
+      if (a.name == name && !declares_only(a.value)) {
         only = &a;
         count += 1 + a.append;
       }
@@ -247,6 +254,15 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments_reaching(std::s
     return own;
   }
   return own;
+}
+
+// `void 0` or `undefined`: what TypeScript's CommonJS output assigns each
+// export first (`exports.A = exports.B = void 0;`), before its value.
+bool FileScanner::declares_only(TSNode value) const {
+  value = unwrap(value);
+  for (int i = 0; i < 64 && kind(value) == Kind::Assign; ++i) value = unwrap(child(value, m_g.f_right));
+  const std::string_view v = text(value);
+  return v == "void 0" || v == "undefined";
 }
 
 // The body of the function around byte `at`, else the whole file.
