@@ -391,6 +391,8 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
   const RecordClasses record_classes(sites, records, classes);
   std::size_t order = 0;
   for (const auto& f : files) {
+    // JavaScript's tests are link_javascript_tests'.
+    if (!f.path->ends_with(".py")) continue;
     // A test file's expectations often run the same calls: walked once.
     struct Walk {
       std::vector<std::pair<int, int>> reached;
@@ -534,6 +536,85 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
     }
     write_test_trigger(records[r]);
+  }
+}
+
+void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
+                           std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests) {
+  auto javascript = [](std::string_view path) { return !path.ends_with(".py"); };
+  // The records of JavaScript sites by the name their function is called
+  // by (its last component; a constructor by its class's name).
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_name;
+  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
+    if (!javascript(records[i].file_path) || sites[i].kind != "raise" || sites[i].error_class.empty()) continue;
+    std::string_view fn = last_component(sites[i].function);
+    if (fn == "constructor" && !sites[i].class_name.empty()) fn = sites[i].class_name;
+    if (!fn.empty()) by_name[fn].push_back(i);
+  }
+  auto class_fits = [&](const model::TestExpectation& e, std::size_t r) {
+    if (e.classes.empty()) return true;
+    return std::any_of(e.classes.begin(), e.classes.end(), [&](const std::string& c) {
+      const std::string_view want = last_component(c);
+      // Every error a JavaScript site throws is an Error.
+      return want == "Error" || want == last_component(sites[r].error_class) ||
+             class_agrees(c, sites[r].error_class, records[r].file_path, classes);
+    });
+  };
+  std::vector<std::vector<Link>> links(records.size());
+  std::size_t order = 0;
+  for (const auto& f : files) {
+    if (!javascript(*f.path)) continue;
+    for (const auto& e : f.facts->expectations) {
+      ++order;
+      Pattern pattern;
+      if (!e.match.empty()) pattern = compile(e.match);
+      auto agrees = [&](std::size_t r) {
+        return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r]));
+      };
+      // Without a message, a method's name (`axios.get`) may be any
+      // class's, and a call on another's result (`hash(alg).parse(x)`) may
+      // throw in either: only plain calls of functions are read.
+      if (e.match.empty() && std::any_of(e.calls.begin(), e.calls.end(), [](const std::string& c) {
+            return c.find_first_of(".([") != std::string::npos;
+          }))
+        continue;
+      // The sites of the functions the test calls by name.
+      std::vector<std::size_t> found;
+      for (const std::string& call : e.calls)
+        if (auto it = by_name.find(last_component(call)); it != by_name.end())
+          for (std::size_t r : it->second)
+            if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
+      // Without a site in a function it names, a message the test gives
+      // that one statement of the repository throws: the test reaches it
+      // through the functions it calls.
+      const bool specific = pattern.re && pattern.fragment.size() >= k_min_fragment;
+      if (found.empty() && specific)
+        for (const auto& [name, rs] : by_name)
+          for (std::size_t r : rs)
+            if (agrees(r)) found.push_back(r);
+      if (found.empty()) continue;
+      // One statement, or its copies in the package's builds (`src/` and
+      // `dist/`: the same function and message): more are guesses. Without
+      // a message expected, only a function with one site of the class.
+      const std::size_t first = found.front();
+      const bool one = std::all_of(found.begin(), found.end(), [&](std::size_t r) {
+        return sites[r].function == sites[first].function && records[r].error_message == records[first].error_message &&
+               (r == first || records[r].file_path != records[first].file_path);
+      });
+      if (!one) continue;
+      for (std::size_t r : found) links[r].push_back({0, order, f.path, &e});
+    }
+  }
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    auto& tests = records[r].evidence.tests;
+    for (const Link& k : links[r]) {
+      if (tests.size() >= max_tests) break;
+      if (std::any_of(tests.begin(), tests.end(),
+                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
+        continue;
+      tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
+    }
+    if (!links[r].empty()) write_test_trigger(records[r]);
   }
 }
 

@@ -42,6 +42,21 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
                 std::size_t max_tests = 3);
 
+// The same for JavaScript and TypeScript (files not `.py`), which have no
+// call graph: an expectation links the records of the functions its calls
+// name (by their last name: `parser.parse` → `parse`; `new Lexer` → the
+// class's constructor) whose class (any, for `Error`) and message agree
+// with it; else, when it gives a message specific enough (a regex RE2
+// takes with a literal run of 8 or more characters), the records of the
+// whole repository that agree. Either way the records linked are one
+// statement or its copies in the package's builds (the same function and
+// message, each in another file); more are guesses and link none. An
+// expectation without a message links only when each of its calls is a
+// function called by its plain name.
+void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
+                           std::vector<model::ErrorRecord>& records, const ClassIndex& classes,
+                           std::size_t max_tests = 3);
+
 // Whether a test expecting `expected` (as written: `ValueError`,
 // `json.JSONDecodeError`) is satisfied by a raise of `error_class` in
 // `file_path`: the same class or a subclass.

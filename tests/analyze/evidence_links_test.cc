@@ -61,6 +61,7 @@ Linked link(const std::map<std::string, std::string>& code, const std::map<std::
   }
   const CallGraph graph(code_only, {""});
   link_tests(all, l.sites, l.records, classes, graph);
+  link_javascript_tests(all, l.sites, l.records, classes);
   return l;
 }
 
@@ -1440,6 +1441,72 @@ TEST(EvidenceLinks, TheOneSiteTheCallsLiteralsDoNotRuleOutIsLeft) {
   ASSERT_EQ(l.records.size(), 2u);
   EXPECT_EQ(l.tests_of("Invalid mode"), (std::vector<std::string>{"ArchiveTest.test_bad_args@5"}));
   EXPECT_EQ(l.tests_of("compresslevel must be"), (std::vector<std::string>{"ArchiveTest.test_level@7"}));
+}
+
+// JavaScript: Jest's, Chai's and Node's expectations, linked by the
+// functions their calls name and the message they give; without a call
+// graph, a message one statement throws is linked wherever the test
+// reaches it from, and without a message only plain calls of a function.
+TEST(EvidenceLinks, JavaScriptTestsLinkByTheFunctionTheyCallAndTheirMessage) {
+  auto l = link({{"src/parse.js",
+                  "function parse(text) {\n"
+                  "  if (text === '') throw new SyntaxError('Unexpected end of input');\n"
+                  "  if (text[0] === '}') throw new SyntaxError(`Unexpected token ${text[0]}`);\n"
+                  "  return text;\n"
+                  "}\n"
+                  "function run(text) { return parse(text.trim()); }\n"
+                  "function check(n) {\n"
+                  "  if (n < 0) throw new RangeError('Expected a positive number of retries');\n"
+                  "}\n"
+                  "class Store {\n"
+                  "  get(key) { if (!key) throw new TypeError('A key is required for this store'); }\n"
+                  "}\n"
+                  "module.exports = { parse, run, check, Store };\n"},
+                 {"src/other.js",
+                  "function load(x) { if (!x) throw new Error('Nothing to load from here'); }\n"
+                  "function save(x) { if (!x) throw new Error('Nothing to load from here'); }\n"}},
+                {{"test/parse.test.js",
+                  "const { parse, run, check, Store } = require('../src/parse');\n"
+                  "describe('parse', () => {\n"
+                  "  it('rejects an empty text', () => {\n"
+                  "    expect(() => parse('')).toThrow('Unexpected end of input');\n"
+                  "  });\n"
+                  "  it('rejects a brace', () => {\n"
+                  "    expect(() => run('}')).toThrow(/Unexpected token \\}/);\n"
+                  "  });\n"
+                  "  it('parses text', () => {\n"
+                  "    expect(() => parse('x')).not.toThrow('Unexpected end of input');\n"
+                  "  });\n"
+                  "});\n"
+                  "test('retries', () => {\n"
+                  "  expect(() => check(-1)).to.throw(RangeError);\n"
+                  "});\n"
+                  "test('a key', () => {\n"
+                  "  const s = new Store();\n"
+                  "  expect(() => s.get()).toThrow(TypeError);\n"
+                  "});\n"
+                  "test('nothing', () => {\n"
+                  "  assert.throws(() => load(0), /Nothing to load/);\n"
+                  "  assert.throws(() => store(0), /Nothing to load/);\n"
+                  "});\n"
+                  "expect(() => check(-2)).toThrow();\n"}});
+  EXPECT_EQ(l.tests_of("Unexpected end of input"), (std::vector<std::string>{"parse › rejects an empty text@4"}));
+  // `run` has no site: the message names the one statement.
+  EXPECT_EQ(l.tests_of("Unexpected token"), (std::vector<std::string>{"parse › rejects a brace@7"}));
+  EXPECT_EQ(l.tests_of("Expected a positive"), (std::vector<std::string>{"retries@14"}));
+  // A method's name without a message: no link.
+  EXPECT_TRUE(l.tests_of("A key is required").empty());
+  // The function named throws it; a call of a function with no site, where
+  // two functions throw the message, links neither.
+  std::vector<std::string> loads;
+  for (const auto& r : l.records)
+    if (r.error_message.starts_with("Nothing to load"))
+      for (const auto& t : r.evidence.tests) loads.push_back(r.file_path + ":" + std::to_string(r.line_number) + "@" + std::to_string(t.line_number));
+  EXPECT_EQ(loads, (std::vector<std::string>{"src/other.js:1@21"}));
+  std::size_t expectations = 0;
+  for (const auto& f : l.facts) expectations += f.expectations.size();
+  // `.not`, and an expectation outside any test, are not read.
+  EXPECT_EQ(expectations, 6u);
 }
 
 }  // namespace

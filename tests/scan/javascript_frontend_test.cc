@@ -840,5 +840,38 @@ TEST(JavaScriptFrontend, AnExportedConstantIsReadThroughExports) {
   EXPECT_EQ(template_text(f.sites[2].message), "{other.LOOP_LIMIT}");
 }
 
+// A test file's expectations: what each expects (classes, a regex of the
+// message: a string as a substring, an object's `message` whole) and the
+// calls it runs; the test's titles joined as Jest prints them.
+TEST(JavaScriptFrontend, ATestFilesExpectationsAreRead) {
+  auto f = scan_javascript_tests(
+      "describe('Options', () => {\n"
+      "  it('rejects', async () => {\n"
+      "    await expect(got('x')).rejects.toThrow('Unsupported protocol');\n"
+      "    expect(() => new Options({ retry: 1 })).to.throw(RangeError, /noise (is|was)/i);\n"
+      "    assert.throws(() => { opts.merge(null); }, { name: 'TypeError', message: 'Bad (value).' });\n"
+      "    assert.throws(() => parse(''), 'only the assertion says this');\n"
+      "    await expect(load()).to.be.rejectedWith(errors.LoadError);\n"
+      "    expect(() => parse('')).not.toThrow();\n"
+      "  });\n"
+      "});\n",
+      Dialect::typescript);
+  ASSERT_EQ(f.expectations.size(), 5u);
+  const auto& a = f.expectations[0];
+  EXPECT_EQ(a.test, "Options › rejects");
+  EXPECT_EQ(a.line, 3);
+  EXPECT_EQ(a.match, "Unsupported protocol");
+  EXPECT_EQ(a.calls, (std::vector<std::string>{"got"}));
+  EXPECT_EQ(f.expectations[1].classes, (std::vector<std::string>{"RangeError"}));
+  EXPECT_EQ(f.expectations[1].match, "(?i)noise (is|was)");
+  EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"Options"}));
+  EXPECT_EQ(f.expectations[2].classes, (std::vector<std::string>{"TypeError"}));
+  EXPECT_EQ(f.expectations[2].match, "^Bad \\(value\\)\\.$");
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"opts.merge"}));
+  EXPECT_TRUE(f.expectations[3].match.empty());
+  EXPECT_EQ(f.expectations[4].classes, (std::vector<std::string>{"errors.LoadError"}));
+  EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"load"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -69,6 +69,8 @@ class FileScanner {
  public:
   FileScanner(std::string_view src, const Language& g, TSNode root) : m_src(src), m_g(g), m_root(root) {}
   FileFacts run();
+  // A test file's expectations (tests.cc).
+  FileFacts read_tests();
 
  private:
   struct Ctx {
@@ -148,6 +150,11 @@ class FileScanner {
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
   TSNode scope_of(std::uint32_t at) const;
   bool declares_only(TSNode value) const;
+  std::optional<std::string> plain_string(TSNode n) const;
+  void read_expected(TSNode a, model::TestExpectation& e, bool strings) const;
+  void read_subject(TSNode subject, model::TestExpectation& e) const;
+  std::string test_title(TSNode n) const;
+  void read_expectation(TSNode call);
   const std::vector<Assign>& assignments(TSNode scope);
   const std::vector<Assign>& assignments_reaching(std::string_view name, std::uint32_t at, const Assign*& last);
   TSNode function_named(std::string_view name);

@@ -710,6 +710,19 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
   return facts;
 }
 
+model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect) {
+  // Every expectation read names `toThrow`, `throw`, `throws`, `rejects` or
+  // `rejectedWith`: a file without those words is not parsed.
+  if (source.size() > k_max_source ||
+      (source.find("hrow") == std::string_view::npos && source.find("reject") == std::string_view::npos))
+    return {};
+  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  if (!tree) return {};
+  model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).read_tests();
+  ts_tree_delete(tree);
+  return facts;
+}
+
 bool parses_as_javascript(std::string_view code, bool typescript) {
   if (code.size() > k_max_source) return false;
   // The analyst writes the same lines for many sites (the sites of one

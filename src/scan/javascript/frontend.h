@@ -25,6 +25,20 @@ enum class Dialect { javascript, typescript, tsx };
 // read to a bounded depth.
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect);
 
+// A test file's expectations that a call throws (FileFacts::expectations,
+// no sites): `expect(fn).toThrow(x)` and `.toThrowError`, `expect(promise)
+// .rejects.toThrow(x)`, Chai's `expect(fn).to.throw(Class, text)` and
+// `.rejectedWith`, Node's `assert.throws(fn, expected)` and
+// `assert.rejects`, ava's `t.throws`; not under `.not`. What is expected:
+// classes (a capitalised name, an object's `name`), and `match`, a regex
+// the message holds (a regex literal; a string as a substring, for Jest
+// and Chai; an object's `message`, whole). What runs: the calls of the
+// function or promise given, as written (`parse`, `lexer.advance`, `Lexer`
+// for `new Lexer(…)`). The test is the `describe`/`it`/`test` titles
+// around it joined by " › "; an expectation outside an `it` or `test` is
+// left out.
+model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect);
+
 // What JavaScript prints, across the files of one scan (`javascript[i]`:
 // file i is JavaScript or TypeScript; the others are left alone):
 // - a site raising an entry of a code-keyed table (ClassDef::code, read from
