@@ -917,18 +917,60 @@ std::string test_call_statement(std::string_view code) {
 
 }  // namespace
 
+// What a JavaScript test runs: the function given to `expect(…)`,
+// `assert.throws(…)` or `t.throws(…)` (its body when it is an arrow with
+// one expression), whitespace folded; "" when the code is not of that form.
+std::string javascript_test_call(std::string_view written) {
+  // Without its comment lines (`// @ts-expect-error …`).
+  std::string code;
+  for (std::size_t at = 0; at < written.size();) {
+    std::size_t nl = written.find('\n', at);
+    if (nl == std::string_view::npos) nl = written.size();
+    const std::string_view line = written.substr(at, nl - at);
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || !line.substr(first).starts_with("//")) code.append(line).push_back('\n');
+    at = nl + 1;
+  }
+  const std::size_t open = code.find('(');
+  if (open == std::string_view::npos) return {};
+  int depth = 0;
+  std::size_t end = open;
+  for (; end < code.size(); ++end) {
+    const char c = code[end];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && --depth == 0) break;
+    if (c == ',' && depth == 1) break;
+  }
+  if (end >= code.size()) return {};
+  std::string call = collapse_ws(std::string_view(code).substr(open + 1, end - open - 1));
+  if (call.starts_with("async ")) call.erase(0, 6);
+  if (call.starts_with("() =>")) call = collapse_ws(call.substr(5));
+  if (call.starts_with("{") && call.ends_with("}")) call = collapse_ws(call.substr(1, call.size() - 2));
+  while (!call.empty() && (call.back() == ';' || call.back() == ',')) call.pop_back();
+  if (call.empty() || call.size() > 120 || call.find('\n') != std::string::npos) return {};
+  std::replace(call.begin(), call.end(), '`', '\'');
+  return call;
+}
+
 void write_test_trigger(model::ErrorRecord& r) {
   if (r.evidence.tests.empty()) return;
   const model::TestEvidence& t = r.evidence.tests.front();
-  std::string call = triggering_call(t.code);
+  const bool python = t.file_path.ends_with(".py");
+  std::string call = python ? triggering_call(t.code) : javascript_test_call(t.code);
+  if (call.empty()) call = triggering_call(t.code);
   if (call.empty()) return;
-  std::string sentence = "`" + t.file_path + "::" + t.name + "` " +
-                         (r.severity == "warning" ? "gets this warning" : "raises it") + " on purpose: `" + call + "`";
+  // A Python test as pytest names it; a JavaScript one by its titles, as
+  // Jest prints them, and its file.
+  std::string sentence =
+      python ? "`" + t.file_path + "::" + t.name + "` " + (r.severity == "warning" ? "gets this warning" : "raises it")
+             : "The test \"" + t.name + "\" (" + t.file_path + ") throws it";
+  sentence += " on purpose: `" + call + "`";
   if (r.evidence.tests.size() > 1)
     sentence += " (and " + std::to_string(r.evidence.tests.size() - 1) + " more test" +
                 (r.evidence.tests.size() > 2 ? "s" : "") + ", listed under Seen in tests)";
   r.trigger_scenarios = sentence + ". " + r.trigger_scenarios;
   // exampleFix starts from the first test whose call stands alone.
+  if (!python) return;
   static constexpr std::string_view k_after = "\n\n# after\n";
   std::size_t after = r.example_fix.find(k_after);
   if (after == std::string::npos) return;

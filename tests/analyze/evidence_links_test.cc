@@ -1491,6 +1491,12 @@ TEST(EvidenceLinks, JavaScriptTestsLinkByTheFunctionTheyCallAndTheirMessage) {
                   "});\n"
                   "expect(() => check(-2)).toThrow();\n"}});
   EXPECT_EQ(l.tests_of("Unexpected end of input"), (std::vector<std::string>{"parse › rejects an empty text@4"}));
+  // The trigger names the test as Jest does, and what it runs.
+  for (const auto& r : l.records)
+    if (r.error_message == "Unexpected end of input")
+      EXPECT_TRUE(r.trigger_scenarios.starts_with(
+          "The test \"parse › rejects an empty text\" (test/parse.test.js) throws it on purpose: `parse('')`."))
+          << r.trigger_scenarios;
   // `run` has no site: the message names the one statement.
   EXPECT_EQ(l.tests_of("Unexpected token"), (std::vector<std::string>{"parse › rejects a brace@7"}));
   EXPECT_EQ(l.tests_of("Expected a positive"), (std::vector<std::string>{"retries@14"}));
