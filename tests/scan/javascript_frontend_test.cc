@@ -846,7 +846,7 @@ TEST(JavaScriptFrontend, AnExportedConstantIsReadThroughExports) {
 TEST(JavaScriptFrontend, ATestFilesExpectationsAreRead) {
   auto f = scan_javascript_tests(
       "describe('Options', () => {\n"
-      "  it('rejects', async () => {\n"
+      "  it(`rejects ${kind}`, async () => {\n"
       "    await expect(got('x')).rejects.toThrow('Unsupported protocol');\n"
       "    expect(() => new Options({ retry: 1 })).to.throw(RangeError, /noise (is|was)/i);\n"
       "    assert.throws(() => { opts.merge(null); }, { name: 'TypeError', message: 'Bad (value).' });\n"
@@ -858,7 +858,7 @@ TEST(JavaScriptFrontend, ATestFilesExpectationsAreRead) {
       Dialect::typescript);
   ASSERT_EQ(f.expectations.size(), 5u);
   const auto& a = f.expectations[0];
-  EXPECT_EQ(a.test, "Options › rejects");
+  EXPECT_EQ(a.test, "Options › rejects ${kind}");
   EXPECT_EQ(a.line, 3);
   EXPECT_EQ(a.match, "Unsupported protocol");
   EXPECT_EQ(a.calls, (std::vector<std::string>{"got"}));

@@ -130,7 +130,10 @@ std::string FileScanner::test_title(TSNode n) const {
     if (const std::size_t dot = callee.find('.'); dot != std::string_view::npos) callee = callee.substr(0, dot);
     const bool test = callee == "it" || callee == "test";
     if (!test && callee != "describe" && callee != "context" && callee != "suite") continue;
-    auto title = plain_string(unwrap(argument(p, 0)));
+    TSNode arg = unwrap(argument(p, 0));
+    auto title = plain_string(arg);
+    // A title with substitutions (`it(\`reads ${name}\`)`) as written.
+    if (!title && kind(arg) == Kind::Template) title = std::string(text(arg).substr(1, text(arg).size() - 2));
     if (!title) continue;
     in_test = in_test || test;
     titles.push_back(collapse_ws(*title));
