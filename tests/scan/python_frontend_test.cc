@@ -1542,6 +1542,37 @@ TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
   EXPECT_EQ(message(f.sites[5]), "Worse thing: {x}");
 }
 
+// peewee's `cls._error_messages['pk']`: a class's table under any name (not
+// only `default_…`), found again when the outline blanked the class body;
+// and redis's `MultiDBClient._UNSUPPORTED`, a class attribute read through
+// its class's name from another class of the file.
+TEST(PythonFrontend, AClassTableOrAttributeReadThroughTheClassOrItsName) {
+  std::string padding;
+  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  FileFacts f = scan_python(
+      "class FTSModel(Model):\n"
+      "    _error_messages = {\n        'pk': 'FTS models must use the rowid key',\n    }\n" +
+      padding +
+      "    @classmethod\n"
+      "    def validate_model(cls):\n"
+      "        raise ImproperlyConfigured(cls._error_messages['pk'])\n"
+      "class Client:\n"
+      "    _UNSUPPORTED = (\n        'HIMPORT is not supported here'\n    )\n" +
+      padding +
+      "class Pipeline:\n"
+      "    def himport(self):\n"
+      "        raise DataError(Client._UNSUPPORTED)\n"
+      "    def other(self):\n"
+      "        raise DataError(Client._MISSING)\n"
+      "    def lower(self):\n"
+      "        raise DataError(client._UNSUPPORTED)\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(message(f.sites[0]), "FTS models must use the rowid key");
+  EXPECT_EQ(message(f.sites[1]), "HIMPORT is not supported here");
+  EXPECT_EQ(message(f.sites[2]), "{Client._MISSING}");
+  EXPECT_EQ(message(f.sites[3]), "{client._UNSUPPORTED}");
+}
+
 TEST(PythonFrontend, Guards) {
   FileFacts f = scan_python(
       "def f(a, b, items):\n"

@@ -630,7 +630,8 @@ class FileScanner {
   // `TABLE["key"]`, `self.messages["key"]`: the value a message table of
   // this file holds under the key, or null.
   TSNode table_entry(TSNode subscript);
-  // `self.fmt`: the text the class attribute holds, or null.
+  // `self.fmt`, `Cls.MESSAGE` (a class of this file): the text the class
+  // attribute holds, or null.
   TSNode class_attribute(TSNode attribute);
   // `self.failureException`: whatever value the class body (or an in-file
   // base's) gives it, with class_attribute's conditions, or null.
