@@ -1502,13 +1502,20 @@ TEST(PythonFrontend, RaisingTheCaughtNameRaisesAgain) {
   EXPECT_FALSE(f.sites[4].reraise);
 }
 
+// Methods raising nothing, enough for the outline to blank the class
+// bodies around them on the first read.
+std::string sixty_methods() {
+  std::string padding;
+  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  return padding;
+}
+
 // Messages kept in a table by key: a module's dict, and the class tables
 // Django's and marshmallow's fields merge into `self.error_messages`,
 // looked up from the method's class through its bases in the file. Long
 // enough that the outline blanks the tables on the first read.
 TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
-  std::string padding;
-  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  const std::string padding = sixty_methods();
   FileFacts f = scan_python(
       "MESSAGES = {\n    'bad': 'Bad thing happened',\n    'worse': 'Worse thing: %s',\n}\n"
       "class Field:\n"
@@ -1547,8 +1554,7 @@ TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
 // and redis's `MultiDBClient._UNSUPPORTED`, a class attribute read through
 // its class's name from another class of the file.
 TEST(PythonFrontend, AClassTableOrAttributeReadThroughTheClassOrItsName) {
-  std::string padding;
-  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  const std::string padding = sixty_methods();
   FileFacts f = scan_python(
       "class FTSModel(Model):\n"
       "    _error_messages = {\n        'pk': 'FTS models must use the rowid key',\n    }\n" +
