@@ -1017,6 +1017,41 @@ TEST(PythonFrontend, SeveralArgumentsShowAsPythonPrintsThem) {
   EXPECT_TRUE(alternatives(f.sites[8]).empty());
 }
 
+// `raise OSError(errno.EBADF, "write() on read-only file")`: the first
+// argument is an errno, no message; the record's message is what Python
+// prints, "[Errno 9] write() on read-only file". OSError itself, given an
+// errno constant with a subclass, is that subclass (EPIPE: BrokenPipeError);
+// a subclass, or a class of the file deriving from OSError, stays as written.
+TEST(PythonFrontend, AnErrnoAndItsTextPrintAsOSErrorPrintsThem) {
+  FileFacts f = scan_python(
+      "import errno\n"
+      "class ProxyError(OSError): pass\n"
+      "def f(x, path):\n"
+      "    if x == 1:\n"
+      "        raise OSError(errno.EBADF, 'write() on read-only file')\n"
+      "    if x == 2:\n"
+      "        raise OSError(errno.EPIPE, 'handle is closed')\n"
+      "    if x == 3:\n"
+      "        raise FileExistsError(_errno.EEXIST, 'No usable name found', path)\n"
+      "    if x == 4:\n"
+      "        raise ProxyError(errno.ENOENT, 'no proxy')\n"
+      "    if x == 5:\n"
+      "        raise OSError(0, 'Bad magic number', path)\n"
+      "    raise OSError('no errno', x)\n");
+  ASSERT_EQ(f.sites.size(), 6u);
+  EXPECT_EQ(f.sites[0].error_class, "OSError");
+  EXPECT_EQ(message(f.sites[0]), "[Errno {errno.EBADF}] write() on read-only file");
+  EXPECT_EQ(f.sites[1].error_class, "BrokenPipeError");
+  EXPECT_EQ(message(f.sites[1]), "[Errno {errno.EPIPE}] handle is closed");
+  EXPECT_EQ(f.sites[2].error_class, "FileExistsError");
+  EXPECT_EQ(message(f.sites[2]), "[Errno {_errno.EEXIST}] No usable name found: {path!r}");
+  EXPECT_EQ(f.sites[3].error_class, "ProxyError");
+  EXPECT_EQ(message(f.sites[3]), "[Errno {errno.ENOENT}] no proxy");
+  EXPECT_EQ(message(f.sites[4]), "[Errno 0] Bad magic number: {path!r}");
+  EXPECT_EQ(f.sites[5].error_class, "OSError");
+  EXPECT_EQ(message(f.sites[5]), "no errno");
+}
+
 // A message cut to a length that keeps any ordinary message whole
 // (`(... % ...)[:256]`, enum's) reads as the message; a shorter cut, or one
 // that drops its start, leaves it opaque.
