@@ -320,10 +320,13 @@ class RecordClasses {
 
   // Whether record r raises an object whose class is not known: an
   // expression (`raise a_s.all_defects[0]`, `raise self._exc`) that names
-  // no class of the index nor a built-in one.
+  // no class of the index nor a built-in one, or an exception held that the
+  // scanner gave no class (a raise again with an expression of its own).
   bool unknown(std::size_t r) const {
     const model::ThrowSite& s = m_sites[r];
-    if (s.reraise || s.kind != "raise" || s.error_class.empty()) return false;
+    if (s.kind != "raise") return false;
+    if (s.error_class.empty()) return s.reraise && !s.raised_text.empty();
+    if (s.reraise) return false;
     const std::string_view last = last_component(s.error_class);
     const bool expression = s.error_class.find_first_of("[(") != std::string::npos ||
                             std::islower(static_cast<unsigned char>(last.front()));

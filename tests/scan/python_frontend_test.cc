@@ -1017,6 +1017,41 @@ TEST(PythonFrontend, SeveralArgumentsShowAsPythonPrintsThem) {
   EXPECT_TRUE(alternatives(f.sites[8]).empty());
 }
 
+// `raise OSError(errno.EBADF, "write() on read-only file")`: the first
+// argument is an errno, no message; the record's message is what Python
+// prints, "[Errno 9] write() on read-only file". OSError itself, given an
+// errno constant with a subclass, is that subclass (EPIPE: BrokenPipeError);
+// a subclass, or a class of the file deriving from OSError, stays as written.
+TEST(PythonFrontend, AnErrnoAndItsTextPrintAsOSErrorPrintsThem) {
+  FileFacts f = scan_python(
+      "import errno\n"
+      "class ProxyError(OSError): pass\n"
+      "def f(x, path):\n"
+      "    if x == 1:\n"
+      "        raise OSError(errno.EBADF, 'write() on read-only file')\n"
+      "    if x == 2:\n"
+      "        raise OSError(errno.EPIPE, 'handle is closed')\n"
+      "    if x == 3:\n"
+      "        raise FileExistsError(_errno.EEXIST, 'No usable name found', path)\n"
+      "    if x == 4:\n"
+      "        raise ProxyError(errno.ENOENT, 'no proxy')\n"
+      "    if x == 5:\n"
+      "        raise OSError(0, 'Bad magic number', path)\n"
+      "    raise OSError('no errno', x)\n");
+  ASSERT_EQ(f.sites.size(), 6u);
+  EXPECT_EQ(f.sites[0].error_class, "OSError");
+  EXPECT_EQ(message(f.sites[0]), "[Errno {errno.EBADF}] write() on read-only file");
+  EXPECT_EQ(f.sites[1].error_class, "BrokenPipeError");
+  EXPECT_EQ(message(f.sites[1]), "[Errno {errno.EPIPE}] handle is closed");
+  EXPECT_EQ(f.sites[2].error_class, "FileExistsError");
+  EXPECT_EQ(message(f.sites[2]), "[Errno {_errno.EEXIST}] No usable name found: {path!r}");
+  EXPECT_EQ(f.sites[3].error_class, "ProxyError");
+  EXPECT_EQ(message(f.sites[3]), "[Errno {errno.ENOENT}] no proxy");
+  EXPECT_EQ(message(f.sites[4]), "[Errno 0] Bad magic number: {path!r}");
+  EXPECT_EQ(f.sites[5].error_class, "OSError");
+  EXPECT_EQ(message(f.sites[5]), "no errno");
+}
+
 // A message cut to a length that keeps any ordinary message whole
 // (`(... % ...)[:256]`, enum's) reads as the message; a shorter cut, or one
 // that drops its start, leaves it opaque.
@@ -1502,13 +1537,20 @@ TEST(PythonFrontend, RaisingTheCaughtNameRaisesAgain) {
   EXPECT_FALSE(f.sites[4].reraise);
 }
 
+// Methods raising nothing, enough for the outline to blank the class
+// bodies around them on the first read.
+std::string sixty_methods() {
+  std::string padding;
+  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  return padding;
+}
+
 // Messages kept in a table by key: a module's dict, and the class tables
 // Django's and marshmallow's fields merge into `self.error_messages`,
 // looked up from the method's class through its bases in the file. Long
 // enough that the outline blanks the tables on the first read.
 TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
-  std::string padding;
-  for (int i = 0; i < 60; ++i) padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  const std::string padding = sixty_methods();
   FileFacts f = scan_python(
       "MESSAGES = {\n    'bad': 'Bad thing happened',\n    'worse': 'Worse thing: %s',\n}\n"
       "class Field:\n"
@@ -1540,6 +1582,36 @@ TEST(PythonFrontend, MessagesLookedUpInATableByKey) {
   EXPECT_EQ(message(f.sites[3]), "{self.error_messages['missing']}");
   EXPECT_EQ(message(f.sites[4]), "Bad thing happened");
   EXPECT_EQ(message(f.sites[5]), "Worse thing: {x}");
+}
+
+// peewee's `cls._error_messages['pk']`: a class's table under any name (not
+// only `default_…`), found again when the outline blanked the class body;
+// and redis's `MultiDBClient._UNSUPPORTED`, a class attribute read through
+// its class's name from another class of the file.
+TEST(PythonFrontend, AClassTableOrAttributeReadThroughTheClassOrItsName) {
+  const std::string padding = sixty_methods();
+  FileFacts f = scan_python(
+      "class FTSModel(Model):\n"
+      "    _error_messages = {\n        'pk': 'FTS models must use the rowid key',\n    }\n" +
+      padding +
+      "    @classmethod\n"
+      "    def validate_model(cls):\n"
+      "        raise ImproperlyConfigured(cls._error_messages['pk'])\n"
+      "class Client:\n"
+      "    _UNSUPPORTED = (\n        'HIMPORT is not supported here'\n    )\n" +
+      padding +
+      "class Pipeline:\n"
+      "    def himport(self):\n"
+      "        raise DataError(Client._UNSUPPORTED)\n"
+      "    def other(self):\n"
+      "        raise DataError(Client._MISSING)\n"
+      "    def lower(self):\n"
+      "        raise DataError(client._UNSUPPORTED)\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(message(f.sites[0]), "FTS models must use the rowid key");
+  EXPECT_EQ(message(f.sites[1]), "HIMPORT is not supported here");
+  EXPECT_EQ(message(f.sites[2]), "{Client._MISSING}");
+  EXPECT_EQ(message(f.sites[3]), "{client._UNSUPPORTED}");
 }
 
 TEST(PythonFrontend, Guards) {

@@ -157,6 +157,28 @@ Display builtin_display(std::string_view name) {
   return Display::none;
 }
 
+// The subclass OSError's constructor makes for an errno written as its
+// constant (`errno.ENOENT`, `_errno.EEXIST`, `ENOENT`; Objects/exceptions.c's
+// errnomap): `OSError(errno.ENOENT, …)` prints as a FileNotFoundError.
+// Empty for an errno without one, or a value not so written.
+std::string_view errno_subclass(std::string_view written) {
+  static const std::unordered_map<std::string_view, std::string_view> k_subclass = {
+      {"EAGAIN", "BlockingIOError"},        {"EALREADY", "BlockingIOError"},
+      {"EINPROGRESS", "BlockingIOError"},   {"EWOULDBLOCK", "BlockingIOError"},
+      {"EPIPE", "BrokenPipeError"},         {"ESHUTDOWN", "BrokenPipeError"},
+      {"ECHILD", "ChildProcessError"},      {"ECONNABORTED", "ConnectionAbortedError"},
+      {"ECONNREFUSED", "ConnectionRefusedError"}, {"ECONNRESET", "ConnectionResetError"},
+      {"EEXIST", "FileExistsError"},        {"ENOENT", "FileNotFoundError"},
+      {"EISDIR", "IsADirectoryError"},      {"ENOTDIR", "NotADirectoryError"},
+      {"EINTR", "InterruptedError"},        {"EACCES", "PermissionError"},
+      {"EPERM", "PermissionError"},         {"ENOTCAPABLE", "PermissionError"},
+      {"ESRCH", "ProcessLookupError"},      {"ETIMEDOUT", "TimeoutError"}};
+  const std::size_t dot = written.rfind('.');
+  if (dot != std::string_view::npos && !written.substr(0, dot).ends_with("errno")) return {};
+  auto it = k_subclass.find(dot == std::string_view::npos ? written : written.substr(dot + 1));
+  return it == k_subclass.end() ? std::string_view{} : it->second;
+}
+
 // Python's repr of a str, when it is plain: printable ASCII without a
 // backslash, quoted with ' unless it holds one (and no ").
 std::optional<std::string> plain_repr(const std::vector<TemplatePart>& parts) {
@@ -257,6 +279,33 @@ void FileScanner::resolve_args_display(ThrowSite& site, TSNode call, std::uint32
       if (!append_repr(t.parts, positional[4], at)) return;
     }
     t.style = "os_error";
+    // OSError itself (not a subclass, nor a class of this file deriving
+    // from it) becomes the errno's subclass.
+    static const std::unordered_set<std::string_view> k_os_error = {"OSError",   "IOError",  "EnvironmentError",
+                                                                    "socket.error", "os.error", "select.error"};
+    if (k_os_error.contains(site.error_class))
+      if (std::string_view sub = errno_subclass(python::collapse_ws(text(unwrap_parens(positional[0])))); !sub.empty())
+        site.error_class = std::string(sub);
+    // `raise OSError(errno.EBADF, "write() on read-only file")`: the
+    // first argument, an errno, is no message; Python prints
+    // "[Errno 9] write() on read-only file".
+    // Not with a Windows error code (a fourth argument), which prints as
+    // "[WinError N]" there.
+    if (!has_words(site.message) && (positional.size() < 4 || text(positional[3]) == "None")) {
+      MessageTemplate printed;
+      printed.style = "os_error";
+      printed.from_literals = true;
+      append_literal(printed.parts, "[Errno ");
+      TSNode code = unwrap_parens(positional[0]);
+      if (std::string_view(ts_node_type(code)) == "integer")
+        append_literal(printed.parts, std::string(text(code)) + "] ");
+      else {
+        printed.parts.push_back(interp(expr_text(text(positional[0]))));
+        append_literal(printed.parts, "] ");
+      }
+      append_parts(printed.parts, std::vector<TemplatePart>(t.parts));
+      site.message = std::move(printed);
+    }
   } else if (display == Display::tuple) {
     append_literal(t.parts, "(");
     for (std::size_t i = 0; i < positional.size(); ++i) {

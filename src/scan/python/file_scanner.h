@@ -329,6 +329,17 @@ class FileScanner {
   // Whether `raise name` at byte `at` raises an exception the function got
   // from elsewhere: a lower-case local it assigns or a parameter.
   bool handed_on(std::string_view name, std::uint32_t at);
+  // Whether `scope` (not its nested definitions) binds `name` in a pattern:
+  // a `for` target, an unpacking assignment, `with … as`, `:=`.
+  bool bound_by_pattern(TSNode scope, std::string_view name) const;
+  // Whether raised expression `expr` (not a call) holds an exception made
+  // elsewhere rather than naming a class: an item of a collection, or an
+  // attribute in lower case of `self` or of a local or parameter.
+  bool holds_exception(TSNode expr, std::uint32_t at);
+  // The class an exception held in `held` (an expression's text) has where
+  // the innermost `if` at `at` tests `isinstance(held, Cls)`: "Cls", else
+  // "" (not known). Not `Exception` or `BaseException`.
+  std::string tested_class(std::string_view held, std::uint32_t at) const;
   FunctionInfo function_info(std::size_t ctx_index) const;
   std::string docstring(TSNode body) const;
 
@@ -619,7 +630,8 @@ class FileScanner {
   // `TABLE["key"]`, `self.messages["key"]`: the value a message table of
   // this file holds under the key, or null.
   TSNode table_entry(TSNode subscript);
-  // `self.fmt`: the text the class attribute holds, or null.
+  // `self.fmt`, `Cls.MESSAGE` (a class of this file): the text the class
+  // attribute holds, or null.
   TSNode class_attribute(TSNode attribute);
   // `self.failureException`: whatever value the class body (or an in-file
   // base's) gives it, with class_attribute's conditions, or null.

@@ -3,6 +3,7 @@
 #include "scan/python/file_scanner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -665,10 +666,11 @@ TSNode FileScanner::table_entry(TSNode n) {
         if (TSNode v = entry_of(table_value); !ts_node_is_null(v)) return v;
       }
   // The outline may have blanked the class bodies' tables: read again
-  // keeping them.
-  if (!searched && !m_original.empty() && m_original.find(names[1]) != std::string_view::npos)
+  // keeping them (peewee's `_error_messages`, not only a `default_` one).
+  if (!searched && !m_original.empty())
     for (const std::string& table_name : names)
-      if (std::find(m_facts.blanked.begin(), m_facts.blanked.end(), table_name) == m_facts.blanked.end())
+      if (m_original.find(table_name + " =") != std::string_view::npos &&
+          std::find(m_facts.blanked.begin(), m_facts.blanked.end(), table_name) == m_facts.blanked.end())
         m_facts.blanked.push_back(table_name);
   return TSNode{};
 }
@@ -701,9 +703,10 @@ TSNode FileScanner::assigned_in_class_body(TSNode cls, std::string_view name) co
   return TSNode{};
 }
 
-// `self.fmt`, `cls.message`: the text a class attribute holds, from the
-// class whose instance this is (the one class_display describes, else the
-// method's own) up its bases in the file: botocore's
+// `self.fmt`, `cls.message`, `Cls.MESSAGE`: the text a class attribute
+// holds, from the class named, or the class whose instance this is (the
+// one class_display describes, else the method's own), up its bases in the
+// file: botocore's
 // `DataNotFoundError.fmt = 'Unable to load data for: {data_path}'`, which
 // its base's `__init__` formats. Null unless the value is text and no code
 // of the file sets the attribute on an instance (`self.fmt = …`).
@@ -717,7 +720,16 @@ TSNode FileScanner::class_attribute_value(TSNode n) {
   n = unwrap_parens(n);
   if (kind(n) != Kind::Attribute) return TSNode{};
   const std::string_view object = text(child(n, m_g.f_object));
-  if (object != "self" && object != "cls") return TSNode{};
+  // `MultiDBClient._UNSUPPORTED`: the class named, one of this file's.
+  TSNode named{};
+  if (object != "self" && object != "cls") {
+    const std::size_t letter = object.find_first_not_of('_');
+    if (kind(child(n, m_g.f_object)) != Kind::Identifier || letter == std::string_view::npos ||
+        !std::isupper(static_cast<unsigned char>(object[letter])))
+      return TSNode{};
+    named = class_named(object);
+    if (ts_node_is_null(named)) return TSNode{};
+  }
   const std::string_view attribute = text(child(n, m_g.f_attribute));
   const std::string set = "self." + std::string(attribute);
   depends_on(attribute);
@@ -749,7 +761,9 @@ TSNode FileScanner::class_attribute_value(TSNode n) {
     if (it->second) return TSNode{};
   }
   TSNode found{};
-  TSNode cls = m_display_class.empty() ? enclosing_class(n) : class_named(m_display_class);
+  TSNode cls = !ts_node_is_null(named)        ? named
+               : m_display_class.empty() ? enclosing_class(n)
+                                         : class_named(m_display_class);
   for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls)) {
     if (sets_on_instance(cls)) return TSNode{};
     if (!ts_node_is_null(found)) continue;

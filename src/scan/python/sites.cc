@@ -4,6 +4,8 @@
 #include "scan/python/file_scanner.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -468,14 +470,93 @@ void FileScanner::emit_raise(TSNode n) {
         // `exc`. A module's own name (ftplib's class `error_proto`) and a
         // capitalised one stay classes.
         if (site.error_class == text(expr) && handed_on(text(expr), at)) {
-          site.error_class.clear();
+          site.error_class = tested_class(text(expr), at);
           site.reraise = true;
         }
+      } else if (holds_exception(expr, at)) {
+        site.error_class = tested_class(python::collapse_ws(text(expr)), at);
+        site.reraise = true;
       }
     }
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
+}
+
+namespace {
+// Whether pattern `p` (a target of `for`, of an unpacking assignment or of
+// `with … as`) binds `name`: `r` in `for i, r in …`, `res` in `res, ok = …`.
+bool pattern_binds(TSNode p, std::string_view name, std::string_view src, int depth = 0) {
+  if (ts_node_is_null(p) || depth > 8) return false;
+  const std::string_view type = ts_node_type(p);
+  if (type == "identifier") return node_text(src, p) == name;
+  if (type != "pattern_list" && type != "tuple_pattern" && type != "list_pattern" && type != "tuple" &&
+      type != "list" && type != "parenthesized_expression" && type != "list_splat_pattern" &&
+      type != "as_pattern_target" && type != "expression_list")
+    return false;
+  const std::uint32_t count = ts_node_named_child_count(p);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (pattern_binds(ts_node_named_child(p, i), name, src, depth + 1)) return true;
+  return false;
+}
+}  // namespace
+
+bool FileScanner::bound_by_pattern(TSNode scope, std::string_view name) const {
+  bool found = false;
+  walk(scope, [&](TSNode node, std::uint32_t d, TSTreeCursor*) {
+    if (found) return false;
+    const Kind k = kind(node);
+    if (d > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda || k == Kind::DecoratedDef))
+      return false;
+    const std::string_view type = ts_node_type(node);
+    if (k == Kind::For || k == Kind::Assignment)
+      found = pattern_binds(child(node, m_g.f_left), name, m_src);
+    else if (type == "as_pattern_target")
+      found = pattern_binds(node, name, m_src);
+    else if (type == "named_expression")
+      found = text(child(node, m_g.f_name)) == name;
+    return !found && k != Kind::String && k != Kind::Comment;
+  });
+  return found;
+}
+
+bool FileScanner::holds_exception(TSNode expr, std::uint32_t at) {
+  const std::string_view type = ts_node_type(expr);
+  // `raise errors[0]`, `raise self.errors[0][1]`: an item of a collection
+  // of exceptions, not a class.
+  if (type == "subscript") return true;
+  if (kind(expr) != Kind::Attribute) return false;
+  // `raise self._exc`, `raise outcome.error`: an attribute named in lower
+  // case (no capital: `self.failureException` may name a class) of `self`
+  // or of a local or parameter. A module's (`socket.error`) stays a class.
+  const std::string_view last = text(child(expr, m_g.f_attribute));
+  if (last.empty() || std::any_of(last.begin(), last.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+    return false;
+  TSNode root = expr;
+  for (int hops = 0; hops < 8 && kind(root) == Kind::Attribute; ++hops) root = child(root, m_g.f_object);
+  return kind(root) == Kind::Identifier && handed_on(text(root), at);
+}
+
+std::string FileScanner::tested_class(std::string_view held, std::uint32_t at) const {
+  const std::vector<Guard> around = guards(at);
+  if (around.empty() || (around.front().kind != "if" && around.front().kind != "elif")) return {};
+  // `isinstance(error, ConnectionError)`, one class, as the whole test.
+  std::string_view c = around.front().condition;
+  constexpr std::string_view k_call = "isinstance(";
+  if (!c.starts_with(k_call) || !c.ends_with(')')) return {};
+  c = c.substr(k_call.size(), c.size() - k_call.size() - 1);
+  const std::size_t comma = c.find(',');
+  if (comma == std::string_view::npos || python::collapse_ws(c.substr(0, comma)) != held) return {};
+  std::string cls = python::collapse_ws(c.substr(comma + 1));
+  while (!cls.empty() && cls.front() == ' ') cls.erase(0, 1);
+  const std::size_t dot = cls.rfind('.');
+  const char first = cls.empty() ? '\0' : cls[dot == std::string::npos ? 0 : dot + 1];
+  // Any exception at all: the class it has is not known.
+  const std::string_view last = std::string_view(cls).substr(dot == std::string::npos ? 0 : dot + 1);
+  if (!is_dotted_name(cls) || !std::isupper(static_cast<unsigned char>(first)) || last == "Exception" ||
+      last == "BaseException")
+    return {};
+  return cls;
 }
 
 bool FileScanner::handed_on(std::string_view name, std::uint32_t at) {
@@ -489,6 +570,9 @@ bool FileScanner::handed_on(std::string_view name, std::uint32_t at) {
     int position = -1;
     if (parameter_position(m_ctx[i].node, name, position)) return true;
     if (assignments(child(m_ctx[i].node, m_g.f_body), name)) return true;
+    // `for i, r in enumerate(replies): … raise r`, `res, failed = call();
+    // raise res`.
+    if (bound_by_pattern(child(m_ctx[i].node, m_g.f_body), name)) return true;
   }
   return false;
 }
