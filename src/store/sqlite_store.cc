@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -1080,16 +1079,7 @@ Expected<std::unique_ptr<Store>> open(const std::string& path) {
   // read-only mount, another user's folder) cannot hold the WAL index SQLite
   // reads through: it is read as immutable, as it stands (a scan writing it
   // meanwhile is not seen).
-  std::string uri = "file:";
-  for (char c : path) {
-    if (c == '?' || c == '#' || c == '%') {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
-      uri += hex;
-    } else {
-      uri += c;
-    }
-  }
+  std::string uri = "file:" + util::url_path_encode(path);
   uri += "?immutable=1";
   auto again = open_as(uri, path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, read_only);
   if (!again) return store;
