@@ -105,5 +105,37 @@ TEST(CliInputs, ImportRefusesAFolderAndRepoNamesTheSiteCannotAddress) {
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
 }
 
+// A file whose name holds a space, '#', '?' or '%' got a githubUrl with the
+// name as it is: GitHub read `my file #1?.py` as `my file ` and a fragment.
+TEST(CliInputs, GithubUrlsOfOddFileNamesAreEncoded) {
+  TempDir repo, data;
+  write_file(repo / "my file #1?.py", k_module);
+  write_file(repo / "pkg%2e%2e" / "x.py", k_module);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/odd --sha " + std::string(40, 'a') +
+               " -q" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run(errdex_cmd() + " export" + db);
+  const std::string blob = "https://github.com/acme/odd/blob/" + std::string(40, 'a') + "/";
+  EXPECT_NE(r.out.find("\"githubUrl\":\"" + blob + "my%20file%20%231%3F.py#L1-L5\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"githubUrl\":\"" + blob + "pkg%252e%252e/x.py#L1-L5\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"filePath\":\"my file #1?.py\""), std::string::npos) << r.out;
+}
+
+// `match --repo` with a repository the store does not hold said "no throw
+// site found for ValueError among 0 records", as if it had looked.
+TEST(CliInputs, MatchSaysWhenTheRepositoryIsNotStored) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q" + db).code, 0);
+  const std::string text = shell_quote("ValueError: n must be non-negative, got -3");
+  auto r = run(errdex_cmd() + " match " + text + " --repo nobody/none" + db);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no repository nobody/none in the store"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " match " + text + " --repo acme/cache" + db);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace errdex
