@@ -163,8 +163,9 @@ void stamp(model::ErrorRecord& r, const FileContext& ctx) {
   // wrong one.
   r.github_url.clear();
   if (!ctx.repo.starts_with("pypi/") && !ctx.repo.starts_with("npm/"))
-    r.github_url = "https://github.com/" + ctx.repo + "/blob/" + (ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" +
-                   ctx.file_path + "#L" + std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
+    r.github_url = "https://github.com/" + ctx.repo + "/blob/" +
+                   util::url_path_encode(ctx.link_ref.empty() ? ctx.sha : ctx.link_ref) + "/" +
+                   util::url_path_encode(ctx.file_path) + "#L" + std::to_string(r.source_code_start) + "-L" + std::to_string(r.source_code_end);
 }
 
 std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::vector<model::ThrowSite>& sites) {

@@ -89,6 +89,10 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
     records = std::move(**at);
     revision[*repo] = {(*rev)->first.ref, (*rev)->first.sha};
   } else {
+    if (repo && revision.find(*repo) == revision.end()) {
+      std::cerr << "errdex match: no repository " << *repo << " in the store\n";
+      return 1;
+    }
     auto fields = store::match_fields_all(**st, repo);
     if (!fields) {
       std::cerr << "errdex match: " << fields.error() << "\n";

@@ -1,6 +1,7 @@
 // The read side of the CLI: show, list, search, export, stats; and import.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -9,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "model/repo_name.h"
 #include "scan/template.h"
 
 namespace errdex::cli {
@@ -20,7 +22,7 @@ std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handl
 
 void print_record(const model::DatasetLine& l) {
   const auto& r = l.record;
-  std::printf("%s · %s · %s\n", r.repo.c_str(), r.severity.c_str(), r.error_class.c_str());
+  std::printf("%s · %s · %s\n", r.repo.c_str(), r.severity.c_str(), model::shown_class(r.error_class).c_str());
   std::printf("id        %s\n", r.id.c_str());
   std::printf("message   %s\n", r.error_message.c_str());
   std::printf("pattern   %s%s\n", r.message_pattern.c_str(),
@@ -62,8 +64,8 @@ void print_record(const model::DatasetLine& l) {
 }
 
 void print_summary_line(const model::ErrorRecord& r) {
-  std::printf("%s  %s:%d  %s: %s\n", r.id.c_str(), r.file_path.c_str(), r.line_number, r.error_class.c_str(),
-              r.error_message.c_str());
+  std::printf("%s  %s:%d  %s: %s\n", r.id.c_str(), r.file_path.c_str(), r.line_number,
+              model::shown_class(r.error_class).c_str(), r.error_message.c_str());
 }
 
 json as_json(const model::ErrorRecord& r) { return json::parse(model::to_json(r)); }
@@ -246,6 +248,11 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
   std::ifstream in_file;
   std::istream* in = &std::cin;
   if (file != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+      std::cerr << "errdex import: " << file << " is a directory: give a JSON Lines file (or - for stdin)\n";
+      return 2;
+    }
     in_file.open(file, std::ios::binary);
     if (!in_file) {
       std::cerr << "errdex import: cannot open " << file << "\n";
@@ -269,6 +276,12 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     auto parsed = model::dataset_line_from_json(line);
     if (!parsed) {
       errors.push_back(file + ":" + std::to_string(n) + ": " + parsed.error());
+      continue;
+    }
+    // The site's addresses are made of it: /repos/{owner}/{name}.
+    if (!model::is_repo_name(parsed->record.repo)) {
+      errors.push_back(file + ":" + std::to_string(n) + ": repo must be owner/name, got '" +
+                       parsed->record.repo + "'");
       continue;
     }
     ++good;

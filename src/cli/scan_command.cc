@@ -29,6 +29,7 @@
 #include "cli/scan_pipeline.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "model/repo_name.h"
 #include "model/restamp.h"
 #include "scan/facts_json.h"
 #include "scan/frontend.h"
@@ -47,17 +48,6 @@ bool is_full_sha(const std::string& s) {
   return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
-}
-
-bool is_repo_name(const std::string& s) {
-  auto slash = s.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size() || s.find('/', slash + 1) != std::string::npos)
-    return false;
-  // The name may start with npm's scope mark: npm/@scope__pkg.
-  return std::all_of(s.begin(), s.end(), [&](const char& c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == '.' || c == '/' || (c == '@' && &c == s.data() + slash + 1);
-  });
 }
 
 std::string join_path(const std::string& prefix, const std::string& rel) {
@@ -139,7 +129,7 @@ bool records_from_lines(std::string_view text, const analyze::FileContext& ctx, 
 }
 
 Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
-  if (a.repo && !is_repo_name(*a.repo)) return Error{"--repo must be owner/name, got '" + *a.repo + "'"};
+  if (a.repo && !model::is_github_repo_name(*a.repo)) return Error{"--repo must be owner/name, got '" + *a.repo + "'"};
   if (a.sha && !is_full_sha(*a.sha)) return Error{"--sha must be 40 lowercase hex digits, got '" + *a.sha + "'"};
   PipelineOutput out;
 
@@ -970,7 +960,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     if (out.cached)
       std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache%s\n", out.cached,
                   out.parsed,
-                  out.reused ? (", and the records of " + std::to_string(out.reused) + " of them").c_str() : "");
+                  out.reused ? (", and so did the records of " + std::to_string(out.reused) + " of them").c_str() : "");
     if (kept_ids)
       std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);
     if (out.test_files)

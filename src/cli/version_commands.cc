@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/store_url.h"
+#include "model/error_record.h"
 #include "store/history.h"
 
 namespace errdex::cli {
@@ -55,7 +56,8 @@ int run_history(const std::string& db, const std::string& id, bool as_json) {
     return 0;
   }
   const store::SiteAt& last = *hist.revisions[hist.last].site;
-  std::printf("%s: %s  (%s, %s)\n", last.error_class.c_str(), last.error_message.c_str(), hist.id.c_str(),
+  std::printf("%s: %s  (%s, %s)\n", model::shown_class(last.error_class).c_str(), last.error_message.c_str(),
+              hist.id.c_str(),
               hist.repo.c_str());
   auto name = [&](int i) { return store::revision_name(hist.revisions[i].revision); };
   std::printf("first seen %s, last seen %s", name(hist.first).c_str(), name(hist.last).c_str());
@@ -71,7 +73,8 @@ int run_history(const std::string& db, const std::string& id, bool as_json) {
     }
     std::printf("  %-16s %s", rev.c_str(), where(*at.site).c_str());
     if (previous && previous->error_class != at.site->error_class)
-      std::printf("  class: %s -> %s", previous->error_class.c_str(), at.site->error_class.c_str());
+      std::printf("  class: %s -> %s", model::shown_class(previous->error_class).c_str(),
+                  model::shown_class(at.site->error_class).c_str());
     if (previous && previous->error_message != at.site->error_message)
       std::printf("\n  %-16s   was: %s\n  %-16s   now: %s", "", previous->error_message.c_str(), "",
                   at.site->error_message.c_str());
@@ -107,18 +110,22 @@ int run_diff(const std::string& db, const std::string& repo, const std::string& 
               store::revision_name(diff.from).c_str(), store::revision_name(diff.to).c_str(), diff.added.size(),
               diff.removed.size(), diff.reworded.size(), diff.class_changed.size(), diff.moved.size());
   for (const auto& s : diff.added)
-    std::printf("added     %s  %s: %s\n", where(s).c_str(), s.error_class.c_str(), s.error_message.c_str());
+    std::printf("added     %s  %s: %s\n", where(s).c_str(), model::shown_class(s.error_class).c_str(),
+                s.error_message.c_str());
   for (const auto& s : diff.removed)
-    std::printf("removed   %s  %s: %s\n", where(s).c_str(), s.error_class.c_str(), s.error_message.c_str());
+    std::printf("removed   %s  %s: %s\n", where(s).c_str(), model::shown_class(s.error_class).c_str(),
+                s.error_message.c_str());
   for (const auto& [a, b] : diff.reworded)
-    std::printf("reworded  %s  %s: %s\n          -> %s  %s\n", where(a).c_str(), a.error_class.c_str(),
+    std::printf("reworded  %s  %s: %s\n          -> %s  %s\n", where(a).c_str(),
+                model::shown_class(a.error_class).c_str(),
                 a.error_message.c_str(), where(b).c_str(), b.error_message.c_str());
   for (const auto& [a, b] : diff.class_changed)
-    std::printf("class     %s  %s -> %s: %s\n", where(b).c_str(), a.error_class.c_str(), b.error_class.c_str(),
+    std::printf("class     %s  %s -> %s: %s\n", where(b).c_str(), model::shown_class(a.error_class).c_str(),
+                model::shown_class(b.error_class).c_str(),
                 b.error_message.c_str());
   for (const auto& [a, b] : diff.moved)
-    std::printf("moved     %s -> %s  %s: %s\n", where(a).c_str(), where(b).c_str(), b.error_class.c_str(),
-                b.error_message.c_str());
+    std::printf("moved     %s -> %s  %s: %s\n", where(a).c_str(), where(b).c_str(),
+                model::shown_class(b.error_class).c_str(), b.error_message.c_str());
   return 0;
 }
 

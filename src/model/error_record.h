@@ -133,6 +133,13 @@ struct ErrorRecord {
   bool operator==(const ErrorRecord&) const = default;
 };
 
+// How a record's class is shown: a site that hands on an error it was
+// given (`raise error` of a parameter, `throw err`) has none, and an empty
+// name printed, or an empty link on a page, says nothing.
+inline std::string shown_class(const std::string& error_class) {
+  return error_class.empty() ? "(class unknown)" : error_class;
+}
+
 // One line of a dataset file: {"record": {...}, "datasetVersion": "..."}.
 struct DatasetLine {
   ErrorRecord record;

@@ -232,6 +232,16 @@ class SqliteStore final : public Store {
     if (!sqlite3_get_autocommit(m_db)) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
   }
   Status migrate();
+  // For a store opened read-only: its schema must be this errdex's, as it
+  // cannot be upgraded in place.
+  Status check_schema();
+  // The first column of the first row of `sql`, or "" when there is none.
+  std::string read_one(const char* sql) {
+    Statement stmt;
+    if (!prepare(stmt, sql)) return {};
+    Run run(stmt);
+    return run.step() == SQLITE_ROW ? std::string(run.column_text(0)) : std::string();
+  }
   Status prepare_all();
   Status ingest_locked(const Dataset& dataset);
   // In a write transaction: the id of the record body `body`
@@ -345,12 +355,18 @@ Status SqliteStore::init() {
   // the dataset; journal_size_limit gives that space back after checkpoints.
   // Foreign keys are turned on after the schema is migrated: an upgrade
   // that makes a table anew must not cascade its drop to the records.
-  if (auto s = exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
-                    " PRAGMA journal_size_limit=67108864;",
+  // A file this process may not write (another user's, a read-only mount)
+  // is opened read-only by SQLite: reading commands work on it as long as
+  // its schema is this errdex's, and a write fails as read-only. Asking for
+  // WAL again would be a write, so it is asked only when not yet set.
+  const bool read_only = sqlite3_db_readonly(m_db, "main") == 1;
+  if (!read_only || read_one("PRAGMA journal_mode") != "wal")
+    if (auto s = exec("PRAGMA journal_mode=WAL", "configure"); !s) return s;
+  if (auto s = exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA journal_size_limit=67108864;",
                     "configure");
       !s)
     return s;
-  if (auto s = migrate(); !s) return s;
+  if (auto s = read_only ? check_schema() : migrate(); !s) return s;
   if (auto s = exec("PRAGMA foreign_keys=ON", "configure foreign keys"); !s) return s;
   return prepare_all();
 }
@@ -457,6 +473,14 @@ Status SqliteStore::migrate() {
     }
   }
   return exec("COMMIT", "commit schema");
+}
+
+Status SqliteStore::check_schema() {
+  std::string version = read_one("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (version == std::to_string(k_schema_version)) return ok();
+  if (version.empty()) return Error{"sqlite: the file is read-only and holds no errdex store"};
+  return Error{"sqlite: the file is read-only and its store has schema version " + version + " (this errdex reads " +
+               std::to_string(k_schema_version) + "): open it once where it can be written to upgrade it"};
 }
 
 Status SqliteStore::prepare_all() {
@@ -1026,17 +1050,40 @@ Expected<std::string> SqliteStore::datasets_state() {
 
 }  // namespace
 
-Expected<std::unique_ptr<Store>> open(const std::string& path) {
+namespace {
+
+// `read_only` says whether SQLite opened the file read-only (it does when
+// the file is not writable), also when init failed.
+Expected<std::unique_ptr<Store>> open_as(const std::string& name, const std::string& path, int flags,
+                                         bool& read_only) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     Error e{"sqlite: open " + path + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc))};
     sqlite3_close(db);
     return e;
   }
+  read_only = sqlite3_db_readonly(db, "main") == 1;
   auto store = std::make_unique<SqliteStore>(db);
   if (auto s = store->init(); !s) return Error{s.error() + " (" + path + ")"};
   return std::unique_ptr<Store>(std::move(store));
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Store>> open(const std::string& path) {
+  bool read_only = false;
+  auto store = open_as(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, read_only);
+  if (store || !read_only) return store;
+  // A read-only file in a folder this process cannot write either (a
+  // read-only mount, another user's folder) cannot hold the WAL index SQLite
+  // reads through: it is read as immutable, as it stands (a scan writing it
+  // meanwhile is not seen).
+  std::string uri = "file:" + util::url_path_encode(path);
+  uri += "?immutable=1";
+  auto again = open_as(uri, path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, read_only);
+  if (!again) return store;
+  return again;
 }
 
 }  // namespace errdex::store::sqlite

@@ -72,6 +72,24 @@ void append_utf8(std::uint32_t cp, std::string& out) {
   }
 }
 
+std::string url_path_encode(std::string_view path) {
+  static constexpr std::string_view k_kept = "-._~!$&'()*+,;=:@/";
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(path.size());
+  for (char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || k_kept.find(c) != k_kept.npos) {
+      out += c;
+    } else {
+      out += '%';
+      out += k_hex[u >> 4];
+      out += k_hex[u & 15];
+    }
+  }
+  return out;
+}
+
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

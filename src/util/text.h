@@ -36,6 +36,10 @@ bool looks_binary(std::string_view s);
 std::optional<std::string> from_utf16(std::string_view s);
 // The value of hex digit `c`, or -1.
 int hex_value(char c);
+// `path` fit for a URL's path: each byte that is not a path character of
+// RFC 3986 (letters, digits, -._~!$&'()*+,;=:@ and '/') as %XX. A file
+// named `my file #1?.py` or `a%2e.py` then links to itself.
+std::string url_path_encode(std::string_view path);
 // Reads exactly `n` (at most 8) hex digits at s[i] into `v`; false when
 // there are fewer.
 bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v);

@@ -61,13 +61,14 @@ void set_record_fields(PageData& d, const model::ErrorRecord& r, const std::stri
   d.set("repo", r.repo);
   d.set("repo_url", repo_url(r.repo));
   d.set("severity", r.severity);
-  d.set("error_class", r.error_class);
-  d.set("title", title_of(r.error_message));
+  d.set("error_class", model::shown_class(r.error_class));
+  d.set("title", r.error_message.empty() ? "(no message)" : title_of(r.error_message));
   d.set("error_message", r.error_message);
   d.set("error_type", r.error_type);
   d.set("error_code", optional_value(r.error_code));
   d.set("http_status", optional_value(r.http_status ? std::optional<std::string>(std::to_string(*r.http_status)) : std::nullopt));
   d.set("message_pattern", r.message_pattern);
+  d.set("has_pattern", !r.message_pattern.empty());
   d.set("documentation", prose_html(r.documentation));
   d.set("file_path", r.file_path);
   d.set("line_number", std::to_string(r.line_number));

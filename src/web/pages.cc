@@ -217,7 +217,7 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
       continue;
     if (shown == k_repo_page_items) break;
     ++shown;
-    groups[by_class ? r.error_class : r.file_path].push_back(i);
+    groups[by_class ? model::shown_class(r.error_class) : r.file_path].push_back(i);
   }
   Data gl{Data::type::list};
   for (const auto& [name, idx] : groups) {
@@ -265,7 +265,7 @@ Response repo_diff_page(const std::string& repo, const Query& q, store::Store& s
     for (const auto& s : list) {
       Data item;
       item.set("where", s.file_path + ":" + std::to_string(s.line));
-      item.set("error_class", s.error_class);
+      item.set("error_class", model::shown_class(s.error_class));
       item.set("message", s.error_message);
       out.push_back(item);
     }
@@ -277,8 +277,8 @@ Response repo_diff_page(const std::string& repo, const Query& q, store::Store& s
       Data item;
       item.set("old_where", a.file_path + ":" + std::to_string(a.line));
       item.set("new_where", b.file_path + ":" + std::to_string(b.line));
-      item.set("old_class", a.error_class);
-      item.set("new_class", b.error_class);
+      item.set("old_class", model::shown_class(a.error_class));
+      item.set("new_class", model::shown_class(b.error_class));
       item.set("old_message", a.error_message);
       item.set("new_message", b.error_message);
       out.push_back(item);
@@ -349,7 +349,7 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
   if (!ctx.function.empty())
     add_group("In the same function, " + ctx.function + "()",
               [&](std::size_t i) { return s.contexts[i].function == ctx.function; });
-  add_group(r.error_class + " elsewhere in this file",
+  add_group(model::shown_class(r.error_class) + " elsewhere in this file",
             [&](std::size_t i) { return s.lines[i].record.error_class == r.error_class; });
   if (!ctx.guard_names.empty())
     add_group("Guarded by the same names (" + join(ctx.guard_names, ", ") + ")", [&](std::size_t i) {
@@ -381,7 +381,9 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
                                                            : std::nullopt));
 
   set_history(d, st, r.id);
-  return page(200, r.error_class + ": " + title_of(r.error_message), "error.html", d);
+  return page(200,
+              model::shown_class(r.error_class) + (r.error_message.empty() ? "" : ": " + title_of(r.error_message)),
+              "error.html", d);
 }
 
 Response match_submit(const Snapshot& s, const Request& req) {

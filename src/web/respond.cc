@@ -111,7 +111,7 @@ Data summary_data(const model::ErrorRecord& r) {
   d.set("url", error_url(r));
   d.set("id", r.id);
   d.set("repo", r.repo);
-  d.set("error_class", r.error_class);
+  d.set("error_class", model::shown_class(r.error_class));
   d.set("error_message", title_of(r.error_message));
   d.set("file_path", r.file_path);
   d.set("line_number", std::to_string(r.line_number));

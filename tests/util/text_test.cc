@@ -76,5 +76,16 @@ TEST(Text, ValidUtf8) {
   EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
 }
 
+// A record's githubUrl names its file: a space, '#', '?' or '%' in the
+// name ended the path early or changed it on GitHub.
+TEST(Text, UrlPathEncodeKeepsPathCharactersAndEncodesTheRest) {
+  EXPECT_EQ(url_path_encode("src/flask/app.py"), "src/flask/app.py");
+  EXPECT_EQ(url_path_encode("a-b_c.d~e/@scope/x+y=z;(1)!$&',*:"), "a-b_c.d~e/@scope/x+y=z;(1)!$&',*:");
+  EXPECT_EQ(url_path_encode("my file #1?.py"), "my%20file%20%231%3F.py");
+  EXPECT_EQ(url_path_encode("pkg%2e%2e/x.py"), "pkg%252e%252e/x.py");
+  EXPECT_EQ(url_path_encode("a\nb\\c\"<>.py"), "a%0Ab%5Cc%22%3C%3E.py");
+  EXPECT_EQ(url_path_encode("caf\xC3\xA9.py"), "caf%C3%A9.py");
+}
+
 }  // namespace
 }  // namespace errdex::util

@@ -1,0 +1,141 @@
+// The real binary as a new user runs it, with the stores, files and
+// arguments users get wrong: each gives a clear message and the documented
+// exit code (0 ok, 1 not found, 2 error).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "support/process.h"
+
+namespace errdex {
+namespace {
+
+using namespace errdex::testing;
+
+const char* k_module = R"(def resize(n):
+    """Resizes the cache to n layers."""
+    if n < 0:
+        raise ValueError(f"n must be non-negative, got {n}")
+    return n
+)";
+
+// `cmd` run by a user who may not write the store: root ignores file
+// modes, so as root it runs as `nobody`. Empty when that is not possible.
+std::string as_reader(const std::string& cmd) {
+  if (::geteuid() != 0) return cmd;
+  if (run("command -v runuser").code != 0 || run("id nobody").code != 0) return {};
+  return "runuser -u nobody -- " + cmd;
+}
+
+// A store file another user owns, in a folder this user may not write (a
+// read-only mount, a shared folder): SQLite cannot make the WAL index
+// beside it, so it was refused as "attempt to write a readonly database"
+// by every command. Reading commands read it; writing ones say why not.
+TEST(CliInputs, ReadOnlyStoreInAReadOnlyFolderIsRead) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  const auto db_path = data / "ro" / "s.db";
+  std::filesystem::create_directories(db_path.parent_path());
+  const std::string db = "sqlite:" + db_path.string();
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q --db " + shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_FALSE(std::filesystem::exists(db_path.string() + "-wal"));
+  namespace fs = std::filesystem;
+  fs::permissions(data.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                   fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(db_path.parent_path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                             fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(db_path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string at = " --db " + shell_quote(db);
+  if (as_reader("true").empty()) GTEST_SKIP() << "no way to run as a user who may not write";
+
+  r = run(as_reader(errdex_cmd() + " list" + at));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("n must be non-negative"), std::string::npos) << r.out;
+  r = run(as_reader(errdex_cmd() + " search non-negative" + at));
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run(as_reader(errdex_cmd() + " match " + shell_quote("ValueError: n must be non-negative, got -3") + at));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("cache.py:4"), std::string::npos) << r.out;
+  r = run(as_reader(errdex_cmd() + " export" + at));
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run(as_reader(errdex_cmd() + " forget acme/cache" + at));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("readonly"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(db_path.string() + "-wal"));
+  fs::permissions(db_path.parent_path(), fs::perms::owner_all);
+}
+
+// The site addresses a repository as /repos/{owner}/{name}: a dataset
+// whose repo is not owner/name ("../x", "x/..", "noslash", "a/b/c") was
+// imported and listed on the home page with a link that led nowhere (the
+// server refuses dot segments, a browser resolves them away). Such lines
+// are bad lines now, reported by number while the others land; `scan
+// --repo` refuses them too. A folder given to import was "0 records".
+TEST(CliInputs, ImportRefusesAFolderAndRepoNamesTheSiteCannotAddress) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (std::string bad : {"../x", "x/..", "./x", "acme/."})
+    EXPECT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo " + shell_quote(bad) + db).code, 2)
+        << bad;
+  auto line = run(errdex_cmd() + " export" + db).out;
+  ASSERT_FALSE(line.empty());
+  std::string lines;
+  for (std::string name : {"../x", "x/..", "noslash", "a/b/c", "/lead", "own er/na me"}) {
+    std::string l = line;
+    l.replace(l.find("\"repo\":\"acme/cache\""), 19, "\"repo\":\"" + name + "\"");
+    lines += l;
+  }
+  write_file(data / "odd.jsonl", lines);
+  const std::string db2 = " --db " + shell_quote("sqlite:" + (data / "b.db").string());
+  r = run(errdex_cmd() + " import " + shell_quote((data / "odd.jsonl").string()) + db2);
+  EXPECT_EQ(r.code, 2);
+  for (int n = 1; n <= 5; ++n)
+    EXPECT_NE(r.err.find("odd.jsonl:" + std::to_string(n) + ": repo must be owner/name"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("imported 1 records"), std::string::npos) << r.out;
+  r = run(errdex_cmd() + " list" + db2);
+  EXPECT_NE(r.out.find("cache.py:4"), std::string::npos) << r.out;
+
+  r = run(errdex_cmd() + " import " + shell_quote(data.str()) + db2);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
+// A file whose name holds a space, '#', '?' or '%' got a githubUrl with the
+// name as it is: GitHub read `my file #1?.py` as `my file ` and a fragment.
+TEST(CliInputs, GithubUrlsOfOddFileNamesAreEncoded) {
+  TempDir repo, data;
+  write_file(repo / "my file #1?.py", k_module);
+  write_file(repo / "pkg%2e%2e" / "x.py", k_module);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/odd --sha " + std::string(40, 'a') +
+               " -q" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run(errdex_cmd() + " export" + db);
+  const std::string blob = "https://github.com/acme/odd/blob/" + std::string(40, 'a') + "/";
+  EXPECT_NE(r.out.find("\"githubUrl\":\"" + blob + "my%20file%20%231%3F.py#L1-L5\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"githubUrl\":\"" + blob + "pkg%252e%252e/x.py#L1-L5\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"filePath\":\"my file #1?.py\""), std::string::npos) << r.out;
+}
+
+// `match --repo` with a repository the store does not hold said "no throw
+// site found for ValueError among 0 records", as if it had looked.
+TEST(CliInputs, MatchSaysWhenTheRepositoryIsNotStored) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q" + db).code, 0);
+  const std::string text = shell_quote("ValueError: n must be non-negative, got -3");
+  auto r = run(errdex_cmd() + " match " + text + " --repo nobody/none" + db);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no repository nobody/none in the store"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " match " + text + " --repo acme/cache" + db);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace errdex
