@@ -987,7 +987,8 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   search.rank();
   search.one_per_site();
   search.one_per_twin_group();
-  search.describe_shown(search.order_shown(top));
+  const std::size_t shown = search.order_shown(top);
+  search.describe_shown(shown);
   detail::fill_result(paste, scratch.shown, out);
   return out;
 }
