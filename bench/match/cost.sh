@@ -35,10 +35,11 @@ messages=$(wc -l <"$work/cases.jsonl")
 # its per-message function (callees included): errdex's Matcher::match,
 # Hyperscan's hs_scan, RE2::Set::Match, and RE2::PartialMatchN for the loop.
 # callgrind turns collection over on entering and on leaving each function
-# a --toggle-collect pattern names, nested ones too: Matcher::match's
-# lambdas are named "errdex::match::Matcher::match(...) const::$_N::...",
+# a --toggle-collect pattern names, nested ones too: a lambda inside
+# Matcher::match is named "errdex::match::Matcher::match(...) const::$_N::...",
 # so a pattern with a wildcard after "match(" would switch counting off
-# inside them. errdex's is the function's whole name, matched exactly.
+# inside it. errdex's is the function's whole name, matched exactly; its
+# steps (Search's methods, read_paste, fill_result) are callees, counted.
 # One round: every engine but the loop sees each line twice (measure()'s
 # untimed and timed passes); the loop sees each once, with every pattern.
 count() {  # count NAME FUNCTION MATCH_BENCH_ARGS...

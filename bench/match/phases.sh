@@ -63,16 +63,18 @@ def put(anchor, text):  # text goes just before anchor, which must occur once
         sys.exit("phases.sh: %s in %s: %r" % ("not found" if anchor not in s else "found more than once", src, anchor))
     s = s.replace(anchor, text + anchor)
 put("namespace errdex::match {\nnamespace {", prelude)
-put("  const bool single = parse_single_line(text, known, one);", "  errdex_phase_last = errdex_phase_clock();\n  ++errdex_phase_calls;\n")
+# Matcher::match calls its steps in turn (Search's methods, inlined into
+# it); the word hashes and the keyed lookup are two parts of by_words.
+put("  detail::read_paste(m, text, paste);", "  errdex_phase_last = errdex_phase_clock();\n  ++errdex_phase_calls;\n")
 ends = ["  thread_local Scratch scratch;",
-        "  // Frames: the innermost frame is where the exception was raised.",
-        "  // Words: every whole word of the message looks up the patterns keyed on",
-        "  std::size_t keying_count = 0;",
-        "  // A pattern that explains the message from its start is evidence; one",
-        "  // No site of this class has a pattern that matched: its sites with no",
-        "  // The printed class's module (\"tomllib\" of tomllib.TOMLDecodeError)",
-        "  std::vector<Candidate>& answers = scratch.shown;",
-        "  // The answers, every capture of them, then the captures' names and",
+        "  search.by_frames();",
+        "  search.by_words();",
+        "    std::size_t keying_count = 0;",
+        "  search.confirm_candidates();",
+        "  search.by_class_sites();",
+        "  search.rank();",
+        "  search.describe_shown(shown);",
+        "  detail::fill_result(paste, scratch.shown, out);",
         "  return out;\n}\n\n}  // namespace errdex::match"]
 for k, anchor in enumerate(ends):
     put(anchor, "  errdex_phase_mark(%d);\n" % k)
@@ -84,7 +86,8 @@ PY
 clang++ -std=gnu++20 $flags -Isrc -c "$work/matcher_phases.cc" -o "$work/matcher_phases.o"
 clang++ -std=gnu++20 $flags -Isrc -c bench/match/phases.cc -o "$work/phases.o"
 # The copy's object comes first: the library's matcher.cc is then never
-# linked (its other files, matcher_build.cc and the rest, are). The
+# linked (its other files, matcher_build.cc, matcher_paste.cc's parse,
+# matcher_result.cc's result block and the rest, are). The
 # matcher asks analyze/category which classes are built-ins.
 clang++ "$work/phases.o" "$work/matcher_phases.o" "$build"/liberrdex_{match,store,model,util,analyze}.a \
   $ab_libs -o "$work/phases"

@@ -1,10 +1,15 @@
 // MatchResult's own behaviour (a move keeps its views valid) and what a
-// result's reasons say; Matcher::match (matcher.cc) fills results.
+// result's reasons say; Matcher::match (matcher.cc) fills results, its
+// shown answers copied into the result's block here (fill_result).
+#include <charconv>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "match/matcher.h"
+#include "match/matcher_answers.h"
 
 namespace errdex::match {
 
@@ -51,4 +56,92 @@ MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
   return *this;
 }
 
+namespace detail {
+namespace {
+
+// How many decimal digits n has.
+std::size_t number_size(std::uint32_t n) {
+  std::size_t k = 1;
+  for (; n >= 10; n /= 10) ++k;
+  return k;
+}
+
+}  // namespace
+
+void fill_result(Paste& p, ShownAnswers& shown, MatchResult& out) {
+  std::vector<Candidate>& answers = shown.answers;
+  const std::vector<PendingCapture>& pending = shown.pending;
+  const std::string_view error_class = p.error_class, whole = p.whole;
+  // The text's other exceptions, in the order printed.
+  std::vector<const ExceptionBlock*>& others = shown.others;
+  others.clear();
+  if (!p.single)
+    for (std::size_t k = 0; k < p.tb.exceptions.size(); ++k)
+      if (k != p.explained) others.push_back(&p.tb.exceptions[k]);
+  // A value inside the message (the text form and the errno form are parts
+  // of it) is a view of the message's copy; only one taken from the
+  // unquoted form, which lives in the match's working memory, is copied itself.
+  auto in_whole = [&](std::string_view v) {
+    return std::less_equal<>()(whole.data(), v.data()) && std::less_equal<>()(v.data() + v.size(), whole.data() + whole.size());
+  };
+  std::size_t bytes = error_class.size() + whole.size();
+  for (const ExceptionBlock* b : others) bytes += b->error_class.size() + b->message.size();
+  for (const PendingCapture& c : pending)
+    bytes += (in_whole(c.value) ? 0 : c.value.size()) + (c.number > 0 ? number_size(c.number) : c.name.size());
+  static_assert(alignof(Candidate) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && sizeof(Candidate) % alignof(Capture) == 0);
+  static_assert(std::is_trivially_destructible_v<Candidate> && std::is_trivially_destructible_v<Capture>);
+  const std::size_t answer_bytes = answers.size() * sizeof(Candidate);
+  const std::size_t list_bytes = pending.size() * sizeof(Capture);
+  const std::size_t revision_bytes = shown.revisions.size() * sizeof(std::uint32_t);
+  static_assert(sizeof(Capture) % alignof(std::uint32_t) == 0);
+  out.block_size = answer_bytes + list_bytes + revision_bytes + bytes;
+  if (out.block_size > MatchResult::k_inline) out.storage = std::make_unique_for_overwrite<char[]>(out.block_size);
+  char* block = out.block();
+  Candidate* placed = reinterpret_cast<Candidate*>(block);
+  Capture* list = reinterpret_cast<Capture*>(block + answer_bytes);
+  std::uint32_t* revision_list = reinterpret_cast<std::uint32_t*>(block + answer_bytes + list_bytes);
+  if (revision_bytes) std::memcpy(revision_list, shown.revisions.data(), revision_bytes);
+  char* at = block + answer_bytes + list_bytes + revision_bytes;
+  auto copy = [&](std::string_view v) {
+    if (v.empty()) return std::string_view();
+    std::memcpy(at, v.data(), v.size());
+    at += v.size();
+    return std::string_view(at - v.size(), v.size());
+  };
+  out.exception = {copy(error_class), copy(whole)};
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    const PendingCapture& c = pending[k];
+    std::string_view name;
+    if (c.number > 0) {
+      char* end = std::to_chars(at, at + number_size(c.number), c.number).ptr;
+      name = {at, static_cast<std::size_t>(end - at)};
+      at = end;
+    } else {
+      name = copy(c.name);
+    }
+    std::string_view value = c.value.empty() ? std::string_view()
+                             : in_whole(c.value)
+                                 ? out.exception.message.substr(static_cast<std::size_t>(c.value.data() - whole.data()), c.value.size())
+                                 : copy(c.value);
+    std::construct_at(list + k, Capture{name, value});
+  }
+  for (std::size_t i = 0, begin = 0, from = 0; i < answers.size(); ++i) {
+    const std::size_t end = shown.pending_end[i];
+    answers[i].captures = {list + begin, end - begin};
+    answers[i].revisions = {revision_list + from, shown.revisions_end[i] - from};
+    from = shown.revisions_end[i];
+    std::construct_at(placed + i, answers[i]);
+    begin = end;
+  }
+  out.candidates = {placed, answers.size()};
+  out.chained.reserve(others.size());
+  for (const ExceptionBlock* b : others) out.chained.push_back({copy(b->error_class), copy(b->message)});
+  if (!p.single) {
+    ExceptionBlock& ex = p.tb.exceptions[p.explained];
+    out.frames.reserve(ex.frames.size());
+    for (auto& f : ex.frames) out.frames.push_back({std::move(f.file), f.line, std::move(f.function), std::move(f.source)});
+  }
+}
+
+}  // namespace detail
 }  // namespace errdex::match

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "match/matcher_answers.h"
 #include "match/matcher_confirm.h"
 #include "match/matcher_index.h"
 #include "match/path_suffix.h"
@@ -123,13 +124,7 @@ struct WordSet {
   }
 };
 
-// A capture of a shown answer before it is copied into the result: its
-// name (or number, when > 0) and value as views.
-struct PendingCapture {
-  std::string_view name;
-  std::string_view value;
-  std::uint32_t number = 0;
-};
+using detail::PendingCapture;
 
 inline std::uint16_t read16(const char* p) {
   std::uint16_t v;
@@ -246,16 +241,11 @@ struct Scratch {
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
   std::vector<std::uint32_t> twin_at;  // by twin group: 1 + its best's index in `ranked`, while keeping it
-  std::vector<PendingCapture> pending;  // the shown answers' captures, in order
-  std::vector<std::uint32_t> pending_end;  // by shown answer: end of its captures in `pending`
   // Several revisions: ranked candidates a better revision of their site
-  // replaced, the (site, record) pairs as good as their site's best, and
-  // the shown answers' revisions with each one's end.
+  // replaced, and the (site, record) pairs as good as their site's best.
   std::vector<Ranked> dropped;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> also;
-  std::vector<std::uint32_t> revisions, revisions_end;
-  std::vector<Candidate> shown;  // the answers, until copied into the result
-  std::vector<const ExceptionBlock*> others;  // a traceback's exceptions not explained
+  detail::ShownAnswers shown;  // the answers, until copied into the result
 
   void fit(std::size_t entries, std::size_t patterns, std::size_t records, std::size_t twins) {
     if (record_at.size() < records) record_at.resize(records, 0);

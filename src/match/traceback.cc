@@ -322,6 +322,477 @@ std::string_view last_component(std::string_view dotted) {
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
 }
 
+namespace {
+
+// Reads a Python text's lines into exception blocks, one line at a time
+// (read_line), then settles what the lines left open (finish_text). The
+// layouts it knows are listed in traceback.h; what each line means depends
+// on where the reader is: in a block's frames, in its message, or between
+// blocks.
+class LineReader {
+ public:
+  LineReader(std::string_view text, KnownClass known, std::vector<ExceptionBlock>& blocks)
+      : m_known(known),
+        m_blocks(blocks),
+        m_group_mode(text.find("Exception Group Traceback") != std::string_view::npos),
+        // Python's header, or IPython's (the same words, no colon).
+        m_has_header(text.find(k_header.substr(0, k_header.size() - 1)) != std::string_view::npos) {}
+
+  // One line of the text, without its '\n' (a '\r' before it is dropped).
+  void read_line(std::string_view raw) {
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (pytest_line(raw)) return;
+    std::string_view line = raw;
+    if (m_group_mode) {
+      GroupLine g = strip_group(raw);
+      if (g.separator) {
+        end_block();
+        return;
+      }
+      line = g.text;
+    }
+    const bool after_quote = m_quote_before;
+    m_quote_before = line.size() >= 3 && line.size() <= 8 && trim(line) == R"(""")";  // short lines only: cheap
+    if (m_in_quote && m_quote_before) {
+      end_block();
+      m_in_quote = false;
+      return;
+    }
+    if (m_in_box && box_line(line)) return;
+    if (header_line(line, after_quote)) return;
+    if (line.size() >= k_during.size() &&
+        (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos)) {
+      end_block();
+      return;
+    }
+    switch (m_state) {
+      case State::frames: frames_line(line); break;
+      case State::message: message_line(line); break;
+      case State::none: between_line(line); break;
+    }
+  }
+
+  // After the last line: closes the last block, lets go of headerless
+  // frames no exception line ended, adds pytest's exception when it was
+  // printed last, and joins an exception's line printed before its
+  // traceback to it.
+  void finish_text() {
+    if (!m_blocks.empty()) finish(m_blocks.back());
+    drop_empty_headerless();
+    add_pytest_block();
+    // An exception's line printed before its traceback, which then ends with
+    // no line of its own (AWS Lambda's log: `[ERROR] Class: message`, then
+    // `Traceback (most recent call last):` and the frames): one exception.
+    if (m_blocks.size() >= 2) {
+      ExceptionBlock& tail = m_blocks.back();
+      ExceptionBlock& head = m_blocks[m_blocks.size() - 2];
+      if (tail.error_class.empty() && tail.message.empty() && !tail.frames.empty() && !head.error_class.empty() &&
+          head.frames.empty()) {
+        head.frames = std::move(tail.frames);
+        m_blocks.pop_back();
+      }
+    }
+  }
+
+ private:
+  enum class State { none, frames, message };
+  // Django's report: its `Exception Type:` line was read; then its value.
+  enum class Django { none, type, value };
+
+  void set_col(std::string_view l, std::size_t at) {
+    m_col = at;
+    m_col_prefix = l.substr(0, at);
+  }
+  // The last block is over: its message is trimmed, and the lines after
+  // it are between blocks.
+  void end_block() {
+    if (!m_blocks.empty()) finish(m_blocks.back());
+    m_state = State::none;
+  }
+
+  // Whether the line is pytest's and read here: a whole pytest report's
+  // headings and the summary sections under them, and the `E   ` lines and
+  // `path.py:12: in f` frames of a failure. Python prints neither of the
+  // last two (its frames are indented), so they are read wherever they
+  // are; a frame is noted and the line still read as any other.
+  bool pytest_line(std::string_view raw) {
+    // A whole pytest report: its `=== warnings summary ===` and `=== short
+    // test summary info ===` sections name other exceptions (warnings read
+    // `path.py:12: DeprecationWarning: ...`); `___ test_x ___` opens the
+    // section of a failure, whose frames are its own.
+    if (std::string_view title = pytest_heading(raw, '='); !title.empty()) {
+      m_in_summary = title.starts_with("warnings summary") || title == "short test summary info";
+      return true;
+    }
+    if (m_in_summary) return true;
+    if (!pytest_heading(raw, '_').empty()) {
+      m_pytest_frames.clear();
+      return true;
+    }
+    ++m_line_no;
+    if (raw.size() >= 2 && raw[0] == 'E' && (raw[1] == ' ' || raw[1] == '\t')) {
+      if (!m_in_e_block) {
+        m_pytest_lines.clear();
+        m_last_e_block = m_line_no;
+      }
+      m_in_e_block = true;
+      m_pytest_lines.push_back(raw.substr(1));
+      return true;
+    }
+    m_in_e_block = false;
+    if (Frame f; parse_pytest_frame(raw, f)) m_pytest_frames.push_back(std::move(f));
+    return false;
+  }
+
+  // Inside rich's box of frames: whether the line was read as the box's
+  // (its frames, or its end). A line of no box ends it, unread.
+  bool box_line(std::string_view line) {
+    std::string_view t = trim(line);
+    if (t.starts_with(k_box_bottom)) {
+      m_in_box = false;
+      return true;
+    }
+    if (t.starts_with(k_box_side)) {
+      // Frames only: excerpts, blank lines and the boxes of locals (a
+      // value may read `x.py:3`) say nothing here.
+      std::string_view in = inside_box(t);
+      bool nested = in.starts_with(k_box_side) || in.starts_with(k_box_top) || in.starts_with(k_box_bottom);
+      if (Frame f; !nested && parse_path_frame(in, f)) m_blocks.back().frames.push_back(std::move(f));
+      return true;
+    }
+    m_in_box = false;  // a box cut short: read on as usual
+    return false;
+  }
+
+  // Whether the line is a traceback's header (Python's, rich's box top or
+  // IPython's): it opens a block, whose frames follow, and sets the
+  // traceback's own column.
+  bool header_line(std::string_view line, bool after_quote) {
+    auto h = m_has_header ? line.find(k_header.substr(0, k_header.size() - 1)) : std::string_view::npos;
+    const bool python_header = h != std::string_view::npos && line.substr(h).starts_with(k_header);
+    const bool rich_header = h != std::string_view::npos && !python_header && trim(line).starts_with(k_box_top);
+    const std::size_t ipython_at =
+        h != std::string_view::npos && !python_header && !rich_header ? ipython_header(line, h) : std::string_view::npos;
+    if (!python_header && !rich_header && ipython_at == std::string_view::npos) return false;
+    if (!m_blocks.empty()) finish(m_blocks.back());
+    m_blocks.emplace_back();
+    m_blank_ended = false;
+    m_last_header = m_line_no;
+    m_in_quote |= after_quote && python_header;
+    m_source_next = false;
+    if (python_header) {
+      // "Exception Group Traceback": its own column is that of "Exception".
+      auto eg = line.rfind("Exception Group ", h);
+      set_col(line, (eg != std::string_view::npos && eg + 16 == h) ? eg : h);
+    } else if (rich_header) {
+      set_col(line, line.find(k_box_top));  // the box's left side
+      m_in_box = true;
+    } else {
+      set_col(line, ipython_at);  // the class in the header starts the exception's line
+    }
+    m_ipython = ipython_at != std::string_view::npos;
+    m_state = State::frames;
+    m_frameless = false;
+    return true;
+  }
+
+  // In a block's frames: a frame, a frame's source line, IPython's
+  // excerpts, or the first line after them (the exception's, or the
+  // earlier exception Django's report chains inside one traceback).
+  void frames_line(std::string_view line) {
+    Frame f;
+    if (parse_frame(line, f)) {
+      std::vector<Frame>& frames = m_blocks.back().frames;
+      if (frames.empty()) frames.reserve(8);
+      frames.push_back(std::move(f));
+      m_source_next = true;
+      return;
+    }
+    // A prefix before the header that the lines after it do not repeat
+    // (`>>> >>> Traceback ...` of a REPL fed by a pipe) is not theirs.
+    std::string_view rest = !same_shape(line, m_col_prefix) ? line : line.size() > m_col ? line.substr(m_col) : std::string_view{};
+    if (trim(rest).empty() || is_caret_line(rest)) return;
+    if (rest_is_source(rest)) {
+      // Django's report puts `<source code not available>` where the
+      // file could not be read (a frozen module, a .pyc alone): no source.
+      if (m_source_next && !m_blocks.back().frames.empty() && trim(rest) != "<source code not available>") {
+        Frame& last = m_blocks.back().frames.back();
+        last.reraise = raises_object(rest);
+        last.source = trim(rest);
+      }
+      m_source_next = false;
+      return;
+    }
+    if (trim(rest).substr(0, 22) == "[Previous line repeate") return;
+    // IPython's frames (its SyntaxError layout has them under Python's
+    // header too), the excerpt's marked line, hidden frames.
+    if (parse_ipython_frame(rest.substr(std::min(rest.find_first_not_of(' '), rest.size())), f) ||
+        (m_ipython && parse_ipython7_frame(rest, f))) {
+      m_blocks.back().frames.push_back(std::move(f));
+      return;
+    }
+    std::string_view source;
+    if (int n = m_ipython ? ipython_arrow(rest, source) : -1; n >= 0) {
+      std::vector<Frame>& frames = m_blocks.back().frames;
+      if (!frames.empty() && frames.back().line == 0) frames.back().line = n;
+      if (!frames.empty() && frames.back().line == n) {
+        frames.back().reraise = raises_object(source);
+        frames.back().source = trim(source);
+      }
+      return;
+    }
+    if (m_ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) return;
+    // Django's report chains inside one traceback: `The above
+    // exception (message) was the direct cause of the following
+    // exception:` or `During handling of the above exception
+    // (message), another exception occurred:`. The frames so far are
+    // the earlier exception's.
+    if (rest.starts_with("The above exception (") || rest.starts_with("During handling of the above exception (")) {
+      const std::size_t open = rest.find('(');
+      const std::size_t close = rest.rfind(')');
+      ExceptionBlock earlier;
+      if (close != std::string_view::npos && close > open) earlier.message = std::string(trim(rest.substr(open + 1, close - open - 1)));
+      earlier.frames = std::move(m_blocks.back().frames);
+      m_blocks.back().frames.clear();
+      m_blocks.insert(m_blocks.end() - 1, std::move(earlier));
+      return;
+    }
+    exception_after_frames(line, rest);
+  }
+
+  // The first line after a block's frames that is none of theirs: its
+  // exception's class and message (`rest` is the line from the
+  // traceback's column).
+  void exception_after_frames(std::string_view line, std::string_view rest) {
+    ClassAt c;
+    ExceptionBlock& b = m_blocks.back();
+    if (rest.starts_with(k_django_type)) {
+      // Django's report: `Exception Type: Class at /path`, then
+      // `Exception Value: message`.
+      std::string_view type = trim(rest.substr(k_django_type.size()));
+      b.error_class = std::string(type.substr(0, type.find(" at ")));
+      b.message.clear();
+      m_django = Django::type;
+    } else if (!m_headerless.empty() && m_headerless.back() + 1 == m_blocks.size()) {
+      // Frames with no header: only a line that reads as an exception
+      // ends them (`Message: 'x'` after logging's stack does not).
+      if (find_exception(line, m_known, c)) {
+        b.error_class = std::string(c.name);
+        b.message = message_text(c);
+        m_state = State::message;
+      } else {
+        m_state = State::none;
+      }
+      return;
+    } else if (class_at(rest, 0, c) || find_exception(line, m_known, c)) {
+      b.error_class = std::string(c.name);
+      b.message = message_text(c);
+    } else {
+      b.message = std::string(trim(rest));
+    }
+    m_state = State::message;
+  }
+
+  // In an exception's message: another line of it, the line that ends it
+  // (a blank one, a stack logging prints, what the text was copied from,
+  // Django's next section), or another exception's line.
+  void message_line(std::string_view line) {
+    std::string_view rest = line.size() > m_col && same_shape(line, m_col_prefix) ? line.substr(m_col) : line;
+    if (m_django == Django::type && rest.starts_with(k_django_value)) {
+      m_blocks.back().message = std::string(trim(rest.substr(k_django_value.size())));
+      m_django = Django::value;
+      return;
+    }
+    // What Django prints after the value (or in its place).
+    if (m_django != Django::none && (rest == "Request data not supplied" || rest.starts_with("Request information:"))) {
+      m_django = Django::none;
+      end_block();
+      return;
+    }
+    // A blank line ends the message, and so does the stack that
+    // logging prints after it with stack_info=True, or after an error
+    // raised while logging, and what the text was copied from.
+    const bool stack = rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack);
+    if (trim(line).empty() || stack || copied_around(rest)) {
+      m_blank_ended = trim(line).empty();
+      m_in_stack = stack;
+      m_django = Django::none;
+      end_block();
+      return;
+    }
+    ClassAt c;
+    // A continuation line may read `word: text`; only a conventional
+    // class name starts another exception, or any class after a
+    // `path.py:12: ` frame (pytest --tb=line prints one per failure).
+    Frame f;
+    // A message line ending in `:` introduces what follows (`failed,
+    // because of exception being raised:` then `SyntaxError: ...`): the
+    // same message goes on.
+    const std::string_view so_far = trim(m_blocks.back().message);
+    if (m_frameless && !so_far.empty() && so_far.back() == ':') {
+      append_line(m_blocks.back().message, rest);
+      return;
+    }
+    // Nor does one in parentheses: `(UnicodeDecodeError: 'ascii' codec
+    // …)` under docutils' message quotes the error it caught.
+    auto in_parentheses = [&] { return c.name.data() > line.data() && c.name.data()[-1] == '('; };
+    if (m_frameless && ((find_exception(line, m_known, c, true) && !in_parentheses()) ||
+                        (line.find(".py:") != std::string_view::npos && find_exception(line, m_known, c) &&
+                         line_frame(line, c, f)))) {
+      finish(m_blocks.back());
+      m_blocks.push_back({std::string(c.name), message_text(c), {}});
+      if (line_frame(line, c, f)) m_blocks.back().frames.push_back(std::move(f));
+      set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
+      return;
+    }
+    append_line(m_blocks.back().message, rest);
+  }
+
+  // Between blocks: a frame with no header before it (a traceback copied
+  // from its last frames), logging's stack, or an exception's line with
+  // no traceback (a log's, pytest --tb=line's, AWS Lambda's).
+  void between_line(std::string_view line) {
+    ClassAt c;
+    // AWS Lambda's log names the class bare after `[ERROR] `, whatever it is.
+    auto lambda_error = [&] {
+      return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
+             c.last[0] >= 'A' && c.last[0] <= 'Z';
+    };
+    if (std::string_view t = trim(line); t.starts_with(k_stack) || t == k_call_stack) {
+      m_in_stack = true;
+      return;
+    }
+    if (Frame f; line.find("  File \"") != std::string_view::npos && parse_frame(line, f)) {
+      if (m_in_stack) return;
+      m_headerless.push_back(m_blocks.size());
+      m_blocks.emplace_back();
+      m_blocks.back().frames.push_back(std::move(f));
+      set_col(line, line.find("  File \""));
+      m_state = State::frames;
+      m_source_next = true;
+      m_frameless = false;
+      m_ipython = false;
+      return;
+    }
+    if (rest_is_source(line)) return;  // a frame's source line: the frames go on
+    m_in_stack = false;
+    const bool after_blank = std::exchange(m_blank_ended, false) && !trim(line).empty();
+    if (trim(line).empty()) m_blank_ended = true;
+    // `Error: Process completed with exit code 1.` names no exception.
+    if (!(find_exception(line, m_known, c) || lambda_error()) || copied_around(line)) return;
+    // A message may hold blank lines: after one, `error: invalid
+    // command 'x'` (a usage text's last line, under SystemExit) goes
+    // on with it. A bare name in lower case is a word of the text
+    // there; a dotted one (`re.error`) or a capitalised class still
+    // starts another exception.
+    if (after_blank && !m_blocks.empty() && c.name.find('.') == std::string_view::npos &&
+        std::islower(static_cast<unsigned char>(c.name[0]))) {
+      append_line(m_blocks.back().message, "");
+      append_line(m_blocks.back().message, trim(line));
+      m_state = State::message;
+      return;
+    }
+    m_blocks.push_back({std::string(c.name), message_text(c), {}});
+    set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
+    // pytest --tb=line: `path.py:12: Class: message`, its frame first.
+    if (Frame f; line_frame(line, c, f)) m_blocks.back().frames.push_back(std::move(f));
+    m_state = State::message;
+    m_frameless = true;
+  }
+
+  // Blocks opened by frames with no header that no exception line ended
+  // (logging's stack, traceback.print_stack) are let go, in one pass: a
+  // text may hold a great many.
+  void drop_empty_headerless() {
+    if (m_headerless.empty()) return;
+    std::size_t kept = 0, h = 0;
+    for (std::size_t k = 0; k < m_blocks.size(); ++k) {
+      bool empty_headerless = false;
+      if (h < m_headerless.size() && m_headerless[h] == k) {
+        ++h;
+        empty_headerless = m_blocks[k].error_class.empty() && m_blocks[k].message.empty();
+      }
+      if (empty_headerless) continue;
+      if (kept != k) m_blocks[kept] = std::move(m_blocks[k]);
+      ++kept;
+    }
+    m_blocks.resize(kept);
+  }
+
+  // pytest's last run of `E   ` lines, when printed after the last
+  // traceback header: the exception explained, with its failure's frames.
+  void add_pytest_block() {
+    if (m_pytest_lines.empty() || m_last_e_block <= m_last_header) return;
+    // pytest indents the block as deep as the failing source line; lines
+    // after the first keep whatever indentation they have beyond that.
+    std::size_t indent = 0;
+    while (indent < m_pytest_lines[0].size() && m_pytest_lines[0][indent] == ' ') ++indent;
+    std::string pytest_block;
+    for (std::string_view l : m_pytest_lines) {
+      std::size_t k = 0;
+      while (k < indent && k < l.size() && l[k] == ' ') ++k;
+      if (!pytest_block.empty()) pytest_block += '\n';
+      pytest_block.append(l.substr(k));
+    }
+    ExceptionBlock b;
+    std::string_view pb = pytest_block;
+    auto first_nl = pb.find('\n');
+    std::string_view first = pb.substr(0, first_nl);
+    ClassAt c;
+    if (class_at(first, 0, c) || find_exception(first, m_known, c)) {
+      b.error_class = std::string(c.name);
+      b.message = message_text(c);
+      if (first_nl != std::string_view::npos) append_line(b.message, pb.substr(first_nl + 1));
+    } else {
+      b.message = std::string(pb);
+    }
+    finish(b);
+    b.frames = std::move(m_pytest_frames);
+    m_blocks.push_back(std::move(b));
+  }
+
+  const KnownClass m_known;
+  std::vector<ExceptionBlock>& m_blocks;
+  const bool m_group_mode;  // an exception group's drawing is read through
+  const bool m_has_header;  // the text holds a traceback header somewhere
+  State m_state = State::none;
+  bool m_frameless = false;  // the current block has no traceback header
+  std::size_t m_col = 0;     // where the traceback's own column 0 is in each line
+  // What stands before `m_col` on the line that set it: a message's later
+  // lines lose their first `m_col` bytes only when those are shaped alike
+  // (a log prefix on every line, its time changing).
+  std::string_view m_col_prefix;
+  bool m_ipython = false;      // the current block is IPython's (its own header)
+  bool m_source_next = false;  // the next source line is the last frame's
+  // multiprocessing and concurrent.futures print a worker's traceback as
+  // the message of the exception they chain it to, between lines of `"""`:
+  // the line before was one, and the traceback inside ends at the next.
+  bool m_quote_before = false, m_in_quote = false;
+  // A traceback copied without its header (its last frames and the
+  // exception) starts at its first frame line: the blocks so opened. Such
+  // a block that no exception line ends (logging's stack,
+  // traceback.print_stack) is let go at the end; so are frames under
+  // logging's `Stack (most recent call last):` and `Call stack:`
+  // (m_in_stack), which are no exception's.
+  std::vector<std::size_t> m_headerless;
+  bool m_in_stack = false;
+  // A blank line ended the last exception's message, nothing but blank
+  // lines since.
+  bool m_blank_ended = false;
+  bool m_in_box = false;  // inside rich's box of frames
+  Django m_django = Django::none;
+  // pytest: the last run of `E   ` lines, and the frames of its failure.
+  std::vector<Frame> m_pytest_frames;
+  std::vector<std::string_view> m_pytest_lines;  // after the `E`
+  bool m_in_e_block = false;
+  bool m_in_summary = false;  // in pytest's warnings or short summary
+  // Where the last run of `E   ` lines and the last traceback header start
+  // (line numbers from 1; 0 none): the one printed last is explained.
+  std::size_t m_line_no = 0, m_last_e_block = 0, m_last_header = 0;
+};
+
+}  // namespace
+
 Traceback parse_traceback(std::string_view text, KnownClass known) {
   Traceback tb;
   if (text.size() > k_max_input) {
@@ -355,419 +826,17 @@ Traceback parse_traceback(std::string_view text, KnownClass known) {
   }
   if (may_be_structured(text) && structured_exceptions(text, tb.exceptions))
     return tb;
-  const bool group_mode = text.find("Exception Group Traceback") != std::string_view::npos;
-  // Python's header, or IPython's (the same words, no colon).
-  const bool has_header = text.find(k_header.substr(0, k_header.size() - 1)) != std::string_view::npos;
-
-  enum class State { none, frames, message };
-  State state = State::none;
-  bool frameless = false;  // the current block has no traceback header
-  std::size_t col = 0;     // where the traceback's own column 0 is in each line
-  // What stands before `col` on the line that set it: a message's later
-  // lines lose their first `col` bytes only when those are shaped alike
-  // (a log prefix on every line, its time changing).
-  std::string_view col_prefix;
-  auto set_col = [&](std::string_view l, std::size_t at) {
-    col = at;
-    col_prefix = l.substr(0, at);
-  };
-  bool ipython = false;    // the current block is IPython's (its own header)
-  bool source_next = false;  // the next source line is the last frame's
-  // multiprocessing and concurrent.futures print a worker's traceback as
-  // the message of the exception they chain it to, between lines of `"""`:
-  // the line before was one, and the traceback inside ends at the next.
-  bool quote_before = false, in_quote = false;
-  // A traceback copied without its header (its last frames and the
-  // exception) starts at its first frame line. Such a block that no
-  // exception line ends (logging's stack, traceback.print_stack) is let
-  // go at the end; so are frames under logging's `Stack (most recent
-  // call last):` and `Call stack:`, which are no exception's.
-  std::vector<std::size_t> headerless;
-  bool in_stack = false;
-  // A blank line ended the last exception's message, nothing but blank
-  // lines since.
-  bool blank_ended = false;
-  bool in_box = false;     // inside rich's box of frames
-  // Django's report: its `Exception Type:` line was read; then its value.
-  enum class Django { none, type, value };
-  Django django = Django::none;
-  std::vector<ExceptionBlock>& blocks = tb.exceptions;
-
-  // pytest: the last run of `E   ` lines, and the frames of its failure.
-  std::vector<Frame> pytest_frames;
-  std::vector<std::string_view> pytest_lines;  // after the `E`
-  bool in_e_block = false;
-  bool in_summary = false;  // in pytest's warnings or short summary
-  // Where the last run of `E   ` lines and the last traceback header start
-  // (line numbers from 1; 0 none): the one printed last is explained.
-  std::size_t line_no = 0, last_e_block = 0, last_header = 0;
-
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
+  LineReader reader(text, known, tb.exceptions);
+  for (std::size_t pos = 0; pos <= text.size();) {
     auto nl = text.find('\n', pos);
-    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    reader.read_line(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
     pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-
-    // A whole pytest report: its `=== warnings summary ===` and `=== short
-    // test summary info ===` sections name other exceptions (warnings read
-    // `path.py:12: DeprecationWarning: ...`); `___ test_x ___` opens the
-    // section of a failure, whose frames are its own.
-    if (std::string_view title = pytest_heading(raw, '='); !title.empty()) {
-      in_summary = title.starts_with("warnings summary") || title == "short test summary info";
-      continue;
-    }
-    if (in_summary) continue;
-    if (!pytest_heading(raw, '_').empty()) {
-      pytest_frames.clear();
-      continue;
-    }
-
-    // pytest's `E   ` lines and `path.py:12: in f` frames; Python prints
-    // neither (its frames are indented), so they are read wherever they are.
-    ++line_no;
-    {
-      Frame f;
-      if (raw.size() >= 2 && raw[0] == 'E' && (raw[1] == ' ' || raw[1] == '\t')) {
-        if (!in_e_block) {
-          pytest_lines.clear();
-          last_e_block = line_no;
-        }
-        in_e_block = true;
-        pytest_lines.push_back(raw.substr(1));
-        continue;
-      }
-      in_e_block = false;
-      if (parse_pytest_frame(raw, f)) pytest_frames.push_back(std::move(f));
-    }
-
-    std::string_view line = raw;
-    if (group_mode) {
-      GroupLine g = strip_group(raw);
-      if (g.separator) {
-        if (!blocks.empty()) finish(blocks.back());
-        state = State::none;
-        continue;
-      }
-      line = g.text;
-    }
-
-    const bool after_quote = quote_before;
-    quote_before = line.size() >= 3 && line.size() <= 8 && trim(line) == R"(""")";  // short lines only: cheap
-    if (in_quote && quote_before) {
-      if (!blocks.empty()) finish(blocks.back());
-      state = State::none;
-      in_quote = false;
-      continue;
-    }
-
-    if (in_box) {
-      std::string_view t = trim(line);
-      if (t.starts_with(k_box_bottom)) {
-        in_box = false;
-        continue;
-      }
-      if (t.starts_with(k_box_side)) {
-        // Frames only: excerpts, blank lines and the boxes of locals (a
-        // value may read `x.py:3`) say nothing here.
-        std::string_view in = inside_box(t);
-        bool nested = in.starts_with(k_box_side) || in.starts_with(k_box_top) || in.starts_with(k_box_bottom);
-        if (Frame f; !nested && parse_path_frame(in, f)) blocks.back().frames.push_back(std::move(f));
-        continue;
-      }
-      in_box = false;  // a box cut short: read on as usual
-    }
-
-    auto h = has_header ? line.find(k_header.substr(0, k_header.size() - 1)) : std::string_view::npos;
-    const bool python_header = h != std::string_view::npos && line.substr(h).starts_with(k_header);
-    const bool rich_header = h != std::string_view::npos && !python_header && trim(line).starts_with(k_box_top);
-    const std::size_t ipython_at =
-        h != std::string_view::npos && !python_header && !rich_header ? ipython_header(line, h) : std::string_view::npos;
-    if (python_header || rich_header || ipython_at != std::string_view::npos) {
-      if (!blocks.empty()) finish(blocks.back());
-      blocks.emplace_back();
-      blank_ended = false;
-      last_header = line_no;
-      in_quote |= after_quote && python_header;
-      source_next = false;
-      if (python_header) {
-        // "Exception Group Traceback": its own column is that of "Exception".
-        auto eg = line.rfind("Exception Group ", h);
-        set_col(line, (eg != std::string_view::npos && eg + 16 == h) ? eg : h);
-      } else if (rich_header) {
-        set_col(line, line.find(k_box_top));  // the box's left side
-        in_box = true;
-      } else {
-        set_col(line, ipython_at);  // the class in the header starts the exception's line
-      }
-      ipython = ipython_at != std::string_view::npos;
-      state = State::frames;
-      frameless = false;
-      continue;
-    }
-    if (line.size() >= k_during.size() &&
-        (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos)) {
-      if (!blocks.empty()) finish(blocks.back());
-      state = State::none;
-      continue;
-    }
-
-    switch (state) {
-      case State::frames: {
-        Frame f;
-        if (parse_frame(line, f)) {
-          std::vector<Frame>& frames = blocks.back().frames;
-          if (frames.empty()) frames.reserve(8);
-          frames.push_back(std::move(f));
-          source_next = true;
-          break;
-        }
-        // A prefix before the header that the lines after it do not repeat
-        // (`>>> >>> Traceback ...` of a REPL fed by a pipe) is not theirs.
-        std::string_view rest = !same_shape(line, col_prefix) ? line : line.size() > col ? line.substr(col) : std::string_view{};
-        if (trim(rest).empty() || is_caret_line(rest)) break;
-        if (rest_is_source(rest)) {
-          // Django's report puts `<source code not available>` where the
-          // file could not be read (a frozen module, a .pyc alone): no source.
-          if (source_next && !blocks.back().frames.empty() && trim(rest) != "<source code not available>") {
-            Frame& last = blocks.back().frames.back();
-            last.reraise = raises_object(rest);
-            last.source = trim(rest);
-          }
-          source_next = false;
-          break;
-        }
-        if (trim(rest).substr(0, 22) == "[Previous line repeate") break;
-        // IPython's frames (its SyntaxError layout has them under Python's
-        // header too), the excerpt's marked line, hidden frames.
-        if (parse_ipython_frame(rest.substr(std::min(rest.find_first_not_of(' '), rest.size())), f) ||
-            (ipython && parse_ipython7_frame(rest, f))) {
-          blocks.back().frames.push_back(std::move(f));
-          break;
-        }
-        std::string_view source;
-        if (int n = ipython ? ipython_arrow(rest, source) : -1; n >= 0) {
-          std::vector<Frame>& frames = blocks.back().frames;
-          if (!frames.empty() && frames.back().line == 0) frames.back().line = n;
-          if (!frames.empty() && frames.back().line == n) {
-            frames.back().reraise = raises_object(source);
-            frames.back().source = trim(source);
-          }
-          break;
-        }
-        if (ipython && (ipython_excerpt(rest) || rest.starts_with("[... skipping"))) break;
-        // Django's report chains inside one traceback: `The above
-        // exception (message) was the direct cause of the following
-        // exception:` or `During handling of the above exception
-        // (message), another exception occurred:`. The frames so far are
-        // the earlier exception's.
-        if (rest.starts_with("The above exception (") || rest.starts_with("During handling of the above exception (")) {
-          const std::size_t open = rest.find('(');
-          const std::size_t close = rest.rfind(')');
-          ExceptionBlock earlier;
-          if (close != std::string_view::npos && close > open) earlier.message = std::string(trim(rest.substr(open + 1, close - open - 1)));
-          earlier.frames = std::move(blocks.back().frames);
-          blocks.back().frames.clear();
-          blocks.insert(blocks.end() - 1, std::move(earlier));
-          break;
-        }
-        ClassAt c;
-        ExceptionBlock& b = blocks.back();
-        if (rest.starts_with(k_django_type)) {
-          // Django's report: `Exception Type: Class at /path`, then
-          // `Exception Value: message`.
-          std::string_view type = trim(rest.substr(k_django_type.size()));
-          b.error_class = std::string(type.substr(0, type.find(" at ")));
-          b.message.clear();
-          django = Django::type;
-        } else if (!headerless.empty() && headerless.back() + 1 == blocks.size()) {
-          // Frames with no header: only a line that reads as an exception
-          // ends them (`Message: 'x'` after logging's stack does not).
-          if (find_exception(line, known, c)) {
-            b.error_class = std::string(c.name);
-            b.message = message_text(c);
-            state = State::message;
-          } else {
-            state = State::none;
-          }
-          break;
-        } else if (class_at(rest, 0, c) || find_exception(line, known, c)) {
-          b.error_class = std::string(c.name);
-          b.message = message_text(c);
-        } else {
-          b.message = std::string(trim(rest));
-        }
-        state = State::message;
-        break;
-      }
-      case State::message: {
-        std::string_view rest = line.size() > col && same_shape(line, col_prefix) ? line.substr(col) : line;
-        if (django == Django::type && rest.starts_with(k_django_value)) {
-          blocks.back().message = std::string(trim(rest.substr(k_django_value.size())));
-          django = Django::value;
-          break;
-        }
-        // What Django prints after the value (or in its place).
-        if (django != Django::none && (rest == "Request data not supplied" || rest.starts_with("Request information:"))) {
-          django = Django::none;
-          finish(blocks.back());
-          state = State::none;
-          break;
-        }
-        // A blank line ends the message, and so does the stack that
-        // logging prints after it with stack_info=True, or after an error
-        // raised while logging, and what the text was copied from.
-        const bool stack = rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack);
-        if (trim(line).empty() || stack || copied_around(rest)) {
-          blank_ended = trim(line).empty();
-          in_stack = stack;
-          django = Django::none;
-          finish(blocks.back());
-          state = State::none;
-          break;
-        }
-        ClassAt c;
-        // A continuation line may read `word: text`; only a conventional
-        // class name starts another exception, or any class after a
-        // `path.py:12: ` frame (pytest --tb=line prints one per failure).
-        Frame f;
-        // A message line ending in `:` introduces what follows (`failed,
-        // because of exception being raised:` then `SyntaxError: ...`): the
-        // same message goes on.
-        const std::string_view so_far = trim(blocks.back().message);
-        if (frameless && !so_far.empty() && so_far.back() == ':') {
-          append_line(blocks.back().message, rest);
-          break;
-        }
-        // Nor does one in parentheses: `(UnicodeDecodeError: 'ascii' codec
-        // …)` under docutils' message quotes the error it caught.
-        auto in_parentheses = [&] { return c.name.data() > line.data() && c.name.data()[-1] == '('; };
-        if (frameless && ((find_exception(line, known, c, true) && !in_parentheses()) ||
-                          (line.find(".py:") != std::string_view::npos && find_exception(line, known, c) &&
-                           line_frame(line, c, f)))) {
-          finish(blocks.back());
-          blocks.push_back({std::string(c.name), message_text(c), {}});
-          if (line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
-          set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
-          break;
-        }
-        append_line(blocks.back().message, rest);
-        break;
-      }
-      case State::none: {
-        ClassAt c;
-        // AWS Lambda's log names the class bare after `[ERROR] `, whatever it is.
-        auto lambda_error = [&] {
-          return line.starts_with(k_lambda_error) && class_at(line, k_lambda_error.size(), c) && !c.message.empty() &&
-                 c.last[0] >= 'A' && c.last[0] <= 'Z';
-        };
-        if (std::string_view t = trim(line); t.starts_with(k_stack) || t == k_call_stack) {
-          in_stack = true;
-          break;
-        }
-        if (Frame f; line.find("  File \"") != std::string_view::npos && parse_frame(line, f)) {
-          if (in_stack) break;
-          headerless.push_back(blocks.size());
-          blocks.emplace_back();
-          blocks.back().frames.push_back(std::move(f));
-          set_col(line, line.find("  File \""));
-          state = State::frames;
-          source_next = true;
-          frameless = false;
-          ipython = false;
-          break;
-        }
-        if (rest_is_source(line)) break;  // a frame's source line: the frames go on
-        in_stack = false;
-        const bool after_blank = std::exchange(blank_ended, false) && !trim(line).empty();
-        if (trim(line).empty()) blank_ended = true;
-        // `Error: Process completed with exit code 1.` names no exception.
-        if ((find_exception(line, known, c) || lambda_error()) && !copied_around(line)) {
-          // A message may hold blank lines: after one, `error: invalid
-          // command 'x'` (a usage text's last line, under SystemExit) goes
-          // on with it. A bare name in lower case is a word of the text
-          // there; a dotted one (`re.error`) or a capitalised class still
-          // starts another exception.
-          if (after_blank && !blocks.empty() && c.name.find('.') == std::string_view::npos &&
-              std::islower(static_cast<unsigned char>(c.name[0]))) {
-            append_line(blocks.back().message, "");
-            append_line(blocks.back().message, trim(line));
-            state = State::message;
-            break;
-          }
-          blocks.push_back({std::string(c.name), message_text(c), {}});
-          set_col(line, static_cast<std::size_t>(c.name.data() - line.data()));
-          // pytest --tb=line: `path.py:12: Class: message`, its frame first.
-          if (Frame f; line_frame(line, c, f)) blocks.back().frames.push_back(std::move(f));
-          state = State::message;
-          frameless = true;
-        }
-        break;
-      }
-    }
   }
-  if (!blocks.empty()) finish(blocks.back());
-  if (!headerless.empty()) {  // one pass: a text may hold a great many
-    std::size_t kept = 0, h = 0;
-    for (std::size_t k = 0; k < blocks.size(); ++k) {
-      bool empty_headerless = false;
-      if (h < headerless.size() && headerless[h] == k) {
-        ++h;
-        empty_headerless = blocks[k].error_class.empty() && blocks[k].message.empty();
-      }
-      if (empty_headerless) continue;
-      if (kept != k) blocks[kept] = std::move(blocks[k]);
-      ++kept;
-    }
-    blocks.resize(kept);
-  }
-
-  if (!pytest_lines.empty() && last_e_block > last_header) {
-    // pytest indents the block as deep as the failing source line; lines
-    // after the first keep whatever indentation they have beyond that.
-    std::size_t indent = 0;
-    while (indent < pytest_lines[0].size() && pytest_lines[0][indent] == ' ') ++indent;
-    std::string pytest_block;
-    for (std::string_view l : pytest_lines) {
-      std::size_t k = 0;
-      while (k < indent && k < l.size() && l[k] == ' ') ++k;
-      if (!pytest_block.empty()) pytest_block += '\n';
-      pytest_block.append(l.substr(k));
-    }
-    ExceptionBlock b;
-    std::string_view pb = pytest_block;
-    auto first_nl = pb.find('\n');
-    std::string_view first = pb.substr(0, first_nl);
-    ClassAt c;
-    if (class_at(first, 0, c) || find_exception(first, known, c)) {
-      b.error_class = std::string(c.name);
-      b.message = message_text(c);
-      if (first_nl != std::string_view::npos) append_line(b.message, pb.substr(first_nl + 1));
-    } else {
-      b.message = std::string(pb);
-    }
-    finish(b);
-    b.frames = std::move(pytest_frames);
-    blocks.push_back(std::move(b));
-  }
-
-  // An exception's line printed before its traceback, which then ends with
-  // no line of its own (AWS Lambda's log: `[ERROR] Class: message`, then
-  // `Traceback (most recent call last):` and the frames): one exception.
-  if (blocks.size() >= 2) {
-    ExceptionBlock& tail = blocks.back();
-    ExceptionBlock& head = blocks[blocks.size() - 2];
-    if (tail.error_class.empty() && tail.message.empty() && !tail.frames.empty() && !head.error_class.empty() &&
-        head.frames.empty()) {
-      head.frames = std::move(tail.frames);
-      blocks.pop_back();
-    }
-  }
-
-  if (blocks.empty()) {
+  reader.finish_text();
+  if (tb.exceptions.empty()) {
     ExceptionBlock b;
     b.message = std::string(trim(text));
-    blocks.push_back(std::move(b));
+    tb.exceptions.push_back(std::move(b));
   }
   return tb;
 }
