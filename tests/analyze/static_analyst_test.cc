@@ -451,5 +451,42 @@ TEST(ProseMemo, AChangedFilesUnchangedSitesTakeTheirEarlierProse) {
   EXPECT_EQ(records_json(t.second), records_json(t.scratch));
 }
 
+// The callers of a private function: the innermost def around each call of
+// it, once each, in line order; none from a class body, from the function
+// itself, from a comment line or the def line; `f (x)` and `x_f(x)` are no
+// calls of `f`.
+TEST(FileCallers, TheInnermostDefAroundACallIsItsCaller) {
+  const std::string src =
+      "def _helper(x):\n"
+      "    return _helper(x - 1)\n"
+      "\n"
+      "class Box:\n"
+      "    size = _helper(3)\n"
+      "\n"
+      "    def render(self):\n"
+      "        # _helper(0)\n"
+      "        return self._helper(1) + _helper(2)\n"
+      "\n"
+      "    def _inner(self):\n"
+      "        return _helper(2)\n"
+      "\n"
+      "def public():\n"
+      "    def nested():\n"
+      "        _helper(4)\n"
+      "    x_helper(5)\n"
+      "    return _helper (7)\n"
+      "\n"
+      "def again(): _helper(8)\n"
+      "def more():\n"
+      "    return _helper(9)\n";
+  const auto lines = util::split_lines(src);
+  FileCallers callers;
+  EXPECT_EQ(callers.of(lines, "_helper", false), (std::vector<std::string>{"Box.render()", "nested()", "more()"}));
+  EXPECT_EQ(callers.of(lines, "_helper", true),
+            (std::vector<std::string>{"Box.render()", "Box._inner()", "nested()", "more()"}));
+  EXPECT_EQ(callers.of(lines, "x_helper", false), (std::vector<std::string>{"public()"}));
+  EXPECT_TRUE(callers.of(lines, "_missing", true).empty());
+}
+
 }  // namespace
 }  // namespace errdex::analyze
