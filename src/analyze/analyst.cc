@@ -181,9 +181,16 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sites[a].line < sites[b].line; });
 
-  std::unordered_map<std::string, std::vector<std::string>> callers;
+  FileCallers callers;
   // The analyst speaks the site's language.
   const bool javascript = is_javascript_file(ctx.file_path);
+  std::shared_ptr<const FileProse> earlier_prose;
+  std::shared_ptr<FileProse> next_prose;
+  if (ctx.prose && !javascript) {
+    earlier_prose = ctx.prose->earlier(ctx.file_path);
+    next_prose = std::make_shared<FileProse>();
+  }
+  std::size_t prose_reused = 0;
   for (std::size_t idx : order) {
     const model::ThrowSite& s = sites[idx];
     model::ErrorRecord r;
@@ -225,8 +232,14 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     if (javascript)
       write_javascript_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
     else
-      write_static_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers, ctx.docstrings});
+      prose_reused += write_static_prose(
+          s, r, ProseContext{ctx.source, lines, std::move(res), &callers, ctx.docstrings, earlier_prose.get(), next_prose.get()});
     out.push_back(std::move(r));
+  }
+  if (next_prose) {
+    ctx.prose->reused += prose_reused;
+    ctx.prose->written += sites.size() - prose_reused;
+    ctx.prose->keep(ctx.file_path, std::move(next_prose));
   }
   return out;  // in line order
 }

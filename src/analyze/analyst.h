@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyze/class_index.h"
+#include "analyze/prose_memo.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 
@@ -26,6 +27,9 @@ struct FileContext {
   // The file's docstrings (FileFacts::docstrings), which the prose quotes;
   // may be null.
   const std::vector<model::Docstring>* docstrings = nullptr;
+  // Python sites' prose kept from this path's last analysis in the same
+  // command, and where this analysis leaves its own; may be null.
+  ProseMemo* prose = nullptr;
 };
 
 // What a record owes to the revision it was analyzed at, set from `ctx`:

@@ -1,6 +1,8 @@
 #include "analyze/static_prose.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include "analyze/docstring_prose.h"
 #include "analyze/lints.h"
 #include "analyze/python_check.h"
+#include "scan/facts_json.h"
 #include "util/text.h"
 
 namespace errdex::analyze {
@@ -223,19 +226,22 @@ bool passed_to_super(const std::vector<std::string_view>& lines, int from_line, 
   return false;
 }
 
-// Public functions of the file whose body calls `fn` (a private helper);
-// with `any_caller`, private ones too (up to k_max_any_callers).
-std::vector<std::string> callers_in_file(const std::vector<std::string_view>& lines, const std::string& fn,
-                                         bool any_caller = false) {
-  std::vector<std::string> out;
+}  // namespace
+
+// One pass over the lines: each name called (an identifier right before
+// `(`, not after another identifier character), with the innermost `def`
+// or `class` around the line, in line order. A line's only def that
+// matters is the innermost one: a call of a helper made in a class body or
+// in a nested private function names no public caller above it.
+void FileCallers::index(const std::vector<std::string_view>& lines) {
+  m_indexed = true;
   struct Def {
     std::size_t indent;
-    std::string name;
+    std::string_view name;
     bool is_class;
   };
   std::vector<Def> stack;
-  for (auto raw : lines) {
-    std::string_view line = raw;
+  for (std::string_view line : lines) {
     std::size_t indent = line.find_first_not_of(" \t");
     if (indent == std::string_view::npos || line[indent] == '#') continue;
     while (!stack.empty() && stack.back().indent >= indent) stack.pop_back();
@@ -245,28 +251,54 @@ std::vector<std::string> callers_in_file(const std::vector<std::string_view>& li
       std::size_t start = body.find(cls ? "class " : "def ") + (cls ? 6 : 4);
       std::size_t end = start;
       while (end < body.size() && ident_char(body[end])) ++end;
-      stack.push_back({indent, std::string(body.substr(start, end - start)), cls});
+      stack.push_back({indent, body.substr(start, end - start), cls});
       continue;
     }
-    for (std::size_t at = body.find(fn); at != std::string_view::npos; at = body.find(fn, at + 1)) {
-      std::size_t e = at + fn.size();
-      if ((at > 0 && ident_char(body[at - 1])) || e >= body.size() || body[e] != '(') continue;
-      // The innermost function, named with its class.
-      for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (it->is_class) break;
-        if (it->name.empty() || (!any_caller && it->name[0] == '_') || it->name == fn) break;
-        std::string name = it->name + "()";
-        auto cls = std::find_if(it + 1, stack.rend(), [](const Def& d) { return d.is_class; });
-        if (cls != stack.rend()) name = cls->name + "." + name;
-        if (std::find(out.begin(), out.end(), name) == out.end() &&
-            out.size() < (any_caller ? k_max_any_callers : k_max_callers))
-          out.push_back(name);
+    if (stack.empty()) continue;
+    Call call{stack.back().name, {}, stack.back().is_class};
+    for (auto it = stack.rbegin() + 1; it != stack.rend(); ++it)
+      if (it->is_class) {
+        call.cls = it->name;
         break;
       }
-      break;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      if (!ident_start(body[i]) || (i > 0 && ident_char(body[i - 1]))) continue;
+      std::size_t e = i;
+      while (e < body.size() && ident_char(body[e])) ++e;
+      if (e < body.size() && body[e] == '(') m_calls[body.substr(i, e - i)].push_back(call);
+      i = e;
     }
   }
+}
+
+const std::vector<std::string>& FileCallers::of(const std::vector<std::string_view>& lines, const std::string& fn,
+                                                 bool any_caller) {
+  auto [answer, added] = m_answers.try_emplace((any_caller ? "*" : "") + fn);
+  if (!added) return answer->second;
+  if (!m_indexed) index(lines);
+  auto calls = m_calls.find(fn);
+  if (calls == m_calls.end()) return answer->second;
+  std::vector<std::string>& out = answer->second;
+  for (const Call& c : calls->second) {
+    if (c.in_class || c.function.empty() || (!any_caller && c.function[0] == '_') || c.function == fn) continue;
+    std::string name = std::string(c.function) + "()";
+    if (!c.cls.empty()) name = std::string(c.cls) + "." + name;
+    if (std::find(out.begin(), out.end(), name) == out.end() &&
+        out.size() < (any_caller ? k_max_any_callers : k_max_callers))
+      out.push_back(name);
+  }
   return out;
+}
+
+namespace {
+
+// Public functions of the file whose body calls `fn` (a private helper);
+// with `any_caller`, private ones too (up to k_max_any_callers); through
+// ctx.callers when there is one.
+std::vector<std::string> callers_in_file(const ProseContext& ctx, const std::string& fn, bool any_caller = false) {
+  if (ctx.callers) return ctx.callers->of(ctx.lines, fn, any_caller);
+  FileCallers once;
+  return once.of(ctx.lines, fn, any_caller);
 }
 
 // The name a deprecation message points to: "use notify_all() instead",
@@ -339,12 +371,7 @@ struct DocumentedCaller {
 };
 std::optional<DocumentedCaller> documented_caller(const ThrowSite& s, const ProseContext& ctx) {
   if (!ctx.docstrings) return std::nullopt;
-  auto callers_of = [&](const std::string& fn) {
-    if (!ctx.callers) return callers_in_file(ctx.lines, fn, true);
-    auto [it, added] = ctx.callers->try_emplace("*" + fn);
-    if (added) it->second = callers_in_file(ctx.lines, fn, true);
-    return it->second;
-  };
+  auto callers_of = [&](const std::string& fn) { return callers_in_file(ctx, fn, true); };
   std::unordered_map<std::string, std::string> callee;  // bare name → the function it calls on the way
   std::vector<std::string> frontier = {s.function};
   std::set<std::string> seen = {s.function};
@@ -391,8 +418,10 @@ struct DocSentences {
   bool own_summary_used = false;
 };
 
-DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const ProseContext& ctx,
-                                 const std::vector<std::string>& callers, const std::vector<std::string>& tested) {
+// `module`: the summary of the module's docstring; `via`: the documented
+// caller of a private function (documented_caller).
+DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const std::string& module,
+                                 const std::optional<DocumentedCaller>& via, const std::vector<std::string>& tested) {
   DocSentences out;
   const bool has_fn = !s.function.empty();
   const bool public_fn = has_fn && (s.function[0] != '_' || is_dunder(s.function));
@@ -400,9 +429,6 @@ DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const
   const std::string fn = s.class_name.empty() ? s.function : s.class_name + "." + s.function;
   const std::string own = doc_summary(s.function_doc);
   const std::string cls = s.class_name.empty() ? "" : doc_summary(s.class_doc);
-  std::string module;
-  if (ctx.docstrings)
-    if (const auto* m = find_docstring(*ctx.docstrings, "module", "")) module = doc_summary(m->text);
   bool class_used = false;
   if (!has_fn) {
     // Module-level code: the module's own account of itself is the context.
@@ -411,8 +437,6 @@ DocSentences docstring_sentences(const ThrowSite& s, const ErrorRecord& r, const
                      : "Calling `" + fn + "`, whose docstring reads: ") + own;
     out.own_summary_used = true;
   } else {
-    std::optional<DocumentedCaller> via;
-    if (!public_fn) via = documented_caller(s, ctx);
     if (via) {
       std::string through;
       for (std::size_t i = 0; i < via->through.size(); ++i) through += (i ? " → `" : "`") + via->through[i] + "`";
@@ -523,21 +547,30 @@ std::optional<std::string> checked(std::string code) {
   return std::nullopt;
 }
 
-}  // namespace
 
-void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx) {
-  const Conditions cond = site_conditions(s);
-  const bool guarded = cond.count > 0;
-  const Guard* ex = except_guard(s);
-  const Guard* match = match_guard(s);
-  const std::string caller = who(s);
-  const std::string inst = instance_name(s.class_name);
-  const bool on_class = has_decorator(s, "classmethod");
-  const std::string verb = r.severity == "warning" ? "warns with" : "raises";
-  const auto params = parameter_names(s.function_params);
-  // `self.x = x` earlier in the function: a check of self.x is a check of
-  // the argument x, and the caller-side code tests the argument.
+// What a site's prose reads of its file beyond the site, answered. With
+// the site, its record's class, message, category, severity and path and
+// its class resolution, this is everything the prose is written from.
+struct FileReads {
+  // `self.x = x` (or x passed to `super().__init__`) before the guard: a
+  // check of self.x is a check of the argument x.
   std::vector<std::string> stored_params;
+  // Those and the parameters the guard tests (from the site).
+  std::vector<std::string> tested_params;
+  // The locals the guard tests, with what they were computed as.
+  std::vector<std::pair<std::string, std::string>> assigned;
+  // The public callers in the file of a private function.
+  std::vector<std::string> callers;
+  // The documented function of the file a private function is reached from.
+  std::optional<DocumentedCaller> via;
+  // The summary of the module's docstring.
+  std::string module;
+};
+
+FileReads read_file_for(const ThrowSite& s, const ProseContext& ctx, const Conditions& cond,
+                        const std::vector<std::string>& params) {
+  FileReads f;
+  const bool guarded = cond.count > 0;
   if (guarded && !s.function.empty())
     for (const auto& n : cond.names) {
       if (n.compare(0, 5, "self.") != 0 || n.find('.', 5) != std::string::npos) continue;
@@ -545,8 +578,116 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
       if (std::find(params.begin(), params.end(), attr) == params.end()) continue;
       if (local_assignment(ctx.lines, s.function_line + 1, s.guards.front().line, n) == attr ||
           (s.function == "__init__" && passed_to_super(ctx.lines, s.function_line + 1, s.guards.front().line, attr)))
-        stored_params.push_back(attr);
+        f.stored_params.push_back(attr);
     }
+  f.tested_params = f.stored_params;
+  std::vector<std::string> locals;
+  for (const auto& n : cond.names) {
+    std::string root = n.substr(0, n.find('.'));
+    bool is_param = std::find(params.begin(), params.end(), root) != params.end();
+    auto& into = is_param ? f.tested_params : locals;
+    if (root == "self" || root == "cls" || is_python_builtin(root)) continue;
+    if (std::find(into.begin(), into.end(), root) == into.end()) into.push_back(root);
+  }
+  if (guarded && !s.function.empty())
+    for (const auto& l : locals) {
+      std::string rhs = local_assignment(ctx.lines, s.function_line + 1, s.guards.front().line, l);
+      if (!rhs.empty()) f.assigned.emplace_back(l, rhs);
+    }
+  const bool has_fn = !s.function.empty();
+  const bool public_fn = has_fn && (s.function[0] != '_' || is_dunder(s.function));
+  if (has_fn && s.function[0] == '_' && !is_dunder(s.function)) f.callers = callers_in_file(ctx, s.function);
+  if (has_fn && !public_fn) f.via = documented_caller(s, ctx);
+  if (ctx.docstrings)
+    if (const auto* m = find_docstring(*ctx.docstrings, "module", "")) f.module = doc_summary(m->text);
+  return f;
+}
+
+// The key of a site's prose in FileProse: the site's facts with its line
+// numbers left out (they are read only as places in the file, whose
+// answers are in `f`), the record's fields the prose reads, the class
+// resolution and `f`, each length-prefixed.
+std::string prose_key(const ThrowSite& s, const ErrorRecord& r, const ProseContext& ctx, const FileReads& f) {
+  std::string key = scan::site_to_json(s, false);
+  auto add = [&](std::string_view x) {
+    key += std::to_string(x.size());
+    key += ':';
+    key += x;
+  };
+  auto add_all = [&](const std::vector<std::string>& v) {
+    key += std::to_string(v.size());
+    key += '[';
+    for (const auto& x : v) add(x);
+  };
+  for (const std::string* x : {&r.error_class, &r.error_message, &r.error_type, &r.severity, &r.file_path,
+                               &ctx.resolution.builtin, &ctx.resolution.defined_at})
+    add(*x);
+  add_all(ctx.resolution.chain);
+  add_all(f.stored_params);
+  add_all(f.tested_params);
+  key += std::to_string(f.assigned.size());
+  for (const auto& [name, rhs] : f.assigned) add(name), add(rhs);
+  add_all(f.callers);
+  key += f.via ? (f.via->class_summary ? 'C' : 'V') : '-';
+  if (f.via) add(f.via->call), add(f.via->summary), add_all(f.via->through);
+  add(f.module);
+  return key;
+}
+
+// ERRDEX_CHECK_MEMO=1: prose taken from an earlier analysis is written
+// again and compared.
+bool check_memo() {
+  static const bool on = [] {
+    const char* v = std::getenv("ERRDEX_CHECK_MEMO");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return on;
+}
+
+void write_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx, const Conditions& cond,
+                 const std::vector<std::string>& params, const FileReads& f);
+
+}  // namespace
+
+bool write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx) {
+  const Conditions cond = site_conditions(s);
+  const auto params = parameter_names(s.function_params);
+  const FileReads f = read_file_for(s, ctx, cond, params);
+  if (!ctx.earlier && !ctx.next) {
+    write_prose(s, r, ctx, cond, params, f);
+    return false;
+  }
+  std::string key = prose_key(s, r, ctx, f);
+  std::shared_ptr<const StaticProse> held;
+  if (ctx.earlier)
+    if (auto it = ctx.earlier->by_key.find(key); it != ctx.earlier->by_key.end()) held = it->second;
+  if (held && !check_memo()) {
+    held->apply_to(r);
+  } else {
+    write_prose(s, r, ctx, cond, params, f);
+    if (held && !(StaticProse::of(r) == *held))
+      std::fprintf(stderr, "errdex: prose reused from an earlier analysis differs from the prose written again for %s:%d\n",
+                   r.file_path.c_str(), s.line);
+  }
+  if (ctx.next) ctx.next->by_key.try_emplace(std::move(key), held ? held : std::make_shared<const StaticProse>(StaticProse::of(r)));
+  return held != nullptr;
+}
+
+namespace {
+
+void write_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx, const Conditions& cond,
+                 const std::vector<std::string>& params, const FileReads& f) {
+  const bool guarded = cond.count > 0;
+  const Guard* ex = except_guard(s);
+  const Guard* match = match_guard(s);
+  const std::string caller = who(s);
+  const std::string inst = instance_name(s.class_name);
+  const bool on_class = has_decorator(s, "classmethod");
+  const std::string verb = r.severity == "warning" ? "warns with" : "raises";
+  const std::vector<std::string>& stored_params = f.stored_params;
+  const std::vector<std::string>& tested_params = f.tested_params;
+  const auto& assigned = f.assigned;
+  const std::vector<std::string>& callers = f.callers;
   auto to_caller = [&](const std::string& code) {
     std::string c = code;
     for (const auto& p : stored_params) c = rename_name(c, "self." + p, p);
@@ -558,21 +699,6 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
     by_argument.reach = rename_name(by_argument.reach, "self." + p, p);
     by_argument.ok = rename_name(by_argument.ok, "self." + p, p);
   }
-  std::vector<std::string> tested_params(stored_params), locals;
-  for (const auto& n : cond.names) {
-    std::string root = n.substr(0, n.find('.'));
-    bool is_param = std::find(params.begin(), params.end(), root) != params.end();
-    auto& into = is_param ? tested_params : locals;
-    if (root == "self" || root == "cls" || is_python_builtin(root)) continue;
-    if (std::find(into.begin(), into.end(), root) == into.end()) into.push_back(root);
-  }
-  // Locals the guard tests, with what they were computed as.
-  std::vector<std::pair<std::string, std::string>> assigned;
-  if (guarded && !s.function.empty())
-    for (const auto& l : locals) {
-      std::string rhs = local_assignment(ctx.lines, s.function_line + 1, s.guards.front().line, l);
-      if (!rhs.empty()) assigned.emplace_back(l, rhs);
-    }
   const std::string call = example_call(s, r.file_path, tested_params);
   const auto misleading = find_misleading(s);
   // A bare re-raise of an unknown class propagates what its except caught.
@@ -581,19 +707,7 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
                                                                                           : "Exception";
   const std::string replacement = replacement_named(s);
   const bool custom = !ctx.resolution.defined_at.empty() && ctx.resolution.chain.size() > 1;
-
-  // Public callers in the file of a private function.
-  std::vector<std::string> callers;
-  if (!s.function.empty() && s.function[0] == '_' && !is_dunder(s.function)) {
-    if (!ctx.callers) {
-      callers = callers_in_file(ctx.lines, s.function);
-    } else {
-      auto [it, added] = ctx.callers->try_emplace(s.function);
-      if (added) it->second = callers_in_file(ctx.lines, s.function);
-      callers = it->second;
-    }
-  }
-  const DocSentences docs = docstring_sentences(s, r, ctx, callers, tested_params);
+  const DocSentences docs = docstring_sentences(s, r, f.module, f.via, tested_params);
 
   // documentation: who raises it, under which condition, why.
   std::ostringstream doc;
@@ -860,7 +974,6 @@ void write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
   r.background_tag = std::nullopt;
 }
 
-namespace {
 
 // The statement of a test's code that makes the call: the first line of a
 // `with` block's body, else the code's first line; blanks at both ends cut.

@@ -339,7 +339,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   for (std::size_t i = 0; i < entries.size(); ++i) out.files += !problems[i] && !(is_test[i] && !a.include_tests);
   out.parsed = parsed.load();
   out.cached = cached.load();
-  if (memo) memo->trees.keep_only(paths);
+  if (memo) {
+    memo->trees.keep_only(paths);
+    memo->prose.keep_only(paths);
+  }
   if (a.facts_cache) {
     std::erase_if(new_blobs, [](const auto& kv) { return kv.first.empty(); });
     if (memo) {
@@ -406,12 +409,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   std::vector<std::vector<model::ErrorRecord>> per_file(entries.size());
   std::vector<std::pair<std::string, std::string>> new_records(a.facts_cache ? entries.size() : 0);
   std::atomic<std::size_t> reused{0};
+  const std::size_t prose_before = memo ? memo->prose.reused.load() : 0;
   {
     Progress progress(a.progress ? "analyze" : "", a.progress ? entries.size() : 0);
     parallel_for(entries.size(), jobs, [&](std::size_t i) {
       if (!facts[i].sites.empty()) {
         analyze::FileContext ctx{out.repo, paths[i], out.sha, out.link_ref, out.analyzed_at,
-                                 contents[i], &classes, &whole(i).docstrings};
+                                 contents[i], &classes, &whole(i).docstrings, memo ? &memo->prose : nullptr};
         std::string key;
         bool known = false;
         if (a.facts_cache) {
@@ -462,6 +466,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     });
   }
   out.reused = reused.load();
+  if (memo) out.prose_reused = memo->prose.reused.load() - prose_before;
   if (memo) {
     memo->facts.next_revision();
     memo->records.next_revision();
@@ -935,7 +940,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                         {"seconds", secs},      {"db", a.db},           {"classes", out.classes},
                         {"testFiles", out.test_files}, {"ref", ref}, {"keptIds", kept_ids},
                         {"cachedFiles", out.cached}, {"reusedFiles", out.reused}, {"restampedRecords", restamped.load()},
-                        {"incrementalParses", out.incremental}, {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
+                        {"incrementalParses", out.incremental}, {"reusedProse", out.prose_reused}, {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
     if (llm_stats)

@@ -13,6 +13,7 @@
 
 #include "analyze/call_graph.h"
 #include "analyze/docs.h"
+#include "analyze/prose_memo.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
@@ -72,6 +73,9 @@ struct ScanMemo {
   // The tree each path's last parsed content gave (one revision's files):
   // a file changed since is parsed incrementally from it.
   scan::EarlierTrees trees;
+  // Each path's sites' prose from its last analysis (pass 4): a changed
+  // file's sites whose prose reads the same take it from there.
+  analyze::ProseMemo prose;
   // Git blob id -> a doc file's text and its index for evidence.docs
   // (nullopt: left out).
   struct DocText {
@@ -138,6 +142,7 @@ struct PipelineOutput {
   std::size_t cached = 0;  // of those, whose facts came from the facts cache
   std::size_t reused = 0;  // files whose records came from the cache, analyzed at another revision
   std::size_t incremental = 0;  // parses that started from the tree of the file's earlier content (ScanMemo::trees)
+  std::size_t prose_reused = 0;  // sites analyzed whose prose came from their file's last analysis (ScanMemo::prose)
   std::size_t classes = 0; // class definitions indexed
   std::vector<std::string> import_roots;  // source/import_roots.h, of every listed file
   std::vector<source::Skip> skipped;

@@ -47,11 +47,14 @@ class Writer {
   }
   void value(const model::TemplatePart& p) { list(p.literal, p.text, p.display, p.printf_conv); }
   void value(const model::MessageTemplate& t) { list(t.style, t.parts, t.from_literals); }
-  void value(const model::Guard& g) { list(g.kind, g.condition, g.names, g.line); }
+  // Off: a site's and its guards' line numbers are written as 0.
+  bool site_lines = true;
+  void value(const model::Guard& g) { list(g.kind, g.condition, g.names, site_lines ? g.line : 0); }
   void value(const model::ThrowSite& s) {
-    list(s.kind, s.error_class, s.reraise, s.message, s.alternatives, s.raised_text, s.args, s.cause, s.line,
-         s.end_line, s.guards, s.function, s.function_params, s.decorators, s.function_doc, s.function_line,
-         s.class_name, s.class_bases, s.class_doc, s.message_param, s.message_param_position, s.arg_messages);
+    list(s.kind, s.error_class, s.reraise, s.message, s.alternatives, s.raised_text, s.args, s.cause,
+         site_lines ? s.line : 0, site_lines ? s.end_line : 0, s.guards, s.function, s.function_params, s.decorators,
+         s.function_doc, site_lines ? s.function_line : 0, s.class_name, s.class_bases, s.class_doc, s.message_param,
+         s.message_param_position, s.arg_messages);
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods, c.factory); }
@@ -118,6 +121,13 @@ std::string facts_to_json(const model::FileFacts& f) {
   w.list(f.sites, f.classes, f.had_syntax_errors, f.blanked, f.expectations, f.functions,
          std::tie(f.imports, f.class_bases, f.assigned, f.has_exports, f.exports, f.module_bindings, f.message_calls),
          f.docstrings);
+  return std::move(w.out);
+}
+
+std::string site_to_json(const model::ThrowSite& site, bool lines) {
+  Writer w;
+  w.site_lines = lines;
+  w.value(site);
   return std::move(w.out);
 }
 

@@ -15,6 +15,10 @@ namespace errdex::scan {
 std::string_view scanner_version();
 
 std::string facts_to_json(const model::FileFacts& facts);
+// One site as facts_to_json writes it: every field, in a fixed order;
+// without `lines`, its line numbers (line, end_line, function_line, each
+// guard's) as 0: what the site is wherever it stands.
+std::string site_to_json(const model::ThrowSite& site, bool lines = true);
 // Errors: not what facts_to_json writes.
 Expected<model::FileFacts> facts_from_json(std::string_view text);
 

@@ -7,6 +7,7 @@
 #include "analyze/lints.h"
 #include "analyze/python_check.h"
 #include "analyze/static_prose.h"
+#include "model/record_json.h"
 #include "scan/python/frontend.h"
 #include "util/text.h"
 
@@ -15,7 +16,10 @@ namespace {
 
 // The repository-wide pass of `errdex scan`, in small: classes of every
 // file first, then each file analyzed with the index.
-std::vector<model::ErrorRecord> analyze_repo(const std::vector<std::pair<std::string, std::string>>& files) {
+// With `prose`, each file's sites may take their prose from the file's
+// last analysis through it (a scan of many revisions).
+std::vector<model::ErrorRecord> analyze_repo(const std::vector<std::pair<std::string, std::string>>& files,
+                                             ProseMemo* prose = nullptr) {
   ClassIndex index;
   std::vector<model::FileFacts> facts;
   for (const auto& [path, src] : files) {
@@ -25,7 +29,7 @@ std::vector<model::ErrorRecord> analyze_repo(const std::vector<std::pair<std::st
   std::vector<model::ErrorRecord> out;
   for (std::size_t i = 0; i < files.size(); ++i) {
     FileContext ctx{"acme/app", files[i].first, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", files[i].second, &index,
-                    &facts[i].docstrings};
+                    &facts[i].docstrings, prose};
     for (auto& r : analyze_file(ctx, facts[i].sites)) out.push_back(std::move(r));
   }
   std::vector<model::ErrorRecord*> ptrs;
@@ -355,6 +359,133 @@ TEST(StaticAnalyst, NegationOfConditions) {
   EXPECT_EQ(negate_condition("not a and b"), "not (not a and b)");
   EXPECT_EQ(negate_condition("s == '!='"), "s != '!='");
   EXPECT_EQ(negate_condition("ready"), "not ready");
+}
+
+using Files = std::vector<std::pair<std::string, std::string>>;
+
+std::string records_json(const std::vector<model::ErrorRecord>& rs) {
+  std::string out;
+  for (const auto& r : rs) out += model::to_json(r) + "\n";
+  return out;
+}
+
+// Two revisions of a repository in one command: the second analysis takes
+// a site's prose from the first only when all the prose read is the same,
+// and its records are then those of an analysis from scratch.
+struct TwoRevisions {
+  std::vector<model::ErrorRecord> first, second, scratch;
+  std::size_t reused = 0;  // sites of the second whose prose came from the first
+};
+TwoRevisions analyze_twice(const Files& before, const Files& after) {
+  ProseMemo memo;
+  TwoRevisions out;
+  out.first = analyze_repo(before, &memo);
+  EXPECT_EQ(memo.reused.load(), 0u);
+  EXPECT_EQ(records_json(out.first), records_json(analyze_repo(before)));
+  out.second = analyze_repo(after, &memo);
+  out.reused = memo.reused.load();
+  out.scratch = analyze_repo(after);
+  return out;
+}
+
+// In each pair the raising statement and its function's signature and
+// docstring are the same, and its lines move; what changes is one thing
+// the prose reads elsewhere. With a key that left that read out, the
+// second revision would keep the first's prose.
+TEST(ProseMemo, ASiteTakesItsEarlierProseOnlyWhenWhatItReadIsUnchanged) {
+  struct Case {
+    const char* read;
+    Files before, after;
+  };
+  const std::vector<Case> cases = {
+      {"the public callers of a private function",
+       {{"app/parse.py", "def _check(width):\n    if width <= 0:\n        raise ValueError(\"width must be positive\")\n\n\n"
+                         "def render(text, width):\n    _check(width)\n"}},
+       {{"app/parse.py", "import os\n\n\ndef _check(width):\n    if width <= 0:\n        raise ValueError(\"width must be positive\")\n\n\n"
+                         "def draw(text, width):\n    _check(width)\n"}}},
+      {"the documented caller it is reached from",
+       {{"app/parse.py", "def _check(width):\n    if width <= 0:\n        raise ValueError(\"width must be positive\")\n\n\n"
+                         "def render(text, width):\n    \"\"\"Render text in columns.\"\"\"\n    _check(width)\n"}},
+       {{"app/parse.py", "def _check(width):\n    if width <= 0:\n        raise ValueError(\"width must be positive\")\n\n\n"
+                         "def render(text, width):\n    \"\"\"Wrap text to a width.\"\"\"\n    _check(width)\n"}}},
+      {"an assignment before the guard",
+       {{"app/bag.py", "def add(items):\n    n = len(items)\n    if n > 3:\n        raise ValueError(\"too many items\")\n"}},
+       {{"app/bag.py", "\ndef add(items):\n    n = sum(items)\n    if n > 3:\n        raise ValueError(\"too many items\")\n"}}},
+      {"an argument stored before the guard",
+       {{"app/layer.py", "class Layer:\n    def __init__(self, nbits):\n        self.nbits = nbits\n"
+                         "        if self.nbits not in [2, 4]:\n            raise ValueError(\"nbits must be 2 or 4\")\n"}},
+       {{"app/layer.py", "class Layer:\n    def __init__(self, nbits):\n        self.nbits = 4\n"
+                         "        if self.nbits not in [2, 4]:\n            raise ValueError(\"nbits must be 2 or 4\")\n"}}},
+      {"the module's docstring",
+       {{"app/bag.py", "\"\"\"Bags of items.\"\"\"\n\n\ndef add(items):\n    if len(items) > 3:\n        raise ValueError(\"too many items\")\n"}},
+       {{"app/bag.py", "\"\"\"Sacks of things.\"\"\"\n\n\ndef add(items):\n    if len(items) > 3:\n        raise ValueError(\"too many items\")\n"}}},
+      {"the raised class's resolution (another file)",
+       {{"app/errors.py", "class BagError(ValueError):\n    pass\n"},
+        {"app/bag.py", "from app.errors import BagError\n\n\ndef add(items):\n    if len(items) > 3:\n        raise BagError(\"too many items\")\n"}},
+       {{"app/errors.py", "class BagError(KeyError):\n    pass\n"},
+        {"app/bag.py", "from app.errors import BagError\n\n\ndef add(items):\n    if len(items) > 3:\n        raise BagError(\"too many items\")\n"}}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.read);
+    TwoRevisions t = analyze_twice(c.before, c.after);
+    ASSERT_EQ(t.first.size(), 1u);
+    ASSERT_EQ(t.second.size(), 1u);
+    EXPECT_NE(StaticProse::of(t.first[0]), StaticProse::of(t.scratch[0])) << "the read does not change the prose";
+    EXPECT_EQ(t.reused, 0u);
+    EXPECT_EQ(records_json(t.second), records_json(t.scratch));
+  }
+}
+
+// A changed file's sites whose prose reads the same take it from its last
+// analysis, lines moved: the records are those of an analysis from scratch.
+TEST(ProseMemo, AChangedFilesUnchangedSitesTakeTheirEarlierProse) {
+  const std::string body =
+      "def _check(width):\n    if width <= 0:\n        raise ValueError(\"width must be positive\")\n\n\n"
+      "class Box:\n    \"\"\"A box of text.\"\"\"\n\n    def __init__(self, size):\n        self.size = size\n"
+      "        if self.size > 10:\n            raise ValueError(f\"size {size} is too big\")\n\n"
+      "    def render(self, text, width):\n        _check(width)\n        return text[:width]\n";
+  TwoRevisions t = analyze_twice({{"app/box.py", body}}, {{"app/box.py", "import os\n\n\n" + body}});
+  ASSERT_EQ(t.second.size(), 2u);
+  EXPECT_EQ(t.reused, 2u);
+  EXPECT_NE(t.first[0].line_number, t.second[0].line_number);
+  EXPECT_EQ(records_json(t.second), records_json(t.scratch));
+}
+
+// The callers of a private function: the innermost def around each call of
+// it, once each, in line order; none from a class body, from the function
+// itself, from a comment line or the def line; `f (x)` and `x_f(x)` are no
+// calls of `f`.
+TEST(FileCallers, TheInnermostDefAroundACallIsItsCaller) {
+  const std::string src =
+      "def _helper(x):\n"
+      "    return _helper(x - 1)\n"
+      "\n"
+      "class Box:\n"
+      "    size = _helper(3)\n"
+      "\n"
+      "    def render(self):\n"
+      "        # _helper(0)\n"
+      "        return self._helper(1) + _helper(2)\n"
+      "\n"
+      "    def _inner(self):\n"
+      "        return _helper(2)\n"
+      "\n"
+      "def public():\n"
+      "    def nested():\n"
+      "        _helper(4)\n"
+      "    x_helper(5)\n"
+      "    return _helper (7)\n"
+      "\n"
+      "def again(): _helper(8)\n"
+      "def more():\n"
+      "    return _helper(9)\n";
+  const auto lines = util::split_lines(src);
+  FileCallers callers;
+  EXPECT_EQ(callers.of(lines, "_helper", false), (std::vector<std::string>{"Box.render()", "nested()", "more()"}));
+  EXPECT_EQ(callers.of(lines, "_helper", true),
+            (std::vector<std::string>{"Box.render()", "Box._inner()", "nested()", "more()"}));
+  EXPECT_EQ(callers.of(lines, "x_helper", false), (std::vector<std::string>{"public()"}));
+  EXPECT_TRUE(callers.of(lines, "_missing", true).empty());
 }
 
 }  // namespace
