@@ -355,6 +355,29 @@ struct Link {
   const model::TestExpectation* e = nullptr;
 };
 
+// Each record's links kept as its tests (at most `max_tests`, closest
+// first, then in file order; one entry per test: its first expectation
+// that reaches the site), and the trigger they give its prose.
+void keep_links(std::vector<std::vector<Link>>& links, std::vector<model::ErrorRecord>& records, std::size_t max_tests) {
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    auto& l = links[r];
+    if (l.empty()) continue;
+    std::stable_sort(l.begin(), l.end(), [](const Link& a, const Link& b) {
+      if (a.level != b.level) return a.level < b.level;
+      return a.order < b.order;
+    });
+    auto& tests = records[r].evidence.tests;
+    for (const Link& k : l) {
+      if (tests.size() >= max_tests) break;
+      if (std::any_of(tests.begin(), tests.end(),
+                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
+        continue;
+      tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
+    }
+    write_test_trigger(records[r]);
+  }
+}
+
 }  // namespace
 
 bool class_agrees(std::string_view expected, std::string_view error_class, std::string_view file_path,
@@ -522,24 +545,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    auto& l = links[r];
-    if (l.empty()) continue;
-    std::stable_sort(l.begin(), l.end(), [](const Link& a, const Link& b) {
-      if (a.level != b.level) return a.level < b.level;
-      return a.order < b.order;
-    });
-    for (const Link& k : l) {
-      if (records[r].evidence.tests.size() >= max_tests) break;
-      auto& tests = records[r].evidence.tests;
-      // One entry per test: its first expectation that reaches the site.
-      if (std::any_of(tests.begin(), tests.end(),
-                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
-        continue;
-      tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
-    }
-    write_test_trigger(records[r]);
-  }
+  keep_links(links, records, max_tests);
 }
 
 void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
@@ -569,11 +575,6 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
     if (!javascript(*f.path)) continue;
     for (const auto& e : f.facts->expectations) {
       ++order;
-      Pattern pattern;
-      if (!e.match.empty()) pattern = compile(e.match);
-      auto agrees = [&](std::size_t r) {
-        return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r]));
-      };
       // Without a message, a method's name (`axios.get`) may be any
       // class's, and a call on another's result (`hash(alg).parse(x)`) may
       // throw in either: only plain calls of functions are read.
@@ -581,6 +582,11 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
             return c.find_first_of(".([") != std::string::npos;
           }))
         continue;
+      Pattern pattern;
+      if (!e.match.empty()) pattern = compile(e.match);
+      auto agrees = [&](std::size_t r) {
+        return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r]));
+      };
       // The sites of the functions the test calls by name.
       std::vector<std::size_t> found;
       for (const std::string& call : e.calls)
@@ -597,8 +603,7 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
             if (agrees(r)) found.push_back(r);
       if (found.empty()) continue;
       // One statement, or its copies in the package's builds (`src/` and
-      // `dist/`: the same function and message): more are guesses. Without
-      // a message expected, only a function with one site of the class.
+      // `dist/`: the same function and message): more are guesses.
       const std::size_t first = found.front();
       const bool one = std::all_of(found.begin(), found.end(), [&](std::size_t r) {
         return sites[r].function == sites[first].function && records[r].error_message == records[first].error_message &&
@@ -608,17 +613,7 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
       for (std::size_t r : found) links[r].push_back({0, order, f.path, &e});
     }
   }
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    auto& tests = records[r].evidence.tests;
-    for (const Link& k : links[r]) {
-      if (tests.size() >= max_tests) break;
-      if (std::any_of(tests.begin(), tests.end(),
-                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
-        continue;
-      tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
-    }
-    if (!links[r].empty()) write_test_trigger(records[r]);
-  }
+  keep_links(links, records, max_tests);
 }
 
 }  // namespace errdex::analyze

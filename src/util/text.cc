@@ -72,14 +72,14 @@ void append_utf8(std::uint32_t cp, std::string& out) {
   }
 }
 
-std::string url_path_encode(std::string_view path) {
-  static constexpr std::string_view k_kept = "-._~!$&'()*+,;=:@/";
+std::string percent_encode(std::string_view s, std::string_view kept) {
   static constexpr char k_hex[] = "0123456789ABCDEF";
   std::string out;
-  out.reserve(path.size());
-  for (char c : path) {
+  out.reserve(s.size());
+  for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || k_kept.find(c) != k_kept.npos) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || kept.find(c) != kept.npos) {
       out += c;
     } else {
       out += '%';

@@ -36,10 +36,13 @@ bool looks_binary(std::string_view s);
 std::optional<std::string> from_utf16(std::string_view s);
 // The value of hex digit `c`, or -1.
 int hex_value(char c);
+// Each byte of `s` as %XX but RFC 3986's unreserved characters (letters,
+// digits, -._~) and those of `kept`.
+std::string percent_encode(std::string_view s, std::string_view kept = {});
 // `path` fit for a URL's path: each byte that is not a path character of
 // RFC 3986 (letters, digits, -._~!$&'()*+,;=:@ and '/') as %XX. A file
 // named `my file #1?.py` or `a%2e.py` then links to itself.
-std::string url_path_encode(std::string_view path);
+inline std::string url_path_encode(std::string_view path) { return percent_encode(path, "!$&'()*+,;=:@/"); }
 // Reads exactly `n` (at most 8) hex digits at s[i] into `v`; false when
 // there are fewer.
 bool read_hex(std::string_view s, std::size_t i, std::size_t n, std::uint32_t& v);

@@ -46,22 +46,7 @@ Expected<std::map<std::string, std::string>> parse_query(std::string_view query)
   return out;
 }
 
-std::string percent_encode(std::string_view s, bool keep_slash) {
-  static const char* k_hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                      c == '.' || c == '_' || c == '~' || (keep_slash && c == '/');
-    if (unreserved) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += k_hex[c >> 4];
-      out += k_hex[c & 15];
-    }
-  }
-  return out;
-}
+std::string percent_encode(std::string_view s, bool keep_slash) { return util::percent_encode(s, keep_slash ? "/" : ""); }
 
 Expected<std::string> decode_path(std::string_view raw) {
   if (raw.empty() || raw[0] != '/') return Error{"the path must start with /"};

@@ -124,14 +124,8 @@ TSNode FileScanner::unwrap(TSNode n) const {
   return n;
 }
 
-namespace {
-// Whether `name` reads as a class: capitalised after any leading `_` or
-// `$` (`ValidatorError`, `_Err`, `$ZodError`), not a variable (`err`).
-bool names_class(std::string_view name) {
-  const std::size_t i = name.find_first_not_of("_$");
-  return i != std::string_view::npos && std::isupper(static_cast<unsigned char>(name[i]));
-}
-}  // namespace
+
+using javascript::names_class;
 
 TSNode FileScanner::argument(TSNode call, std::uint32_t i) const {
   TSNode args = child(call, m_g.f_arguments);

@@ -224,8 +224,9 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator) name = text(child(ts_node_parent(fn), m_g.f_name));
   if (name.empty() || !ts_node_eq(function_named(name), fn)) return;
   const auto position = static_cast<std::uint32_t>(pos - params.begin());
-  // Copied: building a caller's text may look other words up.
-  const std::vector<std::uint32_t> calls = occurrences(name);
+  // (A map's element: building a caller's text may add others, which
+  // leaves it where it is.)
+  const std::vector<std::uint32_t>& calls = occurrences(name);
   for (std::uint32_t off : calls) {
     if (site.alternatives.size() >= 64) break;
     TSNode id = ts_node_descendant_for_byte_range(m_root, off, off + static_cast<std::uint32_t>(name.size()));

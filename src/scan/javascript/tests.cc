@@ -10,6 +10,7 @@
 
 #include "scan/javascript/file_scanner.h"
 #include "scan/javascript/text.h"
+#include "scan/template.h"
 
 namespace errdex::scan::javascript_detail {
 namespace {
@@ -18,20 +19,17 @@ namespace {
 constexpr std::size_t k_max_calls = 8;
 constexpr int k_max_code_lines = 6;
 
+// A name as written (`errors.ParseError`) that reads as a class.
 bool capitalised(std::string_view name) {
   const std::size_t dot = name.rfind('.');
-  const std::string_view last = dot == std::string_view::npos ? name : name.substr(dot + 1);
-  return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+  return javascript::names_class(dot == std::string_view::npos ? name : name.substr(dot + 1));
 }
 
-// Regex metacharacters escaped: a text expected as a substring.
-std::string quote_meta(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
+// A text expected as a substring, as a regex.
+std::string quote_meta(const std::string& s) {
+  model::MessageTemplate t;
+  t.parts.push_back({true, s, {}, 0});
+  return template_pattern(t);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include <cctype>
 #include "scan/javascript/text.h"
 
 #include <cstdint>
@@ -208,6 +209,11 @@ bool is_code_string(std::string_view source, std::size_t at) {
   }
   const std::size_t size = end - at - 1;
   return end < source.size() && source[end] == quote && underscore && size >= 3 && source[at + 1] >= 'A' && source[at + 1] <= 'Z';
+}
+
+bool names_class(std::string_view name) {
+  const std::size_t i = name.find_first_not_of("_$");
+  return i != std::string_view::npos && std::isupper(static_cast<unsigned char>(name[i]));
 }
 
 }  // namespace errdex::scan::javascript

@@ -47,4 +47,8 @@ bool may_open_argument(std::string_view source, std::size_t at, std::size_t size
 // least), the same quote (`'ERR_INVALID_ARG_TYPE'`).
 bool is_code_string(std::string_view source, std::size_t at);
 
+// Whether `name` reads as a class: capitalised after any leading `_` or
+// `$` (`ValidatorError`, `_Err`, `$ZodError`), not a variable (`err`).
+bool names_class(std::string_view name);
+
 }  // namespace errdex::scan::javascript
