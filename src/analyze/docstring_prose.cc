@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyze/static_prose.h"
 #include "util/text.h"
 
 namespace errdex::analyze {
@@ -275,6 +276,9 @@ void write_entry_point_prose(model::ErrorRecord& r, const DocstringIndex& docs) 
     }
     std::string sentence = "Callers reach it from `" + e.name + "`" + (through.empty() ? "" : " (through " + through + ")");
     sentence += sum.empty() ? "." : ", whose docstring reads: " + sum;
+    // What the public call is for says what callers are doing; a sentence
+    // that says only the error's category adds nothing to it.
+    if (!sum.empty() && is_category_situation(r.common_situations)) r.common_situations.clear();
     r.common_situations = sentence + (r.common_situations.empty() ? "" : " " + r.common_situations);
     return;
   }

@@ -675,6 +675,50 @@ bool write_static_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& 
 
 namespace {
 
+// The sentences commonSituations falls back to when nothing of the code
+// says more than the error's category: each one's text before and after the
+// entry (a call in backticks), by category; the last is any other's.
+struct CategorySentence {
+  std::string_view type, before, after;
+};
+constexpr CategorySentence k_category_sentences[] = {
+    {"validation", "Passing a value out of range or inconsistent with the rest to ", "."},
+    {"type", "Passing an object of the wrong type to ", "."},
+    {"lookup", "Asking ", " for a name, key or index that does not exist."},
+    {"io", "Running ", " against a file or path that is missing, unreadable or of the wrong kind."},
+    {"permission", "Running ", " against a file or path that is missing, unreadable or of the wrong kind."},
+    {"dependency", "Running ", " in an environment that lacks an optional module or has the wrong version of it."},
+    {"unsupported", "Calling ", " on a class, platform or mode that does not implement it."},
+    {"network", "Calling ", " while the peer is slow, unreachable or closes the connection."},
+    {"timeout", "Calling ", " while the peer is slow, unreachable or closes the connection."},
+    {"configuration", "Starting with a configuration that misses or misspells a setting ", " needs."},
+    {"", "Calling ", " when the object is not in the state it expects."},
+};
+
+}  // namespace
+
+std::string category_situation(std::string_view error_type, std::string_view entry) {
+  for (const auto& c : k_category_sentences)
+    if (c.type == error_type || c.type.empty()) return std::string(c.before) + std::string(entry) + std::string(c.after);
+  return {};
+}
+
+bool is_category_situation(std::string_view text) {
+  for (const auto& c : k_category_sentences) {
+    if (!text.starts_with(c.before) || !text.ends_with(c.after) || text.size() < c.before.size() + c.after.size() + 2)
+      continue;
+    std::string_view entry = text.substr(c.before.size(), text.size() - c.before.size() - c.after.size());
+    // One code span (a call may hold backticks of its own only as a string's
+    // text, which the example call never writes), or an import.
+    if ((entry.front() == '`' && entry.back() == '`' && entry.find('`', 1) == entry.size() - 1) ||
+        entry.starts_with("the import of "))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
 void write_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx, const Conditions& cond,
                  const std::vector<std::string>& params, const FileReads& f) {
   const bool guarded = cond.count > 0;
@@ -798,23 +842,8 @@ void write_prose(const ThrowSite& s, ErrorRecord& r, const ProseContext& ctx, co
   else if ((r.error_type == "validation" || r.error_type == "type") && tested_params.empty() && guarded)
     r.common_situations = "Using " + entry + " after the object or its inputs reached a state where `" + to_caller(cond.reach) +
                           "`.";
-  else if (r.error_type == "validation" || r.error_type == "type")
-    r.common_situations = "Passing " + std::string(r.error_type == "type" ? "an object of the wrong type" : "a value out of range or inconsistent with the rest") +
-                          " to " + entry + ".";
-  else if (r.error_type == "lookup")
-    r.common_situations = "Asking " + entry + " for a name, key or index that does not exist.";
-  else if (r.error_type == "io" || r.error_type == "permission")
-    r.common_situations = "Running " + entry + " against a file or path that is missing, unreadable or of the wrong kind.";
-  else if (r.error_type == "dependency")
-    r.common_situations = "Running " + entry + " in an environment that lacks an optional module or has the wrong version of it.";
-  else if (r.error_type == "unsupported")
-    r.common_situations = "Calling " + entry + " on a class, platform or mode that does not implement it.";
-  else if (r.error_type == "network" || r.error_type == "timeout")
-    r.common_situations = "Calling " + entry + " while the peer is slow, unreachable or closes the connection.";
-  else if (r.error_type == "configuration")
-    r.common_situations = "Starting with a configuration that misses or misspells a setting " + entry + " needs.";
   else
-    r.common_situations = "Calling " + entry + " when the object is not in the state it expects.";
+    r.common_situations = category_situation(r.error_type, entry);
 
   // solutions, most likely first, derived from the guard.
   r.solutions.clear();

@@ -218,6 +218,9 @@ def loads(s, *, cls=None):
   std::string without = r.common_situations;
   write_entry_point_prose(r, docs);
   EXPECT_EQ(r.common_situations, without);  // no entry points: nothing changes
+  // A sentence of the code's own stays beside the entry point's.
+  without = "Passing text read from a peer that closed the connection early.";
+  r.common_situations = without;
   // A docstring already leads triggerScenarios: the entry point says where callers come from.
   r.trigger_scenarios = "Calling `JSONDecoder.raw_decode`, whose docstring reads: Decode a JSON document. " +
                         r.trigger_scenarios;
@@ -242,6 +245,54 @@ def loads(s, *, cls=None):
             "Calling `json.loads` reaches it through `json.decoder.JSONDecoder.decode`; its docstring reads: Deserialize "
             "`s` (a `str` instance containing a JSON document) to a Python object. Calling "
             "`json_decoder.raw_decode(...)` while `not s`.");
+}
+
+// A sentence that says only the error's category ("Passing a value out of
+// range or inconsistent with the rest to `f(x)`.") gives way to what the
+// public call's docstring says callers are doing; kept beside an entry
+// point whose docstring says nothing.
+TEST(EvidenceProse, AnEntryPointsDocstringReplacesACategorySentence) {
+  auto a = analyze_one("Lib/json/decoder.py", R"py(class JSONDecoder:
+    def raw_decode(self, s, idx):
+        raise ValueError("Expecting value")
+)py");
+  ASSERT_EQ(a.records.size(), 1u);
+  const std::string category = a.records[0].common_situations;
+  ASSERT_TRUE(is_category_situation(category)) << category;
+  auto init = scan::scan_python(R"py(def loads(s):
+    """Deserialize ``s`` to a Python object."""
+    return JSONDecoder().raw_decode(s, 0)
+
+def undocumented(s):
+    return JSONDecoder().raw_decode(s, 0)
+)py");
+  DocstringIndex docs;
+  docs.add("Lib/json/__init__.py", init.docstrings);
+  auto r = a.records[0];
+  r.trigger_scenarios = "Calling `JSONDecoder.raw_decode`, whose docstring reads: Decode. " + r.trigger_scenarios;
+  r.evidence.entry_points.push_back({"json.loads", {"json.loads", "json.decoder.JSONDecoder.raw_decode"}});
+  write_entry_point_prose(r, docs);
+  EXPECT_EQ(r.common_situations, "Callers reach it from `json.loads`, whose docstring reads: Deserialize `s` to a Python object.");
+
+  auto bare = a.records[0];
+  bare.trigger_scenarios = r.trigger_scenarios;
+  bare.evidence.entry_points.push_back({"json.undocumented", {"json.undocumented", "json.decoder.JSONDecoder.raw_decode"}});
+  write_entry_point_prose(bare, docs);
+  EXPECT_EQ(bare.common_situations, "Callers reach it from `json.undocumented`. " + category);
+}
+
+TEST(EvidenceProse, CategorySentencesAreToldFromSpecificOnes) {
+  for (const char* type : {"validation", "type", "lookup", "io", "permission", "dependency", "unsupported", "network",
+                           "timeout", "configuration", "runtime", ""}) {
+    const std::string s = category_situation(type, "`f(x, y=1)`");
+    EXPECT_TRUE(is_category_situation(s)) << s;
+    EXPECT_TRUE(is_category_situation(category_situation(type, "the import of pkg/mod.py"))) << type;
+    EXPECT_FALSE(is_category_situation(s + " More.")) << s;
+    EXPECT_FALSE(is_category_situation("Callers reach it from `g`. " + s)) << s;
+    EXPECT_FALSE(is_category_situation(category_situation(type, "`f` and `g`"))) << type;
+  }
+  EXPECT_FALSE(is_category_situation("Passing a computed `n` that went too small (n < 0) to `f(n)`: an off-by-one."));
+  EXPECT_FALSE(is_category_situation(""));
 }
 
 // DocstringIndex finds a name by its module part and sorts a file's names
