@@ -814,9 +814,11 @@ std::vector<int> CallGraph::resolve_test_calls(std::string_view file_path, const
       if (awaited && !m->nodes[n].p->fn->is_async) continue;
       nodes.push_back(n);
       if (imported && std::find(imported->begin(), imported->end(), n) == imported->end()) imported->push_back(n);
-    } else if (r.kind == Impl::Ref::none && !returned) {
+    } else if (r.kind == Impl::Ref::none && !returned && parts.back() != "__call__") {
       // A guess by name, unless the receiver's class is known (and lacks
-      // the method: C code's, or `__getattr__`'s).
+      // the method: C code's, or `__getattr__`'s). An instance called
+      // (`pipe()`, written `Pipe().__call__`) names its class's method or
+      // nothing: most classes are called only to be made.
       auto it = m->named.find(parts.back());
       if (it != m->named.end() && it->second.size() <= k_max_test_guesses) nodes = it->second;
       if (awaited) std::erase_if(nodes, [&](int n) { return !m->nodes[n].p->fn->is_async; });

@@ -624,6 +624,49 @@ TEST(EvidenceLinks, ReturnedInstancesAndPropertyCallsReachTheirMethods) {
   EXPECT_EQ(l.tests_of("unknown mode"), (std::vector<std::string>{"T.test_mode@10"}));
 }
 
+// Calling an instance runs its class's `__call__` (diffusers' `pipe =
+// self.pipeline_class(**components); pipe(**inputs)`), found up its bases;
+// a class attribute of the test class gives the instance too. Calling a
+// name bound to a function's result that is no instance of a repository
+// class names nothing.
+TEST(EvidenceLinks, CallingAnInstanceRunsItsCallMethod) {
+  auto l = link({{"pkg/pipelines/base.py",
+                  "class Base:\n"
+                  "    def __call__(self, mask=None):\n"
+                  "        self.check(mask)\n"},
+                 {"pkg/pipelines/pipe.py",
+                  "from .base import Base\n"
+                  "class Pipe(Base):\n"
+                  "    def check(self, mask):\n"
+                  "        if mask is None:\n"
+                  "            raise ValueError('a mask must be given')\n"
+                  "def make_text():\n"
+                  "    return 'x'\n"
+                  "class Other:\n"
+                  "    def __call__(self):\n"
+                  "        raise KeyError('other was called')\n"}},
+                {{"tests/test_pipe.py",
+                  "import unittest\n"
+                  "from pkg.pipelines.pipe import Pipe, make_text\n"
+                  "class PipeTests(unittest.TestCase):\n"
+                  "    pipeline_class = Pipe\n"
+                  "    def test_no_mask(self):\n"
+                  "        pipe = self.pipeline_class()\n"
+                  "        with self.assertRaisesRegex(ValueError, 'mask must be given'):\n"
+                  "            pipe()\n"
+                  "    def test_no_mask_direct(self):\n"
+                  "        pipe = Pipe()\n"
+                  "        with self.assertRaises(ValueError):\n"
+                  "            pipe(mask=None)\n"
+                  "    def test_text(self):\n"
+                  "        t = make_text()\n"
+                  "        with self.assertRaises(KeyError):\n"
+                  "            t()\n"}});
+  EXPECT_EQ(l.tests_of("a mask must be given"),
+            (std::vector<std::string>{"PipeTests.test_no_mask@7", "PipeTests.test_no_mask_direct@11"}));
+  EXPECT_TRUE(l.tests_of("other was called").empty());
+}
+
 // A method guessed by name (`self.queue.put`, the receiver set at run
 // time) is linked only in a module the test file is about: its name says
 // so with `test_`, `_test`, `_tests` around it and leading underscores

@@ -210,7 +210,7 @@ TEST(PythonTestTypes, ALocalHandedToTheExpectationsCallIsAwaited) {
   EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"asyncio.new_event_loop().run_until_complete",
                                                                "asyncio.new_event_loop().create_server.__await__"}));
   EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"asyncio.run", "wrap", "make().value.__get__"}));
-  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"o"}));
+  EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"Foo().__call__"}));
 }
 
 // A class attribute set in the mixin's subclasses (`decimal = P`), a local
@@ -248,9 +248,9 @@ TEST(PythonTestTypes, MixinAttributesAndModulesLoadedFresh) {
 }
 
 // Helpers' results (a method of the test class, a module-level factory),
-// a class attribute aliasing a class; and what stays as written: a name
-// bound to two different things, calling an instance (its `__call__`), a
-// `self.x` set in a closure, a recursive helper.
+// a class attribute aliasing a class, calling an instance (its
+// `__call__`); and what stays as written: a name bound to two different
+// things, a `self.x` set in a closure, a recursive helper.
 TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
   const char* src =
       "def make():\n"
@@ -283,7 +283,7 @@ TEST(PythonTestTypes, HelpersResultsAndWhatStaysUnknown) {
   EXPECT_EQ(f.expectations[0].calls, (std::vector<std::string>{"mod.Sock().recv"}));
   EXPECT_EQ(f.expectations[1].calls, (std::vector<std::string>{"store.Store().get"}));
   EXPECT_EQ(f.expectations[2].calls, (std::vector<std::string>{"x.run"}));
-  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"o"}));
+  EXPECT_EQ(f.expectations[3].calls, (std::vector<std::string>{"Foo().__call__"}));
   EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"y.go"}));
   EXPECT_EQ(f.expectations[5].calls, (std::vector<std::string>{"r.go"}));
 }

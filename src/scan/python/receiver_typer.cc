@@ -25,10 +25,11 @@ std::vector<Value> ReceiverTyper::rewrite(const std::string& call, const std::st
   std::string rest = dot == std::string::npos ? std::string() : call.substr(dot);
   std::vector<Value> out;
   for (auto& v : values(head, test, 0)) {
-    if (v.kind == Value::call && rest.empty()) continue;  // calling an instance: its `__call__`
     if (v.text == "?") continue;
-    if (v.kind == Value::call && !rest.empty()) v.call_end = v.text.size();
-    v.text += rest;
+    // Calling an instance (`pipe = Pipeline(); pipe(x)`) runs its class's
+    // `__call__`.
+    if (v.kind == Value::call) v.call_end = v.text.size();
+    v.text += v.kind == Value::call && rest.empty() ? std::string(".__call__") : rest;
     out.push_back(std::move(v));
   }
   return out;
