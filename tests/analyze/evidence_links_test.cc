@@ -626,12 +626,15 @@ TEST(EvidenceLinks, ReturnedInstancesAndPropertyCallsReachTheirMethods) {
 
 // Calling an instance runs its class's `__call__` (diffusers' `pipe =
 // self.pipeline_class(**components); pipe(**inputs)`), found up its bases;
-// a class attribute of the test class gives the instance too. Calling a
-// name bound to a function's result that is no instance of a repository
-// class names nothing.
+// a class attribute of the test class gives the instance too, and so does
+// a method of it bound to its name again (`pipe = pipe.to(device)`).
+// Calling a name bound to a function's result that is no instance of a
+// repository class names nothing.
 TEST(EvidenceLinks, CallingAnInstanceRunsItsCallMethod) {
   auto l = link({{"pkg/pipelines/base.py",
                   "class Base:\n"
+                  "    def to(self, device):\n"
+                  "        return self\n"
                   "    def __call__(self, mask=None):\n"
                   "        self.check(mask)\n"},
                  {"pkg/pipelines/pipe.py",
@@ -661,9 +664,15 @@ TEST(EvidenceLinks, CallingAnInstanceRunsItsCallMethod) {
                   "    def test_text(self):\n"
                   "        t = make_text()\n"
                   "        with self.assertRaises(KeyError):\n"
-                  "            t()\n"}});
+                  "            t()\n"
+                  "    def test_moved(self):\n"
+                  "        pipe = self.pipeline_class()\n"
+                  "        pipe = pipe.to('cpu')\n"
+                  "        with self.assertRaisesRegex(ValueError, 'mask must be given'):\n"
+                  "            pipe()\n"}});
   EXPECT_EQ(l.tests_of("a mask must be given"),
-            (std::vector<std::string>{"PipeTests.test_no_mask@7", "PipeTests.test_no_mask_direct@11"}));
+            (std::vector<std::string>{"PipeTests.test_no_mask@7", "PipeTests.test_no_mask_direct@11",
+                                      "PipeTests.test_moved@20"}));
   EXPECT_TRUE(l.tests_of("other was called").empty());
 }
 

@@ -351,8 +351,17 @@ TestFileBindings read_bindings(const PythonLines& lines) {
       ClassInfo& c = b.classes[std::string(key.substr(0, dot))];
       bind_name(c.attrs, &c.conflicts, attr, *v);
     } else if (name.find('.') == std::string::npos) {
+      // `pipe = pipe.to(device)`: a method of an instance called on it and
+      // bound to its name again leaves the name the same kind of object
+      // (it returns the instance or one like it), as what it was bound to.
+      auto& locals = b.locals[fn->name];
+      if (auto it = locals.find(name); it != locals.end() && it->second.kind == Value::call && v->kind == Value::call &&
+                                       v->text.size() > name.size() + 1 && v->text.starts_with(name) &&
+                                       v->text[name.size()] == '.' &&
+                                       v->text.find('.', name.size() + 1) == std::string::npos)
+        return;
       v->line = line;
-      bind_name(b.locals[fn->name], nullptr, name, *v);
+      bind_name(locals, nullptr, name, *v);
     }
   });
   return b;
