@@ -105,6 +105,24 @@ TEST(CliInputs, ScanIntoAReadOnlyStoreFailsBeforeTheWork) {
   fs::permissions(in_ro.parent_path(), fs::perms::owner_all);
 }
 
+// `scan --python` with Python 2 printed Python's usage ("Unknown option:
+// -I") and "exited with status 2"; with 3.6 a traceback about
+// importlib.metadata; with a program that is no Python, its own output.
+// Each says what is wrong now, exit 2.
+TEST(CliInputs, ScanPythonSaysWhenTheInterpreterIsTooOldOrNoPython) {
+  TempDir tmp;
+  const auto old_python = tmp / "python3.6";
+  write_file(old_python, "#!/bin/sh\nprintf '3 6 15'\n");  // what Python 3.6 answers errdex's version query
+  std::filesystem::permissions(old_python, std::filesystem::perms::owner_all);
+  const std::string db = " --db " + shell_quote("sqlite:" + (tmp / "a.db").string());
+  auto r = run(errdex_cmd() + " scan --python " + shell_quote(old_python.string()) + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is Python 3.6.15: scan --python needs Python 3.8 or later"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " scan --python /bin/false" + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/bin/false is not a Python interpreter"), std::string::npos) << r.err;
+}
+
 // `import` of a file that is not JSON Lines (an image, a binary) echoed
 // its bytes into each error (nlohmann's "last read: '…'"), one error per
 // line of the file. A binary line is said to be one now, other bad text
