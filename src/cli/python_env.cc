@@ -1,6 +1,7 @@
 #include "cli/python_env.h"
 
 #include <cctype>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "util/process.h"
@@ -49,12 +50,20 @@ json.dump(out, sys.stdout)
 )py";
 
 // The standard output of argv, and its exit status.
-Expected<std::pair<std::string, int>> capture(const std::vector<std::string>& args) {
-  auto child = util::spawn_piped(args, false);
+// `quiet`: the command's standard error is read and dropped.
+Expected<std::pair<std::string, int>> capture(const std::vector<std::string>& args, bool quiet = false) {
+  auto child = util::spawn_piped(args, quiet);
   if (!child) return Error{child.error()};
   std::string out = util::read_to_end(child->out);
+  if (quiet) static_cast<void>(util::read_to_end(child->err));
   return std::pair(std::move(out), util::wait_exit(child->pid));
 }
+
+// Asked first, in words every Python (2 too) and no other program reads
+// alike: an interpreter too old for the query says so, instead of failing
+// on `-I` (Python 2) or importlib.metadata (before 3.8) with its own usage
+// text or traceback.
+constexpr const char* k_version_query = "import sys; sys.stdout.write('%d %d %d' % tuple(sys.version_info[:3]))";
 
 }  // namespace
 
@@ -74,6 +83,14 @@ std::string normalized_name(const std::string& name) {
 Expected<PythonEnv> query_python(const std::string& interpreter) {
   // -I: the environment's own paths only, nothing of the caller's
   // PYTHONPATH or current folder.
+  auto v = capture({interpreter, "-c", k_version_query}, true);
+  if (!v) return Error{v.error()};
+  int major = 0, minor = 0, micro = 0;
+  if (v->second != 0 || std::sscanf(v->first.c_str(), "%d %d %d", &major, &minor, &micro) != 3)
+    return Error{interpreter + " is not a Python interpreter: it did not tell its version (`-c 'import sys'`)"};
+  if (major < 3 || (major == 3 && minor < 8))
+    return Error{interpreter + " is Python " + std::to_string(major) + "." + std::to_string(minor) + "." +
+                 std::to_string(micro) + ": scan --python needs Python 3.8 or later (importlib.metadata)"};
   auto got = capture({interpreter, "-I", "-c", k_query});
   if (!got) return Error{got.error()};
   if (got->second != 0) return Error{interpreter + " exited with status " + std::to_string(got->second)};

@@ -12,6 +12,7 @@
 #include "model/record_json.h"
 #include "model/repo_name.h"
 #include "scan/template.h"
+#include "util/text.h"
 
 namespace errdex::cli {
 namespace {
@@ -260,6 +261,13 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     }
     in = &in_file;
   }
+  // Before the file is read: a store this user may not write is refused
+  // at once, not after a long file was parsed.
+  auto st = open_store_for_write(db);
+  if (!st) {
+    std::cerr << "errdex import: " << st.error() << "\n";
+    return 2;
+  }
   // Lines are grouped into datasets by (repo, analyzedSha, ref); a bad line is
   // reported with its number and the good ones are still imported.
   // In the order they first appear: a file of several revisions of a
@@ -273,6 +281,10 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     ++n;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    if (util::looks_binary(line)) {
+      errors.push_back(file + ":" + std::to_string(n) + ": binary data, not a JSON line");
+      continue;
+    }
     auto parsed = model::dataset_line_from_json(line);
     if (!parsed) {
       errors.push_back(file + ":" + std::to_string(n) + ": " + parsed.error());
@@ -281,7 +293,7 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     // The site's addresses are made of it: /repos/{owner}/{name}.
     if (!model::is_repo_name(parsed->record.repo)) {
       errors.push_back(file + ":" + std::to_string(n) + ": repo must be owner/name, got '" +
-                       parsed->record.repo + "'");
+                       util::escaped_excerpt(parsed->record.repo) + "'");
       continue;
     }
     ++good;
@@ -294,13 +306,14 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
     ds.dataset_version = std::max(ds.dataset_version, parsed->dataset_version);
     ds.records.push_back(std::move(parsed->record));
   }
-  for (const auto& e : errors) std::cerr << "errdex import: " << e << "\n";
+  // A file that is not JSON Lines at all (an archive, an image) has a bad
+  // line every few hundred bytes: the first few say what is wrong.
+  constexpr std::size_t k_errors_shown = 20;
+  for (std::size_t i = 0; i < errors.size() && i < k_errors_shown; ++i)
+    std::cerr << "errdex import: " << errors[i] << "\n";
+  if (errors.size() > k_errors_shown)
+    std::cerr << "errdex import: … and " << errors.size() - k_errors_shown << " more bad lines\n";
   if (!groups.empty()) {
-    auto st = open_store_for_write(db);
-    if (!st) {
-      std::cerr << "errdex import: " << st.error() << "\n";
-      return 2;
-    }
     for (const auto& ds : groups) {
       if (auto s = (*st)->ingest(ds); !s) {
         std::cerr << "errdex import: storing " << ds.repo << "@" << ds.sha << " failed: " << s.error() << "\n";

@@ -708,7 +708,21 @@ int run_scan(const ScanArgs& a) {
     llm.max_retries = a.llm_retries;
   }
 
-  // The cache is opened first so that a store without one fails fast.
+  if (a.path.empty() == !a.python) {
+    std::cerr << "errdex scan: give a PATH to scan, or --python [INTERPRETER]\n";
+    return 2;
+  }
+  if (a.ref && a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
+    std::cerr << "errdex scan: --ref names one revision; several are named by their --rev\n";
+    return 2;
+  }
+  auto st = open_store_for_write(a.db);
+  if (!st) {
+    std::cerr << "errdex scan: " << st.error() << "\n";
+    return 2;
+  }
+  // The store and the caches are opened before any work, so that a store
+  // this user may not write, or one without a cache, fails fast.
   std::unique_ptr<analyze::AnswerCache> cache;
   if (a.analyst == "llm") {
     auto opened = open_llm_cache(a.db);
@@ -719,14 +733,6 @@ int run_scan(const ScanArgs& a) {
     cache = std::move(*opened);
   }
 
-  if (a.path.empty() == !a.python) {
-    std::cerr << "errdex scan: give a PATH to scan, or --python [INTERPRETER]\n";
-    return 2;
-  }
-  if (a.ref && a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
-    std::cerr << "errdex scan: --ref names one revision; several are named by their --rev\n";
-    return 2;
-  }
   std::vector<std::optional<std::string>> revisions(a.revs.begin(), a.revs.end());
   if (a.revs_glob) {
     auto tags = source::matching_tags(a.path, *a.revs_glob);
@@ -741,11 +747,6 @@ int run_scan(const ScanArgs& a) {
     revisions.insert(revisions.end(), tags->begin(), tags->end());
   }
   if (revisions.empty()) revisions.emplace_back();  // the folder as it is
-  auto st = open_store_for_write(a.db);
-  if (!st) {
-    std::cerr << "errdex scan: " << st.error() << "\n";
-    return 2;
-  }
   std::unique_ptr<FactsCache> facts;
   if (!a.no_cache) {
     auto opened = open_facts_cache(a.db);

@@ -24,7 +24,10 @@ Expected<std::unique_ptr<store::Store>> open_store_for_write(const std::string& 
     auto dir = std::filesystem::path(path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
   }
-  return store::open_store(url);
+  auto st = store::open_store(url);
+  if (!st) return st;
+  if (auto w = (*st)->writable(); !w) return Error{w.error() + (path.empty() ? "" : " (" + path + ")")};
+  return st;
 }
 
 Expected<std::unique_ptr<store::Store>> open_store_for_read(const std::string& url) {

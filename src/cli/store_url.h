@@ -10,7 +10,9 @@ namespace errdex::cli {
 
 // The --db default: $ERRDEX_DB, else sqlite:data/errdex.db.
 std::string default_db();
-// For commands that write: creates the folder of a sqlite file if needed.
+// For commands that write: creates the folder of a sqlite file if needed,
+// and refuses a store this user may not write (Store::writable) before the
+// command does any work.
 Expected<std::unique_ptr<store::Store>> open_store_for_write(const std::string& url);
 // For commands that read: a sqlite file that does not exist is an error
 // (instead of an empty store created by the look-up).

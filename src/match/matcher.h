@@ -127,7 +127,11 @@ struct MatchResult {
   // The text's other exceptions, in the order printed: earlier ones of a
   // chain ("During handling of the above exception..."), exceptions inside
   // a group, and a pool's copy (printed last) when the worker's is explained.
+  // At most k_max_chained: of a longer chain, its first half and its last
+  // half, the ones between counted in `chained_left_out`.
   std::vector<ParsedException> chained;
+  static constexpr std::size_t k_max_chained = 32;
+  std::size_t chained_left_out = 0;
   // True when the best score is shared by more than one candidate: every
   // tied candidate is in `candidates` (even beyond `top`; at most 100).
   bool ambiguous = false;

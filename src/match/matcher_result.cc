@@ -21,6 +21,7 @@ MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {
   if (this == &other) return *this;
   frames = std::move(other.frames);
   chained = std::move(other.chained);
+  chained_left_out = std::exchange(other.chained_left_out, 0);
   ambiguous = other.ambiguous;
   fulltext_fallback = other.fulltext_fallback;
   truncated = other.truncated;
@@ -78,6 +79,17 @@ void fill_result(Paste& p, ShownAnswers& shown, MatchResult& out) {
   if (!p.single)
     for (std::size_t k = 0; k < p.tb.exceptions.size(); ++k)
       if (k != p.explained) others.push_back(&p.tb.exceptions[k]);
+  // A paste of thousands of chained exceptions (a retry loop's handler
+  // raising in its own except clause) keeps the answer small: the chain's
+  // first exceptions, where it started, and its last, next to the one
+  // explained.
+  out.chained_left_out = 0;
+  if (others.size() > MatchResult::k_max_chained) {
+    const std::size_t half = MatchResult::k_max_chained / 2;
+    out.chained_left_out = others.size() - MatchResult::k_max_chained;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(half),
+                 others.end() - static_cast<std::ptrdiff_t>(half));
+  }
   // A value inside the message (the text form and the errno form are parts
   // of it) is a view of the message's copy; only one taken from the
   // unquoted form, which lives in the match's working memory, is copied itself.

@@ -79,6 +79,7 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
   out["exception"] = {{"errorClass", std::string(m.exception.error_class)}, {"message", std::string(m.exception.message)}};
   out["frames"] = std::move(frames);
   out["chained"] = std::move(chained);
+  out["chainedLeftOut"] = m.chained_left_out;
   out["ambiguous"] = m.ambiguous;
   out["fulltextFallback"] = m.fulltext_fallback;
   out["truncated"] = m.truncated;

@@ -3,7 +3,8 @@
 // POST /api/match.
 //
 //   {engine?, exception: {errorClass, message}, frames: [{file, line,
-//    function, source}], chained: [{errorClass, message}], ambiguous,
+//    function, source}], chained: [{errorClass, message}], chainedLeftOut,
+//    ambiguous,
 //    fulltextFallback, truncated, classSites, raisedBelowFrame, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
 //    reasons: [...], alsoIn: [{ref, sha, lineNumber}], wraps: null or {id,

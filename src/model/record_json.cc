@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace errdex::model {
 namespace {
@@ -193,7 +194,15 @@ Expected<Json> parse_text(std::string_view text) {
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::exception& e) {
-    return Error{std::string("invalid JSON: ") + e.what()};
+    // nlohmann quotes what it read last as it stands: a binary line's
+    // bytes, or a whole unterminated string. Quoted here short and escaped.
+    std::string_view what = e.what();
+    constexpr std::string_view k_last = "; last read: '";
+    auto at = what.find(k_last);
+    if (at == std::string_view::npos) return Error{"invalid JSON: " + util::escaped_excerpt(what, 200)};
+    std::string_view read = what.substr(at + k_last.size());
+    if (!read.empty() && read.back() == '\'') read.remove_suffix(1);
+    return Error{"invalid JSON: " + std::string(what.substr(0, at)) + "; last read: '" + util::escaped_excerpt(read) + "'"};
   }
 }
 

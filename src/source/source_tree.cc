@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <git2.h>
-#include <iconv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -421,25 +420,9 @@ bool decode_declared_encoding(std::string& content) {
   if (encoding.empty() || encoding.size() > 40) return false;
   // Python's spellings ("latin-1", "utf_8") are iconv's without the
   // separators when not as they are.
-  iconv_t cd = iconv_open("UTF-8", encoding.c_str());
-  if (cd == reinterpret_cast<iconv_t>(-1)) {
-    std::string bare;
-    for (char c : encoding)
-      if (c != '-' && c != '_') bare += c;
-    cd = iconv_open("UTF-8", bare.c_str());
-  }
-  if (cd == reinterpret_cast<iconv_t>(-1)) return false;
-  std::string out(content.size() * 4 + 16, '\0');
-  char* in = content.data();
-  std::size_t in_left = content.size();
-  char* dst = out.data();
-  std::size_t out_left = out.size();
-  std::size_t rc = iconv(cd, &in, &in_left, &dst, &out_left);
-  iconv_close(cd);
-  if (rc == static_cast<std::size_t>(-1) || in_left != 0) return false;
-  out.resize(out.size() - out_left);
-  if (!util::is_valid_utf8(out)) return false;
-  content = std::move(out);
+  auto utf8 = util::to_utf8(content, encoding);
+  if (!utf8) return false;
+  content = std::move(*utf8);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <vector>
 
 #include "util/text.h"
 
@@ -84,23 +85,60 @@ double field_double(const Result& r, int row, int col) {
 
 bool sendable(std::string_view s) { return s.find('\0') == std::string_view::npos && util::is_valid_utf8(s); }
 
-std::string redact(std::string url) {
+namespace {
+
+// Where the user part's password lies in `url` ([first, last)), or
+// first == last when it has none. A password holding an unencoded '@' or
+// '/' (`u:p@ss@host`) is masked whole: up to the last '@' before the query.
+std::pair<std::size_t, std::size_t> password_span(const std::string& url) {
   auto scheme = url.find("://");
-  if (scheme != std::string::npos) {
-    auto begin = scheme + 3;
-    auto at = url.find('@', begin);
-    auto end = url.find_first_of("/?", begin);
-    if (at != std::string::npos && (end == std::string::npos || at < end)) {
-      auto colon = url.find(':', begin);
-      if (colon != std::string::npos && colon < at) url.replace(colon + 1, at - colon - 1, "***");
-    }
-  }
+  if (scheme == std::string::npos) return {0, 0};
+  const auto begin = scheme + 3;
+  const auto query = url.find('?', begin);
+  const auto at = url.rfind('@', query == std::string::npos ? std::string::npos : query);
+  if (at == std::string::npos || at < begin) return {0, 0};
+  const auto colon = url.find(':', begin);
+  if (colon == std::string::npos || colon > at) return {0, 0};
+  return {colon + 1, at};
+}
+
+}  // namespace
+
+std::string redact(std::string url) {
+  if (auto [first, last] = password_span(url); first < last) url.replace(first, last - first, "***");
   for (auto p = url.find("password="); p != std::string::npos; p = url.find("password=", p + 1)) {
     auto value = p + 9;
     auto end = url.find('&', value);
     url.replace(value, (end == std::string::npos ? url.size() : end) - value, "***");
   }
   return url;
+}
+
+std::string redact_message(std::string message, const std::string& url) {
+  // libpq quotes the values it could not use: with `u:p@ss@host` the host
+  // "ss@host", with `u:p/ss@host` the port "p". Each piece of the
+  // password between '@', '/' and ':' is masked inside those quotes.
+  auto [first, last] = password_span(url);
+  std::vector<std::string> pieces;
+  std::string piece;
+  for (std::size_t i = first; i <= last; ++i) {
+    if (i == last || url[i] == '@' || url[i] == '/' || url[i] == ':') {
+      if (!piece.empty()) pieces.push_back(std::move(piece));
+      piece.clear();
+    } else {
+      piece += url[i];
+    }
+  }
+  for (std::size_t open = message.find('"'); open != std::string::npos;) {
+    std::size_t close = message.find('"', open + 1);
+    if (close == std::string::npos) break;
+    std::string quoted = message.substr(open + 1, close - open - 1);
+    for (const auto& p : pieces)
+      for (auto at = quoted.find(p); at != std::string::npos; at = quoted.find(p, at + 3)) quoted.replace(at, p.size(), "***");
+    message.replace(open + 1, close - open - 1, quoted);
+    open = message.find('"', open + quoted.size() + 2);
+  }
+  return message;
 }
 
 Expected<Result> Connection::check(PGresult* raw, std::string_view what) {
@@ -186,7 +224,7 @@ Expected<std::unique_ptr<Connection>> connect(const std::string& url) {
   auto conn = std::make_unique<Connection>(raw);
   if (!raw) return Error{"postgresql: cannot connect to " + redact(url) + ": out of memory"};
   if (PQstatus(raw) != CONNECTION_OK)
-    return Error{"postgresql: cannot connect to " + redact(url) + ": " + one_line(PQerrorMessage(raw))};
+    return Error{"postgresql: cannot connect to " + redact(url) + ": " + redact_message(one_line(PQerrorMessage(raw)), url)};
   // Notices (a table that exists already, …) are the server's chatter, not
   // the user's business.
   PQsetNoticeProcessor(raw, [](void*, const char*) {}, nullptr);

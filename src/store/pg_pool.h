@@ -75,6 +75,10 @@ bool sendable(std::string_view s);
 // `url` with its password (in the user part or a password= parameter)
 // replaced by ***, for messages.
 std::string redact(std::string url);
+// libpq's `message` about `url` with any part of the user part's password
+// it quoted (a password with an unencoded '@' read as part of the host)
+// replaced by ***.
+std::string redact_message(std::string message, const std::string& url);
 
 class Connection {
  public:

@@ -212,6 +212,10 @@ class SqliteStore final : public Store {
                                           int limit) override;
   Expected<std::vector<RepoSummary>> repos() override;
   Expected<std::string> datasets_state() override;
+  Status writable() override {
+    if (sqlite3_db_readonly(m_db, "main") != 1) return ok();
+    return Error{"sqlite: attempt to write a readonly database: this user may not write the file or its folder"};
+  }
 
  private:
   Status exec(const char* sql, std::string_view what) {

@@ -143,6 +143,11 @@ class Store {
   // What changes whenever any revision is stored or dropped (current or
   // not): cheap, one small query.
   virtual Expected<std::string> datasets_state() = 0;
+  // OK when this store takes writes; otherwise why not (a SQLite file this
+  // user may not write, or in a read-only folder or mount, is opened
+  // read-only). Cheap and writes nothing, so that a command that will write
+  // can refuse before its work rather than at its end.
+  virtual Status writable() { return ok(); }
 };
 
 // Each repository's import roots, by name (what match::Matcher::build

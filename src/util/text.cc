@@ -1,6 +1,9 @@
 #include "util/text.h"
 
+#include <iconv.h>
+
 #include <bit>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -87,6 +90,78 @@ std::string percent_encode(std::string_view s, std::string_view kept) {
       out += k_hex[u & 15];
     }
   }
+  return out;
+}
+
+namespace {
+
+// An iconv descriptor from `charset` to UTF-8, or (iconv_t)-1.
+iconv_t open_to_utf8(std::string_view charset) {
+  const auto none = reinterpret_cast<iconv_t>(-1);
+  if (charset.empty() || charset.size() > 40) return none;
+  for (char c : charset)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.' && c != ':') return none;
+  iconv_t cd = iconv_open("UTF-8", std::string(charset).c_str());
+  if (cd != none) return cd;
+  std::string bare;
+  for (char c : charset)
+    if (c != '-' && c != '_') bare += c;
+  return iconv_open("UTF-8", bare.c_str());
+}
+
+}  // namespace
+
+bool known_charset(std::string_view charset) {
+  iconv_t cd = open_to_utf8(charset);
+  if (cd == reinterpret_cast<iconv_t>(-1)) return false;
+  iconv_close(cd);
+  return true;
+}
+
+std::optional<std::string> to_utf8(std::string_view bytes, std::string_view charset) {
+  iconv_t cd = open_to_utf8(charset);
+  if (cd == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
+  std::string in_copy(bytes);
+  std::string out(bytes.size() * 4 + 16, '\0');
+  char* in = in_copy.data();
+  std::size_t in_left = in_copy.size();
+  char* dst = out.data();
+  std::size_t out_left = out.size();
+  std::size_t rc = iconv(cd, &in, &in_left, &dst, &out_left);
+  iconv_close(cd);
+  if (rc == static_cast<std::size_t>(-1) || in_left != 0) return std::nullopt;
+  out.resize(out.size() - out_left);
+  if (!is_valid_utf8(out)) return std::nullopt;
+  return out;
+}
+
+std::string escaped_excerpt(std::string_view s, std::size_t max_chars) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t shown = 0, i = 0;
+  for (; i < s.size() && shown < max_chars; ++shown) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      if (std::size_t n = utf8_length_at(s, i); n > 1) {
+        out.append(s.substr(i, n));
+        i += n;
+        continue;
+      }
+    }
+    ++i;
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c >= 0x7f) {
+      out += "\\x";
+      out += k_hex[c >> 4];
+      out += k_hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (i < s.size()) out += "…";
   return out;
 }
 

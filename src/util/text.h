@@ -34,6 +34,19 @@ bool looks_binary(std::string_view s);
 // error is redirected to a file): it starts with a byte order mark, or
 // without one, nearly every second byte is NUL. Otherwise nothing.
 std::optional<std::string> from_utf16(std::string_view s);
+// `bytes` in the character encoding named `charset` ("latin-1",
+// "ISO-8859-15", "cp1252", "utf-16"; as iconv knows it, or without its '-'
+// and '_', as Python spells "latin_1"), converted to UTF-8. Nothing when
+// the name is not one iconv knows (or holds a character no encoding's name
+// has, such as iconv's "//" options), or the bytes are not valid in it.
+std::optional<std::string> to_utf8(std::string_view bytes, std::string_view charset);
+// Whether iconv knows `charset` (as to_utf8 reads it).
+bool known_charset(std::string_view charset);
+// At most `max_chars` characters of `s` fit to quote in a message: control
+// characters and bytes that are not UTF-8 as escapes (`\n`, `\x1b`, `\xff`),
+// a backslash as `\\`, and `…` where it was cut. Untrusted bytes quoted so
+// cannot garble a terminal or a log.
+std::string escaped_excerpt(std::string_view s, std::size_t max_chars = 40);
 // The value of hex digit `c`, or -1.
 int hex_value(char c);
 // Each byte of `s` as %XX but RFC 3986's unreserved characters (letters,

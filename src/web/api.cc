@@ -66,13 +66,12 @@ Response api_search(const Snapshot& s, const Query& q, store::Store& st) {
 }
 
 Response api_match(const Snapshot& s, const Request& req, const Query& q) {
-  if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the body is not valid UTF-8"};
   int top = int_param(q, "top", 5, 1, 50);
   std::string text;
   std::string ct = util::to_lower_ascii(req.content_type.substr(0, req.content_type.find(';')));
   ct = std::string(util::trim(ct));
   if (ct == "application/json") {
-    json j = json::parse(req.body, nullptr, false);
+    json j = json::parse(body_text(req.body, req.content_type), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("text") || !j["text"].is_string())
       throw HttpError{400, "expected a JSON object {\"text\": \"...\"}"};
     text = j["text"].get<std::string>();
@@ -82,14 +81,14 @@ Response api_match(const Snapshot& s, const Request& req, const Query& q) {
       top = j["top"].get<int>();
     }
   } else if (ct.empty() || ct == "text/plain") {
-    text = req.body;
+    text = body_text(req.body, req.content_type);
   } else if (ct == "application/x-www-form-urlencoded") {
     // The paste box's form has a `text` field. `curl --data 'ValueError:
     // ...'` sends the text itself, unencoded, under this type: a body
-    // that is not a form with that field is the text.
-    auto form = parse_query(req.body);
-    if (form && form->count("text")) text = (*form)["text"];
-    else text = req.body;
+    // that is not a form with that field is the text. A field's
+    // percent-encoded bytes are in the form's charset.
+    auto form = parse_query(req.body, false);
+    text = body_text(form && form->count("text") ? (*form)["text"] : req.body, req.content_type);
   } else {
     throw HttpError{415, "send text/plain, application/json or a form"};
   }

@@ -94,13 +94,28 @@ Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
   d.set("q", text.value_or(""));
   d.set("repo", optional_value(repo));
   d.set("has_query", text.has_value());
+  // `ref` searches one revision of `repo`, as GET /api/search does: one
+  // page, each hit linking the page as that revision holds it.
+  auto ref = opt_param(q, "ref");
+  d.set("ref", optional_value(ref));
+  if (ref && !repo) throw HttpError{400, "ref needs repo: a revision belongs to one repository"};
   if (text) {
-    int offset = cursor_param(q, k_max_search_offset);
-    auto res = run_search(s, st, *text, repo, 20, offset);
+    int offset = ref ? 0 : cursor_param(q, k_max_search_offset);
+    SearchPage res;
+    if (ref) {
+      auto hits = store::search_at(st, *text, *repo, *ref, 20);
+      if (!hits) throw StoreFailure{hits.error()};
+      if (!*hits) throw HttpError{404, *repo + " has no stored revision " + *ref};
+      res.hits = std::move(**hits);
+    } else {
+      res = run_search(s, st, *text, repo, 20, offset);
+    }
     auto words = query_words(*text);
     Data hits{Data::type::list};
     for (const auto& h : res.hits) {
       Data item = summary_data(h.record);
+      if (ref)
+        item.set("url", "/errors/" + h.record.id + "?repo=" + percent_encode(*repo) + "&ref=" + percent_encode(*ref));
       item.set("message_html", highlight_terms(title_of(h.record.error_message), words));
       std::string doc = h.record.documentation;
       if (doc.size() > 240) {

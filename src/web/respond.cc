@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "util/text.h"
 #include "web/assets.h"
 #include "web/html.h"
 #include "web/url.h"
@@ -84,6 +85,30 @@ Response redirect(const std::string& location) {
   r.body = share("Moved to " + location + "\n");
   r.headers.emplace_back("Location", location);
   return r;
+}
+
+std::string body_text(std::string_view bytes, std::string_view content_type) {
+  std::string charset;
+  for (std::size_t at = content_type.find(';'); at != std::string_view::npos;) {
+    std::size_t next = content_type.find(';', at + 1);
+    auto param = util::trim(content_type.substr(at + 1, next == std::string_view::npos ? next : next - at - 1));
+    if (auto eq = param.find('='); eq != std::string_view::npos &&
+                                   util::to_lower_ascii(util::trim(param.substr(0, eq))) == "charset") {
+      auto value = util::trim(param.substr(eq + 1));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      charset = util::to_lower_ascii(value);
+    }
+    at = next;
+  }
+  if (charset.empty() || charset == "utf-8" || charset == "utf8" || charset == "us-ascii" || charset == "ascii") {
+    if (!util::is_valid_utf8(bytes)) throw HttpError{400, "the body is not valid UTF-8"};
+    return std::string(bytes);
+  }
+  if (!util::known_charset(charset))
+    throw HttpError{415, "unknown charset \"" + charset.substr(0, 40) + "\": send UTF-8 or a charset iconv knows"};
+  auto text = util::to_utf8(bytes, charset);
+  if (!text) throw HttpError{400, "the body is not valid " + charset};
+  return std::move(*text);
 }
 
 bool is_record_id(std::string_view id) {

@@ -55,6 +55,13 @@ int int_param(const Query& q, const std::string& name, int def, int lo, int hi);
 std::optional<std::string> opt_param(const Query& q, const std::string& name);
 int cursor_param(const Query& q, int max);
 
+// A request body's bytes as UTF-8, read in the charset its Content-Type
+// names (`text/plain; charset=latin-1`: through iconv, so any encoding it
+// knows); as UTF-8 when it names none. Throws 415 for a charset iconv does
+// not know and 400 for bytes that are not valid in theirs, rather than
+// reading them as something else.
+std::string body_text(std::string_view bytes, std::string_view content_type);
+
 bool is_record_id(std::string_view id);
 std::string slug_of(const model::ErrorRecord& r);
 // A record as a list item: in the API, and on the pages.

@@ -6,7 +6,7 @@ namespace errdex::web {
 
 using util::hex_value;
 
-Expected<std::string> percent_decode(std::string_view s, bool plus_is_space) {
+Expected<std::string> percent_decode(std::string_view s, bool plus_is_space, bool utf8) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -22,11 +22,11 @@ Expected<std::string> percent_decode(std::string_view s, bool plus_is_space) {
     out += (plus_is_space && c == '+') ? ' ' : c;
   }
   if (out.find('\0') != std::string::npos) return Error{"NUL byte in the request"};
-  if (!util::is_valid_utf8(out)) return Error{"text is not valid UTF-8"};
+  if (utf8 && !util::is_valid_utf8(out)) return Error{"text is not valid UTF-8"};
   return out;
 }
 
-Expected<std::map<std::string, std::string>> parse_query(std::string_view query) {
+Expected<std::map<std::string, std::string>> parse_query(std::string_view query, bool utf8) {
   std::map<std::string, std::string> out;
   std::size_t start = 0;
   while (start <= query.size()) {
@@ -34,9 +34,9 @@ Expected<std::map<std::string, std::string>> parse_query(std::string_view query)
     std::string_view pair = query.substr(start, amp == std::string_view::npos ? std::string_view::npos : amp - start);
     if (!pair.empty()) {
       auto eq = pair.find('=');
-      auto key = percent_decode(pair.substr(0, eq), true);
+      auto key = percent_decode(pair.substr(0, eq), true, utf8);
       if (!key) return Error{key.error()};
-      auto value = percent_decode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+      auto value = percent_decode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true, utf8);
       if (!value) return Error{value.error()};
       out[*key] = std::move(*value);
     }

@@ -12,12 +12,14 @@
 namespace errdex::web {
 
 // %XX decoding; with `plus_is_space` ('+' → ' ') for query strings and form
-// bodies. A '%' not followed by two hex digits, a NUL, or a result that is
-// not valid UTF-8 is an error.
-Expected<std::string> percent_decode(std::string_view s, bool plus_is_space);
+// bodies. A '%' not followed by two hex digits, a NUL, or (with `utf8`) a
+// result that is not valid UTF-8 is an error.
+Expected<std::string> percent_decode(std::string_view s, bool plus_is_space, bool utf8 = true);
 
 // `a=1&b=2` into a map (the last of repeated keys wins); errors as above.
-Expected<std::map<std::string, std::string>> parse_query(std::string_view query);
+// Without `utf8`, values are bytes of another charset, the caller's to
+// decode (a form sent with `charset=latin-1`).
+Expected<std::map<std::string, std::string>> parse_query(std::string_view query, bool utf8 = true);
 
 // Encodes everything except unreserved characters (RFC 3986) and, when
 // `keep_slash`, '/'.

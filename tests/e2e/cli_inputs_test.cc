@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "support/process.h"
@@ -65,6 +66,90 @@ TEST(CliInputs, ReadOnlyStoreInAReadOnlyFolderIsRead) {
   EXPECT_NE(r.err.find("readonly"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(db_path.string() + "-wal"));
   fs::permissions(db_path.parent_path(), fs::perms::owner_all);
+}
+
+// `scan` into a store this user may not write did the whole scan and
+// failed only when storing it ("storing failed: … readonly database"):
+// it is refused before the work now, with the reason, exit 2. Both a
+// read-only file in a writable folder and a file in a read-only folder.
+TEST(CliInputs, ScanIntoAReadOnlyStoreFailsBeforeTheWork) {
+  if (as_reader("true").empty()) GTEST_SKIP() << "no way to run as a user who may not write";
+  namespace fs = std::filesystem;
+  const auto readable = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                        fs::perms::others_exec;
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  fs::permissions(repo.path(), readable);
+  fs::permissions(data.path(), readable);
+  const auto in_ro = data / "ro" / "s.db", in_rw = data / "rw" / "s.db";
+  for (const auto& db : {in_ro, in_rw}) {
+    fs::create_directories(db.parent_path());
+    auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q --db " +
+                 shell_quote("sqlite:" + db.string()));
+    ASSERT_EQ(r.code, 0) << r.err;
+    fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  }
+  fs::permissions(in_ro.parent_path(), readable & ~fs::perms::owner_write);
+  fs::permissions(in_rw.parent_path(), fs::perms::all);
+  for (const auto& [db, flags] : {std::pair{in_ro, " --no-cache"}, std::pair{in_ro, ""}, std::pair{in_rw, ""}}) {
+    auto r = run(as_reader("env ERRDEX_PHASES=1 " + errdex_cmd() + " scan " + shell_quote(repo.str()) +
+                           " --repo acme/other" + flags + " --db " + shell_quote("sqlite:" + db.string())));
+    EXPECT_EQ(r.code, 2) << db;
+    EXPECT_NE(r.err.find("readonly database: this user may not write the file or its folder"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("storing failed"), std::string::npos) << "the scan ran first: " << r.err;
+    EXPECT_EQ(r.err.find("parse"), std::string::npos) << "the scan's passes ran: " << r.err;
+    r = run(errdex_cmd() + " list --db " + shell_quote("sqlite:" + db.string()));
+    EXPECT_NE(r.out.find("cache.py:4"), std::string::npos) << "nothing lost: " << r.out;
+  }
+  fs::permissions(in_ro.parent_path(), fs::perms::owner_all);
+}
+
+// `scan --python` with Python 2 printed Python's usage ("Unknown option:
+// -I") and "exited with status 2"; with 3.6 a traceback about
+// importlib.metadata; with a program that is no Python, its own output.
+// Each says what is wrong now, exit 2.
+TEST(CliInputs, ScanPythonSaysWhenTheInterpreterIsTooOldOrNoPython) {
+  TempDir tmp;
+  const auto old_python = tmp / "python3.6";
+  write_file(old_python, "#!/bin/sh\nprintf '3 6 15'\n");  // what Python 3.6 answers errdex's version query
+  std::filesystem::permissions(old_python, std::filesystem::perms::owner_all);
+  const std::string db = " --db " + shell_quote("sqlite:" + (tmp / "a.db").string());
+  auto r = run(errdex_cmd() + " scan --python " + shell_quote(old_python.string()) + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is Python 3.6.15: scan --python needs Python 3.8 or later"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " scan --python /bin/false" + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/bin/false is not a Python interpreter"), std::string::npos) << r.err;
+}
+
+// `import` of a file that is not JSON Lines (an image, a binary) echoed
+// its bytes into each error (nlohmann's "last read: '…'"), one error per
+// line of the file. A binary line is said to be one now, other bad text
+// is quoted short and escaped, and past 20 errors the rest are counted.
+TEST(CliInputs, ImportOfABinaryFileQuotesNoRawBytes) {
+  TempDir data;
+  std::string binary = "\x7f" "ELF\x02\x01\x01";
+  for (int i = 0; i < 200; ++i) binary += std::string("\x00\x01\xff\xfe\x1b[31m junk\n", 15);
+  write_file(data / "a.bin", binary);
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  auto r = run(errdex_cmd() + " import " + shell_quote((data / "a.bin").string()) + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("a.bin:1: binary data, not a JSON line"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more bad lines"), std::string::npos) << r.err;
+  for (unsigned char c : r.err)
+    EXPECT_TRUE(c == '\n' || (c >= 0x20 && c != 0x7f)) << "a raw byte " << int(c) << " in: " << r.err;
+  EXPECT_LT(std::count(r.err.begin(), r.err.end(), '\n'), 25) << r.err;
+
+  // Text that is not JSON: an unterminated string of 10,000 characters,
+  // and a line whose text holds a terminal escape.
+  write_file(data / "b.jsonl", "{\"record\": \"" + std::string(10000, 'x') + "\n" +
+                                   "{\"record\": {\"repo\": \"a/b\\u001b[2J" + std::string(500, 'y') + "\"}}\n");
+  r = run(errdex_cmd() + " import " + shell_quote((data / "b.jsonl").string()) + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_LT(r.err.size(), 1000u) << r.err;
+  EXPECT_NE(r.err.find("b.jsonl:1: invalid JSON"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
 }
 
 // The site addresses a repository as /repos/{owner}/{name}: a dataset

@@ -115,6 +115,16 @@ TEST(PostgresEndToEnd, UnreachableStoreIsAnErrorExit) {
     EXPECT_NE(r.err.find("cannot connect to postgresql://errdex:***@127.0.0.1:1/errdex"), std::string::npos)
         << cmd << ": " << r.err;
   }
+  // A password holding an unencoded '@' or '/': the URL showed its part
+  // after the first '@' ("errdex:***@cret@…"), and libpq's message the host
+  // it read out of it ("cret@127.0.0.1"), or the port ("se").
+  for (const char* url : {"postgresql://errdex:se@cret@127.0.0.1:1/errdex", "postgresql://errdex:se/cret@127.0.0.1:1/errdex"}) {
+    auto r = run(errdex_cmd() + " stats --db " + shell_quote(url));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("postgresql://errdex:***@127.0.0.1:1/errdex"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("cret"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("\"se"), std::string::npos) << r.err;
+  }
   auto help = run(errdex_cmd() + " migrate --help");
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--db"), std::string::npos);

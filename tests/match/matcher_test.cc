@@ -120,6 +120,38 @@ TEST(Matcher, ResultHoldsTheParsedExceptions) {
   EXPECT_TRUE(one.chained.empty());
 }
 
+// A paste of thousands of chained exceptions (a handler that raises in
+// its own retry loop) gave a `chained` list as long as the paste: the
+// answer keeps the chain's first and last exceptions and counts the rest.
+TEST(Matcher, ALongChainIsBoundedAndSaysHowManyWereLeftOut) {
+  const std::size_t n = 3000;
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i)
+    text += "Traceback (most recent call last):\n  File \"/src/pkg/a.py\", line 7, in f\nKeyError: 'k" +
+            std::to_string(i) + "'\n\nDuring handling of the above exception, another exception occurred:\n\n";
+  text += "Traceback (most recent call last):\n  File \"/src/pkg/a.py\", line 7, in g\n"
+          "TypeError: expected 3 values, got 4\n";
+  MatchResult r = shared().match(text);
+  EXPECT_EQ(r.exception.message, "expected 3 values, got 4");
+  ASSERT_EQ(r.chained.size(), MatchResult::k_max_chained);
+  EXPECT_EQ(r.chained_left_out, n - MatchResult::k_max_chained);
+  EXPECT_EQ(r.chained.front().message, "'k0'");
+  EXPECT_EQ(r.chained[MatchResult::k_max_chained / 2 - 1].message,
+            "'k" + std::to_string(MatchResult::k_max_chained / 2 - 1) + "'");
+  EXPECT_EQ(r.chained[MatchResult::k_max_chained / 2].message,
+            "'k" + std::to_string(n - MatchResult::k_max_chained / 2) + "'");
+  EXPECT_EQ(r.chained.back().message, "'k" + std::to_string(n - 1) + "'");
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(r.candidates[0].index, 5u);
+  // A chain that fits is whole, and a moved result keeps the count.
+  MatchResult moved = std::move(r);
+  EXPECT_EQ(moved.chained_left_out, n - MatchResult::k_max_chained);
+  EXPECT_EQ(shared().match("KeyError: 'a'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+                           "TypeError: expected 3 values, got 4\n")
+                .chained_left_out,
+            0u);
+}
+
 // A pool's copy of a worker's exception is explained by the worker's
 // traceback, printed before it: the copy's last frame only hands it on.
 // Without such a frame, or such a traceback, the last printed is explained.

@@ -87,5 +87,28 @@ TEST(Text, UrlPathEncodeKeepsPathCharactersAndEncodesTheRest) {
   EXPECT_EQ(url_path_encode("caf\xC3\xA9.py"), "caf%C3%A9.py");
 }
 
+// What the API reads a body in another charset with, and the scanner a
+// file that declares its encoding: iconv's names and Python's spellings.
+TEST(Text, ToUtf8ReadsTheCharsetNamed) {
+  EXPECT_EQ(to_utf8("caf\xe9", "latin-1"), std::optional<std::string>("caf\xc3\xa9"));
+  EXPECT_EQ(to_utf8("caf\xe9", "ISO-8859-1"), std::optional<std::string>("caf\xc3\xa9"));
+  EXPECT_EQ(to_utf8("\x80", "cp1252"), std::optional<std::string>("\xe2\x82\xac"));
+  EXPECT_EQ(to_utf8("\xc3\xa9", "latin_1"), std::optional<std::string>("\xc3\x83\xc2\xa9"));
+  EXPECT_EQ(to_utf8("\xff", "utf-8"), std::nullopt);
+  EXPECT_EQ(to_utf8("x", "klingon"), std::nullopt);
+  EXPECT_FALSE(known_charset("klingon"));
+  EXPECT_FALSE(known_charset("latin1//TRANSLIT"));
+  EXPECT_FALSE(known_charset(""));
+  EXPECT_TRUE(known_charset("Latin-1"));
+}
+
+TEST(Text, EscapedExcerptIsShortAndPrintable) {
+  EXPECT_EQ(escaped_excerpt("plain"), "plain");
+  EXPECT_EQ(escaped_excerpt("a\x1b[2J\n\x7f\xff\\"), "a\\x1b[2J\\n\\x7f\\xff\\\\");
+  EXPECT_EQ(escaped_excerpt("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(escaped_excerpt(std::string(100, 'x'), 5), "xxxxx…");
+  EXPECT_EQ(escaped_excerpt(std::string("\0\0", 2), 1), "\\x00…");
+}
+
 }  // namespace
 }  // namespace errdex::util

@@ -305,6 +305,48 @@ TEST_F(ServeTest, MatchTakesTextOrJson) {
   EXPECT_NE(get(port(), "/api/match").header("allow").find("POST"), std::string::npos);
 }
 
+// A body in another charset was read as UTF-8: latin-1's "café" was
+// refused as not UTF-8, and latin-1 bytes that happen to be UTF-8 ("Ã©",
+// C3 A9) were read as "é", silently. The charset is decoded now, and one
+// iconv does not know is a 415.
+TEST_F(ServeTest, MatchDecodesTheBodysCharsetOrRefusesIt) {
+  auto latin = post(port(), "/api/match", "text/plain; charset=latin-1", "ValueError: plain message caf\xe9");
+  ASSERT_EQ(latin.status, 200) << latin.body;
+  EXPECT_EQ(json::parse(latin.body)["exception"]["message"], "plain message caf\xc3\xa9");
+  auto garble = post(port(), "/api/match", "text/plain; charset=\"ISO-8859-1\"", "ValueError: plain message \xc3\xa9");
+  ASSERT_EQ(garble.status, 200) << garble.body;
+  EXPECT_EQ(json::parse(garble.body)["exception"]["message"], "plain message \xc3\x83\xc2\xa9");
+  auto form = post(port(), "/api/match", "application/x-www-form-urlencoded; charset=latin1",
+                   "text=ValueError%3A+plain+message+caf%E9");
+  ASSERT_EQ(form.status, 200) << form.body;
+  EXPECT_EQ(json::parse(form.body)["exception"]["message"], "plain message caf\xc3\xa9");
+  auto utf8 = post(port(), "/api/match", "text/plain; charset=UTF-8", "ValueError: plain message caf\xc3\xa9");
+  ASSERT_EQ(utf8.status, 200) << utf8.body;
+  EXPECT_EQ(json::parse(utf8.body)["exception"]["message"], "plain message caf\xc3\xa9");
+  auto unknown = post(port(), "/api/match", "text/plain; charset=klingon", "ValueError: plain message");
+  EXPECT_EQ(unknown.status, 415);
+  EXPECT_NE(unknown.body.find("klingon"), std::string::npos) << unknown.body;
+  EXPECT_EQ(post(port(), "/api/match", "text/plain; charset=latin1//TRANSLIT", "ValueError: x").status, 415);
+  // Bytes that are not valid in the charset named: refused, not guessed.
+  EXPECT_EQ(post(port(), "/api/match", "text/plain; charset=utf-8", "ValueError: \xff").status, 400);
+  expect_alive();
+}
+
+// An empty id or slug, owner or name in a page's path is a 404 page like
+// any other address that names nothing.
+TEST_F(ServeTest, EmptyPathSegmentsArePlain404Pages) {
+  for (const char* path : {"/errors/", "/errors//", "/errors//x", "/repos//x", "/repos/x/", "/repos//", "/repos//x/diff",
+                           "/errors/0123456789abcdef/"}) {
+    auto r = get(port(), path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_NE(r.header("content-type").find("text/html"), std::string::npos) << path;
+    EXPECT_NE(r.body.find("404"), std::string::npos) << path;
+  }
+  EXPECT_EQ(get(port(), "/api/errors/").status, 404);
+  EXPECT_EQ(get(port(), "/api/repos//x/errors").status, 404);
+  expect_alive();
+}
+
 TEST_F(ServeTest, ExpectContinueGetsA100BeforeTheBody) {
   int fd = connect_to(port());
   std::string body = "ValueError: plain message";
@@ -778,6 +820,23 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   EXPECT_EQ(oj[0]["ref"], "v1");
   EXPECT_EQ(oj[0]["lineNumber"], 2);
   EXPECT_EQ(oj[0]["url"], "/errors/" + oj[0]["id"].get<std::string>() + "?repo=acme%2Fm&ref=v1") << "its page as v1 holds it";
+
+  // The search page reads `ref` as GET /api/search does: v1's message,
+  // linked as v1 holds it; it was ignored, and v2's records shown.
+  auto page_v1 = get(server.port(), "/search?q=bad&repo=acme%2Fm&ref=v1");
+  ASSERT_EQ(page_v1.status, 200) << page_v1.body;
+  EXPECT_NE(page_v1.body.find("?repo=acme%2Fm&amp;ref=v1"), std::string::npos) << page_v1.body;
+  EXPECT_EQ(page_v1.body.find("x is "), std::string::npos) << page_v1.body;
+  EXPECT_NE(page_v1.body.find("name=\"ref\" value=\"v1\""), std::string::npos) << "the next search stays in v1";
+  // The repository was lost the same way: its hidden field and the count's
+  // "in …" were empty (a list item's value is {{value}}, not {{repo}}).
+  EXPECT_NE(page_v1.body.find("name=\"repo\" value=\"acme/m\""), std::string::npos) << page_v1.body;
+  EXPECT_NE(page_v1.body.find("in acme/m at v1"), std::string::npos) << page_v1.body;
+  auto page_v2 = get(server.port(), "/search?q=bad&repo=acme%2Fm&ref=v2");
+  ASSERT_EQ(page_v2.status, 200);
+  EXPECT_NE(page_v2.body.find("x is "), std::string::npos) << page_v2.body;
+  EXPECT_EQ(get(server.port(), "/search?q=bad&repo=acme%2Fm&ref=v9").status, 404);
+  EXPECT_EQ(get(server.port(), "/search?q=bad&ref=v1").status, 400);
   auto same = post(server.port(), "/api/match", "text/plain", "KeyError: 'no such key as 3'");
   auto sj = json::parse(same.body);
   ASSERT_EQ(sj["candidates"].size(), 1u) << same.body;
