@@ -14,6 +14,7 @@
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
 #include "analyze/call_graph.h"
+#include "analyze/js_call_graph.h"
 #include "analyze/docs.h"
 #include "analyze/docstring_prose.h"
 #include "analyze/evidence.h"
@@ -517,8 +518,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     if (memo) memo->graph_modules.next_revision();
     std::erase(graph_modules, nullptr);
     const analyze::CallGraph graph(std::move(graph_modules));
+    // JavaScript and TypeScript have a graph of their own: modules are
+    // files, imports specifiers.
+    std::vector<analyze::FileFactsAt> js_files;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (!is_test[i] && analyze::is_javascript_path(paths[i])) js_files.push_back(at[i]);
+    const analyze::JsCallGraph js_graph(js_files);
     phase("5b entry points");
     analyze::link_entry_points(graph, out.sites, out.records);
+    analyze::link_javascript_entry_points(js_graph, out.sites, out.records);
     phase("5c tests");
     analyze::link_tests(at, out.sites, out.records, classes, graph);
     analyze::link_javascript_tests(at, out.sites, out.records, classes);
