@@ -69,6 +69,20 @@ TEST(JavaScriptCalls, FunctionsMethodsAndTheirCalls) {
   EXPECT_EQ(f.exports, (std::vector<std::string>{"Parser", "api"}));
 }
 
+TEST(JavaScriptCalls, AConfigObjectsMethodsAreTheInstancesItIsBoundTo) {
+  auto f = scan_javascript_calls("export const GraphQLInt = new GraphQLScalarType({\n  name: 'Int',\n  serialize(v) {\n"
+                                 "    return check(v);\n  },\n});\nregister({\n  load() {\n    go();\n  },\n});\n"
+                                 "const two = make(options, {\n  other() {},\n});\n",
+                                 Dialect::javascript);
+  const auto* serialize = function(f, "GraphQLInt.serialize");
+  ASSERT_NE(serialize, nullptr);
+  EXPECT_EQ(serialize->line, 3);
+  EXPECT_EQ(serialize->targets, std::vector<std::string>{"check"});
+  // Not bound to a name, or not the first argument: no function.
+  EXPECT_EQ(function(f, "load"), nullptr);
+  EXPECT_EQ(function(f, "two.other"), nullptr);
+}
+
 TEST(JavaScriptCalls, ImportForms) {
   auto f = scan_javascript_calls(
       "import d, { a as b, c } from './x.js';\nimport * as ns from '../y';\nimport 'side-effect';\n"

@@ -29,7 +29,7 @@ enum class K : std::uint8_t {
   Other, Function, Arrow, Method, Class, ClassBody, Heritage, ExtendsClause, Call, New, Member, Identifier,
   This, Super, Declarator, Assign, Pair, Object, Field, Import, ImportClause, NamespaceImport, NamedImports,
   ImportSpecifier, Export, ExportClause, ExportSpecifier, NamespaceExport, String, Paren, Await, Cast,
-  ObjectPattern, PairPattern, ShorthandPattern, Shorthand, ImportRequire, Lexical, Comment,
+  ObjectPattern, PairPattern, ShorthandPattern, Shorthand, ImportRequire, Lexical, Comment, Arguments,
 };
 
 struct Grammar {
@@ -63,6 +63,7 @@ Grammar make_grammar(const TSLanguage* lang) {
       {"shorthand_property_identifier_pattern", K::ShorthandPattern},
       {"shorthand_property_identifier", K::Shorthand}, {"import_require_clause", K::ImportRequire},
       {"lexical_declaration", K::Lexical}, {"variable_declaration", K::Lexical}, {"comment", K::Comment},
+      {"arguments", K::Arguments},
   };
   Grammar g;
   g.kinds = kind_table(lang, k_names, K::Other);
@@ -206,6 +207,17 @@ class CallReader {
         return left;
       }
       case K::Export: return std::string("default");
+      case K::Arguments: {
+        // `const GraphQLInt = new GraphQLScalarType({serialize() {…}})`:
+        // the first argument's methods are the instance's (`GraphQLInt.
+        // serialize`), as a class made from its config keeps them.
+        TSNode made = ts_node_parent(parent);
+        if ((kind(made) != K::New && kind(made) != K::Call) || !ts_node_eq(ts_node_named_child(parent, 0), object))
+          return std::nullopt;
+        TSNode bound = ts_node_parent(made);
+        if (kind(bound) != K::Declarator) return std::nullopt;
+        return std::string(text(child(bound, m_g.f_name)));
+      }
       case K::Pair: {
         auto outer = object_owner(ts_node_parent(parent));
         if (!outer) return std::nullopt;
