@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <nlohmann/json.hpp>
+
 #include "analyze/caller_walk.h"
 
 namespace errdex::analyze {
@@ -59,6 +61,35 @@ std::optional<std::string> join_path(std::string_view dir, std::string_view spec
 bool private_name(std::string_view n) { return n.starts_with('_') || n.starts_with('#'); }
 
 }  // namespace
+
+JsPackage read_package(std::string_view package_json) {
+  JsPackage package;
+  std::vector<std::string>& out = package.entries;
+  auto j = nlohmann::json::parse(package_json, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return package;
+  package.has_exports = j.contains("exports");
+  auto add = [&](const nlohmann::json& v) {
+    if (!v.is_string()) return;
+    std::string p = v.get<std::string>();
+    if (p.ends_with(".d.ts") || p.ends_with(".d.mts") || p.ends_with(".d.cts") || p.ends_with(".json") ||
+        p.find('*') != std::string::npos)
+      return;
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
+  };
+  for (const char* k : {"main", "module", "browser"})
+    if (j.contains(k)) add(j[k]);
+  // `exports`: a path, or conditions and subpaths nested to any depth.
+  std::vector<const nlohmann::json*> stack;
+  if (j.contains("exports")) stack.push_back(&j["exports"]);
+  for (std::size_t n = 0; !stack.empty() && n < 4096; ++n) {
+    const nlohmann::json* v = stack.back();
+    stack.pop_back();
+    if (v->is_string()) add(*v);
+    else if (v->is_object() || v->is_array())
+      for (const auto& x : *v) stack.push_back(&x);
+  }
+  return package;
+}
 
 bool is_javascript_path(std::string_view path) {
   for (auto d : {".d.ts", ".d.mts", ".d.cts"})
@@ -125,7 +156,65 @@ struct JsCallGraph::Impl {
     return -1;
   }
 
-  void build(const std::vector<FileFactsAt>& files) {
+  // Modules a package's entry files lead to, and whether a module's
+  // folder belongs to a package with `exports` whose entry files were
+  // found (then it is public only when reachable).
+  std::vector<char> reachable, packaged;
+
+  // The module a package's entry names, or its source (see the header).
+  int entry_module(const std::string& dir, const std::string& entry) const {
+    const std::string from = dir.empty() ? "package.json" : dir + "/package.json";
+    std::string spec = entry.starts_with("./") || entry.starts_with("../") ? entry : "./" + entry;
+    if (int m = resolve_module(from, spec); m >= 0) return m;
+    static const std::unordered_set<std::string_view> k_build = {"dist", "build", "lib", "out", "npmDist", "cjs", "esm"};
+    auto parts = join_path("", spec);
+    if (!parts) return -1;
+    std::string_view rest = *parts;
+    while (true) {
+      auto slash = rest.find('/');
+      if (slash == std::string_view::npos || !k_build.contains(rest.substr(0, slash))) break;
+      rest.remove_prefix(slash + 1);
+    }
+    for (std::string_view under : {"", "src/", "source/", "lib/"})
+      if (int m = resolve_module(from, "./" + std::string(under) + std::string(rest)); m >= 0) return m;
+    return -1;
+  }
+
+  void mark_packages(const std::vector<JsPackage>& packages) {
+    reachable.assign(modules.size(), 0);
+    packaged.assign(modules.size(), 0);
+    std::vector<int> queue;
+    std::vector<std::string_view> dirs;
+    for (const auto& p : packages) {
+      bool found = false;
+      for (const auto& e : p.entries)
+        if (int m = entry_module(p.dir, e); m >= 0) {
+          found = true;
+          if (!reachable[m]) queue.push_back(m);
+          reachable[m] = 1;
+        }
+      if (found && p.has_exports) dirs.push_back(p.dir);
+    }
+    while (!queue.empty()) {
+      int mi = queue.back();
+      queue.pop_back();
+      auto visit = [&](int t) {
+        if (t >= 0 && !reachable[t]) {
+          reachable[t] = 1;
+          queue.push_back(t);
+        }
+      };
+      for (const auto& [name, b] : modules[mi].bindings) visit(b.module);
+      for (int t : modules[mi].stars) visit(t);
+    }
+    for (std::size_t mi = 0; mi < modules.size(); ++mi)
+      for (auto d : dirs)
+        if (d.empty() || (modules[mi].path.size() > d.size() && modules[mi].path.starts_with(d) &&
+                          modules[mi].path[d.size()] == '/'))
+          packaged[mi] = 1;
+  }
+
+  void build(const std::vector<FileFactsAt>& files, const std::vector<JsPackage>& packages) {
     for (const auto& f : files)
       if (f.path && f.facts && is_javascript_path(*f.path) && !module_by_path.contains(*f.path)) {
         module_by_path.emplace(*f.path, static_cast<int>(modules.size()));
@@ -185,6 +274,7 @@ struct JsCallGraph::Impl {
         }
       }
     }
+    mark_packages(packages);
     callees.assign(nodes.size(), {});
     callers.assign(nodes.size(), {});
     for (int id = 0; id < static_cast<int>(nodes.size()); ++id) {
@@ -386,6 +476,7 @@ struct JsCallGraph::Impl {
     auto parts = split_dots(n.fn->qualname);
     for (auto p : parts)
       if (private_name(p)) return false;
+    if (packaged[n.module] && !reachable[n.module]) return false;
     return m.exported_locals.contains(std::string(parts[0]));
   }
 
@@ -408,7 +499,10 @@ struct JsCallGraph::Impl {
 
 };
 
-JsCallGraph::JsCallGraph(const std::vector<FileFactsAt>& files) : m(std::make_unique<Impl>()) { m->build(files); }
+JsCallGraph::JsCallGraph(const std::vector<FileFactsAt>& files, const std::vector<JsPackage>& packages)
+    : m(std::make_unique<Impl>()) {
+  m->build(files, packages);
+}
 JsCallGraph::~JsCallGraph() = default;
 
 std::size_t JsCallGraph::size() const { return m->nodes.size(); }
@@ -428,12 +522,13 @@ int JsCallGraph::node_of(std::string_view file_path, const model::ThrowSite& sit
 
 std::vector<model::EntryPoint> JsCallGraph::entry_points(int node, std::size_t max) const {
   if (node < 0 || node >= static_cast<int>(m->nodes.size()) || max == 0) return {};
-  // Ranked at equal length: the throwing file's own first, then its
-  // folder's.
+  // Ranked at equal length: those a package's entry files lead to first;
+  // then the throwing file's own, then its folder's.
   const std::string_view home = m->modules[m->nodes[node].module].path;
   auto distance = [&](int n) {
-    std::string_view p = m->modules[m->nodes[n].module].path;
-    return p == home ? 0 : dir_of(p) == dir_of(home) ? 1 : 2;
+    const int mi = m->nodes[n].module;
+    std::string_view p = m->modules[mi].path;
+    return (m->reachable[mi] ? 0 : 3) + (p == home ? 0 : dir_of(p) == dir_of(home) ? 1 : 2);
   };
   return detail::nearest_entry_points(
       m->callers, node, max, detail::WalkBounds{}, [&](int n) { return m->is_public(n); }, distance,

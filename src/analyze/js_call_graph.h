@@ -30,11 +30,34 @@ namespace errdex::analyze {
 // .ts, .mts, .cts, .tsx; not a declaration file).
 bool is_javascript_path(std::string_view path);
 
+// A package.json of the repository: its folder ("" at the top), the files
+// its `main`, `module`, `browser` (a string) and `exports` name, as
+// written (not type declarations), and whether it has `exports`, which
+// hides every other file from its users (without it, `pkg/lib/x` may be
+// imported too).
+struct JsPackage {
+  std::string dir;
+  std::vector<std::string> entries;
+  bool has_exports = false;
+};
+
+// A package.json's text read (`dir` left empty); no entries for text that
+// is no JSON object.
+JsPackage read_package(std::string_view package_json);
+
 class JsCallGraph {
  public:
   // `files`: the code files of the scan (not its tests); only JavaScript
   // and TypeScript ones count. Their facts must outlive the graph.
-  explicit JsCallGraph(const std::vector<FileFactsAt>& files);
+  // `packages`: in the folder of a package with `exports`, only the
+  // modules its entry files import (re-export, require), directly or not,
+  // are public; where it has only `main`/`module`, those come first among
+  // entry points of one chain length. An entry in a build folder that is
+  // not in the repository (`dist/source/index.js`) is looked for as its
+  // source: the path without its leading build folders (`dist`, `build`,
+  // `lib`, `out`, `npmDist`, `cjs`, `esm`), also under `src/`, `source/`
+  // and `lib/`, `.ts` for `.js`.
+  explicit JsCallGraph(const std::vector<FileFactsAt>& files, const std::vector<JsPackage>& packages = {});
   ~JsCallGraph();
   JsCallGraph(const JsCallGraph&) = delete;
   JsCallGraph& operator=(const JsCallGraph&) = delete;
@@ -63,7 +86,8 @@ class JsCallGraph {
   // name is named after its file (its folder's for an `index` file).
   std::string name(int node) const;
   // Exported by its module (a function, an object literal holding it, or
-  // its class), with no name along its qualname starting with `_` or `#`.
+  // its class), with no name along its qualname starting with `_` or `#`;
+  // in a package with `exports`, a module its entry files lead to.
   bool is_public(int node) const;
   std::string_view file_of(int node) const;
   std::size_t size() const;

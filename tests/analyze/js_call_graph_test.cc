@@ -18,7 +18,7 @@ namespace {
 // as the pipeline does (sites where there are any, else calls only).
 class Repo {
  public:
-  explicit Repo(const std::map<std::string, std::string>& files) {
+  explicit Repo(const std::map<std::string, std::string>& files, const std::vector<JsPackage>& packages = {}) {
     for (const auto& [path, src] : files) testing::write_file(m_dir / path, src);
     for (const auto& [path, src] : files) {
       m_paths.push_back(path);
@@ -28,7 +28,7 @@ class Repo {
     }
     std::vector<FileFactsAt> at;
     for (std::size_t i = 0; i < m_paths.size(); ++i) at.push_back({&m_paths[i], &m_facts[i]});
-    graph = std::make_unique<JsCallGraph>(at);
+    graph = std::make_unique<JsCallGraph>(at, packages);
   }
 
   // The entry points' chains of the site throwing `cls` in `path`.
@@ -132,6 +132,38 @@ TEST(JsCallGraph, UnknownReceiversNameAFewMethodsOnly) {
           {"api.js", "export function use(x) {\n  x._rare();\n  x._common();\n  JSON._rare();\n}\n"}});
   EXPECT_EQ(r.chains("a.js", "Error"), (Chains{{"use", "A._rare"}}));
   EXPECT_EQ(r.chains("a.js", "TypeError"), Chains{});
+}
+
+TEST(JsCallGraph, APackagesEntryFilesLimitWhatIsPublic) {
+  const std::map<std::string, std::string> files = {
+      {"src/index.ts", "export { parse } from './api';\n"},
+      {"src/api.ts", "import { _check } from './check';\nexport function parse(s: string) {\n  _check(s);\n}\n"},
+      {"src/check.ts", "export function _check(s: string) {\n  if (!s) throw new TypeError('empty');\n}\n"},
+      {"src/internal.ts", "import { _check } from './check';\nexport function internalUse(s: string) {\n  _check(s);\n}\n"}};
+  EXPECT_EQ(Repo(files).chains("src/check.ts", "TypeError"), (Chains{{"parse", "_check"}, {"internalUse", "_check"}}));
+  // The build folder's entry is found as its source, `src/index.ts`; with
+  // `exports`, no other module is public.
+  JsPackage package = read_package(
+      R"({"name": "p", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"}}})");
+  EXPECT_EQ(package.entries, std::vector<std::string>{"./dist/index.js"});
+  EXPECT_TRUE(package.has_exports);
+  EXPECT_EQ(Repo(files, {package}).chains("src/check.ts", "TypeError"), (Chains{{"parse", "_check"}}));
+  // With `main` only, any file may be imported: the entry's modules come
+  // first.
+  JsPackage main = read_package(R"({"main": "index", "module": "index.mjs", "browser": {"x": false}})");
+  EXPECT_EQ(main.entries, (std::vector<std::string>{"index", "index.mjs"}));
+  EXPECT_FALSE(main.has_exports);
+  // (`internalUse` first by path.)
+  std::map<std::string, std::string> reordered = files;
+  reordered["src/aaa.ts"] = reordered["src/internal.ts"];
+  reordered.erase("src/internal.ts");
+  EXPECT_EQ(Repo(reordered).chains("src/check.ts", "TypeError"), (Chains{{"internalUse", "_check"}, {"parse", "_check"}}));
+  EXPECT_EQ(Repo(reordered, {main}).chains("src/check.ts", "TypeError"),
+            (Chains{{"parse", "_check"}, {"internalUse", "_check"}}));
+  // A package whose entry is nowhere in the repository limits nothing.
+  package.entries = {"./gone.js"};
+  EXPECT_EQ(Repo(files, {package}).chains("src/check.ts", "TypeError").size(), 2u);
+  EXPECT_TRUE(read_package("not json").entries.empty());
 }
 
 TEST(JsCallGraph, JavaScriptPaths) {
