@@ -94,7 +94,9 @@ TEST(JsCallGraph, ReExportsNamedAndStar) {
 TEST(JsCallGraph, ThisMethodThroughExtendsInAnotherFile) {
   Repo r({{"src/base.ts", "export class Base {\n  protected _check(n: number) {\n    if (n > 3) throw new RangeError('deep');\n  }\n}\n"},
           {"src/parser.ts", "import { Base } from './base';\nexport class Parser extends Base {\n  parse(n: number) {\n"
-                            "    [1].forEach(() => this._check(n));\n  }\n  #hidden() {\n    this._check(1);\n  }\n}\n"}});
+                            "    [1].forEach(() => this._check(n));\n  }\n  #hidden() {\n    this._check(1);\n  }\n}\n"},
+          // Three classes define `_check`: no guess by name finds it.
+          {"src/others.ts", "class X {\n  _check() {}\n}\nclass Y {\n  _check() {}\n}\n"}});
   // The method called inside a callback is the method's call; `#hidden` is
   // no entry point.
   EXPECT_EQ(r.chains("src/base.ts", "RangeError"), (Chains{{"Parser.parse", "Base._check"}}));
@@ -105,7 +107,9 @@ TEST(JsCallGraph, NewCallsTheConstructorAndABoundInstanceItsMethods) {
                        "  _advance() {\n    throw new SyntaxError('bad token');\n  }\n}\n"
                        "export function lex(s) {\n  const l = new Lexer(s);\n  l._advance();\n}\n"},
           {"sub.js", "import { Base } from './base.js';\nclass _Child extends Base {}\nexport function make() {\n  return new _Child();\n}\n"},
-          {"base.js", "export class Base {\n  constructor() {\n    throw new Error('abstract');\n  }\n}\n"}});
+          {"base.js", "export class Base {\n  constructor() {\n    throw new Error('abstract');\n  }\n}\n"},
+          // Three classes define `_advance`: only the bound instance's class finds it.
+          {"others.js", "class X {\n  _advance() {}\n}\nclass Y {\n  _advance() {}\n}\n"}});
   EXPECT_EQ(r.chains("lexer.js", "TypeError"), (Chains{{"lex", "new Lexer"}}));
   EXPECT_EQ(r.chains("lexer.js", "SyntaxError"), (Chains{{"lex", "Lexer._advance"}}));
   // A class with no constructor runs its base's.
