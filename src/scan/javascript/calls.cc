@@ -98,6 +98,8 @@ class CallReader {
   void run(TSNode root) {
     walk(root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
       while (!m_frames.empty() && m_frames.back().depth >= depth) m_frames.pop_back();
+      m_path.resize(depth);
+      m_path.push_back(n);
       switch (kind(n)) {
         case K::Function: case K::Arrow: case K::Method: enter_function(n, depth); break;
         case K::Class: enter_class(n, depth); break;
@@ -123,6 +125,14 @@ class CallReader {
   };
 
   K kind(TSNode n) const { return node_kind(m_g.kinds, n, K::Other); }
+  // A node's parent, from the walk's path when it is on it (the nodes asked
+  // about are near its end): tree-sitter's ts_node_parent walks down from
+  // the root, quadratic over deeply nested input.
+  TSNode parent_of(TSNode n) const {
+    for (std::size_t i = m_path.size(); i-- > 1;)
+      if (ts_node_eq(m_path[i], n)) return m_path[i - 1];
+    return ts_node_parent(n);
+  }
   std::string_view text(TSNode n) const { return node_text(m_src, n); }
   TSNode child(TSNode n, TSFieldId f) const {
     return ts_node_is_null(n) || f == 0 ? TSNode{} : ts_node_child_by_field_id(n, f);
@@ -194,8 +204,8 @@ class CallReader {
   // `module.exports = {…}` → "" (its methods are the module's exports),
   // `export default {…}` → "default"; nullopt for an object of no name.
   std::optional<std::string> object_owner(TSNode object) const {
-    TSNode parent = ts_node_parent(object);
-    while (kind(parent) == K::Paren || kind(parent) == K::Cast) parent = ts_node_parent(parent);
+    TSNode parent = parent_of(object);
+    while (kind(parent) == K::Paren || kind(parent) == K::Cast) parent = parent_of(parent);
     switch (kind(parent)) {
       case K::Declarator: return std::string(text(child(parent, m_g.f_name)));
       case K::Assign: {
@@ -211,15 +221,15 @@ class CallReader {
         // `const GraphQLInt = new GraphQLScalarType({serialize() {…}})`:
         // the first argument's methods are the instance's (`GraphQLInt.
         // serialize`), as a class made from its config keeps them.
-        TSNode made = ts_node_parent(parent);
+        TSNode made = parent_of(parent);
         if ((kind(made) != K::New && kind(made) != K::Call) || !ts_node_eq(ts_node_named_child(parent, 0), object))
           return std::nullopt;
-        TSNode bound = ts_node_parent(made);
+        TSNode bound = parent_of(made);
         if (kind(bound) != K::Declarator) return std::nullopt;
         return std::string(text(child(bound, m_g.f_name)));
       }
       case K::Pair: {
-        auto outer = object_owner(ts_node_parent(parent));
+        auto outer = object_owner(parent_of(parent));
         if (!outer) return std::nullopt;
         std::string key(text(child(parent, m_g.f_key)));
         return outer->empty() ? key : *outer + '.' + key;
@@ -231,7 +241,7 @@ class CallReader {
   // The qualname a function is known by, as V8 names it, with the class or
   // object it belongs to; "" for a function of no name (a callback).
   std::string function_qualname(TSNode fn) const {
-    TSNode parent = ts_node_parent(fn);
+    TSNode parent = parent_of(fn);
     std::string own(text(child(fn, m_g.f_name)));
     if (kind(fn) == K::Method) {
       if (kind(parent) == K::ClassBody) {
@@ -249,7 +259,7 @@ class CallReader {
     if (!own.empty() && kind(parent) != K::Declarator && kind(parent) != K::Assign && kind(parent) != K::Pair &&
         kind(parent) != K::Field)
       return own;
-    while (kind(parent) == K::Paren || kind(parent) == K::Cast) parent = ts_node_parent(parent);
+    while (kind(parent) == K::Paren || kind(parent) == K::Cast) parent = parent_of(parent);
     switch (kind(parent)) {
       case K::Declarator: return std::string(text(child(parent, m_g.f_name)));
       case K::Assign: {
@@ -263,7 +273,7 @@ class CallReader {
         return left;
       }
       case K::Pair: {
-        auto owner = object_owner(ts_node_parent(parent));
+        auto owner = object_owner(parent_of(parent));
         if (!owner) return {};
         std::string key(text(child(parent, m_g.f_key)));
         return owner->empty() ? key : *owner + '.' + key;
@@ -310,7 +320,7 @@ class CallReader {
     if (function_frame()) return;  // a class made in a function: the function's
     std::string name(text(child(n, m_g.f_name)));
     if (name.empty()) {
-      TSNode parent = ts_node_parent(n);
+      TSNode parent = parent_of(n);
       if (kind(parent) == K::Declarator) name = std::string(text(child(parent, m_g.f_name)));
       else if (kind(parent) == K::Export) name = "default";
       else if (kind(parent) == K::Assign) {
@@ -519,6 +529,7 @@ class CallReader {
   const Grammar& m_g;
   model::FileFacts& m_out;
   std::vector<Frame> m_frames;
+  std::vector<TSNode> m_path;  // the walk's current node and its ancestors
   std::unordered_map<int, std::unordered_set<std::string>> m_seen;  // by m_out.functions index
 };
 
