@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyze/caller_walk.h"
+
 namespace errdex::analyze {
 namespace {
 
@@ -27,26 +29,8 @@ constexpr std::size_t k_max_test_guesses = 16;
 constexpr int k_max_reach_depth = 6;
 constexpr std::size_t k_max_reached = 2048;
 
-std::vector<std::string_view> split_dots(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    auto dot = s.find('.', start);
-    out.push_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return out;
-}
-
-std::string join_dots(const std::vector<std::string_view>& parts, std::size_t from, std::size_t to) {
-  std::string out;
-  for (std::size_t i = from; i < to; ++i) {
-    if (i > from) out += '.';
-    out.append(parts[i]);
-  }
-  return out;
-}
+using detail::join_dots;
+using detail::split_dots;
 
 bool is_dunder(std::string_view n) { return n.size() > 4 && n.starts_with("__") && n.ends_with("__"); }
 
@@ -588,17 +572,6 @@ struct CallGraph::Impl {
     return modules[nodes[id].module].part->name + '.' + q;
   }
 
-  // Parent pointers of a walk, to read a chain back.
-  std::vector<std::string> chain(int from, const std::unordered_map<int, int>& next) const {
-    std::vector<std::string> out;
-    for (int at = from;;) {
-      out.push_back(name(at));
-      auto it = next.find(at);
-      if (it == next.end() || it->second < 0) break;
-      at = it->second;
-    }
-    return out;
-  }
 };
 
 CallGraph::CallGraph(const std::vector<FileFactsAt>& files, const std::vector<std::string>& import_roots)
@@ -634,47 +607,19 @@ int CallGraph::node_of(std::string_view file_path, const model::ThrowSite& site)
 }
 
 std::vector<model::EntryPoint> CallGraph::entry_points(int node, std::size_t max) const {
-  std::vector<model::EntryPoint> out;
-  if (node < 0 || node >= static_cast<int>(m->nodes.size()) || max == 0) return out;
+  if (node < 0 || node >= static_cast<int>(m->nodes.size()) || max == 0) return {};
   // A setter's or deleter's users reach it by the getter's name.
   if (m->nodes[node].primary >= 0) node = m->nodes[node].primary;
-  // Walk the callers breadth first: the first public functions met have
-  // the shortest chains. `next` points down toward `node`. The level where
-  // the last one needed is met is walked whole, and its entry points are
-  // ranked: the raising module's first, then its package's, then others.
-  std::unordered_map<int, int> next{{node, -1}};
-  std::deque<std::pair<int, int>> queue{{node, 0}};
-  struct Found {
-    int node, depth, distance;
-  };
-  std::vector<Found> found;
+  // Ranked at equal length: the raising module's first, then its
+  // package's, then others.
   const std::string& home = m->modules[m->nodes[node].module].part->name;
   auto distance = [&](int n) {
     const std::string& mod = m->modules[m->nodes[n].module].part->name;
     return mod == home ? 0 : top_package(mod) == top_package(home) ? 1 : 2;
   };
-  while (!queue.empty()) {
-    auto [at, depth] = queue.front();
-    queue.pop_front();
-    if (found.size() >= max && depth > found.back().depth) break;
-    if (m->is_public(at)) found.push_back({at, depth, distance(at)});
-    if (depth >= k_max_depth) continue;
-    for (int c : m->callers[at]) {
-      if (next.size() >= k_max_visited) break;
-      if (next.emplace(c, at).second) queue.emplace_back(c, depth + 1);
-    }
-  }
-  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
-    return a.depth != b.depth ? a.depth < b.depth : a.distance < b.distance;
-  });
-  std::unordered_set<std::string> names;
-  for (const Found& f : found) {
-    if (out.size() >= max) break;
-    auto chain = m->chain(f.node, next);
-    // One entry per name (`Cls` for both `__init__` and `__new__`).
-    if (names.insert(chain.front()).second) out.push_back({chain.front(), std::move(chain)});
-  }
-  return out;
+  return detail::nearest_entry_points(
+      m->callers, node, max, {k_max_depth, k_max_visited}, [&](int n) { return m->is_public(n); }, distance,
+      [&](int n) { return m->name(n); });
 }
 
 int CallGraph::inherited_method(std::string_view file_path, int def_line, std::string_view name) const {
@@ -852,37 +797,14 @@ std::vector<std::string> CallGraph::test_chain(std::string_view test_path, const
 }
 
 std::vector<std::string> CallGraph::chain_to(const std::vector<int>& from, int to) const {
-  if (to < 0) return {};
-  // Up from `to` through its callers until one of `from` is met.
-  std::unordered_set<int> wanted(from.begin(), from.end());
-  std::unordered_map<int, int> next{{to, -1}};
-  std::deque<std::pair<int, int>> queue{{to, 0}};
-  while (!queue.empty()) {
-    auto [at, depth] = queue.front();
-    queue.pop_front();
-    if (wanted.contains(at)) return m->chain(at, next);
-    if (depth >= k_max_depth) continue;
-    for (int c : m->callers[at]) {
-      if (next.size() >= k_max_visited) break;
-      if (next.emplace(c, at).second) queue.emplace_back(c, depth + 1);
-    }
-  }
-  return {};
+  return detail::chain_up_to(m->callers, from, to, {k_max_depth, k_max_visited}, [&](int n) { return m->name(n); });
 }
 
 std::size_t link_entry_points(const CallGraph& graph, const std::vector<model::ThrowSite>& sites,
                               std::vector<model::ErrorRecord>& records, std::size_t max) {
-  std::unordered_map<int, std::vector<model::EntryPoint>> memo;
-  std::size_t linked = 0;
-  for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
-    int node = graph.node_of(records[i].file_path, sites[i]);
-    if (node < 0) continue;
-    auto it = memo.find(node);
-    if (it == memo.end()) it = memo.emplace(node, graph.entry_points(node, max)).first;
-    records[i].evidence.entry_points = it->second;
-    linked += !it->second.empty();
-  }
-  return linked;
+  return detail::fill_entry_points(
+      records, sites.size(), [&](std::size_t i) { return graph.node_of(records[i].file_path, sites[i]); },
+      [&](int node) { return graph.entry_points(node, max); });
 }
 
 }  // namespace errdex::analyze

@@ -14,6 +14,7 @@
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
 #include "analyze/call_graph.h"
+#include "analyze/js_call_graph.h"
 #include "analyze/docs.h"
 #include "analyze/docstring_prose.h"
 #include "analyze/evidence.h"
@@ -138,13 +139,19 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   source::Options options;
   options.extensions = scan::frontend_extensions();
   if (a.evidence) options.extensions.insert(options.extensions.end(), doc_extensions().begin(), doc_extensions().end());
+  // A package.json names the files a user imports (evidence.entryPoints).
+  if (a.evidence) options.extensions.push_back("package.json");
   auto tree = a.files ? source::open_files(a.path, *a.files, options) : source::open_tree(a.path, a.rev, options);
   if (!tree) return Error{tree.error()};
   std::vector<source::Entry> entries = (*tree)->list(out.skipped);
   std::string prefix = a.prefix ? *a.prefix : (*tree)->repo_path();
   // Doc files are evidence (evidence.docs), not scanned files.
   std::vector<source::Entry> doc_entries;
-  if (a.evidence) doc_entries = take_doc_files(entries, prefix);
+  std::vector<source::Entry> package_entries;
+  if (a.evidence) {
+    doc_entries = take_doc_files(entries, prefix);
+    package_entries = take_package_files(entries, prefix);
+  }
   // Test code raises on purpose: its errors are no user's. It is counted,
   // not listed with the skipped files, and read as evidence only.
   std::vector<char> is_test(entries.size(), 0);
@@ -517,8 +524,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     if (memo) memo->graph_modules.next_revision();
     std::erase(graph_modules, nullptr);
     const analyze::CallGraph graph(std::move(graph_modules));
+    // JavaScript and TypeScript have a graph of their own: modules are
+    // files, imports specifiers.
+    std::vector<analyze::FileFactsAt> js_files;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (!is_test[i] && analyze::is_javascript_path(paths[i])) js_files.push_back(at[i]);
+    const analyze::JsCallGraph js_graph(js_files, read_packages(**tree, package_entries, prefix));
     phase("5b entry points");
     analyze::link_entry_points(graph, out.sites, out.records);
+    analyze::link_javascript_entry_points(js_graph, out.sites, out.records);
     phase("5c tests");
     analyze::link_tests(at, out.sites, out.records, classes, graph);
     analyze::link_javascript_tests(at, out.sites, out.records, classes);

@@ -47,6 +47,31 @@ std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, c
   return docs;
 }
 
+std::vector<source::Entry> take_package_files(std::vector<source::Entry>& entries, const std::string& prefix) {
+  std::vector<source::Entry> out;
+  std::erase_if(entries, [&](source::Entry& e) {
+    if (e.path != "package.json" && !e.path.ends_with("/package.json")) return false;
+    if (!source::is_test_path(joined(prefix, e.path))) out.push_back(std::move(e));
+    return true;
+  });
+  return out;
+}
+
+std::vector<analyze::JsPackage> read_packages(const source::SourceTree& tree, const std::vector<source::Entry>& files,
+                                              const std::string& prefix) {
+  std::vector<analyze::JsPackage> out;
+  for (const auto& f : files) {
+    std::string path = joined(prefix, f.path);
+    path.resize(path.size() - std::string_view("package.json").size());
+    if (!path.empty()) path.pop_back();
+    auto text = tree.read(f);
+    analyze::JsPackage package = text ? analyze::read_package(*text) : analyze::JsPackage{};
+    package.dir = std::move(path);
+    out.push_back(std::move(package));
+  }
+  return out;
+}
+
 std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::vector<source::Entry>& files,
                                     const std::string& prefix, int jobs, ScanMemo* memo) {
   std::vector<DocFile> out(files.size());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/js_call_graph.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
@@ -20,6 +21,16 @@ const std::vector<std::string>& doc_extensions();
 // into the result; `paths_of(entry)` gives an entry's path from the
 // repository's top, for the test-code check.
 std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, const std::string& prefix);
+
+// The package.json files of `entries`, taken out of them (they are no
+// code); those under test folders are dropped.
+std::vector<source::Entry> take_package_files(std::vector<source::Entry>& entries, const std::string& prefix);
+
+// Each package.json of `files` read: its folder from the repository's top
+// and the entry files it names (analyze::read_package). One that
+// cannot be read names none.
+std::vector<analyze::JsPackage> read_packages(const source::SourceTree& tree, const std::vector<source::Entry>& files,
+                                              const std::string& prefix);
 
 // A doc file's path from the repository's top, its text and the text's
 // index for evidence.docs (both shared with the memo that keeps them

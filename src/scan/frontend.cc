@@ -49,6 +49,7 @@ class JavaScriptFrontend final : public Frontend {
   bool worth_parsing(std::string_view source) const override { return javascript_worth_parsing(source); }
   model::FileFacts scan(std::string_view source) const override { return scan_javascript(source, m_dialect); }
   model::FileFacts scan_tests(std::string_view source) const override { return scan_javascript_tests(source, m_dialect); }
+  model::FileFacts scan_calls(std::string_view source) const override { return scan_javascript_calls(source, m_dialect); }
   bool reads_tests() const override { return true; }
 
  private:

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/throw_site.h"
@@ -36,6 +37,22 @@ Kind node_kind(const std::vector<Kind>& kinds, TSNode n, Kind other) {
   if (ts_node_is_null(n)) return other;
   TSSymbol s = ts_node_symbol(n);
   return s < kinds.size() ? kinds[s] : other;
+}
+
+// A grammar's node kinds by symbol id, from the (name, kind) pairs `names`;
+// `other` for every other symbol (and the grammar's anonymous ones).
+template <class Kind, std::size_t N>
+std::vector<Kind> kind_table(const TSLanguage* lang, const std::pair<const char*, Kind> (&names)[N], Kind other) {
+  const std::uint32_t count = ts_language_symbol_count(lang);
+  std::vector<Kind> kinds(count, other);
+  for (std::uint32_t s = 0; s < count; ++s) {
+    if (ts_language_symbol_type(lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular) continue;
+    const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
+    if (!name) continue;
+    for (const auto& [n, k] : names)
+      if (std::string_view(n) == name) kinds[s] = k;
+  }
+  return kinds;
 }
 
 // A node's source text: empty for a null node or one outside `src` (a tree

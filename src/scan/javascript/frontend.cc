@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "scan/javascript/calls.h"
 #include "scan/javascript/file_scanner.h"
 #include "scan/javascript/text.h"
 #include "scan/tree_walk.h"
@@ -61,15 +62,7 @@ Language make_language(const TSLanguage* lang) {
       {"for_in_statement", Kind::Branch}, {"do_statement", Kind::Branch}, {"switch_case", Kind::Branch},
       {"ternary_expression", Kind::Branch}, {"try_statement", Kind::Branch}, {"statement_block", Kind::Block},
   };
-  std::uint32_t count = ts_language_symbol_count(g.lang);
-  g.kinds.assign(count, Kind::Other);
-  for (std::uint32_t s = 0; s < count; ++s) {
-    if (ts_language_symbol_type(g.lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular) continue;
-    const char* name = ts_language_symbol_name(g.lang, static_cast<TSSymbol>(s));
-    if (!name) continue;
-    for (const auto& [n, k] : k_names)
-      if (std::strcmp(n, name) == 0) g.kinds[s] = k;
-  }
+  g.kinds = kind_table(g.lang, k_names, Kind::Other);
   g.f_function = field(lang, "function");
   g.f_arguments = field(lang, "arguments");
   g.f_constructor = field(lang, "constructor");
@@ -700,6 +693,17 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
   TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
   if (!tree) return {};
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
+  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
+  ts_tree_delete(tree);
+  return facts;
+}
+
+model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect) {
+  if (source.size() > k_max_source) return {};
+  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  if (!tree) return {};
+  model::FileFacts facts;
+  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
   ts_tree_delete(tree);
   return facts;
 }

@@ -23,7 +23,14 @@ enum class Dialect { javascript, typescript, tsx };
 // that extend another are listed (ClassDef) with their bases. Never throws
 // on bad input; nesting is walked without recursion and expressions are
 // read to a bounded depth.
+// With the call graph's facts (functions, imports, exports, classes'
+// bases) of the whole file, as scan_javascript_calls reads them.
 model::FileFacts scan_javascript(std::string_view source, Dialect dialect);
+
+// The call graph's facts alone, of a file that holds no site: each named
+// function's calls as written, the file's imports and exports (the forms
+// are listed in scan/javascript/calls.h).
+model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect);
 
 // A test file's expectations that a call throws (FileFacts::expectations,
 // no sites): `expect(fn).toThrow(x)` and `.toThrowError`, `expect(promise)
