@@ -184,6 +184,36 @@ TEST(JavaScriptFrontend, RejectionsCallbacksEmitAndWarnings) {
   EXPECT_EQ(f.sites[4].error_class, "DeprecationWarning");
 }
 
+// An error handed to a function that throws it when no callback was
+// given: a function of the file throwing its first parameter, or a
+// variable holding such a function or the caller's callback. A function
+// that only stores what it is given is not a site.
+TEST(JavaScriptFrontend, AnErrorHandedToAFunctionThatThrowsIt) {
+  auto f = js("function sign(payload, callback) {\n"
+              "  function failure(err) {\n"
+              "    if (callback) return callback(err)\n"
+              "    throw err\n"
+              "  }\n"
+              "  if (!payload) return failure(new Error('payload is required'))\n"
+              "}\n"
+              "function verify(token, callback) {\n"
+              "  let done\n"
+              "  if (callback) { done = callback } else {\n"
+              "    done = function (err, data) { if (err) throw err; return data }\n"
+              "  }\n"
+              "  getKey(token, function (err, key) {\n"
+              "    if (!key) return done(new TokenError('jwt malformed'))\n"
+              "  })\n"
+              "}\n"
+              "function keep(err) { errors.push(err) }\n"
+              "keep(new Error('not a site'))\n");
+  std::vector<std::string> made;  // the sites of an error made here (not the `throw err`s)
+  for (const auto& site : f.sites)
+    if (!site.error_class.empty())
+      made.push_back(std::to_string(site.line) + " " + site.error_class + ": " + template_text(site.message));
+  EXPECT_EQ(made, (std::vector<std::string>{"6 Error: payload is required", "14 TokenError: jwt malformed"}));
+}
+
 TEST(JavaScriptFrontend, HelperReturningTheErrorIsReadThrough) {
   auto f = js("function invalid(name) { return new TypeError(`invalid ${name}`) }\n"
               "function check(x) { if (!x) throw invalid('option') }\n");

@@ -776,6 +776,20 @@ TEST(PythonFrontend, AnExceptionsMixinBaseShowsTheMessage) {
   EXPECT_EQ(message(files[1].sites[0]), "Unable to evaluate forward reference {obj}");
 }
 
+// A file's sites and classes with its imports, as a scan gives the linker.
+FileFacts with_imports(const std::string& src) {
+  FileFacts f = scan_python(src);
+  read_calls(src, f);
+  return f;
+}
+
+// link_class_displays over `files` (with_imports' facts) at `paths`.
+void link_with_imports(std::vector<FileFacts>& files, const std::vector<std::string>& paths) {
+  std::vector<const FileFacts*> whole;
+  for (const FileFacts& f : files) whole.push_back(&f);
+  link_class_displays(files, {}, whole, paths);
+}
+
 // A class of the same name taken from a package outside the repository
 // (pydantic's `from pydantic_core import ValidationError`, beside its v1
 // ValidationError) is not the repository's class; one imported from the
@@ -788,24 +802,76 @@ TEST(PythonFrontend, AClassImportedFromOutsideIsNotTheRepositorysNamesake) {
       "        self.errors = errors\n"
       "    def __str__(self):\n"
       "        return f'{len(self.errors)} validation errors'\n"));
-  auto with_imports = [](const std::string& src) {
-    FileFacts f = scan_python(src);
-    read_calls(src, f);
-    return f;
-  };
   files.push_back(with_imports("from pydantic_core import ValidationError\ndef a(e):\n    raise ValidationError(e, 'M')\n"));
   files.push_back(with_imports("import pydantic_core\ndef b(e):\n    raise pydantic_core.ValidationError(e, 'M')\n"));
   files.push_back(with_imports("from pydantic.v1.errors import ValidationError\ndef c(e):\n    raise ValidationError(e, 'M')\n"));
   files.push_back(with_imports("from .errors import ValidationError\ndef d(e):\n    raise ValidationError(e, 'M')\n"));
-  std::vector<const FileFacts*> whole;
-  for (const FileFacts& f : files) whole.push_back(&f);
-  link_class_displays(files, {}, whole,
-                      {"pydantic/v1/errors.py", "pydantic/main.py", "pydantic/plugin.py", "pydantic/v1/main.py",
-                       "pydantic/v1/dataclasses.py"});
+  link_with_imports(files,
+                    {"pydantic/v1/errors.py", "pydantic/main.py", "pydantic/plugin.py", "pydantic/v1/main.py",
+                     "pydantic/v1/dataclasses.py"});
   EXPECT_EQ(message(files[1].sites[0]), "{e}");
   EXPECT_EQ(message(files[2].sites[0]), "{e}");
   EXPECT_EQ(message(files[3].sites[0]), "{len(self.errors)} validation errors");
   EXPECT_EQ(message(files[4].sites[0]), "{len(self.errors)} validation errors");
+}
+
+// Two modules of one repository define a class of one name (an HTTP
+// parser's `InvalidHeader` in `http/errors.py`, with a `__str__`, and a
+// bare one in `asgi/parser.py`): a file raising it means the one of the
+// module it imports it from, absolutely, relatively or through the
+// module's name. A file importing it from neither is left alone.
+TEST(PythonFrontend, AClassSeveralModulesDefineIsTheOneTheRaisingFileImports) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class InvalidHeader(Exception):\n"
+      "    def __init__(self, hdr):\n"
+      "        self.hdr = hdr\n"
+      "    def __str__(self):\n"
+      "        return 'Invalid HTTP Header: %r' % self.hdr\n"));
+  files.push_back(scan_python(
+      "class InvalidHeader(Exception):\n"
+      "    def __init__(self, name):\n"
+      "        self.name = name\n"
+      "    def __str__(self):\n"
+      "        return 'Bad header %s' % self.name\n"));
+  files.push_back(with_imports("from web.http.errors import InvalidHeader\ndef a(n):\n    raise InvalidHeader(n)\n"));
+  files.push_back(with_imports("from ..asgi.parser import InvalidHeader\ndef b(n):\n    raise InvalidHeader(n)\n"));
+  files.push_back(with_imports("from web.http import errors\ndef c(n):\n    raise errors.InvalidHeader(n)\n"));
+  files.push_back(with_imports("from web.compat import InvalidHeader\ndef e(n):\n    raise InvalidHeader(n)\n"));
+  link_with_imports(files,
+                    {"src/web/http/errors.py", "src/web/asgi/parser.py", "src/web/http/message.py",
+                     "src/web/http/wsgi.py", "src/web/app.py", "src/web/util.py"});
+  EXPECT_EQ(message(files[2].sites[0]), "Invalid HTTP Header: {n}");
+  EXPECT_EQ(message(files[3].sites[0]), "Bad header {n}");
+  EXPECT_EQ(message(files[4].sites[0]), "Invalid HTTP Header: {n}");
+  EXPECT_EQ(message(files[5].sites[0]), "{n}");
+}
+
+// A class of another file showing its argument's repr (`"Invalid HTTP
+// Header: %r" % self.hdr`): a text the raise writes shows in the quotes
+// Python's repr puts around it, double ones around a single quote; a name
+// stays a placeholder.
+TEST(PythonFrontend, AnArgumentShownByItsReprIsQuoted) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class InvalidHeader(Exception):\n"
+      "    def __init__(self, hdr, req=None):\n"
+      "        self.hdr = hdr\n"
+      "    def __str__(self):\n"
+      "        return 'Invalid HTTP Header: %r' % self.hdr\n"));
+  files.push_back(scan_python(
+      "from .errors import InvalidHeader\n"
+      "def parse(name, proto):\n"
+      "    if name:\n"
+      "        raise InvalidHeader('CONTENT-LENGTH', req=name)\n"
+      "    if proto:\n"
+      "        raise InvalidHeader(\"protocol '%s' not supported\" % proto)\n"
+      "    raise InvalidHeader(name)\n"));
+  link_class_displays(files);
+  ASSERT_EQ(files[1].sites.size(), 3u);
+  EXPECT_EQ(message(files[1].sites[0]), "Invalid HTTP Header: 'CONTENT-LENGTH'");
+  EXPECT_EQ(message(files[1].sites[1]), "Invalid HTTP Header: \"protocol '{proto}' not supported\"");
+  EXPECT_EQ(message(files[1].sites[2]), "Invalid HTTP Header: {name}");
 }
 
 // Django's validators: `raise ValidationError(self.message, …)` in a
@@ -943,7 +1009,8 @@ TEST(PythonFrontend, ARaiseOfAnOrDefaultIsItsCall) {
 // pyproject validation), `raise pydantic_core.ValidationError.from_exception_data(...)`:
 // a method in lower case called on a capitalised name is a factory of that
 // class, which is what Python prints; a call on a lower-case object
-// (`raise exc.with_traceback(tb)`) is left as written.
+// (`raise exc.with_traceback(tb)`, a parameter) raises again what it holds,
+// of no class known.
 TEST(PythonFrontend, AClassFactoryRaisesItsClass) {
   ThrowSite s = only_site(
       "class ValidationError(Exception):\n"
@@ -958,7 +1025,7 @@ TEST(PythonFrontend, AClassFactoryRaisesItsClass) {
   EXPECT_EQ(s.error_class, "ValidationError");
   EXPECT_EQ(only_site("def f(e):\n    raise core.ValidationError.from_exception_data('M', [])\n").error_class,
             "core.ValidationError");
-  EXPECT_EQ(only_site("def f(exc, tb):\n    raise exc.with_traceback(tb)\n").error_class, "exc.with_traceback");
+  EXPECT_EQ(only_site("def f(exc, tb):\n    raise exc.with_traceback(tb)\n").error_class, "");
   // werkzeug's `raise ImportStringError(name, e).with_traceback(tb)`: the
   // construction, raised with another traceback.
   ThrowSite traced = only_site("def f(name, e):\n    raise KeyError(f'no {name}').with_traceback(e.__traceback__) from None\n");

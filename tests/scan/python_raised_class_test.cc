@@ -54,6 +54,32 @@ TEST(PythonRaisedClass, AClassAttributeNamingAClass) {
   EXPECT_EQ(f.sites[5].error_class, "self.make");
 }
 
+// The same in a class long enough for the outline to blank its body on
+// the first read (kombu's `MessageStateError = MessageStateError` above
+// a few dozen methods): the body is read again for the attribute.
+TEST(PythonRaisedClass, AClassAttributeTheOutlineBlankedIsReadAgain) {
+  std::string padding;
+  for (int i = 0; i < 60; ++i)
+    padding += "    def helper" + std::to_string(i) + "(self, value):\n        return value + " + std::to_string(i) + "\n";
+  model::FileFacts f = scan_python(
+      "from .exceptions import MessageStateError\n"
+      "class Message:\n"
+      "    MessageStateError = MessageStateError\n"
+      "    LimitExceeded = errors.LimitExceeded\n" +
+      padding +
+      "    def ack(self):\n"
+      "        if self.acknowledged:\n"
+      "            raise self.MessageStateError('Message already acknowledged')\n"
+      "        raise self.LimitExceeded(self.limit)\n"
+      "    def other(self):\n"
+      "        helper = 1\n"
+      "        raise self.Missing('no such attribute')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "MessageStateError");
+  EXPECT_EQ(f.sites[1].error_class, "errors.LimitExceeded");
+  EXPECT_EQ(f.sites[2].error_class, "self.Missing");
+}
+
 // `raise errors[0]`, `raise self._exc`, `for r in replies: raise r`: an
 // exception made elsewhere and kept, raised whatever its class; the
 // expression is no class a traceback names. A module's lower-case class
@@ -117,6 +143,75 @@ TEST(PythonRaisedClass, AnExceptionHeldTestedForOneClassHasThatClass) {
   EXPECT_EQ(f.sites[0].error_class, "errors.ConnectionError");
   EXPECT_EQ(f.sites[1].error_class, "ResponseError");
   for (std::size_t i = 2; i < 5; ++i) EXPECT_EQ(f.sites[i].error_class, "") << f.sites[i].raised_text;
+}
+
+// `except retry_errors: raise` where `retry_errors` is a local or a
+// parameter (a tuple of classes made elsewhere), or a lower-case attribute
+// (`except self.connection_errors:`): the class raised again is not known,
+// and not the name (a parameter's default class is). A class the clause
+// names, a module's in lower case (`socket.timeout`) or one the file
+// defines in lower case (imaplib's `self.abort`) among them, stays the
+// class.
+TEST(PythonRaisedClass, ABareRaiseUnderAClauseCatchingWhatANameHoldsHasNoClass) {
+  model::FileFacts f = scan_python(
+      "import socket\n"
+      "def retry(fun, catch=(KeyError,)):\n"
+      "    retry_errors = conn.recoverable_errors\n"
+      "    try:\n"
+      "        fun()\n"
+      "    except retry_errors:\n"
+      "        raise\n"
+      "    except catch as exc:\n"
+      "        raise\n"
+      "class Channel:\n"
+      "    def listen(self):\n"
+      "        try:\n"
+      "            self.read()\n"
+      "        except self.connection_errors:\n"
+      "            raise\n"
+      "        except socket.timeout:\n"
+      "            raise\n"
+      "        except errors.ChannelError:\n"
+      "            raise\n"
+      "        except self.abort:\n"
+      "            raise\n"
+      "    class abort(Exception):\n"
+      "        pass\n"
+      "def make_reader(conn, error=socket.error):\n"
+      "    def read():\n"
+      "        try:\n"
+      "            conn.drain()\n"
+      "        except error:\n"
+      "            raise\n"
+      "    return read\n");
+  ASSERT_EQ(f.sites.size(), 7u);
+  EXPECT_EQ(f.sites[5].error_class, "self.abort");  // a class the file defines in lower case
+  EXPECT_EQ(f.sites[6].error_class, "socket.error");  // the parameter's default
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(f.sites[i].error_class, "") << f.sites[i].line;
+    EXPECT_TRUE(f.sites[i].reraise) << f.sites[i].line;
+  }
+  EXPECT_EQ(f.sites[3].error_class, "socket.timeout");
+  EXPECT_EQ(f.sites[4].error_class, "errors.ChannelError");
+}
+
+// six's `def reraise(tp, value, tb): raise value.with_traceback(tb)`: the
+// exception the parameter holds, raised again, not a class named
+// `value.with_traceback`; one the function made keeps its class.
+TEST(PythonRaisedClass, AHeldExceptionRaisedWithATracebackIsRaisedAgain) {
+  model::FileFacts f = scan_python(
+      "def reraise(tp, value, tb=None):\n"
+      "    if value.__traceback__ is not tb:\n"
+      "        raise value.with_traceback(tb)\n"
+      "    raise value\n"
+      "def wrap(tb):\n"
+      "    err = LoadError('cannot load')\n"
+      "    raise err.with_traceback(tb)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[2].error_class, "LoadError");
+  EXPECT_EQ(template_text(f.sites[2].message), "cannot load");
 }
 
 }  // namespace

@@ -137,6 +137,7 @@ class FileScanner {
   std::vector<std::string> parameter_names(TSNode fn) const;
   bool promise_reject_name(std::string_view name) const;
   bool parameter_of_enclosing(std::string_view name) const;
+  bool throws_its_argument(std::string_view name, std::uint32_t at);
 
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);

@@ -461,7 +461,8 @@ void FileScanner::check_call(TSNode call) {
   } else if (name.ends_with(".emit") || name == "emit") {
     TSNode event = argument(call, 0);
     if (kind(event) == Kind::String && (text(event) == "'error'" || text(event) == "\"error\"")) made = argument(call, 1);
-  } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name))) {
+  } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
+                                                   throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
   }
   made = unwrap(made);
@@ -543,6 +544,51 @@ bool FileScanner::parameter_of_enclosing(std::string_view name) const {
     if (!is_function(m_ctx[i].kind)) continue;
     auto params = parameter_names(m_ctx[i].node);
     return std::find(params.begin(), params.end(), name) != params.end();
+  }
+  return false;
+}
+
+// A function of the file that throws the error it is handed, when it is
+// not given a callback to hand it to instead: `function failure(err) { if
+// (callback) return callback(err); throw err; }`; or a variable of a
+// function around the call that holds such a function or that function's
+// callback parameter (`if (callback) done = callback; else done =
+// function (err, data) { if (err) throw err; … }`). jsonwebtoken's `return
+// done(new JsonWebTokenError('jwt malformed'))`.
+bool FileScanner::throws_its_argument(std::string_view name, std::uint32_t at) {
+  auto throws_first_parameter = [&](TSNode fn) {
+    if (ts_node_is_null(fn) || !is_function(kind(fn))) return false;
+    const std::vector<std::string> params = parameter_names(fn);
+    if (params.empty() || params.front().empty()) return false;
+    bool found = false;
+    walk(child(fn, m_g.f_body), [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
+      const Kind k = kind(x);
+      if (found || (depth > 0 && is_function(k))) return false;
+      if (k == Kind::Throw) {
+        TSNode thrown = unwrap(ts_node_named_child(x, 0));
+        found = kind(thrown) == Kind::Identifier && text(thrown) == params.front();
+        return false;
+      }
+      return true;
+    });
+    return found;
+  };
+  if (throws_first_parameter(function_named(name))) return true;
+  TSNode scope = scope_of(at);
+  for (int hops = 0; hops < 16; ++hops) {
+    for (const Assign& a : assignments(scope)) {
+      if (a.name != name) continue;
+      TSNode value = unwrap(a.value);
+      if (throws_first_parameter(value)) return true;
+      if (kind(value) == Kind::Identifier) {
+        const std::vector<std::string> params = parameter_names(scope);
+        if (std::find(params.begin(), params.end(), text(value)) != params.end()) return true;
+      }
+    }
+    if (ts_node_eq(scope, m_root)) break;
+    TSNode up = ts_node_parent(scope);
+    while (!ts_node_is_null(up) && !is_function(kind(up))) up = ts_node_parent(up);
+    scope = ts_node_is_null(up) ? m_root : up;
   }
   return false;
 }

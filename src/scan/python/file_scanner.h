@@ -325,7 +325,7 @@ class FileScanner {
   std::string caught_text(TSNode except_clause) const;
   std::string_view caught_alias(TSNode except_clause) const;
   std::string_view caught_with_traceback(TSNode call) const;
-  bool reraise_caught(ThrowSite& site, std::string_view name) const;
+  bool reraise_caught(ThrowSite& site, std::string_view name);
   // Whether `raise name` at byte `at` raises an exception the function got
   // from elsewhere: a lower-case local it assigns or a parameter.
   bool handed_on(std::string_view name, std::uint32_t at);

@@ -48,9 +48,11 @@ void type_test_calls(const PythonLines& lines, model::FileFacts& facts);
 // where another defines URLError to show '<urlopen error %s>' %
 // self.reason: the class's display (ClassDef::display), its parameters
 // filled with the site's arguments as written, is what the site shows
-// (offer_class_display: its message, or an alternative). A class name defined in several files is left alone, as the
-// class index leaves it, and so are arguments that cannot be matched to
-// the parameters (`*args`).
+// (offer_class_display: its message, or an alternative). A class name
+// defined in several files is the raising file's own, else (with `whole`
+// and `paths`) the one of the module the file imports it from, else left
+// alone; so are arguments that cannot be matched to the parameters
+// (`*args`).
 // `python[i]`: file i is Python (empty: every file is); the others'
 // classes and sites are their own language's (link_javascript).
 // With `whole` (each file's facts with its imports) and `paths`, a site

@@ -94,6 +94,38 @@ std::optional<std::vector<TemplatePart>> literal_parts(std::string_view arg) {
   return parts;
 }
 
+// What interpolation `p`, shown by its repr (`%r`, `{x!r}`), shows for the
+// site's argument `given` (at `given_at` of its arguments) when the site
+// writes its text: a literal, or a message it builds (the site's own when
+// the argument is its first), in the quotes Python's repr of a str puts
+// around it (double ones when the text holds a single quote). A text
+// without literal words is shown as it is; none when the repr would
+// escape something (a line break, a backslash, both quotes).
+std::optional<std::vector<TemplatePart>> repr_of(const TemplatePart& p, std::size_t given_at, bool first_argument,
+                                                 std::string_view given, const model::ThrowSite& site) {
+  if (p.printf_conv != 'r' && p.display != p.text + "!r") return std::nullopt;
+  std::optional<std::vector<TemplatePart>> known;
+  if (first_argument && site.message.style != "none" && site.message.style != "expression")
+    known = site.message.parts;
+  else if (given_at < site.arg_messages.size() && !site.arg_messages[given_at].parts.empty())
+    known = site.arg_messages[given_at].parts;
+  else if (!given.empty() && (given.front() == '\'' || given.front() == '"' || given.front() == 'f'))
+    known = literal_parts(given);
+  if (!known || known->empty()) return std::nullopt;
+  if (!python::detail::any_literal(*known)) return known;
+  std::string literal;
+  for (const TemplatePart& k : *known)
+    if (k.literal) literal += k.text;
+  const bool single = literal.find('\'') != std::string::npos, double_ = literal.find('"') != std::string::npos;
+  if ((single && double_) || literal.find_first_of("\n\\\r\t") != std::string::npos) return std::nullopt;
+  const std::string_view quote = single ? "\"" : "'";
+  std::vector<TemplatePart> out;
+  append_literal(out, quote);
+  append_parts(out, std::move(*known));
+  append_literal(out, quote);
+  return out;
+}
+
 // `site` raises `cls`, defined in another file: its display filled with the
 // site's arguments, as an alternative.
 void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
@@ -188,6 +220,12 @@ void apply_class_display(model::ThrowSite& site, const model::ClassDef& cls) {
         append_literal(out.parts, std::string(*given));
         continue;
       }
+      // Shown by its repr (`"Invalid HTTP Header: %r" % self.hdr`): a text
+      // the site writes shows in the quotes Python puts around it.
+      if (auto quoted = repr_of(p, given_at, first_argument, *given, site)) {
+        append_parts(out.parts, std::move(*quoted));
+        continue;
+      }
       out.parts.push_back(filled_with(p, std::string(*given)));
     }
     drop_none_lines(out, left_none);
@@ -230,6 +268,56 @@ bool imported_from_outside(const model::FileFacts& facts, std::string_view writt
   return false;
 }
 
+// The module file, as a path without `.py` ("gunicorn/http/errors"),
+// from which file `facts` at `path` takes the class it raises as `written`:
+// `from gunicorn.http.errors import InvalidHeader` (or `from .errors
+// import …`, resolved against the file's folder) for `InvalidHeader`,
+// `from gunicorn.http import errors` or `import gunicorn.http.errors as
+// errors` for `errors.InvalidHeader`. Empty when no import binds it.
+std::string imported_module(const model::FileFacts& facts, std::string_view path, std::string_view written) {
+  const auto dot = written.rfind('.');
+  const std::string_view owner = dot == std::string_view::npos ? std::string_view() : written.substr(0, dot);
+  for (const model::ImportFact& imp : facts.imports) {
+    std::string module;
+    if (owner.empty()) {
+      if (imp.name.empty() || (imp.alias.empty() ? imp.name : imp.alias) != written) continue;
+      module = imp.module;
+    } else if (!imp.name.empty()) {
+      if ((imp.alias.empty() ? imp.name : imp.alias) != owner) continue;
+      module = imp.module.empty() ? imp.name : imp.module + "." + imp.name;
+    } else {
+      if (imp.alias.empty() ? imp.module != owner : imp.alias != owner) continue;
+      module = imp.module;
+    }
+    std::replace(module.begin(), module.end(), '.', '/');
+    if (imp.level == 0) return module;
+    std::string_view folder = path.substr(0, path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/'));
+    for (int up = 1; up < imp.level; ++up) {
+      const auto slash = folder.rfind('/');
+      folder = slash == std::string_view::npos ? std::string_view() : folder.substr(0, slash);
+    }
+    if (module.empty()) return std::string(folder);
+    return folder.empty() ? module : std::string(folder) + "/" + module;
+  }
+  return {};
+}
+
+// Whether the file at `path` is the module `stem` names (`a/b` for
+// `a/b.py` or `a/b/__init__.py`), below any folder the repository keeps
+// its packages in (`src/`).
+bool is_module_file(std::string_view path, std::string_view stem) {
+  if (stem.empty()) return false;
+  std::string_view p = path;
+  if (p.ends_with("/__init__.py")) {
+    p.remove_suffix(12);
+  } else if (p.ends_with(".py")) {
+    p.remove_suffix(3);
+  } else {
+    return false;
+  }
+  return p == stem || (p.size() > stem.size() && p.ends_with(stem) && p[p.size() - stem.size() - 1] == '/');
+}
+
 }  // namespace
 
 void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
@@ -248,41 +336,57 @@ void link_class_displays(std::vector<model::FileFacts>& files, const std::vector
   }
   struct Defined {
     std::size_t file = 0;
-    const model::ClassDef* cls = nullptr;  // nullptr: defined more than once
+    const model::ClassDef* cls = nullptr;
   };
   auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
-  std::unordered_map<std::string_view, Defined> by_name;
+  std::unordered_map<std::string_view, std::vector<Defined>> by_name;
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!is_python(i)) continue;
-    for (const model::ClassDef& c : files[i].classes) {
-      auto [it, added] = by_name.emplace(c.name, Defined{i, &c});
-      if (!added) it->second.cls = nullptr;
-    }
+    for (const model::ClassDef& c : files[i].classes) by_name[c.name].push_back(Defined{i, &c});
   }
+  // The class file `i` means by `written`: the one definition of its name,
+  // else (a name several modules define: gunicorn's `InvalidHeader` in
+  // `http/errors.py` and in `asgi/parser.py`) the file's own, else the one
+  // in the module the file imports it from. Null when none is told apart.
+  auto defined_for = [&](std::size_t i, std::string_view written) -> const Defined* {
+    std::string_view name = written;
+    if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+    auto it = by_name.find(name);
+    if (it == by_name.end()) return nullptr;
+    const std::vector<Defined>& all = it->second;
+    if (all.size() == 1) return &all.front();
+    auto own = std::find_if(all.begin(), all.end(), [&](const Defined& d) { return d.file == i; });
+    if (own != all.end()) return written.find('.') == std::string_view::npos ? &*own : nullptr;
+    if (i >= whole.size() || !whole[i] || i >= paths.size()) return nullptr;
+    const std::string module = imported_module(*whole[i], paths[i], written);
+    const Defined* found = nullptr;
+    for (const Defined& d : all) {
+      if (d.file >= paths.size() || !is_module_file(paths[d.file], module)) continue;
+      if (found && found->file != d.file) return nullptr;
+      if (!found) found = &d;
+    }
+    return found;
+  };
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!is_python(i)) continue;
     for (model::ThrowSite& site : files[i].sites) {
-      std::string_view name = site.error_class;
-      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
-      auto it = by_name.find(name);
-      if (it == by_name.end() || !it->second.cls) continue;
+      const Defined* raised = defined_for(i, site.error_class);
+      if (!raised) continue;
       if (!local.empty() && i < whole.size() && whole[i] && imported_from_outside(*whole[i], site.error_class, local))
         continue;
       // A class without methods of its own prints as its first base does,
       // a base defined in another file of the repository.
-      const model::ClassDef* shown = it->second.cls;
-      std::size_t defined_in = it->second.file;
+      const model::ClassDef* shown = raised->cls;
+      std::size_t defined_in = raised->file;
       for (int hops = 0; hops < 4 && shown->display.empty() && !shown->own_methods && !shown->bases.empty(); ++hops) {
-        std::string_view base = shown->bases.front();
-        if (auto dot = base.rfind('.'); dot != std::string_view::npos) base.remove_prefix(dot + 1);
-        auto b = by_name.find(base);
-        if (b == by_name.end() || !b->second.cls || b->second.cls == shown) break;
-        shown = b->second.cls;
-        defined_in = b->second.file;
+        const Defined* b = defined_for(defined_in, shown->bases.front());
+        if (!b || b->cls == shown) break;
+        shown = b->cls;
+        defined_in = b->file;
       }
       // Raised where it and its display are defined: the file's own scan
       // followed it.
-      if (it->second.file == i && defined_in == i) continue;
+      if (raised->file == i && defined_in == i) continue;
       apply_class_display(site, *shown);
     }
   }

@@ -764,7 +764,9 @@ TSNode FileScanner::class_attribute_value(TSNode n) {
   TSNode cls = !ts_node_is_null(named)        ? named
                : m_display_class.empty() ? enclosing_class(n)
                                          : class_named(m_display_class);
+  std::vector<TSNode> visited;
   for (int hops = 0; hops < 8 && !ts_node_is_null(cls); ++hops, cls = base_in_file(cls)) {
+    visited.push_back(cls);
     if (sets_on_instance(cls)) return TSNode{};
     if (!ts_node_is_null(found)) continue;
     found = assigned_in_class_body(cls, attribute);
@@ -773,6 +775,30 @@ TSNode FileScanner::class_attribute_value(TSNode n) {
     if (!ts_node_is_null(found) && !ts_node_is_null(ts_node_child_by_field_name(ts_node_parent(found), "type", 4)))
       return TSNode{};
     found = unwrap_gettext(found);
+  }
+  // The outline blanks a class body's statements (`MessageStateError =
+  // MessageStateError`, `fmt = '…'`): read again keeping them, when the
+  // file assigns the name at the indent of one of these classes' bodies,
+  // below its header (the outline keeps lines where they were).
+  if (ts_node_is_null(found) && !m_original.empty() &&
+      std::find(m_facts.blanked.begin(), m_facts.blanked.end(), attribute) == m_facts.blanked.end()) {
+    const std::string_view source = m_original;
+    for (std::size_t at = source.find(attribute); at != std::string_view::npos; at = source.find(attribute, at + 1)) {
+      std::size_t start = at;
+      while (start > 0 && (source[start - 1] == ' ' || source[start - 1] == '\t')) --start;
+      if (start == at || (start > 0 && source[start - 1] != '\n')) continue;  // indented, first on its line
+      std::size_t after = at + attribute.size();
+      while (after < source.size() && source[after] == ' ') ++after;
+      if (after + 1 >= source.size() || source[after] != '=' || source[after + 1] == '=') continue;
+      const auto row = static_cast<std::uint32_t>(std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      const bool in_body = std::any_of(visited.begin(), visited.end(), [&](TSNode c) {
+        TSNode body = child(c, m_g.f_body);
+        return ts_node_start_point(c).row < row && ts_node_start_point(body).column == at - start;
+      });
+      if (!in_body) continue;
+      m_facts.blanked.emplace_back(attribute);
+      break;
+    }
   }
   return found;
 }

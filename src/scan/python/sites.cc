@@ -144,9 +144,12 @@ void FileScanner::visit_class(TSNode n) {
 
 // A bare `raise` (`name` empty), or a raise of the name an enclosing
 // `except … as name` binds: the site raises again the exception it is
-// handling, of the clause's class when that is one name. False, and the
-// site untouched, when no enclosing clause of the function binds `name`.
-bool FileScanner::reraise_caught(ThrowSite& site, std::string_view name) const {
+// handling, of the clause's class when that is one name. Not when the
+// clause catches what a local, a parameter or a lower-case attribute holds
+// (`except retry_errors:`, `except self.connection_errors:`: a tuple of
+// classes made elsewhere, the class not known). False, and the site
+// untouched, when no enclosing clause of the function binds `name`.
+bool FileScanner::reraise_caught(ThrowSite& site, std::string_view name) {
   for (std::size_t i = m_ctx.size(); i-- > 0;) {
     const Ctx& c = m_ctx[i];
     if (c.kind == Kind::FunctionDef || c.kind == Kind::ClassDef) return false;
@@ -154,7 +157,30 @@ bool FileScanner::reraise_caught(ThrowSite& site, std::string_view name) const {
     site.reraise = true;
     site.error_class.clear();
     std::string caught = caught_text(c.node);
-    if (is_dotted_name(caught)) site.error_class = std::move(caught);
+    if (!is_dotted_name(caught)) return true;
+    TSNode written{};
+    for (std::uint32_t k = 0; k < named_count(c.node) && ts_node_is_null(written); ++k) {
+      TSNode ch = ts_node_named_child(c.node, k);
+      if (kind(ch) == Kind::AsPattern) ch = first_named(ch);
+      if (kind(ch) == Kind::Identifier || kind(ch) == Kind::Attribute) written = ch;
+    }
+    const std::uint32_t at = start_byte(c.node);
+    if (kind(written) == Kind::Attribute && holds_exception(written, at)) return true;
+    if (kind(written) == Kind::Identifier && handed_on(caught, at)) {
+      // `def _make_reader(self, error=socket.error): … except error:`:
+      // the class the parameter defaults to, when nothing assigns it.
+      if (!reaching(caught, at).empty()) return true;
+      for (std::size_t j = i; j-- > 0;) {
+        if (m_ctx[j].kind != Kind::FunctionDef) continue;
+        int position = -1;
+        if (!parameter_position(m_ctx[j].node, caught, position)) continue;
+        std::string given = python::collapse_ws(text(parameter_default(m_ctx[j].node, caught)));
+        if (is_dotted_name(given) && given != "None") site.error_class = std::move(given);
+        break;
+      }
+      return true;
+    }
+    site.error_class = std::move(caught);
     return true;
   }
   return false;
@@ -451,7 +477,11 @@ void FileScanner::emit_raise(TSNode n) {
         expr = object;
     }
     const std::string_view traced = kind(expr) == Kind::Call ? caught_with_traceback(expr) : std::string_view{};
-    if (kind(expr) == Kind::Call && (traced.empty() || !reraise_caught(site, traced))) {
+    // `raise value.with_traceback(tb)` of a name no clause binds (six's
+    // `reraise(tp, value, tb)`): what the name holds, raised again.
+    if (!traced.empty() && !reraise_caught(site, traced))
+      expr = child(child(expr, m_g.f_function), m_g.f_object);
+    if (kind(expr) == Kind::Call && traced.empty()) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
       resolve_class_display(site, expr, at);
@@ -532,6 +562,15 @@ bool FileScanner::holds_exception(TSNode expr, std::uint32_t at) {
   const std::string_view last = text(child(expr, m_g.f_attribute));
   if (last.empty() || std::any_of(last.begin(), last.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
     return false;
+  // A class the file defines in lower case (imaplib's IMAP4 nests `class
+  // abort(error)`, caught as `except self.abort:`).
+  const std::string_view source = m_original.empty() ? m_src : m_original;
+  const std::string defined = "class " + std::string(last);
+  depends_on(last);
+  for (std::size_t at = source.find(defined); at != std::string_view::npos; at = source.find(defined, at + 1)) {
+    const std::size_t end = at + defined.size();
+    if (end < source.size() && (source[end] == '(' || source[end] == ':')) return false;
+  }
   TSNode root = expr;
   for (int hops = 0; hops < 8 && kind(root) == Kind::Attribute; ++hops) root = child(root, m_g.f_object);
   return kind(root) == Kind::Identifier && handed_on(text(root), at);
