@@ -503,7 +503,9 @@ int revisions_table(errdex::store::Store& st, const std::vector<std::string>& pa
   auto one = errdex::match::Matcher::build(current, roots);
   double build_one = seconds_since(t0);
   t0 = Clock::now();
-  auto all = errdex::match::Matcher::build(fields->records, roots, fields->preference);
+  std::vector<std::string> refs;
+  for (std::uint32_t k : fields->revision_of) refs.push_back(fields->revisions[k].ref);
+  auto all = errdex::match::Matcher::build(fields->records, roots, fields->preference, refs);
   double build_all = seconds_since(t0);
   double secs[2] = {0, 0};
   std::uint64_t sink = 0;

@@ -111,12 +111,14 @@ class Explainer {
       return false;
     }
     m_records = std::move(fields->records);
+    std::vector<std::string> refs;
     for (std::uint32_t k : fields->revision_of) {
       const store::Revision& r = fields->revisions[k];
       m_revision.push_back(!r.ref.empty() ? r.ref : r.sha == std::string(40, '0') ? "" : r.sha.substr(0, 10));
+      refs.push_back(r.ref);
     }
     m_matcher = std::make_unique<match::Matcher>(
-        match::Matcher::build(m_records, store::import_roots(*repos), fields->preference));
+        match::Matcher::build(m_records, store::import_roots(*repos), fields->preference, refs));
     return true;
   }
 

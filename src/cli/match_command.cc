@@ -108,7 +108,9 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
   };
 
   // From here on the index is immutable.
-  match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos), preference);
+  std::vector<std::string> refs;
+  for (const auto& [ref, sha] : record_revision) refs.push_back(ref);
+  match::Matcher matcher = match::Matcher::build(records, store::import_roots(*repos), preference, refs);
   match::MatchResult res = matcher.match(text, top);
 
   if (as_json) {

@@ -926,6 +926,21 @@ struct Search {
     }
   }
 
+  // The Python version the paste's frames name as their interpreter's
+  // (python_version_of_path), innermost first; 0 when none does. Read once.
+  std::uint32_t paste_python_version() {
+    if (python_version_read) return python_version;
+    python_version_read = true;
+    std::vector<std::string_view>& parts = scratch.frame_parts;
+    for (auto f = p.frames->rbegin(); f != p.frames->rend() && python_version == 0; ++f) {
+      path_components(f->file, parts);
+      python_version = python_version_of_path(parts);
+    }
+    return python_version;
+  }
+  bool python_version_read = false;
+  std::uint32_t python_version = 0;
+
   // The first `shown` ranked candidates as answers, with their captures and
   // other revisions (scratch.shown).
   void describe_shown(std::size_t shown) {
@@ -950,8 +965,14 @@ struct Search {
       if (c.wrapped_record != 0) cd.wraps = c.wrapped_record - 1;
       note_captures(c, e);
       noted.pending_end.push_back(static_cast<std::uint32_t>(noted.pending.size()));
-      // The same site in the other revisions the text agrees with as well.
-      if (m.revisions) detail::add_revisions(m, e.record, c.reasons.frame, scratch.also, noted.revisions);
+      // The same site in the other revisions the text agrees with as well;
+      // of them, the one the traceback's interpreter is.
+      if (m.revisions) {
+        const std::size_t from = noted.revisions.size();
+        detail::add_revisions(m, e.record, c.reasons.frame, scratch.also, noted.revisions);
+        cd.index = detail::prefer_version(m, e.record, paste_python_version(),
+                                          std::span<std::uint32_t>(noted.revisions).subspan(from));
+      }
       noted.revisions_end.push_back(static_cast<std::uint32_t>(noted.revisions.size()));
       noted.answers.push_back(cd);
     }

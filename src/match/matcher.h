@@ -206,9 +206,13 @@ class Matcher {
   // once, by its revision the text agrees with best, and on equal terms by
   // the one whose `preference` is lowest (the current revision 0, then the
   // newest); the others that agree as well are its `revisions`. Empty
-  // `preference`: every record is a site of its own.
+  // `preference`: every record is a site of its own. `refs`, by record
+  // with `preference`: its revision's name; the standard library's
+  // (python/cpython) are Python versions (`v3.11.7`), and a traceback whose
+  // frames name their interpreter (`lib/python3.11/`) is answered by that
+  // version's revision among those its text agrees with.
   static Matcher build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots = {},
-                       std::span<const std::uint32_t> preference = {});
+                       std::span<const std::uint32_t> preference = {}, std::span<const std::string> refs = {});
 
   Matcher(Matcher&&) noexcept;
   Matcher& operator=(Matcher&&) noexcept;

@@ -352,10 +352,10 @@ const BuildStats& Matcher::stats() const { return m_impl->stats; }
 std::size_t Matcher::size() const { return m_impl->stats.records; }
 
 Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const ImportRoots& roots,
-                       std::span<const std::uint32_t> preference) {
+                       std::span<const std::uint32_t> preference, std::span<const std::string> refs) {
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
-  detail::find_sites(m, records, preference);
+  detail::find_sites(m, records, preference, refs);
   // The record's own pattern first, then its variants: entry i < records
   // is record i.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)

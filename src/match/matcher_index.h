@@ -194,6 +194,11 @@ struct Index {
   // preference order), a run of quiet_list from quiet_at.
   std::vector<std::uint8_t> site_shared;
   std::vector<std::uint32_t> quiet_at, quiet_list;
+  // By record with several revisions: the Python version (3011) a
+  // standard library record's revision is, else 0. A traceback whose
+  // frames name its interpreter (`lib/python3.11/`) is answered by the
+  // revision of that version among those that agree.
+  std::vector<std::uint32_t> python_version;
   std::vector<std::uint32_t> file_installed;
   // Builds of one package: npm packages ship one source as CommonJS, ES
   // and browser builds (`dist/cjs/x.js`, `dist/esm/x.js`), whose sites

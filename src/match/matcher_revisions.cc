@@ -4,11 +4,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "match/path_suffix.h"
 #include "match/pattern_text.h"
 
 namespace errdex::match::detail {
 
-void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference) {
+void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference,
+                std::span<const std::string> refs) {
   if (preference.empty() || preference.size() != records.size()) return;
   std::unordered_map<std::string, std::uint32_t> sites;
   m.site_of.reserve(records.size());
@@ -21,7 +23,12 @@ void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::s
   if (!m.revisions) {
     m.site_of.clear();
     m.preference.clear();
+    return;
   }
+  if (refs.size() != records.size()) return;
+  m.python_version.reserve(records.size());
+  for (std::size_t r = 0; r < records.size(); ++r)
+    m.python_version.push_back(records[r].repo == k_standard_library_repo ? python_version_of_ref(refs[r]) : 0);
 }
 
 void link_revisions(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const int> built_at,
@@ -113,6 +120,18 @@ void link_revisions(Index& m, const std::vector<model::ErrorRecord>& records, st
     const std::uint32_t rep = m.kin_of[r] - 1;
     m.entry_rep[i] = i < records.size() ? rep : first_variant[rep] + (static_cast<std::uint32_t>(i) - first_variant[r]);
   }
+}
+
+std::uint32_t prefer_version(const Index& m, std::uint32_t record, std::uint32_t version, std::span<std::uint32_t> others) {
+  if (version == 0 || m.python_version.empty() || m.python_version[record] == version) return record;
+  auto it = std::find_if(others.begin(), others.end(), [&](std::uint32_t r) { return m.python_version[r] == version; });
+  if (it == others.end()) return record;
+  const std::uint32_t chosen = *it;
+  *it = record;
+  std::sort(others.begin(), others.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
+  });
+  return chosen;
 }
 
 void add_revisions(const Index& m, std::uint32_t record, bool frame,

@@ -18,7 +18,9 @@ namespace errdex::match::detail {
 // Sets m.revisions, m.site_of and m.preference: records of one repo and id
 // are one site. Leaves them empty (one record, one site) when `preference`
 // is empty, of another size than `records`, or no site has two records.
-void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference);
+// With `refs` (by record, its revision's name), m.python_version too.
+void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference,
+                std::span<const std::string> refs);
 
 // With m.revisions, after m.entries, m.statement and m.function are set:
 // the shadows, kin, quiet runs, site_shared and entry_rep. `built_at` is by
@@ -35,5 +37,12 @@ void link_revisions(Index& m, const std::vector<model::ErrorRecord>& records, st
 // without `record` itself.
 void add_revisions(const Index& m, std::uint32_t record, bool frame,
                    std::span<const std::pair<std::uint32_t, std::uint32_t>> also, std::vector<std::uint32_t>& out);
+
+// The record to answer by among `record` and its other revisions `others`
+// (as add_revisions lists them) when the paste's interpreter is Python
+// `version` (python_version_of_path; 0: unknown): the first of `others` of
+// that version when `record` is not, which then takes its place in
+// `others` (kept in preference order); else `record`.
+std::uint32_t prefer_version(const Index& m, std::uint32_t record, std::uint32_t version, std::span<std::uint32_t> others);
 
 }  // namespace errdex::match::detail

@@ -73,6 +73,45 @@ int module_start(const std::vector<std::string_view>& frame, bool windows) {
   return -1;
 }
 
+namespace {
+
+// "3.11" (and what follows it: ".7", "t") as 3011; 0 unless it starts with
+// a major and a minor version.
+std::uint32_t major_minor(std::string_view v) {
+  std::uint32_t major = 0, minor = 0;
+  std::size_t i = 0;
+  for (; i < v.size() && i < 3 && v[i] >= '0' && v[i] <= '9'; ++i) major = major * 10 + static_cast<std::uint32_t>(v[i] - '0');
+  if (i == 0 || i >= v.size() || v[i] != '.') return 0;
+  const std::size_t at = ++i;
+  for (; i < v.size() && i - at < 3 && v[i] >= '0' && v[i] <= '9'; ++i) minor = minor * 10 + static_cast<std::uint32_t>(v[i] - '0');
+  if (i == at || (i < v.size() && v[i] != '.' && v[i] != 't')) return 0;
+  return major * 1000 + minor;
+}
+
+}  // namespace
+
+std::uint32_t python_version_of_path(const std::vector<std::string_view>& frame) {
+  for (std::size_t i = frame.size(); i-- > 1;) {
+    std::string_view c = frame[i];
+    if ((frame[i - 1] == "lib" || frame[i - 1] == "lib64") && is_python_dir(c)) {
+      if (std::uint32_t v = major_minor(c.substr(6))) return v;
+    }
+    // `C:\Python311\Lib\x.py`: one digit of major, the rest minor.
+    if (i + 1 < frame.size() && frame[i + 1] == "Lib" && c.size() >= 8 && (c[0] == 'P' || c[0] == 'p') &&
+        c.substr(1, 5) == "ython" && std::all_of(c.begin() + 6, c.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      std::uint32_t minor = 0;
+      for (char ch : c.substr(7)) minor = minor * 10 + static_cast<std::uint32_t>(ch - '0');
+      if (c.size() <= 10) return static_cast<std::uint32_t>(c[6] - '0') * 1000 + minor;
+    }
+  }
+  return 0;
+}
+
+std::uint32_t python_version_of_ref(std::string_view ref) {
+  if (ref.starts_with('v')) ref.remove_prefix(1);
+  return major_minor(ref);
+}
+
 std::optional<std::string> frozen_module_file(std::string_view file) {
   constexpr std::string_view k_open = "<frozen ";
   // Sentry's abs_path joins it to the working folder: `/srv/<frozen os>`.

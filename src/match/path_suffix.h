@@ -34,6 +34,21 @@ bool is_absolute_path(std::string_view path);
 // `Lib`. -1 when the path names none, or nothing follows it.
 int module_start(const std::vector<std::string_view>& frame, bool windows);
 
+// The Python version a frame's path names as its interpreter's, major *
+// 1000 + minor: `lib/python3.11/` (`lib64`, `python3.13t`, a virtualenv's
+// `lib/python3.11/site-packages/` too: its packages run on 3.11) or a
+// Windows install's `Python311\\Lib`. 0 when it names none, or no minor
+// version (`lib/python3/`).
+std::uint32_t python_version_of_path(const std::vector<std::string_view>& frame);
+
+// The Python version a revision's name gives, as python_version_of_path
+// does: `v3.11.7`, `3.11.7`, `v3.11` are 3011; 0 for any other name.
+std::uint32_t python_version_of_ref(std::string_view ref);
+
+// The repository the standard library is stored as (`scan --python`, and
+// python/cpython's own revisions): its revisions are Python versions.
+inline constexpr std::string_view k_standard_library_repo = "python/cpython";
+
 // The file a frozen module's frame stands for: `<frozen os>` is os.py and
 // `<frozen importlib._bootstrap>` importlib/_bootstrap.py, given as an
 // installed path (`lib/python3/os.py`) so that module_start() reads its

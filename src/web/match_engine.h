@@ -16,10 +16,11 @@ class MatchEngine {
   // Built once over the snapshot's records and their repositories' import
   // roots; indexes in results are indexes
   // into `records`. Thread-safe after construction.
-  // `preference`: as match::Matcher::build's (several revisions).
+  // `preference`, `refs`: as match::Matcher::build's (several revisions).
   static std::unique_ptr<MatchEngine> build(const std::vector<model::ErrorRecord>& records,
                                             const match::ImportRoots& roots,
-                                            std::span<const std::uint32_t> preference = {});
+                                            std::span<const std::uint32_t> preference = {},
+                                            std::span<const std::string> refs = {});
   virtual ~MatchEngine() = default;
   virtual match::MatchResult match(std::string_view text, int top) const = 0;
   // The engine's name, reported by the API ("matcher").

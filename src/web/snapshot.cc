@@ -167,14 +167,18 @@ Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
   auto others = store::match_fields_all(store, std::nullopt, false);
   if (!others) return Error{others.error()};
   std::vector<std::uint32_t> preference(records.size(), 0);
+  std::vector<std::string> refs;
   if (!others->records.empty()) {
     preference.insert(preference.end(), others->preference.begin(), others->preference.end());
-    for (std::uint32_t k : others->revision_of)
+    for (const auto& line : snap->lines) refs.push_back(line.ref);
+    for (std::uint32_t k : others->revision_of) {
       snap->other_revision_of.emplace_back(others->revisions[k].ref, others->revisions[k].sha);
+      refs.push_back(others->revisions[k].ref);
+    }
     snap->other_records = std::move(others->records);
     records.insert(records.end(), snap->other_records.begin(), snap->other_records.end());
   }
-  snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos), preference);
+  snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos), preference, refs);
   return std::shared_ptr<const Snapshot>(std::move(snap));
 }
 

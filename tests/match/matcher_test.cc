@@ -336,6 +336,66 @@ TEST(Matcher, InstalledTopLevelModuleMapsThroughItsImportRoot) {
   EXPECT_TRUE(other.match(tb).ambiguous);
 }
 
+// The same statement on the same line in two revisions of the standard
+// library: the traceback fits both, and the interpreter its frames name
+// (`lib/python3.11/`, `Python311\\Lib`) is the revision that answers.
+TEST(Matcher, TheFramesInterpreterNamesTheStandardLibrarysRevision) {
+  auto at = [](std::string repo) {
+    auto r = rec("s", "ValueError", "No closing quotation", "No closing quotation", "Lib/shlex.py", 191);
+    r.repo = std::move(repo);
+    return r;
+  };
+  const std::vector<std::uint32_t> preference = {0, 1};
+  const std::vector<std::string> refs = {"v3.13.0", "v3.11.7"};
+  auto tb = [](std::string file) {
+    return "Traceback (most recent call last):\n  File \"" + file +
+           "\", line 191, in read_token\n    raise ValueError(\"No closing quotation\")\n"
+           "ValueError: No closing quotation\n";
+  };
+  auto answer = [](const Matcher& m, const std::string& text) {
+    auto r = m.match(text);
+    EXPECT_EQ(r.candidates.size(), 1u) << text;
+    if (r.candidates.empty()) return std::pair<std::size_t, std::vector<std::uint32_t>>{99, {}};
+    const auto& c = r.candidates.front();
+    return std::pair{c.index, std::vector<std::uint32_t>(c.revisions.begin(), c.revisions.end())};
+  };
+  using Answer = std::pair<std::size_t, std::vector<std::uint32_t>>;
+  const std::vector<model::ErrorRecord> cpython = {at("python/cpython"), at("python/cpython")};
+  const Matcher m = Matcher::build(cpython, {}, preference, refs);
+  EXPECT_EQ(answer(m, tb("/usr/lib/python3.11/shlex.py")), (Answer{1, {0}}));
+  EXPECT_EQ(answer(m, tb("/opt/py/lib64/python3.13t/shlex.py")), (Answer{0, {1}}));
+  EXPECT_EQ(answer(m, tb("C:\\Python311\\Lib\\shlex.py")), (Answer{1, {0}}));
+  // An interpreter neither revision is, or none named: the preferred one.
+  EXPECT_EQ(answer(m, tb("/usr/lib/python3.12/shlex.py")), (Answer{0, {1}}));
+  EXPECT_EQ(answer(m, tb("/srv/app/shlex.py")), (Answer{0, {1}}));
+  // Without the revisions' names, or for another repository (its tags are
+  // its own versions, not Python's): the preferred one.
+  EXPECT_EQ(answer(Matcher::build(cpython, {}, preference), tb("/usr/lib/python3.11/shlex.py")), (Answer{0, {1}}));
+  const Matcher other = Matcher::build({at("o/r"), at("o/r")}, {}, preference, refs);
+  EXPECT_EQ(answer(other, tb("/usr/lib/python3.11/site-packages/Lib/shlex.py")), (Answer{0, {1}}));
+}
+
+TEST(PathSuffix, PythonVersionsOfPathsAndRevisions) {
+  auto of_path = [](const char* p) { return python_version_of_path(path_components(p)); };
+  EXPECT_EQ(of_path("/usr/lib/python3.11/ipaddress.py"), 3011u);
+  EXPECT_EQ(of_path("/v/lib/python3.9/site-packages/pkg/x.py"), 3009u);
+  EXPECT_EQ(of_path("/opt/py/lib64/python3.13t/os.py"), 3013u);
+  EXPECT_EQ(of_path("C:\\Python311\\Lib\\os.py"), 3011u);
+  EXPECT_EQ(of_path("C:\\Users\\u\\Python310\\Lib\\site-packages\\x.py"), 3010u);
+  EXPECT_EQ(of_path("/usr/lib/python3/dist-packages/x.py"), 0u);  // no minor version
+  EXPECT_EQ(of_path("/home/u/python3.11/x.py"), 0u);               // not under lib
+  EXPECT_EQ(of_path("lib/python3/os.py"), 0u);                      // a frozen module's
+  EXPECT_EQ(of_path("x.py"), 0u);
+  EXPECT_EQ(python_version_of_ref("v3.11.7"), 3011u);
+  EXPECT_EQ(python_version_of_ref("3.13.0"), 3013u);
+  EXPECT_EQ(python_version_of_ref("v3.12"), 3012u);
+  EXPECT_EQ(python_version_of_ref("v3.14.0rc1"), 3014u);
+  EXPECT_EQ(python_version_of_ref("v3.14rc1"), 0u);
+  EXPECT_EQ(python_version_of_ref("main"), 0u);
+  EXPECT_EQ(python_version_of_ref("0123456789abcdef"), 0u);
+  EXPECT_EQ(python_version_of_ref(""), 0u);
+}
+
 // Another version of the file: the frame's line holds another statement
 // in the indexed file, and its own statement sits a few lines away.
 TEST(Matcher, PrintedStatementFindsItsSiteOnAnotherLine) {
