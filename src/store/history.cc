@@ -24,6 +24,47 @@ std::unordered_map<std::string_view, std::size_t> unique_keys(const Sites& sites
   return at;
 }
 
+// What a site is in a file of another name (`datetime.py` become
+// `_pydatetime.py`, `zipfile.py` a package's `zipfile/__init__.py`): its
+// site key without the file, its class and its message; "" for a site
+// without text, which says too little to follow.
+std::string moved_key(const SiteAt& s) {
+  if (s.error_message.empty()) return {};
+  const std::size_t file_end = s.site_key.find('\n');
+  if (file_end == std::string::npos) return {};
+  return s.site_key.substr(file_end + 1) + '\n' + s.error_class + '\n' + s.error_message;
+}
+
+// Pairs a removed site with an added one as moved when both say the same
+// (moved_key) and no other removed or added site does: the file was
+// renamed or split, and the site went with it.
+void pair_moved_files(RevisionDiff& d) {
+  std::vector<std::string> removed_keys, added_keys;
+  for (const auto& s : d.removed) removed_keys.push_back(moved_key(s));
+  for (const auto& s : d.added) added_keys.push_back(moved_key(s));
+  auto key_at = [](const std::vector<std::string>& keys) {
+    return [&keys](const SiteAt&, std::size_t i) -> const std::string& { return keys[i]; };
+  };
+  const auto added_at = unique_keys(d.added, key_at(added_keys));
+  const auto removed_at = unique_keys(d.removed, key_at(removed_keys));
+  std::vector<bool> taken(d.added.size(), false);
+  std::vector<SiteAt> removed;
+  for (std::size_t i = 0; i < d.removed.size(); ++i) {
+    auto a = added_at.find(removed_keys[i]);
+    if (a == added_at.end() || !removed_at.contains(removed_keys[i])) {
+      removed.push_back(std::move(d.removed[i]));
+      continue;
+    }
+    taken[a->second] = true;
+    d.moved.emplace_back(std::move(d.removed[i]), d.added[a->second]);
+  }
+  d.removed = std::move(removed);
+  std::vector<SiteAt> added;
+  for (std::size_t i = 0; i < d.added.size(); ++i)
+    if (!taken[i]) added.push_back(std::move(d.added[i]));
+  d.added = std::move(added);
+}
+
 }  // namespace
 
 std::string site_key(std::string_view file_path, std::string_view class_name, std::string_view function) {
@@ -172,6 +213,7 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
   }
   for (std::size_t i : fresh)
     if (!paired_new.contains(i)) d.added.push_back(new_sites[i]);
+  pair_moved_files(d);
   return std::optional<RevisionDiff>(std::move(d));
 }
 

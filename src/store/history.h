@@ -94,7 +94,10 @@ Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view
 struct RevisionDiff {
   Revision from, to;
   std::vector<SiteAt> added, removed;
-  // Pairs (in `from`, in `to`) of one site.
+  // Pairs (in `from`, in `to`) of one site. `moved`: to another line, or
+  // to a file of another name with the same class, function and message,
+  // when no other site removed or added says the same (a file renamed or
+  // split: its sites' ids are new, as an id hashes the file).
   std::vector<std::pair<SiteAt, SiteAt>> reworded, class_changed, moved;
 };
 

@@ -16,9 +16,10 @@ const std::string k_sha1(40, '1'), k_sha2(40, '2'), k_sha3(40, '3');
 struct Site {
   std::string id, cls, message, function;
   int line;
+  std::string file = "pkg/a.py";
 };
 
-// One revision of acme/a, its sites all in pkg/a.py.
+// One revision of acme/a.
 Dataset revision(const std::string& sha, const std::string& ref, const std::vector<Site>& sites) {
   Dataset d{"acme/a", sha, "2026-01-01T00:00:00.000Z", {}};
   d.ref = ref;
@@ -26,13 +27,13 @@ Dataset revision(const std::string& sha, const std::string& ref, const std::vect
     model::ErrorRecord r;
     r.id = s.id;
     r.repo = "acme/a";
-    r.file_path = "pkg/a.py";
+    r.file_path = s.file;
     r.line_number = s.line;
     r.error_class = s.cls;
     r.error_message = s.message;
     r.analyzed_sha = sha;
     d.records.push_back(r);
-    d.site_keys.push_back(site_key("pkg/a.py", "", s.function));
+    d.site_keys.push_back(site_key(s.file, "", s.function));
   }
   return d;
 }
@@ -164,6 +165,39 @@ TEST(History, DiffSaysAddedRemovedRewordedClassChangedMoved) {
   ASSERT_TRUE(none);
   EXPECT_FALSE(*none);
   EXPECT_EQ(missing, "v3");
+}
+
+// A file renamed or split (`datetime.py` become `_pydatetime.py`): its
+// sites get new ids, as an id hashes the file; one that says the same in
+// the same function is moved, not one removed and one added, unless
+// another site removed or added says it too.
+TEST(History, DiffFollowsASiteIntoARenamedFile) {
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1", {{"00000000000000a1", "ValueError", "year out of range", "check", 3, "pkg/dt.py"},
+                                                 {"00000000000000b1", "ValueError", "twice", "twice", 5, "pkg/dt.py"},
+                                                 {"00000000000000b2", "ValueError", "twice", "twice", 6, "pkg/dt.py"},
+                                                 {"00000000000000c1", "TypeError", "", "bare", 9, "pkg/dt.py"},
+                                                 {"00000000000000d1", "KeyError", "gone", "gone", 12, "pkg/dt.py"}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v2", {{"00000000000000a2", "ValueError", "year out of range", "check", 30, "pkg/_pydt.py"},
+                                                 {"00000000000000b3", "ValueError", "twice", "twice", 50, "pkg/_pydt.py"},
+                                                 {"00000000000000b4", "ValueError", "twice", "twice", 60, "pkg/_pydt.py"},
+                                                 {"00000000000000c2", "TypeError", "", "bare", 90, "pkg/_pydt.py"},
+                                                 {"00000000000000e1", "KeyError", "gone", "elsewhere", 1, "pkg/_pydt.py"}})));
+  auto d = diff_revisions(*st, "acme/a", "v1", "v2");
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(*d);
+  const RevisionDiff& diff = **d;
+  ASSERT_EQ(diff.moved.size(), 1u);
+  EXPECT_EQ(diff.moved[0].first.file_path, "pkg/dt.py");
+  EXPECT_EQ(diff.moved[0].second.file_path, "pkg/_pydt.py");
+  EXPECT_EQ(diff.moved[0].second.line, 30);
+  // Said twice, said nothing, or in another function: removed and added.
+  EXPECT_EQ(diff.removed.size(), 4u);
+  EXPECT_EQ(diff.added.size(), 4u);
+  EXPECT_TRUE(diff.reworded.empty());
+  EXPECT_TRUE(diff.class_changed.empty());
 }
 
 }  // namespace
