@@ -5,18 +5,35 @@
 // (ab_main.cc) reaches each side through these C entry points.
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "match/matcher.h"
+#include "model/record_json.h"
 #include "store/store.h"
 
 #define ERRDEX_CAT2(a, b) a##b
 #define ERRDEX_CAT(a, b) ERRDEX_CAT2(a, b)
 #define SIDE_FN(name) ERRDEX_CAT(ERRDEX_CAT(side_, SIDE), name)
 
-// The matcher over every record of the store at `db`, or nullptr.
+// The matcher over every record of `db`: a store URL, or a dataset file
+// (`errdex export`'s lines, `.jsonl`), which a side built from an older
+// commit reads as well as today's (a store's schema moves on); nullptr
+// when it cannot be read.
 extern "C" void* SIDE_FN(_build)(const char* db) {
+  if (std::string_view(db).ends_with(".jsonl")) {
+    std::ifstream in(db);
+    if (!in) return nullptr;
+    std::vector<errdex::model::ErrorRecord> records;
+    for (std::string line; std::getline(in, line);) {
+      auto l = errdex::model::dataset_line_from_json(line);
+      if (!l) return nullptr;
+      records.push_back(std::move(l->record));
+    }
+    return new errdex::match::Matcher(errdex::match::Matcher::build(records));
+  }
   auto store = errdex::store::open_store(db);
   if (!store) return nullptr;
   auto lines = (*store)->list(std::nullopt);

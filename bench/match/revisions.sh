@@ -40,7 +40,9 @@ revs=$("$build/errdex" stats --db "sqlite:$work/revisions.db" --json | python3 -
 table=$("$build/match_bench" --db "sqlite:$work/revisions.db" --cases "$work/cases.jsonl" --all-revisions 1 --rounds "$((rounds / 10 > 0 ? rounds / 10 : 1))")
 echo "$table"
 mkdir -p "$work/base"
-git archive "$base" src bench/match/ab_side.cc | tar -x -C "$work/base"
+# The base's sources with today's side (it reads the records as a dataset file).
+git archive "$base" src | tar -x -C "$work/base"
+mkdir -p "$work/base/bench/match" && cp bench/match/ab_side.cc "$work/base/bench/match/"
 (cd "$work/base" && ab_compile clang++ a "$work/ab/a")
 ab_compile clang++ b "$work/ab/b"
 ab_run "$work/ab/a" "$work/ab/b" "$base" working-tree
