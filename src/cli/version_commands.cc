@@ -62,7 +62,12 @@ int run_history(const std::string& db, const std::string& id, bool as_json) {
   auto name = [&](int i) { return store::revision_name(hist.revisions[i].revision); };
   std::printf("first seen %s, last seen %s", name(hist.first).c_str(), name(hist.last).c_str());
   if (hist.removed_in >= 0) std::printf(", removed in %s", name(hist.removed_in).c_str());
-  std::printf("\n\n");
+  std::printf("\n");
+  // A file renamed or split: the same site under another id.
+  for (const auto& [what, e] : {std::pair{"moved from", &hist.moved_from}, std::pair{"moved to", &hist.moved_to}})
+    if (e->revision >= 0)
+      std::printf("%s %s in %s (%s)\n", what, where(e->site).c_str(), name(e->revision).c_str(), e->site.id.c_str());
+  std::printf("\n");
   const store::SiteAt* previous = nullptr;
   for (std::size_t i = 0; i < hist.revisions.size(); ++i) {
     const auto& at = hist.revisions[i];

@@ -158,6 +158,25 @@ Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view
     }
     previous = i;
   }
+  // Followed into a renamed file: the diff across each edge of its span.
+  auto elsewhere = [&](int from, int to, bool forward, SiteHistory::Elsewhere& out) -> Status {
+    if (from < 0 || to < 0) return ok();
+    auto key = [&](int i) {
+      const Revision& r = h.revisions[i].revision;
+      return r.ref.empty() ? r.sha : r.ref;
+    };
+    auto d = diff_revisions(store, h.repo, key(from), key(to));
+    if (!d) return Error{d.error()};
+    if (!*d) return ok();
+    for (auto& [a, b] : (*d)->moved)
+      if ((forward ? a.id : b.id) == h.id && a.file_path != b.file_path) {
+        out = {forward ? to : from, forward ? b : a};
+        break;
+      }
+    return ok();
+  };
+  if (auto s = elsewhere(h.first - 1, h.first, false, h.moved_from); !s) return Error{s.error()};
+  if (auto s = elsewhere(h.last, h.removed_in, true, h.moved_to); !s) return Error{s.error()};
   return std::optional<SiteHistory>(std::move(h));
 }
 
@@ -257,13 +276,21 @@ std::string to_json(const SiteHistory& h) {
                        {"to", name_at(c.to)},
                        {"old", site_json(*h.revisions[c.from].site)},
                        {"new", site_json(*h.revisions[c.to].site)}});
+  auto elsewhere = [&](const SiteHistory::Elsewhere& e) {
+    if (e.revision < 0) return json(nullptr);
+    json j = site_json(e.site);
+    j["revision"] = name_at(e.revision);
+    return j;
+  };
   return dump({{"id", h.id},
                {"repo", h.repo},
                {"revisions", std::move(revs)},
                {"firstSeen", name_at(h.first)},
                {"lastSeen", name_at(h.last)},
                {"removedIn", name_at(h.removed_in)},
-               {"changes", std::move(changes)}});
+               {"changes", std::move(changes)},
+               {"movedFrom", elsewhere(h.moved_from)},
+               {"movedTo", elsewhere(h.moved_to)}});
 }
 
 std::string to_json(const std::string& repo, const RevisionDiff& d) {

@@ -85,6 +85,15 @@ struct SiteHistory {
     int from = 0, to = 0;
   };
   std::vector<Change> changes;
+  // The same site in a file of another name, under another id (a file
+  // renamed or split: RevisionDiff's `moved`): where it stood in the
+  // revision just before `first`, and where it went in `removed_in`.
+  // `revision` -1: nowhere.
+  struct Elsewhere {
+    int revision = -1;
+    SiteAt site;
+  };
+  Elsewhere moved_from, moved_to;
 };
 
 // The history of the site with this id. An empty optional when no stored
@@ -114,7 +123,8 @@ std::string revision_name(const Revision& r);
 // and the API: a site is {id, filePath, lineNumber, errorClass,
 // errorMessage}; a history {id, repo, revisions: [{ref, sha, name, present,
 // and the site's fields when present}], firstSeen, lastSeen, removedIn,
-// changes: [{from, to, old: site, new: site}]}; a diff {repo, from, to,
+// changes: [{from, to, old: site, new: site}], movedFrom, movedTo: null or
+// {revision: name, and the site's fields}}; a diff {repo, from, to,
 // added, removed, reworded, classChanged, moved}, pairs as {old, new}.
 std::string to_json(const SiteHistory& h);
 std::string to_json(const std::string& repo, const RevisionDiff& d);

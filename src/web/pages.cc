@@ -65,6 +65,18 @@ void set_history(Data& d, store::Store& st, const std::string& id) {
   d.set("last_seen", name(hist.last));
   d.set("has_removed_in", hist.removed_in >= 0);
   d.set("removed_in", name(hist.removed_in));
+  // A file renamed or split: the same site's page under its other id.
+  auto elsewhere = [&](const char* key, const store::SiteHistory::Elsewhere& e) {
+    d.set(std::string("has_") + key, e.revision >= 0);
+    if (e.revision < 0) return;
+    const store::Revision& r = hist.revisions[e.revision].revision;
+    d.set(std::string(key) + "_url", "/errors/" + e.site.id + "?repo=" + percent_encode(e.site.repo) +
+                                         "&ref=" + percent_encode(r.ref.empty() ? r.sha : r.ref));
+    d.set(std::string(key) + "_where", e.site.file_path + ":" + std::to_string(e.site.line));
+    d.set(std::string(key) + "_revision", name(e.revision));
+  };
+  elsewhere("moved_from", hist.moved_from);
+  elsewhere("moved_to", hist.moved_to);
 }
 
 }  // namespace

@@ -175,7 +175,9 @@ json build_openapi() {
         {"firstSeen", nullable_name},
         {"lastSeen", nullable_name},
         {"removedIn", nullable_name},
-        {"changes", {{"type", "array"}, {"items", {{"type", "object"}, {"required", {"from", "to", "old", "new"}}}}}}}}};
+        {"changes", {{"type", "array"}, {"items", {{"type", "object"}, {"required", {"from", "to", "old", "new"}}}}}},
+        {"movedFrom", {{"type", {"object", "null"}}}},
+        {"movedTo", {{"type", {"object", "null"}}}}}}};
   schemas["Revisions"] = {{"type", "object"},
                           {"required", {"repo", "revisions"}},
                           {"properties", {{"repo", string_t}, {"revisions", {{"type", "array"}, {"items", revision}}}}}};

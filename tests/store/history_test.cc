@@ -198,6 +198,24 @@ TEST(History, DiffFollowsASiteIntoARenamedFile) {
   EXPECT_EQ(diff.added.size(), 4u);
   EXPECT_TRUE(diff.reworded.empty());
   EXPECT_TRUE(diff.class_changed.empty());
+  // Each side's history names the other.
+  auto before = site_history(*st, "00000000000000a1");
+  auto after = site_history(*st, "00000000000000a2");
+  ASSERT_TRUE(before && *before && after && *after);
+  EXPECT_EQ((*before)->moved_from.revision, -1);
+  ASSERT_EQ((*before)->moved_to.revision, 1);
+  EXPECT_EQ((*before)->moved_to.site.id, "00000000000000a2");
+  ASSERT_EQ((*after)->moved_from.revision, 0);
+  EXPECT_EQ((*after)->moved_from.site.file_path, "pkg/dt.py");
+  EXPECT_EQ((*after)->moved_to.revision, -1);
+  const std::string j = to_json(**after);
+  EXPECT_NE(j.find("\"movedFrom\":{\"errorClass\":\"ValueError\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"revision\":\"v1\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"movedTo\":null"), std::string::npos) << j;
+  // A site gone without a successor moved nowhere.
+  auto gone = site_history(*st, "00000000000000d1");
+  ASSERT_TRUE(gone && *gone);
+  EXPECT_EQ((*gone)->moved_to.revision, -1);
 }
 
 }  // namespace

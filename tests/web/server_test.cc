@@ -910,6 +910,46 @@ TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {
   EXPECT_EQ(get(server.port(), "/api/errors/nothex/history").status, 400);
 }
 
+// A file renamed between two tags: its site's id is new (an id hashes the
+// file), and the history and the diff follow it from one name to the other.
+TEST(ServeCommand, HistoryFollowsASiteIntoARenamedFile) {
+  TempDir tmp;
+  std::string repo = (tmp / "repo").string();
+  write_file(tmp / "repo" / "dt.py", "def check(y):\n    raise ValueError(f\"year {y} is out of range\")\n");
+  std::string git = "cd " + shell_quote(repo) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
+  ASSERT_EQ(run(git + "init -q && " + git + "add -A && " + git + "commit -qm one && " + git + "tag v1").code, 0);
+  ASSERT_EQ(run(git + "mv dt.py _pydt.py && " + git + "commit -qm two && " + git + "tag v2").code, 0);
+  std::string db = "sqlite:" + (tmp / "r.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote(repo) + " --repo acme/dt --rev v1 --rev v2 -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  auto diff = json::parse(get(server.port(), "/api/repos/acme/dt/diff?from=v1&to=v2").body);
+  EXPECT_TRUE(diff["added"].empty()) << diff.dump();
+  EXPECT_TRUE(diff["removed"].empty()) << diff.dump();
+  ASSERT_EQ(diff["moved"].size(), 1u) << diff.dump();
+  const std::string old_id = diff["moved"][0]["old"]["id"], new_id = diff["moved"][0]["new"]["id"];
+  EXPECT_NE(old_id, new_id);
+  auto hist = get(server.port(), "/api/errors/" + new_id + "/history");
+  ASSERT_EQ(hist.status, 200) << hist.body;
+  auto hj = json::parse(hist.body);
+  EXPECT_EQ(hj["movedFrom"]["id"], old_id) << hist.body;
+  EXPECT_EQ(hj["movedFrom"]["filePath"], "dt.py");
+  EXPECT_EQ(hj["movedFrom"]["revision"], "v1");
+  EXPECT_TRUE(hj["movedTo"].is_null());
+  EXPECT_EQ(json::parse(get(server.port(), "/api/errors/" + old_id + "/history").body)["movedTo"]["id"], new_id);
+  auto page = get(server.port(), "/errors/" + new_id);
+  if (page.status == 301) page = get(server.port(), page.header("location"));
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("Before v2 it stood in another file: <a href=\"/errors/" + old_id +
+                           "?repo=acme%2Fdt&amp;ref=v1\">dt.py:2</a> in v1."),
+            std::string::npos)
+      << page.body.substr(page.body.find("<section id=\"history\">"), 700);
+  auto cli = run(errdex_cmd() + " history " + old_id + " --db " + db);
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  EXPECT_NE(cli.out.find("moved to _pydt.py:2 in v2 (" + new_id + ")"), std::string::npos) << cli.out;
+}
+
 TEST(ServeCommand, HelpAndBadArguments) {
   auto help = run(errdex_cmd() + " serve --help");
   EXPECT_EQ(help.code, 0);
