@@ -359,13 +359,6 @@ class FieldReader {
   std::string m_error;
 };
 
-bool is_record_id(std::string_view id) {
-  if (id.size() != 16) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
 Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix) {
   if (!j.is_object()) {
     std::string what = prefix.empty() ? "record" : "field \"" + prefix.substr(0, prefix.size() - 1) + "\"";
@@ -493,6 +486,13 @@ Expected<DatasetLine> dataset_line_from_json(std::string_view json) {
   }
   if (!f.error().empty()) return Error{f.error()};
   return line;
+}
+
+bool is_record_id(std::string_view id) {
+  if (id.size() != 16) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
 }
 
 }  // namespace errdex::model

@@ -5,19 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/record_json.h"
 #include "util/text.h"
 
 namespace errdex::store {
 namespace {
 
 constexpr std::size_t k_max_query_words = 32;
-
-bool is_record_id(std::string_view id) {
-  if (id.size() != 16) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
 
 // Runs of word characters (search_words), at most `most`.
 std::vector<std::string> words(std::string_view text, std::size_t most) {
@@ -51,7 +45,7 @@ Status check_dataset(const Dataset& dataset) {
                  " body keys for " + std::to_string(dataset.record_bodies.size()) + " bodies"};
   std::unordered_set<std::string_view> ids;
   for (const auto& r : dataset.records) {
-    if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
+    if (!model::is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
     if (r.repo != dataset.repo)
       return Error{"record " + r.id + " belongs to " + r.repo + ", not to dataset repo " + dataset.repo};
     if (r.analyzed_sha != dataset.sha)
