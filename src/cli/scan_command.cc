@@ -47,14 +47,6 @@ bool is_full_sha(const std::string& s) {
          });
 }
 
-std::string join_path(const std::string& prefix, const std::string& rel) {
-  if (prefix.empty()) return rel;
-  std::string p = prefix;
-  while (!p.empty() && p.back() == '/') p.pop_back();
-  while (!p.empty() && p.front() == '/') p.erase(p.begin());
-  return p.empty() ? rel : p + "/" + rel;
-}
-
 }  // namespace
 
 // What linking across files changed in a file's facts (pass 3), as text:
@@ -152,13 +144,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // not listed with the skipped files, and read as evidence only.
   std::vector<char> is_test(entries.size(), 0);
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    is_test[i] = source::is_test_path(join_path(prefix, entries[i].path));
+    is_test[i] = source::is_test_path(source::path_in_repo(prefix, entries[i].path));
     out.test_files += is_test[i] && !a.include_tests;
   }
   // Each file's path as recorded: with the prefix, from the repository's top.
   std::vector<std::string> paths;
   paths.reserve(entries.size());
-  for (const auto& e : entries) paths.push_back(join_path(prefix, e.path));
+  for (const auto& e : entries) paths.push_back(source::path_in_repo(prefix, e.path));
 
   out.sha = a.sha ? *a.sha : (*tree)->sha();
   out.link_ref = out.sha;

@@ -22,13 +22,6 @@ constexpr std::uint64_t k_max_doc_file = 1 << 20;
 // All doc files together.
 constexpr std::size_t k_max_doc_total = 64u << 20;
 
-std::string joined(const std::string& prefix, const std::string& rel) {
-  std::string p = prefix;
-  while (!p.empty() && p.back() == '/') p.pop_back();
-  while (!p.empty() && p.front() == '/') p.erase(p.begin());
-  return p.empty() ? rel : p + "/" + rel;
-}
-
 bool is_doc_file(const std::string& path) {
   return std::any_of(doc_extensions().begin(), doc_extensions().end(),
                      [&](const std::string& ext) { return path.ends_with(ext); });
@@ -45,7 +38,7 @@ std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, c
   std::vector<source::Entry> docs;
   std::erase_if(entries, [&](source::Entry& e) {
     if (!is_doc_file(e.path)) return false;
-    if (!source::is_test_path(joined(prefix, e.path))) docs.push_back(std::move(e));
+    if (!source::is_test_path(source::path_in_repo(prefix, e.path))) docs.push_back(std::move(e));
     return true;
   });
   return docs;
@@ -55,7 +48,7 @@ std::vector<source::Entry> take_package_files(std::vector<source::Entry>& entrie
   std::vector<source::Entry> out;
   std::erase_if(entries, [&](source::Entry& e) {
     if (e.path != "package.json" && !e.path.ends_with("/package.json")) return false;
-    if (!source::is_test_path(joined(prefix, e.path))) out.push_back(std::move(e));
+    if (!source::is_test_path(source::path_in_repo(prefix, e.path))) out.push_back(std::move(e));
     return true;
   });
   return out;
@@ -65,7 +58,7 @@ std::vector<analyze::JsPackage> read_packages(const source::SourceTree& tree, co
                                               const std::string& prefix) {
   std::vector<analyze::JsPackage> out;
   for (const auto& f : files) {
-    std::string path = joined(prefix, f.path);
+    std::string path = source::path_in_repo(prefix, f.path);
     path.resize(path.size() - std::string_view("package.json").size());
     if (!path.empty()) path.pop_back();
     auto text = tree.read(f);
@@ -108,7 +101,7 @@ std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::v
     if (!*known) return;
     total += (*known)->text.size();
     // The text and its index, owned by the memo's entry as well.
-    out[i] = {joined(prefix, files[i].path), std::shared_ptr<const std::string>(known, &(*known)->text),
+    out[i] = {source::path_in_repo(prefix, files[i].path), std::shared_ptr<const std::string>(known, &(*known)->text),
               std::shared_ptr<const analyze::DocTextIndex>(known, &(*known)->index)};
   });
   std::erase_if(out, [](const DocFile& d) { return d.path.empty(); });
