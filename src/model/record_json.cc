@@ -91,12 +91,7 @@ class RecordWriter {
   }
   template <class T>
   void value(const std::vector<T>& v) {
-    out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i) out += ',';
-      value(v[i]);
-    }
-    out += ']';
+    util::append_json_array(out, v, [&](const auto& item) { value(item); });
   }
   void value(const Evidence& ev) {
     object([&](auto member) {
