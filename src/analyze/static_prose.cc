@@ -13,6 +13,7 @@
 #include "analyze/python_check.h"
 #include "analyze/situation.h"
 #include "scan/facts_json.h"
+#include "util/env.h"
 #include "util/text.h"
 
 namespace errdex::analyze {
@@ -603,10 +604,7 @@ std::string prose_key(const ThrowSite& s, const ErrorRecord& r, const ProseConte
 // ERRDEX_CHECK_MEMO=1: prose taken from an earlier analysis is written
 // again and compared.
 bool check_memo() {
-  static const bool on = [] {
-    const char* v = std::getenv("ERRDEX_CHECK_MEMO");
-    return v && *v && std::string_view(v) != "0";
-  }();
+  static const bool on = util::env_flag("ERRDEX_CHECK_MEMO");
   return on;
 }
 
