@@ -73,6 +73,17 @@ const StoredRevision* find_revision(const std::vector<StoredRevision>& rows, con
   return found;
 }
 
+std::vector<std::int64_t> datasets_to_forget(const std::vector<StoredRevision>& rows,
+                                             const std::optional<std::string>& rev) {
+  std::vector<std::int64_t> drop;
+  if (!rev) {
+    for (const auto& r : rows) drop.push_back(r.id);
+  } else if (const StoredRevision* r = find_revision(rows, *rev)) {
+    drop.push_back(r->id);
+  }
+  return drop;
+}
+
 std::vector<std::string> search_words(std::string_view text) { return words(text, k_max_query_words); }
 
 std::string indexed_words(std::string_view text) {

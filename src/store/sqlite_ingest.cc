@@ -286,12 +286,7 @@ Expected<std::size_t> SqliteStore::forget(const std::string& repo, const std::op
   return in_transaction("forget", [&]() -> Expected<std::size_t> {
     auto rows = datasets_of(repo);
     if (!rows) return Error{rows.error()};
-    std::vector<std::int64_t> drop;
-    if (!rev) {
-      for (const auto& r : *rows) drop.push_back(r.id);
-    } else if (const DatasetRow* r = find_revision(*rows, *rev)) {
-      drop.push_back(r->id);
-    }
+    const std::vector<std::int64_t> drop = datasets_to_forget(*rows, rev);
     if (drop.empty()) return std::size_t{0};
     auto indexed = search_docs(std::nullopt, repo);
     if (!indexed) return Error{indexed.error()};
