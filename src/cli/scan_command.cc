@@ -476,13 +476,27 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   }
 
   // Pass 5: the evidence of each record (cli/scan_evidence.h): its
-  // tests, entry points and docs, over the whole repository.
+  // tests, entry points and docs, over the whole repository's files, so
+  // after the records cache (a file's evidence depends on other files).
   if (a.evidence) {
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
-    const EvidenceInput in{**tree,    prefix,  entries,         paths,           is_test,     whole_facts,
-                           held,      facts_keys, doc_entries,  package_entries, out.import_roots, classes,
-                           a.blame && a.rev.has_value(), a.facts_cache, memo, jobs};
+    const EvidenceInput in{.tree = **tree,
+                           .prefix = prefix,
+                           .entries = entries,
+                           .paths = paths,
+                           .is_test = is_test,
+                           .facts = whole_facts,
+                           .held = held,
+                           .facts_keys = facts_keys,
+                           .doc_entries = doc_entries,
+                           .package_entries = package_entries,
+                           .import_roots = out.import_roots,
+                           .classes = classes,
+                           .blame = a.blame && a.rev.has_value(),
+                           .facts_cache = a.facts_cache,
+                           .memo = memo,
+                           .jobs = jobs};
     const EvidenceCounts counts = add_evidence(in, out.sites, out.records);
     out.doc_files = counts.doc_files;
     out.blamed = counts.blamed;
