@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "analyze/caller_walk.h"
+#include "scan/python/relative_import.h"
 
 namespace errdex::analyze {
 namespace {
@@ -127,14 +128,12 @@ struct CallGraphModule {
 
   // The absolute module of a relative import here.
   std::string absolute(const model::ImportFact& f) const {
-    if (f.level == 0) return f.module;
-    std::string base = name;
-    for (int up = is_package ? 1 : 0; up < f.level; ++up) {
-      auto dot = base.rfind('.');
-      base = dot == std::string::npos ? std::string() : base.substr(0, dot);
-    }
-    if (f.module.empty()) return base;
-    return base.empty() ? f.module : base + '.' + f.module;
+    // A package's `__init__` is in the package it names; any other module
+    // in its parent.
+    const auto dot = name.rfind('.');
+    const std::string_view package =
+        std::string_view(name).substr(0, is_package ? name.size() : dot == std::string::npos ? 0 : dot);
+    return scan::python::resolve_relative_import(package, f.level, f.module, '.');
   }
 
   void build() {

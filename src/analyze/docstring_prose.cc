@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyze/situation.h"
 #include "analyze/static_prose.h"
 #include "util/text.h"
 

@@ -2,18 +2,20 @@
 // How users get to a JavaScript or TypeScript throw (evidence.entryPoints):
 // a repository-wide call graph of the functions and methods the JavaScript
 // frontend lists (scan/javascript/calls.h), the sibling of CallGraph
-// (Python). Modules are files; a relative specifier (`./x`, `../y/z.js`)
-// names the file `x.js`, `x.ts` (and the other extensions), `x/index.*`,
-// or, as TypeScript writes it, `x.ts` for `x.js`. A bare specifier
-// (`lodash`, `node:fs`) leads outside the repository: no edge. A call
-// resolves through the names the module defines or imports (named,
+// (Python). The two share their walks (caller_walk.h), not a base class: no
+// caller takes one for the other, and each names and publishes its functions
+// by its language's rules. Modules are files; a relative specifier (`./x`,
+// `../y/z.js`) names the file `x.js`, `x.ts` (and the other extensions),
+// `x/index.*`, or, as TypeScript writes it, `x.ts` for `x.js`. A bare
+// specifier (`lodash`, `node:fs`) leads outside the repository: no edge. A
+// call resolves through the names the module defines or imports (named,
 // default and namespace imports, `require` with destructuring, re-exports
 // and `export *`), `this.m()` through the caller's class and the classes it
-// extends in the repository, `super(…)`/`super.m()` through the base,
-// `new Cls()` to Cls's constructor (its base's when it has none), a name
-// bound to `new Cls()` to Cls's methods, and a method called on a receiver
-// of unknown type to the methods of that name when the repository
-// defines at most two. Walks are bounded in depth and in nodes visited.
+// extends in the repository, `super(…)`/`super.m()` through the base, `new
+// Cls()` to Cls's constructor (its base's when it has none), a name bound to
+// `new Cls()` to Cls's methods, and a method called on a receiver of unknown
+// type to the methods of that name when the repository defines at most two.
+// Walks are bounded in depth and in nodes visited.
 #include <cstddef>
 #include <memory>
 #include <string>

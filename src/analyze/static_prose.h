@@ -70,15 +70,6 @@ struct ProseContext {
 // compared, a difference reported on stderr).
 bool write_static_prose(const model::ThrowSite& site, model::ErrorRecord& r, const ProseContext& ctx);
 
-// The sentence commonSituations falls back to when the code says no more
-// than the error's category (`error_type`, as ErrorRecord::error_type):
-// "Passing a value out of range or inconsistent with the rest to `f(x)`."
-// `entry` is what the user calls, in backticks.
-std::string category_situation(std::string_view error_type, std::string_view entry);
-// Whether `text` is exactly one such sentence, for any entry: it says
-// nothing a more specific sentence beside it would not.
-bool is_category_situation(std::string_view text);
-
 // triggerScenarios grounded in the record's first linked test
 // (evidence.tests): a first sentence naming the test and the call it makes
 // (`Lib/test/test_textwrap.py::WrapTestCase.test_bad_width` calls

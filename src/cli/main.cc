@@ -8,6 +8,8 @@
 
 #include "cli/commands.h"
 #include "cli/store_url.h"
+#include "model/record_json.h"
+#include "web/url.h"
 
 int main(int argc, char** argv) {
   using namespace errdex::cli;
@@ -23,6 +25,18 @@ int main(int argc, char** argv) {
                   "sqlite:data/errdex.db");
   };
   auto add_json = [&](CLI::App* c) { c->add_flag("--json", json, "Print data as JSON"); };
+  // A malformed id or URL is a usage error (exit 2), as the API answers a
+  // malformed id with 400: not a record that was looked for and not found.
+  const CLI::Validator record_id(
+      [](std::string& s) {
+        return errdex::model::is_record_id(s) ? std::string() : "not a record id (16 lowercase hex digits): " + s;
+      },
+      "ID");
+  const CLI::Validator http_url(
+      [](std::string& s) {
+        return errdex::web::is_http_url(s) ? std::string() : "not an http:// or https:// URL: " + s;
+      },
+      "URL");
 
   ScanArgs scan;
   auto* c_scan = app.add_subcommand("scan", "Scan a directory or a git revision into records");
@@ -78,7 +92,7 @@ int main(int argc, char** argv) {
   std::string id;
   std::optional<std::string> repo, ref;
   auto* c_show = app.add_subcommand("show", "Show one record (of the current revision, or of --repo's --ref)");
-  c_show->add_option("id", id, "Record id (16 hex)")->required();
+  c_show->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
   c_show->add_option("--repo", repo, "With --ref: the record's owner/name");
   c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)");
   add_db(c_show);
@@ -122,7 +136,7 @@ int main(int argc, char** argv) {
   add_db(c_forget);
 
   auto* c_history = app.add_subcommand("history", "An error across the stored revisions of its repository");
-  c_history->add_option("id", id, "Record id (16 hex)")->required();
+  c_history->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
   add_db(c_history);
   add_json(c_history);
 
@@ -201,7 +215,8 @@ int main(int argc, char** argv) {
   c_serve->add_option("--threads", serve.threads, "Worker threads (default: one per core)")->check(CLI::Range(0, 256));
   c_serve->add_option("--access-log", serve.access_log, "Access log: - (stderr), off, or a file")
       ->capture_default_str();
-  c_serve->add_option("--report-url", serve.report_url, "GitHub new-issue URL for \"report a problem\" links");
+  c_serve->add_option("--report-url", serve.report_url, "GitHub new-issue URL for \"report a problem\" links")
+      ->check(http_url);
   c_serve->add_option("--max-body", serve.max_body_bytes, "Largest request body in bytes (413 beyond)")
       ->check(CLI::Range(1024, 64 << 20))
       ->capture_default_str();
@@ -254,6 +269,11 @@ int main(int argc, char** argv) {
     }
     if ((*c_show || *c_list || *c_search || *c_export) && ref && !repo) {
       std::cerr << "errdex: --ref needs --repo (a revision belongs to one repository)\n";
+      return 2;
+    }
+    // $ERRDEX_URL too, which the parser does not see.
+    if ((*c_explain || *c_run) && !errdex::web::is_http_url(base_url)) {
+      std::cerr << "errdex: --url (or $ERRDEX_URL) is not an http:// or https:// URL: " << base_url << "\n";
       return 2;
     }
     if (*c_show) return run_show(db, id, repo, ref, json);

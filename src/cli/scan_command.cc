@@ -13,11 +13,7 @@
 
 #include "analyze/analyst.h"
 #include "analyze/class_index.h"
-#include "analyze/call_graph.h"
-#include "analyze/js_call_graph.h"
-#include "analyze/docs.h"
 #include "analyze/docstring_prose.h"
-#include "analyze/evidence.h"
 #include "analyze/lints.h"
 #include "analyze/llm_analyst.h"
 #include "cli/commands.h"
@@ -49,14 +45,6 @@ bool is_full_sha(const std::string& s) {
   return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
-}
-
-std::string join_path(const std::string& prefix, const std::string& rel) {
-  if (prefix.empty()) return rel;
-  std::string p = prefix;
-  while (!p.empty() && p.back() == '/') p.pop_back();
-  while (!p.empty() && p.front() == '/') p.erase(p.begin());
-  return p.empty() ? rel : p + "/" + rel;
 }
 
 }  // namespace
@@ -156,13 +144,13 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // not listed with the skipped files, and read as evidence only.
   std::vector<char> is_test(entries.size(), 0);
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    is_test[i] = source::is_test_path(join_path(prefix, entries[i].path));
+    is_test[i] = source::is_test_path(source::path_in_repo(prefix, entries[i].path));
     out.test_files += is_test[i] && !a.include_tests;
   }
   // Each file's path as recorded: with the prefix, from the repository's top.
   std::vector<std::string> paths;
   paths.reserve(entries.size());
-  for (const auto& e : entries) paths.push_back(join_path(prefix, e.path));
+  for (const auto& e : entries) paths.push_back(source::path_in_repo(prefix, e.path));
 
   out.sha = a.sha ? *a.sha : (*tree)->sha();
   out.link_ref = out.sha;
@@ -487,94 +475,31 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (auto& s : facts[i].sites) out.sites.push_back(std::move(s));
   }
 
-  // Pass 5: the repository's tests that raise each record's error on
-  // purpose (evidence.tests).
-  // The public functions that lead to each raise (evidence.entryPoints),
-  // over the whole repository's call graph: computed after the records
-  // cache, since they depend on other files.
+  // Pass 5: the evidence of each record (cli/scan_evidence.h): its
+  // tests, entry points and docs, over the whole repository's files, so
+  // after the records cache (a file's evidence depends on other files).
   if (a.evidence) {
-    std::vector<analyze::FileFactsAt> at;
-    at.reserve(entries.size());
-    // Pass 5 reads no sites of these (they are in out.sites by now).
-    for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &whole(i)});
-    phase("5a call graph");
-    // Each code file's part of the graph: with the memo, once per content
-    // and module; only the edges are resolved again each revision.
-    std::vector<std::shared_ptr<const analyze::CallGraphModule>> graph_modules(entries.size());
-    parallel_for(entries.size(), jobs, [&](std::size_t i) {
-      if (is_test[i] || !paths[i].ends_with(".py")) return;
-      if (!memo || !held[i] || facts_keys[i].empty()) {
-        // The facts stay this pass's: not owned.
-        graph_modules[i] = analyze::call_graph_module(
-            paths[i], std::shared_ptr<const model::FileFacts>(std::shared_ptr<void>(), &whole(i)), out.import_roots);
-        return;
-      }
-      std::string key = facts_keys[i] + '\n' + paths[i] + '\n' + analyze::module_name(paths[i], out.import_roots);
-      {
-        std::lock_guard lock(memo->mutex);
-        graph_modules[i] = memo->graph_modules.find(key);
-      }
-      if (graph_modules[i]) return;
-      graph_modules[i] = analyze::call_graph_module(paths[i], held[i], out.import_roots);
-      if (graph_modules[i]) {
-        std::lock_guard lock(memo->mutex);
-        memo->graph_modules.put(std::move(key), graph_modules[i]);
-      }
-    });
-    if (memo) memo->graph_modules.next_revision();
-    std::erase(graph_modules, nullptr);
-    const analyze::CallGraph graph(std::move(graph_modules));
-    // JavaScript and TypeScript have a graph of their own: modules are
-    // files, imports specifiers.
-    std::vector<analyze::FileFactsAt> js_files;
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (!is_test[i] && analyze::is_javascript_path(paths[i])) js_files.push_back(at[i]);
-    const analyze::JsCallGraph js_graph(js_files, read_packages(**tree, package_entries, prefix));
-    phase("5b entry points");
-    analyze::link_entry_points(graph, out.sites, out.records);
-    analyze::link_javascript_entry_points(js_graph, out.sites, out.records);
-    phase("5c tests");
-    analyze::link_tests(at, out.sites, out.records, classes, graph);
-    analyze::link_javascript_tests(at, out.sites, out.records, classes);
-    phase("5d docs");
-    // The docs that quote each record's message or name its class with its
-    // function (evidence.docs): doc files, and docstrings of code files.
-    auto doc_files = read_doc_files(**tree, doc_entries, prefix, jobs, memo);
-    if (memo) memo->doc_texts.next_revision();
-    out.doc_files = doc_files.size();
-    // Each code file's docstrings indexed (analyze::index_doc_text): with
-    // the memo, once per content.
-    std::vector<std::shared_ptr<const std::vector<analyze::DocTextIndex>>> docstring_indexes(entries.size());
-    parallel_for(entries.size(), jobs, [&](std::size_t i) {
-      if (is_test[i] || whole(i).docstrings.empty()) return;
-      const bool keep = memo && !facts_keys[i].empty();
-      if (keep) {
-        std::lock_guard lock(memo->mutex);
-        docstring_indexes[i] = memo->docstring_indexes.find(facts_keys[i]);
-      }
-      if (docstring_indexes[i]) return;
-      std::vector<analyze::DocTextIndex> indexes;
-      for (const auto& d : whole(i).docstrings) indexes.push_back(analyze::index_doc_text(d.text, true));
-      docstring_indexes[i] = std::make_shared<const std::vector<analyze::DocTextIndex>>(std::move(indexes));
-      if (keep) {
-        std::lock_guard lock(memo->mutex);
-        memo->docstring_indexes.put(facts_keys[i], docstring_indexes[i]);
-      }
-    });
-    if (memo) memo->docstring_indexes.next_revision();
-    std::vector<analyze::DocSource> docs;
-    for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false, d.index.get()});
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (docstring_indexes[i])
-        for (std::size_t k = 0; k < whole(i).docstrings.size(); ++k) {
-          const auto& d = whole(i).docstrings[k];
-          docs.push_back({&paths[i], d.line, d.name, d.text, true, &(*docstring_indexes[i])[k]});
-        }
-    analyze::link_docs(docs, out.sites, out.records);
-    // The commit that introduced each raise line (evidence.introduced):
-    // only a git revision has history.
-    phase("5e blame, freeing pass 5");
-    if (a.blame && a.rev) out.blamed = add_introduced(**tree, entries, paths, out.records, a.facts_cache, jobs);
+    std::vector<const model::FileFacts*> whole_facts(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
+    const EvidenceInput in{.tree = **tree,
+                           .prefix = prefix,
+                           .entries = entries,
+                           .paths = paths,
+                           .is_test = is_test,
+                           .facts = whole_facts,
+                           .held = held,
+                           .facts_keys = facts_keys,
+                           .doc_entries = doc_entries,
+                           .package_entries = package_entries,
+                           .import_roots = out.import_roots,
+                           .classes = classes,
+                           .blame = a.blame && a.rev.has_value(),
+                           .facts_cache = a.facts_cache,
+                           .memo = memo,
+                           .jobs = jobs};
+    const EvidenceCounts counts = add_evidence(in, out.sites, out.records);
+    out.doc_files = counts.doc_files;
+    out.blamed = counts.blamed;
   }
   phase("5f entry prose");
   // The public call, or where callers come from, from the entry points

@@ -7,7 +7,11 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "analyze/call_graph.h"
+#include "analyze/docs.h"
+#include "analyze/evidence.h"
 #include "cli/parallel.h"
+#include "cli/phase_clock.h"
 #include "source/import_roots.h"
 
 namespace errdex::cli {
@@ -17,13 +21,6 @@ namespace {
 constexpr std::uint64_t k_max_doc_file = 1 << 20;
 // All doc files together.
 constexpr std::size_t k_max_doc_total = 64u << 20;
-
-std::string joined(const std::string& prefix, const std::string& rel) {
-  std::string p = prefix;
-  while (!p.empty() && p.back() == '/') p.pop_back();
-  while (!p.empty() && p.front() == '/') p.erase(p.begin());
-  return p.empty() ? rel : p + "/" + rel;
-}
 
 bool is_doc_file(const std::string& path) {
   return std::any_of(doc_extensions().begin(), doc_extensions().end(),
@@ -41,7 +38,7 @@ std::vector<source::Entry> take_doc_files(std::vector<source::Entry>& entries, c
   std::vector<source::Entry> docs;
   std::erase_if(entries, [&](source::Entry& e) {
     if (!is_doc_file(e.path)) return false;
-    if (!source::is_test_path(joined(prefix, e.path))) docs.push_back(std::move(e));
+    if (!source::is_test_path(source::path_in_repo(prefix, e.path))) docs.push_back(std::move(e));
     return true;
   });
   return docs;
@@ -51,7 +48,7 @@ std::vector<source::Entry> take_package_files(std::vector<source::Entry>& entrie
   std::vector<source::Entry> out;
   std::erase_if(entries, [&](source::Entry& e) {
     if (e.path != "package.json" && !e.path.ends_with("/package.json")) return false;
-    if (!source::is_test_path(joined(prefix, e.path))) out.push_back(std::move(e));
+    if (!source::is_test_path(source::path_in_repo(prefix, e.path))) out.push_back(std::move(e));
     return true;
   });
   return out;
@@ -61,7 +58,7 @@ std::vector<analyze::JsPackage> read_packages(const source::SourceTree& tree, co
                                               const std::string& prefix) {
   std::vector<analyze::JsPackage> out;
   for (const auto& f : files) {
-    std::string path = joined(prefix, f.path);
+    std::string path = source::path_in_repo(prefix, f.path);
     path.resize(path.size() - std::string_view("package.json").size());
     if (!path.empty()) path.pop_back();
     auto text = tree.read(f);
@@ -104,7 +101,7 @@ std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::v
     if (!*known) return;
     total += (*known)->text.size();
     // The text and its index, owned by the memo's entry as well.
-    out[i] = {joined(prefix, files[i].path), std::shared_ptr<const std::string>(known, &(*known)->text),
+    out[i] = {source::path_in_repo(prefix, files[i].path), std::shared_ptr<const std::string>(known, &(*known)->text),
               std::shared_ptr<const analyze::DocTextIndex>(known, &(*known)->index)};
   });
   std::erase_if(out, [](const DocFile& d) { return d.path.empty(); });
@@ -172,6 +169,102 @@ std::size_t add_introduced(const source::SourceTree& tree, const std::vector<sou
     cache->put_all(fresh);
   }
   return blamed.load();
+}
+
+EvidenceCounts add_evidence(const EvidenceInput& in, std::vector<model::ThrowSite>& sites,
+                            std::vector<model::ErrorRecord>& records) {
+  EvidenceCounts counts;
+  const auto& entries = in.entries;
+  const auto& paths = in.paths;
+  const auto& is_test = in.is_test;
+  const auto& held = in.held;
+  const auto& facts_keys = in.facts_keys;
+  ScanMemo* memo = in.memo;
+  const int jobs = in.jobs;
+  auto whole = [&](std::size_t i) -> const model::FileFacts& { return *in.facts[i]; };
+  std::vector<analyze::FileFactsAt> at;
+  at.reserve(entries.size());
+  // Pass 5 reads no sites of these (they are in `sites` by now).
+  for (std::size_t i = 0; i < entries.size(); ++i) at.push_back({&paths[i], &whole(i)});
+  phase("5a call graph");
+  // Each code file's part of the graph: with the memo, once per content
+  // and module; only the edges are resolved again each revision.
+  std::vector<std::shared_ptr<const analyze::CallGraphModule>> graph_modules(entries.size());
+  parallel_for(entries.size(), jobs, [&](std::size_t i) {
+    if (is_test[i] || !paths[i].ends_with(".py")) return;
+    if (!memo || !held[i] || facts_keys[i].empty()) {
+      // The facts stay this pass's: not owned.
+      graph_modules[i] = analyze::call_graph_module(
+          paths[i], std::shared_ptr<const model::FileFacts>(std::shared_ptr<void>(), &whole(i)), in.import_roots);
+      return;
+    }
+    std::string key = facts_keys[i] + '\n' + paths[i] + '\n' + analyze::module_name(paths[i], in.import_roots);
+    {
+      std::lock_guard lock(memo->mutex);
+      graph_modules[i] = memo->graph_modules.find(key);
+    }
+    if (graph_modules[i]) return;
+    graph_modules[i] = analyze::call_graph_module(paths[i], held[i], in.import_roots);
+    if (graph_modules[i]) {
+      std::lock_guard lock(memo->mutex);
+      memo->graph_modules.put(std::move(key), graph_modules[i]);
+    }
+  });
+  if (memo) memo->graph_modules.next_revision();
+  std::erase(graph_modules, nullptr);
+  const analyze::CallGraph graph(std::move(graph_modules));
+  // JavaScript and TypeScript have a graph of their own: modules are
+  // files, imports specifiers.
+  std::vector<analyze::FileFactsAt> js_files;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (!is_test[i] && analyze::is_javascript_path(paths[i])) js_files.push_back(at[i]);
+  const analyze::JsCallGraph js_graph(js_files, read_packages(in.tree, in.package_entries, in.prefix));
+  phase("5b entry points");
+  analyze::link_entry_points(graph, sites, records);
+  analyze::link_javascript_entry_points(js_graph, sites, records);
+  phase("5c tests");
+  analyze::link_tests(at, sites, records, in.classes, graph);
+  analyze::link_javascript_tests(at, sites, records, in.classes);
+  phase("5d docs");
+  // The docs that quote each record's message or name its class with its
+  // function (evidence.docs): doc files, and docstrings of code files.
+  auto doc_files = read_doc_files(in.tree, in.doc_entries, in.prefix, jobs, memo);
+  if (memo) memo->doc_texts.next_revision();
+  counts.doc_files = doc_files.size();
+  // Each code file's docstrings indexed (analyze::index_doc_text): with
+  // the memo, once per content.
+  std::vector<std::shared_ptr<const std::vector<analyze::DocTextIndex>>> docstring_indexes(entries.size());
+  parallel_for(entries.size(), jobs, [&](std::size_t i) {
+    if (is_test[i] || whole(i).docstrings.empty()) return;
+    const bool keep = memo && !facts_keys[i].empty();
+    if (keep) {
+      std::lock_guard lock(memo->mutex);
+      docstring_indexes[i] = memo->docstring_indexes.find(facts_keys[i]);
+    }
+    if (docstring_indexes[i]) return;
+    std::vector<analyze::DocTextIndex> indexes;
+    for (const auto& d : whole(i).docstrings) indexes.push_back(analyze::index_doc_text(d.text, true));
+    docstring_indexes[i] = std::make_shared<const std::vector<analyze::DocTextIndex>>(std::move(indexes));
+    if (keep) {
+      std::lock_guard lock(memo->mutex);
+      memo->docstring_indexes.put(facts_keys[i], docstring_indexes[i]);
+    }
+  });
+  if (memo) memo->docstring_indexes.next_revision();
+  std::vector<analyze::DocSource> docs;
+  for (const auto& d : doc_files) docs.push_back({&d.path, 1, {}, *d.text, false, d.index.get()});
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (docstring_indexes[i])
+      for (std::size_t k = 0; k < whole(i).docstrings.size(); ++k) {
+        const auto& d = whole(i).docstrings[k];
+        docs.push_back({&paths[i], d.line, d.name, d.text, true, &(*docstring_indexes[i])[k]});
+      }
+  analyze::link_docs(docs, sites, records);
+  // The commit that introduced each raise line (evidence.introduced):
+  // only a git revision has history.
+  phase("5e blame, freeing pass 5");
+  if (in.blame) counts.blamed = add_introduced(in.tree, entries, paths, records, in.facts_cache, jobs);
+  return counts;
 }
 
 }  // namespace errdex::cli

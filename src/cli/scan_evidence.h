@@ -1,15 +1,18 @@
 #pragma once
-// The scan pipeline's evidence passes that read the tree itself
-// (cli/scan_pipeline.h): the repository's doc files, and blame of the
-// raise lines on a git revision.
+// The scan pipeline's evidence pass (pass 5 of cli/scan_pipeline.h): the
+// tests, entry points, docs and introducing commit of each record, and the
+// parts of it that read the tree itself (the repository's doc files and
+// package.json files, blame of the raise lines on a git revision).
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "analyze/class_index.h"
 #include "analyze/js_call_graph.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
+#include "model/throw_site.h"
 #include "source/source_tree.h"
 
 namespace errdex::cli {
@@ -59,5 +62,46 @@ std::vector<DocFile> read_doc_files(const source::SourceTree& tree, const std::v
 std::size_t add_introduced(const source::SourceTree& tree, const std::vector<source::Entry>& entries,
                            const std::vector<std::string>& paths, std::vector<model::ErrorRecord>& records,
                            FactsCache* cache, int jobs);
+
+// What pass 5 reads of the scan so far. The code files as pass 2 left
+// them, one index across the vectors per file: its entry, its path from the
+// repository's top, whether it is test code, its facts whole (the sites
+// are read from `sites` instead), its facts when shared with the memo
+// (null when parsed by this pass) and its facts key (empty without the
+// cache). The doc and package.json files pass 1 set aside, the import roots
+// and the repository's classes (pass 3).
+struct EvidenceInput {
+  const source::SourceTree& tree;
+  const std::string& prefix;
+  const std::vector<source::Entry>& entries;
+  const std::vector<std::string>& paths;
+  const std::vector<char>& is_test;
+  const std::vector<const model::FileFacts*>& facts;
+  const std::vector<std::shared_ptr<const model::FileFacts>>& held;
+  const std::vector<std::string>& facts_keys;
+  const std::vector<source::Entry>& doc_entries;
+  const std::vector<source::Entry>& package_entries;
+  const std::vector<std::string>& import_roots;
+  const analyze::ClassIndex& classes;
+  bool blame;  // --blame on a git revision: evidence.introduced
+  FactsCache* facts_cache;  // may be null
+  ScanMemo* memo;           // may be null; only with facts_cache
+  int jobs;
+};
+struct EvidenceCounts {
+  std::size_t doc_files = 0;  // doc files read
+  std::size_t blamed = 0;     // files blamed (not from the cache)
+};
+
+// Pass 5: fills the evidence of `records` (of `sites`, one to one): the
+// public functions that lead to each raise over the repository's call graph
+// (evidence.entryPoints; Python's and JavaScript's graphs), the tests that
+// raise its error on purpose (evidence.tests), the docs that quote its
+// message or name its class with its function (evidence.docs) and, with
+// `blame`, the commit that introduced its raise line (evidence.introduced).
+// With the memo, each file's part of the call graph and its docstrings'
+// index are kept by content for the next revision.
+EvidenceCounts add_evidence(const EvidenceInput& in, std::vector<model::ThrowSite>& sites,
+                            std::vector<model::ErrorRecord>& records);
 
 }  // namespace errdex::cli

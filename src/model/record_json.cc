@@ -91,12 +91,7 @@ class RecordWriter {
   }
   template <class T>
   void value(const std::vector<T>& v) {
-    out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i) out += ',';
-      value(v[i]);
-    }
-    out += ']';
+    util::append_json_array(out, v, [&](const auto& item) { value(item); });
   }
   void value(const Evidence& ev) {
     object([&](auto member) {
@@ -359,13 +354,6 @@ class FieldReader {
   std::string m_error;
 };
 
-bool is_record_id(std::string_view id) {
-  if (id.size() != 16) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
 Expected<ErrorRecord> record_from_value(const Json& j, const std::string& prefix) {
   if (!j.is_object()) {
     std::string what = prefix.empty() ? "record" : "field \"" + prefix.substr(0, prefix.size() - 1) + "\"";
@@ -493,6 +481,13 @@ Expected<DatasetLine> dataset_line_from_json(std::string_view json) {
   }
   if (!f.error().empty()) return Error{f.error()};
   return line;
+}
+
+bool is_record_id(std::string_view id) {
+  if (id.size() != 16) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
 }
 
 }  // namespace errdex::model

@@ -14,6 +14,10 @@ std::string to_json(const ErrorRecord& r);
 // `{"record":…,"datasetVersion":…}` on one line, no trailing newline.
 std::string to_json(const DatasetLine& line);
 
+// Whether `id` is a record id as the format writes it: 16 lowercase hex
+// digits.
+bool is_record_id(std::string_view id);
+
 // Parses a record object. Unknown fields are ignored; a missing required
 // field, a wrong type or invalid JSON is an error naming the field.
 Expected<ErrorRecord> record_from_json(std::string_view json);

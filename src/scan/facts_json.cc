@@ -38,12 +38,7 @@ class Writer {
   }
   template <class T>
   void value(const std::vector<T>& v) {
-    out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i) out += ',';
-      value(v[i]);
-    }
-    out += ']';
+    util::append_json_array(out, v, [&](const auto& item) { value(item); });
   }
   void value(const model::TemplatePart& p) { list(p.literal, p.text, p.display, p.printf_conv); }
   void value(const model::MessageTemplate& t) { list(t.style, t.parts, t.from_literals); }

@@ -526,4 +526,11 @@ Expected<std::unique_ptr<SourceTree>> open_files(const std::string& root, std::v
   return std::unique_ptr<SourceTree>(std::move(tree));
 }
 
+std::string path_in_repo(const std::string& prefix, const std::string& rel) {
+  std::string_view p = prefix;
+  while (!p.empty() && p.back() == '/') p.remove_suffix(1);
+  while (!p.empty() && p.front() == '/') p.remove_prefix(1);
+  return p.empty() ? rel : std::string(p) + "/" + rel;
+}
+
 }  // namespace errdex::source

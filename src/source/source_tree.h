@@ -99,4 +99,9 @@ std::optional<std::string> content_problem(const std::string& content, const Opt
 // bytes are not valid in it.
 bool decode_declared_encoding(std::string& content);
 
+// A file's path as recorded, from the repository's top: `prefix` (where the
+// scanned folder sits in the repository, "" at its top; slashes at its ends
+// are ignored), then `rel`, the file's path in the scanned folder.
+std::string path_in_repo(const std::string& prefix, const std::string& rel);
+
 }  // namespace errdex::source

@@ -5,19 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/record_json.h"
 #include "util/text.h"
 
 namespace errdex::store {
 namespace {
 
 constexpr std::size_t k_max_query_words = 32;
-
-bool is_record_id(std::string_view id) {
-  if (id.size() != 16) return false;
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
 
 // Runs of word characters (search_words), at most `most`.
 std::vector<std::string> words(std::string_view text, std::size_t most) {
@@ -51,7 +45,7 @@ Status check_dataset(const Dataset& dataset) {
                  " body keys for " + std::to_string(dataset.record_bodies.size()) + " bodies"};
   std::unordered_set<std::string_view> ids;
   for (const auto& r : dataset.records) {
-    if (!is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
+    if (!model::is_record_id(r.id)) return Error{"record id \"" + r.id + "\" is not 16 lowercase hex digits"};
     if (r.repo != dataset.repo)
       return Error{"record " + r.id + " belongs to " + r.repo + ", not to dataset repo " + dataset.repo};
     if (r.analyzed_sha != dataset.sha)
@@ -77,6 +71,17 @@ const StoredRevision* find_revision(const std::vector<StoredRevision>& rows, con
     if (r.revision.ref == rev || r.revision.sha == rev || (rev.size() >= 7 && r.revision.sha.starts_with(rev)))
       found = &r;
   return found;
+}
+
+std::vector<std::int64_t> datasets_to_forget(const std::vector<StoredRevision>& rows,
+                                             const std::optional<std::string>& rev) {
+  std::vector<std::int64_t> drop;
+  if (!rev) {
+    for (const auto& r : rows) drop.push_back(r.id);
+  } else if (const StoredRevision* r = find_revision(rows, *rev)) {
+    drop.push_back(r->id);
+  }
+  return drop;
 }
 
 std::vector<std::string> search_words(std::string_view text) { return words(text, k_max_query_words); }

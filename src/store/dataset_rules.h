@@ -4,6 +4,7 @@
 // which is current), how a revision is named, and the words a search looks
 // for. Internal to the store stage.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,11 @@ void order_revisions(std::vector<StoredRevision>& rows);
 // The last of `rows` that `rev` names (Store::revision: a ref, a sha, or a
 // sha's first 7+ digits), or nullptr.
 const StoredRevision* find_revision(const std::vector<StoredRevision>& rows, const std::string& rev);
+
+// The datasets Store::forget drops of a repository's `rows`: all of them
+// without `rev`, else the one find_revision names (none when it names none).
+std::vector<std::int64_t> datasets_to_forget(const std::vector<StoredRevision>& rows,
+                                             const std::optional<std::string>& rev);
 
 // The words a search looks for in user text: runs of ASCII letters and
 // digits and of bytes >= 0x80 (so non-ASCII text survives), at most 32 (a

@@ -606,12 +606,7 @@ Expected<std::size_t> PgStore::forget(const std::string& repo, const std::option
     if (auto r = conn.run(k_lock_repo, Params().text(repo), "lock the repository"); !r) return Error{r.error()};
     auto rows = datasets_of(conn, repo);
     if (!rows) return Error{rows.error()};
-    std::vector<std::int64_t> drop;
-    if (!rev) {
-      for (const auto& r : *rows) drop.push_back(r.id);
-    } else if (const StoredRevision* r = find_revision(*rows, *rev)) {
-      drop.push_back(r->id);
-    }
+    const std::vector<std::int64_t> drop = datasets_to_forget(*rows, rev);
     if (drop.empty()) return std::size_t{0};
     for (std::int64_t id : drop) {
       if (auto r = conn.run(k_delete_bodies, Params().integer(id), "delete bodies"); !r) return Error{r.error()};

@@ -1,7 +1,7 @@
 #pragma once
 // A prepared SQLite statement and one run of it: the statement finalized
 // when it goes, its bindings and its step, reset when the run ends
-// (sqlite_store.cc's only way to SQLite's statements).
+// (the SQLite backend's only way to SQLite's statements).
 #include <sqlite3.h>
 
 #include <cstdint>

@@ -14,4 +14,18 @@ namespace errdex::util {
 // is not valid UTF-8 (the caller refuses it or replaces the bad bytes).
 bool append_json_string(std::string& out, std::string_view s);
 
+// Appends `items` as a JSON array, each item written by `write(item)`, as
+// dump() writes one: no spaces around the commas.
+template <class Items, class Write>
+void append_json_array(std::string& out, const Items& items, const Write& write) {
+  out += '[';
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += ',';
+    first = false;
+    write(item);
+  }
+  out += ']';
+}
+
 }  // namespace errdex::util

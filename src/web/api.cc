@@ -169,7 +169,7 @@ Response api_jobs(store::JobQueue* queue, const Query& q) {
 }
 
 Response api_error(const Snapshot& s, store::Store& st, const std::string& id, const Query& q) {
-  if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+  if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
   if (auto ref = opt_param(q, "ref")) {
     auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));
     if (!at) throw HttpError{404, "no record " + id + " in a revision " + *ref};
@@ -181,7 +181,7 @@ Response api_error(const Snapshot& s, store::Store& st, const std::string& id, c
 }
 
 Response api_error_history(store::Store& st, const std::string& id) {
-  if (!is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+  if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
   auto h = store::site_history(st, id);
   if (!h) throw StoreFailure{h.error()};
   if (!*h) throw HttpError{404, "no stored revision holds record " + id};

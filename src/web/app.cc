@@ -8,6 +8,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 
+#include "model/record_json.h"
 #include "util/text.h"
 #include "web/api.h"
 #include "web/assets.h"
@@ -90,7 +91,7 @@ struct App::Impl {
       case RouteId::error_redirect:
       case RouteId::error_page: {
         const auto& id = params.at("id");
-        if (!is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
+        if (!model::is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
         if (auto ref = opt_param(q, "ref")) {
           // The site as an older revision holds it.
           auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));

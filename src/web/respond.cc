@@ -111,12 +111,6 @@ std::string body_text(std::string_view bytes, std::string_view content_type) {
   return std::move(*text);
 }
 
-bool is_record_id(std::string_view id) {
-  return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
-
 std::string slug_of(const model::ErrorRecord& r) { return r.slug.empty() ? "error" : r.slug; }
 
 json summary_json(const model::ErrorRecord& r) {

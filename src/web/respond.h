@@ -62,7 +62,6 @@ int cursor_param(const Query& q, int max);
 // reading them as something else.
 std::string body_text(std::string_view bytes, std::string_view content_type);
 
-bool is_record_id(std::string_view id);
 std::string slug_of(const model::ErrorRecord& r);
 // A record as a list item: in the API, and on the pages.
 nlohmann::json summary_json(const model::ErrorRecord& r);

@@ -69,4 +69,11 @@ std::string record_page_path(const model::ErrorRecord& r) {
   return "/errors/" + percent_encode(r.id) + "/" + percent_encode(r.slug.empty() ? "error" : r.slug);
 }
 
+bool is_http_url(std::string_view s) {
+  for (std::string_view scheme : {"http://", "https://"})
+    if (s.size() > scheme.size() && util::to_lower_ascii(s.substr(0, scheme.size())) == scheme)
+      return s[scheme.size()] != '/' && s[scheme.size()] != '?' && s[scheme.size()] != '#';
+  return false;
+}
+
 }  // namespace errdex::web

@@ -29,6 +29,10 @@ std::string percent_encode(std::string_view s, bool keep_slash = false);
 // slug), percent-encoded.
 std::string record_page_path(const model::ErrorRecord& r);
 
+// Whether `s` is an absolute http:// or https:// URL with a host, as a
+// link to a page starts; nothing after the host is checked.
+bool is_http_url(std::string_view s);
+
 // A request path made safe to route: decoded, and rejected when a segment is
 // "." or "..", or when it does not start with '/'.
 Expected<std::string> decode_path(std::string_view raw_path);

@@ -13,6 +13,7 @@
 #include "analyze/docstring_prose.h"
 #include "analyze/llm_analyst.h"
 #include "analyze/python_check.h"
+#include "analyze/situation.h"
 #include "analyze/static_prose.h"
 #include "scan/python/frontend.h"
 #include "support/process.h"

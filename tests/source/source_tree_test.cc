@@ -163,5 +163,15 @@ TEST(SourceTree, GitRevisionIsReadWithoutCheckout) {
   EXPECT_NE(not_git.error().find("not in one"), std::string::npos);
 }
 
+// The scan's prefix (--prefix, or the folder's place in its repository)
+// before a file's path in the scanned folder, with or without slashes.
+TEST(SourceTree, PathInRepoPutsThePrefixBeforeThePath) {
+  EXPECT_EQ(path_in_repo("", "json/decoder.py"), "json/decoder.py");
+  EXPECT_EQ(path_in_repo("Lib", "json/decoder.py"), "Lib/json/decoder.py");
+  EXPECT_EQ(path_in_repo("/Lib/", "os.py"), "Lib/os.py");
+  EXPECT_EQ(path_in_repo("src/pkg//", "x.py"), "src/pkg/x.py");
+  EXPECT_EQ(path_in_repo("/", "x.py"), "x.py");
+}
+
 }  // namespace
 }  // namespace errdex::source

@@ -9,13 +9,7 @@ namespace errdex::scan::javascript {
 namespace {
 
 using model::TemplatePart;
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using util::hex_value;
 
 // The number `digits` spell in hex; nullopt when one is not a hex digit or
 // the value leaves Unicode.

@@ -178,16 +178,9 @@ std::uint32_t bracket_end(std::string_view s, std::uint32_t open, std::uint32_t 
   for (std::uint32_t i = open; i < end; ++i) {
     const char c = s[i];
     if (c == '\'' || c == '"') {
-      const char q = c;
-      const bool triple = i + 2 < end && s[i + 1] == q && s[i + 2] == q;
-      for (i += triple ? 3 : 1; i < end; ++i) {
-        if (s[i] == '\\') {
-          ++i;
-        } else if (s[i] == q && (!triple || (i + 2 < end && s[i + 1] == q && s[i + 2] == q))) {
-          i += triple ? 2 : 0;
-          break;
-        }
-      }
+      const std::size_t past = python::string_end(s.substr(0, end), i);
+      if (past == std::string_view::npos) return end;
+      i = static_cast<std::uint32_t>(past - 1);
     } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
@@ -340,15 +333,9 @@ class BindingReader {
     for (std::uint32_t i = b; i < e; ++i) {
       const char c = m_s[i];
       if (c == '\'' || c == '"') {
-        const bool triple = i + 2 < e && m_s[i + 1] == c && m_s[i + 2] == c;
-        for (i += triple ? 3 : 1; i < e; ++i) {
-          if (m_s[i] == '\\') {
-            ++i;
-          } else if (m_s[i] == c && (!triple || (i + 2 < e && m_s[i + 1] == c && m_s[i + 2] == c))) {
-            i += triple ? 2 : 0;
-            break;
-          }
-        }
+        const std::size_t past = python::string_end(m_s.substr(0, e), i);
+        if (past == std::string_view::npos) return;
+        i = static_cast<std::uint32_t>(past - 1);
         continue;
       }
       if (c == ')' || c == ']' || c == '}') --depth;

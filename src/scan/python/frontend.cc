@@ -16,6 +16,7 @@
 #include "scan/python/file_scanner.h"
 #include "scan/python/text.h"
 #include "scan/tree_walk.h"
+#include "util/env.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -107,10 +108,7 @@ constexpr std::size_t k_max_source = 0xFFFFFFF0u;
 // ERRDEX_CHECK_MEMO=1: every scan that reused statements of an earlier
 // scan is done again whole and compared, a difference reported on stderr.
 bool check_memo() {
-  static const bool on = [] {
-    const char* v = std::getenv("ERRDEX_CHECK_MEMO");
-    return v && *v && std::string_view(v) != "0";
-  }();
+  static const bool on = util::env_flag("ERRDEX_CHECK_MEMO");
   return on;
 }
 

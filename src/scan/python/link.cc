@@ -13,6 +13,7 @@
 
 #include "scan/python/file_scanner.h"
 #include "scan/python/frontend.h"
+#include "scan/python/relative_import.h"
 #include "util/text.h"
 
 namespace errdex::scan {
@@ -290,14 +291,8 @@ std::string imported_module(const model::FileFacts& facts, std::string_view path
       module = imp.module;
     }
     std::replace(module.begin(), module.end(), '.', '/');
-    if (imp.level == 0) return module;
-    std::string_view folder = path.substr(0, path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/'));
-    for (int up = 1; up < imp.level; ++up) {
-      const auto slash = folder.rfind('/');
-      folder = slash == std::string_view::npos ? std::string_view() : folder.substr(0, slash);
-    }
-    if (module.empty()) return std::string(folder);
-    return folder.empty() ? module : std::string(folder) + "/" + module;
+    const std::string_view folder = path.substr(0, path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/'));
+    return python::resolve_relative_import(folder, imp.level, module, '/');
   }
   return {};
 }

@@ -1,0 +1,89 @@
+// Ids, revisions and URLs a user gets wrong on the command line: a
+// malformed one is a usage error (exit 2, as the API answers 400), a
+// well-formed one that names nothing stored is not found (exit 1, as the
+// API's 404).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/process.h"
+
+namespace errdex {
+namespace {
+
+using namespace errdex::testing;
+
+// A store holding one repository, acme/cache, at revision v1.
+class MalformedArgs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_file(m_repo / "cache.py", "def resize(n):\n    if n < 0:\n        raise ValueError(f\"n must be non-negative, got {n}\")\n");
+    m_db = " --db " + shell_quote("sqlite:" + (m_data / "s.db").string());
+    auto r = run(errdex_cmd() + " scan " + shell_quote(m_repo.str()) + " --repo acme/cache --ref v1 -q" + m_db);
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  RunResult errdex(const std::string& args) { return run(errdex_cmd() + " " + args + m_db + " </dev/null"); }
+
+  TempDir m_repo, m_data;
+  std::string m_db;
+};
+
+TEST_F(MalformedArgs, ShowOfAMalformedIdIsAUsageError) {
+  auto r = errdex("show nothex");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not a record id (16 lowercase hex digits): nothex"), std::string::npos) << r.err;
+  r = errdex("show 0123456789ABCDEF");  // the format's ids are lowercase
+  EXPECT_EQ(r.code, 2) << r.err;
+  r = errdex("show 0123456789abcdef");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("no record"), std::string::npos) << r.err;
+  r = errdex("show nothex --repo acme/cache --ref v1");
+  EXPECT_EQ(r.code, 2) << r.err;
+}
+
+TEST_F(MalformedArgs, HistoryOfAMalformedIdIsAUsageError) {
+  auto r = errdex("history nothex");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not a record id (16 lowercase hex digits): nothex"), std::string::npos) << r.err;
+  r = errdex("history 0123456789abcdef");
+  EXPECT_EQ(r.code, 1) << r.err;
+}
+
+// A revision has no format of its own (a tag, a branch, a sha): one not
+// stored is not found; naming one without its repository is a usage error.
+TEST_F(MalformedArgs, RevisionNotStoredIsNotFoundAndOneWithoutRepoIsAUsageError) {
+  for (const char* cmd : {"show 0123456789abcdef", "list", "search non-negative", "export", "match 'ValueError: x'"}) {
+    auto r = errdex(std::string(cmd) + " --ref v1");
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.err;
+    r = errdex(std::string(cmd) + " --repo acme/cache --ref v9");
+    EXPECT_EQ(r.code, 1) << cmd << ": " << r.err;
+  }
+  auto r = errdex("diff acme/cache v1 v9");
+  EXPECT_EQ(r.code, 1) << r.err;
+  r = errdex("forget acme/cache --ref v9");
+  EXPECT_EQ(r.code, 1) << r.err;
+}
+
+// The page links explain and run print were built on any text given as
+// --url (or $ERRDEX_URL): `notaurl/errors/…`.
+TEST_F(MalformedArgs, ExplainAndRunRefuseAMalformedUrl) {
+  auto r = errdex("explain --url notaurl");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not an http:// or https:// URL"), std::string::npos) << r.err;
+  r = run("ERRDEX_URL=ftp://example.com " + errdex_cmd() + " run" + m_db + " -- true");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("ftp://example.com"), std::string::npos) << r.err;
+  r = errdex("explain --url https://errdex.example.org/");
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run("ERRDEX_URL=http://127.0.0.1:9 " + errdex_cmd() + " run" + m_db + " -- true");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(MalformedArgs, ServeRefusesAMalformedReportUrl) {
+  auto r = errdex("serve --listen 127.0.0.1:0 --report-url issues/new");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not an http:// or https:// URL: issues/new"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace errdex
