@@ -535,7 +535,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     analyze::link_javascript_entry_points(js_graph, out.sites, out.records);
     phase("5c tests");
     analyze::link_tests(at, out.sites, out.records, classes, graph);
-    analyze::link_javascript_tests(at, out.sites, out.records, classes);
+    analyze::link_javascript_tests(at, out.sites, out.records, classes, &js_graph);
     phase("5d docs");
     // The docs that quote each record's message or name its class with its
     // function (evidence.docs): doc files, and docstrings of code files.
