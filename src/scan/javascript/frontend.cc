@@ -766,9 +766,9 @@ model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect)
   // The test file's imports, which its calls are resolved through
   // (JsCallGraph::resolve_calls); its own functions are no part of the graph.
   if (!facts.expectations.empty()) {
-    model::FileFacts calls;
-    javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), calls);
-    facts.imports = std::move(calls.imports);
+    model::FileFacts imports;
+    javascript_detail::read_imports(source, language(dialect).lang, ts_tree_root_node(tree), imports);
+    facts.imports = std::move(imports.imports);
   }
   ts_tree_delete(tree);
   return facts;
