@@ -639,6 +639,7 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
   // class (`throw err`) by node too.
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_name;
   std::unordered_map<int, std::vector<std::size_t>> by_node, unknown_by_node;
+  std::vector<std::size_t> classed;  // every JavaScript throw of a known class
   for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
     if (!javascript(records[i].file_path) || sites[i].kind != "raise") continue;
     const int node = graph ? graph->node_of(records[i].file_path, sites[i]) : -1;
@@ -646,6 +647,7 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
       if (node >= 0) unknown_by_node[node].push_back(i);
       continue;
     }
+    classed.push_back(i);
     if (node >= 0) by_node[node].push_back(i);
     std::string_view fn = last_component(sites[i].function);
     if (fn == "constructor" && !sites[i].class_name.empty()) fn = sites[i].class_name;
@@ -707,9 +709,9 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
       // the site out in the whole repository (its copies in builds aside):
       // the graph misses calls (a method of an object made from a config,
       // a receiver of unknown type), so a site it did not reach that the
-      // message fits as well may be the one. Without a message, the walk must have stayed
-      // within its bounds and met no throw of unknown class (`throw
-      // err`), which may be what the test meets.
+      // message fits as well may be the one. Without a message, the walk
+      // must have stayed within its bounds and met no throw of unknown
+      // class (`throw err`), which may be what the test meets.
       auto closely = [&](std::size_t r) {
         return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r], true));
       };
@@ -718,11 +720,8 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
       found = reached_sites(e, *f.path, *f.facts, *graph, by_node, unknown_by_node, closely, level, complete, unknown);
       if (found.empty() || !one_statement(found)) continue;
       if (e.match.empty() && (!complete || unknown)) continue;
-      if (!e.match.empty() && std::any_of(by_name.begin(), by_name.end(), [&](const auto& named) {
-            return std::any_of(named.second.begin(), named.second.end(), [&](std::size_t r) {
-              return std::find(found.begin(), found.end(), r) == found.end() && !copy_of(r, found.front()) &&
-                     closely(r);
-            });
+      if (!e.match.empty() && std::any_of(classed.begin(), classed.end(), [&](std::size_t r) {
+            return std::find(found.begin(), found.end(), r) == found.end() && !copy_of(r, found.front()) && closely(r);
           }))
         continue;
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});

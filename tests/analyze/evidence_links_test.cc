@@ -1688,7 +1688,8 @@ TEST(EvidenceLinks, AJavaScriptTestReachingSeveralThrowsNeedsItsMessage) {
 // and fit no site the walk did not reach: GraphQLID's `serialize`, made
 // from a config object, is not reached from `toAst`, which the message
 // fits as well as the enum's that is reached. A bundle's copy of the site
-// (`assertName$1`, as rollup renames) is no other site.
+// (`assertName$1`, as rollup renames) is no other site; a throw at a
+// module's top level is one.
 TEST(EvidenceLinks, AJavaScriptTestsMessageFitsTheSiteItReachesClosely) {
   auto l = link({{"src/name.js",
                   "function assertName(name) {\n"
@@ -1709,18 +1710,28 @@ TEST(EvidenceLinks, AJavaScriptTestsMessageFitsTheSiteItReachesClosely) {
                   "  throw new TypeError(`Enum \"${value.name}\" cannot represent value: ${value}`);\n"
                   "}\n"
                   "function toAst(value) { return serializeEnum(value); }\n"
+                  "function checkConfig(c) { if (!c) throw new TypeError('The config must be an object'); }\n"
+                  "function build(c) { return checkConfig(c); }\n"
                   "exports.serializeId = serializeId;\n"
-                  "exports.toAst = toAst;\n"}},
+                  "exports.toAst = toAst;\n"
+                  "exports.build = build;\n"},
+                 {"src/env.js",
+                  "if (typeof process === 'undefined') throw new TypeError('No config in this environment');\n"}},
                 {{"test/name.test.js",
                   "const { makeType } = require('../src/name');\n"
-                  "const { toAst } = require('../src/scalars');\n"
+                  "const { toAst, build } = require('../src/scalars');\n"
                   "it('rejects a name', () => {\n"
                   "  expect(() => makeType({name: 'Bad!'})).toThrow('Names must only contain letters but \"Bad!\" does not.');\n"
                   "});\n"
                   "it('rejects an id', () => {\n"
                   "  expect(() => toAst(false)).toThrow('ID cannot represent value: false');\n"
+                  "});\n"
+                  "it('rejects a config', () => {\n"
+                  "  expect(() => build(null)).toThrow(/config/);\n"
                   "});\n"}});
-  ASSERT_EQ(l.records.size(), 5u);
+  ASSERT_EQ(l.records.size(), 7u);
+  // A throw at a module's top level that the message fits is another site.
+  EXPECT_TRUE(l.tests_of("The config must").empty());
   EXPECT_EQ(l.tests_of("Names must only"), (std::vector<std::string>{"rejects a name@4"}));
   EXPECT_TRUE(l.tests_of("Names must start").empty());
   EXPECT_TRUE(l.tests_of("Enum").empty());
