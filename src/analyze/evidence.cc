@@ -15,6 +15,7 @@
 #include "analyze/call_text.h"
 #include "analyze/guard_eval.h"
 #include "analyze/helper_first.h"
+#include "analyze/js_call_graph.h"
 #include "analyze/static_prose.h"
 #include "analyze/test_bindings.h"
 #include "analyze/test_values.h"
@@ -123,14 +124,15 @@ std::vector<std::string_view> split_words(std::string_view s) {
   return out;
 }
 
-// Whether the test's words are a run of some message `template_text`
-// gives, each interpolation (`{node!r}`, and the word around it) standing
-// for one or more of the test's words: at least one does, and the words
-// the template spells out hold k_min_fragment characters. The first and
-// last words may be cut (the regex is searched in the message).
-bool words_fit(const std::vector<std::string>& test, std::string_view template_text) {
+// How many characters of the test's words the words `template_text`
+// spells out match, at best, where the test's words are a run of some
+// message it gives, each interpolation (`{node!r}`, and the word around
+// it) standing for one or more of the test's words and at least one
+// doing so; 0 when they are none. The first and last words may be cut
+// (the regex is searched in the message).
+std::size_t words_fit_chars(const std::vector<std::string>& test, std::string_view template_text) {
   const std::size_t n = test.size();
-  if (n < 2 || template_text.find('{') == std::string_view::npos) return false;
+  if (n < 2 || template_text.find('{') == std::string_view::npos) return 0;
   auto t = split_words(template_text);
   const std::size_t m = t.size();
   auto hole = [&](std::size_t j) { return t[j].find('{') != std::string_view::npos; };
@@ -152,9 +154,16 @@ bool words_fit(const std::vector<std::string>& test, std::string_view template_t
       if (int rest = fit(i + 1, j + 1, used); rest > 0) at = rest + static_cast<int>(test[i].size());
     return at;
   };
-  for (std::size_t j = 0; j < m; ++j)
-    if (fit(0, j, false) > static_cast<int>(k_min_fragment)) return true;
-  return false;
+  int best = 0;
+  for (std::size_t j = 0; j < m; ++j) best = std::max(best, fit(0, j, false));
+  return best > 0 ? static_cast<std::size_t>(best - 1) : 0;
+}
+
+// Whether the test's words fit a message `template_text` gives
+// (words_fit_chars), the words it spells out holding k_min_fragment
+// characters.
+bool words_fit(const std::vector<std::string>& test, std::string_view template_text) {
+  return words_fit_chars(test, template_text) >= k_min_fragment;
 }
 
 Pattern compile(const std::string& match) {
@@ -170,10 +179,23 @@ Pattern compile(const std::string& match) {
   return p;
 }
 
-bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r) {
+// Whether the test's message agrees with record r's template or one of
+// its variants. `closely`: not where an interpolation stands for most of
+// the test's words; the words the template spells out must match more of
+// the test's characters than its interpolations take (`Names must only
+// contain … but "x" does not.` does not fit `Names must start with … but
+// "{name}" does not.`, whose name would be most of it).
+bool pattern_agrees(const Pattern& p, const model::ErrorRecord& r, bool closely = false) {
+  std::size_t total = 0;
+  if (closely)
+    for (const auto& w : p.words) total += w.size();
   auto one = [&](const std::string& text) {
     if (p.re && RE2::PartialMatch(text, *p.re)) return true;
-    return !p.fragment.empty() && (text.find(p.fragment) != std::string::npos || words_fit(p.words, text));
+    if (p.fragment.empty()) return false;
+    if (text.find(p.fragment) != std::string::npos) return true;
+    if (!closely) return words_fit(p.words, text);
+    const std::size_t chars = words_fit_chars(p.words, text);
+    return chars >= k_min_fragment && 2 * chars > total;
   };
   if (one(r.error_message)) return true;
   return std::any_of(r.message_variants.begin(), r.message_variants.end(),
@@ -378,6 +400,65 @@ void keep_links(std::vector<std::vector<Link>>& links, std::vector<model::ErrorR
   }
 }
 
+// The sites a JavaScript test's calls name (by the last name of their
+// function: `parser.parse` → `parse`, `Lexer` → its constructor) that
+// agree with it; without one, when its message is specific enough (RE2
+// takes the regex and a literal run of k_min_fragment characters), the
+// sites of the whole repository that agree: the test reaches it through
+// the functions it calls. Without a message, only plain calls of
+// functions are read: a method's name (`axios.get`) may be any class's,
+// and a call on another's result (`hash(alg).parse(x)`) may throw in
+// either.
+template <class Agrees>
+std::vector<std::size_t> named_sites(const model::TestExpectation& e, const Pattern& pattern,
+                                     const std::unordered_map<std::string_view, std::vector<std::size_t>>& by_name,
+                                     const Agrees& agrees) {
+  std::vector<std::size_t> found;
+  if (e.match.empty() && std::any_of(e.calls.begin(), e.calls.end(), [](const std::string& c) {
+        return c.find_first_of(".([") != std::string::npos;
+      }))
+    return found;
+  for (const std::string& call : e.calls)
+    if (auto it = by_name.find(last_component(call)); it != by_name.end())
+      for (std::size_t r : it->second)
+        if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
+  const bool specific = pattern.re && pattern.fragment.size() >= k_min_fragment;
+  if (found.empty() && specific)
+    for (const auto& [name, rs] : by_name)
+      for (std::size_t r : rs)
+        if (agrees(r)) found.push_back(r);
+  return found;
+}
+
+// The sites a JavaScript test reaches through the call graph that agree
+// with it: its calls resolved through its file's imports and its typed
+// locals (`p = new Parser()`, then `p.parse()`), walked down their callees
+// (JsCallGraph::reach). `level`: the nearest one's depth; `complete`:
+// whether the walk stayed within its bounds; `unknown`: whether it met a
+// throw of unknown class (`throw err`).
+template <class Agrees>
+std::vector<std::size_t> reached_sites(const model::TestExpectation& e, std::string_view test_path,
+                                       const model::FileFacts& test_facts, const JsCallGraph& graph,
+                                       const std::unordered_map<int, std::vector<std::size_t>>& by_node,
+                                       const std::unordered_map<int, std::vector<std::size_t>>& unknown_by_node,
+                                       const Agrees& agrees, int& level, bool& complete, bool& unknown) {
+  std::vector<std::size_t> found;
+  complete = false;
+  unknown = false;
+  const std::vector<int> from = graph.resolve_calls(test_path, test_facts, e.calls, e.locals);
+  if (from.empty()) return found;
+  for (auto [node, depth] : graph.reach(from, &complete)) {
+    if (auto it = by_node.find(node); it != by_node.end())
+      for (std::size_t r : it->second)
+        if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) {
+          if (found.empty()) level = depth;
+          found.push_back(r);
+        }
+    unknown = unknown || unknown_by_node.contains(node);
+  }
+  return found;
+}
+
 }  // namespace
 
 bool class_agrees(std::string_view expected, std::string_view error_class, std::string_view file_path,
@@ -549,13 +630,25 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
 }
 
 void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
-                           std::vector<model::ErrorRecord>& records, const ClassIndex& classes, std::size_t max_tests) {
+                           std::vector<model::ErrorRecord>& records, const ClassIndex& classes,
+                           const JsCallGraph* graph, std::size_t max_tests) {
   auto javascript = [](std::string_view path) { return !path.ends_with(".py"); };
   // The records of JavaScript sites by the name their function is called
-  // by (its last component; a constructor by its class's name).
+  // by (its last component; a constructor by its class's name), and by
+  // the graph's node of their function; the records of a throw of unknown
+  // class (`throw err`) by node too.
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_name;
+  std::unordered_map<int, std::vector<std::size_t>> by_node, unknown_by_node;
+  std::vector<std::size_t> classed;  // every JavaScript throw of a known class
   for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i) {
-    if (!javascript(records[i].file_path) || sites[i].kind != "raise" || sites[i].error_class.empty()) continue;
+    if (!javascript(records[i].file_path) || sites[i].kind != "raise") continue;
+    const int node = graph ? graph->node_of(records[i].file_path, sites[i]) : -1;
+    if (sites[i].error_class.empty()) {
+      if (node >= 0) unknown_by_node[node].push_back(i);
+      continue;
+    }
+    classed.push_back(i);
+    if (node >= 0) by_node[node].push_back(i);
     std::string_view fn = last_component(sites[i].function);
     if (fn == "constructor" && !sites[i].class_name.empty()) fn = sites[i].class_name;
     if (!fn.empty()) by_name[fn].push_back(i);
@@ -569,48 +662,69 @@ void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vec
              class_agrees(c, sites[r].error_class, records[r].file_path, classes);
     });
   };
+  // One statement, or its copies in the package's builds (`src/` and
+  // `dist/`: the same function and message, each in another file): more
+  // are guesses.
+  auto one_statement = [&](const std::vector<std::size_t>& found) {
+    const std::size_t first = found.front();
+    return std::all_of(found.begin(), found.end(), [&](std::size_t r) {
+      return sites[r].function == sites[first].function && records[r].error_message == records[first].error_message &&
+             (r == first || records[r].file_path != records[first].file_path);
+    });
+  };
+  // Whether record r is a copy of record k in a build: the same class
+  // and message, in another file, in a function called by the same name
+  // (a bundler's renaming undone: `CancelToken$1`).
+  auto copy_of = [&](std::size_t r, std::size_t k) {
+    auto called = [&](std::size_t i) {
+      std::string_view fn = last_component(sites[i].function);
+      if (fn == "constructor" && !sites[i].class_name.empty()) fn = sites[i].class_name;
+      const std::size_t dollar = fn.rfind('$');
+      if (dollar != std::string_view::npos && dollar > 0 && dollar + 1 < fn.size() &&
+          std::all_of(fn.begin() + dollar + 1, fn.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        fn = fn.substr(0, dollar);
+      return fn;
+    };
+    return records[r].file_path != records[k].file_path && sites[r].error_class == sites[k].error_class &&
+           records[r].error_message == records[k].error_message && called(r) == called(k);
+  };
   std::vector<std::vector<Link>> links(records.size());
   std::size_t order = 0;
   for (const auto& f : files) {
     if (!javascript(*f.path)) continue;
     for (const auto& e : f.facts->expectations) {
       ++order;
-      // Without a message, a method's name (`axios.get`) may be any
-      // class's, and a call on another's result (`hash(alg).parse(x)`) may
-      // throw in either: only plain calls of functions are read.
-      if (e.match.empty() && std::any_of(e.calls.begin(), e.calls.end(), [](const std::string& c) {
-            return c.find_first_of(".([") != std::string::npos;
-          }))
-        continue;
       Pattern pattern;
       if (!e.match.empty()) pattern = compile(e.match);
       auto agrees = [&](std::size_t r) {
         return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r]));
       };
-      // The sites of the functions the test calls by name.
-      std::vector<std::size_t> found;
-      for (const std::string& call : e.calls)
-        if (auto it = by_name.find(last_component(call)); it != by_name.end())
-          for (std::size_t r : it->second)
-            if (agrees(r) && std::find(found.begin(), found.end(), r) == found.end()) found.push_back(r);
-      // Without a site in a function it names, a message the test gives
-      // that one statement of the repository throws: the test reaches it
-      // through the functions it calls.
-      const bool specific = pattern.re && pattern.fragment.size() >= k_min_fragment;
-      if (found.empty() && specific)
-        for (const auto& [name, rs] : by_name)
-          for (std::size_t r : rs)
-            if (agrees(r)) found.push_back(r);
-      if (found.empty()) continue;
-      // One statement, or its copies in the package's builds (`src/` and
-      // `dist/`: the same function and message): more are guesses.
-      const std::size_t first = found.front();
-      const bool one = std::all_of(found.begin(), found.end(), [&](std::size_t r) {
-        return sites[r].function == sites[first].function && records[r].error_message == records[first].error_message &&
-               (r == first || records[r].file_path != records[first].file_path);
-      });
-      if (!one) continue;
-      for (std::size_t r : found) links[r].push_back({0, order, f.path, &e});
+      std::vector<std::size_t> found = named_sites(e, pattern, by_name, agrees);
+      if (!found.empty() && one_statement(found)) {
+        for (std::size_t r : found) links[r].push_back({0, order, f.path, &e});
+        continue;
+      }
+      if (!graph) continue;
+      // Through the graph, a message must fit closely; and it must single
+      // the site out in the whole repository (its copies in builds aside):
+      // the graph misses calls (a method of an object made from a config,
+      // a receiver of unknown type), so a site it did not reach that the
+      // message fits as well may be the one. Without a message, the walk
+      // must have stayed within its bounds and met no throw of unknown
+      // class (`throw err`), which may be what the test meets.
+      auto closely = [&](std::size_t r) {
+        return class_fits(e, r) && (e.match.empty() || pattern_agrees(pattern, records[r], true));
+      };
+      int level = 0;
+      bool complete = false, unknown = false;
+      found = reached_sites(e, *f.path, *f.facts, *graph, by_node, unknown_by_node, closely, level, complete, unknown);
+      if (found.empty() || !one_statement(found)) continue;
+      if (e.match.empty() && (!complete || unknown)) continue;
+      if (!e.match.empty() && std::any_of(classed.begin(), classed.end(), [&](std::size_t r) {
+            return std::find(found.begin(), found.end(), r) == found.end() && !copy_of(r, found.front()) && closely(r);
+          }))
+        continue;
+      for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }
   keep_links(links, records, max_tests);

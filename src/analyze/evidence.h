@@ -18,6 +18,7 @@ struct FileFactsAt {
 };
 
 class CallGraph;
+class JsCallGraph;
 
 // Links each test expectation of `files` to the records it agrees with:
 // the class expected is the record's class or one of its bases (through
@@ -42,20 +43,26 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
                 std::size_t max_tests = 3);
 
-// The same for JavaScript and TypeScript (files not `.py`), which have no
-// call graph: an expectation links the records of the functions its calls
-// name (by their last name: `parser.parse` → `parse`; `new Lexer` → the
-// class's constructor) whose class (any, for `Error`) and message agree
-// with it; else, when it gives a message specific enough (a regex RE2
-// takes with a literal run of 8 or more characters), the records of the
-// whole repository that agree. Either way the records linked are one
-// statement or its copies in the package's builds (the same function and
-// message, each in another file); more are guesses and link none. An
-// expectation without a message links only when each of its calls is a
-// function called by its plain name.
+// The same for JavaScript and TypeScript (files not `.py`): an
+// expectation links the records of the functions its calls name (by their
+// last name: `parser.parse` → `parse`; `new Lexer` → the class's
+// constructor) whose class (any, for `Error`) and message agree with it;
+// else, when it gives a message specific enough (a regex RE2 takes with a
+// literal run of 8 or more characters), the records of the whole
+// repository that agree. Either way the records linked are one statement
+// or its copies in the package's builds (the same function and message,
+// each in another file); more are guesses and link none. Without a
+// message, those named link only when each of its calls is a function
+// called by its plain name. When that links none, the records `graph`
+// (when given) leads the test's calls to (JsCallGraph::resolve_calls with
+// its typed locals, then reach) that agree, on the same terms and more:
+// a message must fit closely (the words a template spells out match more
+// of the test's text than its interpolations take) and fit no other
+// statement of the repository; without a message, the walk must have
+// stayed within its bounds and met no throw of unknown class.
 void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                            std::vector<model::ErrorRecord>& records, const ClassIndex& classes,
-                           std::size_t max_tests = 3);
+                           const JsCallGraph* graph, std::size_t max_tests = 3);
 
 // Whether a test expecting `expected` (as written: `ValueError`,
 // `json.JSONDecodeError`) is satisfied by a raise of `error_class` in

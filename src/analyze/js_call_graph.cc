@@ -18,6 +18,9 @@ constexpr int k_max_hops = 8;
 // Methods of one name the repository may define for a call on a receiver
 // of unknown type to stand for them all.
 constexpr std::size_t k_max_guesses = 2;
+// A test's walk down its calls' callees (reach): levels, and functions.
+constexpr int k_max_reach_depth = 8;
+constexpr std::size_t k_max_reached = 2048;
 
 constexpr std::string_view k_extensions[] = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
 
@@ -536,7 +539,9 @@ std::vector<model::EntryPoint> JsCallGraph::entry_points(int node, std::size_t m
 }
 
 std::vector<int> JsCallGraph::resolve_calls(std::string_view file_path, const model::FileFacts& facts,
-                                            const std::vector<std::string>& calls) const {
+                                            const std::vector<std::string>& calls,
+                                            const std::vector<std::pair<std::string, std::string>>& locals,
+                                            std::size_t* unresolved) const {
   std::vector<int> out;
   // The file's own names: its imports, resolved from its place.
   std::unordered_map<std::string, Impl::Binding> bindings;
@@ -546,9 +551,8 @@ std::vector<int> JsCallGraph::resolve_calls(std::string_view file_path, const mo
     if (!local.empty()) bindings[local] = {m->resolve_module(file_path, imp.module), imp.name};
   }
   auto own = m->module_by_path.find(file_path);
-  for (const auto& c : calls) {
-    auto parts = split_dots(c);
-    if (parts.empty()) continue;
+  // A dotted name as the file sees it.
+  auto resolve = [&](const std::vector<std::string_view>& parts) {
     Impl::Ref r;
     if (own != m->module_by_path.end()) {
       r = m->resolve_dotted(own->second, parts, 0);
@@ -567,7 +571,52 @@ std::vector<int> JsCallGraph::resolve_calls(std::string_view file_path, const mo
         }
       }
     }
-    if (int n = m->called_node(r); n >= 0 && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    return r;
+  };
+  for (const auto& c : calls) {
+    auto parts = split_dots(c);
+    if (parts.empty()) continue;
+    int n = -1;
+    // A method of a local the test bound to `new Cls(…)`.
+    auto local = std::find_if(locals.begin(), locals.end(), [&](const auto& l) { return l.first == parts[0]; });
+    if (local != locals.end() && parts.size() == 2 && local->second.starts_with("new ")) {
+      Impl::Ref cls = resolve(split_dots(std::string_view(local->second).substr(4)));
+      if (cls.kind == Impl::Ref::klass) n = m->lookup_method(cls.module_index, cls.name, parts[1], 0);
+    } else if (local == locals.end()) {
+      n = m->called_node(resolve(parts));
+    }
+    if (n < 0) {
+      if (unresolved) ++*unresolved;
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<std::pair<int, int>> JsCallGraph::reach(const std::vector<int>& from, bool* complete) const {
+  std::vector<std::pair<int, int>> out;
+  std::unordered_set<int> seen;
+  if (complete) *complete = true;
+  for (int n : from)
+    if (n >= 0 && n < static_cast<int>(m->nodes.size()) && seen.insert(n).second) out.emplace_back(n, 0);
+  for (std::size_t at = 0; at < out.size(); ++at) {
+    auto [n, depth] = out[at];
+    const auto& callees = m->callees[n];
+    if (depth >= k_max_reach_depth) {
+      if (complete && std::any_of(callees.begin(), callees.end(), [&](int c) { return !seen.contains(c); }))
+        *complete = false;
+      continue;
+    }
+    for (int c : callees) {
+      if (seen.contains(c)) continue;
+      if (seen.size() >= k_max_reached) {
+        if (complete) *complete = false;
+        return out;
+      }
+      seen.insert(c);
+      out.emplace_back(c, depth + 1);
+    }
   }
   return out;
 }

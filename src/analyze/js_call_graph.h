@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyze/evidence.h"
@@ -76,8 +77,17 @@ class JsCallGraph {
   // The functions calls as written in `file_path` (`parse`, `ns.f`,
   // `Lexer` for `new Lexer`) name through that file's imports and
   // definitions (the file need not be a node's: a test file's facts).
+  // `locals` types receivers: {"p", "new Parser"} makes `p.parse` Parser's
+  // method `parse` (or its base's). `unresolved`, when given, counts the
+  // calls that named no function of the graph.
   std::vector<int> resolve_calls(std::string_view file_path, const model::FileFacts& facts,
-                                 const std::vector<std::string>& calls) const;
+                                 const std::vector<std::string>& calls,
+                                 const std::vector<std::pair<std::string, std::string>>& locals = {},
+                                 std::size_t* unresolved = nullptr) const;
+  // The functions `from` lead to, each with its distance (0 for `from`
+  // themselves), nearest first, bounded in depth and count; `complete`
+  // says whether the bounds left no callee out.
+  std::vector<std::pair<int, int>> reach(const std::vector<int>& from, bool* complete = nullptr) const;
   // The shortest chain (names) from one of `from` down to `to`, or empty
   // when none is within the bounds.
   std::vector<std::string> chain_to(const std::vector<int>& from, int to) const;

@@ -224,7 +224,7 @@ EvidenceCounts add_evidence(const EvidenceInput& in, std::vector<model::ThrowSit
   analyze::link_javascript_entry_points(js_graph, sites, records);
   phase("5c tests");
   analyze::link_tests(at, sites, records, in.classes, graph);
-  analyze::link_javascript_tests(at, sites, records, in.classes);
+  analyze::link_javascript_tests(at, sites, records, in.classes, &js_graph);
   phase("5d docs");
   // The docs that quote each record's message or name its class with its
   // function (evidence.docs): doc files, and docstrings of code files.

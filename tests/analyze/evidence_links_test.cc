@@ -9,6 +9,7 @@
 #include "analyze/analyst.h"
 #include "analyze/call_graph.h"
 #include "analyze/evidence.h"
+#include "analyze/js_call_graph.h"
 #include "scan/frontend.h"
 
 namespace errdex::analyze {
@@ -61,7 +62,11 @@ Linked link(const std::map<std::string, std::string>& code, const std::map<std::
   }
   const CallGraph graph(code_only, {""});
   link_tests(all, l.sites, l.records, classes, graph);
-  link_javascript_tests(all, l.sites, l.records, classes);
+  std::vector<FileFactsAt> js_code;
+  for (const auto& f : code_only)
+    if (is_javascript_path(*f.path)) js_code.push_back(f);
+  const JsCallGraph js_graph(js_code);
+  link_javascript_tests(all, l.sites, l.records, classes, &js_graph);
   return l;
 }
 
@@ -1552,8 +1557,9 @@ TEST(EvidenceLinks, JavaScriptTestsLinkByTheFunctionTheyCallAndTheirMessage) {
   // `run` has no site: the message names the one statement.
   EXPECT_EQ(l.tests_of("Unexpected token"), (std::vector<std::string>{"parse › rejects a brace@7"}));
   EXPECT_EQ(l.tests_of("Expected a positive"), (std::vector<std::string>{"retries@14"}));
-  // A method's name without a message: no link.
-  EXPECT_TRUE(l.tests_of("A key is required").empty());
+  // A method without a message: not by its name (any class may have a
+  // `get`), but through the call graph, `s` being bound to `new Store()`.
+  EXPECT_EQ(l.tests_of("A key is required"), (std::vector<std::string>{"a key@18"}));
   // The function named throws it; a call of a function with no site, where
   // two functions throw the message, links neither.
   std::vector<std::string> loads;
@@ -1565,6 +1571,190 @@ TEST(EvidenceLinks, JavaScriptTestsLinkByTheFunctionTheyCallAndTheirMessage) {
   for (const auto& f : l.facts) expectations += f.expectations.size();
   // `.not`, and an expectation outside any test, are not read.
   EXPECT_EQ(expectations, 6u);
+}
+
+// JavaScript through the call graph: a test's call of an imported function
+// (ESM `import`, TypeScript's `.js` for `.ts`) reaches the throw in a
+// helper it calls, which no name of the test names. (A link by name, here
+// by the message one statement throws, comes first.)
+TEST(EvidenceLinks, AJavaScriptTestReachesAThrowThroughAnImportedFunction) {
+  auto l = link({{"src/parser.ts",
+                  "function readToken(text: string) {\n"
+                  "  if (text.startsWith('#')) throw new SyntaxError(`Unexpected character: ${text[0]}`);\n"
+                  "  return text;\n"
+                  "}\n"
+                  "export function parse(text: string) {\n"
+                  "  return readToken(text.trim());\n"
+                  "}\n"}},
+                {{"test/parser.test.ts",
+                  "import { parse } from '../src/parser.js';\n"
+                  "describe('parse', () => {\n"
+                  "  it('rejects a hash', () => {\n"
+                  "    expect(() => parse('#x')).toThrow(SyntaxError);\n"
+                  "  });\n"
+                  "  it('rejects a hash, said so', () => {\n"
+                  "    expect(() => parse('#y')).toThrow(/Unexpected character/);\n"
+                  "  });\n"
+                  "});\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of("Unexpected character"),
+            (std::vector<std::string>{"parse › rejects a hash, said so@7", "parse › rejects a hash@4"}));
+}
+
+// A method called on a local the test bound to `new Cls(…)` (required with
+// destructuring): Cls's method, and what it calls on `this`. A local of
+// another class's instance, or one bound twice, types nothing.
+TEST(EvidenceLinks, AJavaScriptTestReachesAThrowThroughAMethodOfItsNewInstance) {
+  auto l = link({{"lib/lexer.js",
+                  "class Lexer {\n"
+                  "  constructor(source) { this.source = source; }\n"
+                  "  advance() { return this.readNext(); }\n"
+                  "  readNext() {\n"
+                  "    if (!this.source) throw new RangeError('Reached the end of the source');\n"
+                  "  }\n"
+                  "}\n"
+                  "class Printer {\n"
+                  "  advance() { return 1; }\n"
+                  "}\n"
+                  "module.exports = { Lexer, Printer };\n"}},
+                {{"test/lexer.test.js",
+                  "const { Lexer, Printer } = require('../lib/lexer');\n"
+                  "it('stops at the end', () => {\n"
+                  "  const lexer = new Lexer('');\n"
+                  "  expect(() => lexer.advance()).toThrow(RangeError);\n"
+                  "});\n"
+                  "it('prints', () => {\n"
+                  "  const lexer = new Printer();\n"
+                  "  expect(() => lexer.advance()).toThrow(RangeError);\n"
+                  "});\n"
+                  "it('is bound twice', () => {\n"
+                  "  let lexer = new Printer();\n"
+                  "  if (x) lexer = new Lexer('');\n"
+                  "  expect(() => lexer.advance()).toThrow(RangeError);\n"
+                  "});\n"}});
+  ASSERT_EQ(l.records.size(), 1u);
+  EXPECT_EQ(l.tests_of("Reached the end"), (std::vector<std::string>{"stops at the end@4"}));
+}
+
+// What the graph reaches must agree with the test: a message that no site
+// reached throws links none, one that a site reached throws picks it among
+// several; without a message, two sites reached of the class expected are
+// two guesses, and a throw of unknown class reached may be the one met.
+TEST(EvidenceLinks, AJavaScriptTestReachingSeveralThrowsNeedsItsMessage) {
+  auto l = link({{"src/validate.js",
+                  "function checkName(v) {\n"
+                  "  if (typeof v.name !== 'string') throw new TypeError('The name must be a string');\n"
+                  "}\n"
+                  "function checkAge(v) {\n"
+                  "  if (typeof v.age !== 'number') throw new TypeError('The age must be a number');\n"
+                  "}\n"
+                  "function checkAll(v) {\n"
+                  "  checkName(v);\n"
+                  "  checkAge(v);\n"
+                  "}\n"
+                  "function rethrow(v) {\n"
+                  "  try { return JSON.parse(v); } catch (err) { throw err; }\n"
+                  "}\n"
+                  "function checkRaw(v) {\n"
+                  "  rethrow(v);\n"
+                  "  if (v === '') throw new TypeError('The raw text is empty here');\n"
+                  "}\n"
+                  "function checkOne(v) { checkName(v); }\n"
+                  "exports.checkAll = checkAll;\n"
+                  "exports.checkOne = checkOne;\n"
+                  "exports.checkRaw = checkRaw;\n"}},
+                {{"test/validate.test.js",
+                  "const validate = require('../src/validate');\n"
+                  "test('two checks', () => {\n"
+                  "  expect(() => validate.checkAll({})).toThrow(TypeError);\n"
+                  "});\n"
+                  "test('the age', () => {\n"
+                  "  expect(() => validate.checkAll({name: 'x'})).toThrow(/age/);\n"
+                  "});\n"
+                  "test('another message', () => {\n"
+                  "  expect(() => validate.checkOne({})).toThrow('must be positive');\n"
+                  "});\n"
+                  "test('raw', () => {\n"
+                  "  expect(() => validate.checkRaw('')).toThrow(TypeError);\n"
+                  "});\n"}});
+  EXPECT_TRUE(l.tests_of("The name must be").empty());
+  EXPECT_EQ(l.tests_of("The age must be"), (std::vector<std::string>{"the age@6"}));
+  EXPECT_TRUE(l.tests_of("The raw text").empty());
+}
+
+// graphql-js's shapes: through the graph a message must fit a site
+// closely (not with an interpolation standing for most of the test's
+// words: `"bad-name"` is not the `{name}` of `Names must start with …`),
+// and fit no site the walk did not reach: GraphQLID's `serialize`, made
+// from a config object, is not reached from `toAst`, which the message
+// fits as well as the enum's that is reached. A bundle's copy of the site
+// (`assertName$1`, as rollup renames) is no other site; a throw at a
+// module's top level is one.
+TEST(EvidenceLinks, AJavaScriptTestsMessageFitsTheSiteItReachesClosely) {
+  auto l = link({{"src/name.js",
+                  "function assertName(name) {\n"
+                  "  if (/[^a-z-]/.test(name)) throw new Error(`Names must only contain letters but \"${name}\" does not.`);\n"
+                  "  if (name[0] === '-') throw new Error(`Names must start with a letter but \"${name}\" does not.`);\n"
+                  "}\n"
+                  "function makeType(config) { return assertName(config.name); }\n"
+                  "exports.makeType = makeType;\n"},
+                 {"dist/name.js",
+                  "function assertName$1(name) {\n"
+                  "  if (/[^a-z-]/.test(name)) throw new Error(`Names must only contain letters but \"${name}\" does not.`);\n"
+                  "}\n"},
+                 {"src/scalars.js",
+                  "function serializeId(value) {\n"
+                  "  throw new TypeError(`ID cannot represent value: ${value}`);\n"
+                  "}\n"
+                  "function serializeEnum(value) {\n"
+                  "  throw new TypeError(`Enum \"${value.name}\" cannot represent value: ${value}`);\n"
+                  "}\n"
+                  "function toAst(value) { return serializeEnum(value); }\n"
+                  "function checkConfig(c) { if (!c) throw new TypeError('The config must be an object'); }\n"
+                  "function build(c) { return checkConfig(c); }\n"
+                  "exports.serializeId = serializeId;\n"
+                  "exports.toAst = toAst;\n"
+                  "exports.build = build;\n"},
+                 {"src/env.js",
+                  "if (typeof process === 'undefined') throw new TypeError('No config in this environment');\n"}},
+                {{"test/name.test.js",
+                  "const { makeType } = require('../src/name');\n"
+                  "const { toAst, build } = require('../src/scalars');\n"
+                  "it('rejects a name', () => {\n"
+                  "  expect(() => makeType({name: 'Bad!'})).toThrow('Names must only contain letters but \"Bad!\" does not.');\n"
+                  "});\n"
+                  "it('rejects an id', () => {\n"
+                  "  expect(() => toAst(false)).toThrow('ID cannot represent value: false');\n"
+                  "});\n"
+                  "it('rejects a config', () => {\n"
+                  "  expect(() => build(null)).toThrow(/config/);\n"
+                  "});\n"}});
+  ASSERT_EQ(l.records.size(), 7u);
+  // A throw at a module's top level that the message fits is another site.
+  EXPECT_TRUE(l.tests_of("The config must").empty());
+  EXPECT_EQ(l.tests_of("Names must only"), (std::vector<std::string>{"rejects a name@4"}));
+  EXPECT_TRUE(l.tests_of("Names must start").empty());
+  EXPECT_TRUE(l.tests_of("Enum").empty());
+  EXPECT_TRUE(l.tests_of("ID cannot").empty());
+}
+
+// Without a message, a walk cut short by its depth bound may have left out
+// a second site of the class: the one site it reached is not linked.
+TEST(EvidenceLinks, AJavaScriptWalkCutShortLinksNoSiteWithoutAMessage) {
+  std::string code = "function step0(x) {\n  if (x === 0) throw new TypeError('The first step fails on zero');\n  return step1(x);\n}\n";
+  for (int i = 1; i < 12; ++i)
+    code += "function step" + std::to_string(i) + "(x) { return step" + std::to_string(i + 1) + "(x); }\n";
+  code += "function step12(x) { if (x < 0) throw new TypeError('The last step fails below zero'); }\n"
+          "function run(x) { return step0(x); }\n"
+          "exports.run = run;\n";
+  auto l = link({{"src/steps.js", code}},
+                {{"test/steps.test.js",
+                  "const { run } = require('../src/steps');\n"
+                  "it('fails', () => {\n"
+                  "  expect(() => run(0)).toThrow(TypeError);\n"
+                  "});\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_TRUE(l.tests_of("The first step").empty());
 }
 
 }  // namespace

@@ -117,6 +117,20 @@ class CallReader {
     m_out.has_exports = !m_out.exports.empty();
   }
 
+  // The imports of the top level alone: `import` statements and
+  // declarations whose value is a `require`.
+  void run_imports(TSNode root) {
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+      TSNode statement = ts_node_named_child(root, i);
+      if (kind(statement) == K::Import) {
+        read_import(statement);
+        continue;
+      }
+      for (std::uint32_t j = 0, m = ts_node_named_child_count(statement); j < m; ++j)
+        if (TSNode d = ts_node_named_child(statement, j); kind(d) == K::Declarator) read_declarator(d);
+    }
+  }
+
  private:
   struct Frame {
     std::uint32_t depth;
@@ -537,6 +551,10 @@ class CallReader {
 
 void read_calls(std::string_view src, const TSLanguage* lang, TSNode root, model::FileFacts& out) {
   CallReader(src, grammar_of(lang), out).run(root);
+}
+
+void read_imports(std::string_view src, const TSLanguage* lang, TSNode root, model::FileFacts& out) {
+  CallReader(src, grammar_of(lang), out).run_imports(root);
 }
 
 }  // namespace errdex::scan::javascript_detail

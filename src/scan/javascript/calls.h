@@ -37,4 +37,8 @@ namespace errdex::scan::javascript_detail {
 
 void read_calls(std::string_view src, const TSLanguage* lang, TSNode root, model::FileFacts& out);
 
+// The file's imports of its top level alone (`import` statements,
+// declarations of a `require`), as read_calls reads them: a test file's.
+void read_imports(std::string_view src, const TSLanguage* lang, TSNode root, model::FileFacts& out);
+
 }  // namespace errdex::scan::javascript_detail

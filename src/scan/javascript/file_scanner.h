@@ -154,6 +154,7 @@ class FileScanner {
   std::optional<std::string> plain_string(TSNode n) const;
   void read_expected(TSNode a, model::TestExpectation& e, bool strings) const;
   void read_subject(TSNode subject, model::TestExpectation& e) const;
+  void read_receivers(TSNode subject, model::TestExpectation& e);
   std::string test_title(TSNode n) const;
   void read_expectation(TSNode call);
   const std::vector<Assign>& assignments(TSNode scope);

@@ -763,6 +763,13 @@ model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect)
   TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
   if (!tree) return {};
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).read_tests();
+  // The test file's imports, which its calls are resolved through
+  // (JsCallGraph::resolve_calls); its own functions are no part of the graph.
+  if (!facts.expectations.empty()) {
+    model::FileFacts imports;
+    javascript_detail::read_imports(source, language(dialect).lang, ts_tree_root_node(tree), imports);
+    facts.imports = std::move(imports.imports);
+  }
   ts_tree_delete(tree);
   return facts;
 }

@@ -43,7 +43,10 @@ model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect)
 // function or promise given, as written (`parse`, `lexer.advance`, `Lexer`
 // for `new Lexer(…)`). The test is the `describe`/`it`/`test` titles
 // around it joined by " › "; an expectation outside an `it` or `test` is
-// left out.
+// left out. A local a call is made on (`p.parse`), bound once to `new
+// Parser(…)` where the expectation sees it, is in its `locals` as
+// {"p", "new Parser"}. With expectations, the file's imports (the forms of
+// scan/javascript/calls.h), which the calls are resolved through.
 model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect);
 
 // What JavaScript prints, across the files of one scan (`javascript[i]`:

@@ -116,6 +116,31 @@ void FileScanner::read_subject(TSNode subject, model::TestExpectation& e) const 
   });
 }
 
+// The class of each local the calls are made on (`p.parse`), where the
+// one binding that reaches `subject` (assignments_reaching: the last one
+// before it in its own function, else the only one of an enclosing
+// function or the file) is `new Cls(…)`: {"p", "new Cls"}.
+void FileScanner::read_receivers(TSNode subject, model::TestExpectation& e) {
+  for (const std::string& c : e.calls) {
+    const std::size_t dot = c.find('.');
+    if (dot == std::string::npos) continue;
+    const std::string_view receiver = std::string_view(c).substr(0, dot);
+    if (receiver.empty() || !std::all_of(receiver.begin(), receiver.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$';
+        }))
+      continue;
+    if (std::any_of(e.locals.begin(), e.locals.end(), [&](const auto& l) { return l.first == receiver; })) continue;
+    const Assign* last = nullptr;
+    assignments_reaching(receiver, start_byte(subject), last);
+    if (!last) continue;
+    TSNode value = unwrap(last->value);
+    if (kind(value) != Kind::New) continue;
+    const std::string cls = collapse_ws(text(child(value, m_g.f_constructor)));
+    if (!cls.empty() && cls.find_first_of("([") == std::string::npos)
+      e.locals.emplace_back(std::string(receiver), "new " + cls);
+  }
+}
+
 // The test around `n`: the titles of the `describe`/`it`/`test` calls that
 // hold it, outermost first, joined as Jest prints them; "" when no `it` or
 // `test` holds it (a helper, a hook).
@@ -175,6 +200,7 @@ void FileScanner::read_expectation(TSNode call) {
   if (e.test.empty()) return;
   read_subject(subject, e);
   if (e.calls.empty()) return;
+  read_receivers(subject, e);
   e.line = line_of(call);
   // The statement holding it, a few lines at most.
   TSNode stmt = call;
