@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 
 #include "match/excerpt.h"
@@ -28,8 +29,10 @@ namespace errdex::match {
 namespace {
 
 using detail::class_words;
+using detail::js_frame;
 using detail::mask_bit;
 using detail::Paste;
+using detail::raises_itself;
 
 // At most this many candidates are confirmed with RE2 per message, and at
 // most this many tied candidates are listed.
@@ -44,23 +47,6 @@ constexpr std::size_t k_small_top = 16;
 // A class raised from more sites with no constant text than this tells
 // nothing by itself (ValueError(msg)): such sites are not listed by class.
 constexpr std::size_t k_max_class_sites = 500;
-
-// Whether a frame's printed statement raises (`raise exc`, `throw err`):
-// an exception it hands on was made elsewhere, not below it.
-bool raises_itself(std::string_view source) {
-  for (std::string_view kw : {"raise", "throw"})
-    if (source.starts_with(kw) && (source.size() == kw.size() || !(std::isalnum(static_cast<unsigned char>(source[kw.size()])) ||
-                                                                    source[kw.size()] == '_')))
-      return true;
-  return false;
-}
-
-// Whether a frame's file is JavaScript or TypeScript (node's `[eval]` and
-// `node:internal/…` are neither; a browser's `?v=3f2a` is not the file's).
-bool js_frame(std::string_view file) {
-  if (auto q = file.find_first_of("?#"); q != std::string_view::npos) file = file.substr(0, q);
-  return detail::js_file(file);
-}
 
 // Score tiers: frame and line > frame file > class > pattern specificity.
 constexpr double k_frame_line = 1e8;
@@ -926,20 +912,12 @@ struct Search {
     }
   }
 
-  // The Python version the paste's frames name as their interpreter's
-  // (python_version_of_path), innermost first; 0 when none does. Read once.
+  // The paste's interpreter (detail::python_version_of_frames), read once.
   std::uint32_t paste_python_version() {
-    if (python_version_read) return python_version;
-    python_version_read = true;
-    std::vector<std::string_view>& parts = scratch.frame_parts;
-    for (auto f = p.frames->rbegin(); f != p.frames->rend() && python_version == 0; ++f) {
-      path_components(f->file, parts);
-      python_version = python_version_of_path(parts);
-    }
-    return python_version;
+    if (!python_version) python_version = detail::python_version_of_frames(*p.frames, scratch.frame_parts);
+    return *python_version;
   }
-  bool python_version_read = false;
-  std::uint32_t python_version = 0;
+  std::optional<std::uint32_t> python_version;
 
   // The first `shown` ranked candidates as answers, with their captures and
   // other revisions (scratch.shown).

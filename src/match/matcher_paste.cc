@@ -1,5 +1,7 @@
 #include "match/matcher_paste.h"
 
+#include <cctype>
+
 #include "match/path_suffix.h"
 #include "match/word_hash.h"
 
@@ -88,6 +90,27 @@ void read_paste(const Index& m, std::string_view text, Paste& p) {
   p.cls = !p.last_class.empty() && p.last_class.data() == asked.data() && p.last_class.size() == asked.size()
               ? asked_id
               : m.class_of(p.error_class);
+}
+
+bool raises_itself(std::string_view source) {
+  for (std::string_view kw : {"raise", "throw"})
+    if (source.starts_with(kw) && (source.size() == kw.size() || !(std::isalnum(static_cast<unsigned char>(source[kw.size()])) ||
+                                                                    source[kw.size()] == '_')))
+      return true;
+  return false;
+}
+
+bool js_frame(std::string_view file) {
+  if (auto q = file.find_first_of("?#"); q != std::string_view::npos) file = file.substr(0, q);
+  return js_file(file);
+}
+
+std::uint32_t python_version_of_frames(const std::vector<Frame>& frames, std::vector<std::string_view>& parts) {
+  for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+    path_components(f->file, parts);
+    if (std::uint32_t v = python_version_of_path(parts)) return v;
+  }
+  return 0;
 }
 
 }  // namespace errdex::match::detail

@@ -45,4 +45,17 @@ inline constexpr std::size_t k_max_message = 64u << 10;
 // the class it settles on is not looked up twice.
 void read_paste(const Index& m, std::string_view text, Paste& p);
 
+// Whether a frame's printed statement raises (`raise exc`, `throw err`):
+// an exception it hands on was made elsewhere, not below it.
+bool raises_itself(std::string_view source);
+
+// Whether a frame's file is JavaScript or TypeScript (node's `[eval]` and
+// `node:internal/…` are neither; a browser's `?v=3f2a` is not the file's).
+bool js_frame(std::string_view file);
+
+// The Python version the frames name as their interpreter's
+// (python_version_of_path), innermost first; 0 when none does. `parts` is
+// working memory.
+std::uint32_t python_version_of_frames(const std::vector<Frame>& frames, std::vector<std::string_view>& parts);
+
 }  // namespace errdex::match::detail
