@@ -400,6 +400,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   {
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
+    scan::link_imported_constants(facts, python, whole_facts, paths);
     scan::link_class_displays(facts, python, whole_facts, paths);
     scan::link_caller_messages(facts, whole_facts, paths);
   }
