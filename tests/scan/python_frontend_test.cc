@@ -1257,7 +1257,7 @@ TEST(PythonFrontend, AClassOfAnotherFileShowsALiteralArgumentAsItsText) {
       "        raise ParseError(s, l, f'Expected {kind.name!r}, found {{x}} {s[1:2]}')\n"
       "    raise ParseError(s, l, kind.name)\n"));
   link_class_displays(files);
-  ASSERT_EQ(files[1].sites.size(), 5u);
+  ASSERT_EQ(files[1].sites.size(), 4u);
   EXPECT_EQ(shown(files[1].sites[0]), std::vector<std::string>{"not a peer entry  (at char {l})"});
   EXPECT_EQ(shown(files[1].sites[1]), std::vector<std::string>{"no kind  (at char 401)"});
   EXPECT_EQ(shown(files[1].sites[2]),
