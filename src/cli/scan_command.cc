@@ -234,8 +234,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         return;
       }
       // Listed for its extension but read by no frontend (`.d.ts`, a
-      // `.min.js` bundle): its bytes are not needed, so not read.
+      // `.min.js` bundle): its bytes are not needed, so not read. A bundle
+      // is said among the skipped files.
       if (!frontend) {
+        if (std::string_view why = scan::unread_by_name(entries[i].path); !why.empty()) problems[i] = std::string(why);
         progress.tick();
         return;
       }
@@ -256,7 +258,8 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
           if (auto it = memo->blob_facts.find(blob_key); it != memo->blob_facts.end()) key = it->second;
         }
         if (!key) key = a.facts_cache->get(blob_key);
-        if (key && *key == "-") {  // not worth parsing
+        if (key && key->starts_with('-')) {  // not worth parsing; "-why" when not read for a reason
+          if (key->size() > 1) problems[i] = key->substr(1);
           progress.tick();
           return;
         }
@@ -278,6 +281,9 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
         problems[i] = content.error();
       } else if (auto bad = source::content_problem(*content, options)) {
         problems[i] = *bad;
+      } else if (std::string_view why = frontend->unread_reason(*content); !why.empty()) {
+        problems[i] = std::string(why);
+        if (!blob_key.empty()) new_blobs[i] = {blob_key, "-" + std::string(why)};
       } else if (is_test[i] || a.evidence || frontend->worth_parsing(*content)) {
         // A file that holds no site is read for the call graph only (its
         // functions' calls), with evidence.
@@ -388,6 +394,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   {
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
+    scan::link_imported_constants(facts, python, whole_facts, paths);
     scan::link_class_displays(facts, python, whole_facts, paths);
     scan::link_caller_messages(facts, whole_facts, paths);
   }

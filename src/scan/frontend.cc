@@ -47,6 +47,9 @@ class JavaScriptFrontend final : public Frontend {
     return m_dialect == Dialect::typescript ? "typescript" : m_dialect == Dialect::tsx ? "tsx" : "javascript";
   }
   bool worth_parsing(std::string_view source) const override { return javascript_worth_parsing(source); }
+  std::string_view unread_reason(std::string_view source) const override {
+    return javascript_minified(source) ? "minified" : "";
+  }
   model::FileFacts scan(std::string_view source) const override { return scan_javascript(source, m_dialect); }
   model::FileFacts scan_tests(std::string_view source) const override { return scan_javascript_tests(source, m_dialect); }
   model::FileFacts scan_calls(std::string_view source) const override { return scan_javascript_calls(source, m_dialect); }
@@ -83,6 +86,12 @@ const Frontend* frontend_for(std::string_view path) {
   for (std::size_t i = 0; i < n; ++i)
     if (path.ends_with(r[i].extension)) return r[i].frontend;
   return nullptr;
+}
+
+std::string_view unread_by_name(std::string_view path) {
+  for (std::string_view ext : {".min.js", ".min.mjs", ".min.cjs"})
+    if (path.ends_with(ext)) return "minified";
+  return {};
 }
 
 std::vector<std::string> frontend_extensions() {

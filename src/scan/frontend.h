@@ -29,6 +29,10 @@ class Frontend {
   // bases, `__all__`) and docstrings of a file not worth parsing: empty for a language
   // whose calls are not read.
   virtual model::FileFacts scan_calls(std::string_view) const { return {}; }
+  // Why a file of this language is not read at all, listed with the scan's
+  // skipped files ("minified"); empty when it is read. Checked before
+  // worth_parsing.
+  virtual std::string_view unread_reason(std::string_view) const { return {}; }
   // Whether scan_tests reads anything (else a test file is not even read).
   virtual bool reads_tests() const { return false; }
   // A test file that gives records too (`--include-tests`): its facts as
@@ -52,6 +56,11 @@ class Frontend {
 // The frontend for a file, by the end of its name ("x.py": Python);
 // nullptr for a file no frontend reads.
 const Frontend* frontend_for(std::string_view path);
+
+// Why a file whose name is listed is read by no frontend, when the scan
+// should say so among its skipped files: "minified" for a `.min.js`
+// bundle; empty otherwise (a `.d.ts` declares and is no loss).
+std::string_view unread_by_name(std::string_view path);
 
 // Every file-name ending some frontend reads (for source::Options).
 std::vector<std::string> frontend_extensions();

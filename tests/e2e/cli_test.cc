@@ -1458,6 +1458,33 @@ def open_url(url, kind):
   EXPECT_EQ(best["captures"][0]["value"], "gopher");
 }
 
+// A minified bundle, named so (`.min.js`) or not (lines of thousands of
+// characters), is not read: the summary lists it among the skipped files,
+// with its reason, and it gives no record; a `.d.ts` is no loss, not listed.
+TEST(Cli, AMinifiedJavaScriptFileIsListedAmongTheSkips) {
+  TempDir repo, data;
+  std::string db = "sqlite:" + (data / "m.db").string();
+  write_file(repo / "lib/index.js", "function f(x) {\n  if (!x) throw new TypeError('x is required')\n}\n");
+  std::string bundle;
+  for (int i = 0; i < 400; ++i) bundle += "function g" + std::to_string(i) + "(n){if(!n)throw new Error(\"bundled\");return n}";
+  write_file(repo / "web/app.min.js", bundle + "\n");
+  write_file(repo / "web/app.js", bundle + "\n");
+  write_file(repo / "types/index.d.ts", "export declare function f(x: string): void\n");
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/bundle --no-cache --json --db " +
+               shell_quote(db));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+  std::map<std::string, std::string> skips;
+  for (const auto& s : summary["skipped"]) skips[s["path"]] = s["reason"];
+  EXPECT_EQ(skips["web/app.min.js"], "minified");
+  EXPECT_EQ(skips["web/app.js"], "minified");
+  EXPECT_FALSE(skips.count("types/index.d.ts"));
+  std::set<std::string> messages;
+  for (const auto& rec : export_records(db)) messages.insert(rec["errorMessage"].get<std::string>());
+  EXPECT_TRUE(messages.count("x is required"));
+  EXPECT_FALSE(messages.count("bundled"));
+}
+
 TEST(Cli, HostileTreeIsScannedAndEverySkipHasItsReason) {
   TempDir repo, data;
   std::string db = "sqlite:" + (data / "e.db").string();

@@ -903,5 +903,64 @@ TEST(JavaScriptFrontend, ATestFilesExpectationsAreRead) {
   EXPECT_EQ(f.expectations[4].calls, (std::vector<std::string>{"load"}));
 }
 
+// An error class written as a constructor function, as older code does
+// (mathjs's `function IndexError(index, min, max) { this.message = 'Index
+// out of range (' + this.index + …` and `IndexError.prototype = new
+// RangeError()`): a throw of it shows the texts it sets as `this.message`,
+// its parameters (and what it keeps of them on `this`) filled with the
+// call's arguments, here and in a file that imports it. A function setting
+// no message, or made from no error, is no class.
+TEST(JavaScriptFrontend, AnErrorClassWrittenAsAConstructorFunction) {
+  std::vector<model::FileFacts> files;
+  files.push_back(js("function IndexError (index, max) {\n"
+                     "  this.index = index\n"
+                     "  if (this.index < 0) {\n"
+                     "    this.message = 'Index out of range (' + this.index + ' < 0)'\n"
+                     "  } else {\n"
+                     "    this.message = 'Index out of range (' + index + ' > ' + (max - 1) + ')'\n"
+                     "  }\n"
+                     "}\n"
+                     "IndexError.prototype = new RangeError()\n"
+                     "IndexError.prototype.name = 'IndexError'\n"
+                     "function Point (x) { this.x = x; this.message = 'point ' + x }\n"
+                     "function get (a, i) {\n"
+                     "  if (i >= a.length) throw new IndexError(i, a.length)\n"
+                     "  if (!a) throw new Point(i)\n"
+                     "}\n"
+                     "module.exports = { IndexError }\n"));
+  files.push_back(js("const { IndexError } = require('./errors')\n"
+                     "function at (list, n) {\n"
+                     "  if (n < 0) throw new IndexError(n)\n"
+                     "}\n"));
+  link_javascript(files, {true, true});
+  ASSERT_EQ(files[0].sites.size(), 2u);
+  EXPECT_EQ(template_text(files[0].sites[0].message), "Index out of range ({i} < 0)");
+  ASSERT_EQ(files[0].sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(files[0].sites[0].alternatives[0]), "Index out of range ({i} > {max - 1})");
+  EXPECT_EQ(template_text(files[0].sites[1].message), "{i}");
+  ASSERT_EQ(files[1].sites.size(), 1u);
+  EXPECT_EQ(files[1].sites[0].error_class, "IndexError");
+  EXPECT_EQ(template_text(files[1].sites[0].message), "Index out of range ({n} < 0)");
+}
+
+// mathjs's DimensionError: a side of a choice that is a parameter shows
+// the parameter (`Array.isArray(actual) ? '[' + … + ']' : actual`), and
+// `this.relation || '!='` the text when the call leaves it out.
+TEST(JavaScriptFrontend, AConstructorFunctionsChoiceOfAParameterShowsIt) {
+  auto f = js("function DimensionError (actual, expected, relation) {\n"
+              "  this.relation = relation\n"
+              "  this.message = 'Dimension mismatch (' + (Array.isArray(actual) ? ('[' + actual.join(', ') + ']') : actual) +\n"
+              "    ' ' + (this.relation || '!=') + ' ' + expected + ')'\n"
+              "}\n"
+              "DimensionError.prototype = Object.create(RangeError.prototype)\n"
+              "function f (a, b) {\n"
+              "  if (a.length !== b.length) throw new DimensionError(a.length, b.length)\n"
+              "  if (a.length > 3) throw new DimensionError(a.length, 3, '>')\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Dimension mismatch ({a.length} != {b.length})");
+  EXPECT_EQ(template_text(f.sites[1].message), "Dimension mismatch ({a.length} > 3)");
+}
+
 }  // namespace
 }  // namespace errdex::scan

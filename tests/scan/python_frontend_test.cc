@@ -847,6 +847,45 @@ TEST(PythonFrontend, AClassSeveralModulesDefineIsTheOneTheRaisingFileImports) {
   EXPECT_EQ(message(files[5].sites[0]), "{n}");
 }
 
+// A message kept in another module as a string constant
+// (`from .socket import SERVER_CLOSED`, `raise ConnectionError(SERVER_CLOSED)`)
+// shows the module's literal, also read through the module (`errors.X`); a
+// name the module binds twice, or not to a string literal, stays a
+// placeholder.
+TEST(PythonFrontend, AStringConstantImportedFromAnotherModuleIsItsText) {
+  std::vector<FileFacts> files;
+  files.push_back(with_imports(
+      "SERVER_CLOSED = 'Connection closed by server.'\n"
+      "TIMEOUT = \"Timeout reading from socket\"\n"
+      "CHANGING = 'first'\n"
+      "if x:\n"
+      "    CHANGING = 'second'\n"
+      "BUILT = make_text()\n"
+      "CODE = 3\n"));
+  files.push_back(with_imports(
+      "from .socket import SERVER_CLOSED, CHANGING, BUILT, CODE\n"
+      "from . import socket\n"
+      "def read(sock, n):\n"
+      "    if not sock:\n"
+      "        raise ConnectionError(SERVER_CLOSED)\n"
+      "    if n:\n"
+      "        raise TimeoutError('%s after %d s' % (socket.TIMEOUT, n))\n"
+      "    if n is None:\n"
+      "        raise ValueError(CHANGING)\n"
+      "    if n > 5:\n"
+      "        raise ValueError(BUILT)\n"
+      "    raise ValueError(CODE)\n"));
+  std::vector<const FileFacts*> whole;
+  for (const FileFacts& f : files) whole.push_back(&f);
+  link_imported_constants(files, {}, whole, {"src/db/socket.py", "src/db/parser.py"});
+  ASSERT_EQ(files[1].sites.size(), 5u);
+  EXPECT_EQ(message(files[1].sites[0]), "Connection closed by server.");
+  EXPECT_EQ(message(files[1].sites[1]), "Timeout reading from socket after {n} s");
+  EXPECT_EQ(message(files[1].sites[2]), "{CHANGING}");
+  EXPECT_EQ(message(files[1].sites[3]), "{BUILT}");
+  EXPECT_EQ(message(files[1].sites[4]), "{CODE}");
+}
+
 // A class of another file showing its argument's repr (`"Invalid HTTP
 // Header: %r" % self.hdr`): a text the raise writes shows in the quotes
 // Python's repr puts around it, double ones around a single quote; a name

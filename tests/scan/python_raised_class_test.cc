@@ -214,5 +214,58 @@ TEST(PythonRaisedClass, AHeldExceptionRaisedWithATracebackIsRaisedAgain) {
   EXPECT_EQ(template_text(f.sites[2].message), "cannot load");
 }
 
+// An exception an object holds, raised again: an item of `sys.exc_info()`
+// with its traceback, a future's stored outcome. Its class is not known
+// here; neither the subscript nor the method is a class, nor the
+// traceback a message.
+TEST(PythonRaisedClass, AnExceptionAnObjectHoldsRaisedAgainHasNoClass) {
+  model::FileFacts f = scan_python(
+      "def run(self, fut, exc_info):\n"
+      "    if exc_info:\n"
+      "        raise exc_info[1].with_traceback(exc_info[2])\n"
+      "    if self.info:\n"
+      "        raise self.info.error.with_traceback(None)\n"
+      "    if fut.done():\n"
+      "        raise fut.exception()\n"
+      "    raise self.last_attempt.result()\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  for (const model::ThrowSite& s : f.sites) {
+    EXPECT_EQ(s.error_class, "") << s.line;
+    EXPECT_TRUE(s.reraise) << s.line;
+    EXPECT_EQ(template_text(s.message), "") << s.line;
+  }
+}
+
+// A function named for making errors, handed the class to make first
+// (`raise self.parse_error(UnexpectedCharError, char)`), raises that class;
+// its first argument is not the message. A factory the file resolves, a
+// first argument that is not a class, or a function not named so, are
+// left as they were.
+TEST(PythonRaisedClass, AnErrorFactoryGivenAClassRaisesThatClass) {
+  model::FileFacts f = scan_python(
+      "from .exceptions import UnexpectedCharError, errors\n"
+      "class Parser:\n"
+      "    def make(self, msg):\n"
+      "        return ValueError(msg)\n"
+      "    def parse(self, char):\n"
+      "        if char == '=':\n"
+      "            raise self.parse_error(UnexpectedCharError, char)\n"
+      "        if char == '[':\n"
+      "            raise self._src.create_exc(errors.EmptyKey)\n"
+      "        if char == ']':\n"
+      "            raise self.parse_error(UNEXPECTED, char)\n"
+      "        if char == ',':\n"
+      "            raise self.make('bad comma')\n"
+      "        raise self.build(Unknown, char)\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(f.sites[0].error_class, "UnexpectedCharError");
+  EXPECT_EQ(template_text(f.sites[0].message), "");
+  EXPECT_EQ(f.sites[1].error_class, "errors.EmptyKey");
+  EXPECT_EQ(f.sites[2].error_class, "self.parse_error");
+  EXPECT_EQ(f.sites[3].error_class, "ValueError");
+  EXPECT_EQ(template_text(f.sites[3].message), "bad comma");
+  EXPECT_EQ(f.sites[4].error_class, "self.build");
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -141,6 +141,10 @@ void FileScanner::apply_own_displays() {
 // bases the error's class, its display the messages with its parameters.
 void FileScanner::export_factories() {
   auto offer = [&](std::string_view name, TSNode fn, TSNode at) {
+    if (!name.empty() && std::isupper(static_cast<unsigned char>(name[0])) && is_function(kind(fn))) {
+      read_constructor_function(name, fn, at);
+      return;
+    }
     if (name.empty() || !std::islower(static_cast<unsigned char>(name[0])) || !is_function(kind(fn))) return;
     // Only a body that makes an error, or hands on another helper's.
     const std::string_view body = text(fn);
@@ -183,6 +187,132 @@ void FileScanner::export_factories() {
       offer(text(child(left, m_g.f_property)), unwrap(child(assign, m_g.f_right)), st);
     }
   }
+}
+
+std::string FileScanner::prototype_base(std::string_view name) const {
+  auto word_at = [&](std::size_t at) {
+    std::size_t end = at;
+    while (end < m_src.size() && (std::isalnum(static_cast<unsigned char>(m_src[end])) || m_src[end] == '_' || m_src[end] == '$'))
+      ++end;
+    return std::string(m_src.substr(at, end - at));
+  };
+  auto skip_space = [&](std::size_t at) {
+    while (at < m_src.size() && (m_src[at] == ' ' || m_src[at] == '\n' || m_src[at] == '\t')) ++at;
+    return at;
+  };
+  const std::string prototype = std::string(name) + ".prototype";
+  for (std::size_t at = m_src.find(prototype); at != std::string_view::npos; at = m_src.find(prototype, at + 1)) {
+    // `Name.prototype = new Base()`, `Name.prototype = Object.create(Base.prototype)`.
+    std::size_t k = skip_space(at + prototype.size());
+    if (k < m_src.size() && m_src[k] == '=' && (k + 1 >= m_src.size() || m_src[k + 1] != '=')) {
+      k = skip_space(k + 1);
+      if (m_src.substr(k, 4) == "new ") return word_at(skip_space(k + 4));
+      if (m_src.substr(k, 14) == "Object.create(") return word_at(skip_space(k + 14));
+    }
+    // `Object.setPrototypeOf(Name.prototype, Base.prototype)`.
+    if (at >= 22 && m_src.substr(at - 22, 22) == "Object.setPrototypeOf(") {
+      k = skip_space(at + prototype.size());
+      if (k < m_src.size() && m_src[k] == ',') return word_at(skip_space(k + 1));
+    }
+  }
+  // `util.inherits(Name, Base)`, `inherits(Name, Base)`.
+  const std::string inherits = "inherits(" + std::string(name);
+  for (std::size_t at = m_src.find(inherits); at != std::string_view::npos; at = m_src.find(inherits, at + 1)) {
+    std::size_t k = skip_space(at + inherits.size());
+    if (k < m_src.size() && m_src[k] == ',') return word_at(skip_space(k + 1));
+  }
+  return {};
+}
+
+namespace {
+
+// What interpolation `text` of a constructor function's message shows of
+// its parameters (`params`; `kept`: `this.index` set from `index`): a kept
+// attribute is its parameter; `(Array.isArray(actual) ? '[' + … + ']' :
+// actual)`, a choice one of whose sides is a parameter, shows that
+// parameter as it is; `this.relation || '!='` shows the parameter, with
+// that text as its default when a call leaves it out (ClassParam::
+// default_text). Anything else as it is.
+std::string shown_parameter(std::string_view text, const std::vector<std::pair<std::string, std::string>>& kept,
+                            std::vector<model::ClassParam>& params) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '(')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == ')')) s.remove_suffix(1);
+    return s;
+  };
+  auto parameter = [&](std::string_view s) -> model::ClassParam* {
+    s = trim(s);
+    for (const auto& [attribute, param] : kept)
+      if (s == attribute) s = param;
+    for (model::ClassParam& p : params)
+      if (p.name == s) return &p;
+    return nullptr;
+  };
+  if (model::ClassParam* p = parameter(text)) return p->name;
+  for (std::string_view op : {" || ", " ?? "}) {
+    const std::size_t at = text.find(op);
+    if (at == std::string_view::npos) continue;
+    model::ClassParam* p = parameter(text.substr(0, at));
+    std::string_view fallback = trim(text.substr(at + op.size()));
+    if (!p || fallback.size() < 2 || (fallback.front() != '\'' && fallback.front() != '"') || fallback.back() != fallback.front() ||
+        fallback.substr(1, fallback.size() - 2).find_first_of("'\"\\") != std::string_view::npos)
+      continue;
+    if (p->default_text.empty()) p->default_text = std::string(fallback.substr(1, fallback.size() - 2));
+    return p->name;
+  }
+  // `c ? a : b` at the top level: the last `:` after the `?`.
+  const std::size_t question = text.find(" ? "), colon = text.rfind(" : ");
+  if (question != std::string_view::npos && colon != std::string_view::npos && colon > question) {
+    if (model::ClassParam* p = parameter(text.substr(colon + 3))) return p->name;
+    if (model::ClassParam* p = parameter(text.substr(question + 3, colon - question - 3))) return p->name;
+  }
+  return std::string(text);
+}
+
+}  // namespace
+
+void FileScanner::read_constructor_function(std::string_view name, TSNode fn, TSNode at) {
+  // Only a body that sets the message; a base named like an error, or a
+  // name that is one.
+  if (text(fn).find("this.message") == std::string_view::npos) return;
+  std::string base = prototype_base(name);
+  const auto error_like = [](std::string_view n) { return n.ends_with("Error") || n.ends_with("Exception"); };
+  if (base.empty() && error_like(name)) base = "Error";
+  if (!error_like(base)) return;
+  ClassDef c;
+  c.name = std::string(name);
+  c.line = line_of(at);
+  c.bases.push_back(std::move(base));
+  for (auto& p : parameter_names(fn)) c.params.push_back({std::move(p), false, {}});
+  c.names_itself = names_itself(fn, c.name);
+  TSNode body = child(fn, m_g.f_body);
+  // `this.index = index`: the parameter, as the display names it.
+  std::vector<std::pair<std::string, std::string>> kept;
+  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (kind(x) == Kind::Assign) {
+      std::string_view left = text(child(x, m_g.f_left));
+      TSNode right = unwrap(child(x, m_g.f_right));
+      if (left.starts_with("this.") && kind(right) == Kind::Identifier &&
+          std::any_of(c.params.begin(), c.params.end(), [&](const model::ClassParam& p) { return p.name == text(right); }))
+        kept.emplace_back(std::string(left), std::string(text(right)));
+    }
+    return !is_function(kind(x)) || ts_node_eq(x, body);
+  });
+  // Each text set as `this.message` (IndexError's three, one per branch),
+  // in order: the first the message, the others alternatives.
+  walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (kind(x) == Kind::Assign && text(child(x, m_g.f_left)) == "this.message" && c.display.size() < 8) {
+      MessageTemplate t = message_from(child(x, m_g.f_right), start_byte(x));
+      const bool bare = t.parts.size() == 1 && !t.parts[0].literal;
+      if (t.style != "none" && !bare && t.from_literals) {
+        for (TemplatePart& p : t.parts)
+          if (!p.literal) p.text = shown_parameter(p.text, kept, c.params);
+        c.display.push_back(std::move(t));
+      }
+    }
+    return !is_function(kind(x)) || ts_node_eq(x, body);
+  });
+  m_facts.classes.push_back(std::move(c));
 }
 
 // An entry of a code-keyed message table, as Node's lib/internal/errors.js

@@ -122,6 +122,15 @@ class FileScanner {
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
   std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
   void export_factories();
+  // `function DimensionError(actual, expected) { this.message = … }` with
+  // `DimensionError.prototype = new RangeError()` (or `Object.create(
+  // RangeError.prototype)`, `util.inherits(DimensionError, RangeError)`):
+  // an error class written as a constructor function, its display the
+  // texts it sets as `this.message` (classes.cc).
+  void read_constructor_function(std::string_view name, TSNode fn, TSNode at);
+  // The error class a constructor function's prototype is made from, as
+  // the file says; empty when it says none.
+  std::string prototype_base(std::string_view name) const;
   TSNode own_method(TSNode n, std::string_view name) const;
   // The function of this file `call` calls: `helper(…)` by name, or
   // `this.m(…)` the method of the class around it; null otherwise.

@@ -719,16 +719,18 @@ using javascript_detail::k_max_source;
 using javascript_detail::language;
 using javascript_detail::parser_for;
 
-bool javascript_worth_parsing(std::string_view source) {
-  // Minified code (a bundle committed without `.min.` in its name, such as
-  // lodash's `underscore-min.js`) repeats other sources on a few lines of
-  // thousands of characters: its records would be excerpts of one line.
-  // Formatted code averages well under 100 characters a line; a test file
-  // of long SQL strings, 543.
+bool javascript_minified(std::string_view source) {
+  // Minified code repeats other sources on a few lines of thousands of
+  // characters: its records would be excerpts of one line. Formatted code
+  // averages well under 100 characters a line; a test file of long SQL
+  // strings, 543.
   constexpr std::size_t k_minified_line = 1000;
-  if (source.size() >= 4096 &&
-      source.size() / (static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1) >= k_minified_line)
-    return false;
+  return source.size() >= 4096 &&
+         source.size() / (static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1) >= k_minified_line;
+}
+
+bool javascript_worth_parsing(std::string_view source) {
+  if (javascript_minified(source)) return false;
   return source.find("throw") != std::string_view::npos || source.find("Error") != std::string_view::npos || source.find("reject") != std::string_view::npos ||
          source.find("extends") != std::string_view::npos || source.find("emit") != std::string_view::npos ||
          source.find("assert") != std::string_view::npos;

@@ -74,6 +74,11 @@ void offer_display(const model::ClassDef& c, model::ThrowSite& site);
 // Cheap pre-check: false when `source` cannot hold a site nor a class.
 bool javascript_worth_parsing(std::string_view source);
 
+// Whether `source` is minified code (a bundle committed without `.min.` in
+// its name, such as lodash's `underscore-min.js`): lines of thousands of
+// characters, which the scan does not read and lists as skipped.
+bool javascript_minified(std::string_view source);
+
 // Whether `code` parses as JavaScript (as TypeScript when `typescript`)
 // without a syntax error: how the analyst checks the code it writes.
 bool parses_as_javascript(std::string_view code, bool typescript);

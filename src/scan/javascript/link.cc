@@ -41,6 +41,10 @@ bool is_dotted_name(std::string_view s) {
 // expression as an interpolation.
 TemplatePart argument_part(const std::string& a) {
   if (auto lit = plain_string(a)) return TemplatePart{true, *lit, {}, 0};
+  // A whole number as written in decimal prints its digits.
+  if (!a.empty() && a.size() < 16 && std::all_of(a.begin(), a.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      (a.size() == 1 || a[0] != '0'))
+    return TemplatePart{true, a, {}, 0};
   return interp(a);
 }
 
@@ -127,6 +131,8 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
           append_parts(out.parts, {argument_part(site.args[k])});
       } else if (k == c.params.size()) {
         out.parts.push_back(property_of_argument(p, c, site.args));
+      } else if (!c.params[k].default_text.empty()) {
+        append_parts(out.parts, {TemplatePart{true, c.params[k].default_text, {}, 0}});
       } else {
         out.parts.push_back(p);
       }

@@ -325,6 +325,14 @@ class FileScanner {
   std::string caught_text(TSNode except_clause) const;
   std::string_view caught_alias(TSNode except_clause) const;
   std::string_view caught_with_traceback(TSNode call) const;
+  // Whether raised call `call` hands on an exception an object holds
+  // (`exc_info[1].with_traceback(tb)`, `future.exception()`), not one it
+  // makes (sites.cc).
+  bool raises_what_it_holds(TSNode call) const;
+  // `raise self.parse_error(UnexpectedCharError, char)`: a call the file's
+  // helpers left unresolved, to a function named for making errors
+  // (`…err…`, `…exc…`), given a class first, raises that class (sites.cc).
+  void factory_given_class(ThrowSite& site, TSNode call) const;
   bool reraise_caught(ThrowSite& site, std::string_view name);
   // Whether `raise name` at byte `at` raises an exception the function got
   // from elsewhere: a lower-case local it assigns or a parameter.

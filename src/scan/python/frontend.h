@@ -64,6 +64,17 @@ void link_class_displays(std::vector<model::FileFacts>& files, const std::vector
                          const std::vector<const model::FileFacts*>& whole = {},
                          const std::vector<std::string>& paths = {});
 
+// Across a repository's Python files (`python`, `whole` and `paths` as for
+// link_class_displays): a message that shows a name the file imports
+// (`from .socket import SERVER_CLOSED; raise ConnectionError(SERVER_CLOSED)`,
+// or `errors.SERVER_CLOSED` of `from . import errors`) as `{SERVER_CLOSED}`
+// shows the literal that module binds the name to, when it binds it once,
+// at its top level. Run before link_class_displays, which fills displays
+// with the sites' arguments.
+void link_imported_constants(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                             const std::vector<const model::FileFacts*>& whole,
+                             const std::vector<std::string>& paths);
+
 // Across a repository's files (`paths[i]` the path of `files[i]`, whose
 // calls and imports `calls[i]` holds: the same facts, or the whole of
 // them when `files[i]` holds only sites and classes): a

@@ -315,6 +315,93 @@ bool is_module_file(std::string_view path, std::string_view stem) {
 
 }  // namespace
 
+namespace {
+
+std::string_view last_name(std::string_view dotted) {
+  auto dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+// The module-level names of a file bound once, at its top level, to a
+// string literal (`SERVER_CLOSED = "Connection closed by server."`): name
+// -> text.
+std::unordered_map<std::string_view, std::vector<TemplatePart>> module_literals(const model::FileFacts& facts) {
+  std::unordered_map<std::string_view, int> bound;
+  for (const model::Binding& b : facts.module_bindings) ++bound[b.name];
+  std::unordered_map<std::string_view, std::vector<TemplatePart>> out;
+  for (const model::Binding& b : facts.module_bindings) {
+    if (b.kind != "assign" || !b.top || b.loop != 0 || bound[b.name] != 1) continue;
+    // A text, not a number: an integer constant is a code (twisted's
+    // `ConchError(OPEN_UNKNOWN_CHANNEL_TYPE, …)`), not what is printed.
+    if (b.value.empty() || b.value.find_first_of("'\"") > 1) continue;
+    auto parts = literal_parts(b.value);
+    if (parts && !parts->empty() && python::detail::all_literal(*parts)) out.emplace(b.name, std::move(*parts));
+  }
+  return out;
+}
+
+// Whether interpolation `p` prints its value as str() does: `{x}`, `%s`.
+bool shows_as_str(const TemplatePart& p) {
+  return !p.literal && (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
+}
+
+}  // namespace
+
+void link_imported_constants(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                             const std::vector<const model::FileFacts*>& whole, const std::vector<std::string>& paths) {
+  auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
+  // A module's file, found once per module name; files.size() when none
+  // or several files are that module.
+  std::unordered_map<std::string, std::size_t> file_of;
+  auto module_file = [&](const std::string& module) {
+    auto [it, added] = file_of.emplace(module, files.size());
+    if (!added) return it->second;
+    for (std::size_t k = 0; k < paths.size() && k < files.size(); ++k) {
+      if (!is_python(k) || !is_module_file(paths[k], module)) continue;
+      if (it->second != files.size()) return it->second = files.size();
+      it->second = k;
+    }
+    return it->second;
+  };
+  std::unordered_map<std::size_t, std::unordered_map<std::string_view, std::vector<TemplatePart>>> literals;
+  for (std::size_t i = 0; i < files.size() && i < whole.size() && i < paths.size(); ++i) {
+    if (!is_python(i) || !whole[i]) continue;
+    // `{NAME}` or `{module.NAME}` of an import: the literal the module
+    // binds it to, when it binds it once, to a literal.
+    auto value_of = [&](std::string_view written) -> const std::vector<TemplatePart>* {
+      if (!python::detail::is_dotted_name(written)) return nullptr;
+      const std::string module = imported_module(*whole[i], paths[i], written);
+      if (module.empty()) return nullptr;
+      const std::size_t k = module_file(module);
+      if (k >= files.size() || k == i || !whole[k]) return nullptr;
+      auto [it, added] = literals.try_emplace(k);
+      if (added) it->second = module_literals(*whole[k]);
+      auto found = it->second.find(last_name(written));
+      return found == it->second.end() ? nullptr : &found->second;
+    };
+    auto fill = [&](model::MessageTemplate& t) {
+      if (std::none_of(t.parts.begin(), t.parts.end(), [&](const TemplatePart& p) { return shows_as_str(p) && value_of(p.text); }))
+        return;
+      std::vector<TemplatePart> out;
+      for (TemplatePart& p : t.parts) {
+        const std::vector<TemplatePart>* v = shows_as_str(p) ? value_of(p.text) : nullptr;
+        if (v) append_parts(out, *v);
+        else append_parts(out, {std::move(p)});
+      }
+      t.parts = std::move(out);
+      if (python::detail::all_literal(t.parts)) {
+        t.from_literals = true;
+        if (t.style == "expression" || t.style == "variable") t.style = "string";
+      }
+    };
+    for (model::ThrowSite& site : files[i].sites) {
+      fill(site.message);
+      for (model::MessageTemplate& t : site.alternatives) fill(t);
+      for (model::MessageTemplate& t : site.arg_messages) fill(t);
+    }
+  }
+}
+
 void link_class_displays(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
                          const std::vector<const model::FileFacts*>& whole, const std::vector<std::string>& paths) {
   std::unordered_set<std::string_view> local;
@@ -388,11 +475,6 @@ void link_class_displays(std::vector<model::FileFacts>& files, const std::vector
 }
 
 namespace {
-
-std::string_view last_name(std::string_view dotted) {
-  auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
 
 // Whether `callee`, as file `facts` writes it, names function `fn` of the
 // module `stem` through one of its imports: `from .rv import fn` (`fn` or

@@ -194,6 +194,48 @@ std::string_view FileScanner::caught_with_traceback(TSNode call) const {
   return kind(object) == Kind::Identifier ? text(object) : std::string_view{};
 }
 
+bool FileScanner::raises_what_it_holds(TSNode call) const {
+  TSNode fn = child(call, m_g.f_function);
+  if (kind(fn) != Kind::Attribute) return false;
+  const std::string_view method = text(child(fn, m_g.f_attribute));
+  TSNode object = child(fn, m_g.f_object);
+  if (method == "with_traceback")
+    return ts_node_type(object) == std::string_view("subscript") || kind(object) == Kind::Attribute;
+  // The Future API's (concurrent.futures, asyncio) stored outcome.
+  return (method == "exception" || method == "result") && named_count(child(call, m_g.f_arguments)) == 0;
+}
+
+void FileScanner::factory_given_class(ThrowSite& site, TSNode call) const {
+  TSNode fn = child(call, m_g.f_function);
+  if (site.error_class != python::collapse_ws(text(fn))) return;
+  std::string_view name = text(fn);
+  if (const auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  const std::size_t letter = name.find_first_not_of('_');
+  if (letter == std::string_view::npos || !std::islower(static_cast<unsigned char>(name[letter]))) return;
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("err") == std::string::npos && lower.find("exc") == std::string::npos) return;
+  TSNode args = child(call, m_g.f_arguments);
+  if (named_count(args) == 0) return;
+  TSNode first = ts_node_named_child(args, 0);
+  if (kind(first) != Kind::Identifier && kind(first) != Kind::Attribute) return;
+  const std::string given(text(first));
+  std::string_view last = given;
+  if (const auto dot = last.rfind('.'); dot != std::string_view::npos) last.remove_prefix(dot + 1);
+  // A class as CapWords write it: a capital first, some lower case (not
+  // a constant such as `UNEXPECTED`).
+  if (!is_dotted_name(given) || last.empty() || !std::isupper(static_cast<unsigned char>(last[0])) ||
+      std::none_of(last.begin(), last.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+    return;
+  // The factory puts arguments of its own before the rest (tomlkit's
+  // `exception(line, col, *args)`): what the class shows is not read.
+  site.error_class = given;
+  site.message = MessageTemplate{};
+  site.alternatives.clear();
+  site.args.clear();
+  site.arg_messages.clear();
+}
+
 // The name `except E as name:` binds; empty when it binds none.
 std::string_view FileScanner::caught_alias(TSNode clause) const {
   std::uint32_t count = named_count(clause);
@@ -481,11 +523,18 @@ void FileScanner::emit_raise(TSNode n) {
     // `reraise(tp, value, tb)`): what the name holds, raised again.
     if (!traced.empty() && !reraise_caught(site, traced))
       expr = child(child(expr, m_g.f_function), m_g.f_object);
-    if (kind(expr) == Kind::Call && traced.empty()) {
+    if (kind(expr) == Kind::Call && traced.empty() && raises_what_it_holds(expr)) {
+      // `raise exc_info[1].with_traceback(exc_info[2])`, `raise
+      // future.exception()`, `raise outcome.result()`: an exception made
+      // elsewhere, raised again; its class is not known here.
+      site.error_class.clear();
+      site.reraise = true;
+    } else if (kind(expr) == Kind::Call && traced.empty()) {
       read_exception_call(expr, site, at);
       resolve_helper(site, expr, at);
       resolve_class_display(site, expr, at);
       resolve_args_display(site, expr, at);
+      factory_given_class(site, expr);
     } else if (kind(expr) != Kind::Call) {
       site.error_class = python::collapse_ws(text(expr));
       if (kind(expr) == Kind::Identifier) {
