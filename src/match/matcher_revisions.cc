@@ -8,6 +8,16 @@
 #include "match/pattern_text.h"
 
 namespace errdex::match::detail {
+namespace {
+
+// Records in preference order, then by index: an answer's other revisions.
+auto by_preference(const Index& m) {
+  return [&m](std::uint32_t a, std::uint32_t b) {
+    return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
+  };
+}
+
+}  // namespace
 
 void find_sites(Index& m, const std::vector<model::ErrorRecord>& records, std::span<const std::uint32_t> preference,
                 std::span<const std::string> refs) {
@@ -128,9 +138,7 @@ std::uint32_t prefer_version(const Index& m, std::uint32_t record, std::uint32_t
   if (it == others.end()) return record;
   const std::uint32_t chosen = *it;
   *it = record;
-  std::sort(others.begin(), others.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
-  });
+  std::sort(others.begin(), others.end(), by_preference(m));
   return chosen;
 }
 
@@ -157,9 +165,7 @@ void add_revisions(const Index& m, std::uint32_t record, bool frame,
     }
     if (more) {
       auto begin = out.begin() + static_cast<std::ptrdiff_t>(from);
-      std::sort(begin, out.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return m.preference[a] != m.preference[b] ? m.preference[a] < m.preference[b] : a < b;
-      });
+      std::sort(begin, out.end(), by_preference(m));
       auto end = std::unique(begin, out.end());
       out.erase(std::remove(begin, end, record), out.end());
     }
