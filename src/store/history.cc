@@ -127,7 +127,7 @@ std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const st
   return kept;
 }
 
-Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id) {
+Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id, DiffMemo* diffs) {
   auto seen = store.occurrences(id);
   if (!seen) return Error{seen.error()};
   if (seen->empty()) return std::optional<SiteHistory>();
@@ -165,10 +165,18 @@ Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view
       const Revision& r = h.revisions[i].revision;
       return r.ref.empty() ? r.sha : r.ref;
     };
-    auto d = diff_revisions(store, h.repo, key(from), key(to));
-    if (!d) return Error{d.error()};
-    if (!*d) return ok();
-    for (auto& [a, b] : (*d)->moved)
+    std::shared_ptr<const RevisionDiff> d;
+    if (diffs) {
+      auto held = diffs->diff(store, h.repo, key(from), key(to));
+      if (!held) return Error{held.error()};
+      d = std::move(*held);
+    } else {
+      auto run = diff_revisions(store, h.repo, key(from), key(to));
+      if (!run) return Error{run.error()};
+      if (*run) d = std::make_shared<const RevisionDiff>(std::move(**run));
+    }
+    if (!d) return ok();
+    for (const auto& [a, b] : d->moved)
       if ((forward ? a.id : b.id) == h.id && a.file_path != b.file_path) {
         out = {forward ? to : from, forward ? b : a};
         break;
@@ -234,6 +242,43 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
     if (!paired_new.contains(i)) d.added.push_back(new_sites[i]);
   pair_moved_files(d);
   return std::optional<RevisionDiff>(std::move(d));
+}
+
+Expected<std::shared_ptr<const RevisionDiff>> DiffMemo::diff(Store& store, const std::string& repo,
+                                                             const std::string& from, const std::string& to,
+                                                             std::string* missing) {
+  std::string key = repo + '\n' + from + '\n' + to;
+  {
+    std::lock_guard lock(m_mu);
+    if (auto it = m_held.find(key); it != m_held.end()) {
+      it->second.age = ++m_clock;
+      if (missing) *missing = it->second.missing;
+      return it->second.diff;
+    }
+  }
+  // Run outside the lock: two callers missing at once both run it, and
+  // neither waits on the other's store reads.
+  std::string gone;
+  auto d = diff_revisions(store, repo, from, to, &gone);
+  if (!d) return Error{d.error()};
+  std::shared_ptr<const RevisionDiff> held;
+  if (*d) held = std::make_shared<const RevisionDiff>(std::move(**d));
+  if (missing) *missing = gone;
+  std::lock_guard lock(m_mu);
+  ++m_runs;
+  if (m_held.size() >= k_held) {
+    auto oldest = m_held.begin();
+    for (auto it = m_held.begin(); it != m_held.end(); ++it)
+      if (it->second.age < oldest->second.age) oldest = it;
+    m_held.erase(oldest);
+  }
+  m_held[key] = Held{held, gone, ++m_clock};
+  return held;
+}
+
+std::size_t DiffMemo::runs() const {
+  std::lock_guard lock(m_mu);
+  return m_runs;
 }
 
 namespace {

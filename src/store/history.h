@@ -13,6 +13,9 @@
 // class-changed rather than as one removed and one added.
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,9 +99,13 @@ struct SiteHistory {
   Elsewhere moved_from, moved_to;
 };
 
+class DiffMemo;
+
 // The history of the site with this id. An empty optional when no stored
-// revision holds it.
-Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id);
+// revision holds it. A site added or removed in a revision is looked for
+// in a renamed file through the diff across that edge; `diffs`, when
+// given, answers those diffs (a server's snapshot keeps one).
+Expected<std::optional<SiteHistory>> site_history(Store& store, std::string_view id, DiffMemo* diffs = nullptr);
 
 struct RevisionDiff {
   Revision from, to;
@@ -115,6 +122,34 @@ struct RevisionDiff {
 // `missing` then names it.
 Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::string& repo, const std::string& from,
                                                      const std::string& to, std::string* missing = nullptr);
+
+// Diffs already run, kept for the next caller asking for the same two
+// revisions: every error page of a site added in one revision reads the
+// diff across that edge, and two full revisions are read for each. Only
+// for a store that does not change while the memo lives (a server keeps
+// one per snapshot, which a new dataset replaces). Safe across threads;
+// holds at most a few diffs, the oldest dropped first.
+class DiffMemo {
+ public:
+  // diff_revisions(store, repo, from, to, missing), run once per
+  // (repo, from, to) while it is held; nullptr where it answered nothing.
+  Expected<std::shared_ptr<const RevisionDiff>> diff(Store& store, const std::string& repo, const std::string& from,
+                                                     const std::string& to, std::string* missing = nullptr);
+  // How many diffs were run rather than found (for tests).
+  std::size_t runs() const;
+
+ private:
+  struct Held {
+    std::shared_ptr<const RevisionDiff> diff;
+    std::string missing;
+    std::uint64_t age = 0;
+  };
+  static constexpr std::size_t k_held = 16;
+  mutable std::mutex m_mu;
+  std::map<std::string, Held> m_held;
+  std::uint64_t m_clock = 0;
+  std::size_t m_runs = 0;
+};
 
 // A revision as people name it: its ref, else its sha's first 10 digits.
 std::string revision_name(const Revision& r);

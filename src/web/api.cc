@@ -180,9 +180,9 @@ Response api_error(const Snapshot& s, store::Store& st, const std::string& id, c
   return json_response(200, model::to_json(*line));
 }
 
-Response api_error_history(store::Store& st, const std::string& id) {
+Response api_error_history(const Snapshot& s, store::Store& st, const std::string& id) {
   if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
-  auto h = store::site_history(st, id);
+  auto h = store::site_history(st, id, s.diffs.get());
   if (!h) throw StoreFailure{h.error()};
   if (!*h) throw HttpError{404, "no stored revision holds record " + id};
   return json_response(200, store::to_json(**h));
@@ -203,11 +203,11 @@ Response api_repo_revisions(store::Store& st, const std::string& repo) {
   return json_response(200, dump({{"repo", repo}, {"revisions", list}}));
 }
 
-Response api_repo_diff(store::Store& st, const std::string& repo, const Query& q) {
+Response api_repo_diff(const Snapshot& s, store::Store& st, const std::string& repo, const Query& q) {
   auto from = opt_param(q, "from"), to = opt_param(q, "to");
   if (!from || !to) throw HttpError{400, "from and to are required"};
   std::string missing;
-  auto d = store::diff_revisions(st, repo, *from, *to, &missing);
+  auto d = s.diffs->diff(st, repo, *from, *to, &missing);
   if (!d) throw StoreFailure{d.error()};
   if (!*d) throw HttpError{404, repo + " has no stored revision " + missing};
   return json_response(200, store::to_json(repo, **d));

@@ -87,7 +87,7 @@ struct App::Impl {
       case RouteId::match_form: return match_page(s, nullptr);
       case RouteId::match_submit: return match_submit(s, req);
       case RouteId::repo_page: return repo_page(s, repo(), q);
-      case RouteId::repo_diff_page: return repo_diff_page(repo(), q, st);
+      case RouteId::repo_diff_page: return repo_diff_page(s, repo(), q, st);
       case RouteId::error_redirect:
       case RouteId::error_page: {
         const auto& id = params.at("id");
@@ -113,9 +113,9 @@ struct App::Impl {
       case RouteId::api_openapi: return json_response(200, openapi_json());
       case RouteId::api_jobs: return api_jobs(options.jobs.get(), q);
       case RouteId::api_dataset: return api_dataset(s, q, st);
-      case RouteId::api_error_history: return api_error_history(st, params.at("id"));
+      case RouteId::api_error_history: return api_error_history(s, st, params.at("id"));
       case RouteId::api_repo_revisions: return api_repo_revisions(st, repo());
-      case RouteId::api_repo_diff: return api_repo_diff(st, repo(), q);
+      case RouteId::api_repo_diff: return api_repo_diff(s, st, repo(), q);
     }
     throw HttpError{404, "no such page"};
   }

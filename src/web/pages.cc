@@ -29,8 +29,8 @@ std::string shown_commit(const Snapshot& s, const store::RepoSummary& r) {
 
 // The History section: the site in each stored revision of its
 // repository, its message where it changed.
-void set_history(Data& d, store::Store& st, const std::string& id) {
-  auto h = store::site_history(st, id);
+void set_history(Data& d, store::Store& st, const std::string& id, store::DiffMemo* diffs) {
+  auto h = store::site_history(st, id, diffs);
   if (!h || !*h || (*h)->revisions.size() < 2) {
     d.set("has_history", false);
     return;
@@ -279,11 +279,11 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
 }
 
 // /repos/{owner}/{name}/diff?from=&to=: what changed between two revisions.
-Response repo_diff_page(const std::string& repo, const Query& q, store::Store& st) {
+Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st) {
   auto from = opt_param(q, "from"), to = opt_param(q, "to");
   if (!from || !to) throw HttpError{400, "Say which revisions to compare: ?from=…&to=…"};
   std::string missing;
-  auto d = store::diff_revisions(st, repo, *from, *to, &missing);
+  auto d = s.diffs->diff(st, repo, *from, *to, &missing);
   if (!d) throw StoreFailure{d.error()};
   if (!*d) throw HttpError{404, repo + " has no stored revision " + missing + "."};
   const store::RevisionDiff& diff = **d;
@@ -407,7 +407,7 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
   d.set("also_more", optional_value(others > k_also_items ? std::optional<std::string>(std::to_string(others - k_also_items))
                                                            : std::nullopt));
 
-  set_history(d, st, r.id);
+  set_history(d, st, r.id, s.diffs.get());
   return page(200,
               model::shown_class(r.error_class) + (r.error_message.empty() ? "" : ": " + title_of(r.error_message)),
               "error.html", d);

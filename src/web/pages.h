@@ -17,7 +17,7 @@ Response match_page(const Snapshot& s, const std::string* text);
 // POST /match: the paste box's form.
 Response match_submit(const Snapshot& s, const Request& req);
 Response repo_page(const Snapshot& s, const std::string& repo, const Query& q);
-Response repo_diff_page(const std::string& repo, const Query& q, store::Store& st);
+Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st);
 // `line` is the current record, or (`revision`) the record in an older
 // revision, shown with a note that names it and links the current one.
 // `report_url`: where "report a problem" links go (AppOptions).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/error_record.h"
+#include "store/history.h"
 #include "store/store.h"
 #include "util/expected.h"
 #include "web/match_engine.h"
@@ -55,6 +56,11 @@ struct Snapshot {
   }
 
   const model::DatasetLine* find(const std::string& id) const;
+
+  // Diffs between revisions, run once while this snapshot is served (the
+  // History sections of pages and /api/errors/{id}/history read them, as
+  // do the diff page and API). Locks inside: shared by the threads.
+  std::unique_ptr<store::DiffMemo> diffs = std::make_unique<store::DiffMemo>();
 };
 
 // The state signature of a store (cheap: one small query).

@@ -218,5 +218,40 @@ TEST(History, DiffFollowsASiteIntoARenamedFile) {
   EXPECT_EQ((*gone)->moved_to.revision, -1);
 }
 
+// A server answers many histories across one edge: the diff is run once
+// and the answers are those of the diff run each time.
+TEST(History, ADiffMemoRunsEachDiffOnceAndAnswersTheSame) {
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1", {{"00000000000000a1", "ValueError", "year out of range", "check", 3, "pkg/dt.py"},
+                                                 {"00000000000000d1", "KeyError", "gone", "gone", 12, "pkg/dt.py"}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v2", {{"00000000000000a2", "ValueError", "year out of range", "check", 30, "pkg/_pydt.py"},
+                                                 {"00000000000000e1", "KeyError", "new", "fresh", 1, "pkg/_pydt.py"}})));
+  DiffMemo memo;
+  for (const char* id : {"00000000000000a1", "00000000000000a2", "00000000000000d1", "00000000000000e1"}) {
+    auto plain = site_history(*st, id);
+    auto held = site_history(*st, id, &memo);
+    ASSERT_TRUE(plain && *plain && held && *held) << id;
+    EXPECT_EQ(to_json(**plain), to_json(**held)) << id;
+  }
+  // Four histories, each reading the one edge v1 -> v2.
+  EXPECT_EQ(memo.runs(), 1u);
+  std::string missing;
+  auto d = memo.diff(*st, "acme/a", "v1", "v2", &missing);
+  ASSERT_TRUE(d && *d);
+  EXPECT_EQ((*d)->moved.size(), 1u);
+  EXPECT_EQ(memo.runs(), 1u);
+  // A revision not stored: nothing, named, and remembered as such.
+  auto none = memo.diff(*st, "acme/a", "v1", "v9", &missing);
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  EXPECT_EQ(missing, "v9");
+  missing.clear();
+  none = memo.diff(*st, "acme/a", "v1", "v9", &missing);
+  EXPECT_EQ(missing, "v9");
+  EXPECT_EQ(memo.runs(), 2u);
+}
+
 }  // namespace
 }  // namespace errdex::store
