@@ -389,6 +389,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     javascript[i] = f && f->language() != "python";
   }
   scan::link_javascript(facts, javascript);
+  scan::link_javascript_caller_messages(facts, javascript, paths);
   std::vector<bool> python(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) python[i] = !javascript[i];
   {
@@ -396,7 +397,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
     scan::link_imported_constants(facts, python, whole_facts, paths);
     scan::link_class_displays(facts, python, whole_facts, paths);
-    scan::link_caller_messages(facts, whole_facts, paths);
+    scan::link_caller_messages(facts, python, whole_facts, paths);
   }
   std::vector<char> linked(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)

@@ -78,8 +78,10 @@ struct ThrowSite {
   std::string function_params;
   // When the message is a parameter of the enclosing module-level function
   // alone (`def _value_check(condition, message): ... raise
-  // ValueError(message)`): its name and position (0-based, -1 when keyword
-  // only). Callers in other files fill it (scan::link_caller_messages).
+  // ValueError(message)`; JavaScript's `function devAssert(condition,
+  // message) { … throw new Error(message) }`): its name and position
+  // (0-based, -1 when keyword only). Callers in other files fill it
+  // (scan::link_caller_messages, scan::link_javascript_caller_messages).
   std::string message_param;
   int message_param_position = -1;
   // Python: the messages the exception call's other arguments build
@@ -308,12 +310,17 @@ struct ImportFact {
 // A call passing a string literal that reads as a message
 // (`_value_check(std > 0, "Standard deviation must be positive")`): the
 // callee as written, the argument's position (-1 for a keyword argument)
-// or keyword, and the literal as written.
+// or keyword, and the literal as written (Python) or its value
+// (JavaScript, whose literals the scanner decodes as it reads them).
 struct MessageCall {
   std::string callee;
   int position = -1;
   std::string keyword;
   std::string text;
+  // JavaScript: the argument as a message, its `${…}` and the operands of
+  // `+` that are no text as interpolations (`Expected ${inspect(t)} to be a
+  // type.`); `text` is then its brace form. Empty for Python.
+  MessageTemplate message;
 };
 
 // Every class of the file (nested ones dotted: "Outer.Inner") and its

@@ -62,7 +62,7 @@ class Writer {
   }
   void value(const model::StatementCall& c) { list(c.callee, c.args, c.line, c.top); }
   void value(const model::ImportFact& m) { list(m.module, m.name, m.alias, m.level); }
-  void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text); }
+  void value(const model::MessageCall& c) { list(c.callee, c.position, c.keyword, c.text, c.message); }
   void value(const model::Binding& b) { list(b.name, b.line, b.kind, b.value, b.top, b.loop, b.when, b.when_line); }
   void value(const model::ClassBases& c) { list(c.qualname, c.bases); }
   void value(const model::Docstring& d) { list(d.kind, d.name, d.line, d.text); }
@@ -223,8 +223,9 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
     if (module.size() > 5) f.module_bindings = bindings_from(module.at(5));
     if (module.size() > 6)
       for (const auto& c : module.at(6))
-        f.message_calls.push_back(
-            {c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(), c.at(3).get<std::string>()});
+        f.message_calls.push_back({c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(),
+                                   c.at(3).get<std::string>(),
+                                   c.size() > 4 ? template_from(c.at(4)) : model::MessageTemplate{}});
     for (const auto& d : j.at(7))
       f.docstrings.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>(), d.at(2).get<int>(),
                               d.at(3).get<std::string>()});

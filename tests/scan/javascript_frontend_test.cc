@@ -848,6 +848,64 @@ TEST(JavaScriptFrontend, AThrowOfAParameterShowsWhatTheFilesCallsPass) {
   for (const auto& a : f.sites[2].alternatives) EXPECT_NE(template_text(a), "xNever shown as passed");
 }
 
+// graphql-js's `devAssert(condition, message)` in its own file, called
+// `devAssert(config.name, 'Must provide name.')` by the files importing
+// it: the throw shows what they pass (a template's and a concatenation's
+// expressions as interpolations; one word of text is no message).
+TEST(JavaScriptFrontend, AThrowOfAParameterShowsWhatOtherFilesPassThroughTheirImports) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"src/jsutils/devAssert.ts",
+       scan_javascript("export function devAssert(condition: unknown, message: string): void {\n"
+                       "  if (!condition) {\n    throw new Error(message);\n  }\n}\n",
+                       Dialect::typescript)},
+      {"src/type/definition.ts",
+       scan_javascript("import { devAssert } from '../jsutils/devAssert';\n"
+                       "export function define(config) {\n"
+                       "  devAssert(config.name, 'Must provide name.');\n"
+                       "  devAssert(config.fields, `Fields must be given, \\u0022here\\u0022`);\n"
+                       "  devAssert(config.x, `Not with ${config.x} inside`);\n"
+                       "  devAssert(config.t, 'Expected ' + inspect(config.t) + ' to be a type.');\n"
+                       "  devAssert(config.u, 'Expected ' + config.u);\n"
+                       "  devAssert(config.v, `${config.v}`);\n"
+                       "  devAssert('The condition is not the message', config.y);\n"
+                       "}\n",
+                       Dialect::typescript)},
+      {"src/b.js", js("import * as util from './jsutils/devAssert.js';\nutil.devAssert(x, 'Through the namespace import');\n")},
+      {"src/c.js", js("const { devAssert: check } = require('./jsutils/devAssert');\ncheck(x, 'Through a renamed require');\n")},
+      {"src/d.js", js("import { devAssert } from './other/devAssert';\ndevAssert(x, 'Another module of that name');\n")},
+      {"src/e.js", js("devAssert(x, 'Not imported here at all');\n")},
+      {"src/jsutils/invariant.js", js("export default function invariant(cond, msg) {\n  if (!cond) throw new Error(msg);\n}\n")},
+      {"src/g.js", js("import inv from './jsutils/invariant';\ninv(x, 'Through the default export');\n")},
+      {"lib/index.js", js("module.exports = function (ok, text) { if (!ok) throw new Error(text) };\n")},
+  };
+  std::vector<model::FileFacts> files;
+  std::vector<std::string> paths;
+  for (auto& [path, facts] : in) {
+    paths.push_back(path);
+    files.push_back(std::move(facts));
+  }
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  EXPECT_EQ(files[0].sites[0].message_param, "message");
+  EXPECT_EQ(files[0].sites[0].message_param_position, 1);
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
+  auto alternatives = [](const model::ThrowSite& s) {
+    std::vector<std::string> out;
+    for (const auto& t : s.alternatives) out.push_back(template_text(t));
+    return out;
+  };
+  EXPECT_EQ(template_text(files[0].sites[0].message), "{message}");
+  EXPECT_EQ(alternatives(files[0].sites[0]),
+            (std::vector<std::string>{"Must provide name.", "Fields must be given, \"here\"", "Not with {config.x} inside",
+                                      "Expected {inspect(config.t)} to be a type.", "Through the namespace import",
+                                      "Through a renamed require"}));
+  ASSERT_EQ(files[6].sites.size(), 1u);
+  EXPECT_EQ(alternatives(files[6].sites[0]), (std::vector<std::string>{"Through the default export"}));
+  // Not a language the pass is told to read: nothing.
+  files[0].sites[0].alternatives.clear();
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), false), paths);
+  EXPECT_TRUE(files[0].sites[0].alternatives.empty());
+}
+
 // TypeScript's CommonJS output of `export const NOT_FOUND = '…'` assigns
 // `exports.NOT_FOUND = void 0` first, in a chain with the other exports,
 // then the text: a throw of `exports.NOT_FOUND` shows the text.

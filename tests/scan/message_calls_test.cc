@@ -65,7 +65,7 @@ TEST(MessageCalls, AHelperOfAnotherFileTakesItsCallersLiterals) {
   files.push_back(caller("from pkg.rv import _value_check as vc", "vc(x, 'through an alias of it')"));
   std::vector<const model::FileFacts*> whole;
   for (const auto& f : files) whole.push_back(&f);
-  link_caller_messages(files, whole, {"pkg/rv.py", "pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/d.py", "pkg/e.py"});
+  link_caller_messages(files, {}, whole, {"pkg/rv.py", "pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/d.py", "pkg/e.py"});
   std::vector<std::string> alternatives;
   for (const auto& t : files[0].sites[0].alternatives) alternatives.push_back(template_text(t));
   // An alias is called by another name: not read (its name is the key).

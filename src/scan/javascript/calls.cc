@@ -3,7 +3,10 @@
 // exports, from one walk over the whole tree.
 #include "scan/javascript/calls.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <optional>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "scan/javascript/file_scanner.h"
+#include "scan/javascript/text.h"
 #include "scan/tree_walk.h"
 #include "util/text.h"
 
@@ -24,18 +28,24 @@ constexpr std::size_t k_max_targets = 512;
 // Members of a callee followed (`a.b.c.d`): past this, the callee is
 // opaque.
 constexpr int k_max_callee_depth = 8;
+// Calls passing a message kept per file (FileFacts::message_calls), and
+// the arguments of one call looked at.
+constexpr std::size_t k_max_message_calls = 256;
+constexpr std::uint32_t k_max_message_args = 8;
 
 enum class K : std::uint8_t {
   Other, Function, Arrow, Method, Class, ClassBody, Heritage, ExtendsClause, Call, New, Member, Identifier,
   This, Super, Declarator, Assign, Pair, Object, Field, Import, ImportClause, NamespaceImport, NamedImports,
   ImportSpecifier, Export, ExportClause, ExportSpecifier, NamespaceExport, String, Paren, Await, Cast,
   ObjectPattern, PairPattern, ShorthandPattern, Shorthand, ImportRequire, Lexical, Comment, Arguments,
+  Template, Fragment, Escape, Substitution, Binary,
 };
 
 struct Grammar {
   std::vector<K> kinds;
   TSFieldId f_name = 0, f_body = 0, f_function = 0, f_constructor = 0, f_object = 0, f_property = 0, f_value = 0,
-            f_left = 0, f_right = 0, f_key = 0, f_source = 0, f_declaration = 0, f_alias = 0;
+            f_left = 0, f_right = 0, f_key = 0, f_source = 0, f_declaration = 0, f_alias = 0, f_arguments = 0,
+            f_operator = 0;
 };
 
 TSFieldId field(const TSLanguage* l, const char* name) {
@@ -63,7 +73,9 @@ Grammar make_grammar(const TSLanguage* lang) {
       {"shorthand_property_identifier_pattern", K::ShorthandPattern},
       {"shorthand_property_identifier", K::Shorthand}, {"import_require_clause", K::ImportRequire},
       {"lexical_declaration", K::Lexical}, {"variable_declaration", K::Lexical}, {"comment", K::Comment},
-      {"arguments", K::Arguments},
+      {"arguments", K::Arguments}, {"template_string", K::Template}, {"string_fragment", K::Fragment},
+      {"escape_sequence", K::Escape}, {"template_substitution", K::Substitution},
+      {"binary_expression", K::Binary},
   };
   Grammar g;
   g.kinds = kind_table(lang, k_names, K::Other);
@@ -80,6 +92,8 @@ Grammar make_grammar(const TSLanguage* lang) {
   g.f_source = field(lang, "source");
   g.f_declaration = field(lang, "declaration");
   g.f_alias = field(lang, "alias");
+  g.f_arguments = field(lang, "arguments");
+  g.f_operator = field(lang, "operator");
   return g;
 }
 
@@ -103,7 +117,10 @@ class CallReader {
       switch (kind(n)) {
         case K::Function: case K::Arrow: case K::Method: enter_function(n, depth); break;
         case K::Class: enter_class(n, depth); break;
-        case K::Call: add_call(child(n, m_g.f_function)); break;
+        case K::Call:
+          add_call(child(n, m_g.f_function));
+          add_message_call(n);
+          break;
         case K::New: add_call(child(n, m_g.f_constructor)); break;
         case K::Declarator: read_declarator(n); break;
         case K::Assign: read_assignment(n); break;
@@ -212,6 +229,121 @@ class CallReader {
     auto& targets = m_out.functions[f->function].targets;
     if (targets.size() >= k_max_targets) return;
     if (m_seen[f->function].insert(c).second) targets.push_back(std::move(c));
+  }
+
+  // `devAssert(config.name, 'Must provide name.')`: a call of a function
+  // by name (`f`, `ns.f`) passing text that reads as a message (a string,
+  // a template or a concatenation of them with two words or more of
+  // text), for a throw of a parameter in another file
+  // (link_javascript_caller_messages).
+  void add_message_call(TSNode call) {
+    if (m_out.message_calls.size() >= k_max_message_calls) return;
+    TSNode fn = unwrap(child(call, m_g.f_function));
+    if (kind(fn) != K::Identifier && kind(fn) != K::Member) return;
+    TSNode args = child(call, m_g.f_arguments);
+    if (kind(args) != K::Arguments) return;
+    std::string name;
+    std::uint32_t position = 0;
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n && position < k_max_message_args; ++i) {
+      TSNode a = unwrap(ts_node_named_child(args, i));
+      if (kind(a) == K::Comment) continue;
+      model::MessageTemplate t;
+      const K k = kind(a);
+      if ((k == K::String || k == K::Template || k == K::Binary) && message_parts(a, t.parts, 0) && reads_as_message(t)) {
+        if (name.empty()) name = callee(fn);
+        if (name.empty() || name.find('?') != std::string::npos || name.starts_with("this.") ||
+            name.starts_with("super"))
+          return;
+        t.style = k == K::String ? "string" : "fstring";
+        t.from_literals = true;
+        std::string plain;
+        for (const auto& p : t.parts) plain += p.literal ? p.text : "{" + p.text + "}";
+        m_out.message_calls.push_back({name, static_cast<int>(position), {}, std::move(plain), std::move(t)});
+        if (m_out.message_calls.size() >= k_max_message_calls) return;
+      }
+      ++position;
+    }
+  }
+
+  // Two words of text at least (runs of letters and digits with a letter,
+  // in its literal parts).
+  static bool reads_as_message(const model::MessageTemplate& t) {
+    int words = 0;
+    for (const auto& p : t.parts) {
+      if (!p.literal) continue;
+      bool in_word = false, letter = false;
+      for (unsigned char c : p.text + ' ') {
+        if (std::isalnum(c) || c >= 0x80) {
+          in_word = true;
+          letter = letter || std::isalpha(c) || c >= 0x80;
+        } else if (in_word) {
+          words += letter;
+          in_word = letter = false;
+        }
+      }
+    }
+    return words >= 2;
+  }
+
+  // A message argument's parts: a string's value, a template's text and
+  // `${…}` interpolations, the operands of `+` in order (an operand that
+  // is no text is an interpolation). False for anything else at the top.
+  bool message_parts(TSNode n, std::vector<model::TemplatePart>& out, int depth) const {
+    n = unwrap(n);
+    auto literal = [&](std::string text) {
+      if (text.empty()) return;
+      if (!out.empty() && out.back().literal) out.back().text += text;
+      else {
+        model::TemplatePart p;
+        p.text = std::move(text);
+        out.push_back(std::move(p));
+      }
+    };
+    auto interpolation = [&](TSNode e) {
+      model::TemplatePart p;
+      p.literal = false;
+      p.text = util::collapse_ws(text(e));
+      out.push_back(std::move(p));
+    };
+    switch (kind(n)) {
+      case K::String: case K::Template: {
+        std::string run;
+        for (std::uint32_t i = 0, c = ts_node_named_child_count(n); i < c; ++i) {
+          TSNode part = ts_node_named_child(n, i);
+          switch (kind(part)) {
+            case K::Fragment: javascript::append_fragment(text(part), run); break;
+            case K::Escape: {
+              TSNode next = i + 1 < c ? ts_node_named_child(n, i + 1) : TSNode{};
+              bool joined = false;
+              javascript::decode_escape(text(part), kind(next) == K::Escape ? text(next) : std::string_view(), run, joined);
+              if (joined) ++i;
+              break;
+            }
+            case K::Substitution:
+              literal(std::exchange(run, {}));
+              interpolation(ts_node_named_child(part, 0));
+              break;
+            default: return false;  // what the grammar does not say
+          }
+        }
+        literal(std::move(run));
+        return true;
+      }
+      case K::Binary: {
+        if (depth > k_max_callee_depth || text(child(n, m_g.f_operator)) != "+") return false;
+        TSNode l = child(n, m_g.f_left), r = child(n, m_g.f_right);
+        for (TSNode side : {l, r}) {
+          const K k = kind(unwrap(side));
+          if (k == K::String || k == K::Template || k == K::Binary) {
+            if (!message_parts(side, out, depth + 1)) return false;
+          } else {
+            interpolation(side);
+          }
+        }
+        return true;
+      }
+      default: return false;
+    }
   }
 
   // The name of an object literal's owner: `const api = {…}` → "api",

@@ -23,6 +23,10 @@
 //   `require('m').y` bound to x {m, y, x}; `export {a as b} from 'm'`
 //   {m, a, b}; `export * from 'm'` and `module.exports = require('m')`
 //   {m, "*"}.
+// - message_calls: calls of a function by name (`f`, `ns.f`) passing a
+//   string or a template without substitutions that reads as a message
+//   (two words or more), each with the argument's position and its value
+//   (decoded, not as written), at most 256 per file.
 // - exports: each name the module exports, "name", or "exported=local"
 //   when it exports a local under another name (`export default foo`:
 //   "default=foo", `module.exports = {parse: parseIt}`: "parse=parseIt").

@@ -66,6 +66,18 @@ model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect)
 //   stays in its raised text.
 void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript);
 
+// A throw of a parameter of a function (`export function devAssert(condition,
+// message) { … throw new Error(message) }`, ThrowSite::message_param) shows,
+// as alternatives, the texts other files pass for it where they import the
+// function from its file (`import { devAssert } from '../jsutils/devAssert'`,
+// `import * as u from './util'` then `u.devAssert(…)`, `const { devAssert } =
+// require('./devAssert')`; `./x.js` for `x.ts`, `./x` for `x/index.js`):
+// `devAssert(config.name, 'Must provide name.')` gives "Must provide name.".
+// A name several files define so is left alone, and a site keeps at most 64
+// alternatives. `paths` are the files' paths in the repository.
+void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript,
+                                     const std::vector<std::string>& paths);
+
 // A site raising class `c`, which formats its message (ClassDef::display:
 // what its constructor gives `super` or sets as `this.message`), shows
 // that message, its parameters filled with the site's arguments in order.

@@ -207,7 +207,8 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
 // this file, never reassigned there, shows what the file's calls of the
 // function pass for it. Each call passing text (immutable's
 // `invariant(step !== 0, 'Cannot step a Range by 0')`) gives an
-// alternative; the message stays the parameter.
+// alternative; the message stays the parameter, and the site keeps which
+// parameter it is (ThrowSite::message_param) for the calls of other files.
 void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (site.message.parts.size() != 1 || site.message.parts[0].literal) return;
   const std::string param = site.message.parts[0].text;
@@ -224,6 +225,9 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator) name = text(child(ts_node_parent(fn), m_g.f_name));
   if (name.empty() || !ts_node_eq(function_named(name), fn)) return;
   const auto position = static_cast<std::uint32_t>(pos - params.begin());
+  // Other files' calls, through their imports, are link_javascript_caller_messages's.
+  site.message_param = param;
+  site.message_param_position = static_cast<int>(position);
   // (A map's element: building a caller's text may add others, which
   // leaves it where it is.)
   const std::vector<std::uint32_t>& calls = occurrences(name);

@@ -82,9 +82,10 @@ void link_imported_constants(std::vector<model::FileFacts>& files, const std::ve
 // (ThrowSite::message_param) gets, as alternatives, the literals other
 // files pass for that parameter (FileFacts::message_calls) through an
 // import of the function or of its module. A function name defined so in
-// several files is left alone.
-void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<const model::FileFacts*>& calls,
-                          const std::vector<std::string>& paths);
+// several files is left alone. Only the files `python` marks (all when
+// it is empty).
+void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                          const std::vector<const model::FileFacts*>& calls, const std::vector<std::string>& paths);
 
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.

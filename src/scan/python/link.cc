@@ -504,15 +504,16 @@ bool names_through_imports(const model::FileFacts& facts, std::string_view calle
 
 }  // namespace
 
-void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<const model::FileFacts*>& calls,
-                          const std::vector<std::string>& paths) {
+void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                          const std::vector<const model::FileFacts*>& calls, const std::vector<std::string>& paths) {
   struct Helper {
     std::size_t file = 0;  // the file defining it; files.size() when defined in several
     std::vector<std::size_t> sites;
   };
   std::unordered_map<std::string_view, Helper> by_name;
+  auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
   for (std::size_t i = 0; i < files.size() && i < paths.size(); ++i)
-    for (std::size_t k = 0; k < files[i].sites.size(); ++k) {
+    for (std::size_t k = 0; k < files[i].sites.size() && is_python(i); ++k) {
       const model::ThrowSite& s = files[i].sites[k];
       if (s.message_param.empty() || s.function.empty() || !s.class_name.empty()) continue;
       auto [it, added] = by_name.emplace(s.function, Helper{i, {}});
@@ -520,7 +521,8 @@ void link_caller_messages(std::vector<model::FileFacts>& files, const std::vecto
       it->second.sites.push_back(k);
     }
   if (by_name.empty()) return;
-  for (std::size_t j = 0; j < files.size() && j < paths.size() && j < calls.size(); ++j)
+  for (std::size_t j = 0; j < files.size() && j < paths.size() && j < calls.size(); ++j) {
+    if (!is_python(j)) continue;
     for (const model::MessageCall& c : calls[j]->message_calls) {
       auto it = by_name.find(last_name(c.callee));
       // Its own file's callers are the file's scan's; a name several files
@@ -542,6 +544,7 @@ void link_caller_messages(std::vector<model::FileFacts>& files, const std::vecto
         if (!same_parts(t, site.message)) push_alternative(site, std::move(t));
       }
     }
+  }
 }
 
 }  // namespace errdex::scan

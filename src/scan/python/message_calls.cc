@@ -107,7 +107,7 @@ void read_line(std::string_view s, std::vector<model::MessageCall>& out) {
         a = trimmed(a.substr(n + 1));
       }
       if (reads_as_message(a))
-        out.push_back({std::string(callee), keyword.empty() ? position : -1, keyword, std::string(a)});
+        out.push_back({std::string(callee), keyword.empty() ? position : -1, keyword, std::string(a), {}});
       if (keyword.empty()) ++position;
       if (out.size() >= k_max_message_calls) return;
     }
