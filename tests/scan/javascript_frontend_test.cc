@@ -906,6 +906,33 @@ TEST(JavaScriptFrontend, AThrowOfAParameterShowsWhatOtherFilesPassThroughTheirIm
   EXPECT_TRUE(files[0].sites[0].alternatives.empty());
 }
 
+// `throw new Error(msg || 'Assertion failed')` in an assert helper: the
+// message is the parameter (what the callers pass), the text a variant.
+TEST(JavaScriptFrontend, AThrownParameterOrADefaultTextIsTheParameterWithTheTextAVariant) {
+  auto f = js("function assert(cond, msg) {\n  if (!cond) throw new Error(msg || 'Assertion failed');\n}\n"
+              "function invariant(condition, message) {\n"
+              "  if (!condition) throw new Error(message != null ? message : 'Unexpected invariant triggered.');\n"
+              "}\n"
+              "function check(ok, text) {\n  if (!ok) throw new TypeError(text == null ? `Check failed here` : text);\n}\n"
+              "function other(ok, text) {\n  if (!ok) throw new Error(name || 'Not a parameter');\n}\n"
+              "assert(x > 0, 'x must be positive here');\n"
+              "invariant(x < 10, 'x must be below ten');\n"
+              "check(x !== 5, 'five is not allowed');\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  auto shown = [](const model::ThrowSite& s) {
+    std::vector<std::string> out{template_text(s.message)};
+    for (const auto& a : s.alternatives) out.push_back(template_text(a));
+    return out;
+  };
+  EXPECT_EQ(shown(f.sites[0]), (std::vector<std::string>{"{msg}", "Assertion failed", "x must be positive here"}));
+  EXPECT_EQ(f.sites[0].message_param, "msg");
+  EXPECT_EQ(shown(f.sites[1]),
+            (std::vector<std::string>{"{message}", "Unexpected invariant triggered.", "x must be below ten"}));
+  EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"{text}", "Check failed here", "five is not allowed"}));
+  // A name that is no parameter is the expression it was.
+  EXPECT_EQ(shown(f.sites[3]), (std::vector<std::string>{"{name || 'Not a parameter'}"}));
+}
+
 // TypeScript's CommonJS output of `export const NOT_FOUND = '…'` assigns
 // `exports.NOT_FOUND = void 0` first, in a chain with the other exports,
 // then the text: a throw of `exports.NOT_FOUND` shows the text.

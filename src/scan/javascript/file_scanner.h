@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/throw_site.h"
@@ -149,6 +150,9 @@ class FileScanner {
   bool throws_its_argument(std::string_view name, std::uint32_t at);
 
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
+  // A throw's `msg || 'Assertion failed'` (and `??`, `p != null ? p : …`)
+  // of a parameter: the parameter as the message, and the text.
+  std::optional<std::pair<MessageTemplate, MessageTemplate>> parameter_or_default(TSNode n, std::uint32_t at);
   std::optional<MessageTemplate> build(TSNode n, std::uint32_t at, int depth);
   // `formatMessage(opt, ' has been removed')` where this file's
   // `function formatMessage(opt, desc)` returns text (one return, or an

@@ -353,7 +353,12 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
       site.error_class = std::move(object);
   }
   site.args = argument_texts(expr);
-  site.message = message_from(argument(expr, 0), at);
+  if (auto chosen = parameter_or_default(argument(expr, 0), at)) {
+    site.message = std::move(chosen->first);
+    m_variants.assign(1, std::move(chosen->second));
+  } else {
+    site.message = message_from(argument(expr, 0), at);
+  }
   for (MessageTemplate& v : m_variants)
     if (site.alternatives.size() < 64) site.alternatives.push_back(std::move(v));
   add_caller_messages(site, at);

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scan/javascript/file_scanner.h"
@@ -74,6 +75,64 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts) cons
   }
   flush();
   return true;
+}
+
+// `msg || 'Assertion failed'`, `message ?? \`…\``, `message != null ?
+// message : 'Unexpected invariant triggered.'` (and `p ? p : …`, `p ==
+// null ? … : p`): a parameter of the enclosing function, or a text when
+// the call leaves it out: the parameter as the message (its callers' texts
+// become alternatives: add_caller_messages), and the text.
+std::optional<std::pair<MessageTemplate, MessageTemplate>> FileScanner::parameter_or_default(TSNode n,
+                                                                                              std::uint32_t at) {
+  n = unwrap(n);
+  TSNode param{}, fallback{};
+  auto is_nothing = [&](TSNode x) {
+    const std::string_view t = text(unwrap(x));
+    return t == "null" || t == "undefined" || t == "void 0";
+  };
+  if (kind(n) == Kind::Binary) {
+    const std::string_view op = text(child(n, m_g.f_operator));
+    if (op != "||" && op != "??") return std::nullopt;
+    param = unwrap(child(n, m_g.f_left));
+    fallback = unwrap(child(n, m_g.f_right));
+  } else if (kind(n) == Kind::Branch && ts_node_type(n) == std::string_view("ternary_expression")) {
+    TSNode cond = unwrap(child(n, m_g.f_condition));
+    TSNode yes = unwrap(child(n, m_g.f_consequence)), no = unwrap(child(n, m_g.f_alternative));
+    // The name the condition tests, and whether it holds when the name is set.
+    std::string_view tested;
+    bool set_when_true = true;
+    if (kind(cond) == Kind::Identifier) {
+      tested = text(cond);
+    } else if (kind(cond) == Kind::Binary) {
+      const std::string_view op = text(child(cond, m_g.f_operator));
+      TSNode l = unwrap(child(cond, m_g.f_left)), r = unwrap(child(cond, m_g.f_right));
+      if (op != "!=" && op != "!==" && op != "==" && op != "===") return std::nullopt;
+      if (kind(l) == Kind::Identifier && is_nothing(r)) tested = text(l);
+      else if (kind(r) == Kind::Identifier && is_nothing(l)) tested = text(r);
+      else return std::nullopt;
+      set_when_true = op.starts_with("!");
+    } else {
+      return std::nullopt;
+    }
+    param = set_when_true ? yes : no;
+    fallback = set_when_true ? no : yes;
+    if (kind(param) != Kind::Identifier || text(param) != tested) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  const Kind fk = kind(fallback);
+  if (kind(param) != Kind::Identifier || (fk != Kind::String && fk != Kind::Template && fk != Kind::Binary))
+    return std::nullopt;
+  TSNode fn = scope_of(at);
+  if (ts_node_eq(fn, m_root)) return std::nullopt;
+  const std::vector<std::string> params = parameter_names(fn);
+  if (std::find(params.begin(), params.end(), text(param)) == params.end()) return std::nullopt;
+  std::optional<MessageTemplate> text_given = build(fallback, at, 1);
+  if (!text_given || !text_given->from_literals) return std::nullopt;
+  MessageTemplate t;
+  t.style = "variable";
+  t.parts.push_back(interp(std::string(text(param))));
+  return std::pair(std::move(t), std::move(*text_given));
 }
 
 std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, int depth) {
