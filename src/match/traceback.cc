@@ -363,6 +363,7 @@ class LineReader {
     if (line.size() >= k_during.size() &&
         (line.find(k_during) != std::string_view::npos || line.find(k_cause) != std::string_view::npos)) {
       end_block();
+      m_intro_before = false;
       return;
     }
     switch (m_state) {
@@ -477,6 +478,7 @@ class LineReader {
     if (!m_blocks.empty()) finish(m_blocks.back());
     m_blocks.emplace_back();
     m_blank_ended = false;
+    m_intro_before = false;
     m_last_header = m_line_no;
     m_in_quote |= after_quote && python_header;
     m_source_next = false;
@@ -615,6 +617,7 @@ class LineReader {
     const bool stack = rest.starts_with(k_stack) || (rest.starts_with(k_call_stack) && trim(rest) == k_call_stack);
     if (trim(line).empty() || stack || copied_around(rest)) {
       m_blank_ended = trim(line).empty();
+      m_intro_before = m_blank_ended && trim(m_blocks.back().message).ends_with(':');
       m_in_stack = stack;
       m_django = Django::none;
       end_block();
@@ -678,8 +681,18 @@ class LineReader {
     m_in_stack = false;
     const bool after_blank = std::exchange(m_blank_ended, false) && !trim(line).empty();
     if (trim(line).empty()) m_blank_ended = true;
+    const bool after_intro = !trim(line).empty() && std::exchange(m_intro_before, false);
     // `Error: Process completed with exit code 1.` names no exception.
-    if (!(find_exception(line, m_known, c) || lambda_error()) || copied_around(line)) return;
+    if (!(find_exception(line, m_known, c) || lambda_error()) || copied_around(line)) {
+      if (!trim(line).empty()) m_intro_before = trim(line).ends_with(':');
+      return;
+    }
+    // A message may hold blank lines and quote another exception after a
+    // line that introduces it (werkzeug's ImportStringError: `Original
+    // exception:`, a blank line, `ImportError: module 'os' has no
+    // attribute 'x'`): with no chain separator since the framed block,
+    // that line is its message going on, not another exception.
+    if (after_intro && !m_blocks.empty() && !m_blocks.back().frames.empty()) return;
     // A message may hold blank lines: after one, `error: invalid
     // command 'x'` (a usage text's last line, under SystemExit) goes
     // on with it. A bare name in lower case is a word of the text
@@ -779,6 +792,9 @@ class LineReader {
   // A blank line ended the last exception's message, nothing but blank
   // lines since.
   bool m_blank_ended = false;
+  // The last line between blocks with text ended in `:` (blank lines
+  // after it aside): it introduces what follows.
+  bool m_intro_before = false;
   bool m_in_box = false;  // inside rich's box of frames
   Django m_django = Django::none;
   // pytest: the last run of `E   ` lines, and the frames of its failure.

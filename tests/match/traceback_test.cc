@@ -207,6 +207,38 @@ TEST(Traceback, AMessageGoesOnAfterABlankLineAtALowerCaseWord) {
   EXPECT_EQ(last(listed).error_class, "KeyError");
 }
 
+// A message with blank lines that quotes another exception after a line
+// introducing it (werkzeug's ImportStringError: `Original exception:`, a
+// blank line, `ImportError: ...`) is the framed exception's, not a later
+// exception without frames; a chain separator still starts another.
+TEST(Traceback, AnExceptionQuotedInAMessageAfterAnIntroductionIsNoOther) {
+  const std::string framed =
+      "Traceback (most recent call last):\n"
+      "  File \"/site-packages/werkzeug/utils.py\", line 605, in import_string\n"
+      "    raise ImportStringError(import_name, e).with_traceback(\n"
+      "werkzeug.utils.ImportStringError: import_string() failed for 'os.x'. Possible reasons are:\n"
+      "\n"
+      "- missing __init__.py in a package;\n"
+      "\n"
+      "Original exception:\n"
+      "\n"
+      "ImportError: module 'os' has no attribute 'x'\n";
+  auto t = parse_traceback(framed);
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "werkzeug.utils.ImportStringError");
+  EXPECT_EQ(last(t).frames.size(), 1u);
+  auto chained = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 2, in f\n"
+      "    d['x']\n"
+      "ValueError: bad value:\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "KeyError: 'x'\n");
+  EXPECT_EQ(last(chained).error_class, "KeyError");
+}
+
 TEST(Traceback, SyntaxErrorLayout) {
   auto t = parse_traceback(
       "Traceback (most recent call last):\n"

@@ -473,6 +473,41 @@ TEST(PythonFrontend, ClassDisplaysKeptArgumentsVariablesAndStrippedConstants) {
   EXPECT_EQ(message(f.sites[3]), "The environment variable {name!r} is not set.");
 }
 
+// A message laid out by a call reads as the text it lays out: sympy's
+// `filldedent("""\n    text""")` and `textwrap.fill` as its words one
+// space apart (the width decides where lines break), `textwrap.dedent` and
+// `inspect.cleandoc` as its lines without the indentation they share. A
+// call of the same name with a second positional argument is another
+// library's.
+TEST(PythonFrontend, ALaidOutMessageReadsAsItsText) {
+  FileFacts f = scan_python(
+      "import textwrap, inspect\n"
+      "from sympy.utilities.misc import filldedent\n"
+      "def f(x, rng):\n"
+      "    if x == 1:\n"
+      "        raise ValueError(filldedent(\"\"\"\n"
+      "            Idx range tuple must have length 2,\n"
+      "            but got %s\"\"\" % len(rng)))\n"
+      "    if x == 2:\n"
+      "        raise TypeError(textwrap.dedent(f'''\n"
+      "            Bad value {x}:\n"
+      "              use a number\n"
+      "            '''))\n"
+      "    if x == 3:\n"
+      "        raise KeyError(inspect.cleandoc(\"\"\"No key\n"
+      "            in the table\"\"\"))\n"
+      "    if x == 4:\n"
+      "        raise ValueError(textwrap.fill('A long  text', width=40))\n"
+      "    raise ValueError(fill(x, rng))\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_EQ(message(f.sites[0]), "Idx range tuple must have length 2, but got {len(rng)}");
+  EXPECT_EQ(template_pattern(f.sites[0].message), "Idx range tuple must have length 2, but got (.+?)");
+  EXPECT_EQ(message(f.sites[1]), "Bad value {x}:\n  use a number");
+  EXPECT_EQ(message(f.sites[2]), "No key\nin the table");
+  EXPECT_EQ(message(f.sites[3]), "A long text");
+  EXPECT_EQ(message(f.sites[4]), "{fill(x, rng)}");
+}
+
 // jinja's TemplateSyntaxError: `__str__` shows `t.cast(str, self.message)`,
 // where `message` is a property of the base returning `self.args[0] if
 // self.args else None` and `__init__` handed its base `message`: the raise's

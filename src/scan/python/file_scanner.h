@@ -100,6 +100,13 @@ std::string joined_literal(const std::vector<TemplatePart>& parts);
 // `trim` 'b', the left for 'l', the right for 'r' (message.cc).
 void strip_ends(std::vector<TemplatePart>& parts, char trim);
 
+// A message's literal text as a layout call leaves it (`layout` as
+// relaid_text says): 'd' (textwrap.dedent, inspect.cleandoc) takes the
+// indentation its lines share off each; 'f' (textwrap.fill, sympy's
+// filldedent) makes each run of whitespace one space. Both trim the ends
+// (message.cc).
+void relay(std::vector<TemplatePart>& parts, char layout);
+
 // Adds `t` to the site's other messages unless it has no constant words
 // to match on or is there already (exception_call.cc).
 // The style of a class display that is a constructor parameter shown as
@@ -378,6 +385,10 @@ class FileScanner {
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts, bool& is_f) const;
   std::optional<MessageTemplate> build_concat(TSNode n, std::uint32_t site_byte, int depth);
   TSNode stripped_object(TSNode call, char& trim) const;
+  // The text a layout call is given (`dedent(x)`, `cleandoc(x)`,
+  // `fill(x, width=...)`, `filldedent(x)`, under any module), with
+  // `layout` 'd' for a dedent, 'f' for a fill; else null.
+  TSNode relaid_text(TSNode call, char& layout) const;
   std::optional<std::string> format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);

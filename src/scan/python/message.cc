@@ -259,6 +259,14 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
         return t;
       }
       if (auto t = build_format(n, site_byte, depth, allow_var)) return t;
+      // `filldedent("""\n    text""")`, `textwrap.dedent(...)`: the text
+      // laid out anew, read as its words.
+      char layout = 0;
+      if (TSNode inner = relaid_text(n, layout); !ts_node_is_null(inner)) {
+        auto t = build(inner, site_byte, depth + 1, allow_var);
+        if (t) relay(t->parts, layout);
+        return t;
+      }
       return build_text_helper(n, site_byte, depth);
     }
     case Kind::Identifier:
@@ -342,6 +350,22 @@ TSNode FileScanner::stripped_object(TSNode call, char& trim) const {
   return trim ? child(fn, m_g.f_object) : TSNode{};
 }
 
+TSNode FileScanner::relaid_text(TSNode call, char& layout) const {
+  TSNode fn = child(call, m_g.f_function);
+  TSNode args = child(call, m_g.f_arguments);
+  if (kind(args) != Kind::ArgumentList || named_count(args) == 0) return {};
+  std::string_view name = text(fn);
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+  layout = name == "dedent" || name == "cleandoc" ? 'd' : name == "fill" || name == "filldedent" ? 'f' : 0;
+  if (!layout) return {};
+  // The text and keywords only (`fill(text, width=70)`): `fill(a, b)` of
+  // another library is no layout of text.
+  for (std::uint32_t i = 1, count = named_count(args); i < count; ++i)
+    if (Kind k = kind(ts_node_named_child(args, i)); k != Kind::KeywordArg && k != Kind::Comment) return {};
+  TSNode first = ts_node_named_child(args, 0);
+  return kind(first) == Kind::KeywordArg ? TSNode{} : first;
+}
+
 namespace {
 // Python's whitespace off `t`'s ends (`trim` as stripped_object says).
 void strip_text(std::string& t, char trim) {
@@ -365,6 +389,48 @@ void strip_ends(std::vector<TemplatePart>& parts, char trim) {
     strip_text(parts.back().text, 'r');
     if (parts.back().text.empty()) parts.pop_back();
   }
+}
+
+void relay(std::vector<TemplatePart>& parts, char layout) {
+  constexpr std::string_view k_blank = " \t\r\x0b\x0c";
+  if (layout == 'f') {
+    // Wrapped anew: every run of whitespace, line breaks too, is one
+    // space where the width puts no break; the matcher finds a text broken
+    // elsewhere by its words.
+    for (TemplatePart& p : parts) {
+      if (!p.literal) continue;
+      std::string out;
+      for (char c : p.text) {
+        const bool space = c == '\n' || k_blank.find(c) != std::string_view::npos;
+        if (!space)
+          out += c;
+        else if (out.empty() || out.back() != ' ')
+          out += ' ';
+      }
+      p.text = std::move(out);
+    }
+  } else {
+    // Dedented: the indentation all its lines share (blank lines and those
+    // an interpolation starts aside) comes off each line.
+    std::size_t common = std::string_view::npos;
+    for (const TemplatePart& p : parts) {
+      if (!p.literal) continue;
+      for (std::size_t at = p.text.find('\n'); at != std::string::npos; at = p.text.find('\n', at + 1)) {
+        const std::size_t text_at = p.text.find_first_not_of(k_blank, at + 1);
+        if (text_at == std::string::npos || p.text[text_at] == '\n') continue;
+        common = std::min(common, text_at - at - 1);
+      }
+    }
+    if (common != std::string_view::npos && common > 0)
+      for (TemplatePart& p : parts) {
+        if (!p.literal) continue;
+        for (std::size_t at = p.text.find('\n'); at != std::string::npos; at = p.text.find('\n', at + 1)) {
+          const std::size_t end = p.text.find_first_not_of(k_blank, at + 1);
+          p.text.erase(at + 1, std::min(common, (end == std::string::npos ? p.text.size() : end) - at - 1));
+        }
+      }
+  }
+  strip_ends(parts, 'b');
 }
 
 std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t site_byte, int depth, bool allow_var) {
