@@ -976,10 +976,47 @@ TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
   source += "def parse(text, at):\n    raise ParseException(text, at, 'Expected digit')\n";
   FileFacts f = scan_python(source);
   ASSERT_EQ(f.sites.size(), 1u);
-  auto shown = alternatives(f.sites[0]);
-  EXPECT_NE(std::find(shown.begin(), shown.end(), "Expected digit, found {found!r}  (at char {at})"), shown.end())
+  EXPECT_EQ(message(f.sites[0]), "Expected digit, found {found!r}  (at char {at})");
+  for (const std::string& s : alternatives(f.sites[0])) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
+}
+
+// A `__str__` whose `try` returns the message and whose `except` handler
+// returns a fallback for when formatting fails (pyparsing's
+// ParseBaseException): the message is what the `try` returns, the
+// fallback only an alternative.
+TEST(PythonFrontend, AStrsExceptHandlerReturnIsOnlyTheFallback) {
+  FileFacts f = scan_python(
+      "class ParseError(Exception):\n"
+      "    def __init__(self, text, loc=0, msg=None):\n"
+      "        self.loc = loc\n"
+      "        self.msg = msg\n"
+      "    def formatted(self):\n"
+      "        return f'{self.msg} (at char {self.loc})'\n"
+      "    def __str__(self):\n"
+      "        try:\n"
+      "            return self.formatted()\n"
+      "        except Exception as ex:\n"
+      "            return f'{type(self).__name__}: {self.msg} ({ex} while formatting)'\n"
+      "class SpanError(Exception):\n"
+      "    def __init__(self, start, end):\n"
+      "        self.start = start\n"
+      "        self.end = end\n"
+      "    def __str__(self):\n"
+      "        try:\n"
+      "            return 'bad span %d-%d' % (self.start, self.end)\n"
+      "        except TypeError:\n"
+      "            return 'bad span (unprintable bounds)'\n"
+      "def parse(text, at):\n"
+      "    if at:\n"
+      "        raise SpanError(at, len(text))\n"
+      "    raise ParseError(text, at, 'Expected digit')\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "bad span {at}-{len(text)}");
+  EXPECT_EQ(message(f.sites[1]), "Expected digit (at char {at})");
+  auto shown = alternatives(f.sites[1]);
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "{type(self).__name__}: Expected digit ({ex} while formatting)"),
+            shown.end())
       << testing::PrintToString(shown);
-  for (const std::string& s : shown) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
 }
 
 // `raise (too_short or ValueError('...')) from e` (more_itertools' `one`,
