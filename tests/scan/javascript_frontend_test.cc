@@ -848,6 +848,38 @@ TEST(JavaScriptFrontend, AThrowOfAParameterShowsWhatTheFilesCallsPass) {
   for (const auto& a : f.sites[2].alternatives) EXPECT_NE(template_text(a), "xNever shown as passed");
 }
 
+// A class's method throwing its parameter (a parser's `fail(msg, lineno)
+// { throw new TemplateError(msg, lineno) }`, or `throw this.error(msg)`
+// through a method returning the error): what the class's other methods
+// pass as `this.fail('…')` are the alternatives. Not another class's
+// method of the same name, nor a call on another object.
+TEST(JavaScriptFrontend, AMethodThrowingItsParameterShowsWhatItsClassPasses) {
+  auto f = js("class TemplateError extends Error {}\n"
+              "class Parser {\n"
+              "  error(msg, lineno) { return new TemplateError(msg) }\n"
+              "  fail(msg, lineno) { throw this.error(msg, lineno) }\n"
+              "  parseFor() {\n"
+              "    if (!this.tok) this.fail('expected variable name in for loop', 3);\n"
+              "    if (!this.in) this.fail('expected \"in\" keyword for loop, got ' + this.tok.value);\n"
+              "    other.fail('not this parser at all');\n"
+              "  }\n"
+              "}\n"
+              "class Compiler {\n"
+              "  fail(msg, lineno) { throw new TemplateError(msg) }\n"
+              "  compile(node) { this.fail('Cannot compile node: ' + node.typename) }\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  auto alternatives = [](const model::ThrowSite& s) {
+    std::vector<std::string> out;
+    for (const auto& a : s.alternatives) out.push_back(template_text(a));
+    return out;
+  };
+  EXPECT_EQ(template_text(f.sites[0].message), "{msg}");
+  EXPECT_EQ(alternatives(f.sites[0]), (std::vector<std::string>{"expected variable name in for loop",
+                                                                "expected \"in\" keyword for loop, got {this.tok.value}"}));
+  EXPECT_EQ(alternatives(f.sites[1]), (std::vector<std::string>{"Cannot compile node: {node.typename}"}));
+}
+
 // TypeScript's CommonJS output of `export const NOT_FOUND = '…'` assigns
 // `exports.NOT_FOUND = void 0` first, in a chain with the other exports,
 // then the text: a throw of `exports.NOT_FOUND` shows the text.

@@ -28,6 +28,8 @@ bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, in
   site.message = std::move(made.front().message);
   for (std::size_t i = 1; i < made.size() && site.alternatives.size() < 64; ++i)
     site.alternatives.push_back(std::move(made[i].message));
+  // `fail(msg) { throw this.error(msg) }`: what the callers of `fail` pass.
+  add_caller_messages(site, at);
   return true;
 }
 
@@ -212,7 +214,11 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (site.message.parts.size() != 1 || site.message.parts[0].literal) return;
   const std::string param = site.message.parts[0].text;
   TSNode fn = scope_of(at);
-  if (ts_node_eq(fn, m_root) || kind(fn) == Kind::Method) return;
+  if (ts_node_eq(fn, m_root)) return;
+  // A class's method (nunjucks' `fail(msg, lineno, colno) { throw new
+  // TemplateError(msg, …) }`) is called as `this.fail('…')` by the class's
+  // other methods.
+  const bool method = kind(fn) == Kind::Method;
   const std::vector<std::string> params = parameter_names(fn);
   const auto pos = std::find(params.begin(), params.end(), param);
   if (pos == params.end()) return;
@@ -221,8 +227,9 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   // Called by its name: a declaration's, or a declarator's it is the value of.
   // (A view of the file's text: occurrences keeps it as a key.)
   std::string_view name = text(child(fn, m_g.f_name));
-  if (name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator) name = text(child(ts_node_parent(fn), m_g.f_name));
-  if (name.empty() || !ts_node_eq(function_named(name), fn)) return;
+  if (!method && name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator)
+    name = text(child(ts_node_parent(fn), m_g.f_name));
+  if (name.empty() || (method ? !ts_node_eq(own_method(child(fn, m_g.f_body), name), fn) : !ts_node_eq(function_named(name), fn))) return;
   const auto position = static_cast<std::uint32_t>(pos - params.begin());
   // (A map's element: building a caller's text may add others, which
   // leaves it where it is.)
@@ -230,9 +237,19 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   for (std::uint32_t off : calls) {
     if (site.alternatives.size() >= 64) break;
     TSNode id = ts_node_descendant_for_byte_range(m_root, off, off + static_cast<std::uint32_t>(name.size()));
-    if (kind(id) != Kind::Identifier || text(id) != name) continue;
-    TSNode call = ts_node_parent(id);
-    if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), id)) continue;
+    if (text(id) != name) continue;
+    TSNode callee = id;
+    if (method) {
+      // `this.fail(…)` in a method of the same class.
+      callee = ts_node_parent(id);
+      if (kind(callee) != Kind::Member || !ts_node_eq(child(callee, m_g.f_property), id) ||
+          text(child(callee, m_g.f_object)) != "this" || !ts_node_eq(own_method(callee, name), fn))
+        continue;
+    } else if (kind(id) != Kind::Identifier) {
+      continue;
+    }
+    TSNode call = ts_node_parent(callee);
+    if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), callee)) continue;
     TSNode arg = unwrap(argument(call, position));
     const Kind ak = kind(arg);
     if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;
