@@ -1019,6 +1019,34 @@ TEST(PythonFrontend, AStrsExceptHandlerReturnIsOnlyTheFallback) {
       << testing::PrintToString(shown);
 }
 
+// A `__str__` returning `str(self.detail)`, where `__init__` keeps the
+// parameter or, when it is left to `None`, the class's `default_detail`
+// (Django REST framework's APIException): the class's text, a subclass's
+// own, or what the raise passes.
+TEST(PythonFrontend, AStrOfAKeptAttributeShowsWhatItKeeps) {
+  FileFacts f = scan_python(
+      "class APIError(Exception):\n"
+      "    default_detail = 'A server error occurred.'\n"
+      "    def __init__(self, detail=None):\n"
+      "        if detail is None:\n"
+      "            detail = self.default_detail\n"
+      "        self.detail = detail\n"
+      "    def __str__(self):\n"
+      "        return str(self.detail)\n"
+      "class NotAuthenticated(APIError):\n"
+      "    default_detail = 'Authentication credentials were not provided.'\n"
+      "def view(user, ok):\n"
+      "    if not user:\n"
+      "        raise NotAuthenticated()\n"
+      "    if not ok:\n"
+      "        raise APIError()\n"
+      "    raise NotAuthenticated('You shall not pass.')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "Authentication credentials were not provided.");
+  EXPECT_EQ(message(f.sites[1]), "A server error occurred.");
+  EXPECT_EQ(message(f.sites[2]), "You shall not pass.");
+}
+
 // `raise (too_short or ValueError('...')) from e` (more_itertools' `one`,
 // as setuptools and pip vendor it): a caller may pass its own exception,
 // and the call after `or` is what is raised when it does not. The site is

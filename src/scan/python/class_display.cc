@@ -365,6 +365,12 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
   for (TSNode r : returns) {
     TSNode value = first_named(r);
     if (ts_node_is_null(value)) continue;
+    // `return str(self.detail)` (Django REST framework's APIException):
+    // what `str` is given is the text.
+    if (TSNode args = child(value, m_g.f_arguments);
+        kind(value) == Kind::Call && text(child(value, m_g.f_function)) == "str" && kind(args) == Kind::ArgumentList &&
+        named_count(args) == 1 && kind(ts_node_named_child(args, 0)) == Kind::Attribute)
+      value = ts_node_named_child(args, 0);
     // `return self.formatted_message()`: what that method of the class
     // (or of a base defined here) returns is what the instance shows.
     if (chain) {
