@@ -79,6 +79,22 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
     for (const TemplatePart& p : e.message.parts) {
       auto pos = std::find(params.begin(), params.end(), p.text);
       std::size_t k = static_cast<std::size_t>(pos - params.begin());
+      if (!p.literal && pos == params.end()) {
+        // `${message.header}` of a parameter given an object literal
+        // (undici's `webidl.errors.exception({ header: prefix, message:
+        // '…' })`): what the object gives that key.
+        const std::size_t dot = p.text.find('.');
+        auto named = std::find(params.begin(), params.end(), std::string_view(p.text).substr(0, dot));
+        const auto j = static_cast<std::uint32_t>(named - params.begin());
+        TSNode value = dot == std::string::npos || named == params.end()
+                           ? TSNode{}
+                           : object_property(argument(call, j), std::string_view(p.text).substr(dot + 1));
+        if (!ts_node_is_null(value)) {
+          bool literal = false;
+          append_parts(filled.parts, operand(value, at, depth, literal));
+          continue;
+        }
+      }
       if (p.literal || pos == params.end() || k >= args.size()) {
         filled.parts.push_back(p);
         continue;
@@ -155,6 +171,36 @@ TSNode FileScanner::called_function(TSNode call) {
   if (kind(callee) == Kind::Identifier) return function_named(text(callee));
   if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
     return own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
+  if (kind(callee) == Kind::Member) return member_function(text(callee));
+  return {};
+}
+
+TSNode FileScanner::member_function(std::string_view dotted) {
+  if (!m_members_indexed) {
+    m_members_indexed = true;
+    for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
+      TSNode st = ts_node_named_child(m_root, i);
+      TSNode assign = kind(st) == Kind::Statement ? ts_node_named_child(st, 0) : TSNode{};
+      if (kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member) continue;
+      TSNode fn = unwrap(child(assign, m_g.f_right));
+      if (is_function(kind(fn))) m_member_functions.try_emplace(text(child(assign, m_g.f_left)), fn);
+    }
+  }
+  auto it = m_member_functions.find(dotted);
+  return it == m_member_functions.end() ? TSNode{} : it->second;
+}
+
+TSNode FileScanner::object_property(TSNode object, std::string_view key) const {
+  object = unwrap(object);
+  if (kind(object) != Kind::Object) return {};
+  for (std::uint32_t i = 0, n = named_count(object); i < n; ++i) {
+    TSNode p = ts_node_named_child(object, i);
+    if (kind(p) == Kind::Shorthand && text(p) == key) return p;
+    if (kind(p) != Kind::Pair) continue;
+    std::string_view k = text(child(p, m_g.f_key));
+    if (k.size() >= 2 && (k.front() == '\'' || k.front() == '"') && k.back() == k.front()) k = k.substr(1, k.size() - 2);
+    if (k == key) return child(p, m_g.f_value);
+  }
   return {};
 }
 
