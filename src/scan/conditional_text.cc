@@ -37,9 +37,10 @@ std::size_t substitution_end(std::string_view s, std::size_t from) {
   return std::string_view::npos;
 }
 
-// Calls `at(i)` for each byte of `s` outside string literals and brackets;
-// false when the text is not one balanced expression (or holds a template
-// literal with substitutions, which this reading does not follow).
+// Calls `at(i)` for each byte of `s` outside string literals and brackets
+// until it returns false; false when the text is not one balanced
+// expression, or holds a template literal's substitution with strings of
+// its own (not followed).
 template <typename F>
 bool each_top_level(std::string_view s, F&& at) {
   int depth = 0;
