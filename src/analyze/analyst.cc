@@ -10,6 +10,7 @@
 #include "analyze/javascript_prose.h"
 #include "analyze/lints.h"
 #include "analyze/static_prose.h"
+#include "scan/conditional_text.h"
 #include "scan/template.h"
 #include "util/text.h"
 
@@ -197,8 +198,11 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.repo = ctx.repo;
     r.file_path = ctx.file_path;
     r.error_class = s.error_class;
-    r.error_message = scan::template_text(s.message);
-    r.message_pattern = scan::template_pattern(s.message);
+    // `{'s' if n != 1 else ''}` shows one of its texts: the first is the
+    // message, the others variants.
+    const std::vector<model::MessageTemplate> shown = scan::conditional_texts(s.message);
+    r.error_message = scan::template_text(shown.front());
+    r.message_pattern = scan::template_pattern(shown.front());
     r.slug = scan::slugify(r.error_message);
     int ordinal = ordinals[{r.error_class, r.error_message}]++;
     r.id = record_id(ctx.repo, ctx.file_path, r.error_class, r.error_message, ordinal);
@@ -223,12 +227,15 @@ std::vector<model::ErrorRecord> analyze_file(const FileContext& ctx, const std::
     r.analysis = model::Analysis{"static", "", 0, {}, ctx.analyzed_at};
     stamp(r, ctx);
     r.lints = lint_site(s, res.builtin);
-    for (const auto& alt : s.alternatives) {
+    auto add_variant = [&](const model::MessageTemplate& alt) {
       model::MessageVariant v{scan::template_text(alt), scan::template_pattern(alt)};
-      if (v.error_message == r.error_message) continue;
+      if (v.error_message == r.error_message) return;
       if (std::find(r.message_variants.begin(), r.message_variants.end(), v) == r.message_variants.end())
         r.message_variants.push_back(std::move(v));
-    }
+    };
+    for (std::size_t k = 1; k < shown.size(); ++k) add_variant(shown[k]);
+    for (const auto& alt : s.alternatives)
+      for (const model::MessageTemplate& t : scan::conditional_texts(alt)) add_variant(t);
     if (javascript)
       write_javascript_prose(s, r, ProseContext{ctx.source, lines, std::move(res), &callers});
     else

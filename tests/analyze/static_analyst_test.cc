@@ -72,6 +72,21 @@ TEST(StaticAnalyst, LongLinesAreCutInTheExcerptAroundTheRaise) {
   EXPECT_EQ(r.line_number, 3);
 }
 
+// typing's `f"Too {'many' if alen > elen else 'few'} arguments for {cls}"`:
+// the record's message is the first text the conditional chooses, the
+// other a variant, each with its own pattern (no `{…}` of the condition).
+TEST(StaticAnalyst, AConditionalBetweenTextsIsTheMessageAndAVariant) {
+  auto rs = analyze_repo({{"pkg/check.py", "def check(cls, alen, elen):\n"
+                                           "    if alen != elen:\n"
+                                           "        raise TypeError(f\"Too {'many' if alen > elen else 'few'} arguments for {cls}\")\n"}});
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].error_message, "Too many arguments for {cls}");
+  EXPECT_EQ(rs[0].message_pattern, "Too many arguments for (.+?)");
+  ASSERT_EQ(rs[0].message_variants.size(), 1u);
+  EXPECT_EQ(rs[0].message_variants[0].error_message, "Too few arguments for {cls}");
+  EXPECT_EQ(rs[0].message_variants[0].message_pattern, "Too few arguments for (.+?)");
+}
+
 TEST(StaticAnalyst, ElseBranchStatesTheNegatedCondition) {
   auto rs = analyze_repo({{"app/sizes.py", R"(class Buffer:
     def resize(self, n):

@@ -931,6 +931,76 @@ TEST(JavaScriptFrontend, AThrownParameterOrADefaultTextIsTheParameterWithTheText
   EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"{text}", "Check failed here", "five is not allowed"}));
   // A name that is no parameter is the expression it was.
   EXPECT_EQ(shown(f.sites[3]), (std::vector<std::string>{"{name || 'Not a parameter'}"}));
+
+// A class's method throwing its parameter (a parser's `fail(msg, lineno)
+// { throw new TemplateError(msg, lineno) }`, or `throw this.error(msg)`
+// through a method returning the error): what the class's other methods
+// pass as `this.fail('…')` are the alternatives. Not another class's
+// method of the same name, nor a call on another object.
+TEST(JavaScriptFrontend, AMethodThrowingItsParameterShowsWhatItsClassPasses) {
+  auto f = js("class TemplateError extends Error {}\n"
+              "class Parser {\n"
+              "  error(msg, lineno) { return new TemplateError(msg) }\n"
+              "  fail(msg, lineno) { throw this.error(msg, lineno) }\n"
+              "  parseFor() {\n"
+              "    if (!this.tok) this.fail('expected variable name in for loop', 3);\n"
+              "    if (!this.in) this.fail('expected \"in\" keyword for loop, got ' + this.tok.value);\n"
+              "    other.fail('not this parser at all');\n"
+              "  }\n"
+              "}\n"
+              "class Compiler {\n"
+              "  fail(msg, lineno) { throw new TemplateError(msg) }\n"
+              "  compile(node) { this.fail('Cannot compile node: ' + node.typename) }\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  auto alternatives = [](const model::ThrowSite& s) {
+    std::vector<std::string> out;
+    for (const auto& a : s.alternatives) out.push_back(template_text(a));
+    return out;
+  };
+  EXPECT_EQ(template_text(f.sites[0].message), "{msg}");
+  EXPECT_EQ(alternatives(f.sites[0]), (std::vector<std::string>{"expected variable name in for loop",
+                                                                "expected \"in\" keyword for loop, got {this.tok.value}"}));
+  EXPECT_EQ(alternatives(f.sites[1]), (std::vector<std::string>{"Cannot compile node: {node.typename}"}));
+}
+
+// undici's webidl: `webidl.errors.exception = function (message) { return
+// new TypeError(`${message.header}: ${message.message}`) }`, a factory
+// a namespace object holds, given an object literal; another
+// (`conversionFailed`) hands on its result. A throw of either, in the
+// file and in another, is a TypeError whose message takes the object's
+// values; a same-named member of another object is not the factory.
+TEST(JavaScriptFrontend, AFactoryANamespaceHoldsIsReadWithItsObjectArgument) {
+  std::vector<model::FileFacts> files;
+  files.push_back(js("const webidl = { errors: {} }\n"
+                     "webidl.errors.exception = function (message) {\n"
+                     "  return new TypeError(`${message.header}: ${message.message}`)\n"
+                     "}\n"
+                     "webidl.errors.conversionFailed = function (opts) {\n"
+                     "  const message = `${opts.argument} could not be converted.`\n"
+                     "  return webidl.errors.exception({ header: opts.prefix, message })\n"
+                     "}\n"
+                     "webidl.illegalConstructor = function () {\n"
+                     "  throw webidl.errors.exception({ header: 'TypeError', message: 'Illegal constructor' })\n"
+                     "}\n"
+                     "module.exports = { webidl }\n"));
+  files.push_back(js("const { webidl } = require('./webidl')\n"
+                     "function add(request) {\n"
+                     "  if (!request) throw webidl.errors.conversionFailed({ prefix: 'Cache.add', argument: 'Argument 1' })\n"
+                     "  if (request.bad) throw webidl.errors.exception({ header: 'Cache.add', message: `Bad ${request.url}.` })\n"
+                     "  throw other.errors.exception({ header: 'Elsewhere', message: 'Not the factory' })\n"
+                     "}\n"));
+  link_javascript(files, {true, true});
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  EXPECT_EQ(files[0].sites[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(files[0].sites[0].message), "TypeError: Illegal constructor");
+  ASSERT_EQ(files[1].sites.size(), 3u);
+  EXPECT_EQ(files[1].sites[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(files[1].sites[0].message), "Cache.add: Argument 1 could not be converted.");
+  EXPECT_EQ(files[1].sites[1].error_class, "TypeError");
+  EXPECT_EQ(template_text(files[1].sites[1].message), "Cache.add: Bad {request.url}.");
+  EXPECT_EQ(files[1].sites[2].error_class, "other.errors.exception");
+  EXPECT_EQ(template_text(files[1].sites[2].message), "Not the factory");
 }
 
 // TypeScript's CommonJS output of `export const NOT_FOUND = '…'` assigns

@@ -1011,10 +1011,75 @@ TEST(PythonFrontend, StrThatReturnsAMethodsMessage) {
   source += "def parse(text, at):\n    raise ParseException(text, at, 'Expected digit')\n";
   FileFacts f = scan_python(source);
   ASSERT_EQ(f.sites.size(), 1u);
-  auto shown = alternatives(f.sites[0]);
-  EXPECT_NE(std::find(shown.begin(), shown.end(), "Expected digit, found {found!r}  (at char {at})"), shown.end())
+  EXPECT_EQ(message(f.sites[0]), "Expected digit, found {found!r}  (at char {at})");
+  for (const std::string& s : alternatives(f.sites[0])) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
+}
+
+// A `__str__` whose `try` returns the message and whose `except` handler
+// returns a fallback for when formatting fails (pyparsing's
+// ParseBaseException): the message is what the `try` returns, the
+// fallback only an alternative.
+TEST(PythonFrontend, AStrsExceptHandlerReturnIsOnlyTheFallback) {
+  FileFacts f = scan_python(
+      "class ParseError(Exception):\n"
+      "    def __init__(self, text, loc=0, msg=None):\n"
+      "        self.loc = loc\n"
+      "        self.msg = msg\n"
+      "    def formatted(self):\n"
+      "        return f'{self.msg} (at char {self.loc})'\n"
+      "    def __str__(self):\n"
+      "        try:\n"
+      "            return self.formatted()\n"
+      "        except Exception as ex:\n"
+      "            return f'{type(self).__name__}: {self.msg} ({ex} while formatting)'\n"
+      "class SpanError(Exception):\n"
+      "    def __init__(self, start, end):\n"
+      "        self.start = start\n"
+      "        self.end = end\n"
+      "    def __str__(self):\n"
+      "        try:\n"
+      "            return 'bad span %d-%d' % (self.start, self.end)\n"
+      "        except TypeError:\n"
+      "            return 'bad span (unprintable bounds)'\n"
+      "def parse(text, at):\n"
+      "    if at:\n"
+      "        raise SpanError(at, len(text))\n"
+      "    raise ParseError(text, at, 'Expected digit')\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "bad span {at}-{len(text)}");
+  EXPECT_EQ(message(f.sites[1]), "Expected digit (at char {at})");
+  auto shown = alternatives(f.sites[1]);
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "{type(self).__name__}: Expected digit ({ex} while formatting)"),
+            shown.end())
       << testing::PrintToString(shown);
-  for (const std::string& s : shown) EXPECT_EQ(s.find("formatted_message"), std::string::npos) << s;
+}
+
+// A `__str__` returning `str(self.detail)`, where `__init__` keeps the
+// parameter or, when it is left to `None`, the class's `default_detail`
+// (Django REST framework's APIException): the class's text, a subclass's
+// own, or what the raise passes.
+TEST(PythonFrontend, AStrOfAKeptAttributeShowsWhatItKeeps) {
+  FileFacts f = scan_python(
+      "class APIError(Exception):\n"
+      "    default_detail = 'A server error occurred.'\n"
+      "    def __init__(self, detail=None):\n"
+      "        if detail is None:\n"
+      "            detail = self.default_detail\n"
+      "        self.detail = detail\n"
+      "    def __str__(self):\n"
+      "        return str(self.detail)\n"
+      "class NotAuthenticated(APIError):\n"
+      "    default_detail = 'Authentication credentials were not provided.'\n"
+      "def view(user, ok):\n"
+      "    if not user:\n"
+      "        raise NotAuthenticated()\n"
+      "    if not ok:\n"
+      "        raise APIError()\n"
+      "    raise NotAuthenticated('You shall not pass.')\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(message(f.sites[0]), "Authentication credentials were not provided.");
+  EXPECT_EQ(message(f.sites[1]), "A server error occurred.");
+  EXPECT_EQ(message(f.sites[2]), "You shall not pass.");
 }
 
 // `raise (too_short or ValueError('...')) from e` (more_itertools' `one`,

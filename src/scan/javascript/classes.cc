@@ -148,7 +148,7 @@ void FileScanner::export_factories() {
     if (name.empty() || !std::islower(static_cast<unsigned char>(name[0])) || !is_function(kind(fn))) return;
     // Only a body that makes an error, or hands on another helper's.
     const std::string_view body = text(fn);
-    if (body.find("new ") == std::string_view::npos && body.find("Error") == std::string_view::npos) return;
+    if (body.find("new ") == std::string_view::npos && body.find("rror") == std::string_view::npos) return;
     std::vector<HelperError> made = returned_errors(fn, TSNode{}, 1);
     if (made.empty() || made.front().error_class.empty()) return;
     ClassDef c;
@@ -183,8 +183,14 @@ void FileScanner::export_factories() {
       if (kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member) continue;
       TSNode left = child(assign, m_g.f_left);
       const std::string_view object = text(child(left, m_g.f_object));
-      if (object != "exports" && object != "module.exports") continue;
-      offer(text(child(left, m_g.f_property)), unwrap(child(assign, m_g.f_right)), st);
+      if (object == "exports" || object == "module.exports") {
+        offer(text(child(left, m_g.f_property)), unwrap(child(assign, m_g.f_right)), st);
+      } else if (const Kind ok = kind(child(left, m_g.f_object));
+                 (ok == Kind::Member || ok == Kind::Identifier) && object.find("prototype") == std::string_view::npos) {
+        // `webidl.errors.exception = function (message) {…}`: a namespace's
+        // factory, known by its whole name (link_javascript).
+        offer(text(left), unwrap(child(assign, m_g.f_right)), st);
+      }
     }
   }
 }

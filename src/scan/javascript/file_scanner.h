@@ -136,6 +136,12 @@ class FileScanner {
   // The function of this file `call` calls: `helper(…)` by name, or
   // `this.m(…)` the method of the class around it; null otherwise.
   TSNode called_function(TSNode call);
+  // The function a statement of the module assigns to `dotted`
+  // (`webidl.errors.exception = function (message) {…}`), or null.
+  TSNode member_function(std::string_view dotted);
+  // What object literal `object` gives `key` (a pair's value, or the
+  // shorthand itself); null when it is not one or gives none.
+  TSNode object_property(TSNode object, std::string_view key) const;
   void add_caller_messages(ThrowSite& site, std::uint32_t at);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   bool emit_node_assert(TSNode call, std::string_view callee);
@@ -183,6 +189,8 @@ class FileScanner {
   std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
   std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
   std::unordered_map<std::string_view, TSNode> m_functions;  // function_named's answers
+  std::unordered_map<std::string_view, TSNode> m_member_functions;  // member_function's, by the member's text
+  bool m_members_indexed = false;
   std::unordered_map<std::string_view, std::vector<std::uint32_t>> m_occurrences;
   // Messages a message variable shows when its conditional `+=` do not
   // run, gathered by build() for the caller (message_from clears it).

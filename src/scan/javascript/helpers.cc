@@ -28,6 +28,8 @@ bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, in
   site.message = std::move(made.front().message);
   for (std::size_t i = 1; i < made.size() && site.alternatives.size() < 64; ++i)
     site.alternatives.push_back(std::move(made[i].message));
+  // `fail(msg) { throw this.error(msg) }`: what the callers of `fail` pass.
+  add_caller_messages(site, at);
   return true;
 }
 
@@ -77,6 +79,22 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
     for (const TemplatePart& p : e.message.parts) {
       auto pos = std::find(params.begin(), params.end(), p.text);
       std::size_t k = static_cast<std::size_t>(pos - params.begin());
+      if (!p.literal && pos == params.end()) {
+        // `${message.header}` of a parameter given an object literal
+        // (undici's `webidl.errors.exception({ header: prefix, message:
+        // '…' })`): what the object gives that key.
+        const std::size_t dot = p.text.find('.');
+        auto named = std::find(params.begin(), params.end(), std::string_view(p.text).substr(0, dot));
+        const auto j = static_cast<std::uint32_t>(named - params.begin());
+        TSNode value = dot == std::string::npos || named == params.end()
+                           ? TSNode{}
+                           : object_property(argument(call, j), std::string_view(p.text).substr(dot + 1));
+        if (!ts_node_is_null(value)) {
+          bool literal = false;
+          append_parts(filled.parts, operand(value, at, depth, literal));
+          continue;
+        }
+      }
       if (p.literal || pos == params.end() || k >= args.size()) {
         filled.parts.push_back(p);
         continue;
@@ -153,6 +171,36 @@ TSNode FileScanner::called_function(TSNode call) {
   if (kind(callee) == Kind::Identifier) return function_named(text(callee));
   if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
     return own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
+  if (kind(callee) == Kind::Member) return member_function(text(callee));
+  return {};
+}
+
+TSNode FileScanner::member_function(std::string_view dotted) {
+  if (!m_members_indexed) {
+    m_members_indexed = true;
+    for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
+      TSNode st = ts_node_named_child(m_root, i);
+      TSNode assign = kind(st) == Kind::Statement ? ts_node_named_child(st, 0) : TSNode{};
+      if (kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member) continue;
+      TSNode fn = unwrap(child(assign, m_g.f_right));
+      if (is_function(kind(fn))) m_member_functions.try_emplace(text(child(assign, m_g.f_left)), fn);
+    }
+  }
+  auto it = m_member_functions.find(dotted);
+  return it == m_member_functions.end() ? TSNode{} : it->second;
+}
+
+TSNode FileScanner::object_property(TSNode object, std::string_view key) const {
+  object = unwrap(object);
+  if (kind(object) != Kind::Object) return {};
+  for (std::uint32_t i = 0, n = named_count(object); i < n; ++i) {
+    TSNode p = ts_node_named_child(object, i);
+    if (kind(p) == Kind::Shorthand && text(p) == key) return p;
+    if (kind(p) != Kind::Pair) continue;
+    std::string_view k = text(child(p, m_g.f_key));
+    if (k.size() >= 2 && (k.front() == '\'' || k.front() == '"') && k.back() == k.front()) k = k.substr(1, k.size() - 2);
+    if (k == key) return child(p, m_g.f_value);
+  }
   return {};
 }
 
@@ -213,7 +261,11 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (site.message.parts.size() != 1 || site.message.parts[0].literal) return;
   const std::string param = site.message.parts[0].text;
   TSNode fn = scope_of(at);
-  if (ts_node_eq(fn, m_root) || kind(fn) == Kind::Method) return;
+  if (ts_node_eq(fn, m_root)) return;
+  // A class's method (nunjucks' `fail(msg, lineno, colno) { throw new
+  // TemplateError(msg, …) }`) is called as `this.fail('…')` by the class's
+  // other methods.
+  const bool method = kind(fn) == Kind::Method;
   const std::vector<std::string> params = parameter_names(fn);
   const auto pos = std::find(params.begin(), params.end(), param);
   if (pos == params.end()) return;
@@ -222,8 +274,9 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   // Called by its name: a declaration's, or a declarator's it is the value of.
   // (A view of the file's text: occurrences keeps it as a key.)
   std::string_view name = text(child(fn, m_g.f_name));
-  if (name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator) name = text(child(ts_node_parent(fn), m_g.f_name));
-  if (name.empty() || !ts_node_eq(function_named(name), fn)) return;
+  if (!method && name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator)
+    name = text(child(ts_node_parent(fn), m_g.f_name));
+  if (name.empty() || (method ? !ts_node_eq(own_method(child(fn, m_g.f_body), name), fn) : !ts_node_eq(function_named(name), fn))) return;
   const auto position = static_cast<std::uint32_t>(pos - params.begin());
   // Other files' calls, through their imports, are link_javascript_caller_messages's.
   site.message_param = param;
@@ -234,9 +287,19 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   for (std::uint32_t off : calls) {
     if (site.alternatives.size() >= 64) break;
     TSNode id = ts_node_descendant_for_byte_range(m_root, off, off + static_cast<std::uint32_t>(name.size()));
-    if (kind(id) != Kind::Identifier || text(id) != name) continue;
-    TSNode call = ts_node_parent(id);
-    if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), id)) continue;
+    if (text(id) != name) continue;
+    TSNode callee = id;
+    if (method) {
+      // `this.fail(…)` in a method of the same class.
+      callee = ts_node_parent(id);
+      if (kind(callee) != Kind::Member || !ts_node_eq(child(callee, m_g.f_property), id) ||
+          text(child(callee, m_g.f_object)) != "this" || !ts_node_eq(own_method(callee, name), fn))
+        continue;
+    } else if (kind(id) != Kind::Identifier) {
+      continue;
+    }
+    TSNode call = ts_node_parent(callee);
+    if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), callee)) continue;
     TSNode arg = unwrap(argument(call, position));
     const Kind ak = kind(arg);
     if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;

@@ -48,18 +48,60 @@ TemplatePart argument_part(const std::string& a) {
   return interp(a);
 }
 
-// `${request.method}` of parameter `request`, passed `this.request`:
-// `{this.request.method}`; any other interpolation as it is.
-TemplatePart property_of_argument(const TemplatePart& p, const ClassDef& c, const std::vector<std::string>& args) {
-  for (std::size_t j = 0; j < c.params.size() && j < args.size(); ++j) {
-    const std::string& name = c.params[j].name;
-    if (p.text.size() > name.size() && p.text.starts_with(name) && p.text[name.size()] == '.' && is_dotted_name(args[j])) {
-      TemplatePart q = p;
-      q.text = args[j] + p.text.substr(name.size());
-      return q;
+// The text object literal `object` (`{ header: prefix, message: 'x' }`)
+// gives `key`: its value's, or the key's for a shorthand; nullopt when it
+// gives none.
+std::optional<std::string> object_value(std::string_view object, std::string_view key) {
+  if (object.size() < 2 || object.front() != '{' || object.back() != '}') return std::nullopt;
+  std::string_view body = object.substr(1, object.size() - 2);
+  int depth = 0;
+  char quote = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= body.size(); ++i) {
+    const char c = i < body.size() ? body[i] : ',';
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 0) {
+      std::string_view entry = body.substr(from, i - from);
+      from = i + 1;
+      while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+      while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
+      if (entry == key) return std::string(key);
+      if (entry.starts_with(key) && entry.substr(key.size()).starts_with(":")) {
+        std::string_view value = entry.substr(key.size() + 1);
+        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        return std::string(value);
+      }
     }
   }
-  return p;
+  return std::nullopt;
+}
+
+// `${request.method}` of parameter `request`, passed `this.request`:
+// `{this.request.method}`; passed an object literal, what it gives
+// `method` (`message` as the site's message read it); any other
+// interpolation as it is.
+std::vector<TemplatePart> property_of_argument(const TemplatePart& p, const ClassDef& c, const ThrowSite& site) {
+  const std::vector<std::string>& args = site.args;
+  for (std::size_t j = 0; j < c.params.size() && j < args.size(); ++j) {
+    const std::string& name = c.params[j].name;
+    if (p.text.size() <= name.size() || !p.text.starts_with(name) || p.text[name.size()] != '.') continue;
+    if (is_dotted_name(args[j])) {
+      TemplatePart q = p;
+      q.text = args[j] + p.text.substr(name.size());
+      return {q};
+    }
+    const std::string_view key = std::string_view(p.text).substr(name.size() + 1);
+    if (j == 0 && key == "message" && site.message.from_literals) return site.message.parts;
+    if (auto value = object_value(args[j], key)) return {argument_part(*value)};
+  }
+  return {p};
 }
 
 // `entry`'s message for a site passing `args`.
@@ -130,7 +172,7 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
         else
           append_parts(out.parts, {argument_part(site.args[k])});
       } else if (k == c.params.size()) {
-        out.parts.push_back(property_of_argument(p, c, site.args));
+        append_parts(out.parts, property_of_argument(p, c, site));
       } else if (!c.params[k].default_text.empty()) {
         append_parts(out.parts, {TemplatePart{true, c.params[k].default_text, {}, 0}});
       } else {
@@ -196,7 +238,10 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
     if (!javascript[i]) continue;
     for (ThrowSite& site : files[i].sites) {
       std::string_view name = site.error_class;
-      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
+      // `throw webidl.errors.exception({…})`: a factory a module assigns
+      // to that member, by its whole name.
+      if (auto it = classes.find(name); it == classes.end() || name.find('.') == std::string_view::npos)
+        if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
       if (site.kind != "raise" || name.empty() || table.count(name)) continue;
       auto own = [&](const ClassDef& c) { return c.name == name; };
       if (std::any_of(files[i].classes.begin(), files[i].classes.end(), own)) continue;  // the file's own: done

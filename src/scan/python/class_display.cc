@@ -355,11 +355,22 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
     if (k == Kind::Return && returns.size() < 8) returns.push_back(node);
     return k != Kind::String && k != Kind::Return;
   });
+  // pyparsing's `try: return self.formatted_message() except Exception as
+  // ex: return f"{type(self).__name__}: {self.msg} (… while formatting
+  // message)"`: what a handler returns is shown only when the method fails,
+  // so it is offered before the others (the last display with text wins).
+  std::stable_partition(returns.begin(), returns.end(), [&](TSNode r) { return under_except(r, body); });
   TSNode saved = m_scope;
   m_scope = body;
   for (TSNode r : returns) {
     TSNode value = first_named(r);
     if (ts_node_is_null(value)) continue;
+    // `return str(self.detail)` (Django REST framework's APIException):
+    // what `str` is given is the text.
+    if (TSNode args = child(value, m_g.f_arguments);
+        kind(value) == Kind::Call && text(child(value, m_g.f_function)) == "str" && kind(args) == Kind::ArgumentList &&
+        named_count(args) == 1 && kind(ts_node_named_child(args, 0)) == Kind::Attribute)
+      value = ts_node_named_child(args, 0);
     // `return self.formatted_message()`: what that method of the class
     // (or of a base defined here) returns is what the instance shows.
     if (chain) {
@@ -381,6 +392,12 @@ void FileScanner::returns_of(TSNode fn, std::vector<MessageTemplate>& shown, con
     }
   }
   m_scope = saved;
+}
+
+bool FileScanner::under_except(TSNode n, TSNode body) const {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p))
+    if (kind(p) == Kind::Except) return true;
+  return false;
 }
 
 bool FileScanner::under_if(TSNode n, TSNode body) const {

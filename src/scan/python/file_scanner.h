@@ -525,6 +525,8 @@ class FileScanner {
   bool derives_from(std::string_view name, std::string_view base);
   // Whether `n` runs under an `if` of `body` (a function's).
   bool under_if(TSNode n, TSNode body) const;
+  // Whether `n` runs in an `except` handler of `body` (a function's).
+  bool under_except(TSNode n, TSNode body) const;
   // A string literal's text when it holds no interpolation, else nullopt.
   std::optional<std::string> plain_text(TSNode value) const;
   std::optional<ClassDisplay> class_display(std::string_view name, bool ask_outline);
