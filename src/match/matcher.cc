@@ -708,7 +708,10 @@ struct Search {
       if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
       else if (c.reasons.frame_source)
         s += k_frame_source + k_frame_file_per_component * c.suffix - k_frame_source_per_line * c.line_distance;
-      else if (c.reasons.frame) s += k_frame_file + k_frame_file_per_component * c.suffix;
+      else if (c.reasons.frame && (!out.raised_below || c.reasons.error_class || c.expression_words > 0))
+        // Raised below the innermost frame, its file is where the call was
+        // made: a site of it raising another class is not the one.
+        s += k_frame_file + k_frame_file_per_component * c.suffix;
       if (c.reasons.error_class) s += base_class ? k_base_class : k_class;
       else if (c.expression_words > 0) s += k_expression_class + k_module_per_part * (c.expression_words - 1);
       if (c.reasons.pattern)

@@ -100,27 +100,52 @@ std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::v
 }
 
 void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
-  // Per stored revision, its keys held once; a later revision's id wins.
-  for (const auto& [k, i] : unique_keys(revision, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; }))
-    if (auto it = m_id_of_key.find(k); it != m_id_of_key.end()) it->second = revision[i].id;
-    else m_id_of_key.emplace(std::string(k), revision[i].id);
+  // Per stored revision, the ids of each key; a later revision's wins.
+  std::unordered_map<std::string_view, std::vector<std::string>> ids;
+  for (const auto& s : revision)
+    if (!s.site_key.empty()) ids[s.site_key].push_back(s.id);
+  for (auto& [k, list] : ids) {
+    if (list.size() == 1) m_id_of_unique_key.insert_or_assign(std::string(k), list.front());
+    if (auto it = m_ids_of_key.find(k); it != m_ids_of_key.end()) it->second = std::move(list);
+    else m_ids_of_key.emplace(std::string(k), std::move(list));
+  }
   for (const auto& s : revision)
     if (!m_stored_ids.contains(s.id)) m_stored_ids.insert(s.id);
 }
 
 std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
-  if (keys.size() != records.size() || m_id_of_key.empty()) return 0;
+  if (keys.size() != records.size() || m_ids_of_key.empty()) return 0;
   // Views of the records' ids: an id given below is the record's own string.
   std::unordered_set<std::string_view> taken;
   for (const auto& r : records) taken.insert(r.id);
+  // A site whose id is stored is the same site, same message: its id
+  // already holds. The others are paired by key with the stored sites of
+  // that key no record holds any more, when one is left on each side (the
+  // other sites of the function unchanged, one reworded).
+  std::vector<std::size_t> unpaired;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (!m_stored_ids.contains(records[i].id)) unpaired.push_back(i);
+  auto key_of = [&](std::size_t i, std::size_t) -> const std::string& { return keys[i]; };
   std::size_t kept = 0;
-  for (const auto& [k, i] : unique_keys(keys, [](const std::string& key, std::size_t) -> const std::string& { return key; })) {
-    auto& r = records[i];
-    if (m_stored_ids.contains(r.id)) continue;  // the same site, same message: its id already holds
-    auto old = m_id_of_key.find(k);
-    if (old == m_id_of_key.end() || taken.contains(old->second)) continue;
+  for (const auto& [k, at] : unique_keys(unpaired, key_of)) {
+    auto old = m_ids_of_key.find(k);
+    if (old == m_ids_of_key.end()) continue;
+    const std::string* left = nullptr;
+    std::size_t n_left = 0;
+    for (const auto& id : old->second)
+      if (!taken.contains(id)) left = &id, ++n_left;
+    if (n_left > 1) {
+      // Two or more left in the last revision holding the key: the last
+      // that held it once, if its id is free.
+      auto once = m_id_of_unique_key.find(k);
+      if (once == m_id_of_unique_key.end() || taken.contains(once->second)) continue;
+      left = &once->second;
+    } else if (n_left == 0) {
+      continue;
+    }
+    auto& r = records[unpaired[at]];
     taken.erase(r.id);
-    r.id = old->second;
+    r.id = *left;
     taken.insert(r.id);
     ++kept;
   }
@@ -220,21 +245,25 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
   for (std::size_t i = 0; i < new_sites.size(); ++i)
     if (!old_by_id.contains(new_sites[i].id)) fresh.push_back(i);
   // A site that lost its id (its message changed, and the scan could not
-  // carry the id over) is paired by its key, held once on each side.
-  auto old_keys = unique_keys(old_sites, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; });
-  auto new_keys = unique_keys(new_sites, [](const SiteAt& s, std::size_t) -> const std::string& { return s.site_key; });
+  // carry the id over) is paired by its key, held once among the sites
+  // left on each side.
+  auto key_at = [](const std::vector<SiteAt>& sites) {
+    return [&sites](std::size_t i, std::size_t) -> const std::string& { return sites[i].site_key; };
+  };
+  auto old_keys = unique_keys(gone, key_at(old_sites));
+  auto new_keys = unique_keys(fresh, key_at(new_sites));
   std::set<std::size_t> paired_new;
   for (std::size_t i : gone) {
     const SiteAt& x = old_sites[i];
     auto ok = old_keys.find(x.site_key);
     auto nk = new_keys.find(x.site_key);
-    if (ok == old_keys.end() || nk == new_keys.end() || old_by_id.contains(new_sites[nk->second].id) ||
-        paired_new.contains(nk->second)) {
+    if (ok == old_keys.end() || nk == new_keys.end()) {
       d.removed.push_back(x);
       continue;
     }
-    paired_new.insert(nk->second);
-    const SiteAt& y = new_sites[nk->second];
+    const std::size_t j = fresh[nk->second];
+    paired_new.insert(j);
+    const SiteAt& y = new_sites[j];
     if (x.error_class != y.error_class) d.class_changed.emplace_back(x, y);
     else d.reworded.emplace_back(x, y);
   }

@@ -7,10 +7,12 @@
 // Identity. A record's id hashes its repository, file, class, message and
 // ordinal (analyze::record_id), so it survives moved lines but not a
 // reworded message. A site is the same site in another revision when its
-// site key (file, enclosing class and function) is the same and is held by
-// no other site of either revision: the scan then gives the reworded site
-// its stored id (keep_site_ids), and a diff pairs the two as reworded or
-// class-changed rather than as one removed and one added.
+// site key (file, enclosing class and function) is the same and, once the
+// sites whose ids both revisions hold are set aside, is held by no other
+// site of either revision (a function's one reworded raise among unchanged
+// ones): the scan then gives the reworded site its stored id
+// (keep_site_ids), and a diff pairs the two as reworded or class-changed
+// rather than as one removed and one added.
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -34,8 +36,8 @@ namespace errdex::store {
 std::string site_key(std::string_view file_path, std::string_view class_name, std::string_view function);
 
 // Gives each of `records` (keys[i] its site key) whose id is new the id a
-// stored revision's site of the same key had, where the key is held by one
-// site on each side and that id is not taken among `records`. `stored` is
+// stored revision's site of the same key had, where that key is held by one
+// record of a new id and by one stored site whose id no record holds. `stored` is
 // every stored site of the repository (Store::revision over its
 // revisions), later revisions after earlier ones. The number of ids kept.
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
@@ -64,8 +66,10 @@ class SiteIdIndex {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
-  // site key -> id, of the last revision holding it once
-  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_key;
+  // site key -> the ids of its sites, in the last revision holding it; and
+  // its id in the last revision holding it once
+  std::unordered_map<std::string, std::vector<std::string>, Hash, std::equal_to<>> m_ids_of_key;
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_unique_key;
   std::unordered_set<std::string, Hash, std::equal_to<>> m_stored_ids;
 };
 

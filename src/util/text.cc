@@ -357,10 +357,46 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+namespace {
+
+// Where a version's rest stands against the release it follows: a
+// pre-release (`rc1`, `-beta.2`, `.dev0`, `a1`) before it, in PEP 440's
+// order of dev, alpha, beta, candidate; nothing the release itself; a
+// post-release (`.post0`) after it, and more (`.1`, `-2`, any other word)
+// after that.
+int release_rank(std::string_view rest) {
+  if (rest.empty()) return 4;
+  std::size_t i = 0;
+  if (rest[0] == '-' || rest[0] == '.' || rest[0] == '_' || rest[0] == '~') i = 1;
+  std::string word;
+  while (i < rest.size() && std::isalpha(static_cast<unsigned char>(rest[i])))
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(rest[i++])));
+  if (word == "dev") return 0;
+  if (word == "a" || word == "alpha") return 1;
+  if (word == "b" || word == "beta") return 2;
+  if (word == "c" || word == "rc" || word == "pre" || word == "preview") return 3;
+  if (word == "post" || word == "rev" || word == "r") return 5;
+  return 6;
+}
+
+}  // namespace
+
 bool version_less(std::string_view a, std::string_view b) {
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
   std::size_t i = 0, j = 0;
+  // At the start of a word (not inside one), what follows ranks first:
+  // "3.0.0rc1" < "3.0.0" < "3.0.0.post0" < "3.0.1".
+  auto ranked = [&](int& order) {
+    if (i > 0 && letter(a[i - 1])) return false;
+    const int ra = release_rank(a.substr(i)), rb = release_rank(b.substr(j));
+    if (ra == rb) return false;
+    order = ra < rb;
+    return true;
+  };
+  int order = 0;
   while (i < a.size() && j < b.size()) {
+    if (ranked(order)) return order;
     if (digit(a[i]) && digit(b[j])) {
       std::size_t ei = i, ej = j;
       while (ei < a.size() && digit(a[ei])) ++ei;
@@ -379,6 +415,7 @@ bool version_less(std::string_view a, std::string_view b) {
     ++i;
     ++j;
   }
+  if (ranked(order)) return order;
   return a.size() - i < b.size() - j;
 }
 

@@ -77,7 +77,10 @@ std::string to_lower_ascii(std::string_view s);
 std::string_view trim(std::string_view s);
 
 // Whether `a` comes before `b` read as versions: runs of digits compare as
-// numbers ("v3.9.1" < "v3.12.0"), leading zeros aside; the rest as bytes.
+// numbers ("v3.9.1" < "v3.12.0"), leading zeros aside; a pre-release comes
+// before its release and what extends it after ("8.0.0a1" < "8.0.0rc1" <
+// "8.0.0" < "8.0.0.post0" < "8.0.1", "v2.0.0-beta.1" < "v2.0.0"); the rest
+// compares as bytes.
 bool version_less(std::string_view a, std::string_view b);
 
 // Whitespace runs (' ', tab, newlines) become one space; ends trimmed.

@@ -48,6 +48,7 @@ Response api_search(const Snapshot& s, const Query& q, store::Store& st) {
     json list = json::array();
     for (const auto& h : **hits) {
       json item = summary_json(h.record);
+      item["url"] = revision_url(h.record.id, *repo, *ref);
       item["score"] = h.rank;
       list.push_back(std::move(item));
     }
@@ -118,8 +119,11 @@ Response api_repo_errors(const Snapshot& s, const std::string& repo, const Query
   if (auto ref = opt_param(q, "ref")) {
     auto lines = lines_at(st, repo, *ref);
     json errors = json::array();
-    for (std::size_t i = offset; i < lines.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
-      errors.push_back(summary_json(lines[i].record));
+    for (std::size_t i = offset; i < lines.size() && i < static_cast<std::size_t>(offset) + limit; ++i) {
+      json item = summary_json(lines[i].record);
+      item["url"] = revision_url(lines[i].record.id, repo, *ref);
+      errors.push_back(std::move(item));
+    }
     bool more = static_cast<std::size_t>(offset) + limit < lines.size();
     return json_response(200, dump({{"repo", repo},
                                      {"ref", *ref},

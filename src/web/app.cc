@@ -94,12 +94,17 @@ struct App::Impl {
         if (!model::is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
         if (auto ref = opt_param(q, "ref")) {
           // The site as an older revision holds it.
-          auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));
-          if (!at) throw HttpError{404, "No record " + id + " in a stored revision " + *ref + "."};
-          return error_page(s, *at, st, options.report_url, true);
+          auto held = revision_holding(s, st, id, *ref, opt_param(q, "repo"));
+          if (!held) throw HttpError{404, "No record " + id + " in a stored revision " + *ref + "."};
+          return error_page(s, held->lines[held->at], st, options.report_url, &held->lines, held->at);
         }
         const auto* line = s.find(id);
-        if (!line) throw HttpError{404, "No record " + id + " in the current datasets."};
+        if (!line) {
+          // A site the current revision no longer holds: its page as the
+          // last revision that held it (links from before, `history`).
+          if (auto last = last_holding(st, id)) return redirect(*last, 302);
+          throw HttpError{404, "No record " + id + " in the current datasets."};
+        }
         if (route.id == RouteId::error_redirect || params.at("slug") != slug_of(line->record))
           return redirect(error_url(line->record));
         return error_page(s, *line, st, options.report_url);

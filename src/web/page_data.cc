@@ -157,11 +157,11 @@ void set_record_fields(PageData& d, const model::ErrorRecord& r, const std::stri
       if (l.is_object()) {
         item.set("rule", l.value("rule", std::string("lint")));
         item.set("level", l.value("level", std::string("warning")));
-        item.set("message", l.value("message", dump(l)));
+        item.set("message_html", prose_html(l.value("message", dump(l))));
       } else {
         item.set("rule", "lint");
         item.set("level", "warning");
-        item.set("message", l.is_string() ? l.get<std::string>() : dump(l));
+        item.set("message_html", prose_html(l.is_string() ? l.get<std::string>() : dump(l)));
       }
       lints.push_back(item);
     }

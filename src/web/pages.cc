@@ -45,8 +45,7 @@ void set_history(Data& d, store::Store& st, const std::string& id, store::DiffMe
     if (at.site) {
       ++held;
       // The page as that revision holds the site.
-      row.set("url", "/errors/" + at.site->id + "?repo=" + percent_encode(at.site->repo) + "&ref=" +
-                         percent_encode(at.revision.ref.empty() ? at.revision.sha : at.revision.ref));
+      row.set("url", revision_url(at.site->id, at.site->repo, at.revision.ref.empty() ? at.revision.sha : at.revision.ref));
       row.set("where", at.site->file_path + ":" + std::to_string(at.site->line));
       row.set("message", !previous || *previous != at.site->error_message ? at.site->error_message : std::string());
       previous = &at.site->error_message;
@@ -70,8 +69,7 @@ void set_history(Data& d, store::Store& st, const std::string& id, store::DiffMe
     d.set(std::string("has_") + key, e.revision >= 0);
     if (e.revision < 0) return;
     const store::Revision& r = hist.revisions[e.revision].revision;
-    d.set(std::string(key) + "_url", "/errors/" + e.site.id + "?repo=" + percent_encode(e.site.repo) +
-                                         "&ref=" + percent_encode(r.ref.empty() ? r.sha : r.ref));
+    d.set(std::string(key) + "_url", revision_url(e.site.id, e.site.repo, r.ref.empty() ? r.sha : r.ref));
     d.set(std::string(key) + "_where", e.site.file_path + ":" + std::to_string(e.site.line));
     d.set(std::string(key) + "_revision", name(e.revision));
   };
@@ -126,8 +124,7 @@ Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
     Data hits{Data::type::list};
     for (const auto& h : res.hits) {
       Data item = summary_data(h.record);
-      if (ref)
-        item.set("url", "/errors/" + h.record.id + "?repo=" + percent_encode(*repo) + "&ref=" + percent_encode(*ref));
+      if (ref) item.set("url", revision_url(h.record.id, *repo, *ref));
       item.set("message_html", highlight_terms(title_of(h.record.error_message), words));
       std::string doc = h.record.documentation;
       if (doc.size() > 240) {
@@ -287,10 +284,13 @@ Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query&
   if (!d) throw StoreFailure{d.error()};
   if (!*d) throw HttpError{404, repo + " has no stored revision " + missing + "."};
   const store::RevisionDiff& diff = **d;
-  auto sites = [](const std::vector<store::SiteAt>& list) {
+  // Each site links its page as the revision it is listed from holds it.
+  auto key = [](const store::Revision& r) { return r.ref.empty() ? r.sha : r.ref; };
+  auto sites = [&](const std::vector<store::SiteAt>& list, const store::Revision& in) {
     Data out{Data::type::list};
     for (const auto& s : list) {
       Data item;
+      item.set("url", revision_url(s.id, repo, key(in)));
       item.set("where", s.file_path + ":" + std::to_string(s.line));
       item.set("error_class", model::shown_class(s.error_class));
       item.set("message", s.error_message);
@@ -298,10 +298,12 @@ Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query&
     }
     return out;
   };
-  auto pairs = [](const std::vector<std::pair<store::SiteAt, store::SiteAt>>& list) {
+  auto pairs = [&](const std::vector<std::pair<store::SiteAt, store::SiteAt>>& list) {
     Data out{Data::type::list};
     for (const auto& [a, b] : list) {
       Data item;
+      item.set("old_url", revision_url(a.id, repo, key(diff.from)));
+      item.set("new_url", revision_url(b.id, repo, key(diff.to)));
       item.set("old_where", a.file_path + ":" + std::to_string(a.line));
       item.set("new_where", b.file_path + ":" + std::to_string(b.line));
       item.set("old_class", model::shown_class(a.error_class));
@@ -321,8 +323,8 @@ Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query&
                               " removed, " + std::to_string(diff.reworded.size()) + " reworded, " +
                               std::to_string(diff.class_changed.size()) + " with another class, " +
                               std::to_string(diff.moved.size()) + " moved");
-  page_data.set("added", sites(diff.added));
-  page_data.set("removed", sites(diff.removed));
+  page_data.set("added", sites(diff.added, diff.to));
+  page_data.set("removed", sites(diff.removed, diff.from));
   page_data.set("reworded", pairs(diff.reworded));
   page_data.set("class_changed", pairs(diff.class_changed));
   page_data.set("moved", pairs(diff.moved));
@@ -332,38 +334,81 @@ Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query&
               "diff.html", page_data);
 }
 
-// `line` is the current record, or (`revision`) the record in an older
-// revision, shown with a note that names it and links the current one.
-Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, const std::string& report_url,
-                    bool revision) {
-  const auto& r = line.record;
-  // Where the site stands among the current records: what the related
-  // sections read. A site the current revision no longer holds has none.
+namespace {
+
+// The sites a record's page lists beside it: those of its file (each with
+// its context) and those raising its class and message in its repository,
+// of the current records or of the revision the page shows.
+struct Neighbours {
+  SiteContext self;
+  std::vector<std::pair<const model::ErrorRecord*, SiteContext>> in_file;
+  std::vector<const model::ErrorRecord*> same;  // the record itself left out
+};
+
+Neighbours current_neighbours(const Snapshot& s, const model::ErrorRecord& r) {
+  Neighbours n;
+  // A site the current revision no longer holds, or holds in another
+  // file, has none here.
   auto found = s.by_id.find(r.id);
-  const bool current = found != s.by_id.end() && s.lines[found->second].record.file_path == r.file_path;
-  const std::size_t self = current ? found->second : s.lines.size();
-  static const SiteContext k_no_context;
-  const auto& ctx = current ? s.contexts[self] : k_no_context;
+  if (found == s.by_id.end() || s.lines[found->second].record.file_path != r.file_path) return n;
+  const std::size_t self = found->second;
+  n.self = s.contexts[self];
+  if (auto f = s.by_file.find(r.repo + '\n' + r.file_path); f != s.by_file.end())
+    for (auto i : f->second)
+      if (i != self) n.in_file.emplace_back(&s.lines[i].record, s.contexts[i]);
+  if (auto t = s.by_template.find(r.repo + '\n' + r.error_class + '\n' + r.error_message); t != s.by_template.end())
+    for (auto i : t->second)
+      if (i != self) n.same.push_back(&s.lines[i].record);
+  return n;
+}
+
+Neighbours revision_neighbours(const std::vector<model::DatasetLine>& lines, std::size_t self) {
+  Neighbours n;
+  const auto& r = lines[self].record;
+  n.self = site_context(r);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto& o = lines[i].record;
+    if (i == self || o.repo != r.repo) continue;
+    if (o.file_path == r.file_path) n.in_file.emplace_back(&o, site_context(o));
+    if (o.error_class == r.error_class && o.error_message == r.error_message) n.same.push_back(&o);
+  }
+  return n;
+}
+
+}  // namespace
+
+// `line` is the current record, or (`revision`) the record in a stored
+// revision, whose related sections list that revision's sites.
+Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, const std::string& report_url,
+                    const std::vector<model::DatasetLine>* revision, std::size_t at) {
+  const auto& r = line.record;
+  auto found = s.by_id.find(r.id);
+  const Neighbours near = revision ? revision_neighbours(*revision, at) : current_neighbours(s, r);
+  // The links of a revision's page stay in that revision.
+  auto url_of = [&](const model::ErrorRecord& o) {
+    return revision ? revision_url(o.id, o.repo, revision_key(line)) : error_url(o);
+  };
   Data d;
   d.set("revision", optional_value(revision ? std::optional<std::string>(line.ref.empty() ? r.analyzed_sha.substr(0, 10) : line.ref)
                                             : std::nullopt));
   d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second].record) : std::string());
   d.set("has_current", found != s.by_id.end());
   set_record_fields(d, r, line.dataset_version, report_url);
+  if (revision)
+    d.set("api_url", "/api/errors/" + r.id + "?repo=" + percent_encode(r.repo) + "&ref=" + percent_encode(revision_key(line)));
+  const SiteContext& ctx = near.self;
   d.set("function", optional_value(ctx.function.empty() ? std::nullopt : std::optional<std::string>(ctx.function)));
   // Related: same function, same class in the file, same guard names.
   Data related{Data::type::list};
-  static const std::vector<std::size_t> k_none;
-  auto file_at = current ? s.by_file.find(r.repo + '\n' + r.file_path) : s.by_file.end();
-  const auto& file_sites = file_at == s.by_file.end() ? k_none : file_at->second;
-  std::vector<std::size_t> listed{self};
+  std::vector<const model::ErrorRecord*> listed;
   auto add_group = [&](const std::string& heading, auto&& pred) {
     Data items{Data::type::list};
     std::size_t n = 0;
-    for (auto i : file_sites) {
-      if (std::find(listed.begin(), listed.end(), i) != listed.end() || !pred(i)) continue;
-      listed.push_back(i);
-      Data item = summary_data(s.lines[i].record);
+    for (const auto& [o, o_ctx] : near.in_file) {
+      if (std::find(listed.begin(), listed.end(), o) != listed.end() || !pred(*o, o_ctx)) continue;
+      listed.push_back(o);
+      Data item = summary_data(*o);
+      item.set("url", url_of(*o));
       items.push_back(item);
       if (++n == k_related_items) break;
     }
@@ -375,27 +420,24 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
   };
   if (!ctx.function.empty())
     add_group("In the same function, " + ctx.function + "()",
-              [&](std::size_t i) { return s.contexts[i].function == ctx.function; });
+              [&](const model::ErrorRecord&, const SiteContext& c) { return c.function == ctx.function; });
   add_group(model::shown_class(r.error_class) + " elsewhere in this file",
-            [&](std::size_t i) { return s.lines[i].record.error_class == r.error_class; });
+            [&](const model::ErrorRecord& o, const SiteContext&) { return o.error_class == r.error_class; });
   if (!ctx.guard_names.empty())
-    add_group("Guarded by the same names (" + join(ctx.guard_names, ", ") + ")", [&](std::size_t i) {
-      for (const auto& n : s.contexts[i].guard_names)
-        if (std::find(ctx.guard_names.begin(), ctx.guard_names.end(), n) != ctx.guard_names.end()) return true;
-      return false;
-    });
+    add_group("Guarded by the same names (" + join(ctx.guard_names, ", ") + ")",
+              [&](const model::ErrorRecord&, const SiteContext& c) {
+                for (const auto& n : c.guard_names)
+                  if (std::find(ctx.guard_names.begin(), ctx.guard_names.end(), n) != ctx.guard_names.end()) return true;
+                return false;
+              });
   d.set("related", related);
 
-  auto same_at = current ? s.by_template.find(r.repo + '\n' + r.error_class + '\n' + r.error_message) : s.by_template.end();
-  const auto& same = same_at == s.by_template.end() ? k_none : same_at->second;
   Data also{Data::type::list};
-  std::size_t others = same.empty() ? 0 : same.size() - 1, shown = 0;
-  for (auto i : same) {
-    if (i == self) continue;
-    if (shown++ == k_also_items) break;
-    const auto& o = s.lines[i].record;
+  const std::size_t others = near.same.size();
+  for (std::size_t i = 0; i < others && i < k_also_items; ++i) {
+    const auto& o = *near.same[i];
     Data item;
-    item.set("url", error_url(o));
+    item.set("url", url_of(o));
     item.set("file_path", o.file_path);
     item.set("line_number", std::to_string(o.line_number));
     also.push_back(item);

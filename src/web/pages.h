@@ -18,10 +18,12 @@ Response match_page(const Snapshot& s, const std::string* text);
 Response match_submit(const Snapshot& s, const Request& req);
 Response repo_page(const Snapshot& s, const std::string& repo, const Query& q);
 Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st);
-// `line` is the current record, or (`revision`) the record in an older
-// revision, shown with a note that names it and links the current one.
-// `report_url`: where "report a problem" links go (AppOptions).
+// `line` is the current record, or the record `revision[at]` of a stored
+// revision (all its records), shown with a note that names it and links
+// the current one; then the related sections and every link list that
+// revision's sites. `report_url`: where "report a problem" links go
+// (AppOptions).
 Response error_page(const Snapshot& s, const model::DatasetLine& line, store::Store& st, const std::string& report_url,
-                    bool revision = false);
+                    const std::vector<model::DatasetLine>* revision = nullptr, std::size_t at = 0);
 
 }  // namespace errdex::web

@@ -78,9 +78,9 @@ Response problem(bool api, int status, const std::string& message) {
   return page(status, reason(status), "problem.html", d);
 }
 
-Response redirect(const std::string& location) {
+Response redirect(const std::string& location, int status) {
   Response r;
-  r.status = 301;
+  r.status = status;
   r.content_type = "text/plain; charset=utf-8";
   r.body = share("Moved to " + location + "\n");
   r.headers.emplace_back("Location", location);
@@ -122,7 +122,15 @@ json summary_json(const model::ErrorRecord& r) {
 std::string candidate_url(const Snapshot& s, const model::ErrorRecord& r) {
   if (s.matched_current(r)) return error_url(r);
   auto [ref, sha] = s.revision_of(r);
-  return "/errors/" + r.id + "?repo=" + percent_encode(r.repo) + "&ref=" + percent_encode(ref.empty() ? sha : ref);
+  return revision_url(r.id, r.repo, ref.empty() ? sha : ref);
+}
+
+std::string revision_url(const std::string& id, const std::string& repo, const std::string& ref) {
+  return "/errors/" + id + "?repo=" + percent_encode(repo) + "&ref=" + percent_encode(ref);
+}
+
+std::string revision_key(const model::DatasetLine& line) {
+  return line.ref.empty() ? line.record.analyzed_sha : line.ref;
 }
 
 Data summary_data(const model::ErrorRecord& r) {
@@ -178,8 +186,8 @@ SearchPage run_search(const Snapshot& s, store::Store& st, const std::string& q,
 
 int cursor_param(const Query& q, int max) { return int_param(q, "cursor", 0, 0, max); }
 
-std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, const std::string& id,
-                                          const std::string& ref, const std::optional<std::string>& repo) {
+std::optional<RevisionHolding> revision_holding(const Snapshot& s, store::Store& st, const std::string& id,
+                                                const std::string& ref, const std::optional<std::string>& repo) {
   std::vector<std::string> repos;
   if (repo) repos.push_back(*repo);
   else if (const auto* line = s.find(id)) repos.push_back(line->record.repo);
@@ -189,10 +197,30 @@ std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, c
     auto lines = st.list_at(name, ref);
     if (!lines) throw StoreFailure{lines.error()};
     if (!*lines) continue;
-    for (auto& l : **lines)
-      if (l.record.id == id) return std::move(l);
+    for (std::size_t i = 0; i < (*lines)->size(); ++i)
+      if ((**lines)[i].record.id == id) return RevisionHolding{std::move(**lines), i};
   }
   return std::nullopt;
+}
+
+std::optional<std::string> last_holding(store::Store& st, const std::string& id) {
+  auto seen = st.occurrences(id);
+  if (!seen) throw StoreFailure{seen.error()};
+  if (seen->empty()) return std::nullopt;
+  const std::string repo = seen->front().repo;
+  auto revisions = st.revisions(repo);
+  if (!revisions) throw StoreFailure{revisions.error()};
+  for (auto r = revisions->rbegin(); r != revisions->rend(); ++r)
+    for (const auto& at : *seen)
+      if (at.repo == repo && at.ref == r->ref && at.sha == r->sha) return revision_url(id, repo, r->ref.empty() ? r->sha : r->ref);
+  return std::nullopt;
+}
+
+std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, const std::string& id,
+                                          const std::string& ref, const std::optional<std::string>& repo) {
+  auto held = revision_holding(s, st, id, ref, repo);
+  if (!held) return std::nullopt;
+  return std::move(held->lines[held->at]);
 }
 
 }  // namespace errdex::web

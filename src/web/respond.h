@@ -47,7 +47,8 @@ Response page(int status, const std::string& title, const std::string& tmpl, con
 Response json_response(int status, std::string body);
 // A failure as JSON (`api`) or as a page.
 Response problem(bool api, int status, const std::string& message);
-Response redirect(const std::string& location);
+// 301 by default; 302 for a place that may change (a record's latest revision).
+Response redirect(const std::string& location, int status = 301);
 
 // Query parameters: a missing or empty one is the default (nothing); one
 // that is not a whole number in [lo, hi] is a 400.
@@ -69,6 +70,12 @@ Data summary_data(const model::ErrorRecord& r);
 // A matched record's page: the current one, or for a record of another
 // revision, the page as that revision holds it.
 std::string candidate_url(const Snapshot& s, const model::ErrorRecord& r);
+// The page of record `id` as revision `ref` (its name, else its sha) of
+// `repo` holds it: /errors/{id}?repo=…&ref=….
+std::string revision_url(const std::string& id, const std::string& repo, const std::string& ref);
+// The revision name a dataset line's record is pinned to in such urls: its
+// ref, else its commit.
+std::string revision_key(const model::DatasetLine& line);
 
 struct SearchPage {
   std::vector<store::SearchHit> hits;
@@ -77,8 +84,19 @@ struct SearchPage {
 SearchPage run_search(const Snapshot& s, store::Store& st, const std::string& q, const std::optional<std::string>& repo,
                       int limit, int offset);
 
-// The record `id` in revision `ref`: of `repo`, else of the repository
-// its current record belongs to, else of any repository holding that ref.
+// The records of revision `ref` that holds `id`, and its index among
+// them: of `repo`, else of the repository its current record belongs to,
+// else of any repository holding that ref.
+struct RevisionHolding {
+  std::vector<model::DatasetLine> lines;
+  std::size_t at = 0;
+};
+std::optional<RevisionHolding> revision_holding(const Snapshot& s, store::Store& st, const std::string& id,
+                                                const std::string& ref, const std::optional<std::string>& repo);
+// The page of `id` as the last stored revision holding it (revision_url);
+// nothing when no revision holds it.
+std::optional<std::string> last_holding(store::Store& st, const std::string& id);
+// The record `id` in revision `ref`, as revision_holding finds it.
 std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, const std::string& id,
                                           const std::string& ref, const std::optional<std::string>& repo);
 

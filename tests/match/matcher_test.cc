@@ -1288,7 +1288,35 @@ TEST(Matcher, TooManySitesOfAClassWithNoTextAreCountedNotListed) {
   EXPECT_EQ(framed.class_sites, 0u);
 }
 
-// `raise IOError(...)`, `socket.error`: Python 3 prints OSError, so a
+// Raised below the innermost frame, the frame's file is where the call was
+// made, not where the error was raised: jinja2's `getattr(obj, attribute)`
+// in environment.py runs StrictUndefined's `__getattr__`, whose frame
+// jinja2 cuts from the traceback; a site of environment.py raising another
+// class (TemplatesNotFound's `{names}`, which fits any text) came first,
+// above runtime.py's `raise self._undefined_exception(…)`.
+TEST(Matcher, RaisedBelowTheFrameItsFilesSitesOfAnotherClassGetNoFrameWeight) {
+  const ImportRoots roots = {{"pypi/jinja2", {""}}};
+  auto m = Matcher::build(
+      {site_in("notfound", "pypi/jinja2", "TemplatesNotFound", "{names}", "(.+?)", "jinja2/environment.py", 1070),
+       site_in("undefined", "pypi/jinja2", "self._undefined_exception", "{self._undefined_message}", "(.+?)",
+               "jinja2/runtime.py", 859)},
+      roots);
+  const std::string pasted =
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app.py\", line 2, in <module>\n"
+      "    env.from_string(\"{{ x.y }}\").render()\n"
+      "  File \"<template>\", line 1, in top-level template code\n"
+      "  File \"/usr/lib/python3/site-packages/jinja2/environment.py\", line 490, in getattr\n"
+      "    return getattr(obj, attribute)\n"
+      "jinja2.exceptions.UndefinedError: 'x' is undefined\n";
+  auto r = m.match(pasted);
+  EXPECT_TRUE(r.raised_below);
+  EXPECT_EQ(top_id(r), "undefined");
+  // Printed as the file's own class, the file's site is still first.
+  auto own = m.match(pasted.substr(0, pasted.rfind("jinja2.exceptions")) + "jinja2.exceptions.TemplatesNotFound: x\n");
+  EXPECT_EQ(top_id(own), "notfound");
+}
+
 // The innermost frame in an indexed file, on a line no site raises at,
 // printing a statement that is no raise: C code it calls (or the statement
 // itself) raised the error, and the sites with that message are elsewhere.
@@ -1315,6 +1343,7 @@ TEST(Matcher, AnInnermostFrameThatIsNoSiteSaysTheErrorWasRaisedBelowIt) {
   EXPECT_TRUE(moved.raised_below);
 }
 
+// `raise IOError(...)`, `socket.error`: Python 3 prints OSError, so a
 // site raising one of its other names agrees with a printed OSError.
 TEST(Matcher, OtherNamesOfOSErrorAgreeWithOSError) {
   auto m = Matcher::build({site_in("io", "o/r", "IOError", "{path!r} exists but is not a directory",

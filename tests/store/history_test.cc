@@ -49,19 +49,31 @@ TEST(History, ARewordedSiteKeepsItsIdWhenItsKeyIsHeldOnce) {
       {"acme/a", "v1", k_sha1, "00000000000000a1", "pkg/a.py", "ValueError", "x must be positive", site_key("pkg/a.py", "", "f"), 3},
       {"acme/a", "v1", k_sha1, "00000000000000b1", "pkg/a.py", "KeyError", "one", site_key("pkg/a.py", "", "g"), 7},
       {"acme/a", "v1", k_sha1, "00000000000000b2", "pkg/a.py", "KeyError", "two", site_key("pkg/a.py", "", "g"), 8},
+      {"acme/a", "v1", k_sha1, "00000000000000e1", "pkg/a.py", "KeyError", "three", site_key("pkg/a.py", "", "k"), 9},
+      {"acme/a", "v1", k_sha1, "00000000000000e2", "pkg/a.py", "KeyError", "four", site_key("pkg/a.py", "", "k"), 10},
   };
-  std::vector<model::ErrorRecord> records(4);
+  std::vector<model::ErrorRecord> records(6);
   records[0].id = "00000000000000a2";  // f reworded: takes a1
   records[1].id = "00000000000000b1";  // g's first, unchanged
-  records[2].id = "00000000000000c1";  // g's second reworded: g is held twice, so no id is carried over
+  records[2].id = "00000000000000c1";  // g's second reworded: the one site of g left on each side, takes b2
   records[3].id = "00000000000000d1";  // a new function
+  records[4].id = "00000000000000e3";  // both of k's reworded at once: two guesses, no id carried over
+  records[5].id = "00000000000000e4";
   std::vector<std::string> keys = {site_key("pkg/a.py", "", "f"), site_key("pkg/a.py", "", "g"),
-                                   site_key("pkg/a.py", "", "g"), site_key("pkg/a.py", "", "h")};
-  EXPECT_EQ(keep_site_ids(records, keys, stored), 1u);
+                                   site_key("pkg/a.py", "", "g"), site_key("pkg/a.py", "", "h"),
+                                   site_key("pkg/a.py", "", "k"), site_key("pkg/a.py", "", "k")};
+  EXPECT_EQ(keep_site_ids(records, keys, stored), 2u);
   EXPECT_EQ(records[0].id, "00000000000000a1");
   EXPECT_EQ(records[1].id, "00000000000000b1");
-  EXPECT_EQ(records[2].id, "00000000000000c1");
+  EXPECT_EQ(records[2].id, "00000000000000b2");
   EXPECT_EQ(records[3].id, "00000000000000d1");
+  EXPECT_EQ(records[4].id, "00000000000000e3");
+  EXPECT_EQ(records[5].id, "00000000000000e4");
+  // One site of k now, two stored, neither a record's: which one it is stays a guess.
+  std::vector<model::ErrorRecord> one_left(1);
+  one_left[0].id = "00000000000000e5";
+  EXPECT_EQ(keep_site_ids(one_left, {site_key("pkg/a.py", "", "k")}, stored), 0u)
+      << "two stored sites of k, neither a record's";
   // Keys that do not line up with the records change nothing.
   keys.pop_back();
   EXPECT_EQ(keep_site_ids(records, keys, stored), 0u);
@@ -80,7 +92,7 @@ TEST(History, SiteIdIndexBuiltRevisionByRevisionAnswersAsKeepSiteIds) {
   auto fresh = [] {
     std::vector<model::ErrorRecord> records(3);
     records[0].id = "00000000000000a3";  // f reworded again: takes v2's a2, the later id
-    records[1].id = "00000000000000b3";  // g: held twice in v2, once in v1: v1's id b1 is still a record's
+    records[1].id = "00000000000000b3";  // g: two sites in v2, the last to hold it, neither a record's
     records[2].id = "00000000000000c3";
     return records;
   };
@@ -165,6 +177,33 @@ TEST(History, DiffSaysAddedRemovedRewordedClassChangedMoved) {
   ASSERT_TRUE(none);
   EXPECT_FALSE(*none);
   EXPECT_EQ(missing, "v3");
+}
+
+// One raise of a function reworded, its others unchanged (flask's typo fix
+// `"--key is not used.` → `"--key" is not used.` beside five raises of
+// the same function): reworded, not one removed and one added. Two of a
+// function changed at once stay removed and added.
+TEST(History, DiffPairsAFunctionsOneRewordedSiteAmongUnchangedOnes) {
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1", {{"00000000000000b1", "ValueError", "one", "g", 10},
+                                                 {"00000000000000b2", "ValueError", "two", "g", 11},
+                                                 {"00000000000000c1", "KeyError", "x", "h", 20},
+                                                 {"00000000000000c2", "KeyError", "y", "h", 21}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v2", {{"00000000000000b1", "ValueError", "one", "g", 10},
+                                                 {"00000000000000b3", "ValueError", "two!", "g", 11},
+                                                 {"00000000000000c3", "KeyError", "x2", "h", 20},
+                                                 {"00000000000000c4", "KeyError", "y2", "h", 21}})));
+  auto d = diff_revisions(*st, "acme/a", "v1", "v2");
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(*d);
+  const RevisionDiff& diff = **d;
+  ASSERT_EQ(diff.reworded.size(), 1u);
+  EXPECT_EQ(diff.reworded[0].first.error_message, "two");
+  EXPECT_EQ(diff.reworded[0].second.error_message, "two!");
+  EXPECT_EQ(diff.removed.size(), 2u);
+  EXPECT_EQ(diff.added.size(), 2u);
 }
 
 // A file renamed or split (`datetime.py` become `_pydatetime.py`): its

@@ -582,12 +582,12 @@ TEST_P(StoreTest, RevisionsLiveSideBySideAndTheLastIsCurrent) {
   };
   ASSERT_TRUE(store->ingest(named(k_sha2, 5, "ten", "v1.10")));
   ASSERT_TRUE(store->ingest(named(k_sha1, 3, "nine", "v1.9")));  // older, scanned later
-  ASSERT_TRUE(store->ingest(named(k_sha1, 4, "nine-b", "v1.9-b")));  // same sha, another name
+  ASSERT_TRUE(store->ingest(named(k_sha1, 4, "nine-b", "v1.9-x")));  // same sha, another name (not a pre-release: "-b" would be 1.9's beta)
   auto revs = store->revisions("acme/a");
   ASSERT_TRUE(revs);
   ASSERT_EQ(revs->size(), 3u);
   EXPECT_EQ((*revs)[0].ref, "v1.9");
-  EXPECT_EQ((*revs)[1].ref, "v1.9-b");
+  EXPECT_EQ((*revs)[1].ref, "v1.9-x");
   EXPECT_EQ((*revs)[2].ref, "v1.10");
   EXPECT_TRUE((*revs)[2].current);
   EXPECT_FALSE((*revs)[0].current);
@@ -605,7 +605,7 @@ TEST_P(StoreTest, RevisionsLiveSideBySideAndTheLastIsCurrent) {
   EXPECT_EQ((*by_ref)->second.size(), 3u);
   auto by_sha = store->revision("acme/a", k_sha1.substr(0, 8));
   ASSERT_TRUE(by_sha && *by_sha);
-  EXPECT_EQ((*by_sha)->first.ref, "v1.9-b");
+  EXPECT_EQ((*by_sha)->first.ref, "v1.9-x");
   auto none = store->revision("acme/a", "v9");
   ASSERT_TRUE(none);
   EXPECT_FALSE(*none);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace errdex::util {
 namespace {
@@ -15,6 +16,24 @@ std::string utf16le(std::string_view ascii, bool mark) {
     out += '\0';
   }
   return out;
+}
+
+// Revisions are shown and made current in version order: a release's
+// pre-releases before it (click's 8.0.0a1 and 8.0.0rc1 came after 8.0.0,
+// and a scan of 3.0.0 and 3.0.0rc1 made the candidate current).
+TEST(Text, VersionOrderPutsPreReleasesBeforeTheirRelease) {
+  const std::vector<std::string> ordered = {
+      "v1.9",        "v1.10.dev0", "v1.10a1",      "v1.10b2", "v1.10rc1", "v1.10", "v1.10.post0", "v1.10.1",
+      "8.0.0a1",     "8.0.0a2",    "8.0.0beta.1",  "8.0.0",   "8.0.1",    "v2.0.0-beta.1", "v2.0.0-rc.2", "v2.0.0",
+      "v2.0.0+build5"};
+  for (std::size_t x = 0; x < ordered.size(); ++x)
+    for (std::size_t y = 0; y < ordered.size(); ++y)
+      if (ordered[x].front() == ordered[y].front() && ordered[x].substr(0, 2) == ordered[y].substr(0, 2))
+        EXPECT_EQ(version_less(ordered[x], ordered[y]), x < y) << ordered[x] << " < " << ordered[y];
+  EXPECT_TRUE(version_less("v3.9", "v3.12"));
+  EXPECT_TRUE(version_less("2.9.0", "2.9.0.post0"));
+  EXPECT_FALSE(version_less("v1.0rc", "v1.0rc"));
+  EXPECT_TRUE(version_less("release-a", "release-b"));
 }
 
 TEST(Text, LogsAndTracebacksAreText) {

@@ -950,6 +950,86 @@ TEST(ServeCommand, HistoryFollowsASiteIntoARenamedFile) {
   EXPECT_NE(cli.out.find("moved to _pydt.py:2 in v2 (" + new_id + ")"), std::string::npos) << cli.out;
 }
 
+// A revision's page is that revision's: its related sites, the other
+// places of its message and its JSON link are the revision's, not the
+// current one's (they were the current revision's, at its lines); a site
+// the current revision lost still has a page, the last revision's; the
+// diff page links each site's page; the API's per-revision lists link
+// the revision's pages; lint findings show code as code.
+TEST(ServeCommand, ARevisionsPageListsThatRevisionsSites) {
+  TempDir tmp;
+  std::string repo = (tmp / "repo").string();
+  write_file(tmp / "repo" / "m.py",
+             "def f(x):\n    if x > 1:\n        raise ValueError(f\"too big: {x}\")\n"
+             "    raise KeyError(f\"no such key as {x}\")\n");
+  write_file(tmp / "repo" / "n.py",
+             "def g(x):\n    raise KeyError(f\"no such key as {x}\")\n\n\n"
+             "def h(n):\n    if n > 3:\n        raise RuntimeError(\"the number is too large\")\n");
+  std::string git = "cd " + shell_quote(repo) + " && git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
+  ASSERT_EQ(run(git + "init -q && " + git + "add -A && " + git + "commit -qm one && " + git + "tag v1").code, 0);
+  write_file(tmp / "repo" / "m.py", "import os\n\n\ndef f(x):\n    raise KeyError(f\"no such key as {x}\")\n");
+  ASSERT_EQ(run(git + "commit -qam two && " + git + "tag v2").code, 0);
+  std::string db = "sqlite:" + (tmp / "r.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote(repo) + " --repo acme/r --rev v1 --rev v2 -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+
+  auto listed = get(server.port(), "/api/repos/acme/r/errors?ref=v1");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  std::string key_id, value_id, other_key_id;
+  const json errors = json::parse(listed.body)["errors"];
+  for (const auto& e : errors) {
+    EXPECT_EQ(e["url"], "/errors/" + e["id"].get<std::string>() + "?repo=acme%2Fr&ref=v1") << "listed as v1 holds it";
+    const std::string id = e["id"];
+    if (e["errorClass"] == "ValueError") value_id = id;
+    if (e["errorClass"] == "KeyError") (e["filePath"] == "m.py" ? key_id : other_key_id) = id;
+  }
+  ASSERT_FALSE(key_id.empty() || value_id.empty() || other_key_id.empty()) << listed.body;
+
+  auto v1 = get(server.port(), "/errors/" + key_id + "?repo=acme%2Fr&ref=v1");
+  ASSERT_EQ(v1.status, 200) << v1.body;
+  EXPECT_NE(v1.body.find("<a href=\"/errors/" + value_id + "?repo=acme%2Fr&amp;ref=v1\"><code>ValueError</code> too big: {x}</a>"
+                         " <span class=\"where\">line 3</span>"),
+            std::string::npos)
+      << "v1's other site of f, at v1's line: " << v1.body;
+  EXPECT_NE(v1.body.find("<a href=\"/errors/" + other_key_id + "?repo=acme%2Fr&amp;ref=v1\">n.py:2</a>"), std::string::npos)
+      << v1.body;
+  EXPECT_NE(v1.body.find("href=\"/api/errors/" + key_id + "?repo=acme%2Fr&amp;ref=v1\""), std::string::npos) << v1.body;
+  auto v2 = get(server.port(), "/errors/" + key_id + "?repo=acme%2Fr&ref=v2");
+  ASSERT_EQ(v2.status, 200);
+  EXPECT_EQ(v2.body.find("too big"), std::string::npos) << "v2's f raises nothing else";
+
+  auto gone = get(server.port(), "/errors/" + value_id);
+  EXPECT_EQ(gone.status, 302) << gone.body;
+  EXPECT_EQ(gone.header("location"), "/errors/" + value_id + "?repo=acme%2Fr&ref=v1");
+  EXPECT_EQ(get(server.port(), "/errors/0123456789abcdef").status, 404);
+
+  auto dpage = get(server.port(), "/repos/acme/r/diff?from=v1&to=v2");
+  ASSERT_EQ(dpage.status, 200);
+  EXPECT_NE(dpage.body.find("<a href=\"/errors/" + value_id + "?repo=acme%2Fr&amp;ref=v1\">m.py:3</a>"), std::string::npos)
+      << dpage.body;
+  EXPECT_NE(dpage.body.find("<a href=\"/errors/" + key_id + "?repo=acme%2Fr&amp;ref=v1\">m.py:4</a> → <a href=\"/errors/" +
+                            key_id + "?repo=acme%2Fr&amp;ref=v2\">m.py:5</a>"),
+            std::string::npos)
+      << dpage.body;
+
+  auto searched = get(server.port(), "/api/search?q=big&repo=acme/r&ref=v1");
+  ASSERT_EQ(searched.status, 200) << searched.body;
+  auto hits = json::parse(searched.body)["hits"];
+  ASSERT_EQ(hits.size(), 1u) << searched.body;
+  EXPECT_EQ(hits[0]["url"], "/errors/" + value_id + "?repo=acme%2Fr&ref=v1");
+
+  auto flag = get(server.port(), "/api/search?q=large&repo=acme/r");
+  auto flag_hits = json::parse(flag.body)["hits"];
+  ASSERT_EQ(flag_hits.size(), 1u) << flag.body;
+  auto lint_page = get(server.port(), flag_hits[0]["url"].get<std::string>());
+  auto lints = lint_page.body.find("<section id=\"lint-findings\">");
+  ASSERT_NE(lints, std::string::npos) << lint_page.body;
+  EXPECT_NE(lint_page.body.find("The check <code>n &gt; 3</code> tests <code>n</code>", lints), std::string::npos)
+      << lint_page.body.substr(lints, 400);
+}
+
 TEST(ServeCommand, HelpAndBadArguments) {
   auto help = run(errdex_cmd() + " serve --help");
   EXPECT_EQ(help.code, 0);
