@@ -931,6 +931,7 @@ TEST(JavaScriptFrontend, AThrownParameterOrADefaultTextIsTheParameterWithTheText
   EXPECT_EQ(shown(f.sites[2]), (std::vector<std::string>{"{text}", "Check failed here", "five is not allowed"}));
   // A name that is no parameter is the expression it was.
   EXPECT_EQ(shown(f.sites[3]), (std::vector<std::string>{"{name || 'Not a parameter'}"}));
+}
 
 // A class's method throwing its parameter (a parser's `fail(msg, lineno)
 // { throw new TemplateError(msg, lineno) }`, or `throw this.error(msg)`
