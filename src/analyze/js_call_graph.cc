@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyze/caller_walk.h"
+#include "util/text.h"
 
 namespace errdex::analyze {
 namespace {
@@ -26,40 +27,8 @@ constexpr std::string_view k_extensions[] = {".ts", ".tsx", ".mts", ".cts", ".js
 
 using detail::join_dots;
 using detail::split_dots;
-
-std::string_view dir_of(std::string_view path) {
-  auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-}
-
-// `dir` joined with a relative specifier, `.` and `..` folded; nullopt
-// past the top.
-std::optional<std::string> join_path(std::string_view dir, std::string_view spec) {
-  std::vector<std::string_view> parts;
-  auto push = [&](std::string_view s) {
-    std::size_t start = 0;
-    while (start <= s.size()) {
-      auto slash = s.find('/', start);
-      std::string_view p = s.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-      if (p == "..") {
-        if (parts.empty()) return false;
-        parts.pop_back();
-      } else if (!p.empty() && p != ".") {
-        parts.push_back(p);
-      }
-      if (slash == std::string_view::npos) break;
-      start = slash + 1;
-    }
-    return true;
-  };
-  if (!push(dir) || !push(spec)) return std::nullopt;
-  std::string out;
-  for (auto p : parts) {
-    if (!out.empty()) out += '/';
-    out.append(p);
-  }
-  return out;
-}
+using ::errdex::util::dir_of;
+using ::errdex::util::join_path;
 
 bool private_name(std::string_view n) { return n.starts_with('_') || n.starts_with('#'); }
 

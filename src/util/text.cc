@@ -456,4 +456,36 @@ std::string_view python_module_stem(std::string_view path) {
   return name;
 }
 
+std::string_view dir_of(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+std::optional<std::string> join_path(std::string_view dir, std::string_view spec) {
+  std::vector<std::string_view> parts;
+  auto push = [&](std::string_view s) {
+    std::size_t start = 0;
+    while (start <= s.size()) {
+      auto slash = s.find('/', start);
+      std::string_view p = s.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+      if (p == "..") {
+        if (parts.empty()) return false;
+        parts.pop_back();
+      } else if (!p.empty() && p != ".") {
+        parts.push_back(p);
+      }
+      if (slash == std::string_view::npos) break;
+      start = slash + 1;
+    }
+    return true;
+  };
+  if (!push(dir) || !push(spec)) return std::nullopt;
+  std::string out;
+  for (auto p : parts) {
+    if (!out.empty()) out += '/';
+    out.append(p);
+  }
+  return out;
+}
+
 }  // namespace errdex::util

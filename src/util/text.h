@@ -97,4 +97,10 @@ bool contains_word(std::string_view text, std::string_view word);
 // → "decoder", a package's `__init__.py` → its folder's.
 std::string_view python_module_stem(std::string_view path);
 
+// A path's folder ("" for a file at the top): `a/b/c.js` -> `a/b`.
+std::string_view dir_of(std::string_view path);
+// `dir` joined with a relative path (`../y/z`), `.` and `..` folded;
+// nullopt past the top.
+std::optional<std::string> join_path(std::string_view dir, std::string_view spec);
+
 }  // namespace errdex::util

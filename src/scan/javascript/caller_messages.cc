@@ -10,45 +10,13 @@
 
 #include "scan/javascript/frontend.h"
 #include "scan/tree_walk.h"
+#include "util/text.h"
 
 namespace errdex::scan {
 namespace {
 
 constexpr std::size_t k_max_alternatives = 64;
 constexpr std::array<std::string_view, 8> k_extensions = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
-
-std::string_view dir_of(std::string_view path) {
-  auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-}
-
-// `dir` joined with a relative specifier, `.` and `..` folded; "" past the
-// top or for a specifier that is not relative (a package's).
-std::string join_relative(std::string_view dir, std::string_view spec) {
-  if (!spec.starts_with("./") && !spec.starts_with("../")) return {};
-  std::vector<std::string_view> parts;
-  for (std::string_view whole : {dir, spec}) {
-    std::size_t start = 0;
-    while (start <= whole.size()) {
-      const auto slash = whole.find('/', start);
-      const std::string_view p = whole.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-      if (p == "..") {
-        if (parts.empty()) return {};
-        parts.pop_back();
-      } else if (!p.empty() && p != ".") {
-        parts.push_back(p);
-      }
-      if (slash == std::string_view::npos) break;
-      start = slash + 1;
-    }
-  }
-  std::string out;
-  for (auto p : parts) {
-    if (!out.empty()) out += '/';
-    out.append(p);
-  }
-  return out;
-}
 
 // `path` without its JavaScript extension, "" when it has none.
 std::string_view stem_of(std::string_view path) {
@@ -61,8 +29,10 @@ std::string_view stem_of(std::string_view path) {
 // file at `target`: `./x` for x.js or x.ts, `./x.js` for x.ts (as
 // TypeScript writes it), `./x` for x/index.js.
 bool names_file(std::string_view from, std::string_view spec, std::string_view target) {
-  std::string base = join_relative(dir_of(from), spec);
-  if (base.empty()) return false;
+  if (!spec.starts_with("./") && !spec.starts_with("../")) return false;  // a package's
+  const std::optional<std::string> joined = util::join_path(util::dir_of(from), spec);
+  if (!joined || joined->empty()) return false;
+  const std::string& base = *joined;
   if (base == target) return true;
   const std::string_view target_stem = stem_of(target);
   if (target_stem.empty()) return false;
