@@ -905,14 +905,16 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::string at = out.sha == std::string(40, '0')
-                         ? "an unknown commit (links pin to " + out.link_ref.substr(0, 40) + ")"
+                         ? out.link_ref != out.sha ? "no commit (a folder outside git; links pin to " + out.link_ref + ")"
+                                                   : "no commit (a folder outside git: --ref or --sha pins its links)"
                          : out.sha.substr(0, 10);
     if (!ref.empty() && ref != out.link_ref) at = ref + " (" + at + ")";
     std::printf("scanned %s at %s%s: %zu files, %zu records in %.2f s\n", out.repo.c_str(), at.c_str(),
                 out.dirty ? " (work tree has uncommitted changes)" : "", out.files, n_records, secs);
     if (out.cached)
-      std::printf("%zu of %zu files unchanged since an earlier scan: their facts came from the cache%s\n", out.cached,
-                  out.parsed,
+      std::printf("%zu of the %zu files holding a raise or throw unchanged since an earlier scan: their facts came from "
+                  "the cache%s\n",
+                  out.cached, out.parsed,
                   out.reused ? (", and so did the records of " + std::to_string(out.reused) + " of them").c_str() : "");
     if (kept_ids)
       std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);

@@ -146,6 +146,14 @@ TEST(Cli, TestCodeIsLeftOutUnlessAskedAndSrcLayoutFramesMatch) {
   EXPECT_EQ(recs[2]["filePath"], "tools/contest.py");
   r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/pkg --db " + shell_quote(db));
   EXPECT_NE(r.out.find("left out 6 test files"), std::string::npos) << r.out;
+  // A folder outside git has no commit: the summary says so, not forty
+  // zeros, and its counts say which files the cache line is about.
+  EXPECT_NE(r.out.find("at no commit (a folder outside git: --ref or --sha pins its links): 3 files, 4 records"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("0000000000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 of the 2 files holding a raise or throw unchanged since an earlier scan"), std::string::npos)
+      << r.out;
 
   // A traceback from the installed package: the frame's module path
   // pkg/core.py is src/pkg/core.py under the import root src.
