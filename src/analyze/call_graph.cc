@@ -7,6 +7,7 @@
 
 #include "analyze/caller_walk.h"
 #include "scan/python/relative_import.h"
+#include "scan/python/test_file_bindings.h"
 
 namespace errdex::analyze {
 namespace {
@@ -505,6 +506,22 @@ struct CallGraph::Impl {
         Ref r = class_of(mi, callee);
         if (r.kind == Ref::klass) return add_edge(from, lookup_method(r.module_index, r.qualname, parts[1], 0));
       }
+    }
+    // A local the function binds to a class or function of the repository
+    // by name, then calls (`if cls is None: cls = Argument`, later
+    // `cls(decls)`, in a closure too): each such value may run. A local
+    // none of whose values is known (`Parameter = cls._parameter_cls`)
+    // is read as the name the module binds, as before.
+    if (parts.size() == 1) {
+      bool known = false;
+      for (const auto& b : f.p->fn->bindings) {
+        if (b.name != parts[0] || b.kind != "assign" || b.value == target || !scan::python::is_dotted(b.value)) continue;
+        Ref v = resolve_from_function(mi, b.value);
+        if (v.kind != Ref::klass && v.kind != Ref::function) continue;
+        add_edge(from, called_from_function(v));
+        known = true;
+      }
+      if (known) return;
     }
     Ref r = resolve_from_function(mi, target);
     if (r.kind != Ref::none) return add_edge(from, called_from_function(r));

@@ -188,6 +188,50 @@ TEST(CallGraph, RecursionEndsAndFanOutIsBounded) {
             (Chains{{"pkg.fan.D.only_here"}, {"pkg.fan.use_d", "pkg.fan.D.only_here"}}));
 }
 
+// A local bound to a class or function by name and then called (click's
+// `if cls is None: cls = Argument` and its closure's `cls(decls)`,
+// logging.config's `c = logging.Formatter` ... `c(fmt)`) runs each value;
+// a local bound to what the graph cannot name (`make = self.factory`)
+// leaves the name to the module, as before.
+TEST(CallGraph, ACalledLocalBoundToAClassRunsItsConstructor) {
+  Tree t({{"pkg/__init__.py", ""},
+          {"pkg/core.py",
+           "class Argument:\n"
+           "    def __init__(self, decls):\n"
+           "        if len(decls) != 1:\n"
+           "            raise TypeError('Argument takes exactly one parameter declaration')\n\n\n"
+           "def Option(decls):\n"
+           "    raise ValueError('no option')\n\n\n"
+           "def Plain(decls):\n"
+           "    raise KeyError('plain')\n"},
+          {"pkg/decorators.py",
+           "from pkg.core import Argument, Option, Plain\n\n\n"
+           "def argument(*decls, cls=None):\n"
+           "    if cls is None:\n"
+           "        cls = Argument\n\n"
+           "    def decorator(f):\n"
+           "        cls(decls)\n"
+           "        return f\n\n"
+           "    return decorator\n\n\n"
+           "def option(*decls, flag=False):\n"
+           "    make = Option if flag else None\n"
+           "    make = Option\n"
+           "    return make(decls)\n\n\n"
+           "class Group:\n"
+           "    def add(self, *decls):\n"
+           "        Plain = self.factory\n"
+           "        return Plain(decls)\n"}});
+  int init = t.raising("pkg/core.py", "TypeError");
+  ASSERT_GE(init, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(init)), (Chains{{"pkg.core.Argument"}, {"pkg.decorators.argument", "pkg.core.Argument"}}));
+  int option = t.raising("pkg/core.py", "ValueError");
+  ASSERT_GE(option, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(option)), (Chains{{"pkg.core.Option"}, {"pkg.decorators.option", "pkg.core.Option"}}));
+  int plain = t.raising("pkg/core.py", "KeyError");
+  ASSERT_GE(plain, 0);
+  EXPECT_EQ(chains(t.graph->entry_points(plain)), (Chains{{"pkg.core.Plain"}, {"pkg.decorators.Group.add", "pkg.core.Plain"}}));
+}
+
 TEST(CallGraph, AMaxOfEntryPointsShortestFirst) {
   Tree t = sample();
   int validate = t.raising("pkg/core.py", "ValueError");
