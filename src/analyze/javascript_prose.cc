@@ -85,21 +85,34 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   std::string where = !s.function.empty() ? (s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`")
                       : s.function_line > 0 ? "an anonymous function"
                                             : "module code";
+  // The two innermost conditions the throw is under. The one a user acts
+  // on is an `if` whose condition holds (the cause) before an `else` branch
+  // (ajv's `if (!valid) { if (opts.log) log(m) else throw … }`: `!valid`,
+  // not the logging option); the other is told beside it, not advised
+  // (making `typeof anchor == "string"` false avoids a throw too).
   const model::Guard* guard = nullptr;
+  const model::Guard* also = nullptr;
   for (const auto& g : s.guards)
     if (g.kind == "if" || g.kind == "else" || g.kind == "assert") {
-      guard = &g;
+      if (!guard) {
+        guard = &g;
+        continue;
+      }
+      also = &g;
       break;
     }
+  if (also && guard->kind == "else" && also->kind == "if") std::swap(guard, also);
   // An `if` guard throws when its condition holds; an `else` branch and an
   // assertion (Node's `assert(cond, msg)`) when it does not.
   const bool throws_when_true = guard && guard->kind == "if";
+  const bool also_when_true = also && also->kind == "if";
   const std::string verb = r.severity == "warning" ? "emits the warning" : s.reraise ? "throws again" : "throws";
   r.error_type = js_category(r.error_class, ctx.resolution);
 
   std::ostringstream doc;
   doc << where << " in " << r.file_path << " " << verb << " " << cls;
   if (guard) doc << (throws_when_true ? " when `" : " when this does not hold: `") << guard->condition << "`";
+  if (also) doc << (also_when_true ? ", and `" : ", and this does not: `") << also->condition << "`";
   if (!r.error_message.empty()) doc << ", with the message \"" << r.error_message << "\"";
   doc << ".";
   if (ctx.resolution.chain.size() > 1) {
@@ -117,6 +130,7 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   if (!call.empty()) trig << "Calling `" << call << "`";
   else trig << "Running " << where;
   if (guard) trig << (throws_when_true ? " with `" : " without `") << guard->condition << "` holding";
+  if (also) trig << (also_when_true ? " and with `" : " and without `") << also->condition << "` holding";
   trig << " reaches line " << r.line_number << ".";
   r.trigger_scenarios = trig.str();
   r.common_situations = guard && !guard->names.empty()

@@ -8,6 +8,7 @@
 #include "analyze/python_check.h"
 #include "analyze/static_prose.h"
 #include "model/record_json.h"
+#include "scan/frontend.h"
 #include "scan/python/frontend.h"
 #include "util/text.h"
 
@@ -364,6 +365,39 @@ def configure(self, num_heads, head_dim, name):
   EXPECT_TRUE(has_rule(rs[4], k_rule_terse));
   EXPECT_TRUE(has_rule(rs[4], k_rule_unshown));      // name == "x" is tested, not shown
   EXPECT_TRUE(contains(rs[0].solutions.at(0), "Check `len(head_dim)` rather than the `len(num_heads)` the message prints"));
+}
+
+// JavaScript: a throw under two conditions (ajv's validateSchema) names
+// both, and the fix it advises is the `if` whose condition is the cause,
+// not the `else` of a logging option around the throw.
+TEST(StaticAnalyst, JavaScriptThrowUnderTwoConditionsAdvisesTheCause) {
+  const std::string path = "lib/core.ts", src = R"(export class Ajv {
+  validateSchema(schema: object, throwOrLogError?: boolean): boolean {
+    const valid = this.validate(schema)
+    if (!valid && throwOrLogError) {
+      const message = "schema is invalid: " + this.errorsText()
+      if (this.opts.validateSchema === "log") this.logger.error(message)
+      else throw new Error(message)
+    }
+    return valid
+  }
+}
+)";
+  auto facts = scan::frontend_for(path)->scan(src);
+  ASSERT_EQ(facts.sites.size(), 1u);
+  ClassIndex index;
+  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
+  auto rs = analyze_file(ctx, facts.sites);
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& r = rs[0];
+  EXPECT_EQ(r.trigger_scenarios,
+            "Calling `validateSchema(schema, throwOrLogError)` with `!valid && throwOrLogError` holding and without "
+            "`this.opts.validateSchema === \"log\"` holding reaches line 7.");
+  EXPECT_TRUE(contains(r.documentation, "throws Error when `!valid && throwOrLogError`, and this does not: "
+                                        "`this.opts.validateSchema === \"log\"`"))
+      << r.documentation;
+  EXPECT_EQ(r.solutions.at(0),
+            "Make sure `!valid && throwOrLogError` does not hold before the call: check the input where it is read.");
 }
 
 TEST(StaticAnalyst, NegationOfConditions) {
