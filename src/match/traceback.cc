@@ -475,6 +475,13 @@ class LineReader {
     const std::size_t ipython_at =
         h != std::string_view::npos && !python_header && !rich_header ? ipython_header(line, h) : std::string_view::npos;
     if (!python_header && !rich_header && ipython_at == std::string_view::npos) return false;
+    // Right after a traceback's frames, `pkg.BackendUnavailable: Traceback
+    // (most recent call last):` is that exception's line: its message is
+    // the traceback of another process (pip's build backend, a worker)
+    // and the lines under it, not a traceback of this one.
+    if (python_header && h > 0 && m_state == State::frames && !m_blocks.empty() && !m_blocks.back().frames.empty())
+      if (ClassAt c; class_at(line, std::min(line.find_first_not_of(" \t"), h), c) && c.message.data() == line.data() + h)
+        return false;
     if (!m_blocks.empty()) finish(m_blocks.back());
     m_blocks.emplace_back();
     m_blank_ended = false;

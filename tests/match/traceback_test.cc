@@ -60,6 +60,43 @@ TEST(Traceback, ChainedExceptionsExplainTheLast) {
 // A process pool's error: the worker's traceback (itself a chain here) is
 // the message of the exception the pool chains to its copy, between lines
 // of triple quotes; the copy's last frame raises the object handed over.
+// pip's build-backend error carries the backend process's traceback as
+// its message, starting on the exception's own line: the exception to
+// explain is pip's, raised where its frames end, and the other process's
+// frames and exception are its message. A log's prefix before a header is
+// still a header.
+TEST(Traceback, AMessageThatIsAnotherProcesssTraceback) {
+  auto t = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app.py\", line 3, in <module>\n"
+      "    hooks.get_requires_for_build_wheel()\n"
+      "  File \"/usr/lib/python3/dist-packages/pip/_vendor/pyproject_hooks/_impl.py\", line 321, in _call_hook\n"
+      "    raise BackendUnavailable(data.get('traceback', ''))\n"
+      "pip._vendor.pyproject_hooks._impl.BackendUnavailable: Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/dist-packages/pip/_vendor/pyproject_hooks/_in_process/_in_process.py\", line 77, in "
+      "_build_backend\n"
+      "    obj = import_module(mod_path)\n"
+      "  File \"<frozen importlib._bootstrap>\", line 1140, in _find_and_load_unlocked\n"
+      "ModuleNotFoundError: No module named 'bogus_backend'\n"
+      "\n");
+  ASSERT_EQ(t.exceptions.size(), 1u);
+  EXPECT_EQ(last(t).error_class, "pip._vendor.pyproject_hooks._impl.BackendUnavailable");
+  ASSERT_EQ(last(t).frames.size(), 2u);
+  EXPECT_EQ(last(t).frames[1].line, 321);
+  EXPECT_TRUE(last(t).message.starts_with("Traceback (most recent call last):\n  File ")) << last(t).message;
+  EXPECT_TRUE(last(t).message.ends_with("ModuleNotFoundError: No module named 'bogus_backend'")) << last(t).message;
+  auto logged = parse_traceback(
+      "Traceback (most recent call last):\n"
+      "  File \"a.py\", line 2, in f\n"
+      "ValueError: first\n"
+      "ERROR: Traceback (most recent call last):\n"
+      "  File \"b.py\", line 5, in g\n"
+      "KeyError: 'second'\n");
+  EXPECT_EQ(last(logged).error_class, "KeyError");
+  ASSERT_EQ(last(logged).frames.size(), 1u);
+  EXPECT_EQ(last(logged).frames[0].file, "b.py");
+}
+
 TEST(Traceback, WorkerTracebackBetweenQuotes) {
   auto t = parse_traceback(
       "concurrent.futures.process._RemoteTraceback: \n"
