@@ -133,9 +133,24 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
   if (also) trig << (also_when_true ? " and with `" : " and without `") << also->condition << "` holding";
   trig << " reaches line " << r.line_number << ".";
   r.trigger_scenarios = trig.str();
-  r.common_situations = guard && !guard->names.empty()
-                            ? "Passing a value of `" + guard->names.front() + "` that the code does not accept."
-                            : "Calling " + where + " in a state or with input it does not support.";
+  // What a caller passes: a name of the condition that is a parameter or
+  // a part of one (`options.port`); a local (`valid`) is no caller's.
+  std::string passed;
+  for (const model::Guard* g : {guard, also})
+    for (std::size_t i = 0; g && passed.empty() && i < g->names.size(); ++i)
+      for (const auto& p : params)
+        if (g->names[i] == p || (g->names[i].starts_with(p) && g->names[i].size() > p.size() && g->names[i][p.size()] == '.')) {
+          passed = g->names[i];
+          break;
+        }
+  // Else the object's state the condition reads (`this.prerelease.length`).
+  std::string state;
+  for (const model::Guard* g : {guard, also})
+    for (std::size_t i = 0; g && state.empty() && i < g->names.size(); ++i)
+      if (g->names[i].starts_with("this.")) state = g->names[i];
+  r.common_situations = !passed.empty() ? "Passing a value of `" + passed + "` that the code does not accept."
+                        : !state.empty() ? "Calling " + where + " on an object whose `" + state + "` does not allow it."
+                                         : "Calling " + where + " in a state or with input it does not support.";
 
   r.solutions.clear();
   if (guard)

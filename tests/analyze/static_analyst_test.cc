@@ -400,6 +400,29 @@ TEST(StaticAnalyst, JavaScriptThrowUnderTwoConditionsAdvisesTheCause) {
             "Make sure `!valid && throwOrLogError` does not hold before the call: check the input where it is read.");
 }
 
+// JavaScript: what callers are doing names a parameter the condition reads
+// (or a part of one), else the object's state; a local is no caller's.
+TEST(StaticAnalyst, JavaScriptSituationNamesWhatTheCallerPassesOrTheObjectsState) {
+  const std::string path = "src/semver.js", src = R"(class SemVer {
+  inc(release, options) {
+    if (this.prerelease.length === 0) throw new Error('invalid increment argument: identifier is empty')
+    if (options.port < 0) throw new RangeError('port must be positive')
+    const m = release.match(/^pre/)
+    if (!m) throw new TypeError(`Invalid release: ${release}`)
+  }
+}
+)";
+  auto facts = scan::frontend_for(path)->scan(src);
+  ASSERT_EQ(facts.sites.size(), 3u);
+  ClassIndex index;
+  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
+  auto rs = analyze_file(ctx, facts.sites);
+  ASSERT_EQ(rs.size(), 3u);
+  EXPECT_EQ(rs[0].common_situations, "Calling `SemVer.inc` on an object whose `this.prerelease.length` does not allow it.");
+  EXPECT_EQ(rs[1].common_situations, "Passing a value of `options.port` that the code does not accept.");
+  EXPECT_EQ(rs[2].common_situations, "Calling `SemVer.inc` in a state or with input it does not support.");
+}
+
 TEST(StaticAnalyst, NegationOfConditions) {
   EXPECT_EQ(negate_condition("a != b"), "a == b");
   EXPECT_EQ(negate_condition("not isinstance(x, int)"), "isinstance(x, int)");
