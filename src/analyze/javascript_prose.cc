@@ -82,7 +82,8 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
                                                                                       : "";
   const bool is_new = s.function == "constructor" && !fn.empty();
   // A function without a name (a callback, `(err) => { … }`) is not module code.
-  std::string where = !s.function.empty() ? (s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`")
+  std::string where = is_new ? "the `" + s.class_name + "` constructor"
+                      : !s.function.empty() ? (s.class_name.empty() ? "`" + s.function + "`" : "`" + s.class_name + "." + s.function + "`")
                       : s.function_line > 0 ? "an anonymous function"
                                             : "module code";
   // The two innermost conditions the throw is under. The one a user acts
