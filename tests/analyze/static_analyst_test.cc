@@ -411,16 +411,25 @@ TEST(StaticAnalyst, JavaScriptSituationNamesWhatTheCallerPassesOrTheObjectsState
     if (!m) throw new TypeError(`Invalid release: ${release}`)
   }
 }
+class Range {
+  constructor(range) {
+    if (this.set.length === 0) throw new TypeError(`Invalid SemVer Range: ${range}`)
+  }
+}
 )";
   auto facts = scan::frontend_for(path)->scan(src);
-  ASSERT_EQ(facts.sites.size(), 3u);
+  ASSERT_EQ(facts.sites.size(), 4u);
   ClassIndex index;
   FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
   auto rs = analyze_file(ctx, facts.sites);
-  ASSERT_EQ(rs.size(), 3u);
+  ASSERT_EQ(rs.size(), 4u);
   EXPECT_EQ(rs[0].common_situations, "Calling `SemVer.inc` on an object whose `this.prerelease.length` does not allow it.");
   EXPECT_EQ(rs[1].common_situations, "Passing a value of `options.port` that the code does not accept.");
   EXPECT_EQ(rs[2].common_situations, "Calling `SemVer.inc` in a state or with input it does not support.");
+  // A constructor is told as one, and called with `new`.
+  EXPECT_EQ(rs[3].common_situations, "Calling the `Range` constructor on an object whose `this.set.length` does not allow it.");
+  EXPECT_TRUE(rs[3].documentation.starts_with("the `Range` constructor in src/semver.js throws TypeError")) << rs[3].documentation;
+  EXPECT_TRUE(rs[3].trigger_scenarios.starts_with("Calling `new Range(range)`")) << rs[3].trigger_scenarios;
 }
 
 TEST(StaticAnalyst, NegationOfConditions) {
