@@ -122,6 +122,8 @@ void write_javascript_prose(const model::ThrowSite& s, model::ErrorRecord& r, co
     doc << ".";
   }
   r.documentation = doc.str();
+  // "The `Range` constructor …", "An anonymous function …": a sentence.
+  if (r.documentation[0] >= 'a' && r.documentation[0] <= 'z') r.documentation[0] = static_cast<char>(r.documentation[0] - 'a' + 'A');
 
   const auto params = js_parameters(s.function_params);
   std::string args;

@@ -428,7 +428,7 @@ class Range {
   EXPECT_EQ(rs[2].common_situations, "Calling `SemVer.inc` in a state or with input it does not support.");
   // A constructor is told as one, and called with `new`.
   EXPECT_EQ(rs[3].common_situations, "Calling the `Range` constructor on an object whose `this.set.length` does not allow it.");
-  EXPECT_TRUE(rs[3].documentation.starts_with("the `Range` constructor in src/semver.js throws TypeError")) << rs[3].documentation;
+  EXPECT_TRUE(rs[3].documentation.starts_with("The `Range` constructor in src/semver.js throws TypeError")) << rs[3].documentation;
   EXPECT_TRUE(rs[3].trigger_scenarios.starts_with("Calling `new Range(range)`")) << rs[3].trigger_scenarios;
 }
 
