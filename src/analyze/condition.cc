@@ -243,6 +243,25 @@ std::string negate_condition(const std::string& raw) {
   }
   if (cond.find(' ') == std::string::npos || (call_condition(cond) && !call_condition(cond)->negated))
     return "not " + cond;
+  // De Morgan over a chain of one operator, up to three parts, each of
+  // which negates without `not (…)`: `not (n <= 0 or a <= 0)` reads
+  // `n > 0 and a > 0`, `not (text and binary)` `not text or not binary`.
+  const auto ands = top_level(cond, " and "), ors = top_level(cond, " or ");
+  if (ands.empty() != ors.empty() && !has_top_level(cond, " if ") && cond.find("lambda") == std::string::npos &&
+      cond.find(":=") == std::string::npos && ands.size() + ors.size() <= 2) {
+    const auto& at = ands.empty() ? ors : ands;
+    const std::string_view op = ands.empty() ? " or " : " and ", dual = ands.empty() ? " and " : " or ";
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t i = 0; i <= at.size(); ++i) {
+      const std::size_t to = i < at.size() ? at[i] : cond.size();
+      std::string part = negate_condition(cond.substr(from, to - from));
+      if (part.starts_with("not (") || needs_parens(part)) return "not (" + cond + ")";
+      out += (i ? std::string(dual) : std::string()) + part;
+      from = to + op.size();
+    }
+    return out;
+  }
   return "not (" + cond + ")";
 }
 

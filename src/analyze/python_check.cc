@@ -43,7 +43,39 @@ struct Tree {
   }
   Tree(const Tree&) = delete;
   Tree& operator=(const Tree&) = delete;
-  bool ok() const { return tree && !ts_node_has_error(ts_tree_root_node(tree)); }
+  bool ok() const { return tree && !ts_node_has_error(ts_tree_root_node(tree)) && indented(ts_tree_root_node(tree)); }
+
+  // Where Python says "expected an indented block", tree-sitter may give
+  // `class B:` an empty block, or take a statement at its column as the
+  // body: a block holds a statement, and one on a later line than its
+  // owner starts to the right of it.
+  static bool indented(TSNode root) {
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    bool ok = true;
+    for (bool more = true; more && ok;) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      if (std::strcmp(ts_node_type(n), "block") == 0) {
+        // Its first statement: a comment may sit at any column.
+        TSNode first{};
+        for (std::uint32_t i = 0; i < ts_node_named_child_count(n) && ts_node_is_null(first); ++i)
+          if (TSNode k = ts_node_named_child(n, i); std::strcmp(ts_node_type(k), "comment") != 0) first = k;
+        TSNode owner = ts_node_parent(n);
+        if (ts_node_is_null(first)) ok = false;  // `class B(object):` and nothing under it
+        else if (!ts_node_is_null(owner)) {
+          const TSPoint at = ts_node_start_point(first), top = ts_node_start_point(owner);
+          if (at.row > top.row && at.column <= top.column) ok = false;
+        }
+      }
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&c))
+        if (!ts_tree_cursor_goto_parent(&c)) {
+          more = false;
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&c);
+    return ok;
+  }
 };
 
 bool is_blank(std::string_view s) {

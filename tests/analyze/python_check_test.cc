@@ -28,6 +28,13 @@ std::vector<Case> cases() {
       {"lambda y: y + 1", true, true},
       {"raise ValueError(", false, false},
       {"x = (1,", false, false},
+      // A block must be indented: tree-sitter alone takes the `if` as
+      // the body of the `class` (a test's excerpt cut after its opener).
+      {"class B(object):\n\n# after\nif x:\n    f(x)\n", false, false},
+      {"with self.assertWarns(DeprecationWarning) as cm:\nif x:\n    f()\n", false, false},
+      {"if x: f(x)\n", true, false},
+      {"def f():\n# a comment at the margin\n    return 1\n", true, false},
+      {"try:\n    f()\nexcept ValueError:\n    pass\nelse:\n    g()\n", true, false},
   };
 }
 

@@ -437,7 +437,17 @@ TEST(StaticAnalyst, NegationOfConditions) {
   EXPECT_EQ(negate_condition("not isinstance(x, int)"), "isinstance(x, int)");
   EXPECT_EQ(negate_condition("x is None"), "x is not None");
   EXPECT_EQ(negate_condition("a < b < c"), "not (a < b < c)");
-  EXPECT_EQ(negate_condition("not a and b"), "not (not a and b)");
+  EXPECT_EQ(negate_condition("not a and b"), "a or not b");
+  // De Morgan over one operator's chain of up to three parts that each
+  // negate cleanly (the standard library's open(), _pydecimal, ...).
+  EXPECT_EQ(negate_condition("n <= 0 or a <= 0"), "n > 0 and a > 0");
+  EXPECT_EQ(negate_condition("encoding is not None and not isinstance(encoding, str)"),
+            "encoding is None or isinstance(encoding, str)");
+  EXPECT_EQ(negate_condition("text and binary"), "not text or not binary");
+  EXPECT_EQ(negate_condition("a and b and c and d"), "not (a and b and c and d)");  // four parts: kept whole
+  EXPECT_EQ(negate_condition("a and (b or c)"), "not (a and (b or c))");           // a part that needs `not (…)`
+  EXPECT_EQ(negate_condition("a < b < c or d"), "not (a < b < c or d)");
+  EXPECT_EQ(negate_condition("a and b or c"), "not (a and b or c)");               // two operators
   EXPECT_EQ(negate_condition("s == '!='"), "s != '!='");
   EXPECT_EQ(negate_condition("ready"), "not ready");
 }
