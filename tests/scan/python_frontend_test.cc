@@ -2045,5 +2045,25 @@ TEST(PythonFrontend, StarredArgumentsAreTheMessage) {
   EXPECT_EQ(message(only_site("def f():\n    raise ValueError()\n")), "");
 }
 
+TEST(PythonFrontend, AParenthesizedMessageWithACommentIsStillItsText) {
+  // sanic's `message = (f"Duplicate route names detected: {names}. …" "…"  # noqa\n)`
+  // and tornado's `TypeError(message + (". Lists not accepted…" "http://…"  # noqa: E501\n))`:
+  // a comment beside the text is no second expression in the parentheses.
+  ThrowSite variable = only_site(
+      "def check(names):\n"
+      "    message = (\n"
+      "        f\"Duplicate route names detected: {names}. You should rename \"\n"
+      "        \"one or more of them\"  # noqa\n"
+      "    )\n"
+      "    raise ServerError(message)\n");
+  EXPECT_EQ(message(variable), "Duplicate route names detected: {names}. You should rename one or more of them");
+  ThrowSite added = only_site(
+      "def write(chunk):\n"
+      "    message = \"write() only accepts bytes\"\n"
+      "    raise TypeError(message + (\". Lists not accepted; see \" \"http://example.org/write\"  # noqa: E501\n"
+      "    ))\n");
+  EXPECT_EQ(message(added), "write() only accepts bytes. Lists not accepted; see http://example.org/write");
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -221,10 +221,18 @@ class FileScanner {
     }
     return TSNode{};
   }
+  // `(x)` → `x`, a comment beside it (`("a "  # why\n "b")`) or not.
   TSNode unwrap_parens(TSNode n) const {
     while (kind(n) == Kind::Paren) {
-      TSNode inner = first_named(n);
-      if (ts_node_is_null(inner) || named_count(n) != 1) break;
+      TSNode inner{};
+      std::uint32_t held = 0;
+      for (std::uint32_t i = 0, all = named_count(n); i < all; ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind(c) == Kind::Comment) continue;
+        inner = c;
+        ++held;
+      }
+      if (held != 1) break;
       n = inner;
     }
     return n;
