@@ -262,6 +262,47 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   return t;
 }
 
+bool FileScanner::texts_only(TSNode n, int depth) const {
+  n = unwrap_parens(n);
+  const Kind k = kind(n);
+  if (k == Kind::String || k == Kind::ConcatString) return true;
+  if (depth > 3 || std::string_view(ts_node_type(n)) != "conditional_expression") return false;
+  std::uint32_t at = 0;
+  for (std::uint32_t i = 0, all = named_count(n); i < all; ++i) {
+    TSNode part = ts_node_named_child(n, i);
+    if (kind(part) == Kind::Comment) continue;
+    if ((at == 0 || at == 2) && !texts_only(part, depth + 1)) return false;
+    ++at;
+  }
+  return at == 3;
+}
+
+std::string FileScanner::conditional_local(std::string_view name, std::uint32_t site_byte) {
+  auto found = reaching(name, site_byte);
+  // One value, assigned in a block around the site (not on one branch of
+  // it, where a parameter's or an earlier value may reach as well).
+  if (found.size() != 1 || !found[0].appends.empty() || found[0].module_constant) return {};
+  const Reaching& r = found[0];
+  if (!(start_byte(r.block) <= site_byte && site_byte < end_byte(r.block))) return {};
+  TSNode value = unwrap_parens(r.rhs);
+  if (std::string_view(ts_node_type(value)) != "conditional_expression" || !texts_only(value, 0)) return {};
+  return expr_text(text(value));
+}
+
+void FileScanner::inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t site_byte) {
+  for (TemplatePart& p : parts) {
+    // `{plural!r}`, `{n:>3}` and `%d` show the value otherwise than as its text.
+    if (p.literal || !(p.display.empty() || p.display == p.text) || (p.printf_conv != 0 && p.printf_conv != 's') ||
+        !is_dotted_name(p.text) || p.text.find('.') != std::string::npos)
+      continue;
+    if (std::string inline_text = conditional_local(p.text, site_byte); !inline_text.empty()) {
+      p.text = std::move(inline_text);
+      p.display.clear();
+      ++m_inlined;
+    }
+  }
+}
+
 std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name, std::uint32_t site_byte, int depth) {
   auto found = reaching(name, site_byte);
   if (found.empty()) return std::nullopt;
