@@ -2102,6 +2102,29 @@ TEST(PythonFrontend, ALocalHoldingAConditionalBetweenTextsIsEachText) {
   EXPECT_EQ(texts_shown(quoted), (std::vector<std::string>{"bad {unit!r}"}));
 }
 
+TEST(PythonFrontend, AClosuresFreeVariableIsWhatTheEnclosingFunctionBindsIt) {
+  // werkzeug's LocalProxy.__init__: the closure raises the message the
+  // constructor was given, or its default.
+  FileFacts f = scan_python(
+      "class LocalProxy:\n"
+      "    def __init__(self, local, name=None, *, unbound_message=None):\n"
+      "        if unbound_message is None:\n"
+      "            unbound_message = \"object is not bound\"\n"
+      "        if isinstance(local, LocalStack):\n"
+      "            def _get_current_object():\n"
+      "                obj = local.top\n"
+      "                if obj is None:\n"
+      "                    raise RuntimeError(unbound_message)\n"
+      "                return obj\n"
+      "        else:\n"
+      "            def _get_current_object(unbound_message=unbound_message):\n"
+      "                raise LookupError(unbound_message)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "object is not bound");
+  // A parameter of the closure's own is the closure's.
+  EXPECT_EQ(message(f.sites[1]), "{unbound_message}");
+}
+
 TEST(PythonFrontend, AParenthesizedMessageWithACommentIsStillItsText) {
   // sanic's `message = (f"Duplicate route names detected: {names}. …" "…"  # noqa\n)`
   // and tornado's `TypeError(message + (". Lists not accepted…" "http://…"  # noqa: E501\n))`:

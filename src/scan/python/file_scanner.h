@@ -440,6 +440,9 @@ class FileScanner {
     std::uint32_t at = 0;  // start of the assignment
     std::vector<Added> appends;
     bool module_constant = false;  // read from the module, not the raising function
+    // Read in this scope (an enclosing function's body: the raising
+    // closure's free variable), not the raising function's; null: its own.
+    TSNode scope{};
   };
   std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
   // Whether parameter `param` of `init_fn` is given each of the values

@@ -141,6 +141,33 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
       live.insert(live.begin(), skipped.begin(), skipped.end());
     }
   }
+  if (live.empty() && (list == nullptr || list->empty()) && ts_node_is_null(m_scope)) {
+    // A closure's free variable (werkzeug's `def _get_current_object():
+    // … raise RuntimeError(unbound_message)` in an `__init__` that sets
+    // `unbound_message` first): what the enclosing function binds it to
+    // where it defines the closure. Not a name the closure binds itself.
+    const std::size_t fi = innermost_function();
+    std::size_t outer = std::string::npos;
+    for (std::size_t i = fi == std::string::npos ? 0 : fi; i-- > 0;)
+      if (m_ctx[i].kind == Kind::FunctionDef) {
+        outer = i;
+        break;
+      }
+    bool own = false;
+    if (outer != std::string::npos) {
+      each_parameter(m_ctx[fi].node, [&](std::string_view p, bool) { return !(own = p == name); });
+      own = own || keywords_parameter(m_ctx[fi].node) == name;
+    }
+    if (outer != std::string::npos && !own) {
+      const TSNode body = child(m_ctx[outer].node, m_g.f_body);
+      m_scope = body;
+      live = reaching(name, start_byte(m_ctx[fi].node));
+      m_scope = TSNode{};
+      for (Reaching& r : live)
+        if (!r.module_constant) r.scope = body;
+      if (!live.empty()) return live;
+    }
+  }
   if (live.empty() && !ts_node_eq(scope, m_root) && constant_name(name)) {
     // `_ERR_MSG.format(name)` with `_ERR_MSG = _ERR_MSG_PREFIX + '{!r}'` at
     // the top of the module: a constant-style name (upper case) the
@@ -246,6 +273,7 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   // module's too, not the raising function's.
   TSNode saved = m_scope;
   if (r.module_constant) m_scope = m_root;
+  else if (!ts_node_is_null(r.scope)) m_scope = r.scope;
   auto t = build(r.rhs, r.at, depth + 1, true);
   m_scope = saved;
   --m_variable_hops;
