@@ -1143,5 +1143,32 @@ TEST(JavaScriptFrontend, ALocalHoldingAConditionalBetweenTextsIsEachText) {
   EXPECT_EQ(template_text(f.sites[1].message), "too many {unit}");
 }
 
+TEST(JavaScriptFrontend, AThrownConcatenationOfTextIsAString) {
+  // jQuery's Sizzle (vendored by lodash's firebug-lite): a string thrown,
+  // no class; its text, not the expression as a class.
+  auto f = js("function filter(expr, old) {\n"
+              "  if (expr == old) throw \"Syntax error, unrecognized expression: \" + expr;\n"
+              "  if (!expr) throw prefix + suffix;\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_EQ(template_text(f.sites[0].message), "Syntax error, unrecognized expression: {expr}");
+  // Two values added: what they hold is not known to be text.
+  EXPECT_EQ(f.sites[1].error_class, "prefix + suffix");
+}
+
+TEST(JavaScriptFrontend, AFunctionHandedABuiltInValueIsNoErrorCallback) {
+  // lodash's equalByTag: `equalFunc` is a parameter, handed typed arrays
+  // to compare; `callback` is handed an error.
+  auto f = js("function equalByTag(object, other, equalFunc, callback) {\n"
+              "  if (!equalFunc(new Uint8Array(object), new Uint8Array(other))) return false;\n"
+              "  if (!callback) return equalFunc(new globalThis.Map(), new Date());\n"
+              "  callback(new TypeError('not comparable'));\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(f.sites[0].message), "not comparable");
+}
+
 }  // namespace
 }  // namespace errdex::scan
