@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scan/conditional_text.h"
 #include "scan/python/frontend.h"
 #include "scan/template.h"
 
@@ -1116,6 +1117,57 @@ TEST(JavaScriptFrontend, AConstructorFunctionsChoiceOfAParameterShowsIt) {
   ASSERT_EQ(f.sites.size(), 2u);
   EXPECT_EQ(template_text(f.sites[0].message), "Dimension mismatch ({a.length} != {b.length})");
   EXPECT_EQ(template_text(f.sites[1].message), "Dimension mismatch ({a.length} > 3)");
+}
+
+TEST(JavaScriptFrontend, ALocalHoldingAConditionalBetweenTextsIsEachText) {
+  // undici's webidl conversionFailed: `${plural}` of a constant holding one
+  // of two texts, as `+ plural` already read.
+  auto f = js("function conversionFailed (opts) {\n"
+              "  const plural = opts.types.length === 1 ? '' : ' one of'\n"
+              "  const message = `${opts.argument} could not be converted to` +\n"
+              "    `${plural}: ${opts.types.join(', ')}.`\n"
+              "  throw new TypeError(message)\n"
+              "}\n"
+              "function late (n) {\n"
+              "  let unit = n === 1 ? 'item' : 'items'\n"
+              "  if (n > 9) unit = 'lots'\n"
+              "  throw new RangeError(`too many ${unit}`)\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  std::vector<std::string> shown;
+  for (const model::MessageTemplate& t : conditional_texts(f.sites[0].message)) shown.push_back(template_text(t));
+  EXPECT_EQ(shown, (std::vector<std::string>{"{opts.argument} could not be converted to: {opts.types.join(', ')}.",
+                                             "{opts.argument} could not be converted to one of: {opts.types.join(', ')}."}));
+  // Changed on the way to the throw: not its one value.
+  EXPECT_EQ(conditional_texts(f.sites[1].message).size(), 1u);
+  EXPECT_EQ(template_text(f.sites[1].message), "too many {unit}");
+}
+
+TEST(JavaScriptFrontend, AThrownConcatenationOfTextIsAString) {
+  // jQuery's Sizzle (vendored by lodash's firebug-lite): a string thrown,
+  // no class; its text, not the expression as a class.
+  auto f = js("function filter(expr, old) {\n"
+              "  if (expr == old) throw \"Syntax error, unrecognized expression: \" + expr;\n"
+              "  if (!expr) throw prefix + suffix;\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_EQ(template_text(f.sites[0].message), "Syntax error, unrecognized expression: {expr}");
+  // Two values added: what they hold is not known to be text.
+  EXPECT_EQ(f.sites[1].error_class, "prefix + suffix");
+}
+
+TEST(JavaScriptFrontend, AFunctionHandedABuiltInValueIsNoErrorCallback) {
+  // lodash's equalByTag: `equalFunc` is a parameter, handed typed arrays
+  // to compare; `callback` is handed an error.
+  auto f = js("function equalByTag(object, other, equalFunc, callback) {\n"
+              "  if (!equalFunc(new Uint8Array(object), new Uint8Array(other))) return false;\n"
+              "  if (!callback) return equalFunc(new globalThis.Map(), new Date());\n"
+              "  callback(new TypeError('not comparable'));\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(f.sites[0].error_class, "TypeError");
+  EXPECT_EQ(template_text(f.sites[0].message), "not comparable");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "scan/conditional_text.h"
 #include "scan/template.h"
 
 namespace errdex::scan {
@@ -2043,6 +2044,105 @@ TEST(PythonFrontend, StarredArgumentsAreTheMessage) {
   EXPECT_NE(message(only_site("def f(*rest):\n    raise ValueError('bad %s', *rest)\n")).find("bad"), std::string::npos);
   // No arguments at all: no message.
   EXPECT_EQ(message(only_site("def f():\n    raise ValueError()\n")), "");
+}
+
+// Each text the site's message shows, as the analyst reads its conditionals.
+std::vector<std::string> texts_shown(const ThrowSite& s) {
+  std::vector<std::string> out;
+  for (const model::MessageTemplate& t : conditional_texts(s.message)) out.push_back(template_text(t));
+  return out;
+}
+
+TEST(PythonFrontend, ALocalHoldingAConditionalBetweenTextsIsEachText) {
+  // jinja's FileSystemLoader.get_source: `plural` holds one of two texts,
+  // interpolated by an f-string; so by `%` and `+`.
+  ThrowSite f = only_site(
+      "def get_source(self, template):\n"
+      "    for searchpath in self.searchpath:\n"
+      "        pass\n"
+      "    else:\n"
+      "        plural = \"path\" if len(self.searchpath) == 1 else \"paths\"\n"
+      "        raise TemplateNotFound(f\"{template!r} not found in search {plural}: {self.searchpath}\")\n");
+  EXPECT_EQ(texts_shown(f), (std::vector<std::string>{"{template!r} not found in search path: {self.searchpath}",
+                                                      "{template!r} not found in search paths: {self.searchpath}"}));
+  // Its real form passes the text second, to a class another file defines
+  // (which shows it): that file reads it from the site's arg_messages.
+  ThrowSite second = only_site(
+      "def get_source(self, template):\n"
+      "    plural = \"path\" if len(self.searchpath) == 1 else \"paths\"\n"
+      "    raise TemplateNotFound(template, f\"{template!r} not found in search {plural}\")\n");
+  ASSERT_EQ(second.arg_messages.size(), 2u);
+  ThrowSite shown_second;
+  shown_second.message = second.arg_messages[1];
+  EXPECT_EQ(texts_shown(shown_second),
+            (std::vector<std::string>{"{template!r} not found in search path", "{template!r} not found in search paths"}));
+  ThrowSite percent = only_site(
+      "def check(items, n):\n"
+      "    s = '' if n == 1 else 's'\n"
+      "    if len(items) != n:\n"
+      "        raise ValueError('expected %d item%s' % (n, s))\n");
+  EXPECT_EQ(texts_shown(percent), (std::vector<std::string>{"expected {n} item", "expected {n} items"}));
+  ThrowSite plus = only_site(
+      "def check(items, n):\n"
+      "    s = '' if n == 1 else 's'\n"
+      "    raise ValueError('expected one item' + s)\n");
+  EXPECT_EQ(texts_shown(plus), (std::vector<std::string>{"expected one item", "expected one items"}));
+  // Assigned on one branch only, the name may hold the parameter: a value.
+  ThrowSite branch = only_site(
+      "def check(n, unit):\n"
+      "    if n > 1:\n"
+      "        unit = 'items' if n > 9 else 'pairs'\n"
+      "    raise ValueError(f'bad {unit}')\n");
+  EXPECT_EQ(texts_shown(branch), (std::vector<std::string>{"bad {unit}"}));
+  // Shown with `!r`, the value is not the text.
+  ThrowSite quoted = only_site(
+      "def check(n):\n"
+      "    unit = 'item' if n == 1 else 'items'\n"
+      "    raise ValueError(f'bad {unit!r}')\n");
+  EXPECT_EQ(texts_shown(quoted), (std::vector<std::string>{"bad {unit!r}"}));
+}
+
+TEST(PythonFrontend, AClosuresFreeVariableIsWhatTheEnclosingFunctionBindsIt) {
+  // werkzeug's LocalProxy.__init__: the closure raises the message the
+  // constructor was given, or its default.
+  FileFacts f = scan_python(
+      "class LocalProxy:\n"
+      "    def __init__(self, local, name=None, *, unbound_message=None):\n"
+      "        if unbound_message is None:\n"
+      "            unbound_message = \"object is not bound\"\n"
+      "        if isinstance(local, LocalStack):\n"
+      "            def _get_current_object():\n"
+      "                obj = local.top\n"
+      "                if obj is None:\n"
+      "                    raise RuntimeError(unbound_message)\n"
+      "                return obj\n"
+      "        else:\n"
+      "            def _get_current_object(unbound_message=unbound_message):\n"
+      "                raise LookupError(unbound_message)\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(message(f.sites[0]), "object is not bound");
+  // A parameter of the closure's own is the closure's.
+  EXPECT_EQ(message(f.sites[1]), "{unbound_message}");
+}
+
+TEST(PythonFrontend, AParenthesizedMessageWithACommentIsStillItsText) {
+  // sanic's `message = (f"Duplicate route names detected: {names}. …" "…"  # noqa\n)`
+  // and tornado's `TypeError(message + (". Lists not accepted…" "http://…"  # noqa: E501\n))`:
+  // a comment beside the text is no second expression in the parentheses.
+  ThrowSite variable = only_site(
+      "def check(names):\n"
+      "    message = (\n"
+      "        f\"Duplicate route names detected: {names}. You should rename \"\n"
+      "        \"one or more of them\"  # noqa\n"
+      "    )\n"
+      "    raise ServerError(message)\n");
+  EXPECT_EQ(message(variable), "Duplicate route names detected: {names}. You should rename one or more of them");
+  ThrowSite added = only_site(
+      "def write(chunk):\n"
+      "    message = \"write() only accepts bytes\"\n"
+      "    raise TypeError(message + (\". Lists not accepted; see \" \"http://example.org/write\"  # noqa: E501\n"
+      "    ))\n");
+  EXPECT_EQ(message(added), "write() only accepts bytes. Lists not accepted; see http://example.org/write");
 }
 
 }  // namespace

@@ -166,6 +166,12 @@ class FileScanner {
   // passes. Not a function that returns an error (helper_errors').
   std::optional<MessageTemplate> build_text_helper(TSNode call, std::uint32_t at, int depth);
   bool literal_parts(TSNode n, std::vector<TemplatePart>& parts) const;
+  // Each `${name}` of `parts` whose name holds at byte `at` one value, a
+  // conditional whose every branch is text (`const plural = n === 1 ? '' :
+  // ' one of'`): that conditional's text in its place, which the analyst
+  // reads as each of its texts (scan/conditional_text.h), as a `+`
+  // operand already is.
+  void inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t at);
   std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
   TSNode scope_of(std::uint32_t at) const;

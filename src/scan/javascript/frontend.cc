@@ -119,6 +119,7 @@ TSNode FileScanner::unwrap(TSNode n) const {
 
 
 using javascript::names_class;
+using javascript::builtin_value_class;
 
 TSNode FileScanner::argument(TSNode call, std::uint32_t i) const {
   TSNode args = child(call, m_g.f_arguments);
@@ -256,6 +257,10 @@ void FileScanner::emit_throw(TSNode n) {
     } else if (kind(expr) == Kind::String || kind(expr) == Kind::Template) {
       // `throw "URI too long"`: Node prints the value alone, no class.
       site.message = message_from(expr, at);
+    } else if (std::optional<MessageTemplate> thrown = kind(expr) == Kind::Binary ? build(expr, at, 0) : std::nullopt;
+               thrown && thrown->from_literals) {
+      // `throw "Syntax error, unrecognized expression: " + expr`: a string too.
+      site.message = std::move(*thrown);
     } else if ((kind(expr) == Kind::Member && !names_class(text(child(expr, m_g.f_property)))) ||
                type == "subscript_expression") {
       // `throw result.error`, `throw this._lastError`, `throw
@@ -469,6 +474,9 @@ void FileScanner::check_call(TSNode call) {
   } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
                                                    throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
+    // A function handed a value, not an error: lodash's
+    // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
+    if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
   }
   made = unwrap(made);
   if (kind(made) != Kind::New) return;

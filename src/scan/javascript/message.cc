@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -144,6 +145,7 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       t.style = kind(n) == Kind::String ? "string" : "fstring";
       t.from_literals = true;
       literal_parts(n, t.parts);
+      if (kind(n) == Kind::Template) inline_conditional_locals(t.parts, at);
       return t;
     case Kind::Binary: {
       if (text(child(n, m_g.f_operator)) != "+") return std::nullopt;
@@ -245,6 +247,31 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       return t;
     }
     default: return std::nullopt;
+  }
+}
+
+void FileScanner::inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t at) {
+  for (TemplatePart& p : parts) {
+    if (p.literal || p.text.empty() ||
+        !std::all_of(p.text.begin(), p.text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '$'; }))
+      continue;
+    const Assign* last = nullptr;
+    const std::vector<Assign>& assigns = assignments_reaching(p.text, at, last);
+    if (!last || branch_of(last->node, at) != 0) continue;
+    // Changed after it (`plural += …`, a later branch's `plural = …`): not its one value.
+    if (std::any_of(assigns.begin(), assigns.end(), [&](const Assign& a) { return a.name == p.text && a.at > last->at && a.at < at; }))
+      continue;
+    // Each branch a text, or a conditional of texts (not `code ?? '???'`,
+    // nor `n === 1 ? '' : count`: the value is what it shows).
+    auto texts_only = [&](auto& self, TSNode b, int depth) -> bool {
+      b = unwrap(b);
+      if (kind(b) == Kind::String || kind(b) == Kind::Template) return true;
+      return depth < 4 && kind(b) == Kind::Branch && ts_node_type(b) == std::string_view("ternary_expression") &&
+             self(self, child(b, m_g.f_consequence), depth + 1) && self(self, child(b, m_g.f_alternative), depth + 1);
+    };
+    TSNode value = unwrap(last->value);
+    if (kind(value) != Kind::Branch || !texts_only(texts_only, value, 0)) continue;
+    p.text = collapse_ws(text(value));
   }
 }
 

@@ -210,4 +210,20 @@ bool names_class(std::string_view name) {
   return i != std::string_view::npos && std::isupper(static_cast<unsigned char>(name[i]));
 }
 
+bool builtin_value_class(std::string_view name) {
+  for (std::string_view global : {"globalThis.", "window.", "global.", "self."})
+    if (name.starts_with(global)) name.remove_prefix(global.size());
+  static constexpr std::string_view k_values[] = {
+      "Array", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array", "Uint8Array", "Uint8ClampedArray",
+      "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array",
+      "BigUint64Array", "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "Date", "RegExp", "Promise", "Proxy",
+      "Object", "Function", "String", "Number", "Boolean", "Symbol", "URL", "URLSearchParams", "Buffer",
+      "TextEncoder", "TextDecoder", "Headers", "Request", "Response", "Blob", "File", "FormData",
+      "AbortController", "Event", "EventTarget", "MessageChannel", "ReadableStream", "WritableStream",
+      "TransformStream"};
+  for (std::string_view v : k_values)
+    if (name == v) return true;
+  return false;
+}
+
 }  // namespace errdex::scan::javascript

@@ -51,4 +51,9 @@ bool is_code_string(std::string_view source, std::size_t at);
 // `$` (`ValidatorError`, `_Err`, `$ZodError`), not a variable (`err`).
 bool names_class(std::string_view name);
 
+// A constructor of JavaScript's or the web platform's values that are no
+// errors (`Uint8Array`, `Map`, `Date`, `URL`, `Buffer`, …), as written
+// bare or under `globalThis.`/`window.`.
+bool builtin_value_class(std::string_view name);
+
 }  // namespace errdex::scan::javascript

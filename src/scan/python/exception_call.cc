@@ -97,11 +97,13 @@ void FileScanner::read_argument_messages(ThrowSite& site, const std::vector<TSNo
   site.arg_messages.clear();
   for (std::size_t i = 1; i < given.size() && i < 8; ++i) {
     // What a plain literal shows, another file reads from its text; a
-    // formatted or joined one it cannot.
+    // formatted or joined one it cannot, nor an f-string's local holding
+    // a choice of texts (`{plural}`).
     const Kind k = kind(unwrap_parens(given[i]));
-    if (k != Kind::Call && k != Kind::BinaryOp && k != Kind::ConcatString) continue;
+    if (k != Kind::Call && k != Kind::BinaryOp && k != Kind::ConcatString && k != Kind::String) continue;
+    const int inlined = m_inlined;
     std::optional<MessageTemplate> t = build(given[i], at, 1, false);
-    if (!t || !any_literal(t->parts)) continue;
+    if (!t || !any_literal(t->parts) || (k == Kind::String && m_inlined == inlined)) continue;
     site.arg_messages.resize(given.size());
     site.arg_messages[i] = std::move(*t);
   }

@@ -221,10 +221,18 @@ class FileScanner {
     }
     return TSNode{};
   }
+  // `(x)` → `x`, a comment beside it (`("a "  # why\n "b")`) or not.
   TSNode unwrap_parens(TSNode n) const {
     while (kind(n) == Kind::Paren) {
-      TSNode inner = first_named(n);
-      if (ts_node_is_null(inner) || named_count(n) != 1) break;
+      TSNode inner{};
+      std::uint32_t held = 0;
+      for (std::uint32_t i = 0, all = named_count(n); i < all; ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind(c) == Kind::Comment) continue;
+        inner = c;
+        ++held;
+      }
+      if (held != 1) break;
       n = inner;
     }
     return n;
@@ -393,6 +401,18 @@ class FileScanner {
   std::optional<MessageTemplate> build_percent(TSNode n, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_format(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
   std::optional<MessageTemplate> build_variable(std::string_view name, std::uint32_t site_byte, int depth);
+  // `plural = "path" if len(paths) == 1 else "paths"`, the one value name
+  // `name` holds on every path to `site_byte`: the conditional's source
+  // text (each branch a string, or a conditional of strings), else "".
+  // Interpolated, the analyst reads it as each of its texts
+  // (scan/conditional_text.h), as if written inline. Not `self.code if
+  // self.code is not None else "???"`: the value is what it shows.
+  std::string conditional_local(std::string_view name, std::uint32_t site_byte);
+  // Whether `n` is a string, or a conditional whose branches are.
+  bool texts_only(TSNode n, int depth) const;
+  // Each plain `{name}` of `parts` that conditional_local reads, the
+  // conditional in its place.
+  void inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t site_byte);
   // `"sep".join(items)`, and the items of a list as text.
   std::optional<MessageTemplate> build_join(TSNode call, std::uint32_t site_byte, int depth, bool allow_var);
   bool list_items(TSNode n, std::uint32_t site_byte, int depth, bool allow_var,
@@ -420,6 +440,9 @@ class FileScanner {
     std::uint32_t at = 0;  // start of the assignment
     std::vector<Added> appends;
     bool module_constant = false;  // read from the module, not the raising function
+    // Read in this scope (an enclosing function's body: the raising
+    // closure's free variable), not the raising function's; null: its own.
+    TSNode scope{};
   };
   std::vector<Reaching> reaching(std::string_view name, std::uint32_t site_byte);
   // Whether parameter `param` of `init_fn` is given each of the values
@@ -693,6 +716,7 @@ class FileScanner {
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
   int m_variable_hops = 0;  // variables followed to build the current message
+  int m_inlined = 0;        // conditionals inline_conditional_locals put in place, ever
   // While a concatenation's variants are built: the variable whose
   // reaching value build_concat takes, and which of them.
   const std::pair<std::string_view, std::size_t>* m_concat_pick = nullptr;

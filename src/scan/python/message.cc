@@ -241,6 +241,7 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t site_b
       bool is_f = false;
       if (!literal_parts(n, t.parts, is_f)) return std::nullopt;
       t.style = is_f ? "fstring" : "string";
+      if (is_f) inline_conditional_locals(t.parts, site_byte);
       return t;
     }
     case Kind::BinaryOp: {
@@ -336,6 +337,7 @@ std::optional<MessageTemplate> FileScanner::build_concat(TSNode n, std::uint32_t
     }
   }
   if (!any_string) return std::nullopt;
+  inline_conditional_locals(t.parts, site_byte);
   return t;
 }
 
@@ -531,6 +533,7 @@ std::optional<MessageTemplate> FileScanner::build_percent(TSNode n, std::uint32_
     if (!p.plain && conv != 'r' && conv != 'a') conv = 's';
     t.parts.push_back(interp(std::move(value), {}, conv));
   }
+  inline_conditional_locals(t.parts, site_byte);
   return t;
 }
 
@@ -579,6 +582,7 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
     char pc = p.conversion.empty() ? python::spec_conversion(p.spec) : 0;
     t.parts.push_back(interp(std::move(value), std::move(display), pc));
   }
+  inline_conditional_locals(t.parts, site_byte);
   return t;
 }
 

@@ -141,6 +141,33 @@ std::vector<FileScanner::Reaching> FileScanner::reaching(std::string_view name, 
       live.insert(live.begin(), skipped.begin(), skipped.end());
     }
   }
+  if (live.empty() && (list == nullptr || list->empty()) && ts_node_is_null(m_scope)) {
+    // A closure's free variable (werkzeug's `def _get_current_object():
+    // … raise RuntimeError(unbound_message)` in an `__init__` that sets
+    // `unbound_message` first): what the enclosing function binds it to
+    // where it defines the closure. Not a name the closure binds itself.
+    const std::size_t fi = innermost_function();
+    std::size_t outer = std::string::npos;
+    for (std::size_t i = fi == std::string::npos ? 0 : fi; i-- > 0;)
+      if (m_ctx[i].kind == Kind::FunctionDef) {
+        outer = i;
+        break;
+      }
+    bool own = false;
+    if (outer != std::string::npos) {
+      each_parameter(m_ctx[fi].node, [&](std::string_view p, bool) { return !(own = p == name); });
+      own = own || keywords_parameter(m_ctx[fi].node) == name;
+    }
+    if (outer != std::string::npos && !own) {
+      const TSNode body = child(m_ctx[outer].node, m_g.f_body);
+      m_scope = body;
+      live = reaching(name, start_byte(m_ctx[fi].node));
+      m_scope = TSNode{};
+      for (Reaching& r : live)
+        if (!r.module_constant) r.scope = body;
+      if (!live.empty()) return live;
+    }
+  }
   if (live.empty() && !ts_node_eq(scope, m_root) && constant_name(name)) {
     // `_ERR_MSG.format(name)` with `_ERR_MSG = _ERR_MSG_PREFIX + '{!r}'` at
     // the top of the module: a constant-style name (upper case) the
@@ -246,6 +273,7 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   // module's too, not the raising function's.
   TSNode saved = m_scope;
   if (r.module_constant) m_scope = m_root;
+  else if (!ts_node_is_null(r.scope)) m_scope = r.scope;
   auto t = build(r.rhs, r.at, depth + 1, true);
   m_scope = saved;
   --m_variable_hops;
@@ -260,6 +288,47 @@ std::optional<MessageTemplate> FileScanner::build_reaching(const Reaching& r, in
   }
   t->style = "variable";
   return t;
+}
+
+bool FileScanner::texts_only(TSNode n, int depth) const {
+  n = unwrap_parens(n);
+  const Kind k = kind(n);
+  if (k == Kind::String || k == Kind::ConcatString) return true;
+  if (depth > 3 || std::string_view(ts_node_type(n)) != "conditional_expression") return false;
+  std::uint32_t at = 0;
+  for (std::uint32_t i = 0, all = named_count(n); i < all; ++i) {
+    TSNode part = ts_node_named_child(n, i);
+    if (kind(part) == Kind::Comment) continue;
+    if ((at == 0 || at == 2) && !texts_only(part, depth + 1)) return false;
+    ++at;
+  }
+  return at == 3;
+}
+
+std::string FileScanner::conditional_local(std::string_view name, std::uint32_t site_byte) {
+  auto found = reaching(name, site_byte);
+  // One value, assigned in a block around the site (not on one branch of
+  // it, where a parameter's or an earlier value may reach as well).
+  if (found.size() != 1 || !found[0].appends.empty() || found[0].module_constant) return {};
+  const Reaching& r = found[0];
+  if (!(start_byte(r.block) <= site_byte && site_byte < end_byte(r.block))) return {};
+  TSNode value = unwrap_parens(r.rhs);
+  if (std::string_view(ts_node_type(value)) != "conditional_expression" || !texts_only(value, 0)) return {};
+  return expr_text(text(value));
+}
+
+void FileScanner::inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t site_byte) {
+  for (TemplatePart& p : parts) {
+    // `{plural!r}`, `{n:>3}` and `%d` show the value otherwise than as its text.
+    if (p.literal || !(p.display.empty() || p.display == p.text) || (p.printf_conv != 0 && p.printf_conv != 's') ||
+        !is_dotted_name(p.text) || p.text.find('.') != std::string::npos)
+      continue;
+    if (std::string inline_text = conditional_local(p.text, site_byte); !inline_text.empty()) {
+      p.text = std::move(inline_text);
+      p.display.clear();
+      ++m_inlined;
+    }
+  }
 }
 
 std::optional<MessageTemplate> FileScanner::build_variable(std::string_view name, std::uint32_t site_byte, int depth) {

@@ -473,19 +473,9 @@ TSNode FileScanner::scope_node() const {
 }
 
 TSNode FileScanner::default_exception(TSNode expr) const {
-  auto unparenthesized = [&](TSNode e) {
-    while (kind(e) == Kind::Paren) {
-      TSNode inner{};
-      for (std::uint32_t i = 0; i < named_count(e) && ts_node_is_null(inner); ++i)
-        if (kind(ts_node_named_child(e, i)) != Kind::Comment) inner = ts_node_named_child(e, i);
-      if (ts_node_is_null(inner)) break;
-      e = inner;
-    }
-    return e;
-  };
-  TSNode e = unparenthesized(expr);
+  TSNode e = unwrap_parens(expr);
   if (kind(e) != Kind::BoolOp || text(child(e, m_g.f_operator)) != "or") return e;
-  TSNode right = unparenthesized(child(e, m_g.f_right));
+  TSNode right = unwrap_parens(child(e, m_g.f_right));
   return kind(right) == Kind::Call ? right : e;
 }
 
