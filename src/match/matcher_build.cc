@@ -326,7 +326,7 @@ std::size_t memory_bytes(const Index& m) {
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Index::Required);
   mem += m.posting_weight.capacity() * sizeof(float);
   mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
-  mem += m.module_mask.capacity() * sizeof(std::uint64_t);
+  mem += m.module_mask.capacity() * sizeof(std::uint64_t) + m.variants_at.capacity() * sizeof(std::uint32_t);
   return mem;
 }
 
@@ -365,6 +365,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
   m.has_variants = !variant_of.empty();
+  if (m.has_variants) {
+    m.variants_at.reserve(records.size() + 1);
+    std::uint32_t at = 0;
+    for (const auto& r : records) {
+      m.variants_at.push_back(at);
+      at += static_cast<std::uint32_t>(r.message_variants.size());
+    }
+    m.variants_at.push_back(at);
+  }
   m.ids.reserve(records.size());
   for (const auto& r : records) m.ids.push_back(r.id);
   m.stats.records = records.size();

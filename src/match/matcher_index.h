@@ -150,6 +150,10 @@ re2::RE2* compile_pattern(std::string_view pattern);
 struct Index {
   std::vector<Entry> entries;
   bool has_variants = false;  // more entries than records
+  // With variants, by record (and one more): where its variants' entries
+  // start, counted from the first entry past the records. Record r's
+  // variant v is entry records + variants_at[r] + v.
+  std::vector<std::uint32_t> variants_at;
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
   std::vector<std::string> patterns;  // distinct messagePatterns

@@ -2,6 +2,7 @@
 // into a real SQLite file, then matched from arguments and stdin.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/process.h"
@@ -149,6 +150,66 @@ TEST(MatchCliValues, AValueTheMessageNamesTwiceIsShownOnce) {
   ASSERT_EQ(plural.code, 0) << plural.err;
   EXPECT_NE(plural.out.find("   n = 3\n"), std::string::npos) << plural.out;
   EXPECT_EQ(plural.out.find("else '' ="), std::string::npos) << plural.out;
+}
+
+// The standard library's typing.py and mailbox.py, scanned as they are,
+// and the errors python3 raises through them. typing's `Too {'many' if
+// alen > elen else 'few'} arguments` keeps `Too few` as a variant of the
+// record's `Too many`: the answer shows the variant that matched and names
+// the record's own message. mailbox's `raise NoSuchMailboxError(self._path)`
+// prints only its value: its pattern matched, so no "no pattern matched"
+// note, but only the class ties such sites to the text, and it says so.
+TEST(MatchCliAnswers, ShowsTheVariantThatMatchedAndWhatAPlaceholderMessageTells) {
+  testing::TempDir tmp;
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::filesystem::create_directories(tmp / "repo");
+  for (const char* f : {"typing.py", "mailbox.py"})
+    std::filesystem::copy_file(std::filesystem::path(stdlib) / f, tmp / "repo" / f);
+  const std::string db = "sqlite:" + (tmp / "e.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) +
+                  " --repo python/cpython -q --db " + shell_quote(db));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto match = [&](const std::string& text, const std::string& options = "") {
+    testing::write_file(tmp / "in.txt", text);
+    return run(testing::errdex_cmd() + " match " + options + " --db " + shell_quote(db) + " < " +
+               shell_quote((tmp / "in.txt").string()));
+  };
+
+  auto raised = run("python3 -c 'from typing import Dict; Dict[int]'");
+  ASSERT_NE(raised.err.find("TypeError: Too few arguments for typing.Dict"), std::string::npos) << raised.err;
+  auto text = match(raised.err);
+  ASSERT_EQ(text.code, 0) << text.err;
+  const auto first = text.out.find("\n1. typing.py:");
+  ASSERT_NE(first, std::string::npos) << text.out;
+  const std::string answer = text.out.substr(first, text.out.find("\n2. ") - first);
+  EXPECT_NE(answer.find("\n   TypeError: Too few arguments for {cls}"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\n   (a variant of the record's message: Too many arguments for {cls}"), std::string::npos)
+      << answer;
+  auto json = match(raised.err, "--json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto best = nlohmann::json::parse(json.out)["candidates"][0];
+  EXPECT_EQ(best["matchedMessage"].get<std::string>().rfind("Too few arguments for {cls}", 0), 0u) << best;
+  EXPECT_EQ(best["errorMessage"].get<std::string>().rfind("Too many arguments for {cls}", 0), 0u) << best;
+  EXPECT_EQ(best["variant"], 0) << best;
+
+  auto missing = run("python3 -c \"import mailbox; mailbox.Maildir('/no/such/errdex/maildir', create=False)\"");
+  const std::string line = "mailbox.NoSuchMailboxError: /no/such/errdex/maildir\n";
+  ASSERT_NE(missing.err.find(line), std::string::npos) << missing.err;
+  auto weak = match(line);
+  ASSERT_EQ(weak.code, 0) << weak.err;
+  EXPECT_NE(weak.out.find("1. mailbox.py:"), std::string::npos) << weak.out;
+  EXPECT_EQ(weak.out.find("no pattern matched"), std::string::npos) << weak.out;
+  EXPECT_NE(weak.out.find("\nweak: only the class ties these sites to the text: their message is all placeholders"),
+            std::string::npos)
+      << weak.out;
+  auto weak_json = nlohmann::json::parse(match(line, "--json").out);
+  EXPECT_EQ(weak_json["weak"], "placeholders") << weak_json;
+  EXPECT_EQ(weak_json["fulltextFallback"], false) << weak_json;
+  EXPECT_TRUE(weak_json["candidates"][0]["variant"].is_null()) << weak_json;
+  // With its traceback, the frame's line names the site: nothing weak.
+  auto whole = nlohmann::json::parse(match(missing.err, "--json").out);
+  EXPECT_TRUE(whole["weak"].is_null()) << whole;
 }
 
 }  // namespace
