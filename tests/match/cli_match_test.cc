@@ -212,5 +212,52 @@ TEST(MatchCliAnswers, ShowsTheVariantThatMatchedAndWhatAPlaceholderMessageTells)
   EXPECT_TRUE(whole["weak"].is_null()) << whole;
 }
 
+// ajv's shape: `class MissingRefError extends Error {}` never sets its
+// name. Node prints it thrown uncaught, and console.error prints it, as
+// `MissingRefError: …`; its toString() (and `stack`) as `Error: …`. Each
+// form, as node really prints it, finds the site, shown with the class a
+// user sees.
+TEST(MatchCliAnswers, AJavaScriptClassThatSetsNoNameIsFoundByEveryFormNodePrints) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "pkg/package.json", "{\"name\": \"refs\", \"version\": \"1.0.0\", \"main\": \"index.js\"}\n");
+  testing::write_file(tmp / "pkg/ref_error.js",
+                      "class MissingRefError extends Error {\n"
+                      "  constructor(baseId, ref) {\n"
+                      "    super(`can't resolve reference ${ref} from id ${baseId}`)\n"
+                      "    this.missingRef = ref\n"
+                      "  }\n"
+                      "}\n"
+                      "module.exports = MissingRefError\n");
+  testing::write_file(tmp / "pkg/index.js",
+                      "const MissingRefError = require('./ref_error')\n"
+                      "function resolve(schemas, baseId, ref) {\n"
+                      "  if (!(ref in schemas)) throw new MissingRefError(baseId, ref)\n"
+                      "  return schemas[ref]\n"
+                      "}\n"
+                      "module.exports = { resolve }\n");
+  const std::string db = "sqlite:" + (tmp / "e.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "pkg").string()) + " -q --db " + shell_quote(db));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  const std::string call = "require(" + nlohmann::json((tmp / "pkg/index.js").string()).dump() + ").resolve({}, '#', '#/nope')";
+  testing::write_file(tmp / "uncaught.js", call + "\n");
+  testing::write_file(tmp / "logged.js", "try { " + call + " } catch (e) { console.error(e); console.error(e.toString()) }\n");
+  const std::string uncaught = run("node " + shell_quote((tmp / "uncaught.js").string()) + " 2>&1").out;
+  const std::string logged = run("node " + shell_quote((tmp / "logged.js").string()) + " 2>&1").out;
+  const std::string as_string = logged.substr(logged.rfind("Error: can't"));
+  ASSERT_NE(uncaught.find("\nMissingRefError: can't resolve reference #/nope from id #"), std::string::npos) << uncaught;
+  ASSERT_EQ(logged.rfind("MissingRefError: can't resolve reference #/nope from id #", 0), 0u) << logged;
+  ASSERT_EQ(as_string, "Error: can't resolve reference #/nope from id #\n") << logged;
+  for (const std::string& text : {uncaught, logged.substr(0, logged.find("\n}\n") + 3), as_string,
+                                  std::string("MissingRefError: can't resolve reference #/nope from id #\n")}) {
+    testing::write_file(tmp / "in.txt", text);
+    auto r = run(testing::errdex_cmd() + " match --json --db " + shell_quote(db) + " < " + shell_quote((tmp / "in.txt").string()));
+    ASSERT_EQ(r.code, 0) << text << r.err;
+    const auto best = nlohmann::json::parse(r.out)["candidates"][0];
+    EXPECT_EQ(best["filePath"], "index.js") << text << r.out;
+    EXPECT_EQ(best["lineNumber"], 3) << text << r.out;
+    EXPECT_EQ(best["errorClass"], "MissingRefError") << text << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace errdex
