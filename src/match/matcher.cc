@@ -702,7 +702,7 @@ struct Search {
       c.reasons.error_class = class_agrees(e.class_id);
       const bool base_class = !c.reasons.error_class && base_class_agrees(e, c.confirmed);
       c.reasons.error_class |= base_class;
-      c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0;
+      c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0 && !m.wordless[e.pattern_id];
       double s = 0;
       if (by_module) s += k_module_per_part * module_agreement(e.file_id);
       if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;

@@ -50,7 +50,8 @@ struct Reasons {
                              // an "[Errno N]" message agrees with OSError)
   bool pattern = false;   // the record's messagePattern matched the message
   bool pattern_text = false;  // ... and the template that matched has fixed
-                              // text (not `{msg}` alone, which any message fits)
+                              // text with a word (not `{msg}` alone, nor
+                              // `{message} {detail}`, which any message fits)
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
   bool wraps = false;     // raises again, as the printed class, the exception
                           // its handler caught, of a site whose pattern

@@ -301,6 +301,10 @@ struct Index {
   std::string name_blob;
   static constexpr std::uint16_t k_unnamed = 0xffff;  // a list too long to store: captures are numbered
 
+  // By pattern: 1 when its fixed text is blanks and punctuation only
+  // (`{message} {detail}`): a match by it is no match of the message's
+  // text (Reasons::pattern_text), though the characters rank.
+  std::vector<std::uint8_t> wordless;
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern
   std::vector<SimpleItem> simple_items;

@@ -336,6 +336,15 @@ TEST(Matcher, APlaceholderPatternIsWeakButNoFullTextFallback) {
   ASSERT_FALSE(by_class.candidates.empty());
   EXPECT_EQ(weakness(by_class), Weakness::class_only);
   EXPECT_EQ(weakness(m.match("KeyError: No message with key: 'nope'")), Weakness::none);
+  // Fixed text of blanks and punctuation only (moto's `{message} {"
+  // ".join(...)}`) is no fixed text: `int('x')`'s message, raised by C
+  // code, fits it as it fits any message of two words.
+  const Matcher two = Matcher::build({rec("m0", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/parse.py", 920),
+                                      rec("m1", "ValueError", "{a}: {b}", "(.+?): (.+?)", "moto/parse.py", 930)});
+  auto c_code = two.match("ValueError: invalid literal for int() with base 10: 'x'");
+  ASSERT_FALSE(c_code.candidates.empty());
+  EXPECT_FALSE(c_code.candidates[0].reasons.pattern_text);
+  EXPECT_EQ(weakness(c_code), Weakness::placeholders);
 }
 
 TEST(Matcher, FrameLineOutranksClassAndPattern) {
