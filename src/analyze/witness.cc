@@ -42,6 +42,15 @@ bool has_lowered(std::string_view text, std::string_view lower_word) {
   return util::to_lower_ascii(text).find(lower_word) != std::string::npos;
 }
 
+// Whether `has` holds of a message record r may print: its own or one of
+// its variants (typing's `Too few arguments`, beside the record's `Too many`).
+template <class Has>
+bool in_messages(const model::ErrorRecord& r, const Has& has) {
+  return has(std::string_view(r.error_message)) ||
+         std::any_of(r.message_variants.begin(), r.message_variants.end(),
+                     [&](const model::MessageVariant& v) { return has(std::string_view(v.error_message)); });
+}
+
 }  // namespace
 
 std::vector<std::string_view> code_words(const model::TestExpectation& e) {
@@ -86,7 +95,7 @@ void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e
   for (std::size_t k = 0; k < found.size(); ++k) {
     const model::ThrowSite& s = sites[found[k]];
     for (std::string_view w : words) {
-      bool named = has_word(records[found[k]].error_message, w);
+      bool named = in_messages(records[found[k]], [&](std::string_view text) { return has_word(text, w); });
       for (const auto& g : s.guards) named = named || has_word(g.condition, w);
       score[k] += named;
     }
@@ -103,7 +112,7 @@ bool witnessed(const model::TestExpectation& e, const model::ThrowSite& s, const
                const std::vector<std::size_t>& others, const std::vector<model::ThrowSite>& sites,
                const std::vector<model::ErrorRecord>& records) {
   auto in_site = [&](const model::ThrowSite& at, const model::ErrorRecord& of, auto&& has) {
-    if (has(std::string_view(of.error_message))) return true;
+    if (in_messages(of, has)) return true;
     return std::any_of(at.guards.begin(), at.guards.end(),
                        [&](const model::Guard& g) { return has(std::string_view(g.condition)); });
   };

@@ -26,7 +26,7 @@ std::vector<std::string_view> code_words(const model::TestExpectation& e);
 bool has_word(std::string_view text, std::string_view w);
 
 // Of several sites a test reaches that all agree, the ones whose guard or
-// message names what the test's code names (a keyword argument, a
+// message (its own or a variant) names what the test's code names (a keyword argument, a
 // variable): `SSLProtocol(..., ssl_handshake_timeout=-10)` raises the
 // site guarding `ssl_handshake_timeout`, not its `ssl_shutdown_timeout`
 // twin. All of them when none or all name one.
@@ -34,7 +34,8 @@ void keep_named(std::vector<std::size_t>& found, const model::TestExpectation& e
                 const std::vector<model::ThrowSite>& sites, const std::vector<model::ErrorRecord>& records);
 
 // Whether what a test writes says which site it means: a word of its code
-// (`ssl_handshake_timeout=-10`) in the site's message or a guard, or a
+// (`ssl_handshake_timeout=-10`) in the site's message (its own or a
+// variant) or a guard, or a
 // word of its name (`test_negative_timeout`) in them, and in none of
 // `others` (the deeper sites of the class it reaches): `copyreg.pickle(t,
 // int, "not a callable")` names "callable", which both `pickle`'s and

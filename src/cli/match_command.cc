@@ -145,13 +145,21 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
                 where.c_str(), f.source.empty() ? "" : " (", f.source.substr(0, 160).c_str(), f.source.empty() ? "" : ")",
                 res.candidates.front().reasons.pattern_text ? " These sites print the same message elsewhere:" : "");
   }
-  if (match::weak(res.candidates.front().reasons)) {
-    if (res.exception.error_class.empty())
+  switch (match::weakness(res)) {
+    case match::Weakness::words:
       std::printf("weak: no class, frame or message pattern ties these sites to the text, only words they share: it may "
                   "be no error message of the indexed code\n");
-    else
+      break;
+    case match::Weakness::class_only:
       std::printf("weak: neither a frame's line nor the message's text agrees with any site, only the class: a built-in, "
                   "C code or a file not indexed may have raised it\n");
+      break;
+    case match::Weakness::placeholders:
+      std::printf("weak: only the class ties these sites to the text: their message is all placeholders, which any text "
+                  "fills, so nothing tells which of them raised it, or whether one did\n");
+      break;
+    case match::Weakness::none:
+      break;
   }
   if (res.truncated) std::printf("input was cut: only its last part (or the message's first part) was read\n");
   int rank = 1;
@@ -173,11 +181,15 @@ int run_match(const std::string& db, const std::optional<std::string>& text_arg,
       std::printf("   also consistent with %s\n", also.c_str());
     }
     // A bare `raise` / `throw e` has neither class nor text of its own.
-    if (r.error_class.empty() && r.error_message.empty())
+    // A message variant that matched is shown, with the record's own.
+    const std::string& message = match::matched_message(r, c);
+    if (r.error_class.empty() && message.empty())
       std::printf("   (raises again the error it caught)\n");
     else
-      std::printf("   %s%s%s\n", r.error_class.c_str(), r.error_class.empty() || r.error_message.empty() ? "" : ": ",
-                  r.error_message.c_str());
+      std::printf("   %s%s%s\n", r.error_class.c_str(), r.error_class.empty() || message.empty() ? "" : ": ",
+                  message.c_str());
+    if (&message != &r.error_message)
+      std::printf("   (a variant of the record's message: %s)\n", r.error_message.c_str());
     if (c.wraps && *c.wraps < records.size()) {
       const auto& w = records[*c.wraps];
       std::printf("   raises again the %s written at %s:%d (%s)\n", w.error_class.c_str(), w.file_path.c_str(),

@@ -702,7 +702,7 @@ struct Search {
       c.reasons.error_class = class_agrees(e.class_id);
       const bool base_class = !c.reasons.error_class && base_class_agrees(e, c.confirmed);
       c.reasons.error_class |= base_class;
-      c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0;
+      c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0 && !m.wordless[e.pattern_id];
       double s = 0;
       if (by_module) s += k_module_per_part * module_agreement(e.file_id);
       if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;
@@ -915,6 +915,20 @@ struct Search {
     }
   }
 
+  // Which of `record`'s messages entry e's pattern is: empty for its own,
+  // else its variant's index. Another record of the site (a revision that
+  // prefer_version chose) is searched for the same pattern.
+  std::optional<std::uint32_t> matched_variant(std::uint32_t record, std::uint32_t e) const {
+    const auto records = static_cast<std::uint32_t>(m.stats.records);
+    if (m.entries[e].record == record)
+      return e < records ? std::nullopt : std::optional<std::uint32_t>(e - records - m.variants_at[record]);
+    const std::uint32_t pattern = m.entries[e].pattern_id;
+    if (!m.has_variants || m.entries[record].pattern_id == pattern) return std::nullopt;
+    for (std::uint32_t v = 0; v < m.variants_at[record + 1] - m.variants_at[record]; ++v)
+      if (m.entries[records + m.variants_at[record] + v].pattern_id == pattern) return v;
+    return std::nullopt;
+  }
+
   // The paste's interpreter (detail::python_version_of_frames), read once.
   std::uint32_t paste_python_version() {
     if (!python_version) python_version = detail::python_version_of_frames(*p.frames, scratch.frame_parts);
@@ -954,6 +968,7 @@ struct Search {
         cd.index = detail::prefer_version(m, e.record, paste_python_version(),
                                           std::span<std::uint32_t>(noted.revisions).subspan(from));
       }
+      if (c.reasons.pattern) cd.variant = matched_variant(static_cast<std::uint32_t>(cd.index), c.entry);
       noted.revisions_end.push_back(static_cast<std::uint32_t>(noted.revisions.size()));
       noted.answers.push_back(cd);
     }
@@ -990,6 +1005,9 @@ MatchResult Matcher::match(std::string_view text, int top) const {
   search.one_per_site();
   search.one_per_twin_group();
   const std::size_t shown = search.order_shown(top);
+  // A first answer whose pattern matched came in by its class, not by
+  // full text, though full text ordered it among the class's sites.
+  if (shown > 0 && scratch.cands[scratch.ranked[0].at].reasons.pattern) out.fulltext_fallback = false;
   search.describe_shown(shown);
   detail::fill_result(paste, scratch.shown, out);
   return out;

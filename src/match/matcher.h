@@ -50,7 +50,8 @@ struct Reasons {
                              // an "[Errno N]" message agrees with OSError)
   bool pattern = false;   // the record's messagePattern matched the message
   bool pattern_text = false;  // ... and the template that matched has fixed
-                              // text (not `{msg}` alone, which any message fits)
+                              // text with a word (not `{msg}` alone, nor
+                              // `{message} {detail}`, which any message fits)
   bool fulltext = false;  // found only by full-text ranking (no pattern matched)
   bool wraps = false;     // raises again, as the printed class, the exception
                           // its handler caught, of a site whose pattern
@@ -96,6 +97,11 @@ struct Candidate {
   // exception's own site, whose pattern matched), as an index like
   // `index`; empty otherwise.
   std::optional<std::size_t> wraps;
+  // The message that matched, when it is not the record's own
+  // (errorMessage): the index of the record's messageVariants entry whose
+  // pattern did (typing's `Too few arguments for {cls}` beside the record's
+  // `Too many …`). The captures are named after its interpolations.
+  std::optional<std::uint32_t> variant;
 };
 
 // One exception of the pasted text as the parser read it. Views of the
@@ -135,7 +141,10 @@ struct MatchResult {
   // True when the best score is shared by more than one candidate: every
   // tied candidate is in `candidates` (even beyond `top`; at most 100).
   bool ambiguous = false;
-  // True when no pattern matched and candidates come from full-text ranking.
+  // True when no pattern matched and candidates come from full-text
+  // ranking: the first answer's pattern did not match either (one that did
+  // came in by its class, its message a placeholder any text fits:
+  // weakness() says so).
   bool fulltext_fallback = false;
   // Sites of the printed class with no text of their own (`raise
   // NotImplementedError`, `raise ValueError(msg)`) when they are too many
@@ -175,6 +184,22 @@ struct MatchResult {
   // The block: inline_block or storage.get().
   char* block() { return storage ? storage.get() : inline_block; }
 };
+
+// How little ties a result's first answer to the text, when only that
+// (weak()): the one verdict the text output, JSON (`weak`) and the page
+// say above the answers.
+enum class Weakness {
+  none,          // not weak, or no answer
+  class_only,    // the class (or a frame's file); its message does not fit
+  placeholders,  // its message is placeholders only (`{msg}`), which any
+                 // text fills: which site printed it is not told
+  words,         // only words shared with the site: no class was printed,
+                 // or the answer does not raise it
+};
+Weakness weakness(const MatchResult& r);
+
+// "class", "placeholders", "words"; "" for none.
+std::string_view weakness_word(Weakness w);
 
 struct BuildStats {
   std::size_t records = 0;

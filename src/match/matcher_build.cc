@@ -326,7 +326,8 @@ std::size_t memory_bytes(const Index& m) {
   mem += m.required.capacity() * sizeof(std::uint64_t) + m.keyed_required.capacity() * sizeof(Index::Required);
   mem += m.posting_weight.capacity() * sizeof(float);
   mem += m.file_names.capacity() * sizeof(std::uint64_t) + m.file_names_at.capacity() * sizeof(std::uint32_t);
-  mem += m.module_mask.capacity() * sizeof(std::uint64_t);
+  mem += m.module_mask.capacity() * sizeof(std::uint64_t) + m.variants_at.capacity() * sizeof(std::uint32_t);
+  mem += m.wordless.capacity();
   return mem;
 }
 
@@ -365,6 +366,15 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
   m.has_variants = !variant_of.empty();
+  if (m.has_variants) {
+    m.variants_at.reserve(records.size() + 1);
+    std::uint32_t at = 0;
+    for (const auto& r : records) {
+      m.variants_at.push_back(at);
+      at += static_cast<std::uint32_t>(r.message_variants.size());
+    }
+    m.variants_at.push_back(at);
+  }
   m.ids.reserve(records.size());
   for (const auto& r : records) m.ids.push_back(r.id);
   m.stats.records = records.size();
@@ -390,6 +400,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     Kind kind = Kind::keyed;
     std::uint32_t constant_chars = 0;
     bool match_all = false;
+    bool wordless = false;
     std::vector<std::string> words;
   };
   std::unordered_map<std::string, std::uint32_t> pattern_ids;
@@ -504,6 +515,13 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
         if (pt.unreliable || pt.words.empty()) {
           rd.kind = Kind::weak;
           rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
+          // Fixed text of blanks and punctuation only (moto's `{message}
+          // {" ".join(...)}`, `{self._state}: {self!r}`) fits any message of
+          // two parts: it ranks as text, but says as little as placeholders.
+          auto says_something = [](const std::string& run) {
+            return std::any_of(run.begin(), run.end(), [](char c) { return is_word_char(static_cast<unsigned char>(c)); });
+          };
+          rd.wordless = !pt.unreliable && std::none_of(pt.runs.begin(), pt.runs.end(), says_something);
         } else {
           std::sort(pt.words.begin(), pt.words.end());
           pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());
@@ -526,6 +544,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
         }
       }
       m.simple.push_back(sp);
+      m.wordless.push_back(rd.wordless);
       reads.push_back(std::move(rd));
       m.lit_end.push_back(static_cast<std::uint32_t>(m.lit_run_end.size()));
     }

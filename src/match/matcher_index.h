@@ -150,6 +150,10 @@ re2::RE2* compile_pattern(std::string_view pattern);
 struct Index {
   std::vector<Entry> entries;
   bool has_variants = false;  // more entries than records
+  // With variants, by record (and one more): where its variants' entries
+  // start, counted from the first entry past the records. Record r's
+  // variant v is entry records + variants_at[r] + v.
+  std::vector<std::uint32_t> variants_at;
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
   std::vector<std::string> patterns;  // distinct messagePatterns
@@ -297,6 +301,10 @@ struct Index {
   std::string name_blob;
   static constexpr std::uint16_t k_unnamed = 0xffff;  // a list too long to store: captures are numbered
 
+  // By pattern: 1 when its fixed text is blanks and punctuation only
+  // (`{message} {detail}`): a match by it is no match of the message's
+  // text (Reasons::pattern_text), though the characters rank.
+  std::vector<std::uint8_t> wordless;
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern
   std::vector<SimpleItem> simple_items;

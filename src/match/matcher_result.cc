@@ -15,6 +15,24 @@ namespace errdex::match {
 
 bool weak(const Reasons& r) { return !r.frame_line && !r.frame_source && !r.pattern_text && !r.wraps; }
 
+Weakness weakness(const MatchResult& r) {
+  if (r.candidates.empty() || !weak(r.candidates.front().reasons)) return Weakness::none;
+  const Reasons& best = r.candidates.front().reasons;
+  if (best.pattern) return Weakness::placeholders;
+  // A printed class the answer does not raise ties nothing.
+  return best.error_class || best.frame ? Weakness::class_only : Weakness::words;
+}
+
+std::string_view weakness_word(Weakness w) {
+  switch (w) {
+    case Weakness::class_only: return "class";
+    case Weakness::placeholders: return "placeholders";
+    case Weakness::words: return "words";
+    case Weakness::none: break;
+  }
+  return "";
+}
+
 MatchResult::MatchResult(MatchResult&& other) noexcept { *this = std::move(other); }
 
 MatchResult& MatchResult::operator=(MatchResult&& other) noexcept {

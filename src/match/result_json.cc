@@ -30,6 +30,11 @@ std::vector<Capture> shown_captures(std::span<const Capture> captures) {
   return out;
 }
 
+const std::string& matched_message(const model::ErrorRecord& r, const Candidate& c) {
+  return c.variant && *c.variant < r.message_variants.size() ? r.message_variants[*c.variant].error_message
+                                                              : r.error_message;
+}
+
 std::string result_json(const MatchResult& m, const ResultJsonSource& src, int indent) {
   using nlohmann::json;
   json cands = json::array();
@@ -47,6 +52,8 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
                  {"lineNumber", r->line_number},
                  {"errorClass", r->error_class},
                  {"errorMessage", r->error_message},
+                 {"matchedMessage", matched_message(*r, c)},
+                 {"variant", c.variant ? json(*c.variant) : json(nullptr)},
                  {"score", c.score},
                  {"captures", std::move(caps)},
                  {"reasons", reason_words(c.reasons)}};
@@ -85,6 +92,8 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
   out["truncated"] = m.truncated;
   out["classSites"] = m.class_sites;
   out["raisedBelowFrame"] = m.raised_below;
+  const Weakness w = weakness(m);
+  out["weak"] = w == Weakness::none ? json(nullptr) : json(std::string(weakness_word(w)));
   out["candidates"] = std::move(cands);
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -5,15 +5,18 @@
 //   {engine?, exception: {errorClass, message}, frames: [{file, line,
 //    function, source}], chained: [{errorClass, message}], chainedLeftOut,
 //    ambiguous,
-//    fulltextFallback, truncated, classSites, raisedBelowFrame, candidates: [{id, repo, ref, sha, filePath,
-//    lineNumber, errorClass, errorMessage, score, captures: [{name, value}],
+//    fulltextFallback, truncated, classSites, raisedBelowFrame, weak, candidates: [{id, repo, ref, sha, filePath,
+//    lineNumber, errorClass, errorMessage, matchedMessage, variant, score, captures: [{name, value}],
 //    reasons: [...], alsoIn: [{ref, sha, lineNumber}], wraps: null or {id,
 //    repo, filePath, lineNumber, errorClass}, url?}]}
 //
-// reasons are reason_words(); ref is the name of the revision the record
-// belongs to ("" when it has none), sha its commit; alsoIn the other
-// revisions of the same site the text is as consistent with (Candidate::
-// revisions), most preferred first.
+// weak is weakness_word() of weakness(), null when the first answer is not
+// weak (or there is none); reasons are reason_words(); ref is the name of the revision the record
+// belongs to ("" when it has none), sha its commit; errorMessage is the
+// record's, matchedMessage the one that matched (matched_message) and
+// variant its index in the record's messageVariants, null when it is the
+// record's own; alsoIn the other revisions of the same site the text is as
+// consistent with (Candidate::revisions), most preferred first.
 #include <cstddef>
 #include <functional>
 #include <span>
@@ -35,6 +38,10 @@ std::vector<std::string> reason_words(const Reasons& r);
 // (`Invalid URL {url!r}: ... https://{url}?`) once, as first captured; a
 // conditional expression (`"s" if plural else ""`) not at all.
 std::vector<Capture> shown_captures(std::span<const Capture> captures);
+
+// The message of record r that candidate c matched: the variant's when
+// one did (Candidate::variant), else the record's errorMessage.
+const std::string& matched_message(const model::ErrorRecord& r, const Candidate& c);
 
 struct ResultJsonSource {
   // The record at a candidate's index; nullptr leaves the candidate out.

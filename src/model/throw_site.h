@@ -110,9 +110,10 @@ struct ClassParam {
   bool defaults_to_none = false;
 };
 
-// JavaScript's own error classes: what a class that never sets its `name`
-// prints as, at the end of its bases (`TypeError: …` for `class PathError
-// extends TypeError`).
+// JavaScript's own error classes: what the `stack` and toString() of a
+// class that never sets its `name` print, at the end of its bases
+// (`TypeError: …` for `class PathError extends TypeError`; Node prints the
+// error itself as `PathError [TypeError]: …`).
 inline bool javascript_builtin_error(std::string_view name) {
   for (std::string_view b : {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
                              "AggregateError"})
@@ -137,7 +138,9 @@ struct ClassDef {
   // raising call's arguments fill.
   std::string code;
   // JavaScript: the class gives its instances a `name` of their own (`this.name
-  // = …`, a `name` field or getter). One that does not prints as its base does.
+  // = …`, a `name` field or getter). One that does not has its base's name:
+  // its `stack` and toString() print its base (`Error: …`), while Node's
+  // console.error and uncaught error print its class (`MissingRefError: …`).
   bool names_itself = false;
   // Python: the class body defines `__init__` or `__str__` itself. One that
   // does not, and has no display from a base in its file, prints as its

@@ -177,9 +177,10 @@ Response match_page(const Snapshot& s, const std::string* text) {
       d.set("below_source", f.source);
       d.set("below_same_message", !m.candidates.empty() && m.candidates.front().reasons.pattern_text);
     }
-    const bool weak = !m.candidates.empty() && match::weak(m.candidates.front().reasons);
-    d.set("weak", weak && !m.exception.error_class.empty());
-    d.set("weak_words", weak && m.exception.error_class.empty());
+    const match::Weakness weak = match::weakness(m);
+    d.set("weak", weak == match::Weakness::class_only);
+    d.set("weak_placeholders", weak == match::Weakness::placeholders);
+    d.set("weak_words", weak == match::Weakness::words);
     Data cands{Data::type::list};
     bool first = true;
     for (const auto& c : m.candidates) {
@@ -187,6 +188,13 @@ Response match_page(const Snapshot& s, const std::string* text) {
       if (!r) continue;
       Data item = summary_data(*r);
       item.set("url", candidate_url(s, *r));
+      // A message variant that matched is shown, with the record's own.
+      const std::string& message = match::matched_message(*r, c);
+      item.set("variant", &message != &r->error_message);
+      if (&message != &r->error_message) {
+        item.set("error_message", title_of(message));
+        item.set("record_message", title_of(r->error_message));
+      }
       // The revision it was found in, and the others as consistent.
       std::string at = s.revision_of(*r).first;
       for (std::uint32_t k : c.revisions)

@@ -95,8 +95,8 @@ json build_openapi() {
   json capture = {{"type", "object"}, {"properties", {{"name", string_t}, {"value", string_t}}}};
   json candidate = {
       {"type", "object"},
-      {"required", {"id", "repo", "ref", "sha", "filePath", "lineNumber", "errorClass", "errorMessage", "score",
-                    "captures", "reasons", "url"}},
+      {"required", {"id", "repo", "ref", "sha", "filePath", "lineNumber", "errorClass", "errorMessage", "matchedMessage",
+                    "variant", "score", "captures", "reasons", "url"}},
       {"properties",
        {{"id", string_t},
         {"repo", string_t},
@@ -106,6 +106,11 @@ json build_openapi() {
         {"lineNumber", {{"type", "integer"}}},
         {"errorClass", string_t},
         {"errorMessage", string_t},
+        {"matchedMessage",
+         {{"type", "string"}, {"description", "The message that matched: the record's, or the variant's that did"}}},
+        {"variant",
+         {{"type", {"integer", "null"}},
+          {"description", "The matched message's index in the record's messageVariants; null: its own errorMessage"}}},
         {"score", {{"type", "number"}}},
         {"captures", {{"type", "array"}, {"items", capture}}},
         {"reasons", {{"type", "array"}, {"items", string_t}}},
@@ -118,7 +123,7 @@ json build_openapi() {
         {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},
-      {"required", {"engine", "exception", "frames", "chained", "chainedLeftOut", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites", "raisedBelowFrame"}},
+      {"required", {"engine", "exception", "frames", "chained", "chainedLeftOut", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites", "raisedBelowFrame", "weak"}},
       {"properties",
        {{"engine", {{"type", "string"}, {"description", "What answered: matcher"}}},
         {"exception", {{"type", "object"}, {"properties", {{"errorClass", string_t}, {"message", string_t}}}}},
@@ -141,6 +146,12 @@ json build_openapi() {
           {"description", "The innermost frame is in an indexed file, on a line no site raises at, and its statement is "
                           "no raise: a built-in or C code it calls, or the statement itself, raised the error; the "
                           "candidates print the same message elsewhere"}}},
+        {"weak",
+         {{"type", {"string", "null"}},
+          {"enum", {"class", "placeholders", "words", nullptr}},
+          {"description", "How little ties the first answer to the text, when only that: the class (its message does "
+                          "not fit), the class and a message of placeholders only (any text fits it), or words shared "
+                          "(no class printed); null otherwise"}}},
         {"candidates", {{"type", "array"}, {"items", candidate}}}}}};
   json repo = {{"type", "object"},
                {"properties",

@@ -282,6 +282,43 @@ TEST(EvidenceLinks, AnAmbiguousSiteNeedsAWitness) {
   EXPECT_EQ(l.tests_of("empty text"), (std::vector<std::string>{"FmtTest.test_only@16"}));
 }
 
+// tornado's template.py and click's types.py shape: a helper raises the
+// text its callers pass (`self.raise_parse_error("{% break %} outside
+// {% for %} block")`), which the record keeps as its message's variants.
+// A test without a regex witnesses the helper's site by a word of its name
+// ("break") that only a variant holds, as it would one of the message:
+// the nearest site of the class the test reaches, with another below it.
+TEST(EvidenceLinks, AWordOfAMessageVariantWitnessesTheSite) {
+  auto l = link({{"pkg/template.py",
+                  "class ParseError(Exception):\n"
+                  "    pass\n"
+                  "class Reader:\n"
+                  "    def raise_parse_error(self, msg):\n"
+                  "        raise ParseError(msg)\n"
+                  "    def parse(self, text):\n"
+                  "        if text.startswith('{% break'):\n"
+                  "            self.raise_parse_error('{% break %} outside {% for %} block')\n"
+                  "        if text.startswith('{% end'):\n"
+                  "            self.raise_parse_error('extra {% end %} block')\n"
+                  "        return self._check(text)\n"
+                  "    def _check(self, text):\n"
+                  "        return self._body(text)\n"
+                  "    def _body(self, text):\n"
+                  "        if not text:\n"
+                  "            raise ParseError('empty template')\n"
+                  "        return text\n"}},
+                {{"tests/test_template.py",
+                  "import unittest\n"
+                  "from pkg.template import ParseError, Reader\n"
+                  "class TemplateTest(unittest.TestCase):\n"
+                  "    def test_break_in_apply(self):\n"
+                  "        with self.assertRaises(ParseError):\n"
+                  "            Reader().parse(self.source)\n"}});
+  ASSERT_EQ(l.records.size(), 2u);
+  EXPECT_EQ(l.tests_of("{msg}"), (std::vector<std::string>{"TemplateTest.test_break_in_apply@5"}));
+  EXPECT_TRUE(l.tests_of("empty template").empty());
+}
+
 // Lib/asyncio/base_events.py's shape: `run_until_complete` raises below a
 // call that may raise the class as well. A test calling it through its
 // receiver `self.loop` names no site by that: "loop" is in the message,

@@ -2,6 +2,7 @@
 // into a real SQLite file, then matched from arguments and stdin.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/process.h"
@@ -149,6 +150,113 @@ TEST(MatchCliValues, AValueTheMessageNamesTwiceIsShownOnce) {
   ASSERT_EQ(plural.code, 0) << plural.err;
   EXPECT_NE(plural.out.find("   n = 3\n"), std::string::npos) << plural.out;
   EXPECT_EQ(plural.out.find("else '' ="), std::string::npos) << plural.out;
+}
+
+// The standard library's typing.py and mailbox.py, scanned as they are,
+// and the errors python3 raises through them. typing's `Too {'many' if
+// alen > elen else 'few'} arguments` keeps `Too few` as a variant of the
+// record's `Too many`: the answer shows the variant that matched and names
+// the record's own message. mailbox's `raise NoSuchMailboxError(self._path)`
+// prints only its value: its pattern matched, so no "no pattern matched"
+// note, but only the class ties such sites to the text, and it says so.
+TEST(MatchCliAnswers, ShowsTheVariantThatMatchedAndWhatAPlaceholderMessageTells) {
+  testing::TempDir tmp;
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::filesystem::create_directories(tmp / "repo");
+  for (const char* f : {"typing.py", "mailbox.py"})
+    std::filesystem::copy_file(std::filesystem::path(stdlib) / f, tmp / "repo" / f);
+  const std::string db = "sqlite:" + (tmp / "e.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) +
+                  " --repo python/cpython -q --db " + shell_quote(db));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto match = [&](const std::string& text, const std::string& options = "") {
+    testing::write_file(tmp / "in.txt", text);
+    return run(testing::errdex_cmd() + " match " + options + " --db " + shell_quote(db) + " < " +
+               shell_quote((tmp / "in.txt").string()));
+  };
+
+  auto raised = run("python3 -c 'from typing import Dict; Dict[int]'");
+  ASSERT_NE(raised.err.find("TypeError: Too few arguments for typing.Dict"), std::string::npos) << raised.err;
+  auto text = match(raised.err);
+  ASSERT_EQ(text.code, 0) << text.err;
+  const auto first = text.out.find("\n1. typing.py:");
+  ASSERT_NE(first, std::string::npos) << text.out;
+  const std::string answer = text.out.substr(first, text.out.find("\n2. ") - first);
+  EXPECT_NE(answer.find("\n   TypeError: Too few arguments for {cls}"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\n   (a variant of the record's message: Too many arguments for {cls}"), std::string::npos)
+      << answer;
+  auto json = match(raised.err, "--json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto best = nlohmann::json::parse(json.out)["candidates"][0];
+  EXPECT_EQ(best["matchedMessage"].get<std::string>().rfind("Too few arguments for {cls}", 0), 0u) << best;
+  EXPECT_EQ(best["errorMessage"].get<std::string>().rfind("Too many arguments for {cls}", 0), 0u) << best;
+  EXPECT_EQ(best["variant"], 0) << best;
+
+  auto missing = run("python3 -c \"import mailbox; mailbox.Maildir('/no/such/errdex/maildir', create=False)\"");
+  const std::string line = "mailbox.NoSuchMailboxError: /no/such/errdex/maildir\n";
+  ASSERT_NE(missing.err.find(line), std::string::npos) << missing.err;
+  auto weak = match(line);
+  ASSERT_EQ(weak.code, 0) << weak.err;
+  EXPECT_NE(weak.out.find("1. mailbox.py:"), std::string::npos) << weak.out;
+  EXPECT_EQ(weak.out.find("no pattern matched"), std::string::npos) << weak.out;
+  EXPECT_NE(weak.out.find("\nweak: only the class ties these sites to the text: their message is all placeholders"),
+            std::string::npos)
+      << weak.out;
+  auto weak_json = nlohmann::json::parse(match(line, "--json").out);
+  EXPECT_EQ(weak_json["weak"], "placeholders") << weak_json;
+  EXPECT_EQ(weak_json["fulltextFallback"], false) << weak_json;
+  EXPECT_TRUE(weak_json["candidates"][0]["variant"].is_null()) << weak_json;
+  // With its traceback, the frame's line names the site: nothing weak.
+  auto whole = nlohmann::json::parse(match(missing.err, "--json").out);
+  EXPECT_TRUE(whole["weak"].is_null()) << whole;
+}
+
+// ajv's shape: `class MissingRefError extends Error {}` never sets its
+// name. Node prints it thrown uncaught, and console.error prints it, as
+// `MissingRefError: …`; its toString() (and `stack`) as `Error: …`. Each
+// form, as node really prints it, finds the site, shown with the class a
+// user sees.
+TEST(MatchCliAnswers, AJavaScriptClassThatSetsNoNameIsFoundByEveryFormNodePrints) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "pkg/package.json", "{\"name\": \"refs\", \"version\": \"1.0.0\", \"main\": \"index.js\"}\n");
+  testing::write_file(tmp / "pkg/ref_error.js",
+                      "class MissingRefError extends Error {\n"
+                      "  constructor(baseId, ref) {\n"
+                      "    super(`can't resolve reference ${ref} from id ${baseId}`)\n"
+                      "    this.missingRef = ref\n"
+                      "  }\n"
+                      "}\n"
+                      "module.exports = MissingRefError\n");
+  testing::write_file(tmp / "pkg/index.js",
+                      "const MissingRefError = require('./ref_error')\n"
+                      "function resolve(schemas, baseId, ref) {\n"
+                      "  if (!(ref in schemas)) throw new MissingRefError(baseId, ref)\n"
+                      "  return schemas[ref]\n"
+                      "}\n"
+                      "module.exports = { resolve }\n");
+  const std::string db = "sqlite:" + (tmp / "e.db").string();
+  auto scan = run(testing::errdex_cmd() + " scan " + shell_quote((tmp / "pkg").string()) + " -q --db " + shell_quote(db));
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  const std::string call = "require(" + nlohmann::json((tmp / "pkg/index.js").string()).dump() + ").resolve({}, '#', '#/nope')";
+  testing::write_file(tmp / "uncaught.js", call + "\n");
+  testing::write_file(tmp / "logged.js", "try { " + call + " } catch (e) { console.error(e); console.error(e.toString()) }\n");
+  const std::string uncaught = run("node " + shell_quote((tmp / "uncaught.js").string()) + " 2>&1").out;
+  const std::string logged = run("node " + shell_quote((tmp / "logged.js").string()) + " 2>&1").out;
+  const std::string as_string = logged.substr(logged.rfind("Error: can't"));
+  ASSERT_NE(uncaught.find("\nMissingRefError: can't resolve reference #/nope from id #"), std::string::npos) << uncaught;
+  ASSERT_EQ(logged.rfind("MissingRefError: can't resolve reference #/nope from id #", 0), 0u) << logged;
+  ASSERT_EQ(as_string, "Error: can't resolve reference #/nope from id #\n") << logged;
+  for (const std::string& text : {uncaught, logged.substr(0, logged.find("\n}\n") + 3), as_string,
+                                  std::string("MissingRefError: can't resolve reference #/nope from id #\n")}) {
+    testing::write_file(tmp / "in.txt", text);
+    auto r = run(testing::errdex_cmd() + " match --json --db " + shell_quote(db) + " < " + shell_quote((tmp / "in.txt").string()));
+    ASSERT_EQ(r.code, 0) << text << r.err;
+    const auto best = nlohmann::json::parse(r.out)["candidates"][0];
+    EXPECT_EQ(best["filePath"], "index.js") << text << r.out;
+    EXPECT_EQ(best["lineNumber"], 3) << text << r.out;
+    EXPECT_EQ(best["errorClass"], "MissingRefError") << text << r.out;
+  }
 }
 
 }  // namespace

@@ -263,6 +263,90 @@ TEST(Matcher, VariantsAnswerForTheirRecord) {
   EXPECT_EQ(top_id(m.match("decimal.InvalidOperation: sqrt(-x), x > 0")), "v0");
 }
 
+// The answer says which of the record's messages matched: typing's
+// `Too {'many' if alen > elen else 'few'} arguments` keeps `Too few` as a
+// variant of the record's `Too many`, and a paste of `Too few` names the
+// variant (its captures named after its interpolations), not the record's
+// first message. Of two revisions holding the site, the one the frames'
+// interpreter names answers with its own index of that message.
+TEST(Matcher, AnswerNamesTheMessageVariantThatMatched) {
+  auto site = [](std::string first, std::string other) {
+    auto r = rec("t", "TypeError", "Too " + first + " arguments for {cls}; actual {alen}, expected {elen}",
+                 "Too " + first + " arguments for (.+?); actual (-?\\d+), expected (-?\\d+)", "Lib/typing.py", 293);
+    r.repo = "python/cpython";
+    r.message_variants = {{"Too " + other + " arguments for {cls}; actual {n}, expected {elen}",
+                           "Too " + other + " arguments for (.+?); actual (-?\\d+), expected (-?\\d+)"}};
+    return r;
+  };
+  const Matcher one = Matcher::build({site("many", "few")});
+  auto few = one.match("TypeError: Too few arguments for typing.Dict; actual 1, expected 2");
+  ASSERT_EQ(few.candidates.size(), 1u);
+  EXPECT_EQ(few.candidates[0].variant, std::optional<std::uint32_t>(0));
+  ASSERT_EQ(few.candidates[0].captures.size(), 3u);
+  EXPECT_EQ(few.candidates[0].captures[1].name, "n");
+  auto many = one.match("TypeError: Too many arguments for typing.Dict; actual 3, expected 2");
+  ASSERT_EQ(many.candidates.size(), 1u);
+  EXPECT_FALSE(many.candidates[0].variant.has_value());
+  EXPECT_EQ(many.candidates[0].captures[1].name, "alen");
+
+  // v3.13.0 (preferred) writes `many` first, v3.11.7 `few`: a traceback of
+  // 3.11 is answered by v3.11.7's record, whose own message matched.
+  const std::vector<std::uint32_t> preference = {0, 1};
+  const std::vector<std::string> refs = {"v3.13.0", "v3.11.7"};
+  const Matcher two = Matcher::build({site("many", "few"), site("few", "many")}, {}, preference, refs);
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3.11/typing.py\", line 293, in _check_generic\n"
+      "TypeError: Too few arguments for typing.Dict; actual 1, expected 2\n";
+  auto r = two.match(tb);
+  ASSERT_EQ(r.candidates.size(), 1u);
+  EXPECT_EQ(r.candidates[0].index, 1u);
+  EXPECT_FALSE(r.candidates[0].variant.has_value());
+  auto newer = two.match(tb.substr(0, tb.find("python3.11")) + "python3.13" + tb.substr(tb.find("python3.11") + 10));
+  ASSERT_EQ(newer.candidates.size(), 1u);
+  EXPECT_EQ(newer.candidates[0].index, 0u);
+  EXPECT_EQ(newer.candidates[0].variant, std::optional<std::uint32_t>(0));
+}
+
+// A message that only fits a site whose message is all placeholders
+// (`raise NoSuchMailboxError(self._path)`) matched that site's pattern: it
+// is no full-text fallback, and weakness() says how little ties it. Full
+// text alone, with the printed class raised by none of the answers, is
+// `words`; a class whose sites' text does not fit is `class_only`.
+TEST(Matcher, APlaceholderPatternIsWeakButNoFullTextFallback) {
+  const Matcher m = Matcher::build({
+      rec("p0", "NoSuchMailboxError", "{self._path}", "(.+?)", "Lib/mailbox.py", 286),
+      rec("p1", "NoSuchMailboxError", "{self._path}", "(.+?)", "Lib/mailbox.py", 590),
+      rec("f0", "ValueError", "mailbox folder is not empty: {path}", "mailbox folder is not empty: (.+?)",
+          "Lib/mailbox.py", 400),
+      rec("c0", "KeyError", "No message with key: {key}", "No message with key: (.+?)", "Lib/mailbox.py", 500),
+  });
+  auto r = m.match("mailbox.NoSuchMailboxError: /tmp/x");
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(top_id(r).substr(0, 1), "p");
+  EXPECT_TRUE(r.candidates[0].reasons.pattern);
+  EXPECT_FALSE(r.fulltext_fallback);
+  EXPECT_EQ(weakness(r), Weakness::placeholders);
+  EXPECT_EQ(weakness_word(weakness(r)), "placeholders");
+  auto words = m.match("OSError: the mailbox folder is gone");
+  ASSERT_FALSE(words.candidates.empty());
+  EXPECT_TRUE(words.fulltext_fallback);
+  EXPECT_EQ(weakness(words), Weakness::words);
+  auto by_class = m.match("KeyError: no message for 'nope'");
+  ASSERT_FALSE(by_class.candidates.empty());
+  EXPECT_EQ(weakness(by_class), Weakness::class_only);
+  EXPECT_EQ(weakness(m.match("KeyError: No message with key: 'nope'")), Weakness::none);
+  // Fixed text of blanks and punctuation only (moto's `{message} {"
+  // ".join(...)}`) is no fixed text: `int('x')`'s message, raised by C
+  // code, fits it as it fits any message of two words.
+  const Matcher two = Matcher::build({rec("m0", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/parse.py", 920),
+                                      rec("m1", "ValueError", "{a}: {b}", "(.+?): (.+?)", "moto/parse.py", 930)});
+  auto c_code = two.match("ValueError: invalid literal for int() with base 10: 'x'");
+  ASSERT_FALSE(c_code.candidates.empty());
+  EXPECT_FALSE(c_code.candidates[0].reasons.pattern_text);
+  EXPECT_EQ(weakness(c_code), Weakness::placeholders);
+}
+
 TEST(Matcher, FrameLineOutranksClassAndPattern) {
   // The message fits a7's pattern, but the frame says c.py is not where it
   // was raised: a4 (no constant text) at pkg/util.py:5 is.

@@ -260,7 +260,8 @@ TEST_F(NpmAccuracy, MessageAlone) {
   std::printf("message only: top-1 %.2f%% (%d of %d) where it names one site; %d ties hold the site; first answer %.2f%% of all %d\n",
               one_site, right, n - ties, ties, n ? 100.0 * first / n : 0, n);
   // 60 of 61 with messages built by `+=` (path-to-regexp's PathError) and
-  // classes printed as their base (PathError sets no name: `TypeError:`).
+  // a class that sets no name agreeing with the base `node -e` prints
+  // (PathError's `TypeError:`).
   EXPECT_GE(one_site, 95.0);
 }
 

@@ -751,6 +751,51 @@ TEST(ServeCommand, AnErrorRaisedBelowTheInnermostFrameIsSaidSo) {
   EXPECT_EQ(json::parse(site.body)["raisedBelowFrame"], false) << site.body;
 }
 
+// The answer over HTTP says what `errdex match` says (cli_match_test.cc's
+// MatchCliAnswers): the message variant that matched (typing's `Too few
+// arguments`, a variant of the record's `Too many`) on the page and in the
+// API, with the record's own message; and how little ties a site whose
+// message is all placeholders (mailbox's `raise NoSuchMailboxError(self._path)`).
+TEST(ServeCommand, TheMatchedVariantAndAPlaceholderMessagesWeaknessOverHttp) {
+  TempDir tmp;
+  const std::string stdlib = testing::python_stdlib();
+  ASSERT_FALSE(stdlib.empty());
+  std::filesystem::create_directories(tmp / "repo");
+  for (const char* f : {"typing.py", "mailbox.py"})
+    std::filesystem::copy_file(std::filesystem::path(stdlib) / f, tmp / "repo" / f);
+  std::string db = "sqlite:" + (tmp / "t.db").string();
+  auto scan = run(errdex_cmd() + " scan " + shell_quote((tmp / "repo").string()) + " --repo python/cpython -q --db " + db);
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto raised = run("python3 -c 'from typing import Dict; Dict[int]'");
+  ASSERT_NE(raised.err.find("TypeError: Too few arguments"), std::string::npos) << raised.err;
+
+  ServeProcess server(db);
+  ASSERT_GT(server.port(), 0) << server.output();
+  auto api = post(server.port(), "/api/match", "text/plain", raised.err);
+  ASSERT_EQ(api.status, 200);
+  auto best = json::parse(api.body)["candidates"][0];
+  EXPECT_EQ(best["filePath"], "typing.py") << api.body;
+  EXPECT_EQ(best["variant"], 0) << api.body;
+  EXPECT_EQ(best["matchedMessage"].get<std::string>().rfind("Too few arguments for {cls}", 0), 0u) << api.body;
+  EXPECT_EQ(best["errorMessage"].get<std::string>().rfind("Too many arguments for {cls}", 0), 0u) << api.body;
+  auto page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=" + web::percent_encode(raised.err));
+  ASSERT_EQ(page.status, 200);
+  const auto first = page.body.find("<li class=\"candidate best\">");
+  ASSERT_NE(first, std::string::npos) << page.body;
+  const std::string answer = page.body.substr(first, page.body.find("</li>", first) - first);
+  EXPECT_NE(answer.find("</code> Too few arguments for {cls}"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("a variant of the record's message: <code>Too many arguments for {cls}"), std::string::npos)
+      << answer;
+
+  const std::string line = "mailbox.NoSuchMailboxError: /no/such/errdex/maildir";
+  auto weak = json::parse(post(server.port(), "/api/match", "text/plain", line).body);
+  EXPECT_EQ(weak["weak"], "placeholders") << weak;
+  EXPECT_EQ(weak["fulltextFallback"], false) << weak;
+  auto weak_page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=" + web::percent_encode(line));
+  EXPECT_NE(weak_page.body.find("their message is all placeholders"), std::string::npos) << weak_page.body;
+  EXPECT_EQ(weak_page.body.find("no pattern matched"), std::string::npos) << weak_page.body;
+}
+
 // Two tags of a repository scanned into one store, served: the revisions,
 // a site's history and the diff over HTTP, as the CLI answers them.
 TEST(ServeCommand, RevisionsHistoryAndDiffOverHttp) {

@@ -38,7 +38,9 @@ def _ask(base, text, timeout):
     with urllib.request.urlopen(request, timeout=timeout) as response:
         answer = json.loads(response.read(1 << 20).decode("utf-8", "replace"))
     candidates = answer.get("candidates") or []
-    if not candidates or answer.get("fulltextFallback"):
+    # Full text, or only the class (or a message of placeholders only), ties
+    # the site to the error: no answer, as `errdex explain` gives none.
+    if not candidates or answer.get("fulltextFallback") or answer.get("weak"):
         return None
     best = candidates[0]
     revision = best.get("ref") or ""

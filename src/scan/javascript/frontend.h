@@ -59,11 +59,12 @@ model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect)
 //   defined twice keeps its first entry;
 // - a site raising a class another file defines with a display shows it
 //   (offer_display);
-// - a site raising a class of the repository that never names itself
-//   (`class PathError extends TypeError {}`: its instances' `name` is
-//   TypeError's, and the stack says `TypeError: …`) raises, as printed, the
-//   first base that does or is not defined here; the class as written
-//   stays in its raised text.
+// - a site raising a class of the repository keeps that class, also when
+//   the class never names itself (`class MissingRefError extends Error {}`):
+//   Node prints an uncaught error, and console.error one, by its class
+//   (`MissingRefError: …`, `PathError [TypeError]: …`); only its `stack`
+//   and toString() say its base (`Error: …`), which matching reads as the
+//   site's class too (matcher.h).
 void link_javascript(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript);
 
 // A throw of a parameter of a function (`export function devAssert(condition,

@@ -260,29 +260,6 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
       if (c->factory && !c->bases.empty()) site.error_class = c->bases.front();
     }
   }
-  // The name a class's instances print: its own, else its base's.
-  // Only a chain that ends at one of JavaScript's own classes is known.
-  auto printed = [&](std::string_view written) {
-    std::string_view name = written;
-    for (int hops = 0; hops < 16; ++hops) {
-      auto it = classes.find(name);
-      if (it == classes.end() || !it->second.cls || it->second.cls->names_itself || it->second.cls->bases.empty()) break;
-      name = it->second.cls->bases.front();
-      if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
-    }
-    return model::javascript_builtin_error(name) ? name : written;
-  };
-  for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
-    if (!javascript[i]) continue;
-    for (ThrowSite& site : files[i].sites) {
-      std::string_view written = site.error_class;
-      if (auto dot = written.rfind('.'); dot != std::string_view::npos) written.remove_prefix(dot + 1);
-      if (site.kind == "raise" && !written.empty() && table.find(written) == table.end()) {
-        std::string_view shown = printed(written);
-        if (shown != written) site.error_class = std::string(shown);
-      }
-    }
-  }
   if (table.empty()) return;
   for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
     if (!javascript[i]) continue;
