@@ -82,14 +82,16 @@ RE2::Options re2_options() {
 }
 
 // A folder a package's build is written to, and the build's rank in
-// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser); -1 for any
-// other folder.
+// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser or another
+// runtime); -1 for any other folder. A build per runtime is written to a
+// folder named after its `exports` condition (lru-cache's
+// `dist/commonjs/node/`, `dist/commonjs/react-native/`, `dist/esm/browser/`).
 int build_folder(std::string_view c) {
   static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
   static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
                                               "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
   static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "amd", "system", "global",
-                                                   "iife", "bundles"};
+                                                   "iife", "bundles", "react-native", "deno", "bun", "workerd", "edge-light"};
   for (std::string_view b : k_common)
     if (c == b) return 0;
   for (std::string_view b : k_es)

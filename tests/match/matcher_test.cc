@@ -1082,6 +1082,27 @@ TEST(Matcher, ARepositorysCommittedBundlesAreOneAnswerWithTheirSource) {
   EXPECT_EQ(top_id(m.match("Error: bundle only 3")), "own");
 }
 
+// lru-cache builds one copy per runtime, each in a folder named after its
+// `exports` condition: `dist/commonjs/index.js`, `dist/commonjs/node/`,
+// `dist/commonjs/react-native/`, `dist/esm/browser/`. They are one
+// statement: a pasted message is one answer, and a frame names its copy.
+TEST(Matcher, BuildsPerRuntimeAreOneAnswer) {
+  const std::string cls = "TypeError", msg = "max option must be a nonnegative integer", pat = msg;
+  std::vector<model::ErrorRecord> records = {
+      site_in("cjs", "npm/lru-cache", cls, msg, pat, "dist/commonjs/index.js", 294),
+      site_in("node", "npm/lru-cache", cls, msg, pat, "dist/commonjs/node/index.js", 294),
+      site_in("rn", "npm/lru-cache", cls, msg, pat, "dist/commonjs/react-native/index.js", 294),
+      site_in("esm-rn", "npm/lru-cache", cls, msg, pat, "dist/esm/react-native/index.js", 290),
+      site_in("esm-browser", "npm/lru-cache", cls, msg, pat, "dist/esm/browser/index.js", 290)};
+  auto m = Matcher::build(records, {{"npm/lru-cache", {""}}});
+  auto r = m.match("TypeError: max option must be a nonnegative integer");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(r.candidates.size(), 1u);
+  EXPECT_TRUE(top_id(r) == "cjs" || top_id(r) == "node") << top_id(r);
+  r = m.match("TypeError: max option must be a nonnegative integer\n    at new LRUCache (/app/node_modules/lru-cache/dist/commonjs/react-native/index.js:294:19)\n");
+  EXPECT_EQ(top_id(r), "rn");
+}
+
 // luxon's `class InvalidUnitError extends LuxonError` sets no `name`: V8
 // prints `Error: Invalid unit nope`. Its site's text is the answer, not
 // another package's `throw new Error(message)` that any text fits; a site
