@@ -1103,6 +1103,30 @@ TEST(Matcher, BuildsPerRuntimeAreOneAnswer) {
   EXPECT_EQ(top_id(r), "rn");
 }
 
+// lru-cache's `require` entry is `dist/commonjs/node/index.min.js`, which
+// the scan skips as minified: its frame (`index.min.js:1:3111`) names the
+// readable `index.js` beside it, the file only, and the message picks the
+// site; a message none of its sites prints (V8's own TypeError) is not
+// answered by that file.
+TEST(Matcher, AMinifiedFrameNamesTheReadableBuildBesideIt) {
+  const std::string cls = "TypeError", msg = "max option must be a nonnegative integer";
+  std::vector<model::ErrorRecord> records = {
+      site_in("cjs", "npm/lru-cache", cls, msg, msg, "dist/commonjs/index.js", 294),
+      site_in("node", "npm/lru-cache", cls, msg, msg, "dist/commonjs/node/index.js", 294),
+      site_in("node-ttl", "npm/lru-cache", cls, "ttl must be a positive integer if specified",
+              "ttl must be a positive integer if specified", "dist/commonjs/node/index.js", 376)};
+  auto m = Matcher::build(records, {{"npm/lru-cache", {""}}});
+  const std::string frame = "\n    at new LRUCache (/app/node_modules/lru-cache/dist/commonjs/node/index.min.js:1:3111)\n";
+  auto r = m.match("TypeError: max option must be a nonnegative integer" + frame);
+  EXPECT_EQ(top_id(r), "node");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_TRUE(r.candidates.front().reasons.frame);
+  EXPECT_FALSE(r.candidates.front().reasons.frame_line);
+  EXPECT_FALSE(r.raised_below);
+  for (const auto& c : m.match("TypeError: Cannot read properties of undefined (reading 'max')" + frame).candidates)
+    EXPECT_FALSE(c.reasons.frame) << c.id;
+}
+
 // luxon's `class InvalidUnitError extends LuxonError` sets no `name`: V8
 // prints `Error: Invalid unit nope`. Its site's text is the answer, not
 // another package's `throw new Error(message)` that any text fits; a site
