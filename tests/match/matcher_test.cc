@@ -1127,6 +1127,46 @@ TEST(Matcher, AMinifiedFrameNamesTheReadableBuildBesideIt) {
     EXPECT_FALSE(c.reasons.frame) << c.id;
 }
 
+// smol-toml ships its ES modules (`dist/error.js`, `dist/stringify.js`, …)
+// and a CommonJS bundle of them, `dist/index.cjs`, whose name says nothing
+// of what it holds: its statements are the modules' twins. Two modules
+// that share a few checks are not a bundle of each other.
+TEST(Matcher, AFileMadeOfOtherFilesStatementsIsABundle) {
+  const std::vector<std::pair<std::string, std::string>> modules = {
+      {"dist/error.js", "Invalid TOML document: (.+?)"},
+      {"dist/stringify.js", "stringify can only be called with an object"},
+      {"dist/stringify.js", "cannot serialize values of type (.+?)"},
+      {"dist/primitive.js", "invalid date"},
+      {"dist/parse.js", "trying to redefine an already defined table or value"}};
+  std::vector<model::ErrorRecord> records;
+  for (std::size_t k = 0; k < modules.size(); ++k) {
+    const auto& [file, pat] = modules[k];
+    records.push_back(site_in("m" + std::to_string(k), "npm/smol-toml", "TypeError", pat, pat, file, 10 + static_cast<int>(k)));
+    records.push_back(site_in("b" + std::to_string(k), "npm/smol-toml", "TypeError", pat, pat, "dist/index.cjs", 100 * static_cast<int>(k + 1)));
+  }
+  auto m = Matcher::build(records, {{"npm/smol-toml", {""}}});
+  auto r = m.match("TypeError: stringify can only be called with an object");
+  EXPECT_EQ(top_id(r), "m1");
+  EXPECT_FALSE(r.ambiguous);
+  r = m.match("TypeError: stringify can only be called with an object\n    at stringify (/app/node_modules/smol-toml/dist/index.cjs:200:9)\n");
+  EXPECT_EQ(top_id(r), "b1");
+  // Its ES build beside it, which throws messages of its own too, is a bundle as well (json5's
+  // `dist/index.js` beside `dist/index.mjs`): one answer still.
+  for (std::size_t k = 0; k < modules.size(); ++k)
+    records.push_back(site_in("e" + std::to_string(k), "npm/smol-toml", "TypeError", modules[k].second, modules[k].second, "dist/index.js",
+                              100 * static_cast<int>(k + 1) + 5));
+  records.push_back(site_in("own", "npm/smol-toml", "TypeError", "a polyfill's own check", "a polyfill's own check", "dist/index.js", 3));
+  auto both = Matcher::build(records, {{"npm/smol-toml", {""}}}).match("TypeError: stringify can only be called with an object");
+  EXPECT_EQ(top_id(both), "m1");
+  EXPECT_EQ(both.candidates.size(), 1u);
+  // Two modules raising the same four checks are two statements, not one.
+  std::vector<model::ErrorRecord> shared;
+  for (const std::string file : {"lib/a.js", "lib/b.js"})
+    for (int k = 0; k < 4; ++k)
+      shared.push_back(site_in(file + std::to_string(k), "npm/x", "TypeError", "check " + std::to_string(k), "check " + std::to_string(k), file, 10 + k));
+  EXPECT_TRUE(Matcher::build(shared, {{"npm/x", {""}}}).match("TypeError: check 2").ambiguous);
+}
+
 // luxon's `class InvalidUnitError extends LuxonError` sets no `name`: V8
 // prints `Error: Invalid unit nope`. Its site's text is the answer, not
 // another package's `throw new Error(message)` that any text fits; a site
