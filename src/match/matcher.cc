@@ -30,6 +30,7 @@ namespace {
 
 using detail::class_words;
 using detail::js_frame;
+using detail::minified_name;
 using detail::mask_bit;
 using detail::Paste;
 using detail::raises_itself;
@@ -215,6 +216,15 @@ struct Search {
     path_components(f.file, parts);
     if (parts.empty()) return {false, false};
     auto it = m.by_basename.find(parts.back());
+    // A minified build (`dist/index.min.js`, which the scan skips) names
+    // the readable build beside it (`dist/index.js`), its file only: every
+    // statement of the minified file is on its line 1.
+    std::string readable;
+    const bool minified = it == m.by_basename.end() && !outer && minified_name(parts.back(), readable);
+    if (minified) {
+      parts.back() = readable;
+      it = m.by_basename.find(readable);
+    }
     if (it == m.by_basename.end()) return {false, false};
     // An installed path's module path (after site-packages, lib/python3.11)
     // names a file whole when the rest of the file's path is an import
@@ -269,6 +279,10 @@ struct Search {
       if (outer && entry.line != f.line) continue;
       Cand& c = add(e);
       c.suffix = agree;
+      if (minified) {
+        c.file_only = true;  // a frame of it only if its message fits (rank)
+        continue;
+      }
       c.reasons.frame = true;
       const std::uint32_t own = printed ? m.statement[entry.record] : 0;
       const std::uint32_t in_function = m.function[entry.record];
@@ -703,6 +717,9 @@ struct Search {
       const bool base_class = !c.reasons.error_class && base_class_agrees(e, c.confirmed);
       c.reasons.error_class |= base_class;
       c.reasons.pattern_text = c.reasons.pattern && e.constant_chars > 0 && !m.wordless[e.pattern_id];
+      // A minified frame's file says which build threw a message its site
+      // prints, not which site threw another (V8's own TypeError).
+      if (c.file_only) c.reasons.frame = c.reasons.pattern_text;
       double s = 0;
       if (by_module) s += k_module_per_part * module_agreement(e.file_id);
       if (c.reasons.frame_line) s += k_frame_line + k_frame_line_per_component * c.suffix;

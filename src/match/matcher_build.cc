@@ -82,14 +82,16 @@ RE2::Options re2_options() {
 }
 
 // A folder a package's build is written to, and the build's rank in
-// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser); -1 for any
-// other folder.
+// Impl::build_rank (0 CommonJS or unknown, 1 ES, 2 browser or another
+// runtime); -1 for any other folder. A build per runtime is written to a
+// folder named after its `exports` condition (lru-cache's
+// `dist/commonjs/node/`, `dist/commonjs/react-native/`, `dist/esm/browser/`).
 int build_folder(std::string_view c) {
   static constexpr std::string_view k_common[] = {"dist", "lib", "cjs", "commonjs", "node", "build", "src", "out"};
   static constexpr std::string_view k_es[] = {"esm", "es", "es5", "es6", "es2015", "es2017", "es2020", "esnext", "module", "mjs",
                                               "esm5", "esm2015", "esm2020", "esm2022", "fesm2015", "fesm2020", "fesm2022"};
   static constexpr std::string_view k_browser[] = {"browser", "esm-browser", "cjs-browser", "umd", "amd", "system", "global",
-                                                   "iife", "bundles"};
+                                                   "iife", "bundles", "react-native", "deno", "bun", "workerd", "edge-light"};
   for (std::string_view b : k_common)
     if (c == b) return 0;
   for (std::string_view b : k_es)
@@ -213,6 +215,78 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
   return true;
 }
 
+// The key twin builds share of a record: its dataset and pattern.
+std::string twin_message(const model::ErrorRecord& rec) {
+  std::string message;
+  for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.message_pattern}) {
+    message += *f;
+    message += '\0';
+  }
+  return message;
+}
+
+// Bundles by their content: files of `order` (sorted by file) made of
+// other files' statements (smol-toml's `dist/index.cjs`, built from
+// `dist/stringify.js`, `dist/error.js`, … beside it, whose name says
+// nothing): of its records with fixed text (4 or more), at least 90 %
+// raise a pattern that files of two or more other build-free paths raise
+// too, each of those files with fewer such records than it; and its other
+// builds. A module whose statements a bundle holds is none (the bundle
+// holds more), nor are two modules sharing a check.
+std::unordered_set<std::uint32_t> bundles_by_content(const Index& m, const std::vector<model::ErrorRecord>& records,
+                                                     const std::vector<std::uint32_t>& order) {
+  constexpr std::uint32_t k_min_constant_chars = 8;  // `{message}` and `Invalid {x}` are no one file's
+  struct Place {
+    std::uint32_t file;
+    std::string path;
+  };
+  std::unordered_map<std::string, std::vector<Place>> places;  // by twin_message
+  std::unordered_map<std::uint32_t, std::size_t> count;        // by file: its records with fixed text
+  std::vector<std::string> path_of(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (m.entries[order[k]].constant_chars < k_min_constant_chars) continue;
+    std::uint8_t rank = 0;
+    const std::uint32_t file = m.entries[order[k]].file_id;
+    path_of[k] = build_free_path(m.file_parts[file], rank);
+    places[twin_message(records[order[k]])].push_back({file, path_of[k]});
+    ++count[file];
+  }
+  std::unordered_set<std::uint32_t> bundles;
+  std::unordered_set<std::string> paths;
+  for (std::size_t k = 0, end; k < order.size(); k = end) {
+    const std::uint32_t file = m.entries[order[k]].file_id;
+    const std::size_t total = count.count(file) ? count[file] : 0;
+    std::size_t covered = 0;
+    bool smaller = true;  // every file it shares a statement with holds fewer
+    paths.clear();
+    for (end = k; end < order.size() && m.entries[order[end]].file_id == file; ++end) {
+      if (m.entries[order[end]].constant_chars < k_min_constant_chars) continue;
+      bool found = false;
+      for (const Place& p : places[twin_message(records[order[end]])])
+        if (p.file != file && p.path != path_of[end]) {
+          found = true;
+          paths.insert(p.path);
+          smaller = smaller && count[p.file] < total;
+        }
+      covered += found;
+    }
+    if (total >= 4 && covered * 10 >= total * 9 && paths.size() >= 2 && smaller) bundles.insert(file);
+  }
+  // A bundle's other builds in its dataset are bundles (json5's
+  // `dist/index.js`, whose UMD wrapper throws its own too, beside
+  // `dist/index.mjs`).
+  std::unordered_set<std::string> bundle_paths;  // dataset and build-free path
+  auto dataset_path = [&](std::size_t k) {
+    const model::ErrorRecord& rec = records[order[k]];
+    return rec.repo + '\0' + rec.analyzed_sha + '\0' + path_of[k];
+  };
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (!path_of[k].empty() && bundles.count(m.entries[order[k]].file_id)) bundle_paths.insert(dataset_path(k));
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (!path_of[k].empty() && bundle_paths.count(dataset_path(k))) bundles.insert(m.entries[order[k]].file_id);
+  return bundles;
+}
+
 // Twin builds: records of one dataset (repository and commit) raising
 // the same pattern from the same build-free path in different files
 // (a compiled build may write the class otherwise: Babel's
@@ -221,7 +295,8 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
 // of npm/qs, `handlebars.runtime.amd.js`, a file under `umd/`; in a
 // repository, a file named after it: axios/axios commits
 // `dist/axios.js`, `dist/esm/axios.js`, `dist/node/axios.cjs` beside
-// `lib/`) holds every module: its record is the twin of the one group
+// `lib/`; a file made of other files' statements, bundles_by_content)
+// holds every module: its record is the twin of the one group
 // raising the same class and pattern elsewhere, when there is one, one
 // record of each bundle file per group.
 void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
@@ -234,6 +309,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     return m.entries[a].file_id != m.entries[b].file_id ? m.entries[a].file_id < m.entries[b].file_id
                                                         : m.entries[a].line < m.entries[b].line;
   });
+  const std::unordered_set<std::uint32_t> content_bundles = bundles_by_content(m, records, order);
   std::unordered_map<std::string, std::uint32_t> groups, in_file, by_message;  // by_message: 1 + group, 0 when several
   std::vector<std::uint32_t> group_of(records.size(), 0), size;
   std::vector<std::uint8_t> rank(records.size(), 0);
@@ -242,11 +318,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
   for (std::uint32_t r : order) {
     const auto& parts = m.file_parts[m.entries[r].file_id];
     const auto& rec = records[r];
-    message.clear();
-    for (const std::string* f : {&rec.repo, &rec.analyzed_sha, &rec.message_pattern}) {
-      message += *f;
-      message += '\0';
-    }
+    message = twin_message(rec);
     std::string path = build_free_path(parts, rank[r]);
     // The package's name: npm/<name>'s, or a repository's own name.
     const std::string_view package = std::string_view(rec.repo).substr(rec.repo.find('/') + 1);
@@ -256,7 +328,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     const bool in_bundle_folder = std::any_of(parts.begin(), parts.end() - 1, [](std::string_view c) {
       return c == "umd" || c == "bundles";
     });
-    if (in_bundle_folder ||
+    if (in_bundle_folder || content_bundles.count(m.entries[r].file_id) ||
         (!package.empty() && file_stem.starts_with(package) &&
          (file_stem.size() == package.size() || file_stem[package.size()] == '.'))) {
       // After every module's own file; among bundles, by their folder's
@@ -277,11 +349,7 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
   }
   std::unordered_set<std::uint64_t> joined;  // (group, bundle file) pairs
   for (std::uint32_t r : bundled) {
-    message.clear();
-    for (const std::string* f : {&records[r].repo, &records[r].analyzed_sha, &records[r].message_pattern}) {
-      message += *f;
-      message += '\0';
-    }
+    message = twin_message(records[r]);
     if (auto it = by_message.find(message); it != by_message.end() && it->second != 0) {
       // One record of a bundle file per group: a second is another statement.
       if (!joined.insert((std::uint64_t{it->second} << 32) | m.entries[r].file_id).second) continue;

@@ -100,6 +100,16 @@ bool raises_itself(std::string_view source) {
   return false;
 }
 
+bool minified_name(std::string_view name, std::string& readable) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || !js_file(name)) return false;
+  const std::string_view stem = name.substr(0, dot);
+  if (!stem.ends_with(".min") || stem.size() == 4) return false;
+  readable.assign(stem.substr(0, stem.size() - 4));
+  readable.append(name.substr(dot));
+  return true;
+}
+
 bool js_frame(std::string_view file) {
   if (auto q = file.find_first_of("?#"); q != std::string_view::npos) file = file.substr(0, q);
   return js_file(file);

@@ -53,6 +53,11 @@ bool raises_itself(std::string_view source);
 // `node:internal/…` are neither; a browser's `?v=3f2a` is not the file's).
 bool js_frame(std::string_view file);
 
+// Whether `name` is a minified build's file (`index.min.js`, `x.min.cjs`),
+// which the scan skips; `readable` is then the readable build's name
+// beside it (`index.js`, `x.cjs`).
+bool minified_name(std::string_view name, std::string& readable);
+
 // The Python version the frames name as their interpreter's
 // (python_version_of_path), innermost first; 0 when none does. `parts` is
 // working memory.

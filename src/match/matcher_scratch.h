@@ -162,6 +162,9 @@ struct Cand {
   int suffix = 0;
   int line_distance = 0;  // frame_source: lines between the frame's and the site's
   bool by_class = false;  // listed because its class agrees, nothing else
+  // Listed by a frame in a minified build (`index.min.js:1:3111`), which
+  // names the readable build's file beside it but no statement of it.
+  bool file_only = false;
   // Listed as a site of the printed class's package raising a class given
   // by an expression: 1 + the words it shares with the class's name; 0 not.
   std::uint8_t expression_words = 0;

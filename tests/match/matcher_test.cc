@@ -1166,6 +1166,91 @@ TEST(Matcher, ARepositorysCommittedBundlesAreOneAnswerWithTheirSource) {
   EXPECT_EQ(top_id(m.match("Error: bundle only 3")), "own");
 }
 
+// lru-cache builds one copy per runtime, each in a folder named after its
+// `exports` condition: `dist/commonjs/index.js`, `dist/commonjs/node/`,
+// `dist/commonjs/react-native/`, `dist/esm/browser/`. They are one
+// statement: a pasted message is one answer, and a frame names its copy.
+TEST(Matcher, BuildsPerRuntimeAreOneAnswer) {
+  const std::string cls = "TypeError", msg = "max option must be a nonnegative integer", pat = msg;
+  std::vector<model::ErrorRecord> records = {
+      site_in("cjs", "npm/lru-cache", cls, msg, pat, "dist/commonjs/index.js", 294),
+      site_in("node", "npm/lru-cache", cls, msg, pat, "dist/commonjs/node/index.js", 294),
+      site_in("rn", "npm/lru-cache", cls, msg, pat, "dist/commonjs/react-native/index.js", 294),
+      site_in("esm-rn", "npm/lru-cache", cls, msg, pat, "dist/esm/react-native/index.js", 290),
+      site_in("esm-browser", "npm/lru-cache", cls, msg, pat, "dist/esm/browser/index.js", 290)};
+  auto m = Matcher::build(records, {{"npm/lru-cache", {""}}});
+  auto r = m.match("TypeError: max option must be a nonnegative integer");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_EQ(r.candidates.size(), 1u);
+  EXPECT_TRUE(top_id(r) == "cjs" || top_id(r) == "node") << top_id(r);
+  r = m.match("TypeError: max option must be a nonnegative integer\n    at new LRUCache (/app/node_modules/lru-cache/dist/commonjs/react-native/index.js:294:19)\n");
+  EXPECT_EQ(top_id(r), "rn");
+}
+
+// lru-cache's `require` entry is `dist/commonjs/node/index.min.js`, which
+// the scan skips as minified: its frame (`index.min.js:1:3111`) names the
+// readable `index.js` beside it, the file only, and the message picks the
+// site; a message none of its sites prints (V8's own TypeError) is not
+// answered by that file.
+TEST(Matcher, AMinifiedFrameNamesTheReadableBuildBesideIt) {
+  const std::string cls = "TypeError", msg = "max option must be a nonnegative integer";
+  std::vector<model::ErrorRecord> records = {
+      site_in("cjs", "npm/lru-cache", cls, msg, msg, "dist/commonjs/index.js", 294),
+      site_in("node", "npm/lru-cache", cls, msg, msg, "dist/commonjs/node/index.js", 294),
+      site_in("node-ttl", "npm/lru-cache", cls, "ttl must be a positive integer if specified",
+              "ttl must be a positive integer if specified", "dist/commonjs/node/index.js", 376)};
+  auto m = Matcher::build(records, {{"npm/lru-cache", {""}}});
+  const std::string frame = "\n    at new LRUCache (/app/node_modules/lru-cache/dist/commonjs/node/index.min.js:1:3111)\n";
+  auto r = m.match("TypeError: max option must be a nonnegative integer" + frame);
+  EXPECT_EQ(top_id(r), "node");
+  EXPECT_FALSE(r.ambiguous);
+  EXPECT_TRUE(r.candidates.front().reasons.frame);
+  EXPECT_FALSE(r.candidates.front().reasons.frame_line);
+  EXPECT_FALSE(r.raised_below);
+  for (const auto& c : m.match("TypeError: Cannot read properties of undefined (reading 'max')" + frame).candidates)
+    EXPECT_FALSE(c.reasons.frame) << c.id;
+}
+
+// smol-toml ships its ES modules (`dist/error.js`, `dist/stringify.js`, …)
+// and a CommonJS bundle of them, `dist/index.cjs`, whose name says nothing
+// of what it holds: its statements are the modules' twins. Two modules
+// that share a few checks are not a bundle of each other.
+TEST(Matcher, AFileMadeOfOtherFilesStatementsIsABundle) {
+  const std::vector<std::pair<std::string, std::string>> modules = {
+      {"dist/error.js", "Invalid TOML document: (.+?)"},
+      {"dist/stringify.js", "stringify can only be called with an object"},
+      {"dist/stringify.js", "cannot serialize values of type (.+?)"},
+      {"dist/primitive.js", "invalid date"},
+      {"dist/parse.js", "trying to redefine an already defined table or value"}};
+  std::vector<model::ErrorRecord> records;
+  for (std::size_t k = 0; k < modules.size(); ++k) {
+    const auto& [file, pat] = modules[k];
+    records.push_back(site_in("m" + std::to_string(k), "npm/smol-toml", "TypeError", pat, pat, file, 10 + static_cast<int>(k)));
+    records.push_back(site_in("b" + std::to_string(k), "npm/smol-toml", "TypeError", pat, pat, "dist/index.cjs", 100 * static_cast<int>(k + 1)));
+  }
+  auto m = Matcher::build(records, {{"npm/smol-toml", {""}}});
+  auto r = m.match("TypeError: stringify can only be called with an object");
+  EXPECT_EQ(top_id(r), "m1");
+  EXPECT_FALSE(r.ambiguous);
+  r = m.match("TypeError: stringify can only be called with an object\n    at stringify (/app/node_modules/smol-toml/dist/index.cjs:200:9)\n");
+  EXPECT_EQ(top_id(r), "b1");
+  // Its ES build beside it, which throws messages of its own too, is a bundle as well (json5's
+  // `dist/index.js` beside `dist/index.mjs`): one answer still.
+  for (std::size_t k = 0; k < modules.size(); ++k)
+    records.push_back(site_in("e" + std::to_string(k), "npm/smol-toml", "TypeError", modules[k].second, modules[k].second, "dist/index.js",
+                              100 * static_cast<int>(k + 1) + 5));
+  records.push_back(site_in("own", "npm/smol-toml", "TypeError", "a polyfill's own check", "a polyfill's own check", "dist/index.js", 3));
+  auto both = Matcher::build(records, {{"npm/smol-toml", {""}}}).match("TypeError: stringify can only be called with an object");
+  EXPECT_EQ(top_id(both), "m1");
+  EXPECT_EQ(both.candidates.size(), 1u);
+  // Two modules raising the same four checks are two statements, not one.
+  std::vector<model::ErrorRecord> shared;
+  for (const std::string file : {"lib/a.js", "lib/b.js"})
+    for (int k = 0; k < 4; ++k)
+      shared.push_back(site_in(file + std::to_string(k), "npm/x", "TypeError", "check " + std::to_string(k), "check " + std::to_string(k), file, 10 + k));
+  EXPECT_TRUE(Matcher::build(shared, {{"npm/x", {""}}}).match("TypeError: check 2").ambiguous);
+}
+
 // luxon's `class InvalidUnitError extends LuxonError` sets no `name`: V8
 // prints `Error: Invalid unit nope`. Its site's text is the answer, not
 // another package's `throw new Error(message)` that any text fits; a site

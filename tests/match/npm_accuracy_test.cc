@@ -265,10 +265,17 @@ TEST_F(NpmAccuracy, MessageAlone) {
   EXPECT_GE(one_site, 95.0);
 }
 
-// The held-out tally for `flag`'s cases: the full stderr names the throw
-// for 95 % of them, an `error.stack` for 90 % of those whose throw made
-// the error, the message alone the site first or in a tie for 90 %.
-void held_out(const std::string& flag, std::size_t min_cases) {
+// What a held-out set is held to, in percent of its cases whose throw made
+// the error: the full stderr names the throw first, an `error.stack` does,
+// the message alone names it first or in a tie, and first.
+struct Floors {
+  int stderr_first = 95, stack_first = 90, message_first_or_tied = 90, message_first = 0;
+};
+
+// The held-out tally for `flag`'s cases, held to `floors` (the full
+// stderr also for those whose statement throws again an error made
+// elsewhere).
+void held_out(const std::string& flag, std::size_t min_cases, Floors floors = {}) {
   TempDir dir;
   std::vector<Case> cases;
   const std::string db = load_cases(dir, flag, cases);
@@ -329,12 +336,13 @@ void held_out(const std::string& flag, std::size_t min_cases) {
   auto message_line = [](const Case& c) { return c.message.substr(0, c.message.find('\n')) + "\n"; };
   for (bool rethrow : {false, true}) {
     const Tally full = measure("node stderr", rethrow, stderr_text);
-    EXPECT_GE(full.right * 100, full.n * 95);
+    EXPECT_GE(full.right * 100, full.n * floors.stderr_first);
   }
   const Tally stack = measure("error.stack", false, error_stack);
-  EXPECT_GE(stack.right * 100, stack.n * 90);
+  EXPECT_GE(stack.right * 100, stack.n * floors.stack_first);
   const Tally message = measure("message only", false, message_line);
-  EXPECT_GE((message.right + message.tied) * 100, message.n * 90);
+  EXPECT_GE((message.right + message.tied) * 100, message.n * floors.message_first_or_tied);
+  EXPECT_GE(message.right * 100, message.n * floors.message_first);
   measure("error.stack", true, error_stack);
   measure("message only", true, message_line);
 }
@@ -353,5 +361,13 @@ TEST(NpmHeldOut, PackagesNeverTunedOnFindTheirThrow) { held_out("--held-out", 60
 // measured on main before the rules it led to (a parameter thrown by a
 // function the file calls with text, `exports.X` constants).
 TEST(NpmHeldOut, ASecondSetOfPackagesNeverTunedOn) { held_out("--held-out2", 35); }
+
+// A third set (npm_cases.js --held-out3): fifteen packages of other kinds,
+// loaded by name, some as ES modules, one through a minified build; 112
+// errors, measured before any rule was written for them at 109 of 109
+// first from stderr and from `error.stack`, 91 of 109 first and 107 first
+// or tied from the message line (valibot's seven `throw new
+// ValiError(issues)` alike), held a little under that.
+TEST(NpmHeldOut, AThirdSetOfPackagesNeverTunedOn) { held_out("--held-out3", 105, {98, 97, 95, 80}); }
 }  // namespace
 }  // namespace errdex
