@@ -367,6 +367,14 @@ def configure(self, num_heads, head_dim, name):
   EXPECT_TRUE(contains(rs[0].solutions.at(0), "Check `len(head_dim)` rather than the `len(num_heads)` the message prints"));
 }
 
+// One file of any language, scanned by its frontend and analyzed alone.
+std::vector<model::ErrorRecord> analyze_one(const std::string& path, const std::string& src) {
+  const auto facts = scan::frontend_for(path)->scan(src);
+  ClassIndex index;
+  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
+  return analyze_file(ctx, facts.sites);
+}
+
 // JavaScript: a throw under two conditions (ajv's validateSchema) names
 // both, and the fix it advises is the `if` whose condition is the cause,
 // not the `else` of a logging option around the throw.
@@ -383,11 +391,7 @@ TEST(StaticAnalyst, JavaScriptThrowUnderTwoConditionsAdvisesTheCause) {
   }
 }
 )";
-  auto facts = scan::frontend_for(path)->scan(src);
-  ASSERT_EQ(facts.sites.size(), 1u);
-  ClassIndex index;
-  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
-  auto rs = analyze_file(ctx, facts.sites);
+  auto rs = analyze_one(path, src);
   ASSERT_EQ(rs.size(), 1u);
   const auto& r = rs[0];
   EXPECT_EQ(r.trigger_scenarios,
@@ -417,11 +421,7 @@ class Range {
   }
 }
 )";
-  auto facts = scan::frontend_for(path)->scan(src);
-  ASSERT_EQ(facts.sites.size(), 4u);
-  ClassIndex index;
-  FileContext ctx{"acme/app", path, std::string(40, 'a'), "", "2026-01-01T00:00:00.000Z", src, &index, nullptr};
-  auto rs = analyze_file(ctx, facts.sites);
+  auto rs = analyze_one(path, src);
   ASSERT_EQ(rs.size(), 4u);
   EXPECT_EQ(rs[0].common_situations, "Calling `SemVer.inc` on an object whose `this.prerelease.length` does not allow it.");
   EXPECT_EQ(rs[1].common_situations, "Passing a value of `options.port` that the code does not accept.");
