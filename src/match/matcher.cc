@@ -8,6 +8,7 @@
 #include <span>
 
 #include "match/excerpt.h"
+#include "match/frame_file.h"
 #include "match/matcher_confirm.h"
 #include "match/matcher_index.h"
 #include "match/matcher_paste.h"
@@ -108,25 +109,6 @@ std::int32_t module_prefix_agreement(const std::vector<std::uint64_t>& modules, 
   return best;
 }
 
-// Whether the frame's path is one of the roots its record's repository was
-// installed at, followed by the record's path or by its module path (the
-// record's path after one of its repository's import roots). `parts` are
-// the frame path's components.
-bool installed_here(const Index& m, std::string_view frame_file, const std::vector<std::string_view>& parts,
-                    std::uint32_t file) {
-  const auto& roots = m.installed[m.file_installed[file]];
-  const auto& rec = m.file_parts[file];
-  for (const auto& r : roots) {
-    if (r.components >= parts.size() || !frame_file.starts_with(r.root)) continue;
-    const char next = frame_file.size() > r.root.size() ? frame_file[r.root.size()] : '\0';
-    if (next != '/' && next != '\\') continue;
-    const std::size_t k = parts.size() - r.components;
-    if (common_suffix(parts, rec) >= k && (k == rec.size() || (k < 64 && ((m.module_mask[file] >> k) & 1))))
-      return true;
-  }
-  return false;
-}
-
 // One match's search: the candidates a paste brings in (by its frames, its
 // message's words, its class, full text), then their ranking. The steps
 // run in the order Matcher::match calls them, each reading what the ones
@@ -175,8 +157,14 @@ struct Search {
   }
 
   // Whether entry e's pattern matches the message, and how. Equal patterns
-  // (one message raised from many places) are confirmed once.
+  // (one message raised from many places) are confirmed once. A message's
+  // first line fitting the whole paste is a match of the message's start.
   Confirmed confirm(std::uint32_t e) {
+    Confirmed c = confirm_pattern(e);
+    if (c.kind == 3 && m.has_variants && m.first_line(e)) c.kind = 2;
+    return c;
+  }
+  Confirmed confirm_pattern(std::uint32_t e) {
     std::uint32_t pattern = m.entries[e].pattern_id;
     std::uint8_t& known = scratch.confirmed[pattern];
     if (known == 0) {
@@ -248,30 +236,14 @@ struct Search {
     std::size_t package_file_start = 0;
     const std::uint64_t frame_package_hash =
         npm_package_path(parts, frame_package, package_file_start) ? word_hash(frame_package) : 0;
+    const detail::FramePath path{f.file, parts, module_len, frame_package_hash, package_file_start};
     // Entries of one file are listed together: its path is compared once.
     std::uint32_t last_file = 0;
     int agree = -1;
     for (std::uint32_t e : it->second) {
       const std::uint32_t file = m.entries[e].file_id;
       if (agree < 0 || file != last_file) {
-        const auto& rec = m.file_parts[file];
-        if (module_len > 0 && module_len < 64 && ((m.module_mask[file] >> module_len) & 1) &&
-            common_suffix(parts, rec) >= module_len)
-          agree = static_cast<int>(rec.size());
-        else
-          agree = suffix_agreement(parts, rec);
-        // The frame's file is this repository's installed file: one
-        // more than any other repository holding the same module path
-        // (two distributions shipping `attr/`, another environment's
-        // copy) can show.
-        if (agree > 0 && m.file_installed[file] != 0 && installed_here(m, f.file, parts, file))
-          agree = static_cast<int>(rec.size()) + 1;
-        if (frame_package_hash != 0 && m.file_package[file] != 0) {
-          const std::size_t in_package = parts.size() - package_file_start;
-          const bool same = m.file_package[file] == frame_package_hash && rec.size() == in_package &&
-                            common_suffix(parts, rec) >= in_package;
-          agree = same ? static_cast<int>(rec.size()) + 1 : 0;
-        }
+        agree = detail::file_agreement(m, path, file);
         last_file = file;
       }
       if (agree <= 0) continue;
@@ -731,8 +703,13 @@ struct Search {
         s += k_frame_file + k_frame_file_per_component * c.suffix;
       if (c.reasons.error_class) s += base_class ? k_base_class : k_class;
       else if (c.expression_words > 0) s += k_expression_class + k_module_per_part * (c.expression_words - 1);
-      if (c.reasons.pattern)
-        s += k_per_constant_char * e.constant_chars * (c.confirmed.kind >= 2 ? 1.0 : 0.25) + c.confirmed.kind;
+      if (c.reasons.pattern) {
+        // A message's first line explains only the start of what its site
+        // prints: its text weighs as a match somewhere in the message, below
+        // a site whose whole message the paste is.
+        const bool whole = c.confirmed.kind >= 2 && !(m.has_variants && m.first_line(c.entry));
+        s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
+      }
       s += k_per_constant_char * c.wrapped_chars;
       s += std::min(c.fulltext, 10000.0);
       c.score = s;
@@ -890,12 +867,14 @@ struct Search {
   // from RE2.
   void note_captures(const Cand& c, const Entry& e) {
     if (!c.reasons.pattern || e.kind == Kind::empty) return;
+    // A first line that fits the whole paste is captured whole.
+    const int kind = c.confirmed.kind == 2 && m.has_variants && m.first_line(c.entry) ? confirm_pattern(c.entry).kind : c.confirmed.kind;
     std::vector<PendingCapture>& pending = scratch.shown.pending;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
     const std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
     const std::string_view t = forms[c.confirmed.variant];
-    if (sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind >= 2)) {
+    if (sp.ok && form_ascii && (!sp.has_int || kind >= 2)) {
       // The walk that confirmed the pattern has its groups already; else
       // the pattern is walked again.
       std::span<const std::pair<std::size_t, std::size_t>> spans;
@@ -906,9 +885,9 @@ struct Search {
       } else {
         Spans& walked = scratch.spans;
         walked.clear();
-        captured = c.confirmed.kind == 3  ? simple_whole(m, sp, t, &walked)
+        captured = kind == 3  ? simple_whole(m, sp, t, &walked)
                    : sp.has_int           ? simple_whole(m, sp, t, &walked, false, false)
-                                          : simple_within(m, sp, t, c.confirmed.kind == 2, &walked);
+                                          : simple_within(m, sp, t, kind == 2, &walked);
         spans = walked;
       }
       if (captured) {
@@ -922,7 +901,7 @@ struct Search {
     const RE2* re = regex(m, c.entry);
     int groups = re->NumberOfCapturingGroups();
     if (groups <= 0) return;
-    RE2::Anchor a = c.confirmed.kind == 3 ? RE2::ANCHOR_BOTH : c.confirmed.kind == 2 ? RE2::ANCHOR_START : RE2::UNANCHORED;
+    RE2::Anchor a = kind == 3 ? RE2::ANCHOR_BOTH : kind == 2 ? RE2::ANCHOR_START : RE2::UNANCHORED;
     std::vector<re2::StringPiece>& sub = scratch.sub;
     sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
     if (re->Match(absl_view(t), 0, t.size(), a, sub.data(), groups + 1)) {
@@ -930,20 +909,6 @@ struct Search {
       for (int g = 1; g <= groups; ++g)
         names.add(pending, std::string_view(sub[g].data() ? sub[g].data() : "", sub[g].size()));
     }
-  }
-
-  // Which of `record`'s messages entry e's pattern is: empty for its own,
-  // else its variant's index. Another record of the site (a revision that
-  // prefer_version chose) is searched for the same pattern.
-  std::optional<std::uint32_t> matched_variant(std::uint32_t record, std::uint32_t e) const {
-    const auto records = static_cast<std::uint32_t>(m.stats.records);
-    if (m.entries[e].record == record)
-      return e < records ? std::nullopt : std::optional<std::uint32_t>(e - records - m.variants_at[record]);
-    const std::uint32_t pattern = m.entries[e].pattern_id;
-    if (!m.has_variants || m.entries[record].pattern_id == pattern) return std::nullopt;
-    for (std::uint32_t v = 0; v < m.variants_at[record + 1] - m.variants_at[record]; ++v)
-      if (m.entries[records + m.variants_at[record] + v].pattern_id == pattern) return v;
-    return std::nullopt;
   }
 
   // The paste's interpreter (detail::python_version_of_frames), read once.
@@ -985,7 +950,7 @@ struct Search {
         cd.index = detail::prefer_version(m, e.record, paste_python_version(),
                                           std::span<std::uint32_t>(noted.revisions).subspan(from));
       }
-      if (c.reasons.pattern) cd.variant = matched_variant(static_cast<std::uint32_t>(cd.index), c.entry);
+      if (c.reasons.pattern) cd.variant = detail::matched_variant(m, static_cast<std::uint32_t>(cd.index), c.entry);
       noted.revisions_end.push_back(static_cast<std::uint32_t>(noted.revisions.size()));
       noted.answers.push_back(cd);
     }

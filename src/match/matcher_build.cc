@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -213,6 +214,46 @@ bool read_simple(std::string_view p, std::vector<SimpleRun>& items, std::uint32_
   trailing = groups;
   trailing_int = ints;
   return true;
+}
+
+// A first line of a message (first_line_of): its pattern and template,
+// and which of its record's messages it is the start of (-1 its own, else
+// the variant's index).
+struct FirstLine {
+  std::string pattern, message;
+  std::int32_t shows = -1;
+};
+
+// A message of several lines, cut at its first: what a user pasting one
+// line of it (`Error: Invalid TOML document: invalid value` of smol-toml's
+// `Invalid TOML document: {message}\n\n{codeblock}`, the line a log or a
+// summary keeps) can be matched against. Only for a simple pattern whose
+// fixed text breaks the line outside any group, when the first line says
+// something of its own (a whole word, 8 fixed characters or more) and
+// holds as many interpolations as groups; else none.
+std::optional<FirstLine> first_line_of(const std::string& pattern, const std::string& message) {
+  std::vector<SimpleRun> items;
+  std::uint32_t trailing = 0;
+  bool trailing_int = false;
+  if (!read_simple(pattern, items, trailing, trailing_int)) return std::nullopt;
+  std::size_t cut = std::string::npos;
+  for (std::size_t i = 0; i < pattern.size() && cut == std::string::npos; ++i) {
+    if (pattern.compare(i, 5, "(.+?)") == 0) i += 4;
+    else if (pattern.compare(i, 7, "(-?\\d+)") == 0) i += 6;
+    else if (pattern[i] == '\n' || (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] == 'n')) cut = i;
+    else if (pattern[i] == '\\') ++i;
+  }
+  const std::size_t line_end = message.find('\n');
+  if (cut == std::string::npos || line_end == std::string::npos) return std::nullopt;
+  FirstLine f{pattern.substr(0, cut), message.substr(0, line_end), -1};
+  PatternText pt = read_pattern(f.pattern);
+  if (pt.unreliable || pt.words.empty() || pt.constant_chars < 8) return std::nullopt;
+  items.clear();
+  if (!read_simple(f.pattern, items, trailing, trailing_int)) return std::nullopt;
+  std::size_t groups = trailing;
+  for (const SimpleRun& item : items) groups += item.groups;
+  if (interpolation_names(f.message).size() != groups) return std::nullopt;
+  return f;
 }
 
 // The key twin builds share of a record: its dataset and pattern.
@@ -425,21 +466,41 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
   detail::find_sites(m, records, preference, refs);
-  // The record's own pattern first, then its variants: entry i < records
-  // is record i.
+  // The record's own pattern first, then its variants, then the first
+  // lines of those messages that run over lines: entry i < records is
+  // record i; variant v of record r past its message_variants is
+  // first_lines[first_lines_at[r] + v - message_variants.size()].
+  std::vector<FirstLine> first_lines;
+  std::vector<std::uint32_t> first_lines_at;
+  first_lines_at.reserve(records.size() + 1);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)
-  for (std::size_t r = 0; r < records.size(); ++r)
-    for (std::size_t v = 0; v < records[r].message_variants.size(); ++v)
-      variant_of.emplace_back(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(v));
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const model::ErrorRecord& rec = records[r];
+    first_lines_at.push_back(static_cast<std::uint32_t>(first_lines.size()));
+    if (auto f = first_line_of(rec.message_pattern, rec.error_message)) first_lines.push_back(std::move(*f));
+    for (std::size_t v = 0; v < rec.message_variants.size(); ++v)
+      if (auto f = first_line_of(rec.message_variants[v].message_pattern, rec.message_variants[v].error_message)) {
+        f->shows = static_cast<std::int32_t>(v);
+        first_lines.push_back(std::move(*f));
+      }
+    const std::size_t count = rec.message_variants.size() + first_lines.size() - first_lines_at.back();
+    for (std::size_t v = 0; v < count; ++v) variant_of.emplace_back(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(v));
+  }
+  first_lines_at.push_back(static_cast<std::uint32_t>(first_lines.size()));
   const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
   m.has_variants = !variant_of.empty();
   if (m.has_variants) {
     m.variants_at.reserve(records.size() + 1);
+    m.variant_shown.reserve(variant_of.size());
     std::uint32_t at = 0;
-    for (const auto& r : records) {
+    for (std::size_t r = 0; r < records.size(); ++r) {
       m.variants_at.push_back(at);
-      at += static_cast<std::uint32_t>(r.message_variants.size());
+      const std::size_t real = records[r].message_variants.size();
+      for (std::size_t v = 0; v < real; ++v) m.variant_shown.push_back(static_cast<std::int32_t>(v));
+      for (std::uint32_t k = first_lines_at[r]; k < first_lines_at[r + 1]; ++k)
+        m.variant_shown.push_back(Impl::k_first_line | (first_lines[k].shows < 0 ? Impl::k_own_message : first_lines[k].shows));
+      at += static_cast<std::uint32_t>(real + first_lines_at[r + 1] - first_lines_at[r]);
     }
     m.variants_at.push_back(at);
   }
@@ -453,15 +514,19 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     m.function.push_back(excerpt_function_hash(r.source_code, r.source_code_start, r.line_number));
   }
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
-  auto variant = [&](std::size_t i) -> const model::MessageVariant& {
+  // A variant's or a first line's pattern and template.
+  auto variant = [&](std::size_t i) -> std::pair<const std::string*, const std::string*> {
     const auto& [r, v] = variant_of[i - records.size()];
-    return records[r].message_variants[v];
+    const auto& real = records[r].message_variants;
+    if (v < real.size()) return {&real[v].message_pattern, &real[v].error_message};
+    const FirstLine& f = first_lines[first_lines_at[r] + v - real.size()];
+    return {&f.pattern, &f.message};
   };
   auto pattern_of = [&](std::size_t i) -> const std::string& {
-    return i < records.size() ? records[i].message_pattern : variant(i).message_pattern;
+    return i < records.size() ? records[i].message_pattern : *variant(i).first;
   };
   auto template_of = [&](std::size_t i) -> const std::string& {
-    return i < records.size() ? records[i].error_message : variant(i).error_message;
+    return i < records.size() ? records[i].error_message : *variant(i).second;
   };
   // What is read off a pattern, once per distinct pattern.
   struct Read {

@@ -154,6 +154,14 @@ struct Index {
   // start, counted from the first entry past the records. Record r's
   // variant v is entry records + variants_at[r] + v.
   std::vector<std::uint32_t> variants_at;
+  // With variants, by entry past the records: which of its record's
+  // messages it shows, its index in messageVariants or k_own_message, with
+  // k_first_line set when the entry is only that message's first line (a
+  // message of several lines, for a paste of one line of it). A first
+  // line matching a whole paste is taken for the start of the message.
+  static constexpr std::int32_t k_own_message = 0xffffff, k_first_line = 0x1000000;
+  std::vector<std::int32_t> variant_shown;
+  bool first_line(std::uint32_t e) const { return e >= stats.records && (variant_shown[e - stats.records] & k_first_line); }
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
   std::vector<std::string> patterns;  // distinct messagePatterns

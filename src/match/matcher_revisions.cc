@@ -172,4 +172,18 @@ void add_revisions(const Index& m, std::uint32_t record, bool frame,
   }
 }
 
+std::optional<std::uint32_t> matched_variant(const Index& m, std::uint32_t record, std::uint32_t e) {
+  const auto records = static_cast<std::uint32_t>(m.stats.records);
+  auto shown = [&](std::uint32_t entry) -> std::optional<std::uint32_t> {
+    const std::int32_t v = m.variant_shown[entry - records] & ~Index::k_first_line;
+    return v == Index::k_own_message ? std::nullopt : std::optional<std::uint32_t>(v);
+  };
+  if (m.entries[e].record == record) return e < records ? std::nullopt : shown(e);
+  const std::uint32_t pattern = m.entries[e].pattern_id;
+  if (!m.has_variants || m.entries[record].pattern_id == pattern) return std::nullopt;
+  for (std::uint32_t v = m.variants_at[record]; v < m.variants_at[record + 1]; ++v)
+    if (m.entries[records + v].pattern_id == pattern) return shown(records + v);
+  return std::nullopt;
+}
+
 }  // namespace errdex::match::detail

@@ -6,6 +6,7 @@
 // once by Matcher::build; add_revisions runs per shown answer, and only
 // when several revisions are indexed.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -44,5 +45,11 @@ void add_revisions(const Index& m, std::uint32_t record, bool frame,
 // that version when `record` is not, which then takes its place in
 // `others` (kept in preference order); else `record`.
 std::uint32_t prefer_version(const Index& m, std::uint32_t record, std::uint32_t version, std::span<std::uint32_t> others);
+
+// Which of `record`'s messages entry e's pattern is: empty for its own,
+// else its index in messageVariants (an entry of a message's first line
+// shows that message). Another record of the site (a revision that
+// prefer_version chose) is searched for the same pattern.
+std::optional<std::uint32_t> matched_variant(const Index& m, std::uint32_t record, std::uint32_t e);
 
 }  // namespace errdex::match::detail

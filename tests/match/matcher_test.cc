@@ -308,6 +308,53 @@ TEST(Matcher, AnswerNamesTheMessageVariantThatMatched) {
   EXPECT_EQ(newer.candidates[0].variant, std::optional<std::uint32_t>(0));
 }
 
+// A message that runs over lines is matched by its first line alone, as a
+// user pastes it from a log or a summary (smol-toml's `Invalid TOML
+// document: {message}\n\n{codeblock}`, which Node prints as `Error: Invalid
+// TOML document: …` above the code block): the record answers, with the
+// captures of that line, as its own message or the variant it starts. A
+// site whose one-line message fits the line as well ranks first: the
+// paste is all of its message, and only the start of the other's. A first
+// line of placeholders says nothing and matches nothing by itself.
+TEST(Matcher, TheFirstLineOfAMessageOfSeveralLinesFindsItsSite) {
+  auto toml = rec("m0", "TomlError", "Invalid TOML document: {message}\n\n{codeblock}",
+                  "Invalid TOML document: (.+?)\n\n(.+?)", "dist/error.js", 60);
+  auto usage = rec("m1", "UsageError", "Bad option: {name}\nSee {url} for the options",
+                   "Bad option: (.+?)\\nSee (.+?) for the options", "pkg/cli.py", 12);  // newline escaped, as RE2 reads it
+  auto plain = rec("m2", "UsageError", "Bad option: {name}", "Bad option: (.+?)", "pkg/other.py", 40);
+  auto helper = rec("m3", "ConfigError", "{detail}", "(.+?)", "pkg/config.py", 8);
+  helper.message_variants = {{"no section {name}", "no section (.+?)"},
+                             {"Duplicate key {key} in {table}\n  first set at line {line}",
+                              "Duplicate key (.+?) in (.+?)\n  first set at line (-?\\d+)"}};
+  auto bare = rec("m4", "LayoutError", "{head}:\n{body}", "(.+?):\n(.+?)", "pkg/layout.py", 3);
+  auto thrown = rec("m5", "Error", "Unexpected end of input", "Unexpected end of input", "dist/parse.js", 5);
+  const Matcher m = Matcher::build({toml, usage, plain, helper, bare, thrown});
+
+  auto line = m.match("Error: Invalid TOML document: invalid value");
+  ASSERT_EQ(top_id(line), "m0");
+  EXPECT_TRUE(line.candidates[0].reasons.pattern);
+  EXPECT_FALSE(line.ambiguous);
+  EXPECT_FALSE(line.candidates[0].variant.has_value());
+  ASSERT_EQ(line.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(pair_of(line.candidates[0].captures[0]), std::make_pair(std::string("message"), std::string("invalid value")));
+  EXPECT_EQ(top_id(m.match("Error: Invalid TOML document: invalid value\n\n1: a = \n        ^\n")), "m0");
+
+  auto one_line = m.match("pkg.UsageError: Bad option: --colour");
+  ASSERT_EQ(top_id(one_line), "m2");
+  EXPECT_FALSE(one_line.ambiguous);
+  ASSERT_GE(one_line.candidates.size(), 2u);
+  EXPECT_EQ(one_line.candidates[1].id, "m1");
+  EXPECT_EQ(top_id(m.match("pkg.UsageError: Bad option: --colour\nSee https://x.org/cli for the options")), "m1");
+
+  auto variant = m.match("ConfigError: Duplicate key 'a' in table [server]");
+  ASSERT_EQ(top_id(variant), "m3");
+  EXPECT_EQ(variant.candidates[0].variant, std::optional<std::uint32_t>(1));
+  ASSERT_EQ(variant.candidates[0].captures.size(), 2u);
+  EXPECT_EQ(variant.candidates[0].captures[1].name, "table");
+
+  for (const auto& c : m.match("LayoutError: anything at all").candidates) EXPECT_FALSE(c.reasons.pattern) << c.id;
+}
+
 // A message that only fits a site whose message is all placeholders
 // (`raise NoSuchMailboxError(self._path)`) matched that site's pattern: it
 // is no full-text fallback, and weakness() says how little ties it. Full
