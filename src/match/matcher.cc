@@ -893,7 +893,7 @@ struct Search {
     std::vector<PendingCapture>& pending = scratch.shown.pending;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
-    const std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
+    const std::string_view forms[3] = {variants.text, variants.unquoted, third_form(variants)};
     const std::string_view t = forms[c.confirmed.variant];
     if (sp.ok && form_ascii && (!sp.has_int || c.confirmed.kind >= 2)) {
       // The walk that confirmed the pattern has its groups already; else

@@ -39,6 +39,10 @@ struct Variants {
   std::string_view unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
   bool has_unquoted = false;
   std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
+  // "ValidationException: Could not find model 'm'." -> "Could not find
+  // model 'm'.": a class that prints a code of its own before the text it
+  // was given (moto's `{code}: {message}`, joserfc's `{error}: {description}`).
+  std::string_view after_code;
   bool text_ascii = false, unquoted_ascii = false;
 };
 
@@ -59,6 +63,25 @@ bool is_ascii(std::string_view s) {
   }
   return (high & 0x8080808080808080ull) == 0;
 }
+
+// The text after a leading code word and ": " (one word of letters,
+// digits, `_`, `.` or `-`, starting with a letter), or empty: where the
+// code ends the message's own text starts.
+std::string_view after_leading_code(std::string_view m) {
+  constexpr std::size_t k_max_code = 48;
+  if (m.empty() || !((m[0] >= 'A' && m[0] <= 'Z') || (m[0] >= 'a' && m[0] <= 'z'))) return {};
+  for (std::size_t i = 1; i < m.size() && i <= k_max_code; ++i) {
+    char c = m[i];
+    if (c == ':') return i + 2 < m.size() && m[i + 1] == ' ' && m[i + 2] != ' ' ? m.substr(i + 2) : std::string_view{};
+    bool word = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    if (!word) return {};
+  }
+  return {};
+}
+
+// The third form a pattern is tried against: the text after `[Errno N] `,
+// else after a leading code (see Variants).
+inline std::string_view third_form(const Variants& v) { return v.after_errno.empty() ? v.after_code : v.after_errno; }
 
 // `unquoted` is the caller's buffer; the result's `unquoted` views it or `m`.
 Variants make_variants(std::string_view m, std::string& unquoted) {
@@ -83,6 +106,7 @@ Variants make_variants(std::string_view m, std::string& unquoted) {
     auto close = m.find("] ");
     if (close != std::string_view::npos && close < 20) v.after_errno = m.substr(close + 2);
   }
+  v.after_code = after_leading_code(m);
   v.text_ascii = is_ascii(v.text);
   v.unquoted_ascii = v.has_unquoted && is_ascii(v.unquoted);
   return v;
@@ -367,9 +391,9 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
   bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED, 1);
   const Spans* unquoted_walk = in_unquoted ? last : nullptr;
   if (!in_text && !in_unquoted) return {};
-  std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
+  std::string_view forms[3] = {v.text, v.unquoted, third_form(v)};
   bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
-  bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
+  bool usable[3] = {in_text, in_unquoted, in_text && !forms[2].empty()};
   for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
     for (int k = 0; k < 3; ++k)
       if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&

@@ -121,6 +121,7 @@ def explain_all():
 
 match = via_cli if CLI else via_api
 tallies = {}
+verdicts = {}  # kind -> {case: verdict}, for comparing two runs case by case (--json)
 misses = []
 for kind in ("traceback", "last", "line"):
     results = match([message_line(c["last"]) if kind == "line" else c[kind] for c in cases])
@@ -128,6 +129,7 @@ for kind in ("traceback", "last", "line"):
     for c, r in zip(cases, results):
         v = verdict(r, c)
         t[v] += 1
+        verdicts.setdefault(kind, {})[c["case"]] = v
         if v not in ("top1", "tie"):
             first = r["candidates"][0] if r and r.get("candidates") else None
             got = "%s %s:%d%s" % (first["repo"], first["filePath"], first["lineNumber"], " (tie)" if r.get("ambiguous") else "") \
@@ -147,7 +149,7 @@ for c in cases:
         t["other"] += 1
         misses.append("explain other case %d want %s %s:%d got %s %s:%d" % ((c["case"], c["repo"], c["file"], c["line"]) + s))
 if AS_JSON:
-    print(json.dumps({"cases": len(cases), "tallies": tallies, "misses": misses}))
+    print(json.dumps({"cases": len(cases), "tallies": tallies, "misses": misses, "verdicts": verdicts}))
 else:
     n = len(cases)
     for kind in ("traceback", "last", "line"):

@@ -223,6 +223,22 @@ TEST(Matcher, PythonMessageQuirks) {
   EXPECT_EQ(r.candidates[0].captures[0].value, "'x.txt'");
 }
 
+// A class that prints a code of its own before the text it was given
+// (moto's `{code}: {message}`): the site whose pattern is that text, to the
+// end, is the answer, not one whose whole pattern is the code.
+TEST(Matcher, AMessageAfterACodeItsClassPrintsIsTheSitesText) {
+  const Matcher m = Matcher::build(
+      {rec("c1", "ValidationError", "ValidationException", "ValidationException", "moto/networkmanager/models.py", 404),
+       rec("c2", "ValidationError", "Could not find model '{arn}'.", "Could not find model '(.+?)'\\.", "moto/sagemaker/models.py",
+           2980)});
+  auto r = m.match("moto.sagemaker.exceptions.ValidationError: ValidationException: Could not find model 'arn:x'.");
+  ASSERT_EQ(top_id(r), "c2");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].value, "arn:x");
+  EXPECT_EQ(top_id(m.match("ValidationError: ValidationException")), "c1");
+}
+
 // KeyError's repr with escapes: the unquoted, unescaped form is the one
 // the pattern explains, found through the words of the message as printed
 // (the two forms have the same words).
