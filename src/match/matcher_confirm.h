@@ -43,6 +43,11 @@ struct Variants {
   // model 'm'.": a class that prints a code of its own before the text it
   // was given (moto's `{code}: {message}`, joserfc's `{error}: {description}`).
   std::string_view after_code;
+  // A message wrapped over lines (`textwrap.fill`, sympy's `filldedent`)
+  // with each line break and the blanks around it one space, ends trimmed:
+  // its source wrote the text on one line, or the scanner laid it out so.
+  std::string_view flat;
+  bool has_flat = false, flat_ascii = false;
   bool text_ascii = false, unquoted_ascii = false;
 };
 
@@ -83,8 +88,9 @@ std::string_view after_leading_code(std::string_view m) {
 // else after a leading code (see Variants).
 inline std::string_view third_form(const Variants& v) { return v.after_errno.empty() ? v.after_code : v.after_errno; }
 
-// `unquoted` is the caller's buffer; the result's `unquoted` views it or `m`.
-Variants make_variants(std::string_view m, std::string& unquoted) {
+// `unquoted` and `flat` are the caller's buffers; the result's `unquoted`
+// views `unquoted` or `m`, its `flat` views `flat`.
+Variants make_variants(std::string_view m, std::string& unquoted, std::string& flat) {
   Variants v;
   v.text = m;
   if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
@@ -107,6 +113,25 @@ Variants make_variants(std::string_view m, std::string& unquoted) {
     if (close != std::string_view::npos && close < 20) v.after_errno = m.substr(close + 2);
   }
   v.after_code = after_leading_code(m);
+  if (m.find('\n') != std::string_view::npos) {
+    flat.clear();
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    for (std::size_t i = 0; i < m.size();) {
+      if (!blank(m[i])) {
+        flat += m[i++];
+        continue;
+      }
+      std::size_t end = i;
+      bool broken = false;
+      while (end < m.size() && blank(m[end])) broken |= m[end++] == '\n';
+      if (!broken) flat.append(m, i, end - i);
+      else if (!flat.empty() && end < m.size()) flat += ' ';
+      i = end;
+    }
+    v.flat = flat;
+    v.has_flat = !flat.empty() && v.flat != m;
+    v.flat_ascii = v.has_flat && is_ascii(v.flat);
+  }
   v.text_ascii = is_ascii(v.text);
   v.unquoted_ascii = v.has_unquoted && is_ascii(v.unquoted);
   return v;
@@ -336,7 +361,7 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
   const Simple& sp = m.simple[en.pattern_id];
   bool maybe_text = (sp.ok && v.text_ascii) || may_match(m, en.pattern_id, v.text);
   bool maybe_unquoted = v.has_unquoted && ((sp.ok && v.unquoted_ascii) || may_match(m, en.pattern_id, v.unquoted));
-  if (!maybe_text && !maybe_unquoted) return {};
+  if (!maybe_text && !maybe_unquoted && !v.has_flat) return {};
   const RE2* re = nullptr;
   auto run = [&](std::string_view t, RE2::Anchor a) {
     if (!re) re = regex(m, e);
@@ -344,7 +369,7 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
   };
   // A form's unanchored walk also answers whether it matches from the
   // start (simple patterns without `(-?\d+)`): -1 not known, else 0 or 1.
-  int start_known[3] = {-1, -1, -1};
+  int start_known[4] = {-1, -1, -1, -1};
   // The walk a true answer of test() came from (nullptr: RE2's answer).
   const Spans* last = nullptr;
   auto test = [&](std::string_view t, bool ascii, RE2::Anchor a, int form) {
@@ -386,6 +411,14 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
     *decisive = last;
     return {3, 0};
   }
+  // A wrapped message whose flat form the pattern explains (only anchored
+  // walks for that form: its unanchored slot is not kept).
+  if (v.has_flat && ((sp.ok && v.flat_ascii) || may_match(m, en.pattern_id, v.flat)))
+    for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
+      if (test(v.flat, v.flat_ascii, a, 3)) {
+        *decisive = last;
+        return {a == RE2::ANCHOR_BOTH ? 3 : 2, 3};
+      }
   bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED, 0);
   const Spans* text_walk = in_text ? last : nullptr;
   bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED, 1);
