@@ -146,7 +146,7 @@ struct Search {
         scratch(s),
         out(result),
         cands(s.cands),
-        variants(make_variants(paste.message, s.unquoted)),
+        variants(make_variants(paste.message, s.unquoted, s.flat)),
         os_error(variants.after_errno.empty() ? 0 : index.os_error),
         printed_js_builtin(paste.error_class == paste.last_class && model::javascript_builtin_error(paste.last_class)),
         skip_silent(!paste.error_class.empty() && !paste.message.empty()) {}
@@ -871,8 +871,10 @@ struct Search {
     const int kind = c.confirmed.kind == 2 && m.has_variants && m.first_line(c.entry) ? confirm_pattern(c.entry).kind : c.confirmed.kind;
     std::vector<PendingCapture>& pending = scratch.shown.pending;
     const Simple& sp = m.simple[e.pattern_id];
-    const bool form_ascii = c.confirmed.variant == 1 ? variants.unquoted_ascii : variants.text_ascii;
-    const std::string_view forms[3] = {variants.text, variants.unquoted, variants.after_errno};
+    const bool form_ascii = c.confirmed.variant == 1   ? variants.unquoted_ascii
+                            : c.confirmed.variant == 3 ? variants.flat_ascii
+                                                       : variants.text_ascii;
+    const std::string_view forms[4] = {variants.text, variants.unquoted, third_form(variants), variants.flat};
     const std::string_view t = forms[c.confirmed.variant];
     if (sp.ok && form_ascii && (!sp.has_int || kind >= 2)) {
       // The walk that confirmed the pattern has its groups already; else

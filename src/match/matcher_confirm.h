@@ -39,6 +39,15 @@ struct Variants {
   std::string_view unquoted;  // `'bad key'` -> `bad key` (KeyError's repr)
   bool has_unquoted = false;
   std::string_view after_errno;  // "[Errno 2] No such file: 'x'" -> "No such file: 'x'"
+  // "ValidationException: Could not find model 'm'." -> "Could not find
+  // model 'm'.": a class that prints a code of its own before the text it
+  // was given (moto's `{code}: {message}`, joserfc's `{error}: {description}`).
+  std::string_view after_code;
+  // A message wrapped over lines (`textwrap.fill`, sympy's `filldedent`)
+  // with each line break and the blanks around it one space, ends trimmed:
+  // its source wrote the text on one line, or the scanner laid it out so.
+  std::string_view flat;
+  bool has_flat = false, flat_ascii = false;
   bool text_ascii = false, unquoted_ascii = false;
 };
 
@@ -60,8 +69,28 @@ bool is_ascii(std::string_view s) {
   return (high & 0x8080808080808080ull) == 0;
 }
 
-// `unquoted` is the caller's buffer; the result's `unquoted` views it or `m`.
-Variants make_variants(std::string_view m, std::string& unquoted) {
+// The text after a leading code word and ": " (one word of letters,
+// digits, `_`, `.` or `-`, starting with a letter), or empty: where the
+// code ends the message's own text starts.
+std::string_view after_leading_code(std::string_view m) {
+  constexpr std::size_t k_max_code = 48;
+  if (m.empty() || !((m[0] >= 'A' && m[0] <= 'Z') || (m[0] >= 'a' && m[0] <= 'z'))) return {};
+  for (std::size_t i = 1; i < m.size() && i <= k_max_code; ++i) {
+    char c = m[i];
+    if (c == ':') return i + 2 < m.size() && m[i + 1] == ' ' && m[i + 2] != ' ' ? m.substr(i + 2) : std::string_view{};
+    bool word = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    if (!word) return {};
+  }
+  return {};
+}
+
+// The third form a pattern is tried against: the text after `[Errno N] `,
+// else after a leading code (see Variants).
+inline std::string_view third_form(const Variants& v) { return v.after_errno.empty() ? v.after_code : v.after_errno; }
+
+// `unquoted` and `flat` are the caller's buffers; the result's `unquoted`
+// views `unquoted` or `m`, its `flat` views `flat`.
+Variants make_variants(std::string_view m, std::string& unquoted, std::string& flat) {
   Variants v;
   v.text = m;
   if (m.size() >= 2 && (m.front() == '\'' || m.front() == '"') && m.back() == m.front()) {
@@ -82,6 +111,26 @@ Variants make_variants(std::string_view m, std::string& unquoted) {
   if (m.substr(0, 7) == "[Errno ") {
     auto close = m.find("] ");
     if (close != std::string_view::npos && close < 20) v.after_errno = m.substr(close + 2);
+  }
+  v.after_code = after_leading_code(m);
+  if (m.find('\n') != std::string_view::npos) {
+    flat.clear();
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    for (std::size_t i = 0; i < m.size();) {
+      if (!blank(m[i])) {
+        flat += m[i++];
+        continue;
+      }
+      std::size_t end = i;
+      bool broken = false;
+      while (end < m.size() && blank(m[end])) broken |= m[end++] == '\n';
+      if (!broken) flat.append(m, i, end - i);
+      else if (!flat.empty() && end < m.size()) flat += ' ';
+      i = end;
+    }
+    v.flat = flat;
+    v.has_flat = !flat.empty() && v.flat != m;
+    v.flat_ascii = v.has_flat && is_ascii(v.flat);
   }
   v.text_ascii = is_ascii(v.text);
   v.unquoted_ascii = v.has_unquoted && is_ascii(v.unquoted);
@@ -312,7 +361,7 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
   const Simple& sp = m.simple[en.pattern_id];
   bool maybe_text = (sp.ok && v.text_ascii) || may_match(m, en.pattern_id, v.text);
   bool maybe_unquoted = v.has_unquoted && ((sp.ok && v.unquoted_ascii) || may_match(m, en.pattern_id, v.unquoted));
-  if (!maybe_text && !maybe_unquoted) return {};
+  if (!maybe_text && !maybe_unquoted && !v.has_flat) return {};
   const RE2* re = nullptr;
   auto run = [&](std::string_view t, RE2::Anchor a) {
     if (!re) re = regex(m, e);
@@ -320,7 +369,7 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
   };
   // A form's unanchored walk also answers whether it matches from the
   // start (simple patterns without `(-?\d+)`): -1 not known, else 0 or 1.
-  int start_known[3] = {-1, -1, -1};
+  int start_known[4] = {-1, -1, -1, -1};
   // The walk a true answer of test() came from (nullptr: RE2's answer).
   const Spans* last = nullptr;
   auto test = [&](std::string_view t, bool ascii, RE2::Anchor a, int form) {
@@ -362,14 +411,22 @@ inline Confirmed confirm_entry(const Index& m, std::uint32_t e, const Variants& 
     *decisive = last;
     return {3, 0};
   }
+  // A wrapped message whose flat form the pattern explains (only anchored
+  // walks for that form: its unanchored slot is not kept).
+  if (v.has_flat && ((sp.ok && v.flat_ascii) || may_match(m, en.pattern_id, v.flat)))
+    for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
+      if (test(v.flat, v.flat_ascii, a, 3)) {
+        *decisive = last;
+        return {a == RE2::ANCHOR_BOTH ? 3 : 2, 3};
+      }
   bool in_text = maybe_text && test(v.text, v.text_ascii, RE2::UNANCHORED, 0);
   const Spans* text_walk = in_text ? last : nullptr;
   bool in_unquoted = maybe_unquoted && test(v.unquoted, v.unquoted_ascii, RE2::UNANCHORED, 1);
   const Spans* unquoted_walk = in_unquoted ? last : nullptr;
   if (!in_text && !in_unquoted) return {};
-  std::string_view forms[3] = {v.text, v.unquoted, v.after_errno};
+  std::string_view forms[3] = {v.text, v.unquoted, third_form(v)};
   bool ascii[3] = {v.text_ascii, v.unquoted_ascii, v.text_ascii};
-  bool usable[3] = {in_text, in_unquoted, in_text && !v.after_errno.empty()};
+  bool usable[3] = {in_text, in_unquoted, in_text && !forms[2].empty()};
   for (RE2::Anchor a : {RE2::ANCHOR_BOTH, RE2::ANCHOR_START})
     for (int k = 0; k < 3; ++k)
       if (usable[k] && !(k == 0 && a == RE2::ANCHOR_BOTH) &&

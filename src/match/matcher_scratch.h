@@ -241,6 +241,7 @@ struct Scratch {
   std::vector<std::string_view> frame_parts;  // the innermost frame's path components
   CompiledFrame compiled;  // the innermost frame's compiled-to-source lookup
   std::string unquoted;  // Variants::unquoted
+  std::string flat;      // Variants::flat
   std::vector<re2::StringPiece> sub;  // RE2 captures
   std::vector<std::uint32_t> record_at;  // by record: 1 + its entry's index in `ranked`, while keeping its best
   std::vector<std::uint32_t> twin_at;  // by twin group: 1 + its best's index in `ranked`, while keeping it

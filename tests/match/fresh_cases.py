@@ -17,7 +17,9 @@ Lib/, or pypi/<normalized name> with files relative to site-packages), its
 version, and the innermost frame's file and line. Cases raised elsewhere
 are reported on stderr and left out.
 
-usage: python3 fresh_cases.py WORKDIR [--held-out | --held-out2 | --held-out3 | --held-out4]
+usage: python3 fresh_cases.py WORKDIR [--held-out | --held-out2 | --held-out3 | --held-out4 | --held-out5]
+
+The fifth held-out set is in fresh_held_out5.py.
 """
 import importlib.metadata as md
 import json
@@ -29,12 +31,14 @@ import traceback
 import warnings
 
 from case_tools import Counts, raised, split_cases
+from fresh_held_out5 import HELD_OUT5
 
 HELD = "--held-out" in sys.argv[1:]
 HELD2 = "--held-out2" in sys.argv[1:]
 HELD3 = "--held-out3" in sys.argv[1:]
 HELD4 = "--held-out4" in sys.argv[1:]
-ARGS = [a for a in sys.argv[1:] if a not in ("--held-out", "--held-out2", "--held-out3", "--held-out4")]
+HELD5 = "--held-out5" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a not in ("--held-out", "--held-out2", "--held-out3", "--held-out4", "--held-out5")]
 WORK = ARGS[0] if ARGS else "."
 os.makedirs(WORK, exist_ok=True)
 os.chdir(WORK)
@@ -1999,7 +2003,7 @@ def where(path):
 
 
 counts = Counts()
-for n, code, err, site, line in raised(split_cases(HELD_OUT4 if HELD4 else HELD_OUT3 if HELD3 else HELD_OUT2 if HELD2 else HELD_OUT if HELD else CASES), where, "the standard library and the installed distributions",
+for n, code, err, site, line in raised(split_cases(HELD_OUT5 if HELD5 else HELD_OUT4 if HELD4 else HELD_OUT3 if HELD3 else HELD_OUT2 if HELD2 else HELD_OUT if HELD else CASES), where, "the standard library and the installed distributions",
                                        counts, quiet_stderr=True):
     print(json.dumps({
         "case": n,

@@ -1,5 +1,7 @@
 """Tally how errdex answers the fresh corpus (fresh_cases.py's JSON lines)
-as a user meets it: each case's whole traceback and its message line alone
+as a user meets it: each case's whole traceback, its exception-only text
+(all lines Python prints without the traceback) and its message line alone
+(the first of those lines that is not indented: `Class: first line`)
 through errdex's match (the JSON API of `errdex serve`, the same answer as
 `errdex match --json`, one matcher build for all cases; or `--cli`: one
 `errdex match --json` process per input), and all tracebacks as one stream
@@ -45,6 +47,13 @@ def verdict(result, c):
     if result.get("ambiguous") and any(is_site(k, c) and k["score"] == cands[0]["score"] for k in cands):
         return "tie"
     return "top3" if any(is_site(k, c) for k in cands[:3]) else "wrong"
+
+
+def message_line(last):
+    """The first line of an exception-only text that is not indented (a
+    SyntaxError's location lines are)."""
+    lines = last.splitlines()
+    return next((line for line in lines if line and not line[0].isspace()), lines[0] if lines else "") + "\n"
 
 
 def free_port():
@@ -112,13 +121,15 @@ def explain_all():
 
 match = via_cli if CLI else via_api
 tallies = {}
+verdicts = {}  # kind -> {case: verdict}, for comparing two runs case by case (--json)
 misses = []
-for kind in ("traceback", "last"):
-    results = match([c[kind] for c in cases])
+for kind in ("traceback", "last", "line"):
+    results = match([message_line(c["last"]) if kind == "line" else c[kind] for c in cases])
     t = tallies.setdefault(kind, {k: 0 for k in ("top1", "tie", "top3", "wrong", "none", "crash")})
     for c, r in zip(cases, results):
         v = verdict(r, c)
         t[v] += 1
+        verdicts.setdefault(kind, {})[c["case"]] = v
         if v not in ("top1", "tie"):
             first = r["candidates"][0] if r and r.get("candidates") else None
             got = "%s %s:%d%s" % (first["repo"], first["filePath"], first["lineNumber"], " (tie)" if r.get("ambiguous") else "") \
@@ -138,10 +149,10 @@ for c in cases:
         t["other"] += 1
         misses.append("explain other case %d want %s %s:%d got %s %s:%d" % ((c["case"], c["repo"], c["file"], c["line"]) + s))
 if AS_JSON:
-    print(json.dumps({"cases": len(cases), "tallies": tallies, "misses": misses}))
+    print(json.dumps({"cases": len(cases), "tallies": tallies, "misses": misses, "verdicts": verdicts}))
 else:
     n = len(cases)
-    for kind in ("traceback", "last"):
+    for kind in ("traceback", "last", "line"):
         t = tallies[kind]
         print("%-9s of %d: top-1 %d (%.1f%%), tie %d, top-3 %d, wrong %d, none %d, crash %d" % (
             kind, n, t["top1"], 100.0 * t["top1"] / n, t["tie"], t["top3"], t["wrong"], t["none"], t["crash"]))

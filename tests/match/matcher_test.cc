@@ -223,6 +223,45 @@ TEST(Matcher, PythonMessageQuirks) {
   EXPECT_EQ(r.candidates[0].captures[0].value, "'x.txt'");
 }
 
+// A class that prints a code of its own before the text it was given
+// (moto's `{code}: {message}`): the site whose pattern is that text, to the
+// end, is the answer, not one whose whole pattern is the code.
+TEST(Matcher, AMessageAfterACodeItsClassPrintsIsTheSitesText) {
+  const Matcher m = Matcher::build(
+      {rec("c1", "ValidationError", "ValidationException", "ValidationException", "moto/networkmanager/models.py", 404),
+       rec("c2", "ValidationError", "Could not find model '{arn}'.", "Could not find model '(.+?)'\\.", "moto/sagemaker/models.py",
+           2980)});
+  auto r = m.match("moto.sagemaker.exceptions.ValidationError: ValidationException: Could not find model 'arn:x'.");
+  ASSERT_EQ(top_id(r), "c2");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].value, "arn:x");
+  EXPECT_EQ(top_id(m.match("ValidationError: ValidationException")), "c1");
+}
+
+// A message wrapped over lines (sympy's `filldedent`, `textwrap.fill`) is
+// matched as the one line its pattern was written as: each line break, with
+// the blanks around it, one space.
+TEST(Matcher, AWrappedMessageMatchesItsOneLinePattern) {
+  const Matcher m = Matcher::build(
+      {rec("w1", "ValueError", "All transfer functions should use the same complex variable of the Laplace transform. {n} different values found.",
+           "All transfer functions should use the same complex variable of the Laplace transform\\. (.+?) different values found\\.",
+           "sympy/physics/control/lti.py", 383),
+       rec("w2", "ValueError", "All the transfer functions should use the same complex variable of the Laplace transform.",
+           "All the transfer functions should use the same complex variable of the Laplace transform\\.", "sympy/physics/control/lti.py",
+           1176)});
+  auto r = m.match(
+      "ValueError: \nAll transfer functions should use the same complex variable of the\nLaplace transform. 2 different values found.\n");
+  ASSERT_EQ(top_id(r), "w1");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].value, "2");
+  // Written on one line, it is the same answer.
+  EXPECT_EQ(top_id(m.match("ValueError: All transfer functions should use the same complex variable of the Laplace transform. 2 "
+                           "different values found.")),
+            "w1");
+}
+
 // KeyError's repr with escapes: the unquoted, unescaped form is the one
 // the pattern explains, found through the words of the message as printed
 // (the two forms have the same words).
