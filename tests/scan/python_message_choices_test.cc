@@ -158,5 +158,56 @@ TEST(PythonMessageChoices, AParameterGivenADefaultTextUnderAnIf) {
             (Texts{"bad {n}"}));
 }
 
+// voluptuous's validators: `self.msg or 'value must be at least %s' %
+// self.min`. The text is what the site says unless the caller gave one,
+// whose text is not known here (as a conditional's parameter).
+TEST(PythonMessageChoices, AValueGivenOrElseAText) {
+  EXPECT_EQ(shown("class Range:\n"
+                  "    def __call__(self, v):\n"
+                  "        if v < self.min:\n"
+                  "            raise RangeInvalid(self.msg or 'value must be at least %s' % self.min)\n"),
+            (Texts{"value must be at least {self.min}"}));
+  // Several values in turn, then the text (schema_builder's `message`).
+  EXPECT_EQ(shown("def check(msg, default):\n"
+                  "    raise ValueInvalid(msg or default or 'invalid value')\n"),
+            (Texts{"invalid value"}));
+  // A value that is a text itself is an option like the last.
+  EXPECT_EQ(shown("def check(v):\n"
+                  "    raise ContainsInvalid(('not allowed: %s' % v) or 'value is not allowed')\n"),
+            (Texts{"not allowed: {v}", "value is not allowed"}));
+  // A local holding the choice.
+  EXPECT_EQ(shown("def check(self, v):\n"
+                  "    msg = self.msg or f'value must be one of {sorted(self.container)}'\n"
+                  "    raise InInvalid(msg)\n"),
+            (Texts{"value must be one of {sorted(self.container)}"}));
+  // With no text anywhere, the expression as before.
+  EXPECT_EQ(shown("def check(a, b):\n"
+                  "    raise ValueError(a or b)\n"),
+            (Texts{"{a or b}"}));
+}
+
+// dynaconf's Validator: `default_messages = MappingProxyType({...})`, read
+// as `self.messages["must_exist_true"].format(name=name, env=env)`.
+TEST(PythonMessageChoices, ATableWrappedReadOnlyIsStillItsTable) {
+  EXPECT_EQ(shown("from types import MappingProxyType\n"
+                  "class Validator:\n"
+                  "    default_messages = MappingProxyType(\n"
+                  "        {\n"
+                  "            'must_exist_true': '{name} is required in env {env}',\n"
+                  "            'condition': '{name} invalid for {function}({value}) in env {env}',\n"
+                  "        }\n"
+                  "    )\n"
+                  "    def validate(self, name, env):\n"
+                  "        _message = self.messages['must_exist_true'].format(name=name, env=env)\n"
+                  "        raise ValidationError(_message, details=[(self, _message)])\n"),
+            (Texts{"{name} is required in env {env}"}));
+  // Not a table: a call of something else.
+  EXPECT_EQ(shown("class V:\n"
+                  "    default_messages = load({'a': 'text'})\n"
+                  "    def f(self):\n"
+                  "        raise ValueError(self.messages['a'])\n"),
+            (Texts{"{self.messages['a']}"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan
