@@ -209,5 +209,45 @@ TEST(PythonMessageChoices, ATableWrappedReadOnlyIsStillItsTable) {
             (Texts{"{self.messages['a']}"}));
 }
 
+// pluggy's `_raise_wrapfail(gen, "did not yield")`: a parameter shown among
+// other text takes each text callers in the file write for it.
+TEST(PythonMessageChoices, AParameterInsideATextTakesTheCallersTexts) {
+  EXPECT_EQ(shown("def _raise_wrapfail(wrap_controller, msg):\n"
+                  "    co = wrap_controller.gi_code\n"
+                  "    raise RuntimeError(f'wrap_controller at {co.co_name!r} {msg}')\n"
+                  "def run(teardown):\n"
+                  "    _raise_wrapfail(teardown, 'did not yield')\n"
+                  "    _raise_wrapfail(teardown, 'has second yield')\n"
+                  "    _raise_wrapfail(teardown, reason)\n"),
+            (Texts{"wrap_controller at {co.co_name!r} {msg}", "wrap_controller at {co.co_name!r} did not yield",
+                   "wrap_controller at {co.co_name!r} has second yield"}));
+  // A value the guards test: the callers' texts are those that pass.
+  EXPECT_EQ(shown("def filter_whitespace(mode, text):\n"
+                  "    if mode == 'all':\n"
+                  "        return text\n"
+                  "    else:\n"
+                  "        raise Exception('invalid whitespace mode %s' % mode)\n"
+                  "def load(text):\n"
+                  "    return filter_whitespace('all', text)\n"),
+            (Texts{"invalid whitespace mode {mode}"}));
+  // Raised on a failure while the value was used: the same.
+  EXPECT_EQ(shown("class Field:\n"
+                  "    def make_error(self, key):\n"
+                  "        try:\n"
+                  "            msg = self.error_messages[key]\n"
+                  "        except KeyError as error:\n"
+                  "            raise AssertionError(f'error key `{key}` does not exist') from error\n"
+                  "    def check(self):\n"
+                  "        self.make_error('required')\n"),
+            (Texts{"error key `{key}` does not exist"}));
+  // A name passed, not a text: an Enum member prints otherwise.
+  EXPECT_EQ(shown("class SSLProtocol:\n"
+                  "    def _set_state(self, new_state):\n"
+                  "        raise RuntimeError('cannot switch state from {} to {}'.format(self._state, new_state))\n"
+                  "    def close(self):\n"
+                  "        self._set_state(SSLProtocolState.FLUSHING)\n"),
+            (Texts{"cannot switch state from {self._state} to {new_state}"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

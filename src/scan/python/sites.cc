@@ -500,6 +500,7 @@ void FileScanner::emit_raise(TSNode n) {
   std::uint32_t at = start_byte(n);
   TSNode cause = child(n, m_g.f_cause);
   site.cause = expr_text(text(cause));
+  bool made_here = false;  // `raise X(…)` with its message read here
   TSNode expr{};
   std::uint32_t count = named_count(n);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -538,6 +539,7 @@ void FileScanner::emit_raise(TSNode n) {
       resolve_class_display(site, expr, at);
       resolve_args_display(site, expr, at);
       factory_given_class(site, expr);
+      made_here = true;
     } else if (kind(expr) != Kind::Call) {
       site.error_class = python::collapse_ws(text(expr));
       if (kind(expr) == Kind::Identifier) {
@@ -562,6 +564,7 @@ void FileScanner::emit_raise(TSNode n) {
     }
   }
   fill_context(site, at);
+  if (made_here) fill_parameters_from_callers(site, at);
   m_facts.sites.push_back(std::move(site));
 }
 
