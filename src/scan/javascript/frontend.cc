@@ -577,13 +577,6 @@ bool FileScanner::parameter_of_enclosing(std::string_view name) const {
   return false;
 }
 
-// A function of the file that throws the error it is handed, when it is
-// not given a callback to hand it to instead: `function failure(err) { if
-// (callback) return callback(err); throw err; }`; or a variable of a
-// function around the call that holds such a function or that function's
-// callback parameter (`if (callback) done = callback; else done =
-// function (err, data) { if (err) throw err; … }`). jsonwebtoken's `return
-// done(new JsonWebTokenError('jwt malformed'))`.
 // Whether function `fn` throws its first parameter, or emits it as an
 // error: `this.emit('error', err)`, or `this.emit(eventName, err)` of a
 // parameter `eventName = 'error'` (formidable's `_error(err, eventName =
@@ -629,15 +622,21 @@ bool FileScanner::hands_on_first_parameter(TSNode fn) {
   return found;
 }
 
+// A function of the file that throws the error it is handed, when it is
+// not given a callback to hand it to instead: `function failure(err) { if
+// (callback) return callback(err); throw err; }`; or a variable of a
+// function around the call that holds such a function or that function's
+// callback parameter (`if (callback) done = callback; else done =
+// function (err, data) { if (err) throw err; … }`). jsonwebtoken's `return
+// done(new JsonWebTokenError('jwt malformed'))`.
 bool FileScanner::throws_its_argument(std::string_view name, std::uint32_t at) {
-  auto throws_first_parameter = [&](TSNode fn) { return hands_on_first_parameter(fn); };
-  if (throws_first_parameter(function_named(name))) return true;
+  if (hands_on_first_parameter(function_named(name))) return true;
   TSNode scope = scope_of(at);
   for (int hops = 0; hops < 16; ++hops) {
     for (const Assign& a : assignments(scope)) {
       if (a.name != name) continue;
       TSNode value = unwrap(a.value);
-      if (throws_first_parameter(value)) return true;
+      if (hands_on_first_parameter(value)) return true;
       if (kind(value) == Kind::Identifier) {
         const std::vector<std::string> params = parameter_names(scope);
         if (std::find(params.begin(), params.end(), text(value)) != params.end()) return true;
