@@ -158,5 +158,96 @@ TEST(PythonMessageChoices, AParameterGivenADefaultTextUnderAnIf) {
             (Texts{"bad {n}"}));
 }
 
+// voluptuous's validators: `self.msg or 'value must be at least %s' %
+// self.min`. The text is what the site says unless the caller gave one,
+// whose text is not known here (as a conditional's parameter).
+TEST(PythonMessageChoices, AValueGivenOrElseAText) {
+  EXPECT_EQ(shown("class Range:\n"
+                  "    def __call__(self, v):\n"
+                  "        if v < self.min:\n"
+                  "            raise RangeInvalid(self.msg or 'value must be at least %s' % self.min)\n"),
+            (Texts{"value must be at least {self.min}"}));
+  // Several values in turn, then the text (schema_builder's `message`).
+  EXPECT_EQ(shown("def check(msg, default):\n"
+                  "    raise ValueInvalid(msg or default or 'invalid value')\n"),
+            (Texts{"invalid value"}));
+  // A value that is a text itself is an option like the last.
+  EXPECT_EQ(shown("def check(v):\n"
+                  "    raise ContainsInvalid(('not allowed: %s' % v) or 'value is not allowed')\n"),
+            (Texts{"not allowed: {v}", "value is not allowed"}));
+  // A local holding the choice.
+  EXPECT_EQ(shown("def check(self, v):\n"
+                  "    msg = self.msg or f'value must be one of {sorted(self.container)}'\n"
+                  "    raise InInvalid(msg)\n"),
+            (Texts{"value must be one of {sorted(self.container)}"}));
+  // With no text anywhere, the expression as before.
+  EXPECT_EQ(shown("def check(a, b):\n"
+                  "    raise ValueError(a or b)\n"),
+            (Texts{"{a or b}"}));
+}
+
+// dynaconf's Validator: `default_messages = MappingProxyType({...})`, read
+// as `self.messages["must_exist_true"].format(name=name, env=env)`.
+TEST(PythonMessageChoices, ATableWrappedReadOnlyIsStillItsTable) {
+  EXPECT_EQ(shown("from types import MappingProxyType\n"
+                  "class Validator:\n"
+                  "    default_messages = MappingProxyType(\n"
+                  "        {\n"
+                  "            'must_exist_true': '{name} is required in env {env}',\n"
+                  "            'condition': '{name} invalid for {function}({value}) in env {env}',\n"
+                  "        }\n"
+                  "    )\n"
+                  "    def validate(self, name, env):\n"
+                  "        _message = self.messages['must_exist_true'].format(name=name, env=env)\n"
+                  "        raise ValidationError(_message, details=[(self, _message)])\n"),
+            (Texts{"{name} is required in env {env}"}));
+  // Not a table: a call of something else.
+  EXPECT_EQ(shown("class V:\n"
+                  "    default_messages = load({'a': 'text'})\n"
+                  "    def f(self):\n"
+                  "        raise ValueError(self.messages['a'])\n"),
+            (Texts{"{self.messages['a']}"}));
+}
+
+// pluggy's `_raise_wrapfail(gen, "did not yield")`: a parameter shown among
+// other text takes each text callers in the file write for it.
+TEST(PythonMessageChoices, AParameterInsideATextTakesTheCallersTexts) {
+  EXPECT_EQ(shown("def _raise_wrapfail(wrap_controller, msg):\n"
+                  "    co = wrap_controller.gi_code\n"
+                  "    raise RuntimeError(f'wrap_controller at {co.co_name!r} {msg}')\n"
+                  "def run(teardown):\n"
+                  "    _raise_wrapfail(teardown, 'did not yield')\n"
+                  "    _raise_wrapfail(teardown, 'has second yield')\n"
+                  "    _raise_wrapfail(teardown, reason)\n"),
+            (Texts{"wrap_controller at {co.co_name!r} {msg}", "wrap_controller at {co.co_name!r} did not yield",
+                   "wrap_controller at {co.co_name!r} has second yield"}));
+  // A value the guards test: the callers' texts are those that pass.
+  EXPECT_EQ(shown("def filter_whitespace(mode, text):\n"
+                  "    if mode == 'all':\n"
+                  "        return text\n"
+                  "    else:\n"
+                  "        raise Exception('invalid whitespace mode %s' % mode)\n"
+                  "def load(text):\n"
+                  "    return filter_whitespace('all', text)\n"),
+            (Texts{"invalid whitespace mode {mode}"}));
+  // Raised on a failure while the value was used: the same.
+  EXPECT_EQ(shown("class Field:\n"
+                  "    def make_error(self, key):\n"
+                  "        try:\n"
+                  "            msg = self.error_messages[key]\n"
+                  "        except KeyError as error:\n"
+                  "            raise AssertionError(f'error key `{key}` does not exist') from error\n"
+                  "    def check(self):\n"
+                  "        self.make_error('required')\n"),
+            (Texts{"error key `{key}` does not exist"}));
+  // A name passed, not a text: an Enum member prints otherwise.
+  EXPECT_EQ(shown("class SSLProtocol:\n"
+                  "    def _set_state(self, new_state):\n"
+                  "        raise RuntimeError('cannot switch state from {} to {}'.format(self._state, new_state))\n"
+                  "    def close(self):\n"
+                  "        self._set_state(SSLProtocolState.FLUSHING)\n"),
+            (Texts{"cannot switch state from {self._state} to {new_state}"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -267,5 +267,41 @@ TEST(PythonRaisedClass, AnErrorFactoryGivenAClassRaisesThatClass) {
   EXPECT_EQ(f.sites[4].error_class, "self.build");
 }
 
+// voluptuous: `raise (self.cls or er.Invalid)(self.msg)` raises the class
+// named when none is given; `raise error if self.msg is None else
+// AnyInvalid(self.msg, path=path)` raises the error made here or one caught
+// before, and what this site makes is AnyInvalid.
+TEST(PythonRaisedClass, AClassChosenOrElseADefault) {
+  model::FileFacts f = scan_python(
+      "from voluptuous import error as er\n"
+      "class Msg:\n"
+      "    def __call__(self, v):\n"
+      "        try:\n"
+      "            return self._schema(v)\n"
+      "        except er.Invalid as e:\n"
+      "            raise (self.cls or er.Invalid)(self.msg)\n"
+      "class Any:\n"
+      "    def _exec(self, funcs, v, path=None):\n"
+      "        error = None\n"
+      "        for func in funcs:\n"
+      "            try:\n"
+      "                return func(v)\n"
+      "            except er.Invalid as e:\n"
+      "                error = e\n"
+      "        raise error if self.msg is None else AnyInvalid(self.msg, path=path)\n"
+      "def both(kwargs):\n"
+      "    raise (Deprecated('nested') if 'nested' in kwargs else Unknown('Unknown argument(s): ' + str(kwargs)))\n"
+      "def lower(a):\n"
+      "    raise (a or make_error)('x')\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(f.sites[0].error_class, "er.Invalid");
+  EXPECT_EQ(template_text(f.sites[0].message), "{self.msg}");
+  EXPECT_EQ(f.sites[1].error_class, "AnyInvalid");
+  EXPECT_EQ(template_text(f.sites[1].message), "{self.msg}");
+  // Two errors made here, or a default that names no class: as written.
+  EXPECT_EQ(f.sites[2].error_class.substr(0, 11), "Deprecated(");
+  EXPECT_EQ(f.sites[3].error_class, "(a or make_error)");
+}
+
 }  // namespace
 }  // namespace errdex::scan

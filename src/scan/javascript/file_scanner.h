@@ -154,6 +154,7 @@ class FileScanner {
   bool promise_reject_name(std::string_view name) const;
   bool parameter_of_enclosing(std::string_view name) const;
   bool throws_its_argument(std::string_view name, std::uint32_t at);
+  bool hands_on_first_parameter(TSNode fn);
 
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
   // A throw's `msg || 'Assertion failed'` (and `??`, `p != null ? p : …`)

@@ -267,6 +267,13 @@ void FileScanner::emit_throw(TSNode n) {
       // this[kError]`: an error kept elsewhere, thrown again whatever its
       // class.
       site.reraise = true;
+    } else if (TSNode message = object_property(expr, "message"), name = object_property(expr, "name");
+               kind(expr) == Kind::Object && (!ts_node_is_null(message) || kind(name) == Kind::String)) {
+      // `throw { name: 'ConditionError', message: 'Aborted due to …' }`: an
+      // error-like object, its `name` the class it shows.
+      const std::string_view named = kind(name) == Kind::String ? text(name) : std::string_view{};
+      if (named.size() > 2) site.error_class = std::string(named.substr(1, named.size() - 2));
+      if (!ts_node_is_null(message) && kind(message) != Kind::Shorthand) site.message = message_from(message, at);
     } else {
       site.error_class = site.raised_text;
     }
@@ -468,9 +475,18 @@ void FileScanner::check_call(TSNode call) {
   TSNode made{};
   if (name == "Promise.reject") {
     made = argument(call, 0);
+  } else if (name.ends_with(".destroy")) {
+    // A stream destroyed with an error emits it (`fileStream.destroy(new
+    // Error('Unexpected end of file'))`).
+    made = argument(call, 0);
   } else if (name.ends_with(".emit") || name == "emit") {
     TSNode event = argument(call, 0);
     if (kind(event) == Kind::String && (text(event) == "'error'" || text(event) == "\"error\"")) made = argument(call, 1);
+  } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this" &&
+             hands_on_first_parameter(own_method(call, text(child(callee, m_g.f_property))))) {
+    // `this._error(new FormidableError(…))` of a method that throws or
+    // emits what it is given.
+    made = argument(call, 0);
   } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
                                                    throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
@@ -561,6 +577,51 @@ bool FileScanner::parameter_of_enclosing(std::string_view name) const {
   return false;
 }
 
+// Whether function `fn` throws its first parameter, or emits it as an
+// error: `this.emit('error', err)`, or `this.emit(eventName, err)` of a
+// parameter `eventName = 'error'` (formidable's `_error(err, eventName =
+// "error")`).
+bool FileScanner::hands_on_first_parameter(TSNode fn) {
+  if (ts_node_is_null(fn) || !is_function(kind(fn))) return false;
+  const std::vector<std::string> params = parameter_names(fn);
+  if (params.empty() || params.front().empty()) return false;
+  auto is_error_event = [&](TSNode event) {
+    const std::string_view t = text(event);
+    if (kind(event) == Kind::String) return t == "'error'" || t == "\"error\"";
+    if (kind(event) != Kind::Identifier) return false;
+    TSNode list = child(fn, m_g.f_parameters);
+    for (std::uint32_t i = 0, count = named_count(list); i < count; ++i) {
+      TSNode p = ts_node_named_child(list, i);
+      TSNode name = child(p, m_g.f_pattern);
+      if (ts_node_is_null(name)) name = child(p, m_g.f_left);
+      TSNode value = child(p, m_g.f_value);
+      if (ts_node_is_null(value)) value = child(p, m_g.f_right);
+      if (!ts_node_is_null(name) && text(name) == t && !ts_node_is_null(value))
+        return kind(value) == Kind::String && (text(value) == "'error'" || text(value) == "\"error\"");
+    }
+    return false;
+  };
+  bool found = false;
+  walk(child(fn, m_g.f_body), [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
+    const Kind k = kind(x);
+    if (found || (depth > 0 && is_function(k))) return false;
+    if (k == Kind::Throw) {
+      TSNode thrown = unwrap(ts_node_named_child(x, 0));
+      found = kind(thrown) == Kind::Identifier && text(thrown) == params.front();
+      return false;
+    }
+    if (k == Kind::Call) {
+      const std::string_view callee = text(child(x, m_g.f_function));
+      TSNode handed = unwrap(argument(x, 1));
+      if ((callee == "emit" || callee.ends_with(".emit")) && is_error_event(unwrap(argument(x, 0))) &&
+          kind(handed) == Kind::Identifier && text(handed) == params.front())
+        found = true;
+    }
+    return true;
+  });
+  return found;
+}
+
 // A function of the file that throws the error it is handed, when it is
 // not given a callback to hand it to instead: `function failure(err) { if
 // (callback) return callback(err); throw err; }`; or a variable of a
@@ -569,30 +630,13 @@ bool FileScanner::parameter_of_enclosing(std::string_view name) const {
 // function (err, data) { if (err) throw err; … }`). jsonwebtoken's `return
 // done(new JsonWebTokenError('jwt malformed'))`.
 bool FileScanner::throws_its_argument(std::string_view name, std::uint32_t at) {
-  auto throws_first_parameter = [&](TSNode fn) {
-    if (ts_node_is_null(fn) || !is_function(kind(fn))) return false;
-    const std::vector<std::string> params = parameter_names(fn);
-    if (params.empty() || params.front().empty()) return false;
-    bool found = false;
-    walk(child(fn, m_g.f_body), [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
-      const Kind k = kind(x);
-      if (found || (depth > 0 && is_function(k))) return false;
-      if (k == Kind::Throw) {
-        TSNode thrown = unwrap(ts_node_named_child(x, 0));
-        found = kind(thrown) == Kind::Identifier && text(thrown) == params.front();
-        return false;
-      }
-      return true;
-    });
-    return found;
-  };
-  if (throws_first_parameter(function_named(name))) return true;
+  if (hands_on_first_parameter(function_named(name))) return true;
   TSNode scope = scope_of(at);
   for (int hops = 0; hops < 16; ++hops) {
     for (const Assign& a : assignments(scope)) {
       if (a.name != name) continue;
       TSNode value = unwrap(a.value);
-      if (throws_first_parameter(value)) return true;
+      if (hands_on_first_parameter(value)) return true;
       if (kind(value) == Kind::Identifier) {
         const std::vector<std::string> params = parameter_names(scope);
         if (std::find(params.begin(), params.end(), text(value)) != params.end()) return true;

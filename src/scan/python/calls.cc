@@ -193,7 +193,7 @@ TSNode FileScanner::only_argument_from(TSNode call, int position) const {
   return found;
 }
 
-void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, bool splat) {
+void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, bool splat, const MessageTemplate* frame) {
   // The enclosing function, and whether it is a method (called as `x.f()`,
   // its first parameter bound).
   const std::size_t fi = innermost_function();
@@ -205,7 +205,7 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
   bool module_level = true;
   for (std::size_t j = 0; j < fi; ++j)
     module_level = module_level && m_ctx[j].kind != Kind::ClassDef && m_ctx[j].kind != Kind::FunctionDef;
-  if (!splat && module_level) {
+  if (!splat && module_level && !frame) {
     site.message_param = std::string(param);
     site.message_param_position = position;
   }
@@ -230,12 +230,52 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
     TSNode caller = enclosing_function(call);
     m_scope = ts_node_is_null(caller) ? m_root : child(caller, m_g.f_body);
     if (!ts_node_is_null(m_scope)) {
-      if (auto t = build(arg, start_byte(call), 1, true)) {
+      if (auto t = build(arg, start_byte(call), 1, true); t && frame) {
+        // The text in place of the parameter in the message around it: a
+        // string written in the call (not a name, whose value may be
+        // another: an Enum member prints as `State.WRAPPED`).
+        const Kind ak = kind(unwrap_parens(arg));
+        if ((ak == Kind::String || ak == Kind::ConcatString) && all_literal(t->parts)) {
+          MessageTemplate filled = *frame;
+          // Shown as it is: not `{msg!r}`, `{msg:>9}` or `%r`.
+          for (TemplatePart& p : filled.parts)
+            if (!p.literal && p.text == param && (p.display.empty() || p.display == param) &&
+                (p.printf_conv == 0 || p.printf_conv == 's'))
+              p = TemplatePart{true, joined_literal(t->parts), {}, 0};
+          filled.from_literals = true;
+          push_alternative(site, std::move(filled));
+        }
+      } else if (t) {
         t->from_literals = true;
         push_alternative(site, std::move(*t));
       }
     }
     m_scope = TSNode{};
+  }
+}
+
+void FileScanner::fill_parameters_from_callers(ThrowSite& site, std::uint32_t at) {
+  if (!any_literal(site.message.parts) || !ts_node_is_null(m_scope)) return;
+  // Raised on what failed while the values were used (`except KeyError`
+  // around `self.error_messages[key]`): what callers pass is what works.
+  for (const model::Guard& g : site.guards)
+    if (g.kind == "except") return;
+  const MessageTemplate frame = site.message;
+  std::vector<std::string_view> seen;
+  for (const TemplatePart& p : frame.parts) {
+    const std::string_view name = p.text;
+    if (p.literal || name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) ||
+        !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) ||
+        std::find(seen.begin(), seen.end(), name) != seen.end())
+      continue;
+    seen.push_back(name);
+    // A value the guards test (`else: raise Exception("invalid whitespace
+    // mode %s" % mode)`): the callers' texts are those that pass them.
+    if (std::any_of(site.guards.begin(), site.guards.end(), [&](const model::Guard& g) {
+          return std::find(g.names.begin(), g.names.end(), name) != g.names.end();
+        }))
+      continue;
+    if (reaching(name, at).empty()) add_caller_messages(site, name, false, &frame);
   }
 }
 

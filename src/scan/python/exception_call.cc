@@ -112,6 +112,14 @@ void FileScanner::read_argument_messages(ThrowSite& site, const std::vector<TSNo
 void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_t at) {
   TSNode cls = child(call, m_g.f_function);
   site.error_class = python::collapse_ws(text(cls));
+  if (TSNode choice = unwrap_parens(cls); kind(choice) == Kind::BoolOp && text(child(choice, m_g.f_operator)) == "or") {
+    // `raise (self.cls or er.Invalid)(self.msg)`: the class named when
+    // none is given.
+    std::string named = python::collapse_ws(text(unwrap_parens(child(choice, m_g.f_right))));
+    const std::size_t dot = named.rfind('.');
+    const char first = named.empty() ? '\0' : named[dot == std::string::npos ? 0 : dot + 1];
+    if (is_dotted_name(named) && std::isupper(static_cast<unsigned char>(first))) site.error_class = std::move(named);
+  }
   if (kind(cls) == Kind::Attribute) {
     // `raise ValidationError._from_jsonschema(ex)`, `raise
     // pydantic_core.ValidationError.from_exception_data(...)`: a method in
@@ -203,16 +211,18 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
     return;
   }
   // A message variable: the latest reaching assignment is the message
-  // (each of its texts when it holds a choice), the others are variants;
-  // a parameter's come from the callers.
+  // (each of its texts when it holds a choice), the others are variants
+  // (each of theirs too: voluptuous's `msg = self.msg or ('expected %s' %
+  // name)` reaching past an `if` that appends to it); a parameter's come
+  // from the callers.
   auto found = reaching(text(name), at);
   if (found.empty() || !take_choices(site, each_choice([&] { return build_reaching(found.back(), 0); })))
     site.message = message_from(msg, at);
   if (found.empty()) add_caller_messages(site, text(name));
   for (std::size_t i = 0; i + 1 < found.size(); ++i)
-    if (auto t = build_reaching(found[i], 1)) {
-      t->from_literals = true;
-      push_alternative(site, std::move(*t));
+    for (MessageTemplate& t : each_choice([&] { return build_reaching(found[i], 1); })) {
+      t.from_literals = true;
+      push_alternative(site, std::move(t));
     }
 }
 

@@ -641,7 +641,14 @@ class FileScanner {
   // the enclosing function, as messages.
   // With `splat`, `param` is the function's `*param`: a caller passing
   // one argument in its place passes the message.
-  void add_caller_messages(ThrowSite& site, std::string_view param, bool splat = false);
+  // With `frame`, the message holds `{param}` among other text: each text a
+  // caller passes fills a copy of `frame` (pluggy's `_raise_wrapfail(gen,
+  // "did not yield")` into `f"wrap_controller at … {msg}"`).
+  void add_caller_messages(ThrowSite& site, std::string_view param, bool splat = false,
+                           const MessageTemplate* frame = nullptr);
+  // add_caller_messages for each parameter the site's message shows among
+  // other text, which the function does not assign.
+  void fill_parameters_from_callers(ThrowSite& site, std::uint32_t at);
   // How many positional parameters come before `*name` in `fn`'s, or -1
   // when `*name` is not one of them.
   int splat_position(TSNode fn, std::string_view name) const;

@@ -118,6 +118,12 @@ TSNode FileScanner::chosen(TSNode n) {
       ++k;
     }
     if (k != 3) return n;
+  } else if (type == "boolean_operator" && text(child(n, m_g.f_operator)) == "or") {
+    // `self.msg or "value is not allowed"`: the value given, else the
+    // text. A value that builds no text is no option, as a conditional's
+    // parameter is not: what a caller gives is not known here.
+    add(child(n, m_g.f_left));
+    add(child(n, m_g.f_right));
   } else if (type == "subscript" && named_count(n) == 2) {
     // `{OPENED: "…", CLOSED: "…"}[state]`: one of the table's values.
     TSNode table = unwrap_parens(ts_node_named_child(n, 0));
@@ -698,6 +704,14 @@ TSNode FileScanner::table_entry(TSNode n) {
   const std::string key = joined_literal(key_parts);
   auto entry_of = [&](TSNode dict) {
     dict = unwrap_parens(dict);
+    if (kind(dict) == Kind::Call) {
+      // `MappingProxyType({...})`, `dict({...})`: the same table, read-only
+      // or copied.
+      const std::string_view fn = text(child(dict, m_g.f_function));
+      TSNode args = child(dict, m_g.f_arguments);
+      if ((fn == "dict" || fn == "MappingProxyType" || fn == "types.MappingProxyType") && named_count(args) == 1)
+        dict = unwrap_parens(ts_node_named_child(args, 0));
+    }
     if (kind(dict) != Kind::Dictionary) return TSNode{};
     const std::uint32_t count = named_count(dict);
     for (std::uint32_t i = 0; i < count; ++i) {

@@ -474,6 +474,19 @@ TSNode FileScanner::scope_node() const {
 
 TSNode FileScanner::default_exception(TSNode expr) const {
   TSNode e = unwrap_parens(expr);
+  if (std::string_view(ts_node_type(e)) == "conditional_expression") {
+    // `raise error if self.msg is None else AnyInvalid(self.msg)`: the
+    // error made here, when the other branch raises one made elsewhere.
+    TSNode made{};
+    int calls = 0, branches = 0;
+    for (std::uint32_t i = 0, all = named_count(e); i < all; ++i) {
+      TSNode part = ts_node_named_child(e, i);
+      if (kind(part) == Kind::Comment || branches++ == 1) continue;  // the condition
+      part = unwrap_parens(part);
+      if (kind(part) == Kind::Call) ++calls, made = part;
+    }
+    return branches == 3 && calls == 1 ? made : e;
+  }
   if (kind(e) != Kind::BoolOp || text(child(e, m_g.f_operator)) != "or") return e;
   TSNode right = unwrap_parens(child(e, m_g.f_right));
   return kind(right) == Kind::Call ? right : e;
@@ -487,6 +500,7 @@ void FileScanner::emit_raise(TSNode n) {
   std::uint32_t at = start_byte(n);
   TSNode cause = child(n, m_g.f_cause);
   site.cause = expr_text(text(cause));
+  bool made_here = false;  // `raise X(…)` with its message read here
   TSNode expr{};
   std::uint32_t count = named_count(n);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -525,6 +539,7 @@ void FileScanner::emit_raise(TSNode n) {
       resolve_class_display(site, expr, at);
       resolve_args_display(site, expr, at);
       factory_given_class(site, expr);
+      made_here = true;
     } else if (kind(expr) != Kind::Call) {
       site.error_class = python::collapse_ws(text(expr));
       if (kind(expr) == Kind::Identifier) {
@@ -549,6 +564,7 @@ void FileScanner::emit_raise(TSNode n) {
     }
   }
   fill_context(site, at);
+  if (made_here) fill_parameters_from_callers(site, at);
   m_facts.sites.push_back(std::move(site));
 }
 

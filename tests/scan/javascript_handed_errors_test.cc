@@ -1,0 +1,89 @@
+// Errors a JavaScript file makes and hands on without `throw`: to a method
+// of its class that throws or emits them, to a stream's `destroy`, and
+// error-like objects thrown as literals.
+#include "scan/javascript/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+model::FileFacts js(const std::string& src) { return scan_javascript(src, Dialect::javascript); }
+
+using Shown = std::pair<std::string, std::string>;
+
+// The class and message of a site.
+Shown shown(const model::ThrowSite& s) { return {s.error_class, template_text(s.message)}; }
+
+TEST(JavaScriptHandedErrors, AMethodThatEmitsOrThrowsItsArgument) {
+  // formidable's IncomingForm: `_error(err, eventName = "error")` emits what
+  // it is given, and every failure goes through `this._error(new …)`.
+  auto f = js("class IncomingForm extends EventEmitter {\n"
+              "  parse(req) {\n"
+              "    req.on('aborted', () => {\n"
+              "      this._error(new FormidableError('Request aborted', errors.aborted));\n"
+              "    });\n"
+              "    if (!this._parser) {\n"
+              "      this._error(new FormidableError('uninitialized parser', errors.uninitializedParser));\n"
+              "    }\n"
+              "    this._fail(new TypeError(`bad length ${this.bytesExpected}`));\n"
+              "    this._note(new Error('not an error event'));\n"
+              "    this._keep(new Error('kept, not thrown'));\n"
+              "  }\n"
+              "  _error(err, eventName = 'error') {\n"
+              "    if (this.error || this.ended) return;\n"
+              "    this.error = err;\n"
+              "    this.emit(eventName, err);\n"
+              "  }\n"
+              "  _fail(e) { throw e; }\n"
+              "  _note(e, eventName = 'progress') { this.emit(eventName, e); }\n"
+              "  _keep(e) { this.last = e; }\n"
+              "}\n");
+  // The three handed on, then `_fail`'s own `throw e` (an error handed on).
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"FormidableError", "Request aborted"}));
+  EXPECT_EQ(f.sites[0].line, 4);
+  EXPECT_EQ(template_text(f.sites[1].message), "uninitialized parser");
+  EXPECT_EQ(shown(f.sites[2]), (Shown{"TypeError", "bad length {this.bytesExpected}"}));
+  EXPECT_TRUE(f.sites[3].reraise);
+  EXPECT_EQ(f.sites[3].line, 18);
+}
+
+TEST(JavaScriptHandedErrors, AStreamDestroyedWithAnError) {
+  // busboy's multipart parser: the file stream ends with an error event.
+  auto f = js("function onEnd(fileStream) {\n"
+              "  fileStream.destroy(new Error('Unexpected end of file'));\n"
+              "  this._bparser.destroy();\n"
+              "  other.destroy(reason);\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "Unexpected end of file"}));
+}
+
+TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {
+  // redux-toolkit's createAsyncThunk: `throw { name, message }`, which its
+  // rejected action carries as the error's name and message.
+  auto f = js("async function run(conditionResult) {\n"
+              "  if (conditionResult === false) {\n"
+              "    throw {\n"
+              "      name: 'ConditionError',\n"
+              "      message: 'Aborted due to condition callback returning false.',\n"
+              "    }\n"
+              "  }\n"
+              "  throw { message: `bad ${conditionResult}` }\n"
+              "  throw { code: 1 }\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"ConditionError", "Aborted due to condition callback returning false."}));
+  EXPECT_EQ(shown(f.sites[1]), (Shown{"", "bad {conditionResult}"}));
+  // Neither a name nor a message: the object as written, as before.
+  EXPECT_EQ(f.sites[2].error_class, "{ code: 1 }");
+}
+
+}  // namespace
+}  // namespace errdex::scan
