@@ -86,7 +86,7 @@ struct App::Impl {
       case RouteId::search_page: return search_page(s, q, st);
       case RouteId::match_form: return match_page(s, nullptr);
       case RouteId::match_submit: return match_submit(s, req);
-      case RouteId::repo_page: return repo_page(s, repo(), q);
+      case RouteId::repo_page: return repo_page(s, repo(), q, st);
       case RouteId::repo_diff_page: return repo_diff_page(s, repo(), q, st);
       case RouteId::error_redirect:
       case RouteId::error_page: {
