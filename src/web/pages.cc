@@ -99,7 +99,7 @@ Response home(const Snapshot& s) {
 
 Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
   auto text = opt_param(q, "q");
-  auto repo = opt_param(q, "repo");
+  auto repo = repo_param(q);
   Data d;
   d.set("q", text.value_or(""));
   d.set("repo", optional_value(repo));

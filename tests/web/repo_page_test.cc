@@ -4,6 +4,7 @@
 // first 1,500 and no way to the rest).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <utility>
@@ -75,6 +76,22 @@ TEST(ServeCommand, TheRepositoryPageLinksTheDiffsBetweenItsRevisions) {
   EXPECT_NE(reworded.find("<del>empty unit</del> → <ins>a unit cannot be empty</ins>"), std::string::npos) << reworded;
   auto added = get(server.port(), "/repos/acme/units/diff?from=v1.1&to=v2.0").body;
   EXPECT_NE(added.find("<code>TypeError</code> a unit needs a name, got {s!r}"), std::string::npos) << added;
+
+  // A `repo` parameter that is no owner/name is a 400 on every address
+  // that reads one (it searched, listed and exported nothing, with 200).
+  const std::string id =
+      nlohmann::json::parse(get(server.port(), "/api/repos/acme/units/errors").body)["errors"][0]["id"].get<std::string>();
+  ASSERT_EQ(id.size(), 16u);
+  for (const std::string& url : std::vector<std::string>{"/api/search?q=unit&repo=units", "/search?q=unit&repo=..%2Funits", "/api/dataset.jsonl?repo=acme/units/x",
+        "/api/errors/" + id + "?ref=v1.0&repo=units", "/errors/" + id + "/x?ref=v1.0&repo=acme%2F"}) {
+    auto r = get(server.port(), url);
+    EXPECT_EQ(r.status, 400) << url << "\n" << r.body;
+    EXPECT_NE(r.body.find("repo must be owner/name"), std::string::npos) << url << "\n" << r.body;
+  }
+  EXPECT_EQ(get(server.port(), "/api/search?q=unit&repo=acme/none").status, 200);
+  // The site v2.0 holds unchanged from v1.1, reworded from v1.0: one id in all three.
+  for (const char* ref : {"v1.0", "v1.1", "v2.0"})
+    EXPECT_EQ(get(server.port(), "/api/errors/" + id + "?ref=" + ref + "&repo=acme/units").status, 200) << ref;
 
   // One revision: no section.
   auto single = get(server.port(), "/repos/acme/one");
