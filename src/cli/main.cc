@@ -263,6 +263,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A word that names no command: said so, not "a subcommand is required".
+    std::string names;
+    bool known = false;
+    for (const CLI::App* c : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + c->get_name();
+      known = known || (argc > 1 && c->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      std::cerr << "errdex: no command \"" << argv[1] << "\"; the commands are " << names
+                << " (errdex --help says what each does)\n";
+      return 2;
+    }
     app.exit(e);
     return 2;
   }

@@ -98,6 +98,19 @@ TEST_F(MalformedArgs, AMalformedRepositoryNameIsAUsageError) {
   EXPECT_EQ(errdex("list --repo acme/cache").code, 0);
 }
 
+// A mistyped command was answered "A subcommand is required".
+TEST_F(MalformedArgs, AWordThatNamesNoCommandIsSaidSo) {
+  auto r = errdex("serach non-negative");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("errdex: no command \"serach\"; the commands are scan, lint, show, list, search,"),
+            std::string::npos)
+      << r.err;
+  r = run(errdex_cmd());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("A subcommand is required"), std::string::npos) << r.err;
+  EXPECT_EQ(errdex("search non-negative").code, 0);
+}
+
 TEST_F(MalformedArgs, ServeRefusesAMalformedReportUrl) {
   auto r = errdex("serve --listen 127.0.0.1:0 --report-url issues/new");
   EXPECT_EQ(r.code, 2) << r.err;
