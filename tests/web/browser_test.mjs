@@ -151,6 +151,14 @@ async function main() {
   assert.equal(nf.status(), 404);
   assert.match(await page.locator('.problem h1').innerText(), /404/);
   await page.screenshot({ path: path.join(shots, '7-not-found.png') });
+  // A paste larger than the server reads: the problem page, not the API's JSON.
+  await page.goto(base + '/');
+  await page.fill('textarea[name=text]', 'ValueError: ' + 'x'.repeat(1200000));
+  const [tooLarge] = await Promise.all([page.waitForResponse(r => r.url().endsWith('/match')),
+                                        page.click('form.paste button[type=submit]')]);
+  assert.equal(tooLarge.status(), 413);
+  assert.match(await page.locator('.problem h1').innerText(), /413/);
+  assert.match(await page.locator('.problem').innerText(), /paste less/);
   log('all checks passed; screenshots in', shots);
 }
 
