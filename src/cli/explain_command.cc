@@ -13,6 +13,9 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "cli/commands.h"
@@ -37,26 +40,75 @@ class Explainer {
   }
 
   // The lines to print under `traceback`, each ending in '\n'; "" when no
-  // throw site explains it.
+  // throw site explains it. When no indexed raise explains the last
+  // exception of a chain (the program's own `raise AppError(…) from e`),
+  // the nearest exception up the chain that one explains is named too, as
+  // its cause.
   std::string explain(const std::string& traceback) {
     if (!ready()) return "";
+    Answer last = answer(traceback);
+    if (last.site && !last.loose) return last.text;
+    std::string_view rest = traceback;
+    for (int depth = 0; depth < k_max_causes; ++depth) {
+      auto cause = cause_of(rest);
+      if (!cause) break;
+      rest = cause->text;
+      Answer earlier = answer(std::string(rest), cause->direct ? "its cause, " : "it was raised while handling ");
+      if (!earlier.site) continue;
+      // An exception of a class no record raises has no line of its own
+      // until then.
+      return last.miss + earlier.text;
+    }
+    return last.text;
+  }
+
+ private:
+  // How many exceptions up a chain a cause is looked for.
+  static constexpr int k_max_causes = 8;
+
+  struct Cause {
+    std::string_view text;
+    bool direct;  // `raise … from`, else raised while handling it
+  };
+  // The traceback of the exception the last one was raised from (or while
+  // handling): the text above the chain's last separator line.
+  static std::optional<Cause> cause_of(std::string_view traceback) {
+    static constexpr std::string_view k_direct = "The above exception was the direct cause of the following exception";
+    static constexpr std::string_view k_during = "During handling of the above exception, another exception occurred";
+    const std::size_t direct = traceback.rfind(k_direct), during = traceback.rfind(k_during);
+    if (direct == std::string_view::npos && during == std::string_view::npos) return std::nullopt;
+    const bool is_direct = during == std::string_view::npos || (direct != std::string_view::npos && direct > during);
+    const std::size_t at = is_direct ? direct : during;
+    std::size_t line_start = traceback.rfind('\n', at);
+    std::string_view before = traceback.substr(0, line_start == std::string_view::npos ? 0 : line_start);
+    while (!before.empty() && (before.back() == '\n' || before.back() == '\r' || before.back() == ' '))
+      before.remove_suffix(1);
+    if (before.find('\n') == std::string_view::npos) return std::nullopt;
+    return Cause{before, is_direct};
+  }
+
+  struct Answer {
+    std::string text;   // the lines to print, or ""
+    bool site = false;  // they name a raise of the store
+    std::string miss;   // that no indexed raise explains it, when so
+    // The site named agrees by its message alone, neither by class nor by
+    // a frame's file: the program's own class wrapping a library's
+    // message (`raise ConfigError(f'…: {e}') from e`), which the
+    // chain's cause explains better when it can.
+    bool loose = false;
+  };
+
+  // `lead` goes before the class on the answer's first line.
+  Answer answer(const std::string& traceback, const std::string& lead = "") {
     match::MatchResult res = m_matcher->match(traceback, 3);
-    if (res.candidates.empty()) return "";
-    const match::Candidate& best = res.candidates.front();
-    const model::ErrorRecord& r = m_records[best.index];
     // The class as the traceback prints it (its last name): the site's may
     // be a variable (`raise error`) or an alias (`nx.NodeNotFound`).
     std::string_view cls = res.exception.error_class;
     if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
-    // A site named by full text alone, with no frame on its line, is no
-    // answer either; nor one printing the same message elsewhere when the
-    // innermost frame says what raised it is below that frame.
-    if (match::weak(best.reasons) || res.raised_below ||
-        (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
-      // Only the class agrees (`open()` raising FileNotFoundError under
-      // pathlib): naming one of the file's other raises would mislead.
-      std::string out = "errdex: " + std::string(cls.empty() ? std::string_view(r.error_class) : cls) +
-                        " matches no raise statement errdex has indexed";
+    // An exception no indexed raise agrees with: said when a site only
+    // the class ties to it would be named, or under the chain's cause.
+    auto miss = [&](std::string_view shown) {
+      std::string out = "errdex: " + lead + std::string(shown) + " matches no raise statement errdex has indexed";
       if (!res.frames.empty()) {
         const match::ParsedFrame& f = res.frames.back();
         // The module path of an installed file (`markupsafe/__init__.py`),
@@ -71,8 +123,22 @@ class Explainer {
                ", in code with no record (a built-in, C code or a file not indexed)";
       }
       return out + "\n";
+    };
+    if (res.candidates.empty()) return {"", false, cls.empty() ? "" : miss(cls)};
+    const match::Candidate& best = res.candidates.front();
+    const model::ErrorRecord& r = m_records[best.index];
+    // A site named by full text alone, with no frame on its line, is no
+    // answer either; nor one printing the same message elsewhere when the
+    // innermost frame says what raised it is below that frame.
+    if (match::weak(best.reasons) || res.raised_below ||
+        (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
+      // Only the class agrees (`open()` raising FileNotFoundError under
+      // pathlib): naming one of the file's other raises would mislead.
+      std::string out = miss(cls.empty() ? std::string_view(r.error_class) : cls);
+      return {out, false, out};
     }
-    std::string out = "errdex: " + (cls.empty() ? r.error_class : std::string(cls)) + " raised at " + r.file_path +
+    const bool loose = !cls.empty() && !best.reasons.error_class && !best.reasons.frame;
+    std::string out = "errdex: " + lead + (cls.empty() ? r.error_class : std::string(cls)) + " raised at " + r.file_path +
                       ":" + std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
@@ -90,10 +156,9 @@ class Explainer {
       if (!full.solutions.empty()) out += "errdex:   fix: " + full.solutions.front() + "\n";
       out += "errdex:   " + m_base + web::record_page_path(full) + "\n";
     }
-    return out;
+    return {out, true, loose ? miss(cls) : "", loose};
   }
 
- private:
   bool ready() {
     if (m_tried) return m_matcher != nullptr;
     m_tried = true;

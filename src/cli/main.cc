@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/store_url.h"
 #include "model/record_json.h"
+#include "model/repo_name.h"
 #include "web/url.h"
 
 int main(int argc, char** argv) {
@@ -32,6 +33,13 @@ int main(int argc, char** argv) {
         return errdex::model::is_record_id(s) ? std::string() : "not a record id (16 lowercase hex digits): " + s;
       },
       "ID");
+  // So is a repository name that is not owner/name (what scan --repo and
+  // import accept), as the API answers ?repo= with 400.
+  const CLI::Validator repo_name(
+      [](std::string& s) {
+        return errdex::model::is_repo_name(s) ? std::string() : "not a repository name (owner/name): " + s;
+      },
+      "O/N");
   const CLI::Validator http_url(
       [](std::string& s) {
         return errdex::web::is_http_url(s) ? std::string() : "not an http:// or https:// URL: " + s;
@@ -93,13 +101,13 @@ int main(int argc, char** argv) {
   std::optional<std::string> repo, ref;
   auto* c_show = app.add_subcommand("show", "Show one record (of the current revision, or of --repo's --ref)");
   c_show->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
-  c_show->add_option("--repo", repo, "With --ref: the record's owner/name");
+  c_show->add_option("--repo", repo, "With --ref: the record's owner/name")->check(repo_name);
   c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)");
   add_db(c_show);
   add_json(c_show);
 
   auto* c_list = app.add_subcommand("list", "List current records (or one revision's: --repo R --ref X)");
-  c_list->add_option("--repo", repo, "Only this owner/name");
+  c_list->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
   c_list->add_option("--ref", ref, "With --repo: that revision's records");
   add_db(c_list);
   add_json(c_list);
@@ -108,7 +116,7 @@ int main(int argc, char** argv) {
   int limit = 20;
   auto* c_search = app.add_subcommand("search", "Full-text search over messages, documentation and tags");
   c_search->add_option("text", text, "Words to look for")->required();
-  c_search->add_option("--repo", repo, "Only this owner/name");
+  c_search->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
   c_search->add_option("--ref", ref, "With --repo: search that revision (default: the current ones)");
   c_search->add_option("--limit", limit, "Most hits to show")->check(CLI::Range(1, 10000));
   add_db(c_search);
@@ -117,7 +125,7 @@ int main(int argc, char** argv) {
   bool export_all = false;
   auto* c_export = app.add_subcommand(
       "export", "Write the current records as JSON Lines to stdout, each line naming its revision (\"ref\") when it has one");
-  c_export->add_option("--repo", repo, "Only this owner/name");
+  c_export->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
   c_export->add_option("--ref", ref, "With --repo: that revision instead");
   c_export->add_flag("--all-revisions", export_all,
                      "Every stored revision, first to last per repository (import restores them all)");
@@ -131,7 +139,7 @@ int main(int argc, char** argv) {
 
   std::optional<std::string> forget_ref;
   auto* c_forget = app.add_subcommand("forget", "Drop a repository's revision (--ref) or all its revisions");
-  c_forget->add_option("repo", text, "owner/name")->required();
+  c_forget->add_option("repo", text, "owner/name")->required()->check(repo_name);
   c_forget->add_option("--ref", forget_ref, "The revision: its ref, sha or a sha's first 7+ digits");
   add_db(c_forget);
 
@@ -142,7 +150,7 @@ int main(int argc, char** argv) {
 
   std::string diff_from, diff_to;
   auto* c_diff = app.add_subcommand("diff", "Errors added, removed, reworded, moved or changed in class between two revisions");
-  c_diff->add_option("repo", text, "owner/name")->required();
+  c_diff->add_option("repo", text, "owner/name")->required()->check(repo_name);
   c_diff->add_option("from", diff_from, "The older revision: ref, sha or a sha's first 7+ digits")->required();
   c_diff->add_option("to", diff_to, "The newer revision")->required();
   add_db(c_diff);
@@ -232,7 +240,7 @@ int main(int argc, char** argv) {
   c_match->add_option("--top", top, "Most candidates to show (ties at the best score are all shown)")
       ->check(CLI::Range(1, 1000));
   std::optional<std::string> match_ref;
-  c_match->add_option("--repo", repo, "Only this owner/name's records");
+  c_match->add_option("--repo", repo, "Only this owner/name's records")->check(repo_name);
   c_match->add_option("--ref", match_ref, "With --repo: only this revision's records (ref, sha or a sha's first 7+ digits)");
   add_db(c_match);
   add_json(c_match);
@@ -255,6 +263,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A word that names no command: said so, not "a subcommand is required".
+    std::string names;
+    bool known = false;
+    for (const CLI::App* c : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + c->get_name();
+      known = known || (argc > 1 && c->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      std::cerr << "errdex: no command \"" << argv[1] << "\"; the commands are " << names
+                << " (errdex --help says what each does)\n";
+      return 2;
+    }
     app.exit(e);
     return 2;
   }

@@ -99,11 +99,29 @@ std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::v
   return index.keep(records, keys);
 }
 
+namespace {
+
+// A site as its function, class and message name it: the three joined as
+// site_key joins its parts.
+std::string content_key(std::string_view site_key_of, std::string_view error_class, std::string_view error_message) {
+  return site_key(site_key_of, error_class, error_message);
+}
+
+}  // namespace
+
 void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
   // Per stored revision, the ids of each key; a later revision's wins.
   std::unordered_map<std::string_view, std::vector<std::string>> ids;
+  std::unordered_map<std::string, std::vector<const std::string*>> by_content;
   for (const auto& s : revision)
-    if (!s.site_key.empty()) ids[s.site_key].push_back(s.id);
+    if (!s.site_key.empty()) {
+      ids[s.site_key].push_back(s.id);
+      by_content[content_key(s.site_key, s.error_class, s.error_message)].push_back(&s.id);
+    }
+  for (auto& [k, list] : by_content) {
+    if (list.size() == 1) m_id_of_content.insert_or_assign(k, *list.front());
+    else m_id_of_content.erase(k);
+  }
   for (auto& [k, list] : ids) {
     if (list.size() == 1) m_id_of_unique_key.insert_or_assign(std::string(k), list.front());
     if (auto it = m_ids_of_key.find(k); it != m_ids_of_key.end()) it->second = std::move(list);
@@ -123,8 +141,19 @@ std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const st
   // that key no record holds any more, when one is left on each side (the
   // other sites of the function unchanged, one reworded).
   std::vector<std::size_t> unpaired;
-  for (std::size_t i = 0; i < records.size(); ++i)
-    if (!m_stored_ids.contains(records[i].id)) unpaired.push_back(i);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (m_stored_ids.contains(records[i].id)) continue;
+    // Unchanged since the last revision holding it, where it kept the id
+    // of a rewording before: that id again (not a message change).
+    auto same = m_id_of_content.find(content_key(keys[i], records[i].error_class, records[i].error_message));
+    if (!keys[i].empty() && same != m_id_of_content.end() && !taken.contains(same->second)) {
+      taken.erase(records[i].id);
+      records[i].id = same->second;
+      taken.insert(records[i].id);
+      continue;
+    }
+    unpaired.push_back(i);
+  }
   auto key_of = [&](std::size_t i, std::size_t) -> const std::string& { return keys[i]; };
   std::size_t kept = 0;
   for (const auto& [k, at] : unique_keys(unpaired, key_of)) {

@@ -70,6 +70,11 @@ class SiteIdIndex {
   // its id in the last revision holding it once
   std::unordered_map<std::string, std::vector<std::string>, Hash, std::equal_to<>> m_ids_of_key;
   std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_unique_key;
+  // site key, class and message -> the id of the one site holding them in
+  // the last revision holding them (content_key): a site kept an id from a
+  // rewording, which its unchanged message in a later revision does not
+  // hash to.
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_content;
   std::unordered_set<std::string, Hash, std::equal_to<>> m_stored_ids;
 };
 

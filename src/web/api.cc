@@ -35,7 +35,7 @@ std::string match_json(const Snapshot& s, const match::MatchResult& m) {
 Response api_search(const Snapshot& s, const Query& q, store::Store& st) {
   auto text = opt_param(q, "q");
   if (!text) throw HttpError{400, "q is required"};
-  auto repo = opt_param(q, "repo");
+  auto repo = repo_param(q);
   int limit = int_param(q, "limit", 20, 1, 100);
   int offset = cursor_param(q, k_max_search_offset);
   if (auto ref = opt_param(q, "ref")) {
@@ -141,7 +141,7 @@ Response api_repo_errors(const Snapshot& s, const std::string& repo, const Query
 }
 
 Response api_dataset(const Snapshot& s, const Query& q, store::Store& st) {
-  auto repo = opt_param(q, "repo");
+  auto repo = repo_param(q);
   std::string out;
   if (repo && !s.by_repo.count(*repo)) throw HttpError{404, "no repository " + *repo + " is indexed"};
   if (auto ref = opt_param(q, "ref")) {
@@ -175,7 +175,7 @@ Response api_jobs(store::JobQueue* queue, const Query& q) {
 Response api_error(const Snapshot& s, store::Store& st, const std::string& id, const Query& q) {
   if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
   if (auto ref = opt_param(q, "ref")) {
-    auto at = line_at(s, st, id, *ref, opt_param(q, "repo"));
+    auto at = line_at(s, st, id, *ref, repo_param(q));
     if (!at) throw HttpError{404, "no record " + id + " in a revision " + *ref};
     return json_response(200, model::to_json(*at));
   }

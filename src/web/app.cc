@@ -86,7 +86,7 @@ struct App::Impl {
       case RouteId::search_page: return search_page(s, q, st);
       case RouteId::match_form: return match_page(s, nullptr);
       case RouteId::match_submit: return match_submit(s, req);
-      case RouteId::repo_page: return repo_page(s, repo(), q);
+      case RouteId::repo_page: return repo_page(s, repo(), q, st);
       case RouteId::repo_diff_page: return repo_diff_page(s, repo(), q, st);
       case RouteId::error_redirect:
       case RouteId::error_page: {
@@ -94,7 +94,7 @@ struct App::Impl {
         if (!model::is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
         if (auto ref = opt_param(q, "ref")) {
           // The site as an older revision holds it.
-          auto held = revision_holding(s, st, id, *ref, opt_param(q, "repo"));
+          auto held = revision_holding(s, st, id, *ref, repo_param(q));
           if (!held) throw HttpError{404, "No record " + id + " in a stored revision " + *ref + "."};
           return error_page(s, held->lines[held->at], st, options.report_url, &held->lines, held->at);
         }

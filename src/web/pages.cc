@@ -99,7 +99,7 @@ Response home(const Snapshot& s) {
 
 Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
   auto text = opt_param(q, "q");
-  auto repo = opt_param(q, "repo");
+  auto repo = repo_param(q);
   Data d;
   d.set("q", text.value_or(""));
   d.set("repo", optional_value(repo));
@@ -231,7 +231,36 @@ Response match_page(const Snapshot& s, const std::string* text) {
   return page(200, text ? "Match" : "Paste an error", "match.html", d);
 }
 
-Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
+// The repository's stored revisions, first to last, each after the first
+// linking its diff page from the one before it, and the whole span's; no
+// list when one revision is stored.
+void set_revisions(Data& d, store::Store& st, const std::string& repo) {
+  auto revs = st.revisions(repo);
+  if (!revs) throw StoreFailure{revs.error()};
+  d.set("has_revisions", revs->size() > 1);
+  if (revs->size() < 2) return;
+  auto key = [](const store::Revision& r) { return r.ref.empty() ? r.sha : r.ref; };
+  auto diff_url = [&](const store::Revision& from, const store::Revision& to) {
+    return "/repos/" + percent_encode(repo, true) + "/diff?from=" + percent_encode(key(from)) +
+           "&to=" + percent_encode(key(to));
+  };
+  Data list{Data::type::list};
+  for (std::size_t k = 0; k < revs->size(); ++k) {
+    Data item;
+    item.set("name", store::revision_name((*revs)[k]));
+    item.set("current", k + 1 == revs->size());
+    item.set("diff_url", k == 0 ? Data(false) : Data(diff_url((*revs)[k - 1], (*revs)[k])));
+    item.set("previous", k == 0 ? std::string() : store::revision_name((*revs)[k - 1]));
+    list.push_back(item);
+  }
+  d.set("revisions", list);
+  d.set("revision_count", std::to_string(revs->size()));
+  d.set("span_url", diff_url(revs->front(), revs->back()));
+  d.set("first", store::revision_name(revs->front()));
+  d.set("last", store::revision_name(revs->back()));
+}
+
+Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st) {
   auto it = s.by_repo.find(repo);
   const store::RepoSummary* summary = nullptr;
   for (const auto& r : s.repos)
@@ -239,15 +268,17 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
   if (it == s.by_repo.end() || !summary) throw HttpError{404, "No repository " + repo + " is indexed."};
   std::string filter = util::to_lower_ascii(opt_param(q, "filter").value_or(""));
   bool by_class = opt_param(q, "by").value_or("file") == "class";
+  // `cursor`: how many matching sites earlier pages showed.
+  const auto skip = static_cast<std::size_t>(cursor_param(q, static_cast<int>(it->second.size())));
   std::map<std::string, std::vector<std::size_t>> groups;
-  std::size_t shown = 0;
+  std::size_t matching = 0, shown = 0;
   for (auto i : it->second) {
     const auto& r = s.lines[i].record;
     if (!filter.empty() && util::to_lower_ascii(r.file_path).find(filter) == std::string::npos &&
         util::to_lower_ascii(r.error_class).find(filter) == std::string::npos &&
         util::to_lower_ascii(r.error_message).find(filter) == std::string::npos)
       continue;
-    if (shown == k_repo_page_items) break;
+    if (matching++ < skip || shown == k_repo_page_items) continue;
     ++shown;
     groups[by_class ? model::shown_class(r.error_class) : r.file_path].push_back(i);
   }
@@ -277,9 +308,24 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q) {
   d.set("filter", opt_param(q, "filter").value_or(""));
   d.set("by_file", !by_class);
   d.set("by_class", by_class);
-  d.set("filtered", shown != it->second.size());
+  d.set("filtered", shown != it->second.size() && matching > 0);
   d.set("shown", std::to_string(shown));
+  d.set("of", filter.empty() ? std::to_string(matching)
+                             : "the " + std::to_string(matching) + " sites that match (of " +
+                                   std::to_string(it->second.size()) + ")");
+  d.set("from", std::to_string(std::min(skip + 1, matching)));
+  d.set("to", std::to_string(skip + shown));
+  // The next page of the same filter and grouping, when sites are left.
+  if (skip + shown < matching) {
+    std::string next = repo_url(repo) + "?";
+    if (auto f = opt_param(q, "filter"); f && !f->empty()) next += "filter=" + percent_encode(*f) + "&";
+    if (by_class) next += "by=class&";
+    d.set("next_url", next + "cursor=" + std::to_string(skip + shown));
+  } else {
+    d.set("next_url", false);
+  }
   d.set("groups", gl);
+  set_revisions(d, st, repo);
   return page(200, repo, "repo.html", d);
 }
 

@@ -16,7 +16,9 @@ Response search_page(const Snapshot& s, const Query& q, store::Store& st);
 Response match_page(const Snapshot& s, const std::string* text);
 // POST /match: the paste box's form.
 Response match_submit(const Snapshot& s, const Request& req);
-Response repo_page(const Snapshot& s, const std::string& repo, const Query& q);
+// A repository's current sites, and its stored revisions with links to the
+// diffs between them.
+Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st);
 Response repo_diff_page(const Snapshot& s, const std::string& repo, const Query& q, store::Store& st);
 // `line` is the current record, or the record `revision[at]` of a stored
 // revision (all its records), shown with a note that names it and links

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/repo_name.h"
 #include "util/text.h"
 #include "web/assets.h"
 #include "web/html.h"
@@ -161,6 +162,19 @@ std::optional<std::string> opt_param(const Query& q, const std::string& name) {
   auto it = q.find(name);
   if (it == q.end() || it->second.empty()) return std::nullopt;
   return it->second;
+}
+
+std::optional<std::string> repo_param(const Query& q) {
+  auto repo = opt_param(q, "repo");
+  if (!repo || model::is_repo_name(*repo)) return repo;
+  std::string shown = *repo;
+  if (shown.size() > 80) {
+    // Cut at a character's start.
+    std::size_t cut = 80;
+    while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+    shown = shown.substr(0, cut) + "…";
+  }
+  throw HttpError{400, "repo must be owner/name, got “" + shown + "”"};
 }
 
 // The store ranks ids; the records come from the snapshot in memory (or

@@ -55,6 +55,9 @@ Response redirect(const std::string& location, int status = 301);
 int int_param(const Query& q, const std::string& name, int def, int lo, int hi);
 std::optional<std::string> opt_param(const Query& q, const std::string& name);
 int cursor_param(const Query& q, int max);
+// `repo`, when given: owner/name, else a 400 (a malformed name is an error,
+// not a repository that is not there).
+std::optional<std::string> repo_param(const Query& q);
 
 // A request body's bytes as UTF-8, read in the charset its Content-Type
 // names (`text/plain; charset=latin-1`: through iconv, so any encoding it

@@ -27,6 +27,7 @@
 #include "store/jobs.h"
 #include "store/store.h"
 #include "util/text.h"
+#include "web/respond.h"
 
 namespace errdex::web {
 namespace {
@@ -198,6 +199,8 @@ void Session::on_header(beast::error_code ec) {
     done();
     return;
   }
+  // The header was whole when its Content-Length was found too large.
+  if (ec == http::error::body_limit) m_target = std::string(m_parser->get().target());
   if (ec) return fail_request(status_for(ec), std::string("unreadable request: ") + ec.message());
   const auto& req = m_parser->get();
   m_method = std::string(req.method_string());
@@ -246,6 +249,16 @@ void Session::on_body(beast::error_code ec) {
 
 void Session::fail_request(int status, const std::string& message) {
   if (m_method.empty()) m_method = "-";
+  // A page's form sent more than the server reads (a huge paste): the
+  // problem page a browser shows, not the API's JSON.
+  if (status == 413 && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
+    respond(problem(false, 413,
+                    "What was sent is larger than this server reads (" +
+                        std::to_string(m_shared.options.max_body_bytes) +
+                        " bytes): paste less, such as the traceback's last lines."),
+            false, false);
+    return;
+  }
   Response r;
   r.status = status;
   r.content_type = "application/json";

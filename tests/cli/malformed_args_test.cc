@@ -79,6 +79,38 @@ TEST_F(MalformedArgs, ExplainAndRunRefuseAMalformedUrl) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// A repository is named owner/name (what scan --repo and import accept):
+// any other name is a usage error, not a repository that is not stored,
+// as the API answers ?repo= with 400; a well-formed one not stored is not
+// found.
+TEST_F(MalformedArgs, AMalformedRepositoryNameIsAUsageError) {
+  for (const char* cmd : {"list --repo", "search non-negative --repo", "export --repo", "match 'ValueError: x' --repo",
+                          "show 0123456789abcdef --ref v1 --repo", "diff", "forget"}) {
+    const std::string tail = std::string(cmd).rfind("diff", 0) == 0 ? " v1 v1" : "";
+    for (const char* name : {"cache", "acme/cache/v1", "../cache", "'acme cache'"}) {
+      auto r = errdex(std::string(cmd) + " " + name + tail);
+      EXPECT_EQ(r.code, 2) << cmd << " " << name << ": " << r.err;
+      EXPECT_NE(r.err.find("not a repository name (owner/name)"), std::string::npos) << cmd << " " << name << ": " << r.err;
+    }
+    auto r = errdex(std::string(cmd) + " acme/none" + tail);
+    EXPECT_EQ(r.code, 1) << cmd << ": " << r.err;
+  }
+  EXPECT_EQ(errdex("list --repo acme/cache").code, 0);
+}
+
+// A mistyped command was answered "A subcommand is required".
+TEST_F(MalformedArgs, AWordThatNamesNoCommandIsSaidSo) {
+  auto r = errdex("serach non-negative");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("errdex: no command \"serach\"; the commands are scan, lint, show, list, search,"),
+            std::string::npos)
+      << r.err;
+  r = run(errdex_cmd());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("A subcommand is required"), std::string::npos) << r.err;
+  EXPECT_EQ(errdex("search non-negative").code, 0);
+}
+
 TEST_F(MalformedArgs, ServeRefusesAMalformedReportUrl) {
   auto r = errdex("serve --listen 127.0.0.1:0 --report-url issues/new");
   EXPECT_EQ(r.code, 2) << r.err;

@@ -114,6 +114,39 @@ TEST(History, SiteIdIndexBuiltRevisionByRevisionAnswersAsKeepSiteIds) {
   EXPECT_EQ(built[2].id, "00000000000000c3");
 }
 
+// A site reworded in v2 kept v1's id; unchanged in v3, where its function
+// gains a raise, its message hashes to another id and its key is no longer
+// held once: it is still the site v2 held, under the id v2 gave it (it got
+// the new id, and its history stopped at v2).
+TEST(History, AnUnchangedSiteKeepsTheIdItsRewordingKeptWhenItsFunctionGainsARaise) {
+  const std::string f = site_key("pkg/a.py", "", "parse");
+  const std::vector<SiteAt> v1 = {{"acme/a", "v1", k_sha1, "00000000000000a1", "pkg/a.py", "ValueError", "empty unit", f, 3}};
+  const std::vector<SiteAt> v2 = {
+      {"acme/a", "v2", k_sha2, "00000000000000a1", "pkg/a.py", "ValueError", "a unit cannot be empty", f, 3}};
+  std::vector<model::ErrorRecord> v3(2);
+  v3[0].id = "00000000000000a2";  // the id "a unit cannot be empty" hashes to
+  v3[0].error_class = "ValueError";
+  v3[0].error_message = "a unit cannot be empty";
+  v3[1].id = "00000000000000c1";  // the raise parse gains
+  v3[1].error_class = "TypeError";
+  v3[1].error_message = "a unit needs a name";
+  SiteIdIndex index;
+  index.add(v1);
+  index.add(v2);
+  EXPECT_EQ(index.keep(v3, {f, f}), 0u) << "no message changed";
+  EXPECT_EQ(v3[0].id, "00000000000000a1");
+  EXPECT_EQ(v3[1].id, "00000000000000c1");
+  // The same message in another class is another site.
+  std::vector<model::ErrorRecord> other(1);
+  other[0].id = "00000000000000a3";
+  other[0].error_class = "TypeError";
+  other[0].error_message = "a unit cannot be empty";
+  std::vector<model::ErrorRecord> both = {v3[1], other[0]};
+  both[0].id = "00000000000000c2";
+  index.keep(both, {f, f});
+  EXPECT_EQ(both[1].id, "00000000000000a3");
+}
+
 TEST(History, FirstLastRemovedAndEachChange) {
   TempDir dir;
   auto st = open_in(dir);

@@ -3,7 +3,8 @@
 //   node tests/web/browser_test.mjs ERRDEX_BINARY SCREENSHOT_DIR
 // Opens home, searches, opens an error page and finds every section in
 // order, pastes a traceback produced by running python3 and lands on its
-// throw site. Screenshots go to SCREENSHOT_DIR. Exit 0 when all pass.
+// throw site, and pages through the repository's sites. Screenshots go to
+// SCREENSHOT_DIR. Exit 0 when all pass.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -135,6 +136,13 @@ async function main() {
   await page.goto(base + '/repos/python/cpython?filter=json%2Fdecoder&by=file');
   assert.ok(await page.locator('section.group h2', { hasText: 'Lib/json/decoder.py' }).count() === 1);
   await page.screenshot({ path: path.join(shots, '6-repo.png'), fullPage: true });
+  // Past the first page of sites: its "Next page" link leads to the next ones.
+  await page.goto(base + '/repos/python/cpython');
+  const firstSite = await page.locator('ul.sites a').first().getAttribute('href');
+  await Promise.all([page.waitForURL(/\/repos\/python\/cpython\?cursor=1500$/),
+                     page.locator('a[rel=next]').first().click()]);
+  assert.match(await page.locator('p.meta', { hasText: '1501–' }).innerText(), /^1501–3000 of \d+\./);
+  assert.notEqual(await page.locator('ul.sites a').first().getAttribute('href'), firstSite, 'the next sites');
 
   assert.deepEqual(problems, [], 'no console errors (CSP violations and failed loads included)');
 
@@ -143,6 +151,14 @@ async function main() {
   assert.equal(nf.status(), 404);
   assert.match(await page.locator('.problem h1').innerText(), /404/);
   await page.screenshot({ path: path.join(shots, '7-not-found.png') });
+  // A paste larger than the server reads: the problem page, not the API's JSON.
+  await page.goto(base + '/');
+  await page.fill('textarea[name=text]', 'ValueError: ' + 'x'.repeat(1200000));
+  const [tooLarge] = await Promise.all([page.waitForResponse(r => r.url().endsWith('/match')),
+                                        page.click('form.paste button[type=submit]')]);
+  assert.equal(tooLarge.status(), 413);
+  assert.match(await page.locator('.problem h1').innerText(), /413/);
+  assert.match(await page.locator('.problem').innerText(), /paste less/);
   log('all checks passed; screenshots in', shots);
 }
 
