@@ -113,7 +113,8 @@ def explain_all():
             current = int(m.group(1))
             said[current] = None
             continue
-        m = re.match(r"^errdex: .* raised at (\S+):(\d+) \((\S+) ", line)
+        # `(pypi/x 1.2)`, or `(python/cpython)` for a store with no version
+        m = re.match(r"^errdex: .* raised at (\S+):(\d+) \(([^ )]+)[ )]", line)
         if m and current is not None and said[current] is None:
             said[current] = (m.group(3), m.group(1), int(m.group(2)))
     return run.returncode, said
