@@ -158,6 +158,12 @@ int run_list(const std::string& db, const std::optional<std::string>& repo, cons
 
 int run_search(const std::string& db, const std::string& text, const std::optional<std::string>& repo,
                const std::optional<std::string>& ref, int limit, bool as_json_out) {
+  // Nothing to look for is a usage error, as `GET /api/search?q=` is a 400,
+  // not a search that found nothing.
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::cerr << "errdex search: give the words to look for (the query is empty)\n";
+    return 2;
+  }
   auto st = open_store_for_read(db);
   if (!st) {
     std::cerr << "errdex search: " << st.error() << "\n";

@@ -111,6 +111,17 @@ TEST_F(MalformedArgs, AWordThatNamesNoCommandIsSaidSo) {
   EXPECT_EQ(errdex("search non-negative").code, 0);
 }
 
+// An empty query was a search that found nothing (exit 1), where the API
+// answers `?q=` with a 400: nothing to look for is a usage error.
+TEST_F(MalformedArgs, AnEmptyQueryIsAUsageError) {
+  for (const char* q : {"''", "'   '"}) {
+    auto r = errdex(std::string("search ") + q);
+    EXPECT_EQ(r.code, 2) << q << ": " << r.err;
+    EXPECT_NE(r.err.find("give the words to look for"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(errdex("search no-such-word-anywhere").code, 1);
+}
+
 TEST_F(MalformedArgs, ServeRefusesAMalformedReportUrl) {
   auto r = errdex("serve --listen 127.0.0.1:0 --report-url issues/new");
   EXPECT_EQ(r.code, 2) << r.err;
