@@ -248,6 +248,7 @@ void set_revisions(Data& d, store::Store& st, const std::string& repo) {
   for (std::size_t k = 0; k < revs->size(); ++k) {
     Data item;
     item.set("name", store::revision_name((*revs)[k]));
+    item.set("url", repo_url(repo) + "?ref=" + percent_encode(key((*revs)[k])));
     item.set("current", k + 1 == revs->size());
     item.set("diff_url", k == 0 ? Data(false) : Data(diff_url((*revs)[k - 1], (*revs)[k])));
     item.set("previous", k == 0 ? std::string() : store::revision_name((*revs)[k - 1]));
@@ -266,14 +267,28 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, s
   for (const auto& r : s.repos)
     if (r.repo == repo) summary = &r;
   if (it == s.by_repo.end() || !summary) throw HttpError{404, "No repository " + repo + " is indexed."};
+  // `ref`: one stored revision's sites, read from the store (the snapshot
+  // holds the current revision's), each linking its page in that revision.
+  const std::optional<std::string> ref = opt_param(q, "ref");
+  std::vector<model::DatasetLine> at_ref;
+  std::vector<const model::ErrorRecord*> records;
+  if (ref) {
+    auto lines = st.list_at(repo, *ref);
+    if (!lines) throw StoreFailure{lines.error()};
+    if (!*lines) throw HttpError{404, repo + " has no stored revision " + *ref};
+    at_ref = std::move(**lines);
+    for (const auto& l : at_ref) records.push_back(&l.record);
+  } else {
+    for (auto i : it->second) records.push_back(&s.lines[i].record);
+  }
   std::string filter = util::to_lower_ascii(opt_param(q, "filter").value_or(""));
   bool by_class = opt_param(q, "by").value_or("file") == "class";
   // `cursor`: how many matching sites earlier pages showed.
-  const auto skip = static_cast<std::size_t>(cursor_param(q, static_cast<int>(it->second.size())));
+  const auto skip = static_cast<std::size_t>(cursor_param(q, static_cast<int>(records.size())));
   std::map<std::string, std::vector<std::size_t>> groups;
   std::size_t matching = 0, shown = 0;
-  for (auto i : it->second) {
-    const auto& r = s.lines[i].record;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& r = *records[i];
     if (!filter.empty() && util::to_lower_ascii(r.file_path).find(filter) == std::string::npos &&
         util::to_lower_ascii(r.error_class).find(filter) == std::string::npos &&
         util::to_lower_ascii(r.error_message).find(filter) == std::string::npos)
@@ -289,8 +304,9 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, s
     g.set("count", std::to_string(idx.size()));
     Data items{Data::type::list};
     for (auto i : idx) {
-      const auto& r = s.lines[i].record;
+      const auto& r = *records[i];
       Data item = summary_data(r);
+      if (ref) item.set("url", revision_url(r.id, repo, *ref));
       item.set("where", by_class ? r.file_path + ":" + std::to_string(r.line_number) : "line " + std::to_string(r.line_number));
       items.push_back(item);
     }
@@ -301,23 +317,26 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, s
   d.set("repo", repo);
   d.set("url", repo_url(repo));
   d.set("api_url", "/api/repos/" + percent_encode(repo, true) + "/errors");
-  d.set("records", std::to_string(it->second.size()));
-  d.set("sha", summary->sha);
-  d.set("sha10", shown_commit(s, *summary));
+  d.set("records", std::to_string(records.size()));
+  d.set("ref", optional_value(ref));
+  const std::string& sha = ref && !records.empty() ? records.front()->analyzed_sha : summary->sha;
+  d.set("sha", sha);
+  d.set("sha10", ref ? sha10(sha) : shown_commit(s, *summary));
   d.set("dataset_version", summary->dataset_version);
   d.set("filter", opt_param(q, "filter").value_or(""));
   d.set("by_file", !by_class);
   d.set("by_class", by_class);
-  d.set("filtered", shown != it->second.size() && matching > 0);
+  d.set("filtered", shown != records.size() && matching > 0);
   d.set("shown", std::to_string(shown));
   d.set("of", filter.empty() ? std::to_string(matching)
                              : "the " + std::to_string(matching) + " sites that match (of " +
-                                   std::to_string(it->second.size()) + ")");
+                                   std::to_string(records.size()) + ")");
   d.set("from", std::to_string(std::min(skip + 1, matching)));
   d.set("to", std::to_string(skip + shown));
   // The next page of the same filter and grouping, when sites are left.
   if (skip + shown < matching) {
     std::string next = repo_url(repo) + "?";
+    if (ref) next += "ref=" + percent_encode(*ref) + "&";
     if (auto f = opt_param(q, "filter"); f && !f->empty()) next += "filter=" + percent_encode(*f) + "&";
     if (by_class) next += "by=class&";
     d.set("next_url", next + "cursor=" + std::to_string(skip + shown));

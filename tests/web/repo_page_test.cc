@@ -59,7 +59,8 @@ TEST(ServeCommand, TheRepositoryPageLinksTheDiffsBetweenItsRevisions) {
   auto page = get(server.port(), "/repos/acme/units");
   ASSERT_EQ(page.status, 200);
   EXPECT_NE(page.body.find("<h2>Revisions</h2>"), std::string::npos) << page.body;
-  EXPECT_NE(page.body.find("<code>v2.0</code> (current)"), std::string::npos) << page.body;
+  EXPECT_NE(page.body.find("<a href=\"/repos/acme/units?ref=v2.0\"><code>v2.0</code></a> (current)"), std::string::npos)
+      << page.body;
   // Every link of the section answers, and each diff page names its pair.
   const std::regex link("href=\"(/repos/acme/units/diff\\?from=([^&\"]+)&amp;to=([^\"]+))\"");
   std::set<std::string> pairs;
@@ -92,6 +93,22 @@ TEST(ServeCommand, TheRepositoryPageLinksTheDiffsBetweenItsRevisions) {
   // The site v2.0 holds unchanged from v1.1, reworded from v1.0: one id in all three.
   for (const char* ref : {"v1.0", "v1.1", "v2.0"})
     EXPECT_EQ(get(server.port(), "/api/errors/" + id + "?ref=" + ref + "&repo=acme/units").status, 200) << ref;
+
+  // A revision's own sites (`?ref=`, linked from the list): v1.0 holds one,
+  // in its first wording, each linking its page in that revision; the
+  // filter form keeps the revision. One not stored is a 404.
+  auto v1 = get(server.port(), "/repos/acme/units?ref=v1.0");
+  ASSERT_EQ(v1.status, 200);
+  EXPECT_NE(v1.body.find("revision <code>v1.0</code> · 1 throw sites"), std::string::npos) << v1.body;
+  EXPECT_NE(v1.body.find("empty unit"), std::string::npos) << v1.body;
+  EXPECT_EQ(v1.body.find("a unit cannot be empty"), std::string::npos) << v1.body;
+  EXPECT_NE(v1.body.find("/errors/" + id + "?repo=acme%2Funits&amp;ref=v1.0"), std::string::npos) << v1.body;
+  EXPECT_NE(v1.body.find("<input type=\"hidden\" name=\"ref\" value=\"v1.0\">"), std::string::npos) << v1.body;
+  auto v2 = get(server.port(), "/repos/acme/units?ref=v2.0&filter=TypeError");
+  ASSERT_EQ(v2.status, 200);
+  EXPECT_NE(v2.body.find("a unit needs a name"), std::string::npos) << v2.body;
+  EXPECT_EQ(v2.body.find("a unit cannot be empty"), std::string::npos) << v2.body;
+  EXPECT_EQ(get(server.port(), "/repos/acme/units?ref=v9.9").status, 404);
 
   // One revision: no section.
   auto single = get(server.port(), "/repos/acme/one");
