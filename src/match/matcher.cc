@@ -235,7 +235,7 @@ struct Search {
     std::string frame_package;
     std::size_t package_file_start = 0;
     const std::uint64_t frame_package_hash =
-        npm_package_path(parts, frame_package, package_file_start) ? word_hash(frame_package) : 0;
+        npm_package_path(parts, frame_package, package_file_start) ? m.indexed_package(frame_package) : 0;
     const detail::FramePath path{f.file, parts, module_len, frame_package_hash, package_file_start};
     // Entries of one file are listed together: its path is compared once.
     std::uint32_t last_file = 0;
@@ -301,7 +301,7 @@ struct Search {
     std::string frame_package;
     std::size_t package_file_start = 0;
     const std::uint64_t frame_package_hash =
-        npm_package_path(parts, frame_package, package_file_start) ? word_hash(frame_package) : 0;
+        npm_package_path(parts, frame_package, package_file_start) ? m.indexed_package(frame_package) : 0;
     for (const std::string& source : compiled.sources) {
       auto it = m.by_basename.find(source);
       if (it == m.by_basename.end()) continue;

@@ -879,7 +879,10 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   m.file_installed.assign(m.files.size(), 0);
   m.file_package.assign(m.files.size(), 0);
   for (std::size_t f = 0; f < m.files.size(); ++f) {
-    if (std::string_view repo = *file_repo[f]; repo.starts_with("npm/")) m.file_package[f] = word_hash(repo.substr(4));
+    if (std::string_view repo = *file_repo[f]; repo.starts_with("npm/")) {
+      m.file_package[f] = word_hash(repo.substr(4));
+      m.packages.push_back(m.file_package[f]);
+    }
     const auto& parts = m.file_parts[f] = path_components(m.files[f]);
     auto listed = repo_roots.find(*file_repo[f]);
     m.module_mask[f] = module_lengths(parts, listed == repo_roots.end() ? k_default_roots : listed->second.inside);
@@ -891,6 +894,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     }
     m.file_names_at.push_back(static_cast<std::uint32_t>(m.file_names.size()));
   }
+  std::sort(m.packages.begin(), m.packages.end());
+  m.packages.erase(std::unique(m.packages.begin(), m.packages.end()), m.packages.end());
   for (std::size_t i = 0; i < n; ++i) {
     const auto& parts = m.file_parts[m.entries[i].file_id];
     if (!parts.empty() && !shadow_entry(i)) m.by_basename[std::string(parts.back())].push_back(static_cast<std::uint32_t>(i));

@@ -5,6 +5,7 @@
 // here: what match() calls per candidate (the literal walks, the
 // confirmation, matcher_confirm.h) stays in matcher.cc's translation unit
 // at internal linkage, so its calls there compile as they did in one file.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -226,6 +227,15 @@ struct Index {
   // By file_id: word_hash() of the package of an `npm/<package>` repository,
   // whose files are the package's as installed; 0 for other repositories.
   std::vector<std::uint64_t> file_package;
+  // The packages of those repositories, sorted. A frame under
+  // `node_modules/<pkg>/` is read as that package's only when the index
+  // holds npm/<pkg>: a repository of GitHub's `npm` owner named otherwise
+  // (npm/node-semver, the `semver` package) is matched by its paths.
+  std::vector<std::uint64_t> packages;
+  std::uint64_t indexed_package(std::string_view name) const {
+    const std::uint64_t h = word_hash(name);
+    return std::binary_search(packages.begin(), packages.end(), h) ? h : 0;
+  }
   // By record: statement_hash() of its statement's first line, read from
   // its source excerpt; 0 when the excerpt does not hold it.
   std::vector<std::uint32_t> statement;

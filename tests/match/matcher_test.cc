@@ -1252,6 +1252,28 @@ TEST(Matcher, ARepositorysCommittedBundlesAreOneAnswerWithTheirSource) {
   EXPECT_EQ(top_id(m.match("Error: bundle only 3")), "own");
 }
 
+// A frame under `node_modules/<pkg>/` is that package's: of the npm/*
+// repositories only npm/<pkg> holds it. A repository of GitHub's `npm`
+// owner named otherwise (npm/node-semver is the `semver` package) is no
+// other package then, when no npm/semver is indexed: its paths agree as
+// any repository's do.
+TEST(Matcher, AnNpmOwnedRepositoryNamedOtherwiseThanItsPackageAgreesByPath) {
+  const std::string cls = "TypeError", msg = "Invalid Version: {version}", pat = "Invalid Version: (.+?)";
+  const std::string tb = "TypeError: Invalid Version: 1.x\n    at new SemVer (/app/node_modules/semver/classes/semver.js:40:13)\n";
+  auto github = Matcher::build({site_in("gh", "npm/node-semver", cls, msg, pat, "classes/semver.js", 40),
+                                site_in("other", "acme/versions", cls, msg, pat, "lib/semver.js", 12)});
+  auto r = github.match(tb);
+  ASSERT_EQ(top_id(r), "gh");
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  EXPECT_FALSE(r.ambiguous);
+  auto both = Matcher::build({site_in("gh", "npm/node-semver", cls, msg, pat, "classes/semver.js", 40),
+                              site_in("pkg", "npm/semver", cls, msg, pat, "classes/semver.js", 40)});
+  r = both.match(tb);
+  ASSERT_EQ(top_id(r), "pkg");
+  EXPECT_TRUE(r.candidates[0].reasons.frame_line);
+  EXPECT_FALSE(r.ambiguous);
+}
+
 // lru-cache builds one copy per runtime, each in a folder named after its
 // `exports` condition: `dist/commonjs/index.js`, `dist/commonjs/node/`,
 // `dist/commonjs/react-native/`, `dist/esm/browser/`. They are one
