@@ -161,7 +161,7 @@ struct Search {
   // first line fitting the whole paste is a match of the message's start.
   Confirmed confirm(std::uint32_t e) {
     Confirmed c = confirm_pattern(e);
-    if (c.kind == 3 && m.has_variants && m.first_line(e)) c.kind = 2;
+    if (c.kind == 3 && m.first_line(e)) c.kind = 2;
     return c;
   }
   Confirmed confirm_pattern(std::uint32_t e) {
@@ -707,7 +707,7 @@ struct Search {
         // A message's first line explains only the start of what its site
         // prints: its text weighs as a match somewhere in the message, below
         // a site whose whole message the paste is.
-        const bool whole = c.confirmed.kind >= 2 && !(m.has_variants && m.first_line(c.entry));
+        const bool whole = c.confirmed.kind >= 2 && !m.first_line(c.entry);
         s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
       }
       s += k_per_constant_char * c.wrapped_chars;
@@ -868,7 +868,7 @@ struct Search {
   void note_captures(const Cand& c, const Entry& e) {
     if (!c.reasons.pattern || e.kind == Kind::empty) return;
     // A first line that fits the whole paste is captured whole.
-    const int kind = c.confirmed.kind == 2 && m.has_variants && m.first_line(c.entry) ? confirm_pattern(c.entry).kind : c.confirmed.kind;
+    const int kind = c.confirmed.kind == 2 && m.first_line(c.entry) ? confirm_pattern(c.entry).kind : c.confirmed.kind;
     std::vector<PendingCapture>& pending = scratch.shown.pending;
     const Simple& sp = m.simple[e.pattern_id];
     const bool form_ascii = c.confirmed.variant == 1   ? variants.unquoted_ascii

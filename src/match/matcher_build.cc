@@ -473,37 +473,31 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   std::vector<FirstLine> first_lines;
   std::vector<std::uint32_t> first_lines_at;
   first_lines_at.reserve(records.size() + 1);
+  m.variants_at.reserve(records.size() + 1);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> variant_of;  // entry - records -> (record, variant)
   for (std::size_t r = 0; r < records.size(); ++r) {
     const model::ErrorRecord& rec = records[r];
+    m.variants_at.push_back(static_cast<std::uint32_t>(variant_of.size()));
     first_lines_at.push_back(static_cast<std::uint32_t>(first_lines.size()));
     if (auto f = first_line_of(rec.message_pattern, rec.error_message)) first_lines.push_back(std::move(*f));
-    for (std::size_t v = 0; v < rec.message_variants.size(); ++v)
+    for (std::size_t v = 0; v < rec.message_variants.size(); ++v) {
+      m.variant_shown.push_back(static_cast<std::int32_t>(v));
       if (auto f = first_line_of(rec.message_variants[v].message_pattern, rec.message_variants[v].error_message)) {
         f->shows = static_cast<std::int32_t>(v);
         first_lines.push_back(std::move(*f));
       }
+    }
+    for (std::size_t k = first_lines_at.back(); k < first_lines.size(); ++k)
+      m.variant_shown.push_back(Impl::k_first_line | (first_lines[k].shows < 0 ? Impl::k_own_message : first_lines[k].shows));
     const std::size_t count = rec.message_variants.size() + first_lines.size() - first_lines_at.back();
     for (std::size_t v = 0; v < count; ++v) variant_of.emplace_back(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(v));
   }
   first_lines_at.push_back(static_cast<std::uint32_t>(first_lines.size()));
+  m.variants_at.push_back(static_cast<std::uint32_t>(variant_of.size()));
   const std::size_t n = records.size() + variant_of.size();
   m.entries.resize(n);
   m.has_variants = !variant_of.empty();
-  if (m.has_variants) {
-    m.variants_at.reserve(records.size() + 1);
-    m.variant_shown.reserve(variant_of.size());
-    std::uint32_t at = 0;
-    for (std::size_t r = 0; r < records.size(); ++r) {
-      m.variants_at.push_back(at);
-      const std::size_t real = records[r].message_variants.size();
-      for (std::size_t v = 0; v < real; ++v) m.variant_shown.push_back(static_cast<std::int32_t>(v));
-      for (std::uint32_t k = first_lines_at[r]; k < first_lines_at[r + 1]; ++k)
-        m.variant_shown.push_back(Impl::k_first_line | (first_lines[k].shows < 0 ? Impl::k_own_message : first_lines[k].shows));
-      at += static_cast<std::uint32_t>(real + first_lines_at[r + 1] - first_lines_at[r]);
-    }
-    m.variants_at.push_back(at);
-  }
+  if (!m.has_variants) std::vector<std::uint32_t>().swap(m.variants_at);
   m.ids.reserve(records.size());
   for (const auto& r : records) m.ids.push_back(r.id);
   m.stats.records = records.size();

@@ -162,6 +162,7 @@ struct Index {
   // line matching a whole paste is taken for the start of the message.
   static constexpr std::int32_t k_own_message = 0xffffff, k_first_line = 0x1000000;
   std::vector<std::int32_t> variant_shown;
+  // (Without variants no entry is past the records.)
   bool first_line(std::uint32_t e) const { return e >= stats.records && (variant_shown[e - stats.records] & k_first_line); }
   // Compiled patterns by entry; filled at build (small indexes) or on first
   // use. A slot holds nullptr until compiled.
