@@ -20,6 +20,7 @@
 
 #include "cli/commands.h"
 #include "cli/store_url.h"
+#include "match/chain_cause.h"
 #include "match/matcher.h"
 #include "match/path_suffix.h"
 #include "match/result_json.h"
@@ -49,8 +50,8 @@ class Explainer {
     Answer last = answer(traceback);
     if (last.site && !last.loose) return last.text;
     std::string_view rest = traceback;
-    for (int depth = 0; depth < k_max_causes; ++depth) {
-      auto cause = cause_of(rest);
+    for (int depth = 0; depth < match::k_max_cause_depth; ++depth) {
+      auto cause = match::chain_cause(rest);
       if (!cause) break;
       rest = cause->text;
       Answer earlier = answer(std::string(rest), cause->direct ? "its cause, " : "it was raised while handling ");
@@ -63,30 +64,6 @@ class Explainer {
   }
 
  private:
-  // How many exceptions up a chain a cause is looked for.
-  static constexpr int k_max_causes = 8;
-
-  struct Cause {
-    std::string_view text;
-    bool direct;  // `raise … from`, else raised while handling it
-  };
-  // The traceback of the exception the last one was raised from (or while
-  // handling): the text above the chain's last separator line.
-  static std::optional<Cause> cause_of(std::string_view traceback) {
-    static constexpr std::string_view k_direct = "The above exception was the direct cause of the following exception";
-    static constexpr std::string_view k_during = "During handling of the above exception, another exception occurred";
-    const std::size_t direct = traceback.rfind(k_direct), during = traceback.rfind(k_during);
-    if (direct == std::string_view::npos && during == std::string_view::npos) return std::nullopt;
-    const bool is_direct = during == std::string_view::npos || (direct != std::string_view::npos && direct > during);
-    const std::size_t at = is_direct ? direct : during;
-    std::size_t line_start = traceback.rfind('\n', at);
-    std::string_view before = traceback.substr(0, line_start == std::string_view::npos ? 0 : line_start);
-    while (!before.empty() && (before.back() == '\n' || before.back() == '\r' || before.back() == ' '))
-      before.remove_suffix(1);
-    if (before.find('\n') == std::string_view::npos) return std::nullopt;
-    return Cause{before, is_direct};
-  }
-
   struct Answer {
     std::string text;   // the lines to print, or ""
     bool site = false;  // they name a raise of the store

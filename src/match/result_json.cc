@@ -35,8 +35,11 @@ const std::string& matched_message(const model::ErrorRecord& r, const Candidate&
                                                               : r.error_message;
 }
 
-std::string result_json(const MatchResult& m, const ResultJsonSource& src, int indent) {
-  using nlohmann::json;
+namespace {
+
+using nlohmann::json;
+
+json result_object(const MatchResult& m, const ResultJsonSource& src) {
   json cands = json::array();
   for (const auto& c : m.candidates) {
     const model::ErrorRecord* r = src.record ? src.record(c.index) : nullptr;
@@ -95,6 +98,21 @@ std::string result_json(const MatchResult& m, const ResultJsonSource& src, int i
   const Weakness w = weakness(m);
   out["weak"] = w == Weakness::none ? json(nullptr) : json(std::string(weakness_word(w)));
   out["candidates"] = std::move(cands);
+  return out;
+}
+
+}  // namespace
+
+std::string result_json(const MatchResult& m, const ResultJsonSource& src, int indent, const CauseMatch* cause) {
+  json out = result_object(m, src);
+  // Always there, null when the last exception is explained or no cause is.
+  out["cause"] = nullptr;
+  if (cause) {
+    json c = result_object(cause->result, src);
+    c["relation"] = cause->direct ? "direct" : "handling";
+    c["depth"] = cause->depth;
+    out["cause"] = std::move(c);
+  }
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

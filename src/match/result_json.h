@@ -8,7 +8,11 @@
 //    fulltextFallback, truncated, classSites, raisedBelowFrame, weak, candidates: [{id, repo, ref, sha, filePath,
 //    lineNumber, errorClass, errorMessage, matchedMessage, variant, score, captures: [{name, value}],
 //    reasons: [...], alsoIn: [{ref, sha, lineNumber}], wraps: null or {id,
-//    repo, filePath, lineNumber, errorClass}, url?}]}
+//    repo, filePath, lineNumber, errorClass}, url?}], cause}
+//
+// cause is null, or the same object (without its own cause) for the
+// nearest exception up a chain that an indexed raise explains, when none
+// explains the last one (match_cause()), with relation and depth.
 //
 // weak is weakness_word() of weakness(), null when the first answer is not
 // weak (or there is none); reasons are reason_words(); ref is the name of the revision the record
@@ -24,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "match/chain_cause.h"
 #include "match/matcher.h"
 #include "model/error_record.h"
 
@@ -55,7 +60,12 @@ struct ResultJsonSource {
   std::string engine;
 };
 
-// `indent` < 0: one line; else pretty, with that many spaces.
-std::string result_json(const MatchResult& result, const ResultJsonSource& source, int indent = -1);
+// `indent` < 0: one line; else pretty, with that many spaces. `cause`:
+// the match of the chain's cause (match_cause()), written as "cause", the
+// same shape plus relation ("direct": `raise … from`, "handling": raised
+// while handling it) and depth (1: right above the last exception); null
+// when there is none.
+std::string result_json(const MatchResult& result, const ResultJsonSource& source, int indent = -1,
+                        const CauseMatch* cause = nullptr);
 
 }  // namespace errdex::match

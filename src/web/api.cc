@@ -21,13 +21,16 @@ std::vector<model::DatasetLine> lines_at(store::Store& st, const std::string& re
   return std::move(**lines);
 }
 
-std::string match_json(const Snapshot& s, const match::MatchResult& m) {
+// With the chain's cause when no indexed raise explains the last exception.
+std::string match_json(const Snapshot& s, std::string_view text, const match::MatchResult& m, int top) {
   match::ResultJsonSource src;
   src.record = [&](std::size_t i) { return s.matched(i); };
   src.revision = [&](const model::ErrorRecord& r) { return s.revision_of(r); };
   src.url = [&](const model::ErrorRecord& r) { return candidate_url(s, r); };
   src.engine = s.matcher->name();
-  return match::result_json(m, src);
+  const std::optional<match::CauseMatch> cause =
+      match::match_cause([&](std::string_view t) { return s.matcher->match(t, top); }, text, m);
+  return match::result_json(m, src, -1, cause ? &*cause : nullptr);
 }
 
 }  // namespace
@@ -68,35 +71,8 @@ Response api_search(const Snapshot& s, const Query& q, store::Store& st) {
 
 Response api_match(const Snapshot& s, const Request& req, const Query& q) {
   int top = int_param(q, "top", 5, 1, 50);
-  std::string text;
-  std::string ct = util::to_lower_ascii(req.content_type.substr(0, req.content_type.find(';')));
-  ct = std::string(util::trim(ct));
-  if (ct == "application/json") {
-    json j = json::parse(body_text(req.body, req.content_type), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("text") || !j["text"].is_string())
-      throw HttpError{400, "expected a JSON object {\"text\": \"...\"}"};
-    text = j["text"].get<std::string>();
-    if (j.contains("top")) {
-      if (!j["top"].is_number_integer() || j["top"].get<long long>() < 1 || j["top"].get<long long>() > 50)
-        throw HttpError{400, "top must be from 1 to 50"};
-      top = j["top"].get<int>();
-    }
-  } else if (ct.empty() || ct == "text/plain") {
-    text = body_text(req.body, req.content_type);
-  } else if (ct == "application/x-www-form-urlencoded") {
-    // The paste box's form has a `text` field. `curl --data 'ValueError:
-    // ...'` sends the text itself, unencoded, under this type: a body
-    // that is not a form with that field is the text. A field's
-    // percent-encoded bytes are in the form's charset.
-    auto form = parse_query(req.body, false);
-    text = body_text(form && form->count("text") ? (*form)["text"] : req.body, req.content_type);
-  } else {
-    throw HttpError{415, "send text/plain, application/json or a form"};
-  }
-  if (util::trim(text).empty()) throw HttpError{400, "nothing to match: the text is empty"};
-  if (util::looks_binary(text))
-    throw HttpError{400, "the text holds NUL bytes or mostly control characters: send an error message or a traceback"};
-  return json_response(200, match_json(s, s.matcher->match(text, top)));
+  std::string text = pasted_text(req, &top);
+  return json_response(200, match_json(s, text, s.matcher->match(text, top), top));
 }
 
 Response api_repos(const Snapshot& s) {

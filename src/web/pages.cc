@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "match/chain_cause.h"
 #include "match/result_json.h"
 #include "store/history.h"
 #include "util/text.h"
@@ -151,82 +152,110 @@ Response search_page(const Snapshot& s, const Query& q, store::Store& st) {
   return page(200, text ? "Search: " + *text : "Search", "search.html", d, text.value_or(""));
 }
 
+namespace {
+
+// What the page shows of one exception's match: what was read, what
+// qualifies the answers, the throw sites.
+Data answer_data(const Snapshot& s, const match::MatchResult& m) {
+  Data d;
+  d.set("engine", s.matcher->name());
+  d.set("exception_class", m.exception.error_class.empty() ? std::string("(no exception line found)")
+                                                            : std::string(m.exception.error_class));
+  d.set("exception_message", m.exception.error_class.empty() ? std::string() : std::string(m.exception.message));
+  d.set("has_frames", !m.frames.empty());
+  d.set("frame_count", std::to_string(m.frames.size()));
+  if (!m.frames.empty())
+    d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
+  d.set("fulltext", m.fulltext_fallback);
+  d.set("class_sites", m.class_sites > 0);
+  d.set("class_site_count", std::to_string(m.class_sites));
+  d.set("ambiguous", m.ambiguous);
+  const bool below = m.raised_below && !m.frames.empty();
+  d.set("raised_below", below);
+  if (below) {
+    const auto& f = m.frames.back();
+    d.set("below_place", f.file + ":" + std::to_string(f.line) + (f.function.empty() ? "" : " in " + f.function));
+    d.set("below_source", f.source);
+    d.set("below_same_message", !m.candidates.empty() && m.candidates.front().reasons.pattern_text);
+  }
+  const match::Weakness weak = match::weakness(m);
+  d.set("weak", weak == match::Weakness::class_only);
+  d.set("weak_placeholders", weak == match::Weakness::placeholders);
+  d.set("weak_words", weak == match::Weakness::words);
+  Data cands{Data::type::list};
+  bool first = true;
+  for (const auto& c : m.candidates) {
+    const model::ErrorRecord* r = s.matched(c.index);
+    if (!r) continue;
+    Data item = summary_data(*r);
+    item.set("url", candidate_url(s, *r));
+    // A message variant that matched is shown, with the record's own.
+    const std::string& message = match::matched_message(*r, c);
+    item.set("variant", &message != &r->error_message);
+    if (&message != &r->error_message) {
+      item.set("error_message", title_of(message));
+      item.set("record_message", title_of(r->error_message));
+    }
+    // The revision it was found in, and the others as consistent.
+    std::string at = s.revision_of(*r).first;
+    for (std::uint32_t k : c.revisions)
+      if (const model::ErrorRecord* o = s.matched(k))
+        if (auto ref = s.revision_of(*o).first; !ref.empty()) at += ", " + ref + ":" + std::to_string(o->line_number);
+    item.set("revision", at);
+    item.set("best", first);
+    first = false;
+    char score[32];
+    std::snprintf(score, sizeof score, "%.2f", c.score);
+    item.set("score", std::string(score));
+    item.set("reasons", join(match::reason_words(c.reasons), ", "));
+    const model::ErrorRecord* wrapped = c.wraps ? s.matched(*c.wraps) : nullptr;
+    item.set("wraps", wrapped != nullptr);
+    if (wrapped) {
+      item.set("wraps_class", wrapped->error_class);
+      item.set("wraps_place", wrapped->file_path + ":" + std::to_string(wrapped->line_number));
+      item.set("wraps_url", candidate_url(s, *wrapped));
+    }
+    Data caps{Data::type::list};
+    for (const auto& [n, v] : match::shown_captures(c.captures)) {
+      Data cap;
+      cap.set("name", std::string(n));
+      cap.set("value", std::string(v));
+      caps.push_back(cap);
+    }
+    item.set("captures", caps);
+    item.set("has_captures", !c.captures.empty());
+    cands.push_back(item);
+  }
+  d.set("has_candidates", !first);
+  d.set("candidates", cands);
+  return d;
+}
+
+}  // namespace
+
 Response match_page(const Snapshot& s, const std::string* text) {
   Data d;
   d.set("text", text ? *text : "");
   d.set("has_result", text != nullptr);
   if (text) {
     auto m = s.matcher->match(*text, 5);
-    d.set("engine", s.matcher->name());
-    d.set("exception_class", m.exception.error_class.empty() ? std::string("(no exception line found)")
-                                                              : std::string(m.exception.error_class));
-    d.set("exception_message", m.exception.error_class.empty() ? std::string() : std::string(m.exception.message));
-    d.set("has_frames", !m.frames.empty());
-    d.set("frame_count", std::to_string(m.frames.size()));
-    if (!m.frames.empty())
-      d.set("last_frame", m.frames.back().file + ":" + std::to_string(m.frames.back().line));
-    d.set("fulltext", m.fulltext_fallback);
-    d.set("class_sites", m.class_sites > 0);
-    d.set("class_site_count", std::to_string(m.class_sites));
-    d.set("ambiguous", m.ambiguous);
-    const bool below = m.raised_below && !m.frames.empty();
-    d.set("raised_below", below);
-    if (below) {
-      const auto& f = m.frames.back();
-      d.set("below_place", f.file + ":" + std::to_string(f.line) + (f.function.empty() ? "" : " in " + f.function));
-      d.set("below_source", f.source);
-      d.set("below_same_message", !m.candidates.empty() && m.candidates.front().reasons.pattern_text);
+    Data answers{Data::type::list};
+    Data last = answer_data(s, m);
+    last.set("heading", "What we read");
+    last.set("cause_note", false);
+    answers.push_back(last);
+    // When no indexed raise explains the last exception of a chain, the
+    // nearest cause one explains.
+    auto answer = [&](std::string_view t) { return s.matcher->match(t, 5); };
+    if (auto cause = match::match_cause(answer, *text, m)) {
+      Data earlier = answer_data(s, cause->result);
+      earlier.set("heading", cause->direct ? "Its cause" : "Raised while handling");
+      earlier.set("cause_note", std::string("The exception above was raised ") +
+                                    (cause->direct ? "from this one (raise … from)" : "while handling this one") +
+                                    ", which a raise of the index explains.");
+      answers.push_back(earlier);
     }
-    const match::Weakness weak = match::weakness(m);
-    d.set("weak", weak == match::Weakness::class_only);
-    d.set("weak_placeholders", weak == match::Weakness::placeholders);
-    d.set("weak_words", weak == match::Weakness::words);
-    Data cands{Data::type::list};
-    bool first = true;
-    for (const auto& c : m.candidates) {
-      const model::ErrorRecord* r = s.matched(c.index);
-      if (!r) continue;
-      Data item = summary_data(*r);
-      item.set("url", candidate_url(s, *r));
-      // A message variant that matched is shown, with the record's own.
-      const std::string& message = match::matched_message(*r, c);
-      item.set("variant", &message != &r->error_message);
-      if (&message != &r->error_message) {
-        item.set("error_message", title_of(message));
-        item.set("record_message", title_of(r->error_message));
-      }
-      // The revision it was found in, and the others as consistent.
-      std::string at = s.revision_of(*r).first;
-      for (std::uint32_t k : c.revisions)
-        if (const model::ErrorRecord* o = s.matched(k))
-          if (auto ref = s.revision_of(*o).first; !ref.empty()) at += ", " + ref + ":" + std::to_string(o->line_number);
-      item.set("revision", at);
-      item.set("best", first);
-      first = false;
-      char score[32];
-      std::snprintf(score, sizeof score, "%.2f", c.score);
-      item.set("score", std::string(score));
-      item.set("reasons", join(match::reason_words(c.reasons), ", "));
-      const model::ErrorRecord* wrapped = c.wraps ? s.matched(*c.wraps) : nullptr;
-      item.set("wraps", wrapped != nullptr);
-      if (wrapped) {
-        item.set("wraps_class", wrapped->error_class);
-        item.set("wraps_place", wrapped->file_path + ":" + std::to_string(wrapped->line_number));
-        item.set("wraps_url", candidate_url(s, *wrapped));
-      }
-      Data caps{Data::type::list};
-      for (const auto& [n, v] : match::shown_captures(c.captures)) {
-        Data cap;
-        cap.set("name", std::string(n));
-        cap.set("value", std::string(v));
-        caps.push_back(cap);
-      }
-      item.set("captures", caps);
-      item.set("has_captures", !c.captures.empty());
-      cands.push_back(item);
-    }
-    d.set("has_candidates", !first);
-    d.set("candidates", cands);
+    d.set("answers", answers);
   }
   return page(200, text ? "Match" : "Paste an error", "match.html", d);
 }
@@ -529,13 +558,8 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
 }
 
 Response match_submit(const Snapshot& s, const Request& req) {
-  if (!util::is_valid_utf8(req.body)) throw HttpError{400, "the form is not valid UTF-8"};
-  auto form = parse_query(req.body);
-  if (!form) throw HttpError{400, form.error()};
-  std::string text = (*form)["text"];
-  if (util::trim(text).empty()) throw HttpError{400, "Paste an error message or a traceback."};
-  if (util::looks_binary(text))
-    throw HttpError{400, "That is not text (NUL bytes or control characters): paste an error message or a traceback."};
+  // The paste box's form, or what a client posts to /api/match.
+  std::string text = pasted_text(req);
   return match_page(s, &text);
 }
 

@@ -1,6 +1,7 @@
 #include "web/respond.h"
 
 #include <kainjow/mustache.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -235,6 +236,38 @@ std::optional<model::DatasetLine> line_at(const Snapshot& s, store::Store& st, c
   auto held = revision_holding(s, st, id, ref, repo);
   if (!held) return std::nullopt;
   return std::move(held->lines[held->at]);
+}
+
+std::string pasted_text(const Request& req, int* top) {
+  std::string text;
+  std::string ct = util::to_lower_ascii(req.content_type.substr(0, req.content_type.find(';')));
+  ct = std::string(util::trim(ct));
+  if (ct == "application/json") {
+    json j = json::parse(body_text(req.body, req.content_type), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("text") || !j["text"].is_string())
+      throw HttpError{400, "expected a JSON object {\"text\": \"...\"}"};
+    text = j["text"].get<std::string>();
+    if (j.contains("top")) {
+      if (!j["top"].is_number_integer() || j["top"].get<long long>() < 1 || j["top"].get<long long>() > 50)
+        throw HttpError{400, "top must be from 1 to 50"};
+      if (top) *top = j["top"].get<int>();
+    }
+  } else if (ct.empty() || ct == "text/plain") {
+    text = body_text(req.body, req.content_type);
+  } else if (ct == "application/x-www-form-urlencoded") {
+    // The paste box's form has a `text` field. `curl --data 'ValueError:
+    // ...'` sends the text itself, unencoded, under this type: a body
+    // that is not a form with that field is the text. A field's
+    // percent-encoded bytes are in the form's charset.
+    auto form = parse_query(req.body, false);
+    text = body_text(form && form->count("text") ? (*form)["text"] : req.body, req.content_type);
+  } else {
+    throw HttpError{415, "send text/plain, application/json or a form"};
+  }
+  if (util::trim(text).empty()) throw HttpError{400, "nothing to match: the text is empty"};
+  if (util::looks_binary(text))
+    throw HttpError{400, "the text holds NUL bytes or mostly control characters: send an error message or a traceback"};
+  return text;
 }
 
 }  // namespace errdex::web

@@ -66,6 +66,14 @@ std::optional<std::string> repo_param(const Query& q);
 // reading them as something else.
 std::string body_text(std::string_view bytes, std::string_view content_type);
 
+// The error pasted in a request body, for POST /api/match and the paste
+// page alike: text/plain, {"text": …, "top": N} (N from 1 to 50, set in
+// `top` when given) or a form's `text` field (a form body without that
+// field is the text itself: `curl --data 'ValueError: …'`), in the charset
+// its Content-Type names. Throws 415 for another type, 400 for JSON of
+// another shape, an empty text or one that is no text.
+std::string pasted_text(const Request& req, int* top = nullptr);
+
 std::string slug_of(const model::ErrorRecord& r);
 // A record as a list item: in the API, and on the pages.
 nlohmann::json summary_json(const model::ErrorRecord& r);

@@ -123,7 +123,7 @@ json build_openapi() {
         {"url", {{"type", "string"}, {"description", "The record's page on this server"}}}}}};
   schemas["MatchResult"] = {
       {"type", "object"},
-      {"required", {"engine", "exception", "frames", "chained", "chainedLeftOut", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites", "raisedBelowFrame", "weak"}},
+      {"required", {"engine", "exception", "frames", "chained", "chainedLeftOut", "candidates", "ambiguous", "fulltextFallback", "truncated", "classSites", "raisedBelowFrame", "weak", "cause"}},
       {"properties",
        {{"engine", {{"type", "string"}, {"description", "What answered: matcher"}}},
         {"exception", {{"type", "object"}, {"properties", {{"errorClass", string_t}, {"message", string_t}}}}},
@@ -152,7 +152,12 @@ json build_openapi() {
           {"description", "How little ties the first answer to the text, when only that: the class (its message does "
                           "not fit), the class and a message of placeholders only (any text fits it), or words shared "
                           "(no class printed); null otherwise"}}},
-        {"candidates", {{"type", "array"}, {"items", candidate}}}}}};
+        {"candidates", {{"type", "array"}, {"items", candidate}}},
+        {"cause",
+         {{"type", {"object", "null"}},
+          {"description", "When no indexed raise explains the last exception of a chain: the nearest exception up the "
+                          "chain one explains, as a MatchResult (without engine or cause) with relation (direct: "
+                          "raised from it; handling: raised while handling it) and depth (1: right above); else null"}}}}}};
   json repo = {{"type", "object"},
                {"properties",
                 {{"repo", string_t},

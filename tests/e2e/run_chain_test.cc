@@ -23,11 +23,8 @@ std::string said(const std::string& err) {
 TEST(RunChain, AnErrorRaisedFromALibrarysErrorNamesThatErrorsRaise) {
   TempDir data;
   // The json package of this machine's Python, as the program imports it.
-  const std::string stdlib = python_stdlib();
-  ASSERT_FALSE(stdlib.empty());
   const std::string db = "sqlite:" + (data / "json.db").string();
-  auto scan = run(errdex_cmd() + " scan " + shell_quote(stdlib + "/json") +
-                  " --repo python/cpython --prefix Lib/json --no-evidence -q --db " + shell_quote(db));
+  auto scan = scan_stdlib_package("json", db);
   ASSERT_EQ(scan.code, 0) << scan.err;
   write_file(data / "app.py",
              "import json, sys\n"

@@ -126,6 +126,16 @@ inline RunResult scan_and_export_stdlib(const std::string& stdlib, const std::fi
   return r;
 }
 
+// One package of python3's standard library (`json`) scanned as `make run`
+// stores it (python/cpython, prefix Lib/<package>, no evidence) into the
+// SQLite store `db` ("sqlite:…"); the scan's result.
+inline RunResult scan_stdlib_package(const std::string& package, const std::string& db) {
+  const std::string stdlib = python_stdlib();
+  if (stdlib.empty()) return RunResult{2, "", "no python3 standard library found"};
+  return run(errdex_cmd() + " scan " + shell_quote(stdlib + "/" + package) + " --repo python/cpython --prefix Lib/" +
+             package + " --no-evidence -q --db " + shell_quote(db));
+}
+
 // The commit of transformers that the published seeds were made from.
 inline constexpr const char* k_transformers_sha = "a597f974857b3d92939971296bc0deb93d33d780";
 

@@ -78,6 +78,23 @@ TEST_F(PythonClient, ExceptHookPrintsTheAnswerUnderTheTraceback) {
   EXPECT_NE(r.err.find("errdex:   quantity = -2"), std::string::npos) << r.err;
 }
 
+// The program's own exception raised from the repository's: no site raises
+// it, so the answer is its cause's.
+TEST_F(PythonClient, AChainOfTheProgramsOwnErrorIsAnsweredByItsCause) {
+  auto r = python("python3",
+                  "import errdex; errdex.install()\nimport shop.cart\n"
+                  "class OrderError(Exception):\n    pass\n"
+                  "try:\n    shop.cart.add(-5)\nexcept ValueError as e:\n"
+                  "    raise OrderError('the order could not be placed') from e\n",
+                  url());
+  EXPECT_EQ(r.code, 1);
+  auto tb = r.err.find("OrderError: the order could not be placed\n");
+  ASSERT_NE(tb, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("errdex: its cause, ValueError raised at shop/cart.py:3 (acme/shop)", tb), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("errdex:   quantity = -5"), std::string::npos) << r.err;
+}
+
 TEST_F(PythonClient, NothingExtraAndNoWaitWhenTheServerIsDownOrSilent) {
   auto plain = run("env PYTHONPATH=" + shell_quote((*s_dir / "repo").string()) +
                    " python3 -c " + shell_quote("import shop.cart\nshop.cart.add(0)\n"));

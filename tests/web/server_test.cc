@@ -301,6 +301,16 @@ TEST_F(ServeTest, MatchTakesTextOrJson) {
   EXPECT_NE(nul.body.find("NUL"), std::string::npos) << nul.body;
   EXPECT_EQ(post(port(), "/api/match", "text/plain", "\x01\x02\x03\x04\x05\x06 x").status, 400);
   EXPECT_EQ(post(port(), "/match", "application/x-www-form-urlencoded", "text=%01%02%03%04%05%06").status, 400);
+  // The paste page reads what the API reads: a client posting text or JSON
+  // there gets the page of that answer, not "paste an error message".
+  for (const auto& [type, body] : {std::pair<std::string, std::string>{"text/plain", tb},
+                                   {"application/json", json{{"text", tb}}.dump()},
+                                   {"application/x-www-form-urlencoded", "ValueError: plain message"}}) {
+    auto page = post(port(), "/match", type, body);
+    ASSERT_EQ(page.status, 200) << type << "\n" << page.body;
+    EXPECT_NE(page.body.find("<code>ValueError</code>: plain message"), std::string::npos) << type << "\n" << page.body;
+  }
+  EXPECT_EQ(post(port(), "/match", "image/png", "x").status, 415);
   EXPECT_EQ(get(port(), "/api/match").status, 405);
   EXPECT_NE(get(port(), "/api/match").header("allow").find("POST"), std::string::npos);
 }

@@ -37,15 +37,22 @@ def _ask(base, text, timeout):
         headers={"Content-Type": "text/plain"}, method="POST")
     with urllib.request.urlopen(request, timeout=timeout) as response:
         answer = json.loads(response.read(1 << 20).decode("utf-8", "replace"))
+    lead = ""
     candidates = answer.get("candidates") or []
     # Full text, or only the class (or a message of placeholders only), ties
-    # the site to the error: no answer, as `errdex explain` gives none.
+    # the site to the error: no answer, as `errdex explain` gives none. The
+    # chain's cause an indexed raise explains is answered then, when there
+    # is one (the program's own `raise ConfigError(...) from e`).
     if not candidates or answer.get("fulltextFallback") or answer.get("weak"):
-        return None
+        cause = answer.get("cause")
+        if not isinstance(cause, dict) or not cause.get("candidates"):
+            return None
+        lead = "its cause, " if cause.get("relation") == "direct" else "it was raised while handling "
+        candidates = cause["candidates"]
     best = candidates[0]
     revision = best.get("ref") or ""
-    lines = ["errdex: %s raised at %s:%s (%s%s)" % (
-        best["errorClass"], best["filePath"], best["lineNumber"], best["repo"], " " + revision if revision else "")]
+    lines = ["errdex: %s%s raised at %s:%s (%s%s)" % (
+        lead, best["errorClass"], best["filePath"], best["lineNumber"], best["repo"], " " + revision if revision else "")]
     for capture in best.get("captures") or []:
         lines.append("errdex:   %s = %s" % (capture["name"], capture["value"]))
     try:
