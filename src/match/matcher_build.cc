@@ -506,6 +506,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   for (const auto& r : records) {
     m.statement.push_back(excerpt_line_hash(r.source_code, r.source_code_start, r.line_number));
     m.function.push_back(excerpt_function_hash(r.source_code, r.source_code_start, r.line_number));
+    std::uint32_t made = 0;
+    if (int above = excerpt_made_above(r.source_code, r.source_code_start, r.line_number, made); above > 0)
+      m.made_above.push_back({static_cast<std::uint32_t>(m.statement.size() - 1), above, made});
   }
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
   // A variant's or a first line's pattern and template.
