@@ -605,6 +605,15 @@ function unminify(root, file, line, column) {
   return null;
 }
 
+// Whether the statement under the caret of Node's header (`file:line`,
+// the source line, a caret line) throws a name again: `throw e;`.
+function thrownAgainAtCaret(stderr, header) {
+  if (!header) return false;
+  const [, source = '', caret = ''] = stderr.split('\n');
+  const at = caret.indexOf('^');
+  return at >= 0 && caret.trim() === '^' && /^throw\s+[\w$.]+(\[\d+\])?\s*(;|\}|$)/.test(source.slice(at));
+}
+
 const out = [];
 // A path as the stack prints it, file:// URLs (ES modules) as paths.
 const local = (p) => (p.startsWith('file://') ? fileURLToPath(p) : p);
@@ -628,6 +637,17 @@ for (const [pkg, code, kind] of cases) {
   // V8 raises itself (`x.split is not a function`) has no site.
   const source = place && place[1].startsWith(root) ? (fs.readFileSync(place[1], 'utf8').split('\n')[place[2] - 1] || '') : '';
   const thrown = /\bthrow\b|reject\(|\bnew \w*(Error|Exception)\b/.test(source);
+  // Node's header above an error an ES module throws names the line the
+  // error was made on, as its stack does (`const err = new Error(…)`),
+  // not the `throw err` a few lines below, which the header of CommonJS
+  // code names: the statement is that throw.
+  if (place && place[1].startsWith(root) && !/\bthrow\b/.test(source)) {
+    const made = source.match(/^\s*(?:(?:const|let|var)\s+)?([\w$]+)\s*=\s*new\s/);
+    const below = made ? fs.readFileSync(place[1], 'utf8').split('\n').slice(Number(place[2]), Number(place[2]) + 8) : [];
+    const name = made ? made[1].replace(/\$/g, '\\$') : '';
+    const k = below.findIndex((l) => new RegExp(`^\\s*throw\\s+${name}\\s*;?\\s*$`).test(l));
+    if (k >= 0) place = [null, place[1], String(Number(place[2]) + k + 1)];
+  }
   if (r.status === 0 || !frame || !frame[1].startsWith(root) || !place || !place[1].startsWith(root) || !thrown) {
     process.stderr.write(`left out ${pkg}: ${code}: ${r.status === 0 ? 'no error' : minified && !place ? 'minified, no source map names the statement' : (stderr.split('\n').find((l) => /Error|Exception/.test(l)) || 'no frame').trim()}\n`);
     continue;
@@ -650,8 +670,10 @@ for (const [pkg, code, kind] of cases) {
     // Node's header names a statement that throws again an error made
     // elsewhere (`throw e` in a catch, `throw doc.errors[0]`): where it was
     // first thrown, which a stack without the header points to, is not
-    // on record here.
-    rethrow: /^\{?\s*throw\s+[\w$.]+(\[\d+\])?\s*;?\s*\}?$/.test(source.trim()),
+    // on record here. The header's caret stands under the statement: a
+    // line holding more than it (`else throw e;`, Babel's one-line
+    // iterator helper `… finally { if (u) throw o; } …`) is read from there.
+    rethrow: /^\{?\s*throw\s+[\w$.]+(\[\d+\])?\s*;?\s*\}?$/.test(source.trim()) || thrownAgainAtCaret(stderr, header),
     message: lines.slice(start, at).join('\n'),
   });
 }
