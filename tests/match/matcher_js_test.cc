@@ -1,5 +1,5 @@
-// JavaScript frames against a record's statement: where V8 says an error
-// was made and where the package throws it.
+// JavaScript records in the matcher: where V8 says an error was made and
+// where the package throws it; the builds a package ships of one module.
 #include <gtest/gtest.h>
 
 #include "match/excerpt.h"
@@ -76,6 +76,38 @@ TEST(Matcher, AJavaScriptFrameOnTheLineTheThrownErrorWasMadeNamesTheThrow) {
   auto r = m.match(error + "    at Module.commandLineArgs (file:///app/node_modules/command-line-args/index.js:62:9)\n");
   ASSERT_FALSE(r.candidates.empty());
   EXPECT_FALSE(r.candidates.front().reasons.frame_line);
+}
+
+// @msgpack/msgpack 3.1 ships its TypeScript source and three builds in
+// folders named with their format (`dist.cjs/`, `dist.esm/`, `dist.umd/`);
+// tsc's CommonJS output names the class and the helper through the import
+// (`DecodeError_ts_1.DecodeError`, `(0, prettyByte_ts_1.prettyByte)(…)`).
+// One statement, one answer.
+TEST(Matcher, ABuildFolderNamedWithItsFormatIsABuild) {
+  auto site_at = [](std::string id, std::string cls, std::string message, std::string file, int line) {
+    model::ErrorRecord r;
+    r.id = std::move(id);
+    r.repo = "npm/@msgpack__msgpack";
+    r.error_class = std::move(cls);
+    r.error_message = std::move(message);
+    r.message_pattern = "Unrecognized type byte: (.+?)";
+    r.file_path = std::move(file);
+    r.line_number = line;
+    return r;
+  };
+  auto m = Matcher::build({site_at("ts", "DecodeError", "Unrecognized type byte: {prettyByte(headByte)}", "src/Decoder.ts", 635),
+                           site_at("cjs", "DecodeError_ts_1.DecodeError", "Unrecognized type byte: {(0, prettyByte_ts_1.prettyByte)(headByte)}",
+                                   "dist.cjs/Decoder.cjs", 527),
+                           site_at("esm", "DecodeError", "Unrecognized type byte: {prettyByte(headByte)}", "dist.esm/Decoder.mjs", 524),
+                           site_at("umd", "DecodeError", "Unrecognized type byte: {prettyByte(headByte)}", "dist.umd/msgpack.js", 1556)});
+  auto r = m.match("DecodeError: Unrecognized type byte: 0xc1");
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(r.candidates.size(), 1u) << r.candidates.size() << " " << r.candidates.back().id;
+  EXPECT_FALSE(r.ambiguous);
+  // A folder that only looks like one (`v2.cjs/` is no build) is a module of its own.
+  auto other = Matcher::build({site_at("a", "DecodeError", "Unrecognized type byte: {b}", "src/v2.cjs/Decoder.ts", 1),
+                               site_at("b", "DecodeError", "Unrecognized type byte: {b}", "src/Decoder.ts", 1)});
+  EXPECT_EQ(other.match("DecodeError: Unrecognized type byte: 0xc1").candidates.size(), 2u);
 }
 
 }  // namespace
