@@ -59,4 +59,58 @@ std::uint32_t excerpt_function_hash(std::string_view excerpt, int start, int lin
   return 0;
 }
 
+namespace {
+
+bool ident_char(char c) { return c == '_' || c == '$' || std::isalnum(static_cast<unsigned char>(c)); }
+
+std::string_view trimmed(std::string_view l) {
+  const auto b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  const auto e = l.find_last_not_of(" \t\r");
+  return l.substr(b, e - b + 1);
+}
+
+// Whether `line` binds `name`: 1 to a new error (`name = new …`,
+// `name = …Error(…`), -1 to something else, 0 not at all.
+int binds_new_error(std::string_view line, std::string_view name) {
+  for (std::size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+    if ((at > 0 && (ident_char(line[at - 1]) || line[at - 1] == '.')) ||
+        (at + name.size() < line.size() && ident_char(line[at + name.size()])))
+      continue;
+    std::string_view rest = trimmed(line.substr(at + name.size()));
+    if (!rest.starts_with("=") || rest.starts_with("==") || rest.starts_with("=>")) continue;
+    rest = trimmed(rest.substr(1));
+    return rest.starts_with("new ") || rest.find("Error(") != std::string_view::npos ? 1 : -1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int excerpt_made_above(std::string_view excerpt, int start, int line, std::uint32_t& made) {
+  constexpr int k_max_above = 8;
+  if (line < start || start <= 0) return 0;
+  std::vector<std::string_view> lines;
+  for (int at = start; at <= line; ++at) {
+    auto nl = excerpt.find('\n');
+    if (at >= line - k_max_above) lines.push_back(excerpt.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    excerpt.remove_prefix(nl + 1);
+  }
+  if (lines.empty() || static_cast<int>(lines.size()) != std::min(line - start, k_max_above) + 1) return 0;
+  std::string_view t = trimmed(lines.back());
+  if (!t.starts_with("throw ")) return 0;
+  t = trimmed(t.substr(6));
+  if (t.ends_with(";")) t = trimmed(t.substr(0, t.size() - 1));
+  if (t.empty() || !std::all_of(t.begin(), t.end(), ident_char) || std::isdigit(static_cast<unsigned char>(t[0]))) return 0;
+  for (std::size_t i = lines.size() - 1; i-- > 0;) {
+    const int binds = binds_new_error(lines[i], t);
+    if (binds == 0) continue;
+    if (binds < 0) return 0;
+    made = statement_hash(lines[i]);
+    return static_cast<int>(lines.size() - 1 - i);
+  }
+  return 0;
+}
+
 }  // namespace errdex::match

@@ -23,4 +23,12 @@ std::uint32_t excerpt_line_hash(std::string_view excerpt, int start, int line);
 // or the module holds the line.
 std::uint32_t excerpt_function_hash(std::string_view excerpt, int start, int line);
 
+// Where the error a JavaScript `throw name` (line `line`) throws was made:
+// the nearest line above it, at most 8, that binds `name` to a new error
+// (`const err = new Error(…)`, `err = Object.assign(new Error(…), …)`).
+// V8's stack names that line, not the throw. Its distance above `line`
+// and statement_hash() into `made`; 0 when the statement is no such throw
+// or the excerpt does not show the binding.
+int excerpt_made_above(std::string_view excerpt, int start, int line, std::uint32_t& made);
+
 }  // namespace errdex::match

@@ -175,6 +175,25 @@ bool exception_line(std::string_view line, bool strict, std::string& cls, std::s
   return true;
 }
 
+// The `file:line` of Node's header into `f`: the script V8 ran, an
+// absolute path (`/srv/app/x.js`, `C:\\app\\x.js`), a URL (`file:///…`,
+// `node:internal/…`) or a name without spaces (`[eval]`). A message line
+// ending in `line:1, col:1` (liquidjs quotes the template's place so) is
+// none: its "file" holds spaces and is no path.
+bool header_location(std::string_view line, Frame& f) {
+  Frame h;
+  if (!read_location(trim(line), h, false)) return false;
+  const std::string_view p = h.file;
+  const bool absolute = p.starts_with("/") || p.starts_with("\\") ||
+                        (p.size() > 2 && ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+                         (p[2] == '\\' || p[2] == '/'));
+  const auto colon = p.find(':');
+  const bool url = colon != std::string_view::npos && colon > 1 && p.substr(0, colon).find_first_of(" /\\") == std::string_view::npos;
+  if (!absolute && !url && p.find_first_of(" \t") != std::string_view::npos) return false;
+  f = std::move(h);
+  return true;
+}
+
 // Node's caret line under the source line of its header (`    ^`).
 bool caret_line(std::string_view line) {
   const std::string_view t = trim(line);
@@ -182,17 +201,23 @@ bool caret_line(std::string_view line) {
 }
 
 // Node's header above an uncaught error: `file:line`, the source line and a
-// caret line, ending just before line `end`.
+// caret line, above line `end` (the exception's). Node prints the error's
+// stack under it, and a stack may start with lines of its own above the
+// exception line (liquidjs puts the message and the template's place
+// first, a caret of its own among them): the header is the nearest caret
+// line under a source line under a `file:line`, with no frame between.
 bool uncaught_header(const std::vector<std::string_view>& lines, std::size_t end, Frame& f) {
-  std::size_t k = end;
-  while (k > 0 && trim(lines[k - 1]).empty()) --k;
-  if (k < 3) return false;
-  if (!caret_line(lines[k - 1])) return false;
-  Frame h;
-  if (!read_location(trim(lines[k - 3]), h, false) || !user_frame(h)) return false;
-  h.source = std::string(trim(lines[k - 2]));
-  f = std::move(h);
-  return true;
+  const std::size_t lo = end > k_max_message_lines ? end - k_max_message_lines : 0;
+  for (std::size_t k = end; k > lo && k >= 3; --k) {
+    Frame h;
+    if (caret_line(lines[k - 1]) && header_location(lines[k - 3], h) && user_frame(h)) {
+      h.source = std::string(trim(lines[k - 2]));
+      f = std::move(h);
+      return true;
+    }
+    if (parse_frame_line(lines[k - 1], h) != FrameLine::none) return false;
+  }
+  return false;
 }
 
 // The exception whose frames start at line `first`: its line is the
@@ -208,7 +233,7 @@ ExceptionBlock exception_before(const std::vector<std::string_view>& lines, std:
   std::size_t start = first;
   Frame probe;
   while (start > lo) {
-    if ((caret_line(lines[start - 1]) && start >= 3 && read_location(trim(lines[start - 3]), probe, false)) ||
+    if ((caret_line(lines[start - 1]) && start >= 3 && header_location(lines[start - 3], probe)) ||
         parse_frame_line(trim(lines[start - 1]), probe) != FrameLine::none)
       break;
     --start;

@@ -261,6 +261,11 @@ struct Search {
       const bool same_function = frame_function == 0 || in_function == 0 || in_function == frame_function;
       const bool same_line = entry.line == f.line;
       c.reasons.frame_line = same_line && (own == 0 || own == printed) && same_function;
+      // V8 names where a JavaScript error was made: `const err = new
+      // Error(…)` a few lines above its `throw err`.
+      if (!same_line && entry.line > f.line)
+        if (const auto* made = m.made_above_of(entry.record); made && entry.line - made->above == f.line)
+          c.reasons.frame_line = (printed == 0 || printed == made->statement) && same_function;
       c.reasons.frame_source = !same_line && own != 0 && own == printed && same_function;
       if (c.reasons.frame_source) c.line_distance = std::min(std::abs(entry.line - f.line), k_frame_source_max_lines);
       file_known = true;

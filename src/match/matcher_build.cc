@@ -99,6 +99,12 @@ int build_folder(std::string_view c) {
     if (c == b) return 1;
   for (std::string_view b : k_browser)
     if (c == b) return 2;
+  // A build folder named with its format (@msgpack/msgpack's `dist.cjs/`,
+  // `dist.esm/`, `dist.umd/`).
+  if (auto dot = c.rfind('.'); dot != std::string_view::npos && dot > 0 && c.find('.') == dot) {
+    const int base = build_folder(c.substr(0, dot)), tag = build_folder(c.substr(dot + 1));
+    if (base >= 0 && tag >= 0) return std::max(base, tag);
+  }
   return -1;
 }
 
@@ -361,8 +367,11 @@ void find_twins(Index& m, const std::vector<model::ErrorRecord>& records) {
     const auto& rec = records[r];
     message = twin_message(rec);
     std::string path = build_free_path(parts, rank[r]);
-    // The package's name: npm/<name>'s, or a repository's own name.
-    const std::string_view package = std::string_view(rec.repo).substr(rec.repo.find('/') + 1);
+    // The package's name: npm/<name>'s, or a repository's own name; a
+    // scoped package's (npm/@scope__name) without its scope, as its
+    // bundles are named (@msgpack/msgpack's `dist.umd/msgpack.js`).
+    std::string_view package = std::string_view(rec.repo).substr(rec.repo.find('/') + 1);
+    if (package.starts_with('@') && package.find("__") != std::string_view::npos) package.remove_prefix(package.find("__") + 2);
     // A bundle is named after its package (`handlebars.js`,
     // `handlebars.runtime.amd.js`) or sits in a bundle folder.
     const std::string_view file_stem = stem(parts.back());
@@ -506,6 +515,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
   for (const auto& r : records) {
     m.statement.push_back(excerpt_line_hash(r.source_code, r.source_code_start, r.line_number));
     m.function.push_back(excerpt_function_hash(r.source_code, r.source_code_start, r.line_number));
+    std::uint32_t made = 0;
+    if (int above = excerpt_made_above(r.source_code, r.source_code_start, r.line_number, made); above > 0)
+      m.made_above.push_back({static_cast<std::uint32_t>(m.statement.size() - 1), above, made});
   }
   auto record_of = [&](std::size_t i) { return i < records.size() ? i : variant_of[i - records.size()].first; };
   // A variant's or a first line's pattern and template.

@@ -243,6 +243,20 @@ struct Index {
   // By record: statement_hash() of the name of the function holding it, as
   // its excerpt shows it; 0 when unknown.
   std::vector<std::uint32_t> function;
+  // Records of a JavaScript `throw err` whose `err` is made on a line above
+  // (excerpt_made_above), by record: a stack's frame names that line.
+  struct MadeAbove {
+    std::uint32_t record = 0;
+    std::int32_t above = 0;
+    std::uint32_t statement = 0;
+  };
+  std::vector<MadeAbove> made_above;
+  // The line above record `r`'s throw its frame names, and that line's
+  // statement hash; null when the error is made on the throw's line.
+  const MadeAbove* made_above_of(std::uint32_t r) const {
+    auto it = std::lower_bound(made_above.begin(), made_above.end(), r, [](const MadeAbove& a, std::uint32_t v) { return a.record < v; });
+    return it != made_above.end() && it->record == r ? &*it : nullptr;
+  }
   // The word hashes of each file's path components and of its last one's
   // stem ("decoder" of "decoder.py"), the names a module agrees with: file
   // f's are file_names[file_names_at[f] .. file_names_at[f + 1]).

@@ -96,6 +96,40 @@ TEST(JsStack, AValueThrownThatIsNoError) {
   EXPECT_EQ(last(t).frames[0].line, 3);
 }
 
+// liquidjs 10.31 under `node -e`: its error's stack starts with the
+// message and the template's place, a caret of its own under it, before
+// the `ParseError: …` line; then it appends the stack of the error it
+// wraps (`From Error: …`). The message's `line:1, col:1` is no `file:line`
+// of Node's header: the header is the one at the top, naming `throw err`.
+TEST(JsStack, AMessageEndingInLineAndColumnIsNoHeader) {
+  auto t = parse_traceback(
+      "/app/node_modules/liquidjs/dist/liquid.node.js:3189\n"
+      "                    throw err;\n"
+      "                    ^\n"
+      "\n"
+      "tag {% if a %} not closed, line:1, col:1\n"
+      ">> 1| {% if a %}\n"
+      "      ^\n"
+      "ParseError: tag {% if a %} not closed, line:1, col:1\n"
+      "    at Parser.parseToken (/app/node_modules/liquidjs/dist/liquid.node.js:3211:19)\n"
+      "    at Parser.parseTokens (/app/node_modules/liquidjs/dist/liquid.node.js:3183:37)\n"
+      "    at [eval]:2:18\n"
+      "From Error: tag {% if a %} not closed\n"
+      "    at ParseStream.<anonymous> (/app/node_modules/liquidjs/dist/liquid.node.js:4889:38)\n"
+      "    at new IfTag (/app/node_modules/liquidjs/dist/liquid.node.js:4890:14)\n"
+      "\n"
+      "Node.js v20.20.2\n");
+  ASSERT_FALSE(t.exceptions.empty());
+  EXPECT_EQ(last(t).error_class, "ParseError");
+  EXPECT_EQ(last(t).message, "tag {% if a %} not closed, line:1, col:1");
+  ASSERT_GE(last(t).frames.size(), 2u);
+  const Frame& innermost = last(t).frames.back();
+  EXPECT_EQ(innermost.file, "/app/node_modules/liquidjs/dist/liquid.node.js");
+  EXPECT_EQ(innermost.line, 3189);
+  EXPECT_EQ(innermost.source, "throw err;");
+  for (const Frame& f : last(t).frames) EXPECT_EQ(f.file.find(' '), std::string::npos) << f.file;
+}
+
 TEST(JsStack, ChromeConsole) {
   // Chrome's console as copied: the link to where it was logged, then
   // `Uncaught (in promise)`; a CDN's URL and a dev server's query string.

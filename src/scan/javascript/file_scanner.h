@@ -98,6 +98,10 @@ class FileScanner {
   bool is_function(Kind k) const { return k == Kind::Function || k == Kind::Arrow || k == Kind::Method; }
   // Parentheses, `await`, TypeScript's `as`/`!`/`satisfies` around a value.
   TSNode unwrap(TSNode n) const;
+  // The receiver of a `concat` Babel calls through core-js's instance
+  // helper (`(0, _concat["default"])(_context = r).call(_context, …)`: r),
+  // `fn` being the call's function; null when `fn` is no such call.
+  TSNode corejs_concat_receiver(TSNode fn) const;
   TSNode argument(TSNode call, std::uint32_t i) const;
   std::vector<std::string> argument_texts(TSNode call) const;
 

@@ -216,20 +216,28 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       return t;
     }
     case Kind::Call: {
-      // `'a'.concat(x, 'b')`: how Babel writes a template literal.
+      // `'a'.concat(x, 'b')`: how Babel writes a template literal. With
+      // core-js (`@babel/runtime-corejs3`) it calls the method through a
+      // helper on the receiver, bound to a temporary: `(0,
+      // _concat["default"])(_context = 'a'.concat(x, 'b')).call(_context,
+      // y)`, `_concatInstanceProperty(_context = …).call(_context, y)`.
       TSNode fn = child(n, m_g.f_function);
-      if (kind(fn) == Kind::Member && text(child(fn, m_g.f_property)) == "concat") {
-        auto head = build(child(fn, m_g.f_object), at, depth + 1);
+      TSNode receiver = corejs_concat_receiver(fn);
+      if (!ts_node_is_null(receiver) ||
+          (kind(fn) == Kind::Member && text(child(fn, m_g.f_property)) == "concat")) {
+        auto head = build(ts_node_is_null(receiver) ? child(fn, m_g.f_object) : receiver, at, depth + 1);
         if (!head || !head->from_literals) return std::nullopt;
         t.style = "concat";
         t.from_literals = true;
         t.parts = std::move(head->parts);
         bool lit = true;
         TSNode args = child(n, m_g.f_arguments);
-        for (std::uint32_t k = 0, count = named_count(args); k < count; ++k) {
+        // `.call(_context, …)`'s first argument is the receiver again.
+        for (std::uint32_t k = ts_node_is_null(receiver) ? 0 : 1, count = named_count(args); k < count; ++k) {
           TSNode a = ts_node_named_child(args, k);
           if (kind(a) != Kind::Comment) append_parts(t.parts, operand(a, at, depth, lit));
         }
+        inline_conditional_locals(t.parts, at);  // as in the template literal it was
         return t;
       }
       // util.format('…%s…', a): Node's printf.
@@ -248,6 +256,26 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     default: return std::nullopt;
   }
+}
+
+TSNode FileScanner::corejs_concat_receiver(TSNode fn) const {
+  // `HELPER(RECEIVER).call`, HELPER naming Babel's binding of core-js's
+  // `instance/concat` (`_concat`, `_concat2`, `_concatInstanceProperty`),
+  // called as `(0, _concat["default"])`, `_concat.default` or by name.
+  if (kind(fn) != Kind::Member || text(child(fn, m_g.f_property)) != "call") return TSNode{};
+  TSNode inner = unwrap(child(fn, m_g.f_object));
+  if (kind(inner) != Kind::Call || named_count(child(inner, m_g.f_arguments)) != 1) return TSNode{};
+  std::string_view callee = text(child(inner, m_g.f_function));
+  const auto at = callee.find("_concat");
+  if (at == std::string_view::npos || (at > 0 && (std::isalnum(static_cast<unsigned char>(callee[at - 1])) || callee[at - 1] == '_' || callee[at - 1] == '$')))
+    return TSNode{};
+  std::string_view rest = callee.substr(at + 7);
+  if (rest.starts_with("InstanceProperty")) rest.remove_prefix(16);
+  while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest.front()))) rest.remove_prefix(1);
+  if (!(rest.empty() || rest.starts_with("[") || rest.starts_with(".default") || rest.starts_with(")"))) return TSNode{};
+  TSNode receiver = unwrap(ts_node_named_child(child(inner, m_g.f_arguments), 0));
+  if (kind(receiver) == Kind::Assign) receiver = unwrap(child(receiver, m_g.f_right));
+  return receiver;
 }
 
 void FileScanner::inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t at) {
