@@ -480,10 +480,22 @@ void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
       const bool to_self = kind(left) == Kind::Attribute && text(child(left, m_g.f_object)) == "self";
       const bool kept = to_self && kind(right) == Kind::Identifier && parameter_position(init_fn, text(right), position);
       if (kept) d.kept.emplace(std::string(text(left)), std::string(text(right)));
+      // `self.message = message or self.message`, `self.detail = detail if
+      // detail is not None else self.description`: the parameter when
+      // given, else the class's own text, as under an `if` below.
+      std::string_view param;
+      TSNode fallback = to_self ? parameter_or_default(right, init_fn, param) : TSNode{};
+      auto own = ts_node_is_null(fallback) ? d.attributes.end() : d.attributes.find(python::collapse_ws(text(fallback)));
+      const bool or_own = own != d.attributes.end();
+      if (or_own) {
+        d.kept.emplace(std::string(text(left)), std::string(param));
+        const TSNode text_node = own->second;
+        d.attributes.insert_or_assign(std::string(text(left)), text_node);
+      }
       // The class's own `x` is what the instance holds only where `__init__`
       // sets `self.x` to nothing else, or to a parameter under an `if`
       // (werkzeug: `if description is not None: self.description = description`).
-      if (to_self && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
+      if (to_self && !or_own && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
       return false;
     }
     return k != Kind::String;
@@ -544,6 +556,37 @@ bool FileScanner::set_only_under_if(TSNode init_fn, std::string_view param, cons
       if (kind(up) == Kind::If && util::contains_word(text(child(up, m_g.f_condition)), param)) return true;
     return false;
   });
+}
+
+TSNode FileScanner::parameter_or_default(TSNode value, TSNode init_fn, std::string_view& param) const {
+  if (ts_node_is_null(value)) return TSNode{};  // `self.x: int`
+  value = unwrap_parens(value);
+  auto is_param = [&](TSNode n) {
+    int position = -1;
+    return kind(n) == Kind::Identifier && parameter_position(init_fn, text(n), position) && position > 0;
+  };
+  const std::string_view type = ts_node_type(value);
+  if (type == "boolean_operator" && text(child(value, m_g.f_operator)) == "or") {
+    TSNode left = unwrap_parens(child(value, m_g.f_left));
+    if (!is_param(left)) return TSNode{};
+    param = text(left);
+    return child(value, m_g.f_right);
+  }
+  if (type != "conditional_expression" || named_count(value) != 3) return TSNode{};
+  // `p if p else x`, `p if p is not None else x`; `x if p is None else p`,
+  // `x if not p else p`.
+  TSNode a = unwrap_parens(ts_node_named_child(value, 0)), condition = ts_node_named_child(value, 1),
+         b = unwrap_parens(ts_node_named_child(value, 2));
+  const std::string c = python::collapse_ws(text(condition));
+  if (is_param(a) && (c == text(a) || c == std::string(text(a)) + " is not None")) {
+    param = text(a);
+    return b;
+  }
+  if (is_param(b) && (c == "not " + std::string(text(b)) || c == std::string(text(b)) + " is None")) {
+    param = text(b);
+    return a;
+  }
+  return TSNode{};
 }
 
 std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_view name, bool ask_outline) {
@@ -664,6 +707,10 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     }
   }
   if (ts_node_is_null(msg)) return std::nullopt;
+  // `super().__init__(message or self.message)`: the class's text when the
+  // call leaves the parameter out, the parameter as given otherwise.
+  std::string_view or_param;
+  if (TSNode fallback = parameter_or_default(msg, init_fn, or_param); !ts_node_is_null(fallback)) msg = fallback;
   m_scope = body;
   auto t = build(msg, start_byte(msg), 1, true);
   // A message variable with several values reaching the call (boto3's
@@ -681,6 +728,11 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     given_when_set = set_only_under_if(init_fn, text(msg), found);
   }
   m_scope = saved;
+  std::string_view as_given_name = text(msg);
+  if (t && !or_param.empty()) {
+    given_when_set = true;
+    as_given_name = or_param;
+  }
   // A parameter handed on as it is: the call's argument, or the default
   // when the call leaves it out (`def __init__(self, message="Invalid
   // file")` raised as `InvalidFileException()`).
@@ -689,12 +741,19 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     t.emplace();
     t->parts.push_back(interp(std::string(text(msg))));
   }
+  // `self.message = message or self.message` then `super().__init__(
+  // self.message)`: what the instance holds, filled per call.
+  if (const std::string held(text(msg));
+      !t && kind(msg) == Kind::Attribute && (d.kept.contains(held) || d.attributes.contains(held))) {
+    t.emplace();
+    t->parts.push_back(interp(held));
+  }
   if (!t) return std::nullopt;
   d.shown.insert(d.shown.begin(), std::move(*t));
   if (given_when_set) {
     MessageTemplate as_given;
     as_given.style = k_as_given;
-    as_given.parts.push_back(interp(std::string(text(msg))));
+    as_given.parts.push_back(interp(std::string(as_given_name)));
     d.shown.push_back(std::move(as_given));
   }
   return d;

@@ -449,6 +449,11 @@ class FileScanner {
   // `found` reaching a use only under an `if` testing it (`if message is
   // None: message = …`): a call passing it shows what it passes.
   bool set_only_under_if(TSNode init_fn, std::string_view param, const std::vector<Reaching>& found) const;
+  // `message or self.message`, `message if message is not None else
+  // "text"`, `"text" if message is None else message`, where `message` is
+  // a parameter of `init_fn`: the value shown when a call leaves it out
+  // (`param` set to its name); null for any other value.
+  TSNode parameter_or_default(TSNode value, TSNode init_fn, std::string_view& param) const;
   // Every assignment to a plain name (and `name += ...`, and the list
   // calls of Added) in `scope`, in source order; indexed once per scope.
   struct Assign {

@@ -1,0 +1,136 @@
+// What an exception class prints when a raise leaves its message out and
+// the class supplies one from its body (`message = "…"`), and texts of
+// another module written over several lines: the record carries the text
+// Python prints.
+#include "scan/python/frontend.h"
+#include "scan/python/outline.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+using model::FileFacts;
+using model::ThrowSite;
+
+// The messages of the sites of `src`, in order.
+std::vector<std::string> messages(const FileFacts& f) {
+  std::vector<std::string> out;
+  for (const ThrowSite& s : f.sites) out.push_back(template_text(s.message));
+  return out;
+}
+
+using Texts = std::vector<std::string>;
+
+// `super().__init__(message or self.message)` (and `message if message is
+// not None else "…"`): the class's text when the raise passes nothing, a
+// subclass's own text for the subclass, what the raise passes otherwise.
+TEST(PythonClassDefaults, AParameterOrTheClassTextHandedToTheBase) {
+  FileFacts f = scan_python(
+      "class NotFound(Exception):\n"
+      "    message = 'The resource was not found.'\n"
+      "    def __init__(self, message=None):\n"
+      "        super().__init__(message or self.message)\n"
+      "class GoneToo(NotFound):\n"
+      "    message = 'The resource is gone.'\n"
+      "class Literal(Exception):\n"
+      "    def __init__(self, message=None):\n"
+      "        super().__init__(message if message is not None else 'Literal default.')\n"
+      "def f(x):\n"
+      "    if x == 1:\n"
+      "        raise NotFound()\n"
+      "    if x == 2:\n"
+      "        raise GoneToo()\n"
+      "    if x == 3:\n"
+      "        raise NotFound('no such key')\n"
+      "    raise Literal()\n");
+  EXPECT_EQ(messages(f),
+            (Texts{"The resource was not found.", "The resource is gone.", "no such key", "Literal default."}));
+}
+
+// `self.message = message or self.message` (or `self.detail = detail if
+// detail is not None else self.description`) and then `super().__init__(
+// self.message)`: the instance holds the class's text unless given one.
+TEST(PythonClassDefaults, AnAttributeSetFromTheParameterOrTheClassText) {
+  FileFacts f = scan_python(
+      "class ApiError(Exception):\n"
+      "    message = 'Something went wrong.'\n"
+      "    def __init__(self, message=None):\n"
+      "        self.message = message or self.message\n"
+      "        super().__init__(self.message)\n"
+      "class Typed(Exception):\n"
+      "    def __init__(self, message=None):\n"
+      "        self.code: int\n"
+      "        super().__init__(message)\n"
+      "class Described(Exception):\n"
+      "    description = 'A described failure.'\n"
+      "    def __init__(self, detail=None):\n"
+      "        self.detail = detail if detail is not None else self.description\n"
+      "        super().__init__(self.detail)\n"
+      "def f(x):\n"
+      "    if x == 1:\n"
+      "        raise ApiError()\n"
+      "    if x == 2:\n"
+      "        raise ApiError('quota exceeded')\n"
+      "    raise Described()\n");
+  EXPECT_EQ(messages(f), (Texts{"Something went wrong.", "quota exceeded", "A described failure."}));
+}
+
+// A class of another module raised without arguments shows its own text there too.
+TEST(PythonClassDefaults, TheClassTextShowsWhereAnotherFileRaisesIt) {
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(
+      "class NotFound(Exception):\n"
+      "    message = 'The resource was not found.'\n"
+      "    def __init__(self, message=None):\n"
+      "        super().__init__(message or self.message)\n"));
+  files.push_back(scan_python(
+      "from .errors import NotFound\n"
+      "def get(key):\n"
+      "    raise NotFound()\n"));
+  read_calls("from .errors import NotFound\n", files[1]);
+  std::vector<const FileFacts*> whole;
+  for (const FileFacts& f : files) whole.push_back(&f);
+  link_class_displays(files, {}, whole, {"pkg/errors.py", "pkg/api.py"});
+  EXPECT_EQ(messages(files[1]), (Texts{"The resource was not found."}));
+}
+
+// A module's text written in parentheses over several lines (black's
+// layout for a long string) or as literals side by side is its text where
+// another module raises it; a tuple is not a text.
+TEST(PythonClassDefaults, AnImportedTextInParenthesesOrPiecesIsItsText) {
+  const std::string errors =
+      "MSG_NAME = (\n"
+      "    'is not a valid unit name (must follow Python identifier rules)'\n"
+      ")\n"
+      "MSG_JOINED = ('first part, '\n"
+      "              \"second part\")\n"
+      "PAIR = ('a', 'b')\n";
+  const std::string use =
+      "from . import errors\n"
+      "from .errors import MSG_JOINED, PAIR\n"
+      "def check(name):\n"
+      "    if not name:\n"
+      "        raise ValueError(errors.MSG_NAME)\n"
+      "    if name == 'x':\n"
+      "        raise ValueError(MSG_JOINED)\n"
+      "    raise ValueError(PAIR)\n";
+  std::vector<FileFacts> files;
+  files.push_back(scan_python(errors));
+  read_calls(errors, files[0]);
+  files.push_back(scan_python(use));
+  read_calls(use, files[1]);
+  std::vector<const FileFacts*> whole;
+  for (const FileFacts& f : files) whole.push_back(&f);
+  link_imported_constants(files, {}, whole, {"pint/errors.py", "pint/definitions.py"});
+  EXPECT_EQ(messages(files[1]),
+            (Texts{"is not a valid unit name (must follow Python identifier rules)", "first part, second part", "{PAIR}"}));
+}
+
+}  // namespace
+}  // namespace errdex::scan
