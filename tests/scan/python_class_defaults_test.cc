@@ -81,6 +81,22 @@ TEST(PythonClassDefaults, AnAttributeSetFromTheParameterOrTheClassText) {
   EXPECT_EQ(messages(f), (Texts{"Something went wrong.", "quota exceeded", "A described failure."}));
 }
 
+// A method raising what its instance holds (`raise ValueError(
+// self.invalid_value_message)`), which `__init__` sets to the parameter or
+// a text: the text, the parameter being what a caller may replace it with.
+TEST(PythonClassDefaults, AnInstanceAttributeSetToTheParameterOrATextIsThatText) {
+  FileFacts f = scan_python(
+      "class IntegerField(Field):\n"
+      "    def __init__(self, label=None, invalid_value_message=None):\n"
+      "        self.invalid_value_message = invalid_value_message or self.gettext(\n"
+      "            'Not a valid integer value.'\n"
+      "        )\n"
+      "    def process(self, value):\n"
+      "        if not value.isdigit():\n"
+      "            raise ValueError(self.invalid_value_message)\n");
+  EXPECT_EQ(messages(f), (Texts{"Not a valid integer value."}));
+}
+
 // A class of another module raised without arguments shows its own text there too.
 TEST(PythonClassDefaults, TheClassTextShowsWhereAnotherFileRaisesIt) {
   std::vector<FileFacts> files;

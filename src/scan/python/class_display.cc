@@ -485,12 +485,18 @@ void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
       // given, else the class's own text, as under an `if` below.
       std::string_view param;
       TSNode fallback = to_self ? parameter_or_default(right, init_fn, param) : TSNode{};
-      auto own = ts_node_is_null(fallback) ? d.attributes.end() : d.attributes.find(python::collapse_ws(text(fallback)));
-      const bool or_own = own != d.attributes.end();
+      // wtforms' `self.invalid_value_message = invalid_value_message or
+      // self.gettext("Not a valid choice.")`: that text likewise.
+      TSNode own{};
+      if (!ts_node_is_null(fallback)) {
+        if (auto a = d.attributes.find(python::collapse_ws(text(fallback))); a != d.attributes.end()) own = a->second;
+        else if (const Kind fk = kind(unwrap_gettext(fallback)); fk == Kind::String || fk == Kind::ConcatString)
+          own = unwrap_gettext(fallback);
+      }
+      const bool or_own = !ts_node_is_null(own);
       if (or_own) {
         d.kept.emplace(std::string(text(left)), std::string(param));
-        const TSNode text_node = own->second;
-        d.attributes.insert_or_assign(std::string(text(left)), text_node);
+        d.attributes.insert_or_assign(std::string(text(left)), own);
       }
       // The class's own `x` is what the instance holds only where `__init__`
       // sets `self.x` to nothing else, or to a parameter under an `if`
