@@ -1,5 +1,6 @@
-// Texts a JavaScript message takes from another file of the repository:
-// a constant it imports (link_javascript_imported_constants).
+// Texts a JavaScript message shows that its first argument does not
+// write: a constant imported from another file of the repository
+// (link_javascript_imported_constants), the text after a status code.
 #include "scan/javascript/frontend.h"
 
 #include <gtest/gtest.h>
@@ -65,6 +66,24 @@ TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
   EXPECT_EQ(messages(files[3]), (Texts{"Connection is closed.", "Failed: Command timed out", "{CHANGING}", "{ESCAPED}",
                                        "{MSG}", "b"}));
   EXPECT_EQ(messages(files[2]), (Texts{"Only here"}));
+}
+
+// body-parser: `throw createError(415, 'content encoding unsupported', {…})`
+// (http-errors' factory, from a package): a status code is no message, the
+// text after it is. A class constructed so, or a code alone, is left as
+// it was.
+TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
+  auto f = scan_javascript(
+      "const createError = require('http-errors');\n"
+      "function read(encoding, n) {\n"
+      "  if (n === 1) throw createError(415, 'content encoding unsupported', { encoding });\n"
+      "  if (n === 2) throw createError(415, 'unsupported content encoding \"' + encoding + '\"');\n"
+      "  if (n === 3) throw new HttpError(404, 'Not Found');\n"
+      "  throw createError(500);\n"
+      "}\n",
+      Dialect::javascript);
+  EXPECT_EQ(messages(f), (Texts{"content encoding unsupported", "unsupported content encoding \"{encoding}\"",
+                                "{404}", "{500}"}));
 }
 
 }  // namespace
