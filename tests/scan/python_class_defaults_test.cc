@@ -83,8 +83,10 @@ TEST(PythonClassDefaults, AnAttributeSetFromTheParameterOrTheClassText) {
 
 // A method raising what its instance holds (`raise ValueError(
 // self.invalid_value_message)`), which `__init__` sets to the parameter or
-// a text: the text, the parameter being what a caller may replace it with.
-TEST(PythonClassDefaults, AnInstanceAttributeSetToTheParameterOrATextIsThatText) {
+// else a text: that text is a variant, the attribute stays the message
+// (logging's `self._fmt = fmt or self.default_format` is raised by
+// `validate()` when the format given is bad, never with the default).
+TEST(PythonClassDefaults, AnInstanceAttributeSetToTheParameterOrATextOffersThatText) {
   FileFacts f = scan_python(
       "class IntegerField(Field):\n"
       "    def __init__(self, label=None, invalid_value_message=None):\n"
@@ -94,7 +96,31 @@ TEST(PythonClassDefaults, AnInstanceAttributeSetToTheParameterOrATextIsThatText)
       "    def process(self, value):\n"
       "        if not value.isdigit():\n"
       "            raise ValueError(self.invalid_value_message)\n");
-  EXPECT_EQ(messages(f), (Texts{"Not a valid integer value."}));
+  ASSERT_EQ(f.sites.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].message), "{self.invalid_value_message}");
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Not a valid integer value.");
+}
+
+// mako's `CompileException.__init__` hands its base `message +
+// _format_filepos(lineno, pos, filename)`, a helper of the module with one
+// text without a file name and one with: each is a text the raise shows.
+TEST(PythonClassDefaults, AHelperTheInitCallsForTheMessageGivesEachOfItsTexts) {
+  FileFacts f = scan_python(
+      "def _format_filepos(lineno, pos, filename):\n"
+      "    if filename is None:\n"
+      "        return ' at line: %d char: %d' % (lineno, pos)\n"
+      "    else:\n"
+      "        return \" in file '%s' at line: %d char: %d\" % (filename, lineno, pos)\n"
+      "class CompileException(Exception):\n"
+      "    def __init__(self, message, source, lineno, pos, filename):\n"
+      "        Exception.__init__(self, message + _format_filepos(lineno, pos, filename))\n"
+      "def parse(tag, name):\n"
+      "    raise CompileException(\"No such tag: '%s'\" % tag, None, 3, 7, name)\n");
+  ASSERT_EQ(f.sites.size(), 1u);
+  std::vector<std::string> alternatives;
+  for (const auto& a : f.sites[0].alternatives) alternatives.push_back(template_text(a));
+  EXPECT_EQ(alternatives, (Texts{"No such tag: '{tag}' at line: 3 char: 7", "No such tag: '{tag}' in file '{name}' at line: 3 char: 7"}));
 }
 
 // A class of another module raised without arguments shows its own text there too.

@@ -497,6 +497,7 @@ void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
       if (or_own) {
         d.kept.emplace(std::string(text(left)), std::string(param));
         d.attributes.insert_or_assign(std::string(text(left)), own);
+        d.given_or_text.emplace(text(left));
       }
       // The class's own `x` is what the instance holds only where `__init__`
       // sets `self.x` to nothing else, or to a parameter under an `if`
@@ -718,7 +719,13 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
   std::string_view or_param;
   if (TSNode fallback = parameter_or_default(msg, init_fn, or_param); !ts_node_is_null(fallback)) msg = fallback;
   m_scope = body;
-  auto t = build(msg, start_byte(msg), 1, true);
+  // Each text a choice in it gives (mako's `message + _format_filepos(…)`,
+  // whose helper returns one text without a file name and one with).
+  std::vector<MessageTemplate> built = each_choice([&] { return build(msg, start_byte(msg), 1, true); });
+  std::optional<MessageTemplate> t;
+  if (!built.empty()) t = std::move(built.front());
+  for (std::size_t i = 1; i < built.size(); ++i)
+    if (!same_parts(built[i], *t)) d.shown.push_back(std::move(built[i]));
   // A message variable with several values reaching the call (boto3's
   // ResourceNotExistsError appends a hint under an `if`): each is a text
   // the class may show, the latest first.
@@ -899,6 +906,12 @@ void FileScanner::fill_class_texts() {
       if (ts_node_is_null(init_fn)) init_fn = init_of(cls);
       name = first_base(cls);
     }
+    // The outline may have blanked the `__init__` that sets what `self.x`
+    // holds: keep it next time.
+    if (ts_node_is_null(init_fn) && !m_original.empty() && m_original.size() != m_src.size() &&
+        std::find(m_facts.blanked.begin(), m_facts.blanked.end(), "__init__") == m_facts.blanked.end() &&
+        std::any_of(chain.begin(), chain.end(), [&](std::string_view c) { return defines_methods(c); }))
+      m_facts.blanked.emplace_back("__init__");
     read_class_attributes(chain, it->second);
     read_init_assignments(init_fn, it->second);
     return it->second;
@@ -922,15 +935,19 @@ void FileScanner::fill_class_texts() {
       const ClassDisplay& d = held_by(owner);
       MessageTemplate t = site.message;
       t.parts.clear();
-      bool filled = false;
+      bool filled = false, given_or_text = false;
       for (const TemplatePart& p : site.message.parts) {
         auto a = is_attribute(p) ? d.attributes.find(p.text) : d.attributes.end();
         std::optional<std::string> own = a == d.attributes.end() ? std::nullopt : plain_text(a->second);
         if (own) append_literal(t.parts, *own);
         else t.parts.push_back(p);
         filled = filled || own.has_value();
+        given_or_text = given_or_text || (own && d.given_or_text.contains(p.text));
       }
-      own_class_sets = own_class_sets || (filled && owner == site.class_name);
+      // A text `__init__` falls back on when not given (logging's `self._fmt
+      // = fmt or self.default_format`, which `validate()` raises on when it
+      // was given a bad one) is a variant, not the message.
+      own_class_sets = own_class_sets || (filled && !given_or_text && owner == site.class_name);
       if (filled) texts.push_back(std::move(t));
     }
     if (texts.empty()) continue;

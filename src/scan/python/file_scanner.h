@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -532,6 +533,10 @@ class FileScanner {
     // "self.description" -> the value, what the instance shows where the
     // raise passes nothing for it.
     std::unordered_map<std::string, TSNode> attributes;
+    // Attributes `__init__` sets to a parameter or else a text (`self.x =
+    // x or self.gettext("…")`): the text shows only when a caller leaves
+    // the parameter out.
+    std::unordered_set<std::string> given_or_text;
   };
   // The string a class body assigns to a name (`description = (…)`,
   // `code: int = 404`), as `d.attributes` keeps it, for each class of `chain`.
