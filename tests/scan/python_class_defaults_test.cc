@@ -100,6 +100,18 @@ TEST(PythonClassDefaults, AnInstanceAttributeSetToTheParameterOrATextOffersThatT
   EXPECT_EQ(template_text(f.sites[0].message), "{self.invalid_value_message}");
   ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
   EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Not a valid integer value.");
+  // A guard testing the attribute tells the bad value given from the text.
+  FileFacts logging = scan_python(
+      "class PercentStyle(object):\n"
+      "    default_format = '%(message)s'\n"
+      "    def __init__(self, fmt=None):\n"
+      "        self._fmt = fmt or self.default_format\n"
+      "    def validate(self):\n"
+      "        if not self.validation_pattern.search(self._fmt):\n"
+      "            raise ValueError(\"Invalid format '%s'\" % self._fmt)\n");
+  ASSERT_EQ(logging.sites.size(), 1u);
+  EXPECT_EQ(template_text(logging.sites[0].message), "Invalid format '{self._fmt}'");
+  EXPECT_TRUE(logging.sites[0].alternatives.empty());
 }
 
 // mako's `CompileException.__init__` hands its base `message +

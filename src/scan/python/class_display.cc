@@ -930,6 +930,11 @@ void FileScanner::fill_class_texts() {
   for (ThrowSite& site : m_facts.sites) {
     if (site.class_name.empty() || std::none_of(site.message.parts.begin(), site.message.parts.end(), is_attribute)) continue;
     std::vector<MessageTemplate> texts;
+    auto tested = [&](const std::string& name) {
+      return std::any_of(site.guards.begin(), site.guards.end(), [&](const model::Guard& g) {
+        return std::find(g.names.begin(), g.names.end(), name) != g.names.end();
+      });
+    };
     bool own_class_sets = false;  // the method's own class (or a base) sets it
     for (std::string_view owner : owners(site.class_name)) {
       const ClassDisplay& d = held_by(owner);
@@ -938,6 +943,10 @@ void FileScanner::fill_class_texts() {
       bool filled = false, given_or_text = false;
       for (const TemplatePart& p : site.message.parts) {
         auto a = is_attribute(p) ? d.attributes.find(p.text) : d.attributes.end();
+        // Not a fallback the guards test (logging's `if not
+        // self.validation_pattern.search(self._fmt)`): the guard is what
+        // tells it apart from the text.
+        if (a != d.attributes.end() && d.given_or_text.contains(p.text) && tested(p.text)) a = d.attributes.end();
         std::optional<std::string> own = a == d.attributes.end() ? std::nullopt : plain_text(a->second);
         if (own) append_literal(t.parts, *own);
         else t.parts.push_back(p);
