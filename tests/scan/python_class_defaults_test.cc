@@ -156,7 +156,9 @@ TEST(PythonClassDefaults, TheClassTextShowsWhereAnotherFileRaisesIt) {
 
 // A module's text written in parentheses over several lines (black's
 // layout for a long string) or as literals side by side is its text where
-// another module raises it; a tuple is not a text.
+// another module raises it, and so is the last of several plain bindings
+// (cerberus' MISSING bound to a definition, then to its text); a tuple is
+// not a text.
 TEST(PythonClassDefaults, AnImportedTextInParenthesesOrPiecesIsItsText) {
   const std::string errors =
       "MSG_NAME = (\n"
@@ -164,7 +166,9 @@ TEST(PythonClassDefaults, AnImportedTextInParenthesesOrPiecesIsItsText) {
       ")\n"
       "MSG_JOINED = ('first part, '\n"
       "              \"second part\")\n"
-      "PAIR = ('a', 'b')\n";
+      "PAIR = ('a', 'b')\n"
+      "MISSING = ErrorDefinition(0x01, None)\n"
+      "MISSING = 'document is missing'\n";
   const std::string use =
       "from . import errors\n"
       "from .errors import MSG_JOINED, PAIR\n"
@@ -173,6 +177,8 @@ TEST(PythonClassDefaults, AnImportedTextInParenthesesOrPiecesIsItsText) {
       "        raise ValueError(errors.MSG_NAME)\n"
       "    if name == 'x':\n"
       "        raise ValueError(MSG_JOINED)\n"
+      "    if name == 'y':\n"
+      "        raise ValueError(errors.MISSING)\n"
       "    raise ValueError(PAIR)\n";
   std::vector<FileFacts> files;
   files.push_back(scan_python(errors));
@@ -183,7 +189,8 @@ TEST(PythonClassDefaults, AnImportedTextInParenthesesOrPiecesIsItsText) {
   for (const FileFacts& f : files) whole.push_back(&f);
   link_imported_constants(files, {}, whole, {"pint/errors.py", "pint/definitions.py"});
   EXPECT_EQ(messages(files[1]),
-            (Texts{"is not a valid unit name (must follow Python identifier rules)", "first part, second part", "{PAIR}"}));
+            (Texts{"is not a valid unit name (must follow Python identifier rules)", "first part, second part",
+                   "document is missing", "{PAIR}"}));
 }
 
 }  // namespace

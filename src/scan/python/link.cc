@@ -356,11 +356,21 @@ std::optional<std::vector<TemplatePart>> joined_literal_parts(std::string_view v
 // string literal (`SERVER_CLOSED = "Connection closed by server."`): name
 // -> text.
 std::unordered_map<std::string_view, std::vector<TemplatePart>> module_literals(const model::FileFacts& facts) {
-  std::unordered_map<std::string_view, int> bound;
-  for (const model::Binding& b : facts.module_bindings) ++bound[b.name];
-  std::unordered_map<std::string_view, std::vector<TemplatePart>> out;
+  // Each name's last binding, which holds once the module has run when it
+  // is a plain statement of the module (cerberus' `DOCUMENT_MISSING =
+  // ErrorDefinition(0x01, None)` then `DOCUMENT_MISSING = "document is
+  // missing"`); none for a name also bound otherwise (`def`, `global`).
+  std::unordered_map<std::string_view, const model::Binding*> last;
+  std::unordered_set<std::string_view> other;
   for (const model::Binding& b : facts.module_bindings) {
-    if (b.kind != "assign" || !b.top || b.loop != 0 || bound[b.name] != 1) continue;
+    if (b.kind != "assign") other.insert(b.name);
+    const model::Binding*& l = last[b.name];
+    if (!l || b.line >= l->line) l = &b;
+  }
+  std::unordered_map<std::string_view, std::vector<TemplatePart>> out;
+  for (const auto& [name, l] : last) {
+    const model::Binding& b = *l;
+    if (other.contains(name) || !b.top || b.loop != 0) continue;
     // A text, not a number: an integer constant is a code (twisted's
     // `ConchError(OPEN_UNKNOWN_CHANNEL_TYPE, …)`), not what is printed.
     auto parts = joined_literal_parts(b.value);
