@@ -543,7 +543,7 @@ class FileScanner {
   void read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d);
   // `self.x` of a class's method (`__init__` leaving it as the class body
   // sets it) in the message of a site there: what the class, and a
-  // subclass here, set it to (class_display.cc).
+  // subclass here, set it to (class_attributes.cc).
   void fill_class_texts();
   void read_init_assignments(TSNode init_fn, ClassDisplay& d);
   // A property of the class or its bases returning what `__init__` kept
