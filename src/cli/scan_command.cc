@@ -388,6 +388,7 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     const scan::Frontend* f = scan::frontend_for(paths[i]);
     javascript[i] = f && f->language() != "python";
   }
+  scan::link_javascript_imported_constants(facts, javascript, paths);
   scan::link_javascript(facts, javascript);
   scan::link_javascript_caller_messages(facts, javascript, paths);
   std::vector<bool> python(entries.size());

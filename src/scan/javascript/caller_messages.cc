@@ -1,11 +1,14 @@
-// Texts other files pass to a function of the repository that throws its
-// parameter (link_javascript_caller_messages in frontend.h).
+// Texts other files give a site of the repository: what they pass to a
+// function that throws its parameter (link_javascript_caller_messages in
+// frontend.h), and the text constants a message imports
+// (link_javascript_imported_constants).
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "scan/javascript/frontend.h"
@@ -128,6 +131,74 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
       if (via->exported == "default")
         for (const auto& [name, h] : by_name)
           if (fits(name, h)) give(h);
+    }
+  }
+}
+
+namespace {
+
+// The text of a plain JavaScript string literal as written (`'Connection is
+// closed.'`, `"…"`), when it holds no escape; nullopt otherwise.
+std::optional<std::string> plain_text(std::string_view literal) {
+  if (literal.size() < 2 || (literal.front() != '\'' && literal.front() != '"') || literal.back() != literal.front())
+    return std::nullopt;
+  std::string_view inside = literal.substr(1, literal.size() - 2);
+  if (inside.find('\\') != std::string_view::npos) return std::nullopt;
+  return std::string(inside);
+}
+
+}  // namespace
+
+void link_javascript_imported_constants(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript,
+                                        const std::vector<std::string>& paths) {
+  const std::size_t n = std::min({files.size(), javascript.size(), paths.size()});
+  // Each file's names bound once to a plain text, read when a message asks.
+  std::unordered_map<std::size_t, std::unordered_map<std::string_view, std::string>> texts_of;
+  auto texts = [&](std::size_t k) -> const std::unordered_map<std::string_view, std::string>& {
+    auto [it, added] = texts_of.try_emplace(k);
+    if (!added) return it->second;
+    std::unordered_map<std::string_view, int> bound;
+    for (const model::Binding& b : files[k].module_bindings) ++bound[b.name];
+    for (const model::Binding& b : files[k].module_bindings)
+      if (bound[b.name] == 1)
+        if (auto t = plain_text(b.value)) it->second.emplace(b.name, std::move(*t));
+    return it->second;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!javascript[i] || files[i].sites.empty() || files[i].imports.empty()) continue;
+    // `{NAME}` or `{ns.NAME}` of an import from a file of the repository.
+    auto value_of = [&](const model::TemplatePart& p) -> const std::string* {
+      if (p.literal || (!p.display.empty() && p.display != p.text)) return nullptr;
+      const auto via = imported(files[i], p.text);
+      if (!via || !(via->module.starts_with("./") || via->module.starts_with("../"))) return nullptr;
+      const std::string* found = nullptr;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k == i || !javascript[k] || files[k].module_bindings.empty() || !names_file(paths[i], via->module, paths[k]))
+          continue;
+        const auto& t = texts(k);
+        auto it = t.find(via->exported);
+        if (it == t.end() || (found && *found != it->second)) return nullptr;
+        found = &it->second;
+      }
+      return found;
+    };
+    auto fill = [&](model::MessageTemplate& t) {
+      if (std::none_of(t.parts.begin(), t.parts.end(), [&](const model::TemplatePart& p) { return value_of(p) != nullptr; }))
+        return;
+      std::vector<model::TemplatePart> out;
+      for (model::TemplatePart& p : t.parts) {
+        if (const std::string* v = value_of(p)) append_literal(out, *v);
+        else out.push_back(std::move(p));
+      }
+      t.parts = std::move(out);
+      t.from_literals = true;
+      if (std::all_of(t.parts.begin(), t.parts.end(), [](const model::TemplatePart& p) { return p.literal; }) &&
+          (t.style == "expression" || t.style == "variable"))
+        t.style = "string";
+    };
+    for (model::ThrowSite& site : files[i].sites) {
+      fill(site.message);
+      for (model::MessageTemplate& t : site.alternatives) fill(t);
     }
   }
 }

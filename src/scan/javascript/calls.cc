@@ -132,6 +132,7 @@ class CallReader {
       return true;
     });
     m_out.has_exports = !m_out.exports.empty();
+    read_module_texts(root);
   }
 
   // The imports of the top level alone: `import` statements and
@@ -530,6 +531,36 @@ class CallReader {
           TSNode v = child(p, m_g.f_value);
           if (kind(v) == K::Identifier) m_out.imports.push_back({module, std::string(text(child(p, m_g.f_key))), std::string(text(v)), 0});
         }
+      }
+    }
+  }
+
+  // The top level's `const NAME = 'text'` (exported or not) and `exports.NAME
+  // = 'text'`, as module bindings whose value is the literal as written
+  // (link_javascript_imported_constants); a name bound twice is left to
+  // the reader, which counts them.
+  void read_module_texts(TSNode root) {
+    auto keep = [&](std::string_view name, TSNode value, TSNode at) {
+      value = unwrap(value);
+      if (name.empty() || kind(value) != K::String) return;
+      model::Binding b;
+      b.name = std::string(name);
+      b.line = static_cast<int>(ts_node_start_point(at).row) + 1;
+      b.value = std::string(text(value));
+      m_out.module_bindings.push_back(std::move(b));
+    };
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+      TSNode st = ts_node_named_child(root, i);
+      if (kind(st) == K::Export && !ts_node_is_null(child(st, m_g.f_declaration))) st = child(st, m_g.f_declaration);
+      if (kind(st) == K::Lexical) {
+        if (!text(st).starts_with("const")) continue;  // `let`, `var`: may be bound again
+        for (std::uint32_t k = 0, c = ts_node_named_child_count(st); k < c; ++k)
+          if (TSNode d = ts_node_named_child(st, k); kind(d) == K::Declarator && kind(child(d, m_g.f_name)) == K::Identifier)
+            keep(text(child(d, m_g.f_name)), child(d, m_g.f_value), st);
+      } else if (TSNode a = ts_node_named_child(st, 0); std::string_view(ts_node_type(st)) == "expression_statement" &&
+                                                        kind(a) == K::Assign) {
+        const std::string left = callee(child(a, m_g.f_left));
+        if (left.starts_with("exports.") && left.find('.', 8) == std::string::npos) keep(left.substr(8), child(a, m_g.f_right), st);
       }
     }
   }

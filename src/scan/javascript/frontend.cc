@@ -365,11 +365,18 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
       site.error_class = std::move(object);
   }
   site.args = argument_texts(expr);
-  if (auto chosen = parameter_or_default(argument(expr, 0), at)) {
+  // `throw createError(415, 'content encoding unsupported', {…})`: a
+  // factory given a status code first; the code is no message, the text
+  // after it is.
+  std::uint32_t message_at = 0;
+  if (k == Kind::Call && kind(unwrap(argument(expr, 0))) == Kind::Number)
+    if (const Kind next = kind(unwrap(argument(expr, 1))); next == Kind::String || next == Kind::Template || next == Kind::Binary)
+      message_at = 1;
+  if (auto chosen = parameter_or_default(argument(expr, message_at), at)) {
     site.message = std::move(chosen->first);
     m_variants.assign(1, std::move(chosen->second));
   } else {
-    site.message = message_from(argument(expr, 0), at);
+    site.message = message_from(argument(expr, message_at), at);
   }
   for (MessageTemplate& v : m_variants)
     if (site.alternatives.size() < 64) site.alternatives.push_back(std::move(v));

@@ -79,6 +79,18 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
 void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript,
                                      const std::vector<std::string>& paths);
 
+// A message that shows a name another file of the repository exports as a
+// text (`export const CONNECTION_CLOSED_ERROR_MSG = "Connection is
+// closed."`, `exports.X = '…'`), imported by the raising file (`import {
+// CONNECTION_CLOSED_ERROR_MSG } from "./utils"`, `const { X } =
+// require('./errors')`, `errors.X` of `import * as errors`), shows that
+// text: the module's top-level `const` bound once to a plain string
+// (FileFacts::module_bindings). Run before link_javascript, which fills
+// displays with the sites' arguments. `paths` as for
+// link_javascript_caller_messages.
+void link_javascript_imported_constants(std::vector<model::FileFacts>& files, const std::vector<bool>& javascript,
+                                        const std::vector<std::string>& paths);
+
 // A site raising class `c`, which formats its message (ClassDef::display:
 // what its constructor gives `super` or sets as `this.message`), shows
 // that message, its parameters filled with the site's arguments in order.

@@ -394,7 +394,11 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
   // call itself).
   constexpr int k_max_helpers_open = 2;
   constexpr std::size_t k_max_returns = 8;
-  if (m_text_helpers_open >= k_max_helpers_open || !ts_node_is_null(m_scope)) return std::nullopt;
+  // Not from inside another function's body (a helper's own), but from an
+  // exception class's `__init__` read for its display: mako's
+  // `message + _format_filepos(lineno, pos, filename)`.
+  if (m_text_helpers_open >= k_max_helpers_open || (!ts_node_is_null(m_scope) && m_display_class.empty()))
+    return std::nullopt;
   if (kind(child(call, m_g.f_arguments)) != Kind::ArgumentList || passes_splat(call)) return std::nullopt;
   bool method = false;
   TSNode fn = called_helper(call, method);
@@ -423,6 +427,7 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
   if (!text_only || returns.empty() || returns.size() > k_max_returns) return std::nullopt;
   TSNode value = returns[choice_of(returns.size())];
   ++m_text_helpers_open;
+  const TSNode caller_scope = m_scope;
   m_scope = body;
   std::optional<MessageTemplate> t;
   int position = -1;
@@ -433,7 +438,7 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
   } else {
     t = build(value, start_byte(value), depth + 1, true);
   }
-  m_scope = TSNode{};
+  m_scope = caller_scope;
   if (t) {
     // The helper's parameters stand for what this call passes.
     t = with_arguments(std::move(*t), site_byte, true, [&](const TemplatePart& p) {

@@ -415,22 +415,6 @@ std::optional<std::string> FileScanner::plain_text(TSNode value) const {
   return std::nullopt;
 }
 
-void FileScanner::read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d) {
-  for (std::string_view name : chain) {
-    TSNode body = child(class_named(name), m_g.f_body);
-    for (std::uint32_t i = 0, count = named_count(body); i < count; ++i) {
-      TSNode statement = ts_node_named_child(body, i);
-      if (kind(statement) != Kind::ExprStatement) continue;
-      TSNode assign = first_named(statement);
-      if (kind(assign) != Kind::Assignment) continue;
-      TSNode left = child(assign, m_g.f_left), value = unwrap_gettext(child(assign, m_g.f_right));
-      const Kind vk = kind(value);
-      if (kind(left) != Kind::Identifier || (vk != Kind::String && vk != Kind::ConcatString)) continue;
-      d.attributes.try_emplace("self." + std::string(text(left)), value);
-    }
-  }
-}
-
 void FileScanner::read_kept_properties(const std::vector<std::string_view>& chain, ClassDisplay& d) {
   // jinja's `@property def message(self): return self.args[0] if self.args
   // else None`, read as `self.message` in `__str__`: what `self.args[0]`
@@ -465,29 +449,6 @@ void FileScanner::read_kept_properties(const std::vector<std::string_view>& chai
       if (it != d.kept.end()) d.kept.try_emplace("self." + std::string(text(child(fn, m_g.f_name))), it->second);
     }
   }
-}
-
-void FileScanner::read_init_assignments(TSNode init_fn, ClassDisplay& d) {
-  // What `__init__` keeps: `self.msg = msg` makes `self.msg` the argument
-  // given for `msg`.
-  if (ts_node_is_null(init_fn)) return;
-  walk(child(init_fn, m_g.f_body), [&](TSNode node, std::uint32_t depth, TSTreeCursor*) {
-    Kind k = kind(node);
-    if (depth > 0 && (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda)) return false;
-    if (k == Kind::Assignment) {
-      TSNode left = child(node, m_g.f_left), right = child(node, m_g.f_right);
-      int position = -1;
-      const bool to_self = kind(left) == Kind::Attribute && text(child(left, m_g.f_object)) == "self";
-      const bool kept = to_self && kind(right) == Kind::Identifier && parameter_position(init_fn, text(right), position);
-      if (kept) d.kept.emplace(std::string(text(left)), std::string(text(right)));
-      // The class's own `x` is what the instance holds only where `__init__`
-      // sets `self.x` to nothing else, or to a parameter under an `if`
-      // (werkzeug: `if description is not None: self.description = description`).
-      if (to_self && !(kept && under_if(node, child(init_fn, m_g.f_body)))) d.attributes.erase(std::string(text(left)));
-      return false;
-    }
-    return k != Kind::String;
-  });
 }
 
 void FileScanner::keep_through_bases(TSNode init_fn, TSNode init_owner, ClassDisplay& d) {
@@ -664,8 +625,18 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     }
   }
   if (ts_node_is_null(msg)) return std::nullopt;
+  // `super().__init__(message or self.message)`: the class's text when the
+  // call leaves the parameter out, the parameter as given otherwise.
+  std::string_view or_param;
+  if (TSNode fallback = parameter_or_default(msg, init_fn, or_param); !ts_node_is_null(fallback)) msg = fallback;
   m_scope = body;
-  auto t = build(msg, start_byte(msg), 1, true);
+  // Each text a choice in it gives (mako's `message + _format_filepos(…)`,
+  // whose helper returns one text without a file name and one with).
+  std::vector<MessageTemplate> built = each_choice([&] { return build(msg, start_byte(msg), 1, true); });
+  std::optional<MessageTemplate> t;
+  if (!built.empty()) t = std::move(built.front());
+  for (std::size_t i = 1; i < built.size(); ++i)
+    if (!same_parts(built[i], *t)) d.shown.push_back(std::move(built[i]));
   // A message variable with several values reaching the call (boto3's
   // ResourceNotExistsError appends a hint under an `if`): each is a text
   // the class may show, the latest first.
@@ -681,6 +652,11 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     given_when_set = set_only_under_if(init_fn, text(msg), found);
   }
   m_scope = saved;
+  std::string_view as_given_name = text(msg);
+  if (t && !or_param.empty()) {
+    given_when_set = true;
+    as_given_name = or_param;
+  }
   // A parameter handed on as it is: the call's argument, or the default
   // when the call leaves it out (`def __init__(self, message="Invalid
   // file")` raised as `InvalidFileException()`).
@@ -689,12 +665,19 @@ std::optional<FileScanner::ClassDisplay> FileScanner::class_display(std::string_
     t.emplace();
     t->parts.push_back(interp(std::string(text(msg))));
   }
+  // `self.message = message or self.message` then `super().__init__(
+  // self.message)`: what the instance holds, filled per call.
+  if (const std::string held(text(msg));
+      !t && kind(msg) == Kind::Attribute && (d.kept.contains(held) || d.attributes.contains(held))) {
+    t.emplace();
+    t->parts.push_back(interp(held));
+  }
   if (!t) return std::nullopt;
   d.shown.insert(d.shown.begin(), std::move(*t));
   if (given_when_set) {
     MessageTemplate as_given;
     as_given.style = k_as_given;
-    as_given.parts.push_back(interp(std::string(text(msg))));
+    as_given.parts.push_back(interp(std::string(as_given_name)));
     d.shown.push_back(std::move(as_given));
   }
   return d;
@@ -811,72 +794,6 @@ bool FileScanner::derives_from(std::string_view name, std::string_view base) {
     if (name == base) return true;
   }
   return false;
-}
-
-void FileScanner::fill_class_texts() {
-  auto is_attribute = [](const TemplatePart& p) {
-    return !p.literal && p.text.starts_with("self.") && p.text.find_first_of(".[(", 5) == std::string::npos &&
-           (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
-  };
-  // What `self.x` holds in a class's instances (its body's and its bases'
-  // texts, less what `__init__` sets otherwise), read once per class: a
-  // class raises from many methods.
-  std::unordered_map<std::string_view, ClassDisplay> held;
-  auto held_by = [&](std::string_view owner) -> const ClassDisplay& {
-    auto [it, added] = held.try_emplace(owner);
-    if (!added) return it->second;
-    std::vector<std::string_view> chain;
-    TSNode init_fn{};
-    for (std::string_view name = owner; chain.size() < 4 && !name.empty();) {
-      TSNode cls = class_named(name);
-      if (ts_node_is_null(cls)) break;
-      chain.push_back(name);
-      if (ts_node_is_null(init_fn)) init_fn = init_of(cls);
-      name = first_base(cls);
-    }
-    read_class_attributes(chain, it->second);
-    read_init_assignments(init_fn, it->second);
-    return it->second;
-  };
-  // The classes whose instance `self` may be in a method of a class: that
-  // class first, then the classes here derived from it.
-  std::unordered_map<std::string_view, std::vector<std::string_view>> owners_of;
-  auto owners = [&](std::string_view cls) -> const std::vector<std::string_view>& {
-    auto [it, added] = owners_of.try_emplace(cls);
-    if (!added) return it->second;
-    it->second.push_back(cls);
-    for (const model::ClassDef& c : m_facts.classes)
-      if (c.name != cls && derives_from(c.name, cls)) it->second.push_back(c.name);
-    return it->second;
-  };
-  for (ThrowSite& site : m_facts.sites) {
-    if (site.class_name.empty() || std::none_of(site.message.parts.begin(), site.message.parts.end(), is_attribute)) continue;
-    std::vector<MessageTemplate> texts;
-    bool own_class_sets = false;  // the method's own class (or a base) sets it
-    for (std::string_view owner : owners(site.class_name)) {
-      const ClassDisplay& d = held_by(owner);
-      MessageTemplate t = site.message;
-      t.parts.clear();
-      bool filled = false;
-      for (const TemplatePart& p : site.message.parts) {
-        auto a = is_attribute(p) ? d.attributes.find(p.text) : d.attributes.end();
-        std::optional<std::string> own = a == d.attributes.end() ? std::nullopt : plain_text(a->second);
-        if (own) append_literal(t.parts, *own);
-        else t.parts.push_back(p);
-        filled = filled || own.has_value();
-      }
-      own_class_sets = own_class_sets || (filled && owner == site.class_name);
-      if (filled) texts.push_back(std::move(t));
-    }
-    if (texts.empty()) continue;
-    // `raise ValidationError(self.message)` in RegexValidator: its class's
-    // `message = _('Enter a valid value.')` is the message, a subclass's
-    // (`URLValidator`'s) an alternative. Where only subclasses set it
-    // (minidom's `Childless`, each node class its `nodeName`), each is an
-    // alternative and the message stays as written.
-    if (own_class_sets) std::swap(site.message, texts.front());
-    for (std::size_t k = 0; k < texts.size(); ++k) push_alternative(site, std::move(texts[k]));
-  }
 }
 
 void FileScanner::export_displays() {

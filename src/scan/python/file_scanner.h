@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -449,6 +450,11 @@ class FileScanner {
   // `found` reaching a use only under an `if` testing it (`if message is
   // None: message = …`): a call passing it shows what it passes.
   bool set_only_under_if(TSNode init_fn, std::string_view param, const std::vector<Reaching>& found) const;
+  // `message or self.message`, `message if message is not None else
+  // "text"`, `"text" if message is None else message`, where `message` is
+  // a parameter of `init_fn`: the value shown when a call leaves it out
+  // (`param` set to its name); null for any other value.
+  TSNode parameter_or_default(TSNode value, TSNode init_fn, std::string_view& param) const;
   // Every assignment to a plain name (and `name += ...`, and the list
   // calls of Added) in `scope`, in source order; indexed once per scope.
   struct Assign {
@@ -527,13 +533,17 @@ class FileScanner {
     // "self.description" -> the value, what the instance shows where the
     // raise passes nothing for it.
     std::unordered_map<std::string, TSNode> attributes;
+    // Attributes `__init__` sets to a parameter or else a text (`self.x =
+    // x or self.gettext("…")`): the text shows only when a caller leaves
+    // the parameter out.
+    std::unordered_set<std::string> given_or_text;
   };
   // The string a class body assigns to a name (`description = (…)`,
   // `code: int = 404`), as `d.attributes` keeps it, for each class of `chain`.
   void read_class_attributes(const std::vector<std::string_view>& chain, ClassDisplay& d);
   // `self.x` of a class's method (`__init__` leaving it as the class body
   // sets it) in the message of a site there: what the class, and a
-  // subclass here, set it to (class_display.cc).
+  // subclass here, set it to (class_attributes.cc).
   void fill_class_texts();
   void read_init_assignments(TSNode init_fn, ClassDisplay& d);
   // A property of the class or its bases returning what `__init__` kept

@@ -322,19 +322,58 @@ std::string_view last_name(std::string_view dotted) {
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
 }
 
+// What a text written as one literal or several side by side, in
+// parentheses or not (black's `MSG = (\n    "…"\n)`, `("first "\n "second")`),
+// shows: literal_parts of each, joined. None for anything else (a tuple,
+// a triple-quoted string).
+std::optional<std::vector<TemplatePart>> joined_literal_parts(std::string_view value) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+  };
+  value = trim(value);
+  if (value.size() >= 2 && value.front() == '(' && value.back() == ')') value = trim(value.substr(1, value.size() - 2));
+  std::vector<TemplatePart> out;
+  while (!value.empty()) {
+    std::size_t q = 0;
+    while (q < value.size() && q < 1 && std::isalpha(static_cast<unsigned char>(value[q]))) ++q;
+    if (q >= value.size() || (value[q] != '\'' && value[q] != '"')) return std::nullopt;
+    const std::size_t close = value.find(value[q], q + 1);
+    if (close == std::string_view::npos || close == q + 1) {
+      // `""` alone is an empty text; `"""` opens a triple-quoted one.
+      if (close != q + 1 || (close + 1 < value.size() && value[close + 1] == value[q])) return std::nullopt;
+    }
+    auto parts = literal_parts(value.substr(0, close + 1));
+    if (!parts) return std::nullopt;
+    append_parts(out, std::move(*parts));
+    value = trim(value.substr(close + 1));
+  }
+  return out;
+}
+
 // The module-level names of a file bound once, at its top level, to a
 // string literal (`SERVER_CLOSED = "Connection closed by server."`): name
 // -> text.
 std::unordered_map<std::string_view, std::vector<TemplatePart>> module_literals(const model::FileFacts& facts) {
-  std::unordered_map<std::string_view, int> bound;
-  for (const model::Binding& b : facts.module_bindings) ++bound[b.name];
-  std::unordered_map<std::string_view, std::vector<TemplatePart>> out;
+  // Each name's last binding, which holds once the module has run when it
+  // is a plain statement of the module (cerberus' `DOCUMENT_MISSING =
+  // ErrorDefinition(0x01, None)` then `DOCUMENT_MISSING = "document is
+  // missing"`); none for a name also bound otherwise (`def`, `global`).
+  std::unordered_map<std::string_view, const model::Binding*> last;
+  std::unordered_set<std::string_view> other;
   for (const model::Binding& b : facts.module_bindings) {
-    if (b.kind != "assign" || !b.top || b.loop != 0 || bound[b.name] != 1) continue;
+    if (b.kind != "assign") other.insert(b.name);
+    const model::Binding*& l = last[b.name];
+    if (!l || b.line >= l->line) l = &b;
+  }
+  std::unordered_map<std::string_view, std::vector<TemplatePart>> out;
+  for (const auto& [name, l] : last) {
+    const model::Binding& b = *l;
+    if (other.contains(name) || !b.top || b.loop != 0) continue;
     // A text, not a number: an integer constant is a code (twisted's
     // `ConchError(OPEN_UNKNOWN_CHANNEL_TYPE, …)`), not what is printed.
-    if (b.value.empty() || b.value.find_first_of("'\"") > 1) continue;
-    auto parts = literal_parts(b.value);
+    auto parts = joined_literal_parts(b.value);
     if (parts && !parts->empty() && python::detail::all_literal(*parts)) out.emplace(b.name, std::move(*parts));
   }
   return out;

@@ -1,0 +1,90 @@
+// Texts a JavaScript message shows that its first argument does not
+// write: a constant imported from another file of the repository
+// (link_javascript_imported_constants), the text after a status code.
+#include "scan/javascript/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scan/template.h"
+
+namespace errdex::scan {
+namespace {
+
+model::FileFacts ts(const std::string& src) { return scan_javascript(src, Dialect::typescript); }
+
+// The messages of a file's sites, in order.
+std::vector<std::string> messages(const model::FileFacts& f) {
+  std::vector<std::string> out;
+  for (const model::ThrowSite& s : f.sites) out.push_back(template_text(s.message));
+  return out;
+}
+
+using Texts = std::vector<std::string>;
+
+// ioredis: `export const CONNECTION_CLOSED_ERROR_MSG = "Connection is
+// closed."` in utils/index.ts, `reject(new Error(CONNECTION_CLOSED_ERROR_MSG))`
+// where a file imports it; through `require`, a namespace import and
+// `exports.X` alike, each from the file its import names (TWICE is 'b' of
+// ./other, not 'a' of ./utils). A `let` (which may change), a text with an
+// escape and a package's export stay names.
+TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"lib/utils/index.ts", ts("export const CONNECTION_CLOSED_ERROR_MSG = \"Connection is closed.\";\n"
+                                "export let CHANGING = 'first';\n"
+                                "export const TWICE = 'a';\n"
+                                "export const ESCAPED = 'tab\\there';\n"
+                                "export function f() { throw new Error('own'); }\n")},
+      {"lib/other.ts", ts("export const TWICE = 'b';\n")},
+      {"lib/errors.js", scan_javascript("exports.TIMEOUT = 'Command timed out';\n"
+                                        "const LOCAL = 'Only here';\n"
+                                        "function g() { throw new Error(LOCAL); }\n",
+                                        Dialect::javascript)},
+      {"lib/Redis.ts", ts("import { CONNECTION_CLOSED_ERROR_MSG, CHANGING, ESCAPED } from './utils';\n"
+                          "import * as errors from './errors';\n"
+                          "import { MSG } from 'some-package';\n"
+                          "const { TWICE } = require('./other');\n"
+                          "export function connect(x) {\n"
+                          "  if (x === 1) return Promise.reject(new Error(CONNECTION_CLOSED_ERROR_MSG));\n"
+                          "  if (x === 2) throw new Error('Failed: ' + errors.TIMEOUT);\n"
+                          "  if (x === 3) throw new Error(CHANGING);\n"
+                          "  if (x === 4) throw new Error(ESCAPED);\n"
+                          "  if (x === 5) throw new Error(MSG);\n"
+                          "  throw new Error(TWICE);\n"
+                          "}\n")},
+  };
+  std::vector<model::FileFacts> files;
+  std::vector<std::string> paths;
+  for (auto& [path, facts] : in) {
+    paths.push_back(path);
+    files.push_back(std::move(facts));
+  }
+  link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
+  EXPECT_EQ(messages(files[3]), (Texts{"Connection is closed.", "Failed: Command timed out", "{CHANGING}", "{ESCAPED}",
+                                       "{MSG}", "b"}));
+  EXPECT_EQ(messages(files[2]), (Texts{"Only here"}));
+}
+
+// body-parser: `throw createError(415, 'content encoding unsupported', {…})`
+// (http-errors' factory, from a package): a status code is no message, the
+// text after it is. A class constructed so, or a code alone, is left as
+// it was.
+TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
+  auto f = scan_javascript(
+      "const createError = require('http-errors');\n"
+      "function read(encoding, n) {\n"
+      "  if (n === 1) throw createError(415, 'content encoding unsupported', { encoding });\n"
+      "  if (n === 2) throw createError(415, 'unsupported content encoding \"' + encoding + '\"');\n"
+      "  if (n === 3) throw new HttpError(404, 'Not Found');\n"
+      "  throw createError(500);\n"
+      "}\n",
+      Dialect::javascript);
+  EXPECT_EQ(messages(f), (Texts{"content encoding unsupported", "unsupported content encoding \"{encoding}\"",
+                                "{404}", "{500}"}));
+}
+
+}  // namespace
+}  // namespace errdex::scan
