@@ -410,11 +410,14 @@ struct Search {
       Cand& c = cands[i];
       c.confirmed = confirm(c.entry);
       c.reasons.pattern = c.confirmed.kind > 0;
-      bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
+      // A pattern whose fixed text has no word (`{message} {detail}`) says
+      // only that the message has a blank: it is no evidence that keeps
+      // full-text ranking out.
+      const Entry& en = m.entries[c.entry];
+      bool specific = c.confirmed.kind >= 2 && en.constant_chars > 0 && !m.wordless[en.pattern_id];
       any_pattern |= specific;
       any_whole |= specific && c.confirmed.kind == 3;
-      any_class_pattern |= specific && (p.error_class.empty() || class_agrees(m.entries[c.entry].class_id) ||
-                                        base_class_agrees(m.entries[c.entry], c.confirmed));
+      any_class_pattern |= specific && (p.error_class.empty() || class_agrees(en.class_id) || base_class_agrees(en, c.confirmed));
       any_frame_line |= c.reasons.frame_line || c.reasons.frame_source;
     }
   }
@@ -707,8 +710,11 @@ struct Search {
         // A message's first line explains only the start of what its site
         // prints: its text weighs as a match somewhere in the message, below
         // a site whose whole message the paste is.
+        // Wordless fixed text (blanks, punctuation) weighs nothing: shared
+        // words of a message its pattern does not explain rank above it.
         const bool whole = c.confirmed.kind >= 2 && !m.first_line(c.entry);
-        s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
+        if (!m.wordless[e.pattern_id]) s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25);
+        s += c.confirmed.kind;
       }
       s += k_per_constant_char * c.wrapped_chars;
       s += std::min(c.fulltext, 10000.0);
