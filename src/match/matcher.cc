@@ -64,6 +64,9 @@ constexpr double k_frame_source = 5e7;
 constexpr double k_frame_source_per_line = 5e-5;
 constexpr int k_frame_source_max_lines = 9999;
 constexpr double k_per_constant_char = 4;
+// A pattern's fixed text without a word (`{a}.{b}`): a tie-breaker among
+// patterns, below a full-text score of shared words.
+constexpr double k_wordless_per_char = 0.01;
 // A JavaScript class of its own printed as the built-in it extends: less
 // than one constant character below the printed class itself.
 constexpr double k_base_class = k_class - 1;
@@ -710,11 +713,12 @@ struct Search {
         // A message's first line explains only the start of what its site
         // prints: its text weighs as a match somewhere in the message, below
         // a site whose whole message the paste is.
-        // Wordless fixed text (blanks, punctuation) weighs nothing: shared
-        // words of a message its pattern does not explain rank above it.
+        // Wordless fixed text (blanks, punctuation) weighs less than any
+        // shared word of a message its pattern does not explain, though
+        // more than placeholders alone.
         const bool whole = c.confirmed.kind >= 2 && !m.first_line(c.entry);
-        if (!m.wordless[e.pattern_id]) s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25);
-        s += c.confirmed.kind;
+        const double per_char = m.wordless[e.pattern_id] ? k_wordless_per_char : k_per_constant_char;
+        s += per_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
       }
       s += k_per_constant_char * c.wrapped_chars;
       s += std::min(c.fulltext, 10000.0);

@@ -644,7 +644,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
           rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
           // Fixed text of blanks and punctuation only (moto's `{message}
           // {" ".join(...)}`, `{self._state}: {self!r}`) fits any message of
-          // two parts: it says as little as placeholders, and does not rank.
+          // two parts: it says little more than placeholders, and ranks so.
           auto says_something = [](const std::string& run) {
             return std::any_of(run.begin(), run.end(), [](char c) { return is_word_char(static_cast<unsigned char>(c)); });
           };

@@ -322,7 +322,8 @@ struct Index {
 
   // By pattern: 1 when its fixed text is blanks and punctuation only
   // (`{message} {detail}`): a match by it is no match of the message's
-  // text (Reasons::pattern_text), and its characters do not rank.
+  // text (Reasons::pattern_text), and its characters rank below any
+  // shared word.
   std::vector<std::uint8_t> wordless;
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern

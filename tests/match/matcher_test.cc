@@ -252,9 +252,16 @@ TEST(Matcher, AWordlessPatternRanksBelowSharedWords) {
   auto r = m.match("ValueError: Generalized coordinate \"5\" is not a dynamicsymbol.");
   ASSERT_EQ(top_id(r), "a2");
   EXPECT_FALSE(r.ambiguous);
-  // Alone, the wordless site still answers the message it explains.
-  const Matcher one = Matcher::build({rec("a1", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/dynamodb/comparisons.py", 920)});
-  EXPECT_EQ(top_id(one.match("ValueError: bad value")), "a1");
+  // Among patterns alone, its fixed text still ranks above placeholders.
+  const Matcher few = Matcher::build({rec("a1", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/dynamodb/comparisons.py", 920),
+                                      rec("a3", "ValueError", "{name}", "(.+?)", "pkg/a.py", 3),
+                                      rec("a4", "ValueError", "{mock}.{name}", "(.+?)\\.(.+?)", "unittest/mock.py", 1026)});
+  r = few.match("ValueError: bad value");
+  EXPECT_EQ(top_id(r), "a1");
+  EXPECT_FALSE(r.ambiguous);
+  r = few.match("ValueError: mock.x");
+  EXPECT_EQ(top_id(r), "a4");
+  EXPECT_FALSE(r.ambiguous);
 }
 
 // A message wrapped over lines (sympy's `filldedent`, `textwrap.fill`) is
