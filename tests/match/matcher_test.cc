@@ -239,10 +239,10 @@ TEST(Matcher, AMessageAfterACodeItsClassPrintsIsTheSitesText) {
   EXPECT_EQ(top_id(m.match("ValidationError: ValidationException")), "c1");
 }
 
-// A pattern whose fixed text has no word (moto's `{message} {" ".join(...)}`)
+// A pattern whose fixed text is blanks only (moto's `{message} {" ".join(...)}`)
 // fits any message with a blank; a site whose words the message shares, but
 // whose pattern does not explain it (one line of a message joined from
-// several), is the better answer.
+// several), is the better answer. Punctuation (`{mock}.{name}`) is a layout.
 TEST(Matcher, AWordlessPatternRanksBelowSharedWords) {
   const Matcher m = Matcher::build(
       {rec("a1", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/dynamodb/comparisons.py", 920),
