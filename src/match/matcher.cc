@@ -64,6 +64,9 @@ constexpr double k_frame_source = 5e7;
 constexpr double k_frame_source_per_line = 5e-5;
 constexpr int k_frame_source_max_lines = 9999;
 constexpr double k_per_constant_char = 4;
+// A pattern's fixed text of blanks only (`{a} {b}`): a tie-breaker among
+// patterns, below a full-text score of shared words.
+constexpr double k_blanks_per_char = 0.01;
 // A JavaScript class of its own printed as the built-in it extends: less
 // than one constant character below the printed class itself.
 constexpr double k_base_class = k_class - 1;
@@ -415,11 +418,14 @@ struct Search {
       Cand& c = cands[i];
       c.confirmed = confirm(c.entry);
       c.reasons.pattern = c.confirmed.kind > 0;
-      bool specific = c.confirmed.kind >= 2 && m.entries[c.entry].constant_chars > 0;
+      // A pattern whose fixed text is blanks only (`{message} {detail}`)
+      // says only that the message has a blank: it is no evidence that
+      // keeps full-text ranking out.
+      const Entry& en = m.entries[c.entry];
+      bool specific = c.confirmed.kind >= 2 && en.constant_chars > 0 && m.wordless[en.pattern_id] != Index::k_blanks_only;
       any_pattern |= specific;
       any_whole |= specific && c.confirmed.kind == 3;
-      any_class_pattern |= specific && (p.error_class.empty() || class_agrees(m.entries[c.entry].class_id) ||
-                                        base_class_agrees(m.entries[c.entry], c.confirmed));
+      any_class_pattern |= specific && (p.error_class.empty() || class_agrees(en.class_id) || base_class_agrees(en, c.confirmed));
       any_frame_line |= c.reasons.frame_line || c.reasons.frame_source;
     }
   }
@@ -712,8 +718,13 @@ struct Search {
         // A message's first line explains only the start of what its site
         // prints: its text weighs as a match somewhere in the message, below
         // a site whose whole message the paste is.
+        // Fixed text of blanks only weighs less than any shared word of a
+        // message its pattern does not explain, though more than
+        // placeholders alone; punctuation (`{a}.{b}`, `{m}:{line}:{col}`)
+        // is a layout, and weighs as text.
         const bool whole = c.confirmed.kind >= 2 && !m.first_line(c.entry);
-        s += k_per_constant_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
+        const double per_char = m.wordless[e.pattern_id] == Index::k_blanks_only ? k_blanks_per_char : k_per_constant_char;
+        s += per_char * e.constant_chars * (whole ? 1.0 : 0.25) + c.confirmed.kind;
       }
       s += k_per_constant_char * c.wrapped_chars;
       s += std::min(c.fulltext, 10000.0);

@@ -539,7 +539,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     Kind kind = Kind::keyed;
     std::uint32_t constant_chars = 0;
     bool match_all = false;
-    bool wordless = false;
+    std::uint8_t wordless = 0;
     std::vector<std::string> words;
   };
   std::unordered_map<std::string, std::uint32_t> pattern_ids;
@@ -656,11 +656,16 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
           rd.match_all = !pt.unreliable && pt.constant_chars == 0 && pat.find_first_not_of("(.+?) ") == std::string::npos;
           // Fixed text of blanks and punctuation only (moto's `{message}
           // {" ".join(...)}`, `{self._state}: {self!r}`) fits any message of
-          // two parts: it ranks as text, but says as little as placeholders.
+          // two parts; of blanks only it says no more than placeholders, and
+          // ranks so.
           auto says_something = [](const std::string& run) {
             return std::any_of(run.begin(), run.end(), [](char c) { return is_word_char(static_cast<unsigned char>(c)); });
           };
-          rd.wordless = !pt.unreliable && std::none_of(pt.runs.begin(), pt.runs.end(), says_something);
+          auto blanks = [](const std::string& run) {
+            return std::all_of(run.begin(), run.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
+          };
+          if (!pt.unreliable && std::none_of(pt.runs.begin(), pt.runs.end(), says_something))
+            rd.wordless = std::all_of(pt.runs.begin(), pt.runs.end(), blanks) ? Index::k_blanks_only : Index::k_punctuation_only;
         } else {
           std::sort(pt.words.begin(), pt.words.end());
           pt.words.erase(std::unique(pt.words.begin(), pt.words.end()), pt.words.end());

@@ -334,9 +334,12 @@ struct Index {
   std::string name_blob;
   static constexpr std::uint16_t k_unnamed = 0xffff;  // a list too long to store: captures are numbered
 
-  // By pattern: 1 when its fixed text is blanks and punctuation only
-  // (`{message} {detail}`): a match by it is no match of the message's
-  // text (Reasons::pattern_text), though the characters rank.
+  // By pattern: nonzero when its fixed text is blanks and punctuation only
+  // (`{a}.{b}`): a match by it is no match of the message's text
+  // (Reasons::pattern_text); k_blanks_only when it is blanks only
+  // (`{message} {detail}`): then it is no evidence either, and its
+  // characters rank below any shared word.
+  static constexpr std::uint8_t k_punctuation_only = 1, k_blanks_only = 2;
   std::vector<std::uint8_t> wordless;
   // Patterns of literal text and groups only, matched whole without RE2.
   std::vector<Simple> simple;  // by pattern

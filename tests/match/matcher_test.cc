@@ -239,6 +239,31 @@ TEST(Matcher, AMessageAfterACodeItsClassPrintsIsTheSitesText) {
   EXPECT_EQ(top_id(m.match("ValidationError: ValidationException")), "c1");
 }
 
+// A pattern whose fixed text is blanks only (moto's `{message} {" ".join(...)}`)
+// fits any message with a blank; a site whose words the message shares, but
+// whose pattern does not explain it (one line of a message joined from
+// several), is the better answer. Punctuation (`{mock}.{name}`) is a layout.
+TEST(Matcher, AWordlessPatternRanksBelowSharedWords) {
+  const Matcher m = Matcher::build(
+      {rec("a1", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/dynamodb/comparisons.py", 920),
+       rec("a2", "ValueError", "Generalized coordinate \"{q}\" is not a dynamicsymbol.\nGeneralized speed \"{u}\" is not a dynamicsymbol.",
+           "Generalized coordinate \"(.+?)\" is not a dynamicsymbol\.\nGeneralized speed \"(.+?)\" is not a dynamicsymbol\.",
+           "sympy/physics/mechanics/functions.py", 728)});
+  auto r = m.match("ValueError: Generalized coordinate \"5\" is not a dynamicsymbol.");
+  ASSERT_EQ(top_id(r), "a2");
+  EXPECT_FALSE(r.ambiguous);
+  // Among patterns alone, its fixed text still ranks above placeholders.
+  const Matcher few = Matcher::build({rec("a1", "ValueError", "{message} {detail}", "(.+?) (.+?)", "moto/dynamodb/comparisons.py", 920),
+                                      rec("a3", "ValueError", "{name}", "(.+?)", "pkg/a.py", 3),
+                                      rec("a4", "ValueError", "{mock}.{name}", "(.+?)\\.(.+?)", "unittest/mock.py", 1026)});
+  r = few.match("ValueError: bad value");
+  EXPECT_EQ(top_id(r), "a1");
+  EXPECT_FALSE(r.ambiguous);
+  r = few.match("ValueError: mock.x");
+  EXPECT_EQ(top_id(r), "a4");
+  EXPECT_FALSE(r.ambiguous);
+}
+
 // A message wrapped over lines (sympy's `filldedent`, `textwrap.fill`) is
 // matched as the one line its pattern was written as: each line break, with
 // the blanks around it, one space.
