@@ -201,6 +201,9 @@ void Session::on_header(beast::error_code ec) {
   }
   // The header was whole when its Content-Length was found too large.
   if (ec == http::error::body_limit) m_target = std::string(m_parser->get().target());
+  // Too large to read whole: its request line, parsed before the limit was
+  // hit, still says what was asked for (a page's address gets a page).
+  if (ec == http::error::header_limit) m_target = std::string(m_parser->get().target());
   if (ec) return fail_request(status_for(ec), std::string("unreadable request: ") + ec.message());
   const auto& req = m_parser->get();
   m_method = std::string(req.method_string());
@@ -256,6 +259,16 @@ void Session::fail_request(int status, const std::string& message) {
                     "What was sent is larger than this server reads (" +
                         std::to_string(m_shared.options.max_body_bytes) +
                         " bytes): paste less, such as the traceback's last lines."),
+            false, false);
+    return;
+  }
+  // A page's request with headers larger than the server reads: most often
+  // a browser's cookies for this host grown too large.
+  if (status == 431 && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
+    respond(problem(false, 431,
+                    "The request's headers are larger than this server reads (" +
+                        std::to_string(m_shared.options.max_header_bytes) +
+                        " bytes): a browser's cookies for this address may have grown too large; clear them."),
             false, false);
     return;
   }

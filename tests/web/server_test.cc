@@ -489,6 +489,16 @@ TEST_F(ServeTest, MalformedRequestsGet4xxAndTheServerLivesOn) {
     EXPECT_LE(r.status, c.hi) << c.name;
     expect_alive();
   }
+  // Headers too large to read (a browser's grown cookies): a page's
+  // address gets a page saying so, the API's its JSON.
+  auto page = raw_request(port(), big_header);
+  EXPECT_EQ(page.status, 431);
+  EXPECT_EQ(page.header("content-type").rfind("text/html", 0), 0u) << page.header("content-type");
+  EXPECT_NE(page.body.find("cookies"), std::string::npos) << page.body;
+  auto api = raw_request(port(), "GET /api/repos HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(1 << 20, 'a') + "\r\n\r\n");
+  EXPECT_EQ(api.status, 431);
+  EXPECT_EQ(api.header("content-type"), "application/json");
+  expect_alive();
   // A 100 MB body, announced and then sent: refused with 413 before it is read.
   int fd = connect_to(port());
   ASSERT_GE(fd, 0);
