@@ -252,24 +252,18 @@ void Session::on_body(beast::error_code ec) {
 
 void Session::fail_request(int status, const std::string& message) {
   if (m_method.empty()) m_method = "-";
-  // A page's form sent more than the server reads (a huge paste): the
-  // problem page a browser shows, not the API's JSON.
-  if (status == 413 && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
-    respond(problem(false, 413,
-                    "What was sent is larger than this server reads (" +
-                        std::to_string(m_shared.options.max_body_bytes) +
-                        " bytes): paste less, such as the traceback's last lines."),
-            false, false);
-    return;
-  }
-  // A page's request with headers larger than the server reads: most often
-  // a browser's cookies for this host grown too large.
-  if (status == 431 && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
-    respond(problem(false, 431,
-                    "The request's headers are larger than this server reads (" +
-                        std::to_string(m_shared.options.max_header_bytes) +
-                        " bytes): a browser's cookies for this address may have grown too large; clear them."),
-            false, false);
+  // A page's request larger than the server reads, a form's body (a huge
+  // paste) or its headers (a browser's cookies for this host grown too
+  // large): the problem page a browser shows, not the API's JSON.
+  if ((status == 413 || status == 431) && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
+    const std::string page_message =
+        status == 413 ? "What was sent is larger than this server reads (" +
+                            std::to_string(m_shared.options.max_body_bytes) +
+                            " bytes): paste less, such as the traceback's last lines."
+                      : "The request's headers are larger than this server reads (" +
+                            std::to_string(m_shared.options.max_header_bytes) +
+                            " bytes): a browser's cookies for this address may have grown too large; clear them.";
+    respond(problem(false, status, page_message), false, false);
     return;
   }
   Response r;
