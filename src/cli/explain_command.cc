@@ -44,79 +44,61 @@ class Explainer {
   // throw site explains it. When no indexed raise explains the last
   // exception of a chain (the program's own `raise AppError(…) from e`),
   // the nearest exception up the chain that one explains is named too, as
-  // its cause.
+  // its cause (match::match_cause, as `errdex match` does).
   std::string explain(const std::string& traceback) {
     if (!ready()) return "";
-    Answer last = answer(traceback);
-    if (last.site && !last.loose) return last.text;
-    std::string_view rest = traceback;
-    for (int depth = 0; depth < match::k_max_cause_depth; ++depth) {
-      auto cause = match::chain_cause(rest);
-      if (!cause) break;
-      rest = cause->text;
-      Answer earlier = answer(std::string(rest), cause->direct ? "its cause, " : "it was raised while handling ");
-      if (!earlier.site) continue;
-      // An exception of a class no record raises has no line of its own
-      // until then.
-      return last.miss + earlier.text;
-    }
-    return last.text;
+    auto match = [&](std::string_view text) { return m_matcher->match(text, 3); };
+    match::MatchResult res = match(traceback);
+    auto cause = match::match_cause(match, traceback, res);
+    if (!cause) return answer(res);
+    // An exception of a class no record raises has no line of its own
+    // until then.
+    return miss(res) + answer(cause->result, cause->direct ? "its cause, " : "it was raised while handling ");
   }
 
  private:
-  struct Answer {
-    std::string text;   // the lines to print, or ""
-    bool site = false;  // they name a raise of the store
-    std::string miss;   // that no indexed raise explains it, when so
-    // The site named agrees by its message alone, neither by class nor by
-    // a frame's file: the program's own class wrapping a library's
-    // message (`raise ConfigError(f'…: {e}') from e`), which the
-    // chain's cause explains better when it can.
-    bool loose = false;
-  };
-
-  // `lead` goes before the class on the answer's first line.
-  Answer answer(const std::string& traceback, const std::string& lead = "") {
-    match::MatchResult res = m_matcher->match(traceback, 3);
-    // The class as the traceback prints it (its last name): the site's may
-    // be a variable (`raise error`) or an alias (`nx.NodeNotFound`).
+  // The class as the traceback prints it (its last name): the site's may
+  // be a variable (`raise error`) or an alias (`nx.NodeNotFound`); else
+  // the first candidate's.
+  std::string shown_class(const match::MatchResult& res) const {
     std::string_view cls = res.exception.error_class;
     if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
-    // An exception no indexed raise agrees with: said when a site only
-    // the class ties to it would be named, or under the chain's cause.
-    auto miss = [&](std::string_view shown) {
-      std::string out = "errdex: " + lead + std::string(shown) + " matches no raise statement errdex has indexed";
-      if (!res.frames.empty()) {
-        const match::ParsedFrame& f = res.frames.back();
-        // The module path of an installed file (`markupsafe/__init__.py`),
-        // else the file's name.
-        auto parts = match::path_components(f.file);
-        int from = match::module_start(parts, f.file.find('\\') != std::string::npos);
-        if (from < 0) from = parts.empty() ? 0 : static_cast<int>(parts.size()) - 1;
-        std::string file;
-        for (std::size_t k = static_cast<std::size_t>(from); k < parts.size(); ++k)
-          file += (file.empty() ? "" : "/") + std::string(parts[k]);
-        out += "; it was raised at or below " + file + ":" + std::to_string(f.line) +
-               ", in code with no record (a built-in, C code or a file not indexed)";
-      }
-      return out + "\n";
-    };
-    if (res.candidates.empty()) return {"", false, cls.empty() ? "" : miss(cls)};
+    if (cls.empty() && !res.candidates.empty()) return m_records[res.candidates.front().index].error_class;
+    return std::string(cls);
+  }
+
+  // That no indexed raise explains the exception, and where it was raised
+  // when a frame says; "" when not even a class is known.
+  std::string miss(const match::MatchResult& res, const std::string& lead = "") const {
+    std::string cls = shown_class(res);
+    if (cls.empty()) return "";
+    std::string out = "errdex: " + lead + cls + " matches no raise statement errdex has indexed";
+    if (!res.frames.empty()) {
+      const match::ParsedFrame& f = res.frames.back();
+      // The module path of an installed file (`markupsafe/__init__.py`),
+      // else the file's name.
+      auto parts = match::path_components(f.file);
+      int from = match::module_start(parts, f.file.find('\\') != std::string::npos);
+      if (from < 0) from = parts.empty() ? 0 : static_cast<int>(parts.size()) - 1;
+      std::string file;
+      for (std::size_t k = static_cast<std::size_t>(from); k < parts.size(); ++k)
+        file += (file.empty() ? "" : "/") + std::string(parts[k]);
+      out += "; it was raised at or below " + file + ":" + std::to_string(f.line) +
+             ", in code with no record (a built-in, C code or a file not indexed)";
+    }
+    return out + "\n";
+  }
+
+  // The lines naming the site that explains `res` (match::explains), or
+  // else that none does; `lead` goes before the class on the first line.
+  // Only the class agreeing (`open()` raising FileNotFoundError under
+  // pathlib) names no site: one of the file's other raises would mislead.
+  std::string answer(const match::MatchResult& res, const std::string& lead = "") {
+    if (!match::explains(res)) return miss(res, lead);
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
-    // A site named by full text alone, with no frame on its line, is no
-    // answer either; nor one printing the same message elsewhere when the
-    // innermost frame says what raised it is below that frame.
-    if (match::weak(best.reasons) || res.raised_below ||
-        (res.fulltext_fallback && !best.reasons.frame_line && !best.reasons.frame_source)) {
-      // Only the class agrees (`open()` raising FileNotFoundError under
-      // pathlib): naming one of the file's other raises would mislead.
-      std::string out = miss(cls.empty() ? std::string_view(r.error_class) : cls);
-      return {out, false, out};
-    }
-    const bool loose = !cls.empty() && !best.reasons.error_class && !best.reasons.frame;
-    std::string out = "errdex: " + lead + (cls.empty() ? r.error_class : std::string(cls)) + " raised at " + r.file_path +
-                      ":" + std::to_string(r.line_number) + " (" + r.repo;
+    std::string out = "errdex: " + lead + shown_class(res) + " raised at " + r.file_path + ":" +
+                      std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
     if (res.ambiguous) {
@@ -133,7 +115,7 @@ class Explainer {
       if (!full.solutions.empty()) out += "errdex:   fix: " + full.solutions.front() + "\n";
       out += "errdex:   " + m_base + web::record_page_path(full) + "\n";
     }
-    return {out, true, loose ? miss(cls) : "", loose};
+    return out;
   }
 
   bool ready() {
