@@ -1,5 +1,8 @@
 #include "match/frame_file.h"
 
+#include <string>
+
+#include "match/excerpt.h"
 #include "match/path_suffix.h"
 
 namespace errdex::match::detail {
@@ -25,6 +28,20 @@ bool installed_here(const Index& m, std::string_view frame_file, const std::vect
 }
 
 }  // namespace
+
+FramePath frame_path(const Index& m, std::string_view file, const std::vector<std::string_view>& parts) {
+  const int start = module_start(parts, file.find('\\') != std::string_view::npos);
+  const std::size_t module_len = start < 0 ? 0 : parts.size() - static_cast<std::size_t>(start);
+  std::string package;
+  std::size_t package_file_start = 0;
+  const std::uint64_t package_hash = npm_package_path(parts, package, package_file_start) ? m.indexed_package(package) : 0;
+  return FramePath{file, parts, module_len, package_hash, package_file_start};
+}
+
+std::uint32_t frame_function(std::string_view function) {
+  if (auto dot = function.rfind('.'); dot != std::string_view::npos) function.remove_prefix(dot + 1);
+  return function.empty() || function.front() == '<' ? 0 : statement_hash(function);
+}
 
 int file_agreement(const Index& m, const FramePath& f, std::uint32_t file) {
   const auto& rec = m.file_parts[file];

@@ -22,6 +22,21 @@ struct FramePath {
   std::size_t package_file_start = 0;      // where the file's path inside that package starts
 };
 
+// Reads a frame's path (`parts`: its components): its module path after
+// an installed root (site-packages, lib/python3.11), which names a file
+// whole when the rest of the file's path is an import root
+// (`ipaddress.py` is `Lib/ipaddress.py`, though one component alone is
+// never enough by suffix); and the npm package it is under, when the
+// index holds that package (of the npm/* repositories only npm/<pkg>
+// holds a file under `node_modules/<pkg>/`, at the same path).
+FramePath frame_path(const Index& m, std::string_view file, const std::vector<std::string_view>& parts);
+
+// statement_hash() of the function a frame names, read as its dotted
+// name's last part; 0 for `<module>`, `<lambda>`, `<genexpr>` and the
+// like, which name no def and say nothing. A site in another function is
+// not the frame's statement, whatever its text.
+std::uint32_t frame_function(std::string_view function);
+
 // How many components of `f` agree with indexed file `file` (0: none). A
 // module path agreeing whole with a file under an import root counts all
 // the file's components: `ipaddress.py` is `Lib/ipaddress.py`. The

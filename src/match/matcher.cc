@@ -217,29 +217,11 @@ struct Search {
       it = m.by_basename.find(readable);
     }
     if (it == m.by_basename.end()) return {false, false};
-    // An installed path's module path (after site-packages, lib/python3.11)
-    // names a file whole when the rest of the file's path is an import
-    // root: `ipaddress.py` is `Lib/ipaddress.py`, though one component
-    // alone is never enough by suffix.
-    const int start = module_start(parts, f.file.find('\\') != std::string::npos);
+    const detail::FramePath path = detail::frame_path(m, f.file, parts);
     // The statement printed under the frame: where the file's line
     // holds another statement, another version of the file raised it.
     const std::uint32_t printed = f.source.empty() ? 0 : statement_hash(f.source);
-    // The function the frame names (a dotted name read as its last
-    // part; `<module>`, `<lambda>`, `<genexpr>` and the like name no
-    // def, and say nothing); a site in another function is not the
-    // frame's statement, whatever its text.
-    std::string_view fn = f.function;
-    if (auto dot = fn.rfind('.'); dot != std::string_view::npos) fn.remove_prefix(dot + 1);
-    const std::uint32_t frame_function = fn.empty() || fn.front() == '<' ? 0 : statement_hash(fn);
-    const std::size_t module_len = start < 0 ? 0 : parts.size() - static_cast<std::size_t>(start);
-    // A file under `node_modules/<pkg>/` is that package's: of the
-    // npm/* repositories only npm/<pkg> holds it, at the same path.
-    std::string frame_package;
-    std::size_t package_file_start = 0;
-    const std::uint64_t frame_package_hash =
-        npm_package_path(parts, frame_package, package_file_start) ? m.indexed_package(frame_package) : 0;
-    const detail::FramePath path{f.file, parts, module_len, frame_package_hash, package_file_start};
+    const std::uint32_t frame_function = detail::frame_function(f.function);
     // Entries of one file are listed together: its path is compared once.
     std::uint32_t last_file = 0;
     int agree = -1;
