@@ -620,8 +620,8 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
       if (added) m.weak_by_class.emplace_back();
       e.class_id = it->second;
     }
-    e.js_own_class = detail::js_file(r.file_path) && !last.empty() &&
-                     ((std::isupper(static_cast<unsigned char>(last[0])) && !model::javascript_builtin_error(last)) ||
+    e.js_own_class = detail::js_file(r.file_path) &&
+                     (last.empty() || (std::isupper(static_cast<unsigned char>(last[0])) && !model::javascript_builtin_error(last)) ||
                       imported_default(r.error_class));
     // By repository and path: the repositories' import roots differ.
     auto [fit, fadded] = file_ids.emplace(r.repo + '\n' + r.file_path, static_cast<std::uint32_t>(m.files.size()));

@@ -70,7 +70,10 @@ struct Entry {
   bool silent = false;  // a built-in class raised bare (`assert x`, `raise KeyError`): prints no message
   // A JavaScript site throwing a class of its own code (`new
   // InvalidUnitError(unit)`): unless that class sets `name`, V8 prints the
-  // built-in class it extends (`Error: Invalid unit nope`).
+  // built-in class it extends (`Error: Invalid unit nope`). So may a
+  // caught error thrown again with a message of the site's own
+  // (`err.message = \`Cannot load ${file}: ${err.message}\`; throw err`):
+  // its class is whatever was caught.
   bool js_own_class = false;
   std::uint32_t names_at = 0;  // its capture names in Index::name_blob
 };

@@ -110,5 +110,35 @@ TEST(Matcher, ABuildFolderNamedWithItsFormatIsABuild) {
   EXPECT_EQ(other.match("DecodeError: Unrecognized type byte: 0xc1").candidates.size(), 2u);
 }
 
+// A caught error thrown again with a message the site wrote (`err.message
+// = \`Cannot load config ${file}: ${err.message}\`; throw err`) has no class
+// of its own: Node prints whatever was caught (`Error: Cannot load config
+// …`). Its message ranks it above a site that only the class ties to the
+// text; a Python site with no class is not read so.
+TEST(Matcher, ACaughtErrorThrownWithAMessageOfItsOwnTakesThePrintedClass) {
+  auto record = [](std::string id, std::string cls, std::string message, std::string pattern, std::string file) {
+    model::ErrorRecord r;
+    r.id = std::move(id);
+    r.repo = "npm/loader";
+    r.error_class = std::move(cls);
+    r.error_message = std::move(message);
+    r.message_pattern = std::move(pattern);
+    r.file_path = std::move(file);
+    r.line_number = 7;
+    return r;
+  };
+  auto m = Matcher::build({record("again", "", "Cannot load config {file}: {err.message}", "Cannot load config (.+?): (.+?)", "lib/load.js"),
+                           record("other", "Error", "{name}:{line} {err.message}", "(.+?):(.+?) (.+?)", "lib/render.js")});
+  auto r = m.match("Error: Cannot load config /etc/app.json: ENOENT: no such file or directory");
+  ASSERT_FALSE(r.candidates.empty());
+  EXPECT_EQ(r.candidates.front().id, "again");
+  EXPECT_TRUE(r.candidates.front().reasons.error_class);
+  auto py = Matcher::build({record("again", "", "Cannot load config {file}: {err}", "Cannot load config (.+?): (.+?)", "app/load.py"),
+                            record("other", "Error", "{name}:{line} {err}", "(.+?):(.+?) (.+?)", "app/render.py")});
+  auto p = py.match("Error: Cannot load config /etc/app.json: ENOENT: no such file or directory");
+  ASSERT_FALSE(p.candidates.empty());
+  EXPECT_FALSE(p.candidates.front().id == "again" && p.candidates.front().reasons.error_class);
+}
+
 }  // namespace
 }  // namespace errdex::match

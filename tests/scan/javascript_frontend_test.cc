@@ -61,6 +61,50 @@ TEST(JavaScriptFrontend, ErrorMadeEarlierWithCodeAndRethrowOfCaught) {
   EXPECT_EQ(f.sites[1].error_class, "");
 }
 
+// `err.message = \`…${err.message}\`; throw err`: the caught error (or one
+// made above) thrown with a message the function wrote, as ejs and many
+// loaders do. The last such assignment before the throw, in a block the
+// throw is in, is its message, and `+=` adds to the message it had; one in
+// a branch of its own leaves the message as it was.
+TEST(JavaScriptFrontend, AMessageSetBeforeTheThrowIsTheMessageThrown) {
+  auto f = js("function load(file) {\n"
+              "  try { return read(file) } catch (err) {\n"
+              "    err.message = `Cannot load config ${file}: ${err.message}`\n"
+              "    throw err\n"
+              "  }\n"
+              "}\n"
+              "function render(name, line) {\n"
+              "  const err = new SyntaxError('unexpected token')\n"
+              "  err.message = name + ':' + line + ' ' + err.message\n"
+              "  throw err\n"
+              "}\n"
+              "function maybe(file, quiet) {\n"
+              "  try { return read(file) } catch (err) {\n"
+              "    if (!quiet) { err.message = 'In ' + file + ': ' + err.message }\n"
+              "    throw err\n"
+              "  }\n"
+              "}\n"
+              "function at(where) {\n"
+              "  try { step() } catch (e) {\n"
+              "    e.message += ` (at ${where})`\n"
+              "    throw e\n"
+              "  }\n"
+              "  const err = new Error('stopped')\n"
+              "  err.message += '!'\n"
+              "  throw err\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 5u);
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_EQ(template_text(f.sites[0].message), "Cannot load config {file}: {err.message}");
+  EXPECT_EQ(f.sites[1].error_class, "SyntaxError");
+  EXPECT_EQ(template_text(f.sites[1].message), "{name}:{line} {err.message}");
+  EXPECT_TRUE(f.sites[2].reraise);
+  EXPECT_EQ(template_text(f.sites[2].message), "");
+  EXPECT_EQ(template_text(f.sites[3].message), "{e.message} (at {where})");
+  EXPECT_EQ(template_text(f.sites[4].message), "stopped!");
+}
+
 // A callback's error parameter thrown (`if (err) throw err`) is an error
 // handed on, of whatever class it has: no class named after the parameter.
 // One the function makes itself is still read.

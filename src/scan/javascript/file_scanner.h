@@ -148,6 +148,10 @@ class FileScanner {
   TSNode object_property(TSNode object, std::string_view key) const;
   void add_caller_messages(ThrowSite& site, std::uint32_t at);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
+  // `err.message = \`Cannot load ${file}: ${err.message}\`` (or `+=`) after
+  // `from` and before the throw at `at`, in a block the throw is in: the
+  // message thrown.
+  void read_message_set(std::string_view id, ThrowSite& site, std::uint32_t from, std::uint32_t at);
   bool emit_node_assert(TSNode call, std::string_view callee);
   void fill_context(ThrowSite& site, std::uint32_t at) const;
   std::vector<Guard> guards(std::uint32_t at) const;

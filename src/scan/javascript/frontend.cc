@@ -410,6 +410,7 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
     if (is_function(c.kind)) break;
     if (c.kind == Kind::Catch && text(child(c.node, m_g.f_parameter)) == id) {
       site.reraise = true;
+      read_message_set(id, site, start_byte(c.node), at);
       return;
     }
   }
@@ -450,6 +451,39 @@ void FileScanner::read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t a
       std::string v(text(a.value));
       if (v.size() >= 2) site.args.push_back("code='" + v.substr(1, v.size() - 2) + "'");
     }
+  read_message_set(id, site, made->at, at);
+}
+
+void FileScanner::read_message_set(std::string_view id, ThrowSite& site, std::uint32_t from, std::uint32_t at) {
+  const std::string message_name = std::string(id) + ".message";
+  MessageTemplate message;
+  bool set = false;
+  for (const Assign& a : assignments(scope_of(at))) {
+    if (a.at <= from || a.at >= at || a.name != message_name || ts_node_is_null(a.node)) continue;
+    // Set whatever path leads to the throw: its statement is in a block
+    // that holds the throw too, not in a branch of its own.
+    TSNode block = ts_node_parent(ts_node_parent(a.node));
+    if (ts_node_is_null(block) || start_byte(block) > at || ts_node_end_byte(block) <= at) continue;
+    MessageTemplate given = message_from(a.value, a.at);
+    if (given.parts.empty()) return;
+    if (!a.append) {
+      message = std::move(given);
+    } else {
+      // `err.message += \` (at ${where})\``: after the message it had, the
+      // caught error's own (unknown here) or the one it was made with.
+      if (!set) {
+        message = site.reraise ? MessageTemplate{"concat", {TemplatePart{false, message_name, "", 0}}, true} : site.message;
+        if (message.parts.empty()) return;
+      }
+      message.style = "concat";
+      message.from_literals = message.from_literals && given.from_literals;
+      for (TemplatePart& p : given.parts) message.parts.push_back(std::move(p));
+    }
+    set = true;
+  }
+  if (!set) return;
+  site.message = std::move(message);
+  site.alternatives.clear();
 }
 
 // A call that hands an error on instead of throwing it: `Promise.reject(e)`,
