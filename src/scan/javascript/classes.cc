@@ -172,6 +172,17 @@ void FileScanner::export_factories() {
     const std::string_view type = ts_node_type(st);
     if (kind(st) == Kind::Function) {
       offer(text(child(st, m_g.f_name)), st, st);
+    } else if (kind(st) == Kind::ClassDecl) {
+      // postcss's `class Input { error(message, line, column, opts) { …
+      // result = new CssSyntaxError(message, …); … return result } }`,
+      // thrown by other files as `throw this.input.error('Unclosed
+      // block', …)`: a method by its name, as a function is.
+      TSNode body = child(st, m_g.f_body);
+      for (std::uint32_t k = 0, n = named_count(body); k < n; ++k) {
+        TSNode m = ts_node_named_child(body, k);
+        if (kind(m) == Kind::Method && text(child(m, m_g.f_name)) != "constructor")
+          offer(text(child(m, m_g.f_name)), m, m);
+      }
     } else if (type == "lexical_declaration" || type == "variable_declaration") {
       for (std::uint32_t k = 0, n = named_count(st); k < n; ++k) {
         TSNode d = ts_node_named_child(st, k);
