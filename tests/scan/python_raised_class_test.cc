@@ -323,7 +323,7 @@ TEST(PythonRaisedClass, ACastRaisesTheValueAsTheTypeItNames) {
       "        raise t.cast(BadSignature, last_exception)\n"
       "    if signers:\n"
       "        raise cast('BadTimeSignature', last_exception)\n"
-      "    raise shapes.cast(Error, 'not a cast of typing')\n");
+      "    raise shapes.cast(Error, 'given three', 3)\n");
   ASSERT_EQ(f.sites.size(), 3u);
   EXPECT_EQ(f.sites[0].error_class, "BadSignature");
   EXPECT_TRUE(f.sites[0].reraise);

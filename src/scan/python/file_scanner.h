@@ -476,8 +476,8 @@ class FileScanner {
   // call when the caller passed no exception of its own (more_itertools'
   // `one`); parentheses are looked through. Otherwise `expr` itself.
   TSNode default_exception(TSNode expr) const;
-  // `T` of `typing.cast(T, value)` (or `cast`, or `t.cast` after `import
-  // typing as t`) given two arguments, else null.
+  // `T` of `typing.cast(T, value)` (or `cast`, or `t.cast`) given two
+  // values, else null.
   TSNode cast_type(TSNode expr) const;
   // `raise ValueError(msg + f': {node!r}')` where several values of `msg`
   // reach the raise (`msg += f' on line {lno}'` in a branch): the message
