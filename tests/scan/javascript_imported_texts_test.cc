@@ -28,6 +28,17 @@ std::vector<std::string> messages(const model::FileFacts& f) {
 
 using Texts = std::vector<std::string>;
 
+// Files named by their paths, as the link passes take them.
+std::pair<std::vector<model::FileFacts>, std::vector<std::string>> split(
+    std::vector<std::pair<std::string, model::FileFacts>> in) {
+  std::pair<std::vector<model::FileFacts>, std::vector<std::string>> out;
+  for (auto& [path, facts] : in) {
+    out.second.push_back(path);
+    out.first.push_back(std::move(facts));
+  }
+  return out;
+}
+
 // ioredis: `export const CONNECTION_CLOSED_ERROR_MSG = "Connection is
 // closed."` in utils/index.ts, `reject(new Error(CONNECTION_CLOSED_ERROR_MSG))`
 // where a file imports it; through `require`, a namespace import and
@@ -59,12 +70,7 @@ TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
                           "  throw new Error(TWICE);\n"
                           "}\n")},
   };
-  std::vector<model::FileFacts> files;
-  std::vector<std::string> paths;
-  for (auto& [path, facts] : in) {
-    paths.push_back(path);
-    files.push_back(std::move(facts));
-  }
+  auto [files, paths] = split(std::move(in));
   link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
   EXPECT_EQ(messages(files[3]), (Texts{"Connection is closed.", "Failed: Command timed out", "{CHANGING}", "{ESCAPED}",
                                        "{MSG}", "b"}));
@@ -133,12 +139,7 @@ TEST(JavaScriptImportedTexts, AMethodsCallersTextTakesTheParametersPlaceInTheMes
                                        Dialect::javascript)},
       {"src/far.js", scan_javascript("function g() { this.raise(1, 'Shares no import here') }\n", Dialect::javascript)},
   };
-  std::vector<model::FileFacts> files;
-  std::vector<std::string> paths;
-  for (auto& [path, facts] : in) {
-    paths.push_back(path);
-    files.push_back(std::move(facts));
-  }
+  auto [files, paths] = split(std::move(in));
   link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
   auto alternatives = [](const model::ThrowSite& s) {
     Texts out;
