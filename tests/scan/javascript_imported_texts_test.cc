@@ -1,6 +1,7 @@
 // Texts a JavaScript message shows that its first argument does not
 // write: a constant imported from another file of the repository
-// (link_javascript_imported_constants), the text after a status code,
+// (link_javascript_imported_constants), the text after a status code, a
+// constructor's texts,
 // what callers of a method give for its parameter inside a message
 // (link_javascript_caller_messages).
 #include "scan/javascript/frontend.h"
@@ -157,6 +158,30 @@ TEST(JavaScriptImportedTexts, AMethodsCallersTextTakesTheParametersPlaceInTheMes
   EXPECT_EQ(alternatives(files[1].sites[0]), (Texts{"Nothing to read here at {pos}", "Another file fails here at {pos}"}));
   EXPECT_EQ(alternatives(files[1].sites[1]), Texts{});
   EXPECT_EQ(alternatives(files[1].sites[2]), Texts{});
+}
+
+// ky's ForceRetryError: `super(options?.code ? `Forced retry: ${options.code}`
+// : 'Forced retry', …)` shows either text; the first is the message, the
+// other a variant. A choice with a side that is no text stays unread.
+TEST(JavaScriptImportedTexts, AConstructorChoosingBetweenTwoTextsShowsEach) {
+  auto f = ts("export class ForceRetryError extends KyError {\n"
+              "  constructor(options?: ForceRetryOptions) {\n"
+              "    const cause = options?.cause ? options.cause : undefined;\n"
+              "    super(options?.code ? `Forced retry: ${options.code}` : 'Forced retry', cause ? {cause} : undefined);\n"
+              "  }\n"
+              "}\n"
+              "export class Other extends Error {\n"
+              "  constructor(options) { super(options ? options.text : 'No text given'); }\n"
+              "}\n"
+              "export function retry(x) {\n"
+              "  if (x.force) throw new ForceRetryError(x.options);\n"
+              "  throw new Other(x.options);\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Forced retry: {x.options.code}");
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Forced retry");
+  EXPECT_EQ(template_text(f.sites[1].message), "{x.options}");
 }
 
 }  // namespace

@@ -66,6 +66,17 @@ void FileScanner::visit_class(TSNode n) {
           given = child(either, m_g.f_right);
         }
       }
+      // `super(options?.code ? \`Forced retry: ${options.code}\` : 'Forced
+      // retry')` (ky's ForceRetryError): a text either way, each a display.
+      if (TSNode choice = unwrap(given);
+          kind(choice) == Kind::Branch && ts_node_type(choice) == std::string_view("ternary_expression")) {
+        auto yes = build(unwrap(child(choice, m_g.f_consequence)), start_byte(x), 0);
+        auto no = build(unwrap(child(choice, m_g.f_alternative)), start_byte(x), 0);
+        if (yes && no && yes->from_literals && no->from_literals) {
+          c.display = {std::move(*yes), std::move(*no)};
+          return false;
+        }
+      }
       if (!ts_node_is_null(given)) {
         MessageTemplate t = message_from(given, start_byte(x));
         bool bare = t.parts.size() == 1 && !t.parts[0].literal;
