@@ -114,12 +114,62 @@ inline void append_parts(std::vector<model::TemplatePart>& parts, std::vector<mo
   }
 }
 
+// `message` with its part `index` (a parameter) replaced by what a caller
+// gives for it (`given`): acorn's `{message} ({loc.line}:{loc.column})`
+// given `Unexpected token` reads `Unexpected token ({loc.line}:…)`. A
+// message of that part alone is `given` itself.
+inline model::MessageTemplate with_part_given(const model::MessageTemplate& message, std::size_t index,
+                                              const model::MessageTemplate& given) {
+  if (message.parts.size() == 1) return given;
+  model::MessageTemplate out;
+  out.style = "fstring";
+  out.from_literals = true;
+  for (std::size_t i = 0; i < message.parts.size(); ++i) {
+    if (i == index) append_parts(out.parts, given.parts);
+    else append_parts(out.parts, {message.parts[i]});
+  }
+  return out;
+}
+
 // Whether two templates read alike: the same literal text and the same
 // interpolated expressions, in order.
 inline bool same_parts(const model::MessageTemplate& a, const model::MessageTemplate& b) {
   return a.parts.size() == b.parts.size() &&
          std::equal(a.parts.begin(), a.parts.end(), b.parts.begin(),
                     [](const model::TemplatePart& x, const model::TemplatePart& y) { return x.literal == y.literal && x.text == y.text; });
+}
+
+// The index of `t`'s one part interpolating `name`, or its size when none
+// or several do.
+inline std::size_t part_named(const model::MessageTemplate& t, std::string_view name) {
+  std::size_t found = t.parts.size();
+  for (std::size_t i = 0; i < t.parts.size(); ++i) {
+    if (t.parts[i].literal || t.parts[i].text != name) continue;
+    if (found != t.parts.size()) return t.parts.size();
+    found = i;
+  }
+  return found;
+}
+
+// What a caller gives for the site's parameter `param`, in each form of the
+// message that shows it (the message, then the alternatives a condition
+// chose: acorn's ` in {this.sourceFile}` appended or not), as alternatives
+// up to `cap` of them.
+inline void add_given(model::ThrowSite& site, std::string_view param, const model::MessageTemplate& given,
+                      std::size_t cap) {
+  std::vector<model::MessageTemplate> made;
+  auto form = [&](const model::MessageTemplate& t) {
+    if (const std::size_t i = part_named(t, param); i < t.parts.size()) made.push_back(with_part_given(t, i, given));
+  };
+  form(site.message);
+  for (std::size_t k = 0, n = site.alternatives.size(); k < n; ++k) form(site.alternatives[k]);
+  for (model::MessageTemplate& m : made) {
+    if (site.alternatives.size() >= cap) return;
+    if (same_parts(m, site.message) || std::any_of(site.alternatives.begin(), site.alternatives.end(),
+                                                   [&](const model::MessageTemplate& a) { return same_parts(a, m); }))
+      continue;
+    site.alternatives.push_back(std::move(m));
+  }
 }
 
 }  // namespace errdex::scan

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "scan/template.h"
 
@@ -83,6 +84,42 @@ TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {
   EXPECT_EQ(shown(f.sites[1]), (Shown{"", "bad {conditionResult}"}));
   // Neither a name nor a message: the object as written, as before.
   EXPECT_EQ(f.sites[2].error_class, "{ code: 1 }");
+}
+
+// postcss: `throw this.input.error('Unclosed block', token)` where another
+// file's class `Input` has `error(message, …)` return the CssSyntaxError it
+// made under a name, and `Node.error` returns one too: each factory of that
+// name makes the same class, so the throw is one. `throw error` of a caught
+// `error` calls none.
+TEST(JavaScriptHandedErrors, AMethodOfAnotherFileThatReturnsAnErrorMakesTheThrownClass) {
+  std::vector<model::FileFacts> files = {
+      js("class Input {\n"
+         "  error(message, line, opts = {}) {\n"
+         "    let result\n"
+         "    if (line) result = new CssSyntaxError(message, line, opts.plugin)\n"
+         "    else result = new CssSyntaxError(message, 0, opts.plugin)\n"
+         "    result.input = { line }\n"
+         "    return result\n"
+         "  }\n"
+         "}\n"
+         "module.exports = Input\n"),
+      js("class Node {\n"
+         "  error(message, opts = {}) {\n"
+         "    if (this.source) return this.source.input.error(message, opts)\n"
+         "    return new CssSyntaxError(message)\n"
+         "  }\n"
+         "}\n"),
+      js("class Parser {\n"
+         "  end(token) {\n"
+         "    if (this.current.parent) throw this.input.error('Unclosed block', token[2])\n"
+         "    try { this.next() } catch (error) { throw error }\n"
+         "  }\n"
+         "}\n"),
+  };
+  link_javascript(files, std::vector<bool>(files.size(), true));
+  ASSERT_EQ(files[2].sites.size(), 2u);
+  EXPECT_EQ(shown(files[2].sites[0]), (Shown{"CssSyntaxError", "Unclosed block"}));
+  EXPECT_NE(files[2].sites[1].error_class, "CssSyntaxError");
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Texts a JavaScript message shows that its first argument does not
 // write: a constant imported from another file of the repository
-// (link_javascript_imported_constants), the text after a status code.
+// (link_javascript_imported_constants), the text after a status code, a
+// constructor's texts,
+// what callers of a method give for its parameter inside a message
+// (link_javascript_caller_messages).
 #include "scan/javascript/frontend.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "scan/template.h"
+#include "scan/tree_walk.h"
 
 namespace errdex::scan {
 namespace {
@@ -24,6 +28,17 @@ std::vector<std::string> messages(const model::FileFacts& f) {
 }
 
 using Texts = std::vector<std::string>;
+
+// Files named by their paths, as the link passes take them.
+std::pair<std::vector<model::FileFacts>, std::vector<std::string>> split(
+    std::vector<std::pair<std::string, model::FileFacts>> in) {
+  std::pair<std::vector<model::FileFacts>, std::vector<std::string>> out;
+  for (auto& [path, facts] : in) {
+    out.second.push_back(path);
+    out.first.push_back(std::move(facts));
+  }
+  return out;
+}
 
 // ioredis: `export const CONNECTION_CLOSED_ERROR_MSG = "Connection is
 // closed."` in utils/index.ts, `reject(new Error(CONNECTION_CLOSED_ERROR_MSG))`
@@ -56,12 +71,7 @@ TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
                           "  throw new Error(TWICE);\n"
                           "}\n")},
   };
-  std::vector<model::FileFacts> files;
-  std::vector<std::string> paths;
-  for (auto& [path, facts] : in) {
-    paths.push_back(path);
-    files.push_back(std::move(facts));
-  }
+  auto [files, paths] = split(std::move(in));
   link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
   EXPECT_EQ(messages(files[3]), (Texts{"Connection is closed.", "Failed: Command timed out", "{CHANGING}", "{ESCAPED}",
                                        "{MSG}", "b"}));
@@ -84,6 +94,94 @@ TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
       Dialect::javascript);
   EXPECT_EQ(messages(f), (Texts{"content encoding unsupported", "unsupported content encoding \"{encoding}\"",
                                 "{404}", "{500}"}));
+}
+
+// acorn: `pp.raise = function (pos, message) { message += " (" + …` in
+// location.js, called as `this.raise(this.start, "Unexpected token")` by
+// the functions other files assign to `Parser.prototype`: each caller's
+// text takes the parameter's place in each form of the message (with and
+// without ` in {this.sourceFile}`). So does a class method whose message
+// starts with its parameter, from a file importing the class. Not a file
+// with a `raise` of its own, nor one sharing no import with the helper's;
+// not a parameter the guard tests.
+TEST(JavaScriptImportedTexts, AMethodsCallersTextTakesTheParametersPlaceInTheMessage) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"src/location.js", scan_javascript("import {Parser} from './state.js'\n"
+                                          "const pp = Parser.prototype\n"
+                                          "pp.raise = function(pos, message) {\n"
+                                          "  let loc = getLineInfo(this.input, pos)\n"
+                                          "  message += ' (' + loc.line + ')'\n"
+                                          "  if (this.sourceFile) message += ' in ' + this.sourceFile\n"
+                                          "  let err = new SyntaxError(message)\n"
+                                          "  throw err\n"
+                                          "}\n"
+                                          "pp.local = function() { this.raise(this.start, 'Local text here') }\n",
+                                          Dialect::javascript)},
+      {"src/state.js", scan_javascript("export class Parser {\n"
+                                       "  fail(message, pos) { throw new RangeError(message + ' at ' + pos) }\n"
+                                       "  check(mode) {\n"
+                                       "    if (!this.input) this.fail('Nothing to read here', 0)\n"
+                                       "    if (mode === 'strict mode') throw new Error('Bad mode ' + mode)\n"
+                                       "  }\n"
+                                       "}\n"
+                                       "export function checkMode(mode) { if (mode === 'strict mode') throw new Error('Bad mode ' + mode) }\n"
+                                       "checkMode('lax mode here')\n",
+                                       Dialect::javascript)},
+      {"src/statement.js", scan_javascript("import {Parser} from './state.js'\n"
+                                           "const pp = Parser.prototype\n"
+                                           "pp.parseThing = function() {\n"
+                                           "  if (this.type !== 1) this.raise(this.start, 'Unexpected token here')\n"
+                                           "  if (this.type === 2) this.raise(this.start, `Bad escape ${this.x} in name`)\n"
+                                           "  if (this.type === 3) this.fail('Another file fails here', 1)\n"
+                                           "}\n",
+                                           Dialect::javascript)},
+      {"src/other.js", scan_javascript("import {Parser} from './state.js'\n"
+                                       "class Other { raise(p, m) { log(m) } go() { this.raise(1, 'Its own raise method') } }\n",
+                                       Dialect::javascript)},
+      {"src/far.js", scan_javascript("function g() { this.raise(1, 'Shares no import here') }\n", Dialect::javascript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
+  auto alternatives = [](const model::ThrowSite& s) {
+    Texts out;
+    for (const auto& t : s.alternatives) out.push_back(template_text(t));
+    return out;
+  };
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  EXPECT_EQ(template_text(files[0].sites[0].message), "{message} ({loc.line}) in {this.sourceFile}");
+  EXPECT_EQ(alternatives(files[0].sites[0]),
+            (Texts{"{message} ({loc.line})", "Local text here ({loc.line}) in {this.sourceFile}",
+                   "Local text here ({loc.line})", "Unexpected token here ({loc.line}) in {this.sourceFile}",
+                   "Unexpected token here ({loc.line})", "Bad escape {this.x} in name ({loc.line}) in {this.sourceFile}",
+                   "Bad escape {this.x} in name ({loc.line})"}));
+  ASSERT_EQ(files[1].sites.size(), 3u);
+  EXPECT_EQ(alternatives(files[1].sites[0]), (Texts{"Nothing to read here at {pos}", "Another file fails here at {pos}"}));
+  EXPECT_EQ(alternatives(files[1].sites[1]), Texts{});
+  EXPECT_EQ(alternatives(files[1].sites[2]), Texts{});
+}
+
+// ky's ForceRetryError: `super(options?.code ? `Forced retry: ${options.code}`
+// : 'Forced retry', …)` shows either text; the first is the message, the
+// other a variant. A choice with a side that is no text stays unread.
+TEST(JavaScriptImportedTexts, AConstructorChoosingBetweenTwoTextsShowsEach) {
+  auto f = ts("export class ForceRetryError extends KyError {\n"
+              "  constructor(options?: ForceRetryOptions) {\n"
+              "    const cause = options?.cause ? options.cause : undefined;\n"
+              "    super(options?.code ? `Forced retry: ${options.code}` : 'Forced retry', cause ? {cause} : undefined);\n"
+              "  }\n"
+              "}\n"
+              "export class Other extends Error {\n"
+              "  constructor(options) { super(options ? options.text : 'No text given'); }\n"
+              "}\n"
+              "export function retry(x) {\n"
+              "  if (x.force) throw new ForceRetryError(x.options);\n"
+              "  throw new Other(x.options);\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Forced retry: {x.options.code}");
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Forced retry");
+  EXPECT_EQ(template_text(f.sites[1].message), "{x.options}");
 }
 
 }  // namespace

@@ -303,5 +303,35 @@ TEST(PythonRaisedClass, AClassChosenOrElseADefault) {
   EXPECT_EQ(f.sites[3].error_class, "(a or make_error)");
 }
 
+// itsdangerous: `raise t.cast(BadSignature, last_exception)` (typing's
+// cast, for the type checker) raises again the exception a loop kept, as
+// the class it names; not `t.cast` of another module, nor a cast given
+// other than two values.
+TEST(PythonRaisedClass, ACastRaisesTheValueAsTheTypeItNames) {
+  model::FileFacts f = scan_python(
+      "import typing as t\n"
+      "from typing import cast\n"
+      "import shapes\n"
+      "def loads(s, signers):\n"
+      "    last_exception = None\n"
+      "    for signer in signers:\n"
+      "        try:\n"
+      "            return signer.unsign(s)\n"
+      "        except BadSignature as err:\n"
+      "            last_exception = err\n"
+      "    if s:\n"
+      "        raise t.cast(BadSignature, last_exception)\n"
+      "    if signers:\n"
+      "        raise cast('BadTimeSignature', last_exception)\n"
+      "    raise shapes.cast(Error, 'given three', 3)\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(f.sites[0].error_class, "BadSignature");
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(template_text(f.sites[0].message), "");
+  EXPECT_EQ(f.sites[1].error_class, "BadTimeSignature");
+  EXPECT_TRUE(f.sites[1].reraise);
+  EXPECT_NE(f.sites[2].error_class, "Error");
+}
+
 }  // namespace
 }  // namespace errdex::scan

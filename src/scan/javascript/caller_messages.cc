@@ -84,13 +84,8 @@ bool exports_as(const model::FileFacts& facts, std::string_view exported, std::s
 }
 
 void offer(model::ThrowSite& site, const model::MessageCall& c) {
-  if (c.position != site.message_param_position || site.alternatives.size() >= k_max_alternatives) return;
-  const model::MessageTemplate& t = c.message;
-  if (t.parts.empty()) return;
-  if (same_parts(t, site.message) || std::any_of(site.alternatives.begin(), site.alternatives.end(),
-                                                 [&](const model::MessageTemplate& a) { return same_parts(a, t); }))
-    return;
-  site.alternatives.push_back(t);
+  if (c.position != site.message_param_position || c.message.parts.empty()) return;
+  add_given(site, site.message_param, c.message, k_max_alternatives);
 }
 
 }  // namespace
@@ -110,9 +105,42 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
     }
   }
   if (by_name.empty()) return;
+  // The files of the repository each file's relative imports name.
+  std::unordered_map<std::size_t, std::vector<std::size_t>> imported_files;
+  auto imports_of = [&](std::size_t i) -> const std::vector<std::size_t>& {
+    auto [it, added] = imported_files.try_emplace(i);
+    if (added)
+      for (const model::ImportFact& imp : files[i].imports)
+        for (std::size_t k = 0; k < n; ++k)
+          if (k != i && javascript[k] && names_file(paths[i], imp.module, paths[k])) it->second.push_back(k);
+    return it->second;
+  };
+  // `this.raise(pos, 'Unexpected token')` in a file that defines no
+  // `raise` of its own reaches the one file's `raise` when it imports that
+  // file (a subclass), or both import one same file (acorn's files each
+  // extend `Parser.prototype`, imported from `./state.js`).
+  auto reaches_by_this = [&](std::size_t j, std::size_t h, std::string_view name) {
+    if (std::any_of(files[j].functions.begin(), files[j].functions.end(),
+                    [&](const model::FunctionCalls& f) { return f.name == name; }))
+      return false;
+    const auto& from = imports_of(j);
+    if (std::find(from.begin(), from.end(), h) != from.end()) return true;
+    const auto& shared = imports_of(h);
+    return std::any_of(from.begin(), from.end(),
+                       [&](std::size_t k) { return std::find(shared.begin(), shared.end(), k) != shared.end(); });
+  };
   for (std::size_t j = 0; j < n; ++j) {
     if (!javascript[j]) continue;
     for (const model::MessageCall& c : files[j].message_calls) {
+      if (c.callee.starts_with("this.")) {
+        const std::string_view name = std::string_view(c.callee).substr(5);
+        auto it = by_name.find(std::string(name));
+        if (it == by_name.end() || it->second.file >= files.size() || it->second.file == j ||
+            !reaches_by_this(j, it->second.file, name))
+          continue;
+        for (std::size_t k : it->second.sites) offer(files[it->second.file].sites[k], c);
+        continue;
+      }
       const auto via = imported(files[j], c.callee);
       if (!via) continue;
       auto fits = [&](const std::string& name, const Helper& h) {

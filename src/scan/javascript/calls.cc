@@ -233,7 +233,7 @@ class CallReader {
   }
 
   // `devAssert(config.name, 'Must provide name.')`: a call of a function
-  // by name (`f`, `ns.f`) passing text that reads as a message (a string,
+  // by name (`f`, `ns.f`, `this.f`) passing text that reads as a message (a string,
   // a template or a concatenation of them with two words or more of
   // text), for a throw of a parameter in another file
   // (link_javascript_caller_messages).
@@ -252,7 +252,10 @@ class CallReader {
       const K k = kind(a);
       if ((k == K::String || k == K::Template || k == K::Binary) && message_parts(a, t.parts, 0) && reads_as_message(t)) {
         if (name.empty()) name = callee(fn);
-        if (name.empty() || name.find('?') != std::string::npos || name.starts_with("this.") ||
+        // `this.raise(…)` only as `this.name`: a method of another file
+        // extending the same object (link_javascript_caller_messages).
+        const bool own = name.starts_with("this.") && name.find('.', 5) == std::string::npos;
+        if (name.empty() || name.find('?') != std::string::npos || (name.starts_with("this.") && !own) ||
             name.starts_with("super"))
           return;
         t.style = k == K::String ? "string" : "fstring";

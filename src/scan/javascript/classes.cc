@@ -66,6 +66,17 @@ void FileScanner::visit_class(TSNode n) {
           given = child(either, m_g.f_right);
         }
       }
+      // `super(options?.code ? \`Forced retry: ${options.code}\` : 'Forced
+      // retry')` (ky's ForceRetryError): a text either way, each a display.
+      if (TSNode choice = unwrap(given);
+          kind(choice) == Kind::Branch && ts_node_type(choice) == std::string_view("ternary_expression")) {
+        auto yes = build(unwrap(child(choice, m_g.f_consequence)), start_byte(x), 0);
+        auto no = build(unwrap(child(choice, m_g.f_alternative)), start_byte(x), 0);
+        if (yes && no && yes->from_literals && no->from_literals) {
+          c.display = {std::move(*yes), std::move(*no)};
+          return false;
+        }
+      }
       if (!ts_node_is_null(given)) {
         MessageTemplate t = message_from(given, start_byte(x));
         bool bare = t.parts.size() == 1 && !t.parts[0].literal;
@@ -172,6 +183,17 @@ void FileScanner::export_factories() {
     const std::string_view type = ts_node_type(st);
     if (kind(st) == Kind::Function) {
       offer(text(child(st, m_g.f_name)), st, st);
+    } else if (kind(st) == Kind::ClassDecl) {
+      // postcss's `class Input { error(message, line, column, opts) { …
+      // result = new CssSyntaxError(message, …); … return result } }`,
+      // thrown by other files as `throw this.input.error('Unclosed
+      // block', …)`: a method by its name, as a function is.
+      TSNode body = child(st, m_g.f_body);
+      for (std::uint32_t k = 0, n = named_count(body); k < n; ++k) {
+        TSNode m = ts_node_named_child(body, k);
+        if (kind(m) == Kind::Method && text(child(m, m_g.f_name)) != "constructor")
+          offer(text(child(m, m_g.f_name)), m, m);
+      }
     } else if (type == "lexical_declaration" || type == "variable_declaration") {
       for (std::uint32_t k = 0, n = named_count(st); k < n; ++k) {
         TSNode d = ts_node_named_child(st, k);

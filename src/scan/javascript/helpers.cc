@@ -257,26 +257,75 @@ std::optional<MessageTemplate> FileScanner::build_text_helper(TSNode call, std::
 // `invariant(step !== 0, 'Cannot step a Range by 0')`) gives an
 // alternative; the message stays the parameter, and the site keeps which
 // parameter it is (ThrowSite::message_param) for the calls of other files.
+// The parameter may be one part among text (acorn's `pp.raise = function
+// (pos, message) { message += " (" + loc.line + …; throw new
+// SyntaxError(message) }`) when it is only appended to and no guard tests
+// it: a caller's text then takes its place in the message.
 void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
-  if (site.message.parts.size() != 1 || site.message.parts[0].literal) return;
-  const std::string param = site.message.parts[0].text;
+  const std::size_t n_parts = site.message.parts.size();
   TSNode fn = scope_of(at);
-  if (ts_node_eq(fn, m_root)) return;
+  if (n_parts == 0 || ts_node_eq(fn, m_root)) return;
   // A class's method (nunjucks' `fail(msg, lineno, colno) { throw new
   // TemplateError(msg, …) }`) is called as `this.fail('…')` by the class's
   // other methods.
   const bool method = kind(fn) == Kind::Method;
   const std::vector<std::string> params = parameter_names(fn);
-  const auto pos = std::find(params.begin(), params.end(), param);
-  if (pos == params.end()) return;
+  // Of several parameters, the one the message starts with (`{message} at
+  // {pos}`); else which one a caller's text is, is not known.
+  std::size_t index = n_parts;
+  for (std::size_t i = 0; i < n_parts; ++i) {
+    const TemplatePart& p = site.message.parts[i];
+    if (p.literal || std::find(params.begin(), params.end(), p.text) == params.end()) continue;
+    if (index == 0) break;
+    if (index != n_parts) return;
+    index = i;
+  }
+  if (index == n_parts) return;
+  const std::string param = site.message.parts[index].text;
+  for (std::size_t i = 0; i < n_parts; ++i)
+    if (i != index && !site.message.parts[i].literal && site.message.parts[i].text == param) return;
+  const bool alone = n_parts == 1;
   for (const Assign& a : assignments(fn))
-    if (a.name == param) return;
-  // Called by its name: a declaration's, or a declarator's it is the value of.
+    if (a.name == param && (alone || !a.append)) return;
+  if (!alone)
+    for (const Guard& g : guards(at))
+      if (std::find(g.names.begin(), g.names.end(), param) != g.names.end()) return;
+  const auto pos = std::find(params.begin(), params.end(), param);
+  // Called by its name: a declaration's, or a declarator's it is the value
+  // of; or as `this.name(…)` when assigned to an object's member (`pp.raise
+  // = function …` with `pp = Parser.prototype`) by the functions assigned
+  // to that object's other members.
   // (A view of the file's text: occurrences keeps it as a key.)
   std::string_view name = text(child(fn, m_g.f_name));
-  if (!method && name.empty() && kind(ts_node_parent(fn)) == Kind::Declarator)
-    name = text(child(ts_node_parent(fn), m_g.f_name));
-  if (name.empty() || (method ? !ts_node_eq(own_method(child(fn, m_g.f_body), name), fn) : !ts_node_eq(function_named(name), fn))) return;
+  std::string_view object;
+  if (!method && name.empty()) {
+    TSNode parent = ts_node_parent(fn);
+    TSNode left = child(parent, m_g.f_left);
+    if (kind(parent) == Kind::Declarator) {
+      name = text(child(parent, m_g.f_name));
+    } else if (kind(parent) == Kind::Assign && kind(left) == Kind::Member && ts_node_eq(child(parent, m_g.f_right), fn) &&
+               kind(child(left, m_g.f_object)) == Kind::Identifier) {
+      name = text(child(left, m_g.f_property));
+      object = text(child(left, m_g.f_object));
+    }
+  }
+  if (name.empty()) return;
+  if (method ? !ts_node_eq(own_method(child(fn, m_g.f_body), name), fn)
+             : object.empty() && !ts_node_eq(function_named(name), fn))
+    return;
+  // Whether `n` is in a function assigned to a member of `object` (an
+  // arrow's `this` is its scope's).
+  auto in_member_of_object = [&](TSNode n) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+      const Kind k = kind(p);
+      if (k == Kind::Method) return false;
+      if (k != Kind::Function) continue;
+      TSNode assign = ts_node_parent(p);
+      TSNode left = child(assign, m_g.f_left);
+      return kind(assign) == Kind::Assign && kind(left) == Kind::Member && text(child(left, m_g.f_object)) == object;
+    }
+    return false;
+  };
   const auto position = static_cast<std::uint32_t>(pos - params.begin());
   // Other files' calls, through their imports, are link_javascript_caller_messages's.
   site.message_param = param;
@@ -289,11 +338,13 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
     TSNode id = ts_node_descendant_for_byte_range(m_root, off, off + static_cast<std::uint32_t>(name.size()));
     if (text(id) != name) continue;
     TSNode callee = id;
-    if (method) {
-      // `this.fail(…)` in a method of the same class.
+    if (method || !object.empty()) {
+      // `this.fail(…)` in a method of the same class, or in a function
+      // assigned to the same object.
       callee = ts_node_parent(id);
       if (kind(callee) != Kind::Member || !ts_node_eq(child(callee, m_g.f_property), id) ||
-          text(child(callee, m_g.f_object)) != "this" || !ts_node_eq(own_method(callee, name), fn))
+          text(child(callee, m_g.f_object)) != "this" ||
+          (method ? !ts_node_eq(own_method(callee, name), fn) : !in_member_of_object(callee)))
         continue;
     } else if (kind(id) != Kind::Identifier) {
       continue;
@@ -309,9 +360,7 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
           return p.literal && p.text.find(' ') != std::string::npos;
         }))
       continue;
-    if (std::none_of(site.alternatives.begin(), site.alternatives.end(),
-                     [&](const MessageTemplate& a) { return same_parts(a, *t); }))
-      site.alternatives.push_back(std::move(*t));
+    add_given(site, param, *t, 64);
   }
 }
 

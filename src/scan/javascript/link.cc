@@ -214,6 +214,10 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
   std::unordered_map<std::string_view, const ClassDef*> table;
   struct Defined {
     const ClassDef* cls = nullptr;  // nullptr: defined more than once, differently
+    // Factories of that name each making this class (postcss's
+    // `Input.error` and `Node.error`, both a CssSyntaxError); empty
+    // when they differ or another definition is no factory.
+    std::string_view made;
   };
   std::unordered_map<std::string_view, Defined> classes;
   for (std::size_t i = 0; i < files.size() && i < javascript.size(); ++i) {
@@ -225,8 +229,11 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
       }
       // A package's builds (`src/errors.js`, `build/node/luxon.js`) define
       // one class several times alike: one class.
-      auto [it, added] = classes.try_emplace(c.name, Defined{&c});
-      if (!added && it->second.cls && !same_class(*it->second.cls, c)) it->second.cls = nullptr;
+      const std::string_view made = c.factory && !c.bases.empty() ? std::string_view(c.bases.front()) : std::string_view{};
+      auto [it, added] = classes.try_emplace(c.name, Defined{&c, made});
+      if (added) continue;
+      if (it->second.cls && !same_class(*it->second.cls, c)) it->second.cls = nullptr;
+      if (it->second.made != made) it->second.made = {};
     }
   }
   // A class of another file that formats its message (`class
@@ -246,15 +253,24 @@ void link_javascript(std::vector<model::FileFacts>& files, const std::vector<boo
       auto own = [&](const ClassDef& c) { return c.name == name; };
       if (std::any_of(files[i].classes.begin(), files[i].classes.end(), own)) continue;  // the file's own: done
       const ClassDef* c = nullptr;
+      const bool called = site.raised_text.find('(') != std::string::npos;
       for (int hops = 0; hops < 4; ++hops) {
         auto it = classes.find(name);
+        if (it != classes.end() && !it->second.cls && !it->second.made.empty() && hops == 0 && called) {
+          // Several factories alike in the class they make: that class,
+          // the message as the call writes it.
+          site.error_class = std::string(it->second.made);
+          break;
+        }
         if (it == classes.end() || !it->second.cls) break;
         c = it->second.cls;
         if (!c->display.empty() || !c->params.empty() || c->bases.empty()) break;
         name = c->bases.front();
         if (auto dot = name.rfind('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
       }
-      if (!c) continue;
+      // A factory makes its error when called: `throw error` of a caught
+      // `error` is none of a function `error`'s.
+      if (!c || (c->factory && !called)) continue;
       offer_display(*c, site);
       // `throw createUnsupportedError('…')`: what the function returns.
       if (c->factory && !c->bases.empty()) site.error_class = c->bases.front();

@@ -476,6 +476,9 @@ class FileScanner {
   // call when the caller passed no exception of its own (more_itertools'
   // `one`); parentheses are looked through. Otherwise `expr` itself.
   TSNode default_exception(TSNode expr) const;
+  // `T` of `typing.cast(T, value)` (or `cast`, or `t.cast`) given two
+  // values, else null.
+  TSNode cast_type(TSNode expr) const;
   // `raise ValueError(msg + f': {node!r}')` where several values of `msg`
   // reach the raise (`msg += f' on line {lno}'` in a branch): the message
   // with the latest, and each other one as an alternative, as a message

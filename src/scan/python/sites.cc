@@ -492,6 +492,26 @@ TSNode FileScanner::default_exception(TSNode expr) const {
   return kind(right) == Kind::Call ? right : e;
 }
 
+TSNode FileScanner::cast_type(TSNode expr) const {
+  expr = unwrap_parens(expr);
+  if (kind(expr) != Kind::Call) return {};
+  TSNode fn = child(expr, m_g.f_function);
+  if (kind(fn) == Kind::Attribute) {
+    // (`t` is not checked against the imports: the outline may have
+    // blanked them, and a raise of another `cast` of two values is not
+    // known.)
+    if (kind(child(fn, m_g.f_object)) != Kind::Identifier || text(child(fn, m_g.f_attribute)) != "cast") return {};
+  } else if (kind(fn) != Kind::Identifier || text(fn) != "cast") {
+    return {};
+  }
+  TSNode args = child(expr, m_g.f_arguments);
+  std::vector<TSNode> given;
+  for (std::uint32_t i = 0, all = named_count(args); i < all; ++i)
+    if (TSNode a = ts_node_named_child(args, i); kind(a) != Kind::Comment) given.push_back(a);
+  if (given.size() != 2 || kind(given[0]) == Kind::KeywordArg || kind(given[1]) == Kind::KeywordArg) return {};
+  return given[0];
+}
+
 void FileScanner::emit_raise(TSNode n) {
   ThrowSite site;
   site.kind = "raise";
@@ -527,7 +547,16 @@ void FileScanner::emit_raise(TSNode n) {
     // `reraise(tp, value, tb)`): what the name holds, raised again.
     if (!traced.empty() && !reraise_caught(site, traced))
       expr = child(child(expr, m_g.f_function), m_g.f_object);
-    if (kind(expr) == Kind::Call && traced.empty() && raises_what_it_holds(expr)) {
+    if (TSNode type = cast_type(expr); !ts_node_is_null(type)) {
+      // `raise t.cast(BadSignature, last_exception)`: the value given,
+      // an exception caught earlier, raised again as the type it names.
+      std::string named = python::collapse_ws(text(type));
+      // A type written as a string (`cast("BadSignature", err)`).
+      if (named.size() > 2 && (named.front() == '"' || named.front() == '\'') && named.back() == named.front())
+        named = named.substr(1, named.size() - 2);
+      site.error_class = std::move(named);
+      site.reraise = true;
+    } else if (kind(expr) == Kind::Call && traced.empty() && raises_what_it_holds(expr)) {
       // `raise exc_info[1].with_traceback(exc_info[2])`, `raise
       // future.exception()`, `raise outcome.result()`: an exception made
       // elsewhere, raised again; its class is not known here.
