@@ -586,4 +586,42 @@ void link_caller_messages(std::vector<model::FileFacts>& files, const std::vecto
   }
 }
 
+void link_module_names(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                       const std::vector<std::string>& module_names) {
+  auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
+  for (std::size_t i = 0; i < files.size() && i < module_names.size(); ++i) {
+    const std::string& module = module_names[i];
+    if (!is_python(i) || module.empty()) continue;
+    // What `{__name__}` prints there: the name as str() or repr() shows
+    // it (a module's name holds no quote); none for a format spec.
+    auto shown = [&](const TemplatePart& p) -> std::optional<std::string> {
+      if (p.literal || p.text != "__name__") return std::nullopt;
+      const bool as_str = p.printf_conv == 0 || p.printf_conv == 's';
+      if (as_str && (p.display.empty() || p.display == p.text || p.display == "__name__!s")) return module;
+      if ((p.printf_conv == 'r' && (p.display.empty() || p.display == p.text)) ||
+          (p.printf_conv == 0 && p.display == "__name__!r"))
+        return "'" + module + "'";
+      return std::nullopt;
+    };
+    auto fill = [&](MessageTemplate& t) {
+      if (std::none_of(t.parts.begin(), t.parts.end(), [&](const TemplatePart& p) { return shown(p).has_value(); })) return;
+      std::vector<TemplatePart> out;
+      for (TemplatePart& p : t.parts) {
+        if (auto text = shown(p)) append_literal(out, *text);
+        else append_parts(out, {std::move(p)});
+      }
+      t.parts = std::move(out);
+      if (python::detail::all_literal(t.parts)) {
+        t.from_literals = true;
+        if (t.style == "expression" || t.style == "variable") t.style = "string";
+      }
+    };
+    for (model::ThrowSite& site : files[i].sites) {
+      fill(site.message);
+      for (MessageTemplate& t : site.alternatives) fill(t);
+      for (MessageTemplate& t : site.arg_messages) fill(t);
+    }
+  }
+}
+
 }  // namespace errdex::scan
