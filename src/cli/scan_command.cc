@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "analyze/analyst.h"
+#include "analyze/call_graph.h"
 #include "analyze/class_index.h"
 #include "analyze/docstring_prose.h"
 #include "analyze/lints.h"
@@ -399,6 +400,10 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
     scan::link_imported_constants(facts, python, whole_facts, paths);
     scan::link_class_displays(facts, python, whole_facts, paths);
     scan::link_caller_messages(facts, python, whole_facts, paths);
+    std::vector<std::string> module_names(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (python[i]) module_names[i] = analyze::module_name(paths[i], out.import_roots);
+    scan::link_module_names(facts, python, module_names);
   }
   std::vector<char> linked(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)

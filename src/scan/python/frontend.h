@@ -87,6 +87,16 @@ void link_imported_constants(std::vector<model::FileFacts>& files, const std::ve
 void link_caller_messages(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
                           const std::vector<const model::FileFacts*>& calls, const std::vector<std::string>& paths);
 
+// In each Python file (`python` as for link_class_displays) whose module
+// is `module_names[i]` ("json.decoder"; "" when unknown: the file is left
+// alone), a message that shows the module's global `__name__`
+// (`f"module {__name__!r} has no attribute {name!r}"` of a module-level
+// `__getattr__`) shows the module's name, as Python prints it there
+// (`module 'json.decoder' has no attribute {name!r}`). What it shows with
+// a format spec is left as it is.
+void link_module_names(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                       const std::vector<std::string>& module_names);
+
 // Cheap pre-check: false when `source` cannot contain a throw site (no
 // `raise`, `warn` or `assert` bytes), so the caller may skip the parse.
 bool may_have_sites(std::string_view source);

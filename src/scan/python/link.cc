@@ -384,6 +384,30 @@ bool shows_as_str(const TemplatePart& p) {
   return !p.literal && (p.display.empty() || p.display == p.text) && (p.printf_conv == 0 || p.printf_conv == 's');
 }
 
+// Each part of `site`'s templates (its message, alternatives and
+// arguments' messages) that `replacement` gives parts for replaced by
+// them; a template then of literals alone reads as a string of them.
+template <class Replacement>
+void replace_parts(model::ThrowSite& site, const Replacement& replacement) {
+  auto fill = [&](MessageTemplate& t) {
+    if (std::none_of(t.parts.begin(), t.parts.end(), [&](const TemplatePart& p) { return replacement(p).has_value(); }))
+      return;
+    std::vector<TemplatePart> out;
+    for (TemplatePart& p : t.parts) {
+      if (auto v = replacement(p)) append_parts(out, std::move(*v));
+      else append_parts(out, {std::move(p)});
+    }
+    t.parts = std::move(out);
+    if (python::detail::all_literal(t.parts)) {
+      t.from_literals = true;
+      if (t.style == "expression" || t.style == "variable") t.style = "string";
+    }
+  };
+  fill(site.message);
+  for (MessageTemplate& t : site.alternatives) fill(t);
+  for (MessageTemplate& t : site.arg_messages) fill(t);
+}
+
 }  // namespace
 
 void link_imported_constants(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
@@ -418,26 +442,12 @@ void link_imported_constants(std::vector<model::FileFacts>& files, const std::ve
       auto found = it->second.find(last_name(written));
       return found == it->second.end() ? nullptr : &found->second;
     };
-    auto fill = [&](model::MessageTemplate& t) {
-      if (std::none_of(t.parts.begin(), t.parts.end(), [&](const TemplatePart& p) { return shows_as_str(p) && value_of(p.text); }))
-        return;
-      std::vector<TemplatePart> out;
-      for (TemplatePart& p : t.parts) {
-        const std::vector<TemplatePart>* v = shows_as_str(p) ? value_of(p.text) : nullptr;
-        if (v) append_parts(out, *v);
-        else append_parts(out, {std::move(p)});
-      }
-      t.parts = std::move(out);
-      if (python::detail::all_literal(t.parts)) {
-        t.from_literals = true;
-        if (t.style == "expression" || t.style == "variable") t.style = "string";
-      }
+    auto constant = [&](const TemplatePart& p) -> std::optional<std::vector<TemplatePart>> {
+      const std::vector<TemplatePart>* v = shows_as_str(p) ? value_of(p.text) : nullptr;
+      if (!v) return std::nullopt;
+      return *v;
     };
-    for (model::ThrowSite& site : files[i].sites) {
-      fill(site.message);
-      for (model::MessageTemplate& t : site.alternatives) fill(t);
-      for (model::MessageTemplate& t : site.arg_messages) fill(t);
-    }
+    for (model::ThrowSite& site : files[i].sites) replace_parts(site, constant);
   }
 }
 
@@ -583,6 +593,28 @@ void link_caller_messages(std::vector<model::FileFacts>& files, const std::vecto
         if (!same_parts(t, site.message)) push_alternative(site, std::move(t));
       }
     }
+  }
+}
+
+void link_module_names(std::vector<model::FileFacts>& files, const std::vector<bool>& python,
+                       const std::vector<std::string>& module_names) {
+  auto is_python = [&](std::size_t i) { return python.empty() || (i < python.size() && python[i]); };
+  for (std::size_t i = 0; i < files.size() && i < module_names.size(); ++i) {
+    const std::string& module = module_names[i];
+    if (!is_python(i) || module.empty()) continue;
+    // What `{__name__}` prints there: the name as str() or repr() shows
+    // it (a module's name holds no quote); none for a format spec.
+    auto shown = [&](const TemplatePart& p) -> std::optional<std::vector<TemplatePart>> {
+      if (p.literal || p.text != "__name__") return std::nullopt;
+      const bool as_str = p.printf_conv == 0 || p.printf_conv == 's';
+      if (as_str && (p.display.empty() || p.display == p.text || p.display == "__name__!s"))
+        return std::vector<TemplatePart>{TemplatePart{.text = module}};
+      if ((p.printf_conv == 'r' && (p.display.empty() || p.display == p.text)) ||
+          (p.printf_conv == 0 && p.display == "__name__!r"))
+        return std::vector<TemplatePart>{TemplatePart{.text = "'" + module + "'"}};
+      return std::nullopt;
+    };
+    for (model::ThrowSite& site : files[i].sites) replace_parts(site, shown);
   }
 }
 
