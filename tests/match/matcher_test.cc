@@ -1758,23 +1758,13 @@ TEST(Matcher, PytestsLastFrameNamingTheClassIsTheRaisingFrame) {
   auto m = Matcher::build(
       {site_in("caught", "python/cpython", "BadZipFile", "File is not a zip file", "File is not a zip file", "Lib/zipfile.py", 1367),
        site_in("empty", "python/cpython", "BadZipFile", "File is not a zip file", "File is not a zip file", "Lib/zipfile.py", 1369)});
-  const std::string report =
-      "    def test_it():\n"
-      ">       zipfile.ZipFile(io.BytesIO(b'notazip'))\n"
-      "\n"
-      "tests/test_zip.py:3: \n"
-      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
+  auto r = m.match(
       "/usr/lib/python3.11/zipfile.py:1302: in __init__\n"
       "    self._RealGetContents()\n"
-      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
-      "\n"
-      "    def _RealGetContents(self):\n"
-      "        if not endrec:\n"
       ">           raise BadZipFile(\"File is not a zip file\")\n"
       "E           zipfile.BadZipFile: File is not a zip file\n"
       "\n"
-      "/usr/lib/python3.11/zipfile.py:1369: BadZipFile\n";
-  auto r = m.match(report);
+      "/usr/lib/python3.11/zipfile.py:1369: BadZipFile\n");
   EXPECT_EQ(top_id(r), "empty");
   EXPECT_FALSE(r.raised_below);
   EXPECT_TRUE(!r.candidates.empty() && r.candidates.front().reasons.frame_line);
