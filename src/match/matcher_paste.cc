@@ -62,9 +62,9 @@ void read_paste(const Index& m, std::string_view text, Paste& p) {
     // a message that quotes one: py_compile's PyCompileError): a place in
     // the text compiled, not a frame. The Python frame above it raised.
     // (Node's `file:line` above a V8 stack has no function either, and is
-    // the throw.)
+    // the throw; so is pytest's `x.py:12: ValueError`.)
     const auto& fs = ex.frames;
-    if (fs.size() >= 2 && fs.back().function.empty() && !fs[fs.size() - 2].function.empty() &&
+    if (fs.size() >= 2 && fs.back().function.empty() && !fs.back().raised_here && !fs[fs.size() - 2].function.empty() &&
         fs[fs.size() - 2].file.ends_with(".py")) {
       p.scratch_frames.assign(fs.begin(), fs.end() - 1);
       p.frames = &p.scratch_frames;

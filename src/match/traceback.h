@@ -32,6 +32,9 @@ struct Frame {
   // exc`, `raise self._value`): a Future or a pool handing a worker's
   // exception on. Read from Python's layout only.
   bool reraise = false;
+  // pytest's last frame of a failure, `x.py:3: ValueError`: the line the
+  // exception was raised on, naming the class where others name a function.
+  bool raised_here = false;
 };
 
 struct ExceptionBlock {

@@ -81,6 +81,7 @@ bool parse_pytest_frame(std::string_view line, Frame& f) {
   f.line = n;
   std::string_view rest = trim(line.substr(i + 1));
   f.function = rest.substr(0, 3) == "in " ? std::string(rest.substr(3)) : "";
+  f.raised_here = f.function.empty() && !rest.empty();
   return true;
 }
 

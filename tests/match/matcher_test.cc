@@ -1750,5 +1750,25 @@ TEST(Matcher, ASyntaxErrorsSourcePlaceIsNotTheRaisingFrame) {
   EXPECT_EQ(top_id(plain), "pgen");
 }
 
+// pytest's long report ends a failure with `path.py:1369: BadZipFile`,
+// the line the exception was raised on, which names no function under a
+// frame that does (`path.py:1302: in __init__`): no SyntaxError's place,
+// the raising frame. (Two raises of one message: the line picks.)
+TEST(Matcher, PytestsLastFrameNamingTheClassIsTheRaisingFrame) {
+  auto m = Matcher::build(
+      {site_in("caught", "python/cpython", "BadZipFile", "File is not a zip file", "File is not a zip file", "Lib/zipfile.py", 1367),
+       site_in("empty", "python/cpython", "BadZipFile", "File is not a zip file", "File is not a zip file", "Lib/zipfile.py", 1369)});
+  auto r = m.match(
+      "/usr/lib/python3.11/zipfile.py:1302: in __init__\n"
+      "    self._RealGetContents()\n"
+      ">           raise BadZipFile(\"File is not a zip file\")\n"
+      "E           zipfile.BadZipFile: File is not a zip file\n"
+      "\n"
+      "/usr/lib/python3.11/zipfile.py:1369: BadZipFile\n");
+  EXPECT_EQ(top_id(r), "empty");
+  EXPECT_FALSE(r.raised_below);
+  EXPECT_TRUE(!r.candidates.empty() && r.candidates.front().reasons.frame_line);
+}
+
 }  // namespace
 }  // namespace errdex::match
