@@ -4,6 +4,8 @@
 #include <cctype>
 #include <vector>
 
+#include "util/text.h"
+
 namespace errdex::match {
 
 std::uint32_t statement_hash(std::string_view line) {
@@ -63,13 +65,6 @@ namespace {
 
 bool ident_char(char c) { return c == '_' || c == '$' || std::isalnum(static_cast<unsigned char>(c)); }
 
-std::string_view trimmed(std::string_view l) {
-  const auto b = l.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  const auto e = l.find_last_not_of(" \t\r");
-  return l.substr(b, e - b + 1);
-}
-
 // Whether `line` binds `name`: 1 to a new error (`name = new …`,
 // `name = …Error(…`), -1 to something else, 0 not at all.
 int binds_new_error(std::string_view line, std::string_view name) {
@@ -77,9 +72,9 @@ int binds_new_error(std::string_view line, std::string_view name) {
     if ((at > 0 && (ident_char(line[at - 1]) || line[at - 1] == '.')) ||
         (at + name.size() < line.size() && ident_char(line[at + name.size()])))
       continue;
-    std::string_view rest = trimmed(line.substr(at + name.size()));
+    std::string_view rest = util::trim(line.substr(at + name.size()));
     if (!rest.starts_with("=") || rest.starts_with("==") || rest.starts_with("=>")) continue;
-    rest = trimmed(rest.substr(1));
+    rest = util::trim(rest.substr(1));
     return rest.starts_with("new ") || rest.find("Error(") != std::string_view::npos ? 1 : -1;
   }
   return 0;
@@ -98,10 +93,10 @@ int excerpt_made_above(std::string_view excerpt, int start, int line, std::uint3
     excerpt.remove_prefix(nl + 1);
   }
   if (lines.empty() || static_cast<int>(lines.size()) != std::min(line - start, k_max_above) + 1) return 0;
-  std::string_view t = trimmed(lines.back());
+  std::string_view t = util::trim(lines.back());
   if (!t.starts_with("throw ")) return 0;
-  t = trimmed(t.substr(6));
-  if (t.ends_with(";")) t = trimmed(t.substr(0, t.size() - 1));
+  t = util::trim(t.substr(6));
+  if (t.ends_with(";")) t = util::trim(t.substr(0, t.size() - 1));
   if (t.empty() || !std::all_of(t.begin(), t.end(), ident_char) || std::isdigit(static_cast<unsigned char>(t[0]))) return 0;
   for (std::size_t i = lines.size() - 1; i-- > 0;) {
     const int binds = binds_new_error(lines[i], t);

@@ -199,11 +199,11 @@ void Session::on_header(beast::error_code ec) {
     done();
     return;
   }
-  // The header was whole when its Content-Length was found too large.
-  if (ec == http::error::body_limit) m_target = std::string(m_parser->get().target());
-  // Too large to read whole: its request line, parsed before the limit was
-  // hit, still says what was asked for (a page's address gets a page).
-  if (ec == http::error::header_limit) m_target = std::string(m_parser->get().target());
+  // The header was whole when its Content-Length was found too large; one
+  // too large to read whole still had its request line parsed before the
+  // limit was hit. Either says what was asked for (a page's address gets a
+  // page).
+  if (ec == http::error::body_limit || ec == http::error::header_limit) m_target = std::string(m_parser->get().target());
   if (ec) return fail_request(status_for(ec), std::string("unreadable request: ") + ec.message());
   const auto& req = m_parser->get();
   m_method = std::string(req.method_string());

@@ -282,8 +282,7 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   }
   if (index == n_parts) return;
   const std::string param = site.message.parts[index].text;
-  for (std::size_t i = 0; i < n_parts; ++i)
-    if (i != index && !site.message.parts[i].literal && site.message.parts[i].text == param) return;
+  if (part_named(site.message, param) != index) return;  // shown twice
   const bool alone = n_parts == 1;
   for (const Assign& a : assignments(fn))
     if (a.name == param && (alone || !a.append)) return;
