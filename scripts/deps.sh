@@ -39,11 +39,20 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# tree-sitter runtime and grammar C sources, pinned by package-lock.json.
+# tree-sitter runtime and grammar C sources (package.json's dependencies),
+# pinned by package-lock.json; the tests' npm packages and benchmark peers
+# are its devDependencies, installed only for `test`.
 # --ignore-scripts: we compile the C sources ourselves; no native node build.
+# The stamp holds the lock file and what was installed: a full install serves
+# both modes, a build-only one is replaced by a full one for `test`.
 stamp=node_modules/.errdex-lock
-if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "deps: npm ci"
-  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+kind=all; npm_flags=()
+[ "${1:-}" = test ] || { kind=build; npm_flags=(--omit=dev); }
+installed=$(sed -n 1p node_modules/.errdex-kind 2>/dev/null || true)
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp" ||
+   { [ "$kind" = all ] && [ "$installed" != all ]; }; then
+  echo "deps: npm ci ${npm_flags[*]}"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error "${npm_flags[@]}"
   cp package-lock.json "$stamp"
+  echo "$kind" > node_modules/.errdex-kind
 fi
