@@ -93,12 +93,16 @@ class Explainer {
   // else that none does; `lead` goes before the class on the first line.
   // Only the class agreeing (`open()` raising FileNotFoundError under
   // pathlib) names no site: one of the file's other raises would mislead.
+  // Raised by C code under the innermost frame (match::echoes_below), a
+  // site printing the same class and message is named after the miss.
   std::string answer(const match::MatchResult& res, const std::string& lead = "") {
-    if (!match::explains(res)) return miss(res, lead);
+    const bool echo = !match::explains(res) && match::echoes_below(res);
+    if (!match::explains(res) && !echo) return miss(res, lead);
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
-    std::string out = "errdex: " + lead + shown_class(res) + " raised at " + r.file_path + ":" +
-                      std::to_string(r.line_number) + " (" + r.repo;
+    std::string out = echo ? miss(res, lead) + "errdex:   the same class and message are raised at "
+                           : "errdex: " + lead + shown_class(res) + " raised at ";
+    out += r.file_path + ":" + std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
     if (res.ambiguous) {

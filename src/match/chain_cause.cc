@@ -47,6 +47,12 @@ bool explains(const MatchResult& res) {
   return !weak(best) && !(res.fulltext_fallback && !best.frame_line && !best.frame_source);
 }
 
+bool echoes_below(const MatchResult& res) {
+  if (res.candidates.empty() || !res.raised_below || res.fulltext_fallback) return false;
+  const Reasons& best = res.candidates.front().reasons;
+  return best.error_class && best.pattern_text;
+}
+
 bool unexplained(const MatchResult& res) {
   if (!explains(res)) return true;
   const Reasons& best = res.candidates.front().reasons;
@@ -56,16 +62,17 @@ bool unexplained(const MatchResult& res) {
 std::optional<CauseMatch> match_cause(const std::function<MatchResult(std::string_view)>& match,
                                       std::string_view text, const MatchResult& res) {
   if (!unexplained(res)) return std::nullopt;
+  std::optional<CauseMatch> echo;
   std::string_view rest = text;
   for (int depth = 1; depth <= k_max_cause_depth; ++depth) {
     auto cause = chain_cause(rest);
-    if (!cause) return std::nullopt;
+    if (!cause) break;
     rest = cause->text;
     MatchResult earlier = match(rest);
-    if (!explains(earlier)) continue;
-    return CauseMatch{std::move(earlier), cause->direct, depth};
+    if (explains(earlier)) return CauseMatch{std::move(earlier), cause->direct, depth};
+    if (!echo && echoes_below(earlier)) echo = CauseMatch{std::move(earlier), cause->direct, depth};
   }
-  return std::nullopt;
+  return echo;
 }
 
 }  // namespace errdex::match

@@ -32,6 +32,12 @@ std::optional<ChainCause> chain_cause(std::string_view traceback);
 // nor found by full text alone with no frame on its line.
 bool explains(const MatchResult& res);
 
+// The exception was raised below the innermost frame (raised_below: C
+// code, a built-in), and the first answer is a site printing the same
+// class and message elsewhere (json's C scanner and its Python twin): not
+// the raise, but the nearest the store holds to it.
+bool echoes_below(const MatchResult& res);
+
 // No indexed raise explains the result's exception: !explains(), or the
 // first answer agrees with the text by message alone, neither by the
 // printed class nor by a frame (the program's own class wrapping a
@@ -39,14 +45,17 @@ bool explains(const MatchResult& res);
 bool unexplained(const MatchResult& res);
 
 struct CauseMatch {
-  MatchResult result;  // the cause's match, which explains() it
+  MatchResult result;  // the cause's match, which explains() it, or else
+                       // echoes_below() it
   bool direct = true;  // of the last separator passed on the way up
   int depth = 0;       // 1: the exception right above the last one
 };
 
 // The nearest exception up the chain of `text` (at most k_max_cause_depth
-// up) whose match explains() it; nothing when `res` (text's own match) is
-// not unexplained(), or no cause is explained.
+// up) whose match explains() it; when none does, the nearest one raised by
+// C code whose match echoes_below() it (a site printing the same message);
+// nothing when `res` (text's own match) is not unexplained(), or neither is
+// found.
 inline constexpr int k_max_cause_depth = 8;
 // `match` answers one text (Matcher::match with the caller's top).
 std::optional<CauseMatch> match_cause(const std::function<MatchResult(std::string_view)>& match,

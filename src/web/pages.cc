@@ -245,14 +245,17 @@ Response match_page(const Snapshot& s, const std::string* text) {
     last.set("cause_note", false);
     answers.push_back(last);
     // When no indexed raise explains the last exception of a chain, the
-    // nearest cause one explains.
+    // nearest cause one explains (or, raised by C code, one whose message a
+    // site prints).
     auto answer = [&](std::string_view t) { return s.matcher->match(t, 5); };
     if (auto cause = match::match_cause(answer, *text, m)) {
       Data earlier = answer_data(s, cause->result);
       earlier.set("heading", cause->direct ? "Its cause" : "Raised while handling");
       earlier.set("cause_note", std::string("The exception above was raised ") +
                                     (cause->direct ? "from this one (raise … from)" : "while handling this one") +
-                                    ", which a raise of the index explains.");
+                                    (match::explains(cause->result)
+                                         ? ", which a raise of the index explains."
+                                         : ", raised below its innermost frame; the sites below print its message."));
       answers.push_back(earlier);
     }
     d.set("answers", answers);

@@ -34,7 +34,7 @@ TEST(RunChain, AnErrorRaisedFromALibrarysErrorNamesThatErrorsRaise) {
              "    try:\n"
              "        return json.loads(text)\n"
              "    except json.JSONDecodeError as e:\n"
-             "        if sys.argv[1] == 'from':\n"
+             "        if sys.argv[1] in ('from', 'c'):\n"
              "            raise ConfigError(f'config is broken: {e}') from e\n"
              "        if sys.argv[1] == 'value':\n"
              "            raise ValueError('config is broken')\n"
@@ -44,7 +44,7 @@ TEST(RunChain, AnErrorRaisedFromALibrarysErrorNamesThatErrorsRaise) {
              "            except KeyError as k:\n"
              "                raise ConfigError('no config') from k\n"
              "        raise\n"
-             "load('')\n");
+             "load('{bad' if sys.argv[1] == 'c' else '')\n");
   auto wrapped = [&](const std::string& how) {
     return run(errdex_cmd() + " run --db " + shell_quote(db) + " --url http://errdex.test -- python3 " +
                shell_quote((data / "app.py").string()) + " " + how);
@@ -82,6 +82,19 @@ TEST(RunChain, AnErrorRaisedFromALibrarysErrorNamesThatErrorsRaise) {
   lines = said(twice.err);
   EXPECT_NE(lines.find("JSONDecodeError raised at Lib/json/decoder.py:"), std::string::npos) << twice.err;
   EXPECT_EQ(lines.find("KeyError raised at"), std::string::npos) << twice.err;
+
+  // Raised by json's C scanner under decoder.py's `self.scan_once(s, idx)`:
+  // no raise there, but the Python scanner's prints the same message.
+  auto c = wrapped("c");
+  EXPECT_EQ(c.code, 1);
+  lines = said(c.err);
+  EXPECT_NE(lines.find("errdex: ConfigError matches no raise statement"), std::string::npos) << c.err;
+  EXPECT_NE(lines.find("errdex: its cause, JSONDecodeError matches no raise statement errdex has indexed; it was raised "
+                       "at or below json/decoder.py:"),
+            std::string::npos)
+      << c.err;
+  EXPECT_NE(lines.find("errdex:   the same class and message are raised at Lib/json/decoder.py:"), std::string::npos)
+      << c.err;
 
   // The library's own error, unwrapped: one answer, no cause.
   auto bare = wrapped("bare");

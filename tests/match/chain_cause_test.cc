@@ -132,5 +132,57 @@ TEST(ChainCause, ANodeErrorsCauseIsItsBracketedCause) {
   EXPECT_EQ(cause->result.exception.error_class, "RangeError");
 }
 
+// json's C scanner raises under the innermost frame (`self.scan_once(s,
+// idx)`): no site raises there, but its Python twin prints the same class
+// and message. With nothing up the chain explained, that cause is named.
+TEST(ChainCause, ACauseRaisedByCCodeIsNamedByASitePrintingItsMessage) {
+  const Matcher m = Matcher::build(
+      {rec("j", "JSONDecodeError", "Expecting property name enclosed in double quotes", "pkg/decoder.py", 163),
+       rec("k", "JSONDecodeError", "Extra data", "pkg/decoder.py", 340)});
+  const std::string inner =
+      "Traceback (most recent call last):\n"
+      "  File \"/home/me/app.py\", line 5, in load\n"
+      "    return pkg.loads(text)\n"
+      "  File \"/venv/lib/python3.11/site-packages/pkg/decoder.py\", line 353, in raw_decode\n"
+      "    obj, end = self.scan_once(s, idx)\n"
+      "pkg.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n";
+  MatchResult below = m.match(inner, 3);
+  ASSERT_TRUE(below.raised_below);
+  EXPECT_FALSE(explains(below));
+  EXPECT_TRUE(echoes_below(below));
+  EXPECT_EQ(below.candidates.front().index, 0u);
+
+  const std::string from = inner + std::string(k_direct) + std::string(k_outer);
+  MatchResult last = m.match(from, 3);
+  EXPECT_TRUE(unexplained(last));
+  auto cause = match_cause(answer(m), from, last);
+  ASSERT_TRUE(cause);
+  EXPECT_EQ(cause->depth, 1);
+  EXPECT_TRUE(cause->result.raised_below);
+  EXPECT_EQ(cause->result.candidates.front().index, 0u);
+
+  // An explained cause further up comes first.
+  const std::string explained =
+      "Traceback (most recent call last):\n"
+      "  File \"/venv/lib/python3.11/site-packages/pkg/decoder.py\", line 340, in decode\n"
+      "    raise JSONDecodeError(\"Extra data\", s, end)\n"
+      "pkg.decoder.JSONDecodeError: Extra data: line 1 column 5 (char 4)\n" +
+      std::string(k_during) + from;
+  cause = match_cause(answer(m), explained, m.match(explained, 3));
+  ASSERT_TRUE(cause);
+  EXPECT_EQ(cause->depth, 2);
+  EXPECT_FALSE(cause->result.raised_below);
+  EXPECT_EQ(cause->result.candidates.front().index, 1u);
+
+  // Raised below a frame, with only the class agreeing: no site is named.
+  const std::string other =
+      "Traceback (most recent call last):\n"
+      "  File \"/venv/lib/python3.11/site-packages/pkg/decoder.py\", line 353, in raw_decode\n"
+      "    obj, end = self.scan_once(s, idx)\n"
+      "pkg.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 2 (char 1)\n" +
+      std::string(k_direct) + std::string(k_outer);
+  EXPECT_FALSE(match_cause(answer(m), other, m.match(other, 3)));
+}
+
 }  // namespace
 }  // namespace errdex::match

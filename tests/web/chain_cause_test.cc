@@ -27,9 +27,9 @@ TEST(ChainCause, MatchTheApiAndThePageNameTheRaiseAChainCameFrom) {
              "import sys\n"
              "class ConfigError(Exception): pass\n"
              "try:\n"
-             "    json.loads('')\n"
+             "    json.loads('{bad' if sys.argv[1] == 'c' else '')\n"
              "except json.JSONDecodeError as e:\n"
-             "    if sys.argv[1] == 'from':\n"
+             "    if sys.argv[1] in ('from', 'c'):\n"
              "        raise ConfigError('config is broken') from e\n"
              "    if sys.argv[1] == 'value':\n"
              "        raise ValueError(str(sys.argv))\n"
@@ -41,6 +41,8 @@ TEST(ChainCause, MatchTheApiAndThePageNameTheRaiseAChainCameFrom) {
     return r.err;
   };
   const std::string from = traceback("from"), value = traceback("value"), bare = traceback("bare");
+  // json's C scanner raised the cause, under decoder.py's `scan_once`.
+  const std::string c_code = traceback("c");
   auto match = [&](const std::string& how, const std::string& flags) {
     return run(errdex_cmd() + " match --db " + shell_quote(db) + " " + flags + " < " +
                shell_quote((data / (how + ".txt")).string()));
@@ -100,6 +102,18 @@ TEST(ChainCause, MatchTheApiAndThePageNameTheRaiseAChainCameFrom) {
   ASSERT_EQ(page.status, 200);
   EXPECT_NE(page.body.find("<h2>Its cause</h2>"), std::string::npos) << page.body;
   EXPECT_NE(page.body.find("Lib/json/decoder.py:"), std::string::npos);
+  // A cause raised by C code: the sites printing its message, said so.
+  api = post(server.port(), "/api/match", "text/plain", c_code);
+  ASSERT_EQ(api.status, 200);
+  j = json::parse(api.body);
+  ASSERT_TRUE(j["cause"].is_object()) << api.body;
+  EXPECT_TRUE(j["cause"]["raisedBelowFrame"].get<bool>()) << api.body;
+  EXPECT_EQ(j["cause"]["candidates"][0]["filePath"], "Lib/json/decoder.py");
+  EXPECT_EQ(j["cause"]["candidates"][0]["errorClass"], "JSONDecodeError");
+  page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=" + web::percent_encode(c_code));
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("raised below its innermost frame; the sites below print its message"), std::string::npos)
+      << page.body;
   page = post(server.port(), "/match", "application/x-www-form-urlencoded", "text=" + web::percent_encode(bare));
   ASSERT_EQ(page.status, 200);
   EXPECT_EQ(page.body.find("Its cause"), std::string::npos);
