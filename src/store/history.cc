@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "util/text.h"
+
 namespace errdex::store {
 namespace {
 
@@ -131,8 +133,40 @@ void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
     if (!m_stored_ids.contains(s.id)) m_stored_ids.insert(s.id);
 }
 
+void SiteIdIndex::realign(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
+  std::vector<std::string> contents(records.size());
+  std::unordered_map<std::string_view, int> held;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (!keys[i].empty()) ++held[contents[i] = content_key(keys[i], records[i].error_class, records[i].error_message)];
+  // Stored id -> the one record whose content the stored revisions give it.
+  std::unordered_map<std::string_view, std::size_t> claims;
+  std::unordered_set<std::string_view> contested;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (contents[i].empty() || held[contents[i]] != 1) continue;
+    auto it = m_id_of_content.find(contents[i]);
+    if (it == m_id_of_content.end() || it->second == records[i].id) continue;
+    if (!claims.emplace(it->second, i).second) contested.insert(it->second);
+  }
+  for (const auto& id : contested) claims.erase(id);
+  if (claims.empty()) return;
+  std::unordered_set<std::size_t> claimants;
+  for (const auto& [id, i] : claims) claimants.insert(i);
+  // A record whose id another takes, claiming none itself, gets an id of
+  // its own, paired below as any new one (a reworded site keeps its
+  // stored id there).
+  std::vector<std::size_t> displaced;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (!claimants.contains(i) && claims.contains(records[i].id)) displaced.push_back(i);
+  std::vector<std::pair<std::size_t, std::string>> moves;
+  for (const auto& [id, i] : claims) moves.emplace_back(i, std::string(id));
+  for (auto& [i, id] : moves) records[i].id = std::move(id);
+  for (std::size_t i : displaced)
+    records[i].id = util::hex64(util::mix64(util::fnv1a64(records[i].id + '\n' + contents[i])));
+}
+
 std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
   if (keys.size() != records.size() || m_ids_of_key.empty()) return 0;
+  realign(records, keys);
   // Views of the records' ids: an id given below is the record's own string.
   std::unordered_set<std::string_view> taken;
   for (const auto& r : records) taken.insert(r.id);

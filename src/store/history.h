@@ -61,6 +61,14 @@ class SiteIdIndex {
   std::size_t keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
 
  private:
+  // First, a record whose site key, class and message the stored
+  // revisions give one id (content_key), held by no other record, takes
+  // that id: its ordinal among the file's equal messages names another
+  // site once a raise of the same message was added or removed above it
+  // (cachetools' five caches' `%s is empty`, one of the caches removed). A
+  // record whose id that takes gets one hashed from it and its content.
+  void realign(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
+
   // Looked up by views too, without a copy.
   struct Hash {
     using is_transparent = void;

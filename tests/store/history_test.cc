@@ -147,6 +147,58 @@ TEST(History, AnUnchangedSiteKeepsTheIdItsRewordingKeptWhenItsFunctionGainsARais
   EXPECT_EQ(both[1].id, "00000000000000a3");
 }
 
+// An id counts a site among the equal messages of its file: with one of
+// them removed, the sites below it hash to the ids of the ones above. Each
+// takes the id the stored revision gave its function, class and message,
+// and a site whose id that takes is paired as any new one (cachetools 5.5.2
+// to 7.0.6: MRUCache's `%s is empty` gone, RRCache's answered as MRUCache's
+// moved, TLRUCache's reworded one as removed).
+TEST(History, ARemovedRaiseOfARepeatedMessageShiftsNoOtherSitesId) {
+  auto at = [](const std::string& id, const std::string& fn, const std::string& message) {
+    return SiteAt{"acme/a", "v1", k_sha1, id, "pkg/a.py", "KeyError", message, site_key("pkg/a.py", fn, "popitem"), 1};
+  };
+  const std::vector<SiteAt> v1 = {at("00000000000000a0", "A", "{name} is empty"),
+                                  at("00000000000000a1", "B", "{name} is empty"),
+                                  at("00000000000000a2", "C", "{name} is empty"),
+                                  at("00000000000000d1", "D", "{cls} is empty")};
+  auto record = [](const std::string& id, const std::string& message) {
+    model::ErrorRecord r;
+    r.id = id;
+    r.error_class = "KeyError";
+    r.error_message = message;
+    return r;
+  };
+  // B's raise removed; D's reworded to the others' message. By their
+  // ordinals, C and D hash to B's and C's ids.
+  std::vector<model::ErrorRecord> v2 = {record("00000000000000a0", "{name} is empty"),
+                                        record("00000000000000a1", "{name} is empty"),
+                                        record("00000000000000a2", "{name} is empty")};
+  const std::vector<std::string> keys = {site_key("pkg/a.py", "A", "popitem"), site_key("pkg/a.py", "C", "popitem"),
+                                         site_key("pkg/a.py", "D", "popitem")};
+  EXPECT_EQ(keep_site_ids(v2, keys, v1), 1u) << "one message changed: D's";
+  EXPECT_EQ(v2[0].id, "00000000000000a0");
+  EXPECT_EQ(v2[1].id, "00000000000000a2");
+  EXPECT_EQ(v2[2].id, "00000000000000d1");
+  // A site whose id is taken and that pairs with none gets an id of its
+  // own, the same on every scan.
+  std::vector<model::ErrorRecord> added = {record("00000000000000a0", "{name} is empty"),
+                                           record("00000000000000a1", "{name} is empty"),
+                                           record("00000000000000a2", "{name} is empty"),
+                                           record("00000000000000a3", "{name} is empty")};
+  // E's raise added above B's.
+  const std::vector<std::string> added_keys = {site_key("pkg/a.py", "A", "popitem"), site_key("pkg/a.py", "E", "popitem"),
+                                               site_key("pkg/a.py", "B", "popitem"), site_key("pkg/a.py", "C", "popitem")};
+  auto again = added;
+  keep_site_ids(added, added_keys, v1);
+  keep_site_ids(again, added_keys, v1);
+  EXPECT_EQ(added[2].id, "00000000000000a1");
+  EXPECT_EQ(added[3].id, "00000000000000a2");
+  EXPECT_EQ(added[1].id.size(), 16u);
+  for (const char* taken : {"00000000000000a0", "00000000000000a1", "00000000000000a2", "00000000000000a3"})
+    EXPECT_NE(added[1].id, taken);
+  EXPECT_EQ(added[1].id, again[1].id);
+}
+
 TEST(History, FirstLastRemovedAndEachChange) {
   TempDir dir;
   auto st = open_in(dir);
