@@ -129,8 +129,7 @@ void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
     if (auto it = m_ids_of_key.find(k); it != m_ids_of_key.end()) it->second = std::move(list);
     else m_ids_of_key.emplace(std::string(k), std::move(list));
   }
-  for (const auto& s : revision)
-    if (!m_stored_ids.contains(s.id)) m_stored_ids.insert(s.id);
+  for (const auto& s : revision) m_stored_ids.insert_or_assign(s.id, s.error_class + '\n' + s.error_message);
 }
 
 void SiteIdIndex::realign(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
@@ -207,6 +206,11 @@ std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const st
       continue;
     }
     auto& r = records[unpaired[at]];
+    if (auto what = m_stored_ids.find(*left); what != m_stored_ids.end()) {
+      const std::string_view cls_msg = what->second;
+      const std::size_t nl = cls_msg.find('\n');
+      if (cls_msg.substr(0, nl) != r.error_class && cls_msg.substr(nl + 1) != r.error_message) continue;
+    }
     taken.erase(r.id);
     r.id = *left;
     taken.insert(r.id);
@@ -309,7 +313,7 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
     if (!old_by_id.contains(new_sites[i].id)) fresh.push_back(i);
   // A site that lost its id (its message changed, and the scan could not
   // carry the id over) is paired by its key, held once among the sites
-  // left on each side.
+  // left on each side, when it keeps its class or its message.
   auto key_at = [](const std::vector<SiteAt>& sites) {
     return [&sites](std::size_t i, std::size_t) -> const std::string& { return sites[i].site_key; };
   };
@@ -325,8 +329,13 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
       continue;
     }
     const std::size_t j = fresh[nk->second];
-    paired_new.insert(j);
     const SiteAt& y = new_sites[j];
+    if (x.error_class != y.error_class && x.error_message != y.error_message) {
+      // Another statement in the same function.
+      d.removed.push_back(x);
+      continue;
+    }
+    paired_new.insert(j);
     if (x.error_class != y.error_class) d.class_changed.emplace_back(x, y);
     else d.reworded.emplace_back(x, y);
   }
