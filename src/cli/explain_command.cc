@@ -62,8 +62,9 @@ class Explainer {
     const bool cut = !summary.empty() && message.ends_with("...");
     if (cut) message.remove_suffix(3);
     if (!summary.empty()) {
+      // The summary prints a failed `assert` without its class.
       for (const auto& [c, m] : m_answered)
-        if (c == cls && std::string_view(m).starts_with(message)) return "";
+        if ((c == cls || cls.empty()) && std::string_view(m).starts_with(message)) return "";
       // Cut short, the message may fit a site it would not whole.
       if (cut && !match::explains(res)) return "";
     }
@@ -111,9 +112,12 @@ class Explainer {
   // The lines naming the site that explains `res` (match::explains), or
   // else that none does; `lead` goes before the class on the first line.
   // Only the class agreeing (`open()` raising FileNotFoundError under
-  // pathlib) names no site: one of the file's other raises would mislead.
+  // pathlib) names no site: one of the file's other raises would mislead;
+  // nor does only the message, of a site raising another class than the
+  // printed one, no frame agreeing (a test's own `assert x == 2` and a
+  // package's `raise Failure("assert %s" % …)`: match::unexplained).
   std::string answer(const match::MatchResult& res, const std::string& lead = "") {
-    if (!match::explains(res)) return miss(res, lead);
+    if (match::unexplained(res)) return miss(res, lead);
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
     std::string out = "errdex: " + lead + shown_class(res) + " raised at " + r.file_path + ":" +

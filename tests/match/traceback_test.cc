@@ -1286,3 +1286,34 @@ TEST(Traceback, MessageLinesLoseOnlyARepeatedPrefix) {
 
 }  // namespace
 }  // namespace errdex::match
+
+namespace errdex::match {
+namespace {
+
+// pytest prints a failed `assert` without its class (`E   assert 1 == 2`,
+// pytest's rewriting strips `AssertionError: `); the failure's raising
+// frame names it in the long style, and the exception is read as that
+// class, so a site of another class whose message is `assert {x}` is not
+// taken for it.
+TEST(Traceback, PytestsFailedAssertTakesItsClassFromTheRaisingFrame) {
+  auto t = parse_traceback(
+      "___________________________________ test_sum ___________________________________\n"
+      "\n"
+      "    def test_sum():\n"
+      ">       assert load('1') == 2\n"
+      "E       assert 1 == 2\n"
+      "E        +  where 1 = load('1')\n"
+      "\n"
+      "test_cfg.py:11: AssertionError\n");
+  EXPECT_EQ(last(t).error_class, "AssertionError");
+  EXPECT_EQ(last(t).message.substr(0, 13), "assert 1 == 2");
+  // A class in the E lines stays the one read.
+  t = parse_traceback("test_a.py:4: in test_a\n    f()\nE   ValueError: bad\nx.py:3: ValueError\n");
+  EXPECT_EQ(last(t).error_class, "ValueError");
+  // `--tb=short` prints no raising frame: a classless failure is a failed `assert`.
+  t = parse_traceback("test_b.py:9: in test_b\n    assert f()\nE   assert None\n");
+  EXPECT_EQ(last(t).error_class, "AssertionError");
+}
+
+}  // namespace
+}  // namespace errdex::match
