@@ -68,7 +68,12 @@ class Explainer {
       // Cut short, the message may fit a site it would not whole.
       if (cut && !match::explains(res)) return "";
     }
-    if (summary.empty()) m_answered.emplace_back(cls, std::string(message));
+    if (summary.empty()) {
+      // A long-running program prints errors without end: pytest's summary
+      // repeats the failures of its own report, the last ones printed.
+      if (m_answered.size() >= k_max_answered) m_answered.erase(m_answered.begin(), m_answered.begin() + k_max_answered / 2);
+      m_answered.emplace_back(cls, std::string(message));
+    }
     auto cause = match::match_cause(match, text, res);
     if (!cause) return answer(res);
     // An exception of a class no record raises has no line of its own
@@ -176,6 +181,7 @@ class Explainer {
 
   std::string m_db, m_base;
   bool m_tried = false;
+  static constexpr std::size_t k_max_answered = 4096;
   // The errors answered so far (class, message) but pytest's summary lines.
   std::vector<std::pair<std::string, std::string>> m_answered;
   std::unique_ptr<store::Store> m_store;
