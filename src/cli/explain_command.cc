@@ -57,14 +57,24 @@ class Explainer {
     std::string_view summary = match::pytest_summary_error(traceback);
     std::string_view text = summary.empty() ? std::string_view(traceback) : summary;
     match::MatchResult res = match(text);
+    std::string asserted;
+    if (!summary.empty() && res.exception.error_class.empty() && !res.exception.message.empty()) {
+      // pytest prints every error as `Class: message` but a failed
+      // `assert`, whose class its rewriting strips.
+      asserted = "AssertionError: " + std::string(summary);
+      text = asserted;
+      res = match(text);
+    }
     const std::string cls = last_name(res.exception.error_class);
     std::string_view message = res.exception.message;
     const bool cut = !summary.empty() && message.ends_with("...");
     if (cut) message.remove_suffix(3);
     if (!summary.empty()) {
-      // The summary prints a failed `assert` without its class.
+      // (`--tb=line` prints a failed `assert` as `path.py:12: assert x`,
+      // read as a message without a class.)
       for (const auto& [c, m] : m_answered)
-        if ((c == cls || cls.empty()) && std::string_view(m).starts_with(message)) return "";
+        if ((c == cls && std::string_view(m).starts_with(message)) || (c.empty() && std::string_view(m).ends_with(message)))
+          return "";
       // Cut short, the message may fit a site it would not whole.
       if (cut && !match::explains(res)) return "";
     }
