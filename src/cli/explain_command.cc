@@ -1,6 +1,6 @@
 // errdex explain and errdex run: the answer printed where the error is.
 // Output passes through unchanged, byte for byte; under each Python
-// traceback in it, a few lines say where it was raised, the values its
+// traceback in it (and each failure of pytest's report), a few lines say where it was raised, the values its
 // message holds, the first fix and the page.
 #include <fcntl.h>
 #include <poll.h>
@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/store_url.h"
@@ -45,11 +47,44 @@ class Explainer {
   // exception of a chain (the program's own `raise AppError(…) from e`),
   // the nearest exception up the chain that one explains is named too, as
   // its cause (match::match_cause, as `errdex match` does).
+  // A line of pytest's short test summary repeats a failure its report
+  // showed whole: it is answered only when no error of its class whose
+  // message starts as its (cut) message was answered before from a report
+  // (with `--tb=no` each line is answered: two failures, two answers).
   std::string explain(const std::string& traceback) {
     if (!ready()) return "";
     auto match = [&](std::string_view text) { return m_matcher->match(text, 3); };
-    match::MatchResult res = match(traceback);
-    auto cause = match::match_cause(match, traceback, res);
+    std::string_view summary = match::pytest_summary_error(traceback);
+    std::string_view text = summary.empty() ? std::string_view(traceback) : summary;
+    match::MatchResult res = match(text);
+    std::string asserted;
+    if (!summary.empty() && res.exception.error_class.empty() && !res.exception.message.empty()) {
+      // pytest prints every error as `Class: message` but a failed
+      // `assert`, whose class its rewriting strips.
+      asserted = "AssertionError: " + std::string(summary);
+      text = asserted;
+      res = match(text);
+    }
+    const std::string cls = last_name(res.exception.error_class);
+    std::string_view message = res.exception.message;
+    const bool cut = !summary.empty() && message.ends_with("...");
+    if (cut) message.remove_suffix(3);
+    if (!summary.empty()) {
+      // (`--tb=line` prints a failed `assert` as `path.py:12: assert x`,
+      // read as a message without a class.)
+      for (const auto& [c, m] : m_answered)
+        if ((c == cls && std::string_view(m).starts_with(message)) || (c.empty() && std::string_view(m).ends_with(message)))
+          return "";
+      // Cut short, the message may fit a site it would not whole.
+      if (cut && !match::explains(res)) return "";
+    }
+    if (summary.empty()) {
+      // A long-running program prints errors without end: pytest's summary
+      // repeats the failures of its own report, the last ones printed.
+      if (m_answered.size() >= k_max_answered) m_answered.erase(m_answered.begin(), m_answered.begin() + k_max_answered / 2);
+      m_answered.emplace_back(cls, std::string(message));
+    }
+    auto cause = match::match_cause(match, text, res);
     if (!cause) return answer(res);
     // An exception of a class no record raises has no line of its own
     // until then.
@@ -92,12 +127,15 @@ class Explainer {
   // The lines naming the site that explains `res` (match::explains), or
   // else that none does; `lead` goes before the class on the first line.
   // Only the class agreeing (`open()` raising FileNotFoundError under
-  // pathlib) names no site: one of the file's other raises would mislead.
+  // pathlib) names no site: one of the file's other raises would mislead;
+  // nor does only the message, of a site raising another class than the
+  // printed one, no frame agreeing (a test's own `assert x == 2` and a
+  // package's `raise Failure("assert %s" % …)`: match::unexplained).
   // Raised by C code under the innermost frame (match::echoes_below), a
   // site printing the same class and message is named after the miss.
   std::string answer(const match::MatchResult& res, const std::string& lead = "") {
     const bool echo = !match::explains(res) && match::echoes_below(res);
-    if (!match::explains(res) && !echo) return miss(res, lead);
+    if (match::unexplained(res) && !echo) return miss(res, lead);
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
     std::string out = echo ? miss(res, lead) + "errdex:   the same class and message are raised at "
@@ -150,8 +188,16 @@ class Explainer {
     return true;
   }
 
+  static std::string last_name(std::string_view cls) {
+    if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
+    return std::string(cls);
+  }
+
   std::string m_db, m_base;
   bool m_tried = false;
+  static constexpr std::size_t k_max_answered = 4096;
+  // The errors answered so far (class, message) but pytest's summary lines.
+  std::vector<std::pair<std::string, std::string>> m_answered;
   std::unique_ptr<store::Store> m_store;
   std::vector<model::ErrorRecord> m_records;
   std::vector<std::string> m_revision;  // by record: its revision's name
@@ -172,7 +218,11 @@ bool write_all(int fd, const char* data, std::size_t n) {
 // One output stream. Each line goes to the watch, then on to `out_fd`; when
 // it shows a traceback whole, the explanation is written first, so it
 // stands right under the traceback. The start of a line not yet ended (a
-// prompt) passes on at once.
+// prompt) passes on once nothing more came for k_partial_wait_ms: a line
+// written in pieces (pytest's heading of the next failure, its newline
+// after it) is seen whole before it passes, or the explanation would cut it.
+constexpr int k_partial_wait_ms = 50;
+
 struct Stream {
   int out_fd;
   int explain_fd;
@@ -190,18 +240,24 @@ struct Stream {
     }
     partial.erase(0, start);
     written = written > start ? written - start : 0;
-    write_all(out_fd, partial.data() + written, partial.size() - written);
-    written = partial.size();
     // A line longer than any traceback's is not one: keep memory bounded.
     if (partial.size() > (1u << 20)) {
+      pass_partial();
       partial.clear();
       written = 0;
     }
   }
+  // Whether part of a line waits to be passed on.
+  bool holding() const { return partial.size() > written; }
+  void pass_partial() {
+    write_all(out_fd, partial.data() + written, partial.size() - written);
+    written = partial.size();
+  }
   void end(Explainer& ex) {
-    // The last line, unended, was passed on already.
+    // The last line, unended.
     if (!partial.empty())
       if (auto tb = watch.feed(partial)) say(ex.explain(*tb));
+    pass_partial();
     partial.clear();
     written = 0;
     if (auto tb = watch.finish()) say(ex.explain(*tb));
@@ -218,6 +274,10 @@ int run_explain(const std::string& db, const std::string& base_url) {
   Stream in{STDOUT_FILENO, STDOUT_FILENO, {}, 0, {}};
   char buf[65536];
   for (;;) {
+    if (in.holding()) {
+      pollfd fd{STDIN_FILENO, POLLIN, 0};
+      if (poll(&fd, 1, k_partial_wait_ms) == 0) in.pass_partial();
+    }
     ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -250,9 +310,15 @@ int run_command(const std::string& db, const std::string& base_url, const std::v
   int open_fds = 2;
   char buf[65536];
   while (open_fds > 0) {
-    if (poll(fds, 2, -1) < 0) {
+    const bool holding = streams[0].holding() || streams[1].holding();
+    const int ready = poll(fds, 2, holding ? k_partial_wait_ms : -1);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       break;
+    }
+    if (ready == 0) {
+      for (Stream& s : streams) s.pass_partial();
+      continue;
     }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;

@@ -72,7 +72,101 @@ bool chains(std::string_view s) {
          s.find("The above exception was the direct cause of the following exception:") != std::string_view::npos;
 }
 
+// pytest's rule of `ch` (`=`, `-`) around a title, `==== FAILURES ====`:
+// the title ("" for a bare rule), else none.
+std::optional<std::string_view> rule_title(std::string_view s, char ch) {
+  if (s.size() < 3 || s.front() != ch || s.back() != ch) return std::nullopt;
+  std::size_t a = s.find_first_not_of(ch), b = s.find_last_not_of(ch);
+  if (a == std::string_view::npos) return std::string_view();
+  if (s[a] != ' ' || s[b] != ' ' || b <= a) return std::nullopt;
+  std::string_view title = s.substr(a + 1, b - a - 1);
+  if (title.empty() || title.front() == ' ' || title.back() == ' ') return std::nullopt;
+  return title;
+}
+
+// A failure's heading in pytest's report, `____ test_name ____` (its
+// `_ _ _ _` lines between one failure's frames are none).
+bool failure_heading(std::string_view s) {
+  auto title = rule_title(s, '_');
+  return title && !title->empty() && title->find_first_not_of("_ ") != std::string_view::npos;
+}
+
+// A line of pytest's short test summary other than a failure's.
+bool summary_line(std::string_view s) {
+  for (std::string_view w : {"PASSED ", "SKIPPED ", "XFAIL ", "XPASS ", "FAILED ", "ERROR "})
+    if (s.starts_with(w)) return true;
+  return false;
+}
+
+// The most of a failure kept (the matcher reads its end): `--showlocals`
+// can print much.
+constexpr std::size_t k_max_failure = 1u << 20;
+
 }  // namespace
+
+std::string_view pytest_summary_error(std::string_view block) {
+  std::size_t i = block.starts_with("FAILED ") ? 7 : block.starts_with("ERROR ") ? 6 : 0;
+  if (i == 0 || block.find('\n') != std::string_view::npos) return {};
+  // The node id may hold spaces in a parameter's id, between brackets.
+  int depth = 0;
+  for (; i < block.size(); ++i) {
+    if (block[i] == '[') ++depth;
+    else if (block[i] == ']' && depth > 0) --depth;
+    else if (block[i] == ' ' && depth == 0) break;
+  }
+  if (!block.substr(i).starts_with(" - ")) return {};
+  return block.substr(i + 3);
+}
+
+std::optional<std::string> StreamWatch::feed_pytest(const std::string& line) {
+  std::optional<std::string> done;
+  auto flush = [&] {
+    if (!m_block.empty()) done = std::exchange(m_block, std::string());
+  };
+  if (auto title = rule_title(line, '=')) {
+    // A section of the report: each ends the one before.
+    flush();
+    m_failure = m_captured = false;
+    m_state = *title == "FAILURES" || *title == "ERRORS"  ? State::pytest_report
+              : *title == "short test summary info" ? State::pytest_summary
+                                                    : State::idle;
+    return done;
+  }
+  if (m_state == State::pytest_summary) {
+    flush();
+    if (!pytest_summary_error(line).empty()) m_block = line;
+    else if (!summary_line(line) && !blank(line)) {
+      // Not pytest's any more (it was stopped before its last line).
+      m_state = State::idle;
+      start(line);
+    }
+    return done;
+  }
+  if (failure_heading(line)) {
+    flush();
+    m_block = line;
+    m_failure = true;
+    m_captured = false;
+    return done;
+  }
+  if (m_captured) return done;
+  if (m_failure && rule_title(line, '-')) {
+    // `--- Captured stdout call ---`: what the test printed, not its error.
+    flush();
+    m_captured = true;
+    return done;
+  }
+  if (!m_failure) {
+    // `--tb=line`: each line is one failure, `path.py:12: Class: message`.
+    flush();
+    if (!blank(line)) m_block = line;
+    return done;
+  }
+  m_block += '\n';
+  m_block += line;
+  if (m_block.size() > k_max_failure) m_block.erase(0, m_block.size() - k_max_failure / 2);
+  return done;
+}
 
 std::optional<std::string> StreamWatch::feed(std::string_view raw) {
   const std::string line = plain(raw);
@@ -84,6 +178,9 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
     case State::idle:
       start(line);
       return std::nullopt;
+    case State::pytest_report:
+    case State::pytest_summary:
+      return feed_pytest(line);
     case State::js_message:
       // The message may run over lines (assert's diffs); the first frame
       // makes it a stack. Without one soon, it was no error.
@@ -167,6 +264,14 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
 }
 
 bool StreamWatch::start(const std::string& line) {
+  if (auto title = rule_title(line, '='); title && (*title == "FAILURES" || *title == "ERRORS" ||
+                                                     *title == "short test summary info")) {
+    m_block.clear();
+    m_failure = m_captured = false;
+    m_state = *title == "short test summary info" ? State::pytest_summary : State::pytest_report;
+    m_recent.clear();
+    return true;
+  }
   if (starts_traceback(line)) {
     m_block = line;
     m_state = State::frames;
@@ -190,6 +295,11 @@ bool StreamWatch::start(const std::string& line) {
 
 std::optional<std::string> StreamWatch::finish() {
   m_recent.clear();
+  if (m_state == State::pytest_report || m_state == State::pytest_summary) {
+    m_state = State::idle;
+    if (m_block.empty()) return std::nullopt;
+    return std::exchange(m_block, std::string());
+  }
   if (m_state == State::js_frames || m_state == State::js_inspect) {
     m_state = State::idle;
     return std::exchange(m_block, std::string());

@@ -122,6 +122,14 @@ std::size_t ipython_header(std::string_view line, std::size_t h) {
   return start;
 }
 
+// A class as a frame prints it: `AssertionError`, `json.decoder.JSONDecodeError`.
+bool dotted_name(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.' || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
+  for (char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.') return false;
+  return true;
+}
+
 // pytest's headings: `=== FAILURES ===` (`fill` '=') and a failure's
 // `___ test_x ___` ('_'): the title between the runs, or "" for any other
 // line (a ruler of '=' in a message is none).
@@ -765,6 +773,13 @@ class LineReader {
       if (first_nl != std::string_view::npos) append_line(b.message, pb.substr(first_nl + 1));
     } else {
       b.message = std::string(pb);
+      // pytest prints every exception as `Class: message` but a failed
+      // `assert`'s, which its rewriting strips of `AssertionError: ` (`E
+      // assert 1 == 2`); the raising frame names the class in the long
+      // style (`test_x.py:9: AssertionError`), the short one not at all.
+      const bool named = !m_pytest_frames.empty() && m_pytest_frames.back().raised_here &&
+                         dotted_name(m_pytest_frames.back().raised_as);
+      b.error_class = named ? m_pytest_frames.back().raised_as : "AssertionError";
     }
     finish(b);
     b.frames = std::move(m_pytest_frames);

@@ -35,6 +35,8 @@ struct Frame {
   // pytest's last frame of a failure, `x.py:3: ValueError`: the line the
   // exception was raised on, naming the class where others name a function.
   bool raised_here = false;
+  // What follows that frame's line number, as printed (the class).
+  std::string raised_as;
 };
 
 struct ExceptionBlock {

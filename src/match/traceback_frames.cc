@@ -82,6 +82,7 @@ bool parse_pytest_frame(std::string_view line, Frame& f) {
   std::string_view rest = trim(line.substr(i + 1));
   f.function = rest.substr(0, 3) == "in " ? std::string(rest.substr(3)) : "";
   f.raised_here = f.function.empty() && !rest.empty();
+  if (f.raised_here) f.raised_as = std::string(rest);
   return true;
 }
 

@@ -36,6 +36,18 @@ bool is_dependency_dir(std::string_view name) {
   return k_names.count(name) > 0;
 }
 
+// What setuptools writes when a project is built or installed from its
+// folder (`pip install .`, `setup.py build`): `build/lib/`,
+// `build/lib.linux-x86_64-cpython-311/`, `build/bdist.linux-x86_64/`,
+// copies of the package under `src/` that would answer in its place. Only
+// beside the project's setup.py or pyproject.toml (`parent` is the folder
+// holding `build`).
+bool is_setuptools_build(const std::string& parent, std::string_view build, std::string_view name) {
+  if (build != "build") return false;
+  if (name != "lib" && !name.starts_with("lib.") && !name.starts_with("bdist.")) return false;
+  return ::access((parent + "/setup.py").c_str(), F_OK) == 0 || ::access((parent + "/pyproject.toml").c_str(), F_OK) == 0;
+}
+
 bool has_extension(std::string_view name, const Options& o) {
   for (const auto& ext : o.extensions)
     if (name.size() >= ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
@@ -196,6 +208,11 @@ class DirectoryTree final : public SourceTree {
           if (name == "__pycache__") continue;  // bytecode only: nothing to scan, nothing to report
           if (is_dependency_dir(name) || ::access((child_abs + "/pyvenv.cfg").c_str(), F_OK) == 0) {
             skipped.push_back({child_rel, "dependency-dir"});
+            continue;
+          }
+          if (const auto slash = abs.rfind('/');
+              slash != std::string::npos && is_setuptools_build(abs.substr(0, slash), std::string_view(abs).substr(slash + 1), name)) {
+            skipped.push_back({child_rel, "build-output"});
             continue;
           }
           if (!seen.insert({tst.st_dev, tst.st_ino}).second) {

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "util/text.h"
+
 namespace errdex::store {
 namespace {
 
@@ -127,12 +129,43 @@ void SiteIdIndex::add(const std::vector<SiteAt>& revision) {
     if (auto it = m_ids_of_key.find(k); it != m_ids_of_key.end()) it->second = std::move(list);
     else m_ids_of_key.emplace(std::string(k), std::move(list));
   }
-  for (const auto& s : revision)
-    if (!m_stored_ids.contains(s.id)) m_stored_ids.insert(s.id);
+  for (const auto& s : revision) m_stored_ids.insert_or_assign(s.id, s.error_class + '\n' + s.error_message);
+}
+
+void SiteIdIndex::realign(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
+  std::vector<std::string> contents(records.size());
+  std::unordered_map<std::string_view, int> held;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (!keys[i].empty()) ++held[contents[i] = content_key(keys[i], records[i].error_class, records[i].error_message)];
+  // Stored id -> the one record whose content the stored revisions give it.
+  std::unordered_map<std::string_view, std::size_t> claims;
+  std::unordered_set<std::string_view> contested;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (contents[i].empty() || held[contents[i]] != 1) continue;
+    auto it = m_id_of_content.find(contents[i]);
+    if (it == m_id_of_content.end() || it->second == records[i].id) continue;
+    if (!claims.emplace(it->second, i).second) contested.insert(it->second);
+  }
+  for (const auto& id : contested) claims.erase(id);
+  if (claims.empty()) return;
+  std::unordered_set<std::size_t> claimants;
+  for (const auto& [id, i] : claims) claimants.insert(i);
+  // A record whose id another takes, claiming none itself, gets an id of
+  // its own, paired below as any new one (a reworded site keeps its
+  // stored id there).
+  std::vector<std::size_t> displaced;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (!claimants.contains(i) && claims.contains(records[i].id)) displaced.push_back(i);
+  std::vector<std::pair<std::size_t, std::string>> moves;
+  for (const auto& [id, i] : claims) moves.emplace_back(i, std::string(id));
+  for (auto& [i, id] : moves) records[i].id = std::move(id);
+  for (std::size_t i : displaced)
+    records[i].id = util::hex64(util::mix64(util::fnv1a64(records[i].id + '\n' + contents[i])));
 }
 
 std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const {
   if (keys.size() != records.size() || m_ids_of_key.empty()) return 0;
+  realign(records, keys);
   // Views of the records' ids: an id given below is the record's own string.
   std::unordered_set<std::string_view> taken;
   for (const auto& r : records) taken.insert(r.id);
@@ -173,6 +206,11 @@ std::size_t SiteIdIndex::keep(std::vector<model::ErrorRecord>& records, const st
       continue;
     }
     auto& r = records[unpaired[at]];
+    if (auto what = m_stored_ids.find(*left); what != m_stored_ids.end()) {
+      const std::string_view cls_msg = what->second;
+      const std::size_t nl = cls_msg.find('\n');
+      if (cls_msg.substr(0, nl) != r.error_class && cls_msg.substr(nl + 1) != r.error_message) continue;
+    }
     taken.erase(r.id);
     r.id = *left;
     taken.insert(r.id);
@@ -275,7 +313,7 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
     if (!old_by_id.contains(new_sites[i].id)) fresh.push_back(i);
   // A site that lost its id (its message changed, and the scan could not
   // carry the id over) is paired by its key, held once among the sites
-  // left on each side.
+  // left on each side, when it keeps its class or its message.
   auto key_at = [](const std::vector<SiteAt>& sites) {
     return [&sites](std::size_t i, std::size_t) -> const std::string& { return sites[i].site_key; };
   };
@@ -291,8 +329,13 @@ Expected<std::optional<RevisionDiff>> diff_revisions(Store& store, const std::st
       continue;
     }
     const std::size_t j = fresh[nk->second];
-    paired_new.insert(j);
     const SiteAt& y = new_sites[j];
+    if (x.error_class != y.error_class && x.error_message != y.error_message) {
+      // Another statement in the same function.
+      d.removed.push_back(x);
+      continue;
+    }
+    paired_new.insert(j);
     if (x.error_class != y.error_class) d.class_changed.emplace_back(x, y);
     else d.reworded.emplace_back(x, y);
   }

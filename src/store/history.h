@@ -10,9 +10,9 @@
 // site key (file, enclosing class and function) is the same and, once the
 // sites whose ids both revisions hold are set aside, is held by no other
 // site of either revision (a function's one reworded raise among unchanged
-// ones): the scan then gives the reworded site its stored id
-// (keep_site_ids), and a diff pairs the two as reworded or class-changed
-// rather than as one removed and one added.
+// ones) and keeps its class or its message: the scan then gives the
+// reworded site its stored id (keep_site_ids), and a diff pairs the two as
+// reworded or class-changed rather than as one removed and one added.
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -37,7 +37,8 @@ std::string site_key(std::string_view file_path, std::string_view class_name, st
 
 // Gives each of `records` (keys[i] its site key) whose id is new the id a
 // stored revision's site of the same key had, where that key is held by one
-// record of a new id and by one stored site whose id no record holds. `stored` is
+// record of a new id and by one stored site whose id no record holds, of
+// the record's class or message. `stored` is
 // every stored site of the repository (Store::revision over its
 // revisions), later revisions after earlier ones. The number of ids kept.
 std::size_t keep_site_ids(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys,
@@ -61,6 +62,14 @@ class SiteIdIndex {
   std::size_t keep(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
 
  private:
+  // First, a record whose site key, class and message the stored
+  // revisions give one id (content_key), held by no other record, takes
+  // that id: its ordinal among the file's equal messages names another
+  // site once a raise of the same message was added or removed above it
+  // (cachetools' five caches' `%s is empty`, one of the caches removed). A
+  // record whose id that takes gets one hashed from it and its content.
+  void realign(std::vector<model::ErrorRecord>& records, const std::vector<std::string>& keys) const;
+
   // Looked up by views too, without a copy.
   struct Hash {
     using is_transparent = void;
@@ -75,7 +84,10 @@ class SiteIdIndex {
   // rewording, which its unchanged message in a later revision does not
   // hash to.
   std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_id_of_content;
-  std::unordered_set<std::string, Hash, std::equal_to<>> m_stored_ids;
+  // Each stored id -> its class and message, joined by '\n', in the last
+  // revision holding it: a site whose class and message both changed is
+  // another statement, whatever function it is in.
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> m_stored_ids;
 };
 
 struct SiteHistory {

@@ -147,5 +147,77 @@ TEST(StreamWatch, ColoursAndGroupsAndLogPrefixes) {
   EXPECT_EQ(got[0].rfind("Traceback", 0), 0u);
 }
 
+// pytest prints its own report, not Python's traceback: each failure,
+// from its `___ name ___` line up to the next, the section's end or its
+// captured output, is one error; `--tb=line` prints one a line; each
+// `FAILED` line of the short summary is one too (the caller tells
+// repeats), and what follows pytest is read as before.
+TEST(StreamWatch, PytestsReportIsOneErrorPerFailure) {
+  const std::string report =
+      "============================= test session starts ==============================\n"
+      "collected 3 items\n"
+      "\n"
+      "test_a.py FF.                                                            [100%]\n"
+      "\n"
+      "=================================== FAILURES ===================================\n"
+      "___________________________________ test_ip ____________________________________\n"
+      "\n"
+      "    def test_ip():\n"
+      ">       ipaddress.ip_address(\"999.1.1.1\")\n"
+      "\n"
+      "test_a.py:4: \n"
+      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
+      "\n"
+      ">       raise ValueError(f'{address!r} does not appear to be an IPv4 or IPv6 address')\n"
+      "E       ValueError: '999.1.1.1' does not appear to be an IPv4 or IPv6 address\n"
+      "\n"
+      "/usr/lib/python3.11/ipaddress.py:54: ValueError\n"
+      "----------------------------- Captured stdout call -----------------------------\n"
+      "Traceback (most recent call last):\n"
+      "  File \"x.py\", line 1, in f\n"
+      "KeyError: 'printed by the test'\n"
+      "__________________________________ test_frac ___________________________________\n"
+      "test_a.py:7: in test_frac\n"
+      "    fractions.Fraction(\"x/y\")\n"
+      "/usr/lib/python3.11/fractions.py:115: in __new__\n"
+      "    raise ValueError('Invalid literal for Fraction: %r' %\n"
+      "E   ValueError: Invalid literal for Fraction: 'x/y'\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED test_a.py::test_ip - ValueError: '999.1.1.1' does not appear to be ...\n"
+      "FAILED test_a.py::test_frac[a - b] - ValueError: Invalid literal for Fraction: 'x/y'\n"
+      "========================= 2 failed, 1 passed in 0.07s ==========================\n";
+  auto got = watch(report + k_tb);
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[0].rfind("___", 0), 0u);
+  EXPECT_NE(got[0].find("E       ValueError: '999.1.1.1'"), std::string::npos);
+  EXPECT_TRUE(got[0].ends_with("ipaddress.py:54: ValueError")) << got[0];
+  EXPECT_EQ(got[0].find("printed by the test"), std::string::npos);
+  EXPECT_TRUE(got[1].ends_with("E   ValueError: Invalid literal for Fraction: 'x/y'")) << got[1];
+  EXPECT_EQ(pytest_summary_error(got[2]), "ValueError: '999.1.1.1' does not appear to be ...");
+  EXPECT_EQ(pytest_summary_error(got[3]), "ValueError: Invalid literal for Fraction: 'x/y'");
+  EXPECT_EQ(pytest_summary_error(got[0]), "");
+  EXPECT_EQ(got[4] + "\n", k_tb);
+
+  // `--tb=line`; `--tb=no` (the summary alone); the stream ending in it.
+  got = watch(
+      "=================================== FAILURES ===================================\n"
+      "/usr/lib/python3.11/ipaddress.py:54: ValueError: '999.1.1.1' does not appear to be an IPv4 or IPv6 address\n"
+      "/tmp/t/test_a.py:9: assert 1 == 2\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED test_a.py::test_ip - ValueError: '999.1.1.1' does not appear to be ...\n");
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], "/usr/lib/python3.11/ipaddress.py:54: ValueError: '999.1.1.1' does not appear to be an IPv4 or IPv6 address");
+  EXPECT_EQ(got[1], "/tmp/t/test_a.py:9: assert 1 == 2");
+  EXPECT_FALSE(pytest_summary_error(got[2]).empty());
+  // A summary cut short by the program stopping: the next line is read anew.
+  got = watch(
+      "=========================== short test summary info ============================\n"
+      "ERROR test_b.py - ModuleNotFoundError: No module named 'nope'\n" +
+      std::string(k_tb));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(pytest_summary_error(got[0]), "ModuleNotFoundError: No module named 'nope'");
+  EXPECT_EQ(got[1] + "\n", k_tb);
+}
+
 }  // namespace
 }  // namespace errdex::match

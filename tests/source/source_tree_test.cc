@@ -46,6 +46,30 @@ TEST(SourceTree, DirectoryListsPythonFilesSortedAndSkipsDependencyDirs) {
   EXPECT_EQ(*content, "x = 1\n");
 }
 
+// `pip install .` from a project's folder leaves setuptools' copy of the
+// package in `build/lib/`: a second copy of every site, which a traceback
+// from the installed package answered in place of `src/`. Skipped beside a
+// setup.py or pyproject.toml only; any other `build/lib/` is scanned.
+TEST(SourceTree, SetuptoolsBuildOutputBesideTheProjectIsSkipped) {
+  TempDir d;
+  write_file(d / "proj/pyproject.toml", "[project]\nname = 'p'\n");
+  write_file(d / "proj/src/p/a.py", "");
+  write_file(d / "proj/build/lib/p/a.py", "");
+  write_file(d / "proj/build/lib.linux-x86_64-cpython-311/p/a.py", "");
+  write_file(d / "proj/build/bdist.linux-x86_64/p/a.py", "");
+  write_file(d / "proj/build/scripts/make.py", "");
+  write_file(d / "other/build/lib/x.py", "");
+  auto t = open_tree(d.str(), std::nullopt, {});
+  ASSERT_TRUE(t) << t.error();
+  std::vector<Skip> skipped;
+  EXPECT_EQ(paths((*t)->list(skipped)),
+            (std::vector<std::string>{"other/build/lib/x.py", "proj/build/scripts/make.py", "proj/src/p/a.py"}));
+  std::set<std::string> reasons;
+  for (const auto& s : skipped) reasons.insert(s.path + "=" + s.reason);
+  EXPECT_TRUE(reasons.count("proj/build/lib=build-output"));
+  EXPECT_TRUE(reasons.count("proj/build/bdist.linux-x86_64=build-output"));
+}
+
 TEST(SourceTree, SymlinkLoopEndsAndFifoIsNeverOpened) {
   TempDir d;
   write_file(d / "a/x.py", "");

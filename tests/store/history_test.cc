@@ -59,6 +59,8 @@ TEST(History, ARewordedSiteKeepsItsIdWhenItsKeyIsHeldOnce) {
   records[3].id = "00000000000000d1";  // a new function
   records[4].id = "00000000000000e3";  // both of k's reworded at once: two guesses, no id carried over
   records[5].id = "00000000000000e4";
+  for (auto& r : records) r.error_class = "KeyError";
+  records[0].error_class = "ValueError";
   std::vector<std::string> keys = {site_key("pkg/a.py", "", "f"), site_key("pkg/a.py", "", "g"),
                                    site_key("pkg/a.py", "", "g"), site_key("pkg/a.py", "", "h"),
                                    site_key("pkg/a.py", "", "k"), site_key("pkg/a.py", "", "k")};
@@ -72,6 +74,7 @@ TEST(History, ARewordedSiteKeepsItsIdWhenItsKeyIsHeldOnce) {
   // One site of k now, two stored, neither a record's: which one it is stays a guess.
   std::vector<model::ErrorRecord> one_left(1);
   one_left[0].id = "00000000000000e5";
+  one_left[0].error_class = "KeyError";
   EXPECT_EQ(keep_site_ids(one_left, {site_key("pkg/a.py", "", "k")}, stored), 0u)
       << "two stored sites of k, neither a record's";
   // Keys that do not line up with the records change nothing.
@@ -94,6 +97,7 @@ TEST(History, SiteIdIndexBuiltRevisionByRevisionAnswersAsKeepSiteIds) {
     records[0].id = "00000000000000a3";  // f reworded again: takes v2's a2, the later id
     records[1].id = "00000000000000b3";  // g: two sites in v2, the last to hold it, neither a record's
     records[2].id = "00000000000000c3";
+    for (auto& r : records) r.error_class = "ValueError";
     return records;
   };
   const std::vector<std::string> keys = {site_key("pkg/a.py", "", "f"), site_key("pkg/a.py", "", "g"),
@@ -145,6 +149,58 @@ TEST(History, AnUnchangedSiteKeepsTheIdItsRewordingKeptWhenItsFunctionGainsARais
   both[0].id = "00000000000000c2";
   index.keep(both, {f, f});
   EXPECT_EQ(both[1].id, "00000000000000a3");
+}
+
+// An id counts a site among the equal messages of its file: with one of
+// them removed, the sites below it hash to the ids of the ones above. Each
+// takes the id the stored revision gave its function, class and message,
+// and a site whose id that takes is paired as any new one (cachetools 5.5.2
+// to 7.0.6: MRUCache's `%s is empty` gone, RRCache's answered as MRUCache's
+// moved, TLRUCache's reworded one as removed).
+TEST(History, ARemovedRaiseOfARepeatedMessageShiftsNoOtherSitesId) {
+  auto at = [](const std::string& id, const std::string& fn, const std::string& message) {
+    return SiteAt{"acme/a", "v1", k_sha1, id, "pkg/a.py", "KeyError", message, site_key("pkg/a.py", fn, "popitem"), 1};
+  };
+  const std::vector<SiteAt> v1 = {at("00000000000000a0", "A", "{name} is empty"),
+                                  at("00000000000000a1", "B", "{name} is empty"),
+                                  at("00000000000000a2", "C", "{name} is empty"),
+                                  at("00000000000000d1", "D", "{cls} is empty")};
+  auto record = [](const std::string& id, const std::string& message) {
+    model::ErrorRecord r;
+    r.id = id;
+    r.error_class = "KeyError";
+    r.error_message = message;
+    return r;
+  };
+  // B's raise removed; D's reworded to the others' message. By their
+  // ordinals, C and D hash to B's and C's ids.
+  std::vector<model::ErrorRecord> v2 = {record("00000000000000a0", "{name} is empty"),
+                                        record("00000000000000a1", "{name} is empty"),
+                                        record("00000000000000a2", "{name} is empty")};
+  const std::vector<std::string> keys = {site_key("pkg/a.py", "A", "popitem"), site_key("pkg/a.py", "C", "popitem"),
+                                         site_key("pkg/a.py", "D", "popitem")};
+  EXPECT_EQ(keep_site_ids(v2, keys, v1), 1u) << "one message changed: D's";
+  EXPECT_EQ(v2[0].id, "00000000000000a0");
+  EXPECT_EQ(v2[1].id, "00000000000000a2");
+  EXPECT_EQ(v2[2].id, "00000000000000d1");
+  // A site whose id is taken and that pairs with none gets an id of its
+  // own, the same on every scan.
+  std::vector<model::ErrorRecord> added = {record("00000000000000a0", "{name} is empty"),
+                                           record("00000000000000a1", "{name} is empty"),
+                                           record("00000000000000a2", "{name} is empty"),
+                                           record("00000000000000a3", "{name} is empty")};
+  // E's raise added above B's.
+  const std::vector<std::string> added_keys = {site_key("pkg/a.py", "A", "popitem"), site_key("pkg/a.py", "E", "popitem"),
+                                               site_key("pkg/a.py", "B", "popitem"), site_key("pkg/a.py", "C", "popitem")};
+  auto again = added;
+  keep_site_ids(added, added_keys, v1);
+  keep_site_ids(again, added_keys, v1);
+  EXPECT_EQ(added[2].id, "00000000000000a1");
+  EXPECT_EQ(added[3].id, "00000000000000a2");
+  EXPECT_EQ(added[1].id.size(), 16u);
+  for (const char* taken : {"00000000000000a0", "00000000000000a1", "00000000000000a2", "00000000000000a3"})
+    EXPECT_NE(added[1].id, taken);
+  EXPECT_EQ(added[1].id, again[1].id);
 }
 
 TEST(History, FirstLastRemovedAndEachChange) {
@@ -237,6 +293,44 @@ TEST(History, DiffPairsAFunctionsOneRewordedSiteAmongUnchangedOnes) {
   EXPECT_EQ(diff.reworded[0].second.error_message, "two!");
   EXPECT_EQ(diff.removed.size(), 2u);
   EXPECT_EQ(diff.added.size(), 2u);
+}
+
+// A function's raise whose class and message both changed is another
+// statement: ky 2.0's `create` throws RangeError("The `totalTimeout`
+// option …") where 1.14 threw an HTTPError, which it now throws elsewhere
+// (`throw errorToThrow`). Neither the scan nor the diff pairs them.
+TEST(History, ARaiseWhoseClassAndMessageBothChangedIsAnotherStatement) {
+  const std::string create = site_key("pkg/a.py", "Ky", "create");
+  const std::vector<SiteAt> v1 = {
+      {"acme/a", "v1", k_sha1, "00000000000000a1", "pkg/a.py", "HTTPError", "Request failed", create, 3}};
+  std::vector<model::ErrorRecord> v2(1);
+  v2[0].id = "00000000000000b1";
+  v2[0].error_class = "RangeError";
+  v2[0].error_message = "The totalTimeout option cannot be greater than {max}";
+  EXPECT_EQ(keep_site_ids(v2, {create}, v1), 0u);
+  EXPECT_EQ(v2[0].id, "00000000000000b1");
+  // Reworded, or its class changed, it is the same.
+  v2[0].error_class = "HTTPError";
+  EXPECT_EQ(keep_site_ids(v2, {create}, v1), 1u);
+  EXPECT_EQ(v2[0].id, "00000000000000a1");
+
+  TempDir dir;
+  auto st = open_in(dir);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->ingest(revision(k_sha1, "v1", {{"00000000000000a1", "HTTPError", "Request failed", "create", 3},
+                                                 {"00000000000000c1", "KeyError", "x", "get", 9}})));
+  ASSERT_TRUE(st->ingest(revision(k_sha2, "v2", {{"00000000000000b1", "RangeError", "too long", "create", 3},
+                                                 {"00000000000000c2", "LookupError", "x", "get", 9}})));
+  auto d = diff_revisions(*st, "acme/a", "v1", "v2");
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(*d);
+  const RevisionDiff& diff = **d;
+  ASSERT_EQ(diff.removed.size(), 1u);
+  EXPECT_EQ(diff.removed[0].error_class, "HTTPError");
+  ASSERT_EQ(diff.added.size(), 1u);
+  EXPECT_EQ(diff.added[0].error_class, "RangeError");
+  ASSERT_EQ(diff.class_changed.size(), 1u);
+  EXPECT_EQ(diff.class_changed[0].second.error_class, "LookupError");
 }
 
 // A file renamed or split (`datetime.py` become `_pydatetime.py`): its

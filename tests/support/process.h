@@ -126,11 +126,12 @@ inline RunResult scan_and_export_stdlib(const std::string& stdlib, const std::fi
   return r;
 }
 
-// One package of python3's standard library (`json`) scanned as `make run`
-// stores it (python/cpython, prefix Lib/<package>, no evidence) into the
-// SQLite store `db` ("sqlite:…"); the scan's result.
-inline RunResult scan_stdlib_package(const std::string& package, const std::string& db) {
-  const std::string stdlib = python_stdlib();
+// One package of python3's (or `python`'s) standard library (`json`)
+// scanned as `make run` stores it (python/cpython, prefix Lib/<package>, no
+// evidence) into the SQLite store `db` ("sqlite:…"); the scan's result.
+inline RunResult scan_stdlib_package(const std::string& package, const std::string& db,
+                                     const std::string& python = "python3") {
+  const std::string stdlib = python_stdlib(python);
   if (stdlib.empty()) return RunResult{2, "", "no python3 standard library found"};
   return run(errdex_cmd() + " scan " + shell_quote(stdlib + "/" + package) + " --repo python/cpython --prefix Lib/" +
              package + " --no-evidence -q --db " + shell_quote(db));
