@@ -66,6 +66,35 @@ TEST(JavaScriptHandedErrors, AStreamDestroyedWithAnError) {
   EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "Unexpected end of file"}));
 }
 
+// tough-cookie's setCookie: `const err = new Error(…)` then
+// `promiseCallback.reject(err)`, a deferred promise rejected. The site is
+// the error made, at the line it is made on (the one V8's stack names);
+// `Promise.reject(err)` and an executor's `reject(err)` alike. A name
+// bound to no new error, and a `reject` handed no error, give none.
+TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
+  auto f = js("function setCookie(cookie, host, promiseCallback, options) {\n"
+              "  if (cookie.domain) {\n"
+              "    const err = new Error(\n"
+              "      `Cookie not in this host's domain. Cookie:${cookie.cdomain()} Request:${host}`\n"
+              "    );\n"
+              "    return options.ignoreError ? promiseCallback.resolve(undefined) : promiseCallback.reject(err);\n"
+              "  }\n"
+              "  const bad = new TypeError('bad cookie');\n"
+              "  if (cookie.x) return Promise.reject(bad);\n"
+              "  const given = options.error;\n"
+              "  if (cookie.y) return promiseCallback.reject(given);\n"
+              "  promiseCallback.reject('no error');\n"
+              "  return new Promise((resolve, reject) => { const e = new RangeError('late'); reject(e); });\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "Cookie not in this host's domain. Cookie:{cookie.cdomain()} Request:{host}"}));
+  EXPECT_EQ(f.sites[0].line, 3);
+  EXPECT_EQ(shown(f.sites[1]), (Shown{"TypeError", "bad cookie"}));
+  EXPECT_EQ(f.sites[1].line, 8);
+  EXPECT_EQ(shown(f.sites[2]), (Shown{"RangeError", "late"}));
+  EXPECT_EQ(f.sites[2].line, 13);
+}
+
 TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {
   // redux-toolkit's createAsyncThunk: `throw { name, message }`, which its
   // rejected action carries as the error's name and message.
