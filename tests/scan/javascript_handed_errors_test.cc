@@ -69,8 +69,10 @@ TEST(JavaScriptHandedErrors, AStreamDestroyedWithAnError) {
 // tough-cookie's setCookie: `const err = new Error(…)` then
 // `promiseCallback.reject(err)`, a deferred promise rejected. The site is
 // the error made, at the line it is made on (the one V8's stack names);
-// `Promise.reject(err)` and an executor's `reject(err)` alike. A name
-// bound to no new error, and a `reject` handed no error, give none.
+// `Promise.reject(err)` and an executor's `reject(err)` alike, with the
+// message set on the error before (`err.message = …`). A name bound to no
+// new error, or bound in a block beside the call's, and a `reject` handed
+// no error, give none.
 TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
   auto f = js("function setCookie(cookie, host, promiseCallback, options) {\n"
               "  if (cookie.domain) {\n"
@@ -85,14 +87,26 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
               "  if (cookie.y) return promiseCallback.reject(given);\n"
               "  promiseCallback.reject('no error');\n"
               "  return new Promise((resolve, reject) => { const e = new RangeError('late'); reject(e); });\n"
+              "}\n"
+              "function child(msg) {\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    switch (msg.cmd) {\n"
+              "      case 1: { const err = new Error(); err.message = msg.text; reject(err); break; }\n"
+              "    }\n"
+              "    try { run(); } catch (err) { reject(err); }\n"
+              "  });\n"
               "}\n");
-  ASSERT_EQ(f.sites.size(), 3u);
+  ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "Cookie not in this host's domain. Cookie:{cookie.cdomain()} Request:{host}"}));
   EXPECT_EQ(f.sites[0].line, 3);
   EXPECT_EQ(shown(f.sites[1]), (Shown{"TypeError", "bad cookie"}));
   EXPECT_EQ(f.sites[1].line, 8);
   EXPECT_EQ(shown(f.sites[2]), (Shown{"RangeError", "late"}));
   EXPECT_EQ(f.sites[2].line, 13);
+  // The message set on the error before it is rejected; the caught `err`
+  // of the `catch` is not the `case`'s.
+  EXPECT_EQ(shown(f.sites[3]), (Shown{"Error", "{msg.text}"}));
+  EXPECT_EQ(f.sites[3].line, 18);
 }
 
 TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {

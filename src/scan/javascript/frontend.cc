@@ -551,12 +551,22 @@ void FileScanner::check_call(TSNode call) {
     // the name was last bound to, at the line it was made on, which is
     // the line a stack names (V8 records where an error is made); the
     // statement rejecting it is not shown.
+    // Bound in a block that holds the call too, not in a block beside it
+    // (a `case`'s `const err` is not the `err` of a `catch (err)` below).
     const Assign* last = nullptr;
     assignments_reaching(text(made), start_byte(call), last);
     TSNode value = last ? unwrap(last->value) : TSNode{};
-    if (kind(value) != Kind::New) return;
+    TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
+    if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
+        ts_node_end_byte(block) <= start_byte(call))
+      return;
+    const std::string_view name_made = text(made);
     made = value;
     line = line_of(made);
+    emit_made(call, made, line, "raise");
+    // `err.message = msg.err.message` before the rejection, as before a `throw err`.
+    read_message_set(name_made, m_facts.sites.back(), start_byte(made), start_byte(call));
+    return;
   }
   if (kind(made) != Kind::New) return;
   emit_made(call, made, line, "raise");
