@@ -66,6 +66,50 @@ TEST(JavaScriptHandedErrors, AStreamDestroyedWithAnError) {
   EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "Unexpected end of file"}));
 }
 
+// tough-cookie's setCookie: `const err = new Error(…)` then
+// `promiseCallback.reject(err)`, a deferred promise rejected. The site is
+// the error made, at the line it is made on (the one V8's stack names);
+// `Promise.reject(err)` and an executor's `reject(err)` alike, with the
+// message set on the error before (`err.message = …`). A name bound to no
+// new error, or bound in a block beside the call's, and a `reject` handed
+// no error, give none.
+TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
+  auto f = js("function setCookie(cookie, host, promiseCallback, options) {\n"
+              "  if (cookie.domain) {\n"
+              "    const err = new Error(\n"
+              "      `Cookie not in this host's domain. Cookie:${cookie.cdomain()} Request:${host}`\n"
+              "    );\n"
+              "    return options.ignoreError ? promiseCallback.resolve(undefined) : promiseCallback.reject(err);\n"
+              "  }\n"
+              "  const bad = new TypeError('bad cookie');\n"
+              "  if (cookie.x) return Promise.reject(bad);\n"
+              "  const given = options.error;\n"
+              "  if (cookie.y) return promiseCallback.reject(given);\n"
+              "  promiseCallback.reject('no error');\n"
+              "  return new Promise((resolve, reject) => { const e = new RangeError('late'); reject(e); });\n"
+              "}\n"
+              "function child(msg) {\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    switch (msg.cmd) {\n"
+              "      case 1: { const err = new Error(); err.message = msg.text; reject(err); break; }\n"
+              "    }\n"
+              "    try { run(); } catch (err) { reject(err); }\n"
+              "  });\n"
+              "}\n");
+  // The message set on the error before it is rejected counts; the caught
+  // `err` of the `catch` is not the `case`'s.
+  const std::vector<std::pair<Shown, int>> want = {
+      {{"Error", "Cookie not in this host's domain. Cookie:{cookie.cdomain()} Request:{host}"}, 3},
+      {{"TypeError", "bad cookie"}, 8},
+      {{"RangeError", "late"}, 13},
+      {{"Error", "{msg.text}"}, 18}};
+  ASSERT_EQ(f.sites.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
+    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
+  }
+}
+
 TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {
   // redux-toolkit's createAsyncThunk: `throw { name, message }`, which its
   // rejected action carries as the error's name and message.

@@ -78,6 +78,40 @@ TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
   EXPECT_EQ(messages(files[2]), (Texts{"Only here"}));
 }
 
+// inversify's CommonJS build, as tsc writes it: `const ERROR_MSGS =
+// __importStar(require("../constants/error_msgs"))` (a namespace import)
+// and `exports.X = 'Invalid Container constructor argument. Container
+// options ' + 'must be an object.'` (a long text split over lines), thrown
+// as `new Error(ERROR_MSGS.X)`; Babel's `_interopRequireWildcard` alike. A
+// piece that is no text, or holds an escape, leaves the name.
+TEST(JavaScriptImportedTexts, ANamespaceImportCompiledToCommonJsReadsTheModulesTexts) {
+  const auto js = [](const char* src) { return scan_javascript(src, Dialect::javascript); };
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"lib/constants/error_msgs.js", js("\"use strict\";\n"
+                                         "exports.NOT_AN_OBJECT = exports.NO_SNAPSHOT = void 0;\n"
+                                         "exports.NO_SNAPSHOT = 'No snapshot available to restore.';\n"
+                                         "exports.NOT_AN_OBJECT = 'Invalid Container constructor argument. Container options ' +\n"
+                                         "    'must be an object.';\n"
+                                         "exports.WITH_NAME = 'Bad name ' + name;\n"
+                                         "exports.ESCAPED = 'Bad ' + 'tab\\there';\n")},
+      {"lib/container/container.js", js("\"use strict\";\n"
+                                        "const ERROR_MSGS = __importStar(require(\"../constants/error_msgs\"));\n"
+                                        "const babel = _interopRequireWildcard(require(\"../constants/error_msgs\"));\n"
+                                        "class Container {\n"
+                                        "  constructor(options) {\n"
+                                        "    if (typeof options !== 'object') throw new Error(ERROR_MSGS.NOT_AN_OBJECT);\n"
+                                        "    if (options.x) throw new Error(babel.NO_SNAPSHOT);\n"
+                                        "    if (options.y) throw new Error(ERROR_MSGS.WITH_NAME);\n"
+                                        "    throw new Error(ERROR_MSGS.ESCAPED);\n"
+                                        "  }\n"
+                                        "}\n")},
+  };
+  auto [files, paths] = split(std::move(in));
+  link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
+  EXPECT_EQ(messages(files[1]), (Texts{"Invalid Container constructor argument. Container options must be an object.",
+                                       "No snapshot available to restore.", "{ERROR_MSGS.WITH_NAME}", "{ERROR_MSGS.ESCAPED}"}));
+}
+
 // body-parser: `throw createError(415, 'content encoding unsupported', {…})`
 // (http-errors' factory, from a package): a status code is no message, the
 // text after it is. A class constructed so, or a code alone, is left as

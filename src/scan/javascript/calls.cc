@@ -506,11 +506,39 @@ class CallReader {
     else if (!name.starts_with("this.")) m_out.assigned.emplace_back(std::move(name), std::move(cls));
   }
 
-  // `require('./x')`, the module it names, or "".
-  std::string required(TSNode call) const {
-    if (kind(call) != K::Call || text(child(call, m_g.f_function)) != "require") return {};
+  // `require('./x')`, the module it names, or "". So does a namespace
+  // import as tsc and Babel compile it to CommonJS, the `require` wrapped
+  // in their interop helper (`const ERROR_MSGS =
+  // __importStar(require("../constants/error_msgs"))`, `(0,
+  // tslib_1.__importStar)(…)`, `_interopRequireWildcard(…)`): its members
+  // are the module's exports, as `ns.X` of `import * as ns` reads them.
+  std::string required(TSNode call, int depth = 0) const {
+    if (kind(call) != K::Call) return {};
+    const std::string_view fn = text(child(call, m_g.f_function));
     TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-    return unquote(ts_node_named_child(args, 0));
+    if (fn == "require") return unquote(ts_node_named_child(args, 0));
+    const bool wrapper = fn.ends_with("__importStar") || fn.ends_with("__importStar)") ||
+                         fn.ends_with("_interopRequireWildcard") || fn.ends_with("_interopRequireWildcard)");
+    if (!wrapper || depth > 0 || ts_node_named_child_count(args) != 1) return {};
+    return required(unwrap(ts_node_named_child(args, 0)), depth + 1);
+  }
+
+  // The text a top-level binding's value writes when it is a plain string
+  // literal or a `+` of them (tsc keeps a long text split over lines:
+  // `exports.X = 'Invalid Container constructor argument. ' + 'Container
+  // options must be an object.'`), as one literal; "" when it is not, or
+  // a piece holds an escape.
+  std::string written_text(TSNode value, int depth = 0) const {
+    value = unwrap(value);
+    if (kind(value) == K::String) {
+      const std::string_view t = text(value);
+      return depth == 0 || t.find('\\') == std::string_view::npos ? std::string(t) : std::string();
+    }
+    if (kind(value) != K::Binary || depth > 32 || text(child(value, m_g.f_operator)) != "+") return {};
+    const std::string left = written_text(child(value, m_g.f_left), depth + 1);
+    const std::string right = written_text(child(value, m_g.f_right), depth + 1);
+    if (left.size() < 2 || right.size() < 2) return {};
+    return '\'' + left.substr(1, left.size() - 2) + right.substr(1, right.size() - 2) + '\'';
   }
 
   void read_declarator(TSNode d) {
@@ -539,17 +567,17 @@ class CallReader {
   }
 
   // The top level's `const NAME = 'text'` (exported or not) and `exports.NAME
-  // = 'text'`, as module bindings whose value is the literal as written
+  // = 'text'` (or a `+` of texts), as module bindings whose value is the literal as written
   // (link_javascript_imported_constants); a name bound twice is left to
   // the reader, which counts them.
   void read_module_texts(TSNode root) {
     auto keep = [&](std::string_view name, TSNode value, TSNode at) {
-      value = unwrap(value);
-      if (name.empty() || kind(value) != K::String) return;
+      std::string written = written_text(value);
+      if (name.empty() || written.empty()) return;
       model::Binding b;
       b.name = std::string(name);
       b.line = static_cast<int>(ts_node_start_point(at).row) + 1;
-      b.value = std::string(text(value));
+      b.value = std::move(written);
       m_out.module_bindings.push_back(std::move(b));
     };
     for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {

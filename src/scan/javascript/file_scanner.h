@@ -164,6 +164,12 @@ class FileScanner {
   bool throws_its_argument(std::string_view name, std::uint32_t at);
   bool hands_on_first_parameter(TSNode fn);
 
+  // The text an enum member of the file's top level stands for, written
+  // `E.K` or `exports.E.K`: TypeScript's `enum E { K = "text" }`, or what
+  // tsc makes of it, `(function (E) { E["K"] = "text"; })(E || (E = {}))`
+  // (ulid's `ULIDErrorCode.DecodeTimeValueMalformed`, "DEC_TIME_MALFORMED");
+  // null for any other name, or a member given no plain text.
+  const std::string* enum_text(std::string_view dotted);
   MessageTemplate message_from(TSNode expr, std::uint32_t at);
   // A throw's `msg || 'Assertion failed'` (and `??`, `p != null ? p : …`)
   // of a parameter: the parameter as the message, and the text.
@@ -206,6 +212,8 @@ class FileScanner {
   std::unordered_map<std::string_view, TSNode> m_functions;  // function_named's answers
   std::unordered_map<std::string_view, TSNode> m_member_functions;  // member_function's, by the member's text
   bool m_members_indexed = false;
+  std::unordered_map<std::string, std::string> m_enum_texts;  // enum_text's, by "E.K"
+  bool m_enums_read = false;
   std::unordered_map<std::string_view, std::vector<std::uint32_t>> m_occurrences;
   // Messages a message variable shows when its conditional `+=` do not
   // run, gathered by build() for the caller (message_from clears it).

@@ -389,7 +389,9 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
     TSNode a = unwrap(argument(expr, i));
     if (ts_node_is_null(a)) break;
     const Kind ak = kind(a);
-    if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;
+    // An enum member the file defines (`ULIDErrorCode.DecodeTimeValueMalformed`) is its text.
+    if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary && !(ak == Kind::Member && enum_text(text(a))))
+      continue;
     MessageTemplate t = message_from(a, at);
     m_variants.clear();
     if (!t.from_literals || std::none_of(t.parts.begin(), t.parts.end(), [](const TemplatePart& p) { return p.literal; }))
@@ -514,8 +516,14 @@ void FileScanner::check_call(TSNode call) {
   }
   if (m_node_assert && (name == "assert" || name.starts_with("assert.")) && emit_node_assert(call, name)) return;
   TSNode made{};
+  bool rejects = false;
   if (name == "Promise.reject") {
     made = argument(call, 0);
+    rejects = true;
+  } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_property)) == "reject") {
+    // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`).
+    made = argument(call, 0);
+    rejects = true;
   } else if (name.ends_with(".destroy")) {
     // A stream destroyed with an error emits it (`fileStream.destroy(new
     // Error('Unexpected end of file'))`).
@@ -531,13 +539,37 @@ void FileScanner::check_call(TSNode call) {
   } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
                                                    throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
+    rejects = promise_reject_name(name);
     // A function handed a value, not an error: lodash's
     // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
     if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
   }
   made = unwrap(made);
+  int line = line_of(call);
+  if (rejects && kind(made) == Kind::Identifier) {
+    // `const err = new Error(…); … promiseCallback.reject(err)`: the error
+    // the name was last bound to, at the line it was made on, which is
+    // the line a stack names (V8 records where an error is made); the
+    // statement rejecting it is not shown.
+    // Bound in a block that holds the call too, not in a block beside it
+    // (a `case`'s `const err` is not the `err` of a `catch (err)` below).
+    const Assign* last = nullptr;
+    assignments_reaching(text(made), start_byte(call), last);
+    TSNode value = last ? unwrap(last->value) : TSNode{};
+    TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
+    if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
+        ts_node_end_byte(block) <= start_byte(call))
+      return;
+    const std::string_view name_made = text(made);
+    made = value;
+    line = line_of(made);
+    emit_made(call, made, line, "raise");
+    // `err.message = msg.err.message` before the rejection, as before a `throw err`.
+    read_message_set(name_made, m_facts.sites.back(), start_byte(made), start_byte(call));
+    return;
+  }
   if (kind(made) != Kind::New) return;
-  emit_made(call, made, line_of(call), "raise");
+  emit_made(call, made, line, "raise");
 }
 
 // Node's assert module (the file requires or imports `assert`,

@@ -117,7 +117,8 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
 }
 
 // The errors function `fn` returns, as it writes them (its parameters
-// named in their messages): each `return new X(…)` (an arrow's body counts
+// named in their messages): each `return new X(…)` or `return XError(…)`
+// (an arrow's body counts
 // as its return; so does a name the function made one under and returns),
 // and each `return other(…)` read through `other` (not `callee`, the call
 // being read), the usual one first.
@@ -133,8 +134,17 @@ std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TS
         if (a.at < here && a.name == text(v)) last = &a;
       if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
     }
+    // An error class called without `new` makes one all the same
+    // (protobufjs' `return RangeError("index out of range: " + …)`): a
+    // name ending in Error or Exception that no function of the file has.
+    TSNode made_by = kind(v) == Kind::Call ? child(v, m_g.f_function) : TSNode{};
+    const std::string_view maker = kind(made_by) == Kind::Identifier ? text(made_by) : std::string_view();
+    const bool error_call = (maker.ends_with("Error") || maker.ends_with("Exception")) && javascript::names_class(maker) &&
+                            ts_node_is_null(called_function(v));
     if (kind(v) == Kind::New) {
       made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
+    } else if (error_call) {
+      made.push_back({std::string(maker), message_from(argument(v, 0), start_byte(v))});
     } else if (kind(v) == Kind::Call && (ts_node_is_null(callee) || !ts_node_eq(child(v, m_g.f_function), callee))) {
       for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
         if (made.size() < 16) made.push_back(std::move(e));

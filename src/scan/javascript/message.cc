@@ -136,6 +136,54 @@ std::optional<std::pair<MessageTemplate, MessageTemplate>> FileScanner::paramete
   return std::pair(std::move(t), std::move(*text_given));
 }
 
+const std::string* FileScanner::enum_text(std::string_view dotted) {
+  if (!m_enums_read) {
+    m_enums_read = true;
+    auto field = [](TSNode n, std::string_view name) {
+      return ts_node_child_by_field_name(n, name.data(), static_cast<std::uint32_t>(name.size()));
+    };
+    auto type_of = [](TSNode n) { return ts_node_is_null(n) ? std::string_view() : std::string_view(ts_node_type(n)); };
+    auto keep = [&](std::string_view e, std::string_view k, TSNode value) {
+      if (type_of(value) != "string") return;
+      if (std::optional<std::string> v = plain_string(value)) m_enum_texts.try_emplace(std::string(e) + "." + std::string(k), std::move(*v));
+    };
+    for (std::uint32_t i = 0, n = named_count(m_root); i < n; ++i) {
+      TSNode st = ts_node_named_child(m_root, i);
+      if (type_of(st) == "export_statement" && !ts_node_is_null(field(st, "declaration"))) st = field(st, "declaration");
+      if (type_of(st) == "enum_declaration") {  // `enum E { K = "text" }`
+        const std::string_view e = text(field(st, "name"));
+        TSNode body = field(st, "body");
+        for (std::uint32_t k = 0, m = named_count(body); k < m; ++k)
+          if (TSNode a = ts_node_named_child(body, k); type_of(a) == "enum_assignment")
+            keep(e, text(field(a, "name")), unwrap(field(a, "value")));
+        continue;
+      }
+      // `(function (E) { E["K"] = "text"; … })(E || (E = {}))`
+      TSNode call = type_of(st) == "expression_statement" ? unwrap(ts_node_named_child(st, 0)) : TSNode{};
+      if (type_of(call) != "call_expression") continue;
+      TSNode fn = unwrap(field(call, "function"));
+      if (type_of(fn) != "function_expression" && type_of(fn) != "function") continue;
+      const std::vector<std::string> params = parameter_names(fn);
+      TSNode body = field(fn, "body");
+      if (params.size() != 1 || type_of(body) != "statement_block") continue;
+      for (std::uint32_t k = 0, m = named_count(body); k < m; ++k) {
+        TSNode a = unwrap(ts_node_named_child(ts_node_named_child(body, k), 0));
+        if (type_of(a) != "assignment_expression") continue;
+        TSNode left = field(a, "left");
+        if (type_of(left) != "subscript_expression" || text(field(left, "object")) != params[0]) continue;
+        TSNode key = unwrap(field(left, "index"));
+        if (std::optional<std::string> k_text = type_of(key) == "string" ? plain_string(key) : std::nullopt)
+          keep(params[0], *k_text, unwrap(field(a, "right")));
+      }
+    }
+  }
+  if (m_enum_texts.empty()) return nullptr;
+  std::string key = collapse_ws(dotted);
+  if (key.starts_with("exports.")) key.erase(0, 8);
+  auto it = m_enum_texts.find(key);
+  return it == m_enum_texts.end() ? nullptr : &it->second;
+}
+
 std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, int depth) {
   if (depth > k_max_depth) return std::nullopt;
   n = unwrap(n);
@@ -160,6 +208,12 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       return t;
     }
     case Kind::Member:
+      if (const std::string* e = enum_text(text(n))) {
+        t.style = "string";
+        t.from_literals = true;
+        t.parts.push_back(TemplatePart{true, *e, {}, 0});
+        return t;
+      }
       // `exports.NOT_FOUND = 'Not found'` at the top of the module
       // (TypeScript's CommonJS output of `export const`), read as the
       // name it is.
