@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -221,5 +222,16 @@ class FileScanner {
   bool m_node_assert = false;  // the file requires or imports Node's assert
   FileFacts m_facts;
 };
+
+// A file's parse tree and the text it was parsed from: the file's bytes,
+// or (TypeScript whose parse failed) those bytes with a `;` in the
+// indentation of each line starting with `<` when that parse reads more of
+// the file (frontend.cc says why). The caller deletes `tree`.
+struct ParsedJavaScript {
+  TSTree* tree = nullptr;
+  std::string_view text;
+  std::unique_ptr<std::string> repaired;
+};
+ParsedJavaScript parse_javascript(std::string_view source, Dialect dialect);
 
 }  // namespace errdex::scan::javascript_detail

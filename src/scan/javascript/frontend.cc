@@ -816,6 +816,8 @@ using javascript_detail::FileScanner;
 using javascript_detail::k_max_source;
 using javascript_detail::language;
 using javascript_detail::parser_for;
+using javascript_detail::parse_javascript;
+using javascript_detail::ParsedJavaScript;
 
 bool javascript_minified(std::string_view source) {
   // Minified code repeats other sources on a few lines of thousands of
@@ -834,9 +836,71 @@ bool javascript_worth_parsing(std::string_view source) {
          source.find("assert") != std::string_view::npos;
 }
 
-model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
-  if (source.size() > k_max_source) return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+namespace {
+
+// Bytes the parse could not read: inside ERROR nodes, plus one per
+// missing token.
+std::uint64_t unread_bytes(TSNode root) {
+  std::uint64_t n = 0;
+  walk(root, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (ts_node_is_error(x)) {
+      n += ts_node_end_byte(x) - ts_node_start_byte(x);
+      return false;
+    }
+    if (ts_node_is_missing(x)) ++n;
+    return ts_node_has_error(x);
+  });
+  return n;
+}
+
+// `source` with a `;` in the indentation of each line that starts with
+// `<`; empty when no line does. In an object type, TypeScript ends a member
+// at a line break, while tree-sitter's grammar reads a generic call
+// signature's line (`<D extends Writable>(dest: D): D`) as a comparison with
+// the member above and loses the rest of the file (zx's `PipeMethod` type
+// took every method of the class below it). Offsets and lines are kept.
+std::string with_generic_lines_ended(std::string_view source) {
+  std::string out;
+  for (std::size_t line = 0; line < source.size();) {
+    const std::size_t first = source.find_first_not_of(" \t", line);
+    if (first != std::string_view::npos && first > line && source[first] == '<') {
+      if (out.empty()) out.assign(source);
+      out[first - 1] = ';';
+    }
+    const std::size_t eol = source.find('\n', line);
+    if (eol == std::string_view::npos) break;
+    line = eol + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+javascript_detail::ParsedJavaScript javascript_detail::parse_javascript(std::string_view source, Dialect dialect) {
+  ParsedJavaScript out;
+  out.text = source;
+  out.tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  if (!out.tree || dialect != Dialect::typescript || !ts_node_has_error(ts_tree_root_node(out.tree))) return out;
+  std::string repaired = with_generic_lines_ended(source);
+  if (repaired.empty()) return out;
+  TSTree* again = ts_parser_parse_string(parser_for(dialect).get(), nullptr, repaired.data(), static_cast<std::uint32_t>(repaired.size()));
+  if (!again) return out;
+  if (unread_bytes(ts_tree_root_node(again)) < unread_bytes(ts_tree_root_node(out.tree))) {
+    ts_tree_delete(out.tree);
+    out.tree = again;
+    out.repaired = std::make_unique<std::string>(std::move(repaired));
+    out.text = *out.repaired;
+  } else {
+    ts_tree_delete(again);
+  }
+  return out;
+}
+
+model::FileFacts scan_javascript(std::string_view source_as_read, Dialect dialect) {
+  if (source_as_read.size() > k_max_source) return {};
+  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
+  TSTree* tree = parsed.tree;
+  const std::string_view source = parsed.text;
   if (!tree) return {};
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
   javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
@@ -844,9 +908,11 @@ model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
   return facts;
 }
 
-model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect) {
-  if (source.size() > k_max_source) return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+model::FileFacts scan_javascript_calls(std::string_view source_as_read, Dialect dialect) {
+  if (source_as_read.size() > k_max_source) return {};
+  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
+  TSTree* tree = parsed.tree;
+  const std::string_view source = parsed.text;
   if (!tree) return {};
   model::FileFacts facts;
   javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
@@ -854,13 +920,15 @@ model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect)
   return facts;
 }
 
-model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect) {
+model::FileFacts scan_javascript_tests(std::string_view source_as_read, Dialect dialect) {
   // Every expectation read names `toThrow`, `throw`, `throws`, `rejects` or
   // `rejectedWith`: a file without those words is not parsed.
-  if (source.size() > k_max_source ||
-      (source.find("hrow") == std::string_view::npos && source.find("reject") == std::string_view::npos))
+  if (source_as_read.size() > k_max_source ||
+      (source_as_read.find("hrow") == std::string_view::npos && source_as_read.find("reject") == std::string_view::npos))
     return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
+  TSTree* tree = parsed.tree;
+  const std::string_view source = parsed.text;
   if (!tree) return {};
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).read_tests();
   // The test file's imports, which its calls are resolved through
