@@ -82,6 +82,36 @@ TEST(JavaScriptImportedTexts, AConstantImportedFromAnotherFileIsItsText) {
 // (http-errors' factory, from a package): a status code is no message, the
 // text after it is. A class constructed so, or a code alone, is left as
 // it was.
+// A message table, `const MESSAGES = { badInput: '…' }`: an entry shows its
+// text in the file (the table bound once, the entry not set on the way)
+// and in a file importing the table by name.
+TEST(JavaScriptImportedTexts, AnEntryOfAMessageTableIsItsText) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"lib/messages.js", scan_javascript("const MESSAGES = {\n"
+                                          "  badInput: 'The input is not valid',\n"
+                                          "  count: 3,\n"
+                                          "};\n"
+                                          "function f(x) { throw new TypeError(MESSAGES.badInput); }\n"
+                                          "function g(x) {\n"
+                                          "  let m = { text: 'first' };\n"
+                                          "  if (x) m = { text: 'second' };\n"
+                                          "  throw new Error(m.text);\n"
+                                          "}\n"
+                                          "module.exports = { MESSAGES };\n",
+                                          Dialect::javascript)},
+      {"lib/use.js", scan_javascript("const { MESSAGES } = require('./messages');\n"
+                                     "function h(x) {\n"
+                                     "  if (x) throw new TypeError(MESSAGES.badInput);\n"
+                                     "  throw new RangeError(MESSAGES.count);\n"
+                                     "}\n",
+                                     Dialect::javascript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  EXPECT_EQ(messages(files[0]), (Texts{"The input is not valid", "{m.text}"}));
+  link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
+  EXPECT_EQ(messages(files[1]), (Texts{"The input is not valid", "{MESSAGES.count}"}));
+}
+
 TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
   auto f = scan_javascript(
       "const createError = require('http-errors');\n"

@@ -197,7 +197,15 @@ void link_javascript_imported_constants(std::vector<model::FileFacts>& files, co
     // `{NAME}` or `{ns.NAME}` of an import from a file of the repository.
     auto value_of = [&](const model::TemplatePart& p) -> const std::string* {
       if (p.literal || (!p.display.empty() && p.display != p.text)) return nullptr;
-      const auto via = imported(files[i], p.text);
+      auto via = imported(files[i], p.text);
+      // `{MESSAGES.badInput}` of a table imported by name: its entry.
+      std::string entry;
+      if (const std::size_t dot = p.text.find('.'); !via && dot != std::string::npos) {
+        if (auto table = imported(files[i], std::string_view(p.text).substr(0, dot))) {
+          entry = std::string(table->exported) + p.text.substr(dot);
+          via = Imported{entry, table->module};
+        }
+      }
       if (!via || !(via->module.starts_with("./") || via->module.starts_with("../"))) return nullptr;
       const std::string* found = nullptr;
       for (std::size_t k = 0; k < n; ++k) {

@@ -538,13 +538,35 @@ class CallReader {
     }
   }
 
-  // The top level's `const NAME = 'text'` (exported or not) and `exports.NAME
-  // = 'text'`, as module bindings whose value is the literal as written
+  // The top level's `const NAME = 'text'` (exported or not), `exports.NAME
+  // = 'text'` and each text of `const NAME = { key: 'text' }` (as
+  // `NAME.key`), as module bindings whose value is the literal as written
   // (link_javascript_imported_constants); a name bound twice is left to
   // the reader, which counts them.
   void read_module_texts(TSNode root) {
+    // Entries of message tables kept per file: a table of thousands (a
+    // locale's) is data, not messages.
+    constexpr std::size_t k_max_table_entries = 512;
+    std::size_t table_entries = 0;
     auto keep = [&](std::string_view name, TSNode value, TSNode at) {
       value = unwrap(value);
+      if (!name.empty() && kind(value) == K::Object) {
+        // A message table, `const MESSAGES = { badInput: 'The input …' }`:
+        // each text under `MESSAGES.badInput`.
+        for (std::uint32_t k = 0, c = ts_node_named_child_count(value); k < c && table_entries < k_max_table_entries; ++k) {
+          TSNode pair = ts_node_named_child(value, k);
+          if (kind(pair) != K::Pair) continue;
+          TSNode key = child(pair, m_g.f_key), v = unwrap(child(pair, m_g.f_value));
+          if (std::string_view(ts_node_type(key)) != "property_identifier" || kind(v) != K::String) continue;
+          model::Binding b;
+          b.name = std::string(name) + "." + std::string(text(key));
+          b.line = static_cast<int>(ts_node_start_point(pair).row) + 1;
+          b.value = std::string(text(v));
+          m_out.module_bindings.push_back(std::move(b));
+          ++table_entries;
+        }
+        return;
+      }
       if (name.empty() || kind(value) != K::String) return;
       model::Binding b;
       b.name = std::string(name);

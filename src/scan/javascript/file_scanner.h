@@ -103,6 +103,9 @@ class FileScanner {
   // helper (`(0, _concat["default"])(_context = r).call(_context, …)`: r),
   // `fn` being the call's function; null when `fn` is no such call.
   TSNode corejs_concat_receiver(TSNode fn) const;
+  // `MESSAGES.badInput` where `MESSAGES` is bound to an object literal
+  // giving that key a string: the string; nullopt otherwise.
+  std::optional<MessageTemplate> table_entry(TSNode member, std::uint32_t at, int depth);
   TSNode argument(TSNode call, std::uint32_t i) const;
   std::vector<std::string> argument_texts(TSNode call) const;
 
