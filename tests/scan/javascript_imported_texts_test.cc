@@ -190,6 +190,37 @@ TEST(JavaScriptImportedTexts, AMethodsCallersTextTakesTheParametersPlaceInTheMes
   EXPECT_EQ(alternatives(files[1].sites[2]), Texts{});
 }
 
+// acorn's `pp.raiseRecoverable = pp.raise`: calls of the other name in
+// other files reach the method's site too; an alias on another object
+// reaches nothing.
+TEST(JavaScriptImportedTexts, CallsOfAMethodsOtherNameGiveTheirTexts) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"src/location.js", scan_javascript("import {Parser} from './state.js'\n"
+                                          "const pp = Parser.prototype\n"
+                                          "pp.raise = function(pos, message) {\n"
+                                          "  message += ' (' + pos + ')'\n"
+                                          "  throw new SyntaxError(message)\n"
+                                          "}\n"
+                                          "pp.raiseRecoverable = pp.raise\n"
+                                          "other.warn = pp.raise\n",
+                                          Dialect::javascript)},
+      {"src/state.js", scan_javascript("export class Parser {}\n", Dialect::javascript)},
+      {"src/statement.js", scan_javascript("import {Parser} from './state.js'\n"
+                                           "const pp = Parser.prototype\n"
+                                           "pp.parseThing = function() {\n"
+                                           "  if (this.type === 1) this.raiseRecoverable(this.start, 'Recoverable text here')\n"
+                                           "  if (this.type === 2) this.warn(this.start, 'Not the same object')\n"
+                                           "}\n",
+                                           Dialect::javascript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  Texts alternatives;
+  for (const auto& t : files[0].sites[0].alternatives) alternatives.push_back(template_text(t));
+  EXPECT_EQ(alternatives, (Texts{"Recoverable text here ({pos})"}));
+}
+
 // ky's ForceRetryError: `super(options?.code ? `Forced retry: ${options.code}`
 // : 'Forced retry', …)` shows either text; the first is the message, the
 // other a variant. A choice with a side that is no text stays unread.

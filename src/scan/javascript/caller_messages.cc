@@ -105,6 +105,20 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
     }
   }
   if (by_name.empty()) return;
+  // `pp.raiseRecoverable = pp.raise` in the helper's file: calls of the
+  // other name reach the same sites.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!javascript[i]) continue;
+    for (const model::Binding& b : files[i].module_bindings) {
+      const std::size_t dot = b.name.find('.');
+      if (dot == std::string::npos || b.value.size() <= dot + 1 || b.value.compare(0, dot + 1, b.name, 0, dot + 1) != 0)
+        continue;
+      auto it = by_name.find(b.value.substr(dot + 1));
+      if (it == by_name.end() || it->second.file != i) continue;
+      Helper copy = it->second;
+      by_name.try_emplace(b.name.substr(dot + 1), std::move(copy));
+    }
+  }
   // The files of the repository each file's relative imports name.
   std::unordered_map<std::size_t, std::vector<std::size_t>> imported_files;
   auto imports_of = [&](std::size_t i) -> const std::vector<std::size_t>& {

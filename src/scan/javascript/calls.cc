@@ -586,6 +586,23 @@ class CallReader {
                                                         kind(a) == K::Assign) {
         const std::string left = callee(child(a, m_g.f_left));
         if (left.starts_with("exports.") && left.find('.', 8) == std::string::npos) keep(left.substr(8), child(a, m_g.f_right), st);
+        // `pp.raiseRecoverable = pp.raise`: a method's other name on the
+        // same object, kept as its binding (link_javascript_caller_messages
+        // gives calls of either to the method's sites).
+        TSNode right = unwrap(child(a, m_g.f_right));
+        const std::size_t dot = left.find('.');
+        if (kind(right) == K::Member && dot != std::string::npos && dot > 0 && left.find('.', dot + 1) == std::string::npos &&
+            left != "module.exports") {
+          const std::string value = callee(right);
+          if (value.size() > dot + 1 && value.compare(0, dot + 1, left, 0, dot + 1) == 0 &&
+              value.find('.', dot + 1) == std::string::npos && value != left) {
+            model::Binding b;
+            b.name = left;
+            b.line = static_cast<int>(ts_node_start_point(st).row) + 1;
+            b.value = value;
+            m_out.module_bindings.push_back(std::move(b));
+          }
+        }
       }
     }
   }
