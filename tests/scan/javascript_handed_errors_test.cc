@@ -171,5 +171,18 @@ TEST(JavaScriptHandedErrors, APrototypeMethodThrowsWhatItsSiblingMemberReturns) 
   EXPECT_EQ(f.sites[1].error_class, "this.error");
 }
 
+TEST(JavaScriptHandedErrors, OneOfTwoKeptErrorsThrownAgain) {
+  // zx's `throw output.cause || output`: an error kept elsewhere, thrown
+  // again whatever its class; not a class named by the expression.
+  auto f = js("function finalize(output) {\n"
+              "  if (output.legacy) throw output.cause || output;\n"
+              "  throw output.error ?? DefaultError;\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_FALSE(f.sites[1].reraise);
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -119,6 +119,9 @@ class FileScanner {
   // Whether one of `sorted` (byte offsets) lies inside `n`.
   bool holds(const std::vector<std::uint32_t>& sorted, TSNode n) const;
   void emit_throw(TSNode n);
+  // Whether the thrown `n` is a name or a member in lower case (`output`,
+  // `output.cause`): an error kept elsewhere, not a class.
+  bool kept_error(TSNode n) const;
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);

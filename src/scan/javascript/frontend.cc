@@ -267,6 +267,10 @@ void FileScanner::emit_throw(TSNode n) {
       // this[kError]`: an error kept elsewhere, thrown again whatever its
       // class.
       site.reraise = true;
+    } else if (kind(expr) == Kind::Binary && (text(child(expr, m_g.f_operator)) == "||" || text(child(expr, m_g.f_operator)) == "??") &&
+               kept_error(child(expr, m_g.f_left)) && kept_error(child(expr, m_g.f_right))) {
+      // `throw output.cause || output`: one of two errors kept elsewhere.
+      site.reraise = true;
     } else if (TSNode message = object_property(expr, "message"), name = object_property(expr, "name");
                kind(expr) == Kind::Object && (!ts_node_is_null(message) || kind(name) == Kind::String)) {
       // `throw { name: 'ConditionError', message: 'Aborted due to …' }`: an
@@ -280,6 +284,12 @@ void FileScanner::emit_throw(TSNode n) {
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
+}
+
+bool FileScanner::kept_error(TSNode n) const {
+  n = unwrap(n);
+  if (kind(n) == Kind::Identifier) return !names_class(text(n));
+  return kind(n) == Kind::Member && !names_class(text(child(n, m_g.f_property)));
 }
 
 // `new X(msg, …)` or `X(msg, …)`: the class and message it names; a call of
