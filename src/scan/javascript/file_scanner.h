@@ -232,9 +232,12 @@ class FileScanner {
 // A file's parse tree and the text it was parsed from: the file's bytes,
 // or (TypeScript whose parse failed) those bytes with a `;` in the
 // indentation of each line starting with `<` when that parse reads more of
-// the file (frontend.cc says why). The caller deletes `tree`.
+// the file (frontend.cc says why). `tree` is null when the parser gave none.
 struct ParsedJavaScript {
-  TSTree* tree = nullptr;
+  struct DeleteTree {
+    void operator()(TSTree* t) const { ts_tree_delete(t); }
+  };
+  std::unique_ptr<TSTree, DeleteTree> tree;
   std::string_view text;
   std::unique_ptr<std::string> repaired;
 };

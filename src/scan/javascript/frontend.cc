@@ -889,46 +889,38 @@ std::string with_generic_lines_ended(std::string_view source) {
 javascript_detail::ParsedJavaScript javascript_detail::parse_javascript(std::string_view source, Dialect dialect) {
   ParsedJavaScript out;
   out.text = source;
-  out.tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
-  if (!out.tree || dialect != Dialect::typescript || !ts_node_has_error(ts_tree_root_node(out.tree))) return out;
+  out.tree.reset(ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size())));
+  if (!out.tree || dialect != Dialect::typescript || !ts_node_has_error(ts_tree_root_node(out.tree.get()))) return out;
   std::string repaired = with_generic_lines_ended(source);
   if (repaired.empty()) return out;
-  TSTree* again = ts_parser_parse_string(parser_for(dialect).get(), nullptr, repaired.data(), static_cast<std::uint32_t>(repaired.size()));
-  if (!again) return out;
-  if (unread_bytes(ts_tree_root_node(again)) < unread_bytes(ts_tree_root_node(out.tree))) {
-    ts_tree_delete(out.tree);
-    out.tree = again;
+  std::unique_ptr<TSTree, ParsedJavaScript::DeleteTree> again(
+      ts_parser_parse_string(parser_for(dialect).get(), nullptr, repaired.data(), static_cast<std::uint32_t>(repaired.size())));
+  if (again && unread_bytes(ts_tree_root_node(again.get())) < unread_bytes(ts_tree_root_node(out.tree.get()))) {
+    out.tree = std::move(again);
     out.repaired = std::make_unique<std::string>(std::move(repaired));
     out.text = *out.repaired;
-  } else {
-    ts_tree_delete(again);
   }
   return out;
 }
 
-model::FileFacts scan_javascript(std::string_view source_as_read, Dialect dialect) {
-  if (source_as_read.size() > k_max_source) return {};
-  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
-  TSTree* tree = parsed.tree;
-  const std::string_view source = parsed.text;
-  if (!tree) return {};
-  model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
-  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
-  ts_tree_delete(tree);
+namespace {
+
+// The file's facts: its sites (`sites`) and the call graph's facts.
+model::FileFacts read_javascript(std::string_view source, Dialect dialect, bool sites) {
+  if (source.size() > k_max_source) return {};
+  ParsedJavaScript parsed = parse_javascript(source, dialect);
+  if (!parsed.tree) return {};
+  const TSNode root = ts_tree_root_node(parsed.tree.get());
+  model::FileFacts facts = sites ? FileScanner(parsed.text, language(dialect), root).run() : model::FileFacts{};
+  javascript_detail::read_calls(parsed.text, language(dialect).lang, root, facts);
   return facts;
 }
 
-model::FileFacts scan_javascript_calls(std::string_view source_as_read, Dialect dialect) {
-  if (source_as_read.size() > k_max_source) return {};
-  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
-  TSTree* tree = parsed.tree;
-  const std::string_view source = parsed.text;
-  if (!tree) return {};
-  model::FileFacts facts;
-  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
-  ts_tree_delete(tree);
-  return facts;
-}
+}  // namespace
+
+model::FileFacts scan_javascript(std::string_view source, Dialect dialect) { return read_javascript(source, dialect, true); }
+
+model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect) { return read_javascript(source, dialect, false); }
 
 model::FileFacts scan_javascript_tests(std::string_view source_as_read, Dialect dialect) {
   // Every expectation read names `toThrow`, `throw`, `throws`, `rejects` or
@@ -937,9 +929,9 @@ model::FileFacts scan_javascript_tests(std::string_view source_as_read, Dialect 
       (source_as_read.find("hrow") == std::string_view::npos && source_as_read.find("reject") == std::string_view::npos))
     return {};
   ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
-  TSTree* tree = parsed.tree;
+  if (!parsed.tree) return {};
   const std::string_view source = parsed.text;
-  if (!tree) return {};
+  TSTree* tree = parsed.tree.get();
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).read_tests();
   // The test file's imports, which its calls are resolved through
   // (JsCallGraph::resolve_calls); its own functions are no part of the graph.
@@ -948,7 +940,6 @@ model::FileFacts scan_javascript_tests(std::string_view source_as_read, Dialect 
     javascript_detail::read_imports(source, language(dialect).lang, ts_tree_root_node(tree), imports);
     facts.imports = std::move(imports.imports);
   }
-  ts_tree_delete(tree);
   return facts;
 }
 

@@ -146,12 +146,11 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
           append_parts(filled.parts, operand(value, at, depth, literal));
           continue;
         }
-        // `${reader.pos}` of a parameter given a name or `this`: the
-        // caller's `${this.pos}`.
+        // `${reader.pos}` of a parameter given `this`: the caller's
+        // `${this.pos}` (a name given is left as the parameter).
         TSNode given = unwrap(argument(call, j));
-        if (dot != std::string::npos && named != params.end() &&
-            (kind(given) == Kind::Identifier || (!ts_node_is_null(given) && std::string_view(ts_node_type(given)) == "this")) &&
-            p.display.empty()) {
+        if (dot != std::string::npos && named != params.end() && !ts_node_is_null(given) &&
+            std::string_view(ts_node_type(given)) == "this" && p.display.empty()) {
           filled.parts.push_back(interp(std::string(text(given)) + p.text.substr(dot)));
           continue;
         }
