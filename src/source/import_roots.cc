@@ -48,6 +48,12 @@ bool is_test_path(std::string_view path) {
   if (!name.ends_with(".py") && (name.find(".test.") != std::string_view::npos || name.find(".spec.") != std::string_view::npos ||
                                  name.find(".test-d.") != std::string_view::npos))
     return true;
+  // A file named for its tests alone, beside the code it tests: date-fns's
+  // `src/isDate/test.ts`, ava's `test.js` at a package's top.
+  if (const std::size_t dot = name.find('.'); dot != std::string_view::npos && !name.ends_with(".py")) {
+    const std::string_view stem = name.substr(0, dot);
+    if (stem == "test" || stem == "tests" || stem == "spec") return true;
+  }
   for (std::string_view dir = parent_of(path); !dir.empty(); dir = parent_of(dir)) {
     std::string_view d = name_of(dir);
     if (d == "tests" || d == "test" || d == "testing" || d == "__tests__" || d == "__mocks__") return true;

@@ -166,5 +166,67 @@ TEST(JavaScriptHandedErrors, AMethodOfAnotherFileThatReturnsAnErrorMakesTheThrow
   EXPECT_NE(files[2].sites[1].error_class, "CssSyntaxError");
 }
 
+TEST(JavaScriptHandedErrors, AHelperReturningABuiltinErrorCalledWithoutNew) {
+  // protobuf.js: `return RangeError(…)` and `return Error(…)` make errors as
+  // `new` does; a parameter with a written default shows the default where
+  // the call passes nothing and the call's literal where it passes one.
+  auto f = js("function indexOutOfRange(reader, writeLength) {\n"
+              "  return RangeError('index out of range: ' + reader.pos + ' + ' + (writeLength || 1) + ' > ' + reader.len);\n"
+              "}\n"
+              "function illegal(token, name) {\n"
+              "  return Error('illegal ' + (name || 'token') + \" '\" + token + \"'\");\n"
+              "}\n"
+              "function Reader() {}\n"
+              "Reader.prototype.skip = function skip(n) {\n"
+              "  if (this.pos + n > this.len) throw indexOutOfRange(this, 4);\n"
+              "  if (n < 0) throw indexOutOfRange(this);\n"
+              "};\n"
+              "function parse(t) {\n"
+              "  if (!t) throw illegal(t);\n"
+              "  throw illegal(t, 'id');\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"RangeError", "index out of range: {this.pos} + 4 > {this.len}"}));
+  EXPECT_EQ(shown(f.sites[1]), (Shown{"RangeError", "index out of range: {this.pos} + 1 > {this.len}"}));
+  EXPECT_EQ(shown(f.sites[2]), (Shown{"Error", "illegal token '{t}'"}));
+  EXPECT_EQ(shown(f.sites[3]), (Shown{"Error", "illegal id '{t}'"}));
+  // A function of the file named like a builtin is read as before.
+  auto own = js("function Error(m) { return null; }\nfunction fail(m) { return Error(m); }\nfunction g() { throw fail('x'); }\n");
+  ASSERT_EQ(own.sites.size(), 1u);
+  EXPECT_NE(own.sites[0].error_class, "Error");
+}
+
+TEST(JavaScriptHandedErrors, APrototypeMethodThrowsWhatItsSiblingMemberReturns) {
+  // `Tokenizer.prototype.expect = function () { throw this.error(…) }`: the
+  // `this` of a function assigned as an object's member has that object's
+  // other members, here `Tokenizer.prototype.error`.
+  auto f = js("function Tokenizer(s) { this.line = 1; }\n"
+              "Tokenizer.prototype.error = function error(message) {\n"
+              "  return new SyntaxError(message + ' (line ' + this.line + ')');\n"
+              "};\n"
+              "Tokenizer.prototype.expect = function expect(value) {\n"
+              "  throw this.error(\"expected '\" + value + \"'\");\n"
+              "};\n"
+              "Parser.prototype.fail = function fail(value) {\n"
+              "  throw this.error('not a tokenizer');\n"
+              "};\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"SyntaxError", "expected '{value}' (line {this.line})"}));
+  EXPECT_EQ(f.sites[1].error_class, "this.error");
+}
+
+TEST(JavaScriptHandedErrors, OneOfTwoKeptErrorsThrownAgain) {
+  // zx's `throw output.cause || output`: an error kept elsewhere, thrown
+  // again whatever its class; not a class named by the expression.
+  auto f = js("function finalize(output) {\n"
+              "  if (output.legacy) throw output.cause || output;\n"
+              "  throw output.error ?? DefaultError;\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[0].error_class, "");
+  EXPECT_FALSE(f.sites[1].reraise);
+}
+
 }  // namespace
 }  // namespace errdex::scan

@@ -116,6 +116,36 @@ TEST(JavaScriptImportedTexts, ANamespaceImportCompiledToCommonJsReadsTheModulesT
 // (http-errors' factory, from a package): a status code is no message, the
 // text after it is. A class constructed so, or a code alone, is left as
 // it was.
+// A message table, `const MESSAGES = { badInput: '…' }`: an entry shows its
+// text in the file (the table bound once, the entry not set on the way)
+// and in a file importing the table by name.
+TEST(JavaScriptImportedTexts, AnEntryOfAMessageTableIsItsText) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"lib/messages.js", scan_javascript("const MESSAGES = {\n"
+                                          "  badInput: 'The input is not valid',\n"
+                                          "  count: 3,\n"
+                                          "};\n"
+                                          "function f(x) { throw new TypeError(MESSAGES.badInput); }\n"
+                                          "function g(x) {\n"
+                                          "  let m = { text: 'first' };\n"
+                                          "  if (x) m = { text: 'second' };\n"
+                                          "  throw new Error(m.text);\n"
+                                          "}\n"
+                                          "module.exports = { MESSAGES };\n",
+                                          Dialect::javascript)},
+      {"lib/use.js", scan_javascript("const { MESSAGES } = require('./messages');\n"
+                                     "function h(x) {\n"
+                                     "  if (x) throw new TypeError(MESSAGES.badInput);\n"
+                                     "  throw new RangeError(MESSAGES.count);\n"
+                                     "}\n",
+                                     Dialect::javascript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  EXPECT_EQ(messages(files[0]), (Texts{"The input is not valid", "{m.text}"}));
+  link_javascript_imported_constants(files, std::vector<bool>(files.size(), true), paths);
+  EXPECT_EQ(messages(files[1]), (Texts{"The input is not valid", "{MESSAGES.count}"}));
+}
+
 TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
   auto f = scan_javascript(
       "const createError = require('http-errors');\n"
@@ -192,6 +222,37 @@ TEST(JavaScriptImportedTexts, AMethodsCallersTextTakesTheParametersPlaceInTheMes
   EXPECT_EQ(alternatives(files[1].sites[0]), (Texts{"Nothing to read here at {pos}", "Another file fails here at {pos}"}));
   EXPECT_EQ(alternatives(files[1].sites[1]), Texts{});
   EXPECT_EQ(alternatives(files[1].sites[2]), Texts{});
+}
+
+// acorn's `pp.raiseRecoverable = pp.raise`: calls of the other name in
+// other files reach the method's site too; an alias on another object
+// reaches nothing.
+TEST(JavaScriptImportedTexts, CallsOfAMethodsOtherNameGiveTheirTexts) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"src/location.js", scan_javascript("import {Parser} from './state.js'\n"
+                                          "const pp = Parser.prototype\n"
+                                          "pp.raise = function(pos, message) {\n"
+                                          "  message += ' (' + pos + ')'\n"
+                                          "  throw new SyntaxError(message)\n"
+                                          "}\n"
+                                          "pp.raiseRecoverable = pp.raise\n"
+                                          "other.warn = pp.raise\n",
+                                          Dialect::javascript)},
+      {"src/state.js", scan_javascript("export class Parser {}\n", Dialect::javascript)},
+      {"src/statement.js", scan_javascript("import {Parser} from './state.js'\n"
+                                           "const pp = Parser.prototype\n"
+                                           "pp.parseThing = function() {\n"
+                                           "  if (this.type === 1) this.raiseRecoverable(this.start, 'Recoverable text here')\n"
+                                           "  if (this.type === 2) this.warn(this.start, 'Not the same object')\n"
+                                           "}\n",
+                                           Dialect::javascript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  Texts alternatives;
+  for (const auto& t : files[0].sites[0].alternatives) alternatives.push_back(template_text(t));
+  EXPECT_EQ(alternatives, (Texts{"Recoverable text here ({pos})"}));
 }
 
 // ky's ForceRetryError: `super(options?.code ? `Forced retry: ${options.code}`

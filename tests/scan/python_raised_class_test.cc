@@ -333,5 +333,46 @@ TEST(PythonRaisedClass, ACastRaisesTheValueAsTheTypeItNames) {
   EXPECT_NE(f.sites[2].error_class, "Error");
 }
 
+TEST(PythonRaisedClass, AMessageSetOnTheCaughtExceptionBeforeItIsRaisedAgain) {
+  // `e.args = (f"…", *e.args[1:]); raise`: Python prints the first item of
+  // the args set, as JavaScript's `err.message = …; throw err` shows it.
+  model::FileFacts f = scan_python(
+      "def load(path):\n"
+      "    try:\n"
+      "        return parse(path)\n"
+      "    except ValueError as e:\n"
+      "        e.args = (f'{path}: {e.args[0]}', *e.args[1:])\n"
+      "        raise\n"
+      "def read(name):\n"
+      "    try:\n"
+      "        return open(name)\n"
+      "    except OSError as err:\n"
+      "        err.args = ('could not read %s' % name,) + err.args[1:]\n"
+      "        raise err\n"
+      // Not set on the path to the raise, not the caught name, not a tuple.
+      "def other(name):\n"
+      "    try:\n"
+      "        return open(name)\n"
+      "    except OSError as err:\n"
+      "        if name:\n"
+      "            err.args = ('only sometimes',)\n"
+      "        raise\n"
+      "def kept(name):\n"
+      "    try:\n"
+      "        return open(name)\n"
+      "    except OSError as err:\n"
+      "        other.args = ('not the caught one',)\n"
+      "        err.args = err.args + ('x',)\n"
+      "        raise\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_TRUE(f.sites[0].reraise);
+  EXPECT_EQ(f.sites[0].error_class, "ValueError");
+  EXPECT_EQ(template_text(f.sites[0].message), "{path}: {e.args[0]}");
+  EXPECT_EQ(f.sites[1].error_class, "OSError");
+  EXPECT_EQ(template_text(f.sites[1].message), "could not read {name}");
+  EXPECT_EQ(template_text(f.sites[2].message), "");
+  EXPECT_EQ(template_text(f.sites[3].message), "");
+}
+
 }  // namespace
 }  // namespace errdex::scan

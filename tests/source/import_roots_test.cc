@@ -39,10 +39,12 @@ TEST(ImportRoots, EveryTopLevelPackageNamesItsParent) {
 TEST(IsTestPath, TestFoldersAndTestFileNames) {
   for (const char* p : {"tests/test_x.py", "tests/data/sample.py", "Lib/test/support/__init__.py", "pkg/testing/x.py",
                         "test/x.py", "test_top.py", "pkg/core_test.py", "conftest.py", "a/b/conftest.py",
-                        "src/a.test.ts", "lib/b.spec.js", "typings/index.test-d.ts", "src/__tests__/c.js", "src/__mocks__/fs.js"})
+                        "src/a.test.ts", "lib/b.spec.js", "typings/index.test-d.ts", "src/__tests__/c.js", "src/__mocks__/fs.js",
+                        "src/isDate/test.ts", "test.js", "lib/tests.mjs", "src/spec.tsx"})
     EXPECT_TRUE(is_test_path(p)) << p;
   for (const char* p : {"Lib/unittest/case.py", "pkg/contest.py", "pkg/testsuite.py", "latest/x.py", "Lib/tests.py",
-                        "pkg/attest_x.py", "x.py", "", "tests", "src/latest.ts", "src/mocks/http.js", "lib/test-d.ts"})
+                        "pkg/attest_x.py", "x.py", "", "tests", "src/latest.ts", "src/mocks/http.js", "lib/test-d.ts",
+                        "test.py", "src/testing.js", "src/tests-util.ts", "src/spec-reader.js"})
     EXPECT_FALSE(is_test_path(p)) << p;
 }
 

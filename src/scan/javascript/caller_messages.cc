@@ -105,6 +105,20 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
     }
   }
   if (by_name.empty()) return;
+  // `pp.raiseRecoverable = pp.raise` in the helper's file: calls of the
+  // other name reach the same sites.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!javascript[i]) continue;
+    for (const model::Binding& b : files[i].module_bindings) {
+      const std::size_t dot = b.name.find('.');
+      if (dot == std::string::npos || b.value.size() <= dot + 1 || b.value.compare(0, dot + 1, b.name, 0, dot + 1) != 0)
+        continue;
+      auto it = by_name.find(b.value.substr(dot + 1));
+      if (it == by_name.end() || it->second.file != i) continue;
+      Helper copy = it->second;
+      by_name.try_emplace(b.name.substr(dot + 1), std::move(copy));
+    }
+  }
   // The files of the repository each file's relative imports name.
   std::unordered_map<std::size_t, std::vector<std::size_t>> imported_files;
   auto imports_of = [&](std::size_t i) -> const std::vector<std::size_t>& {
@@ -197,7 +211,15 @@ void link_javascript_imported_constants(std::vector<model::FileFacts>& files, co
     // `{NAME}` or `{ns.NAME}` of an import from a file of the repository.
     auto value_of = [&](const model::TemplatePart& p) -> const std::string* {
       if (p.literal || (!p.display.empty() && p.display != p.text)) return nullptr;
-      const auto via = imported(files[i], p.text);
+      auto via = imported(files[i], p.text);
+      // `{MESSAGES.badInput}` of a table imported by name: its entry.
+      std::string entry;
+      if (const std::size_t dot = p.text.find('.'); !via && dot != std::string::npos) {
+        if (auto table = imported(files[i], std::string_view(p.text).substr(0, dot))) {
+          entry = std::string(table->exported) + p.text.substr(dot);
+          via = Imported{entry, table->module};
+        }
+      }
       if (!via || !(via->module.starts_with("./") || via->module.starts_with("../"))) return nullptr;
       const std::string* found = nullptr;
       for (std::size_t k = 0; k < n; ++k) {

@@ -566,12 +566,35 @@ class CallReader {
     }
   }
 
-  // The top level's `const NAME = 'text'` (exported or not) and `exports.NAME
-  // = 'text'` (or a `+` of texts), as module bindings whose value is the literal as written
+  // The top level's `const NAME = 'text'` (exported or not), `exports.NAME
+  // = 'text'` (or a `+` of texts) and each text of `const NAME = { key:
+  // 'text' }` (as `NAME.key`), as module bindings whose value is the literal as written
   // (link_javascript_imported_constants); a name bound twice is left to
   // the reader, which counts them.
   void read_module_texts(TSNode root) {
+    // Entries of message tables kept per file: a table of thousands (a
+    // locale's) is data, not messages.
+    constexpr std::size_t k_max_table_entries = 512;
+    std::size_t table_entries = 0;
     auto keep = [&](std::string_view name, TSNode value, TSNode at) {
+      value = unwrap(value);
+      if (!name.empty() && kind(value) == K::Object) {
+        // A message table, `const MESSAGES = { badInput: 'The input …' }`:
+        // each text under `MESSAGES.badInput`.
+        for (std::uint32_t k = 0, c = ts_node_named_child_count(value); k < c && table_entries < k_max_table_entries; ++k) {
+          TSNode pair = ts_node_named_child(value, k);
+          if (kind(pair) != K::Pair) continue;
+          TSNode key = child(pair, m_g.f_key), v = unwrap(child(pair, m_g.f_value));
+          if (std::string_view(ts_node_type(key)) != "property_identifier" || kind(v) != K::String) continue;
+          model::Binding b;
+          b.name = std::string(name) + "." + std::string(text(key));
+          b.line = static_cast<int>(ts_node_start_point(pair).row) + 1;
+          b.value = std::string(text(v));
+          m_out.module_bindings.push_back(std::move(b));
+          ++table_entries;
+        }
+        return;
+      }
       std::string written = written_text(value);
       if (name.empty() || written.empty()) return;
       model::Binding b;
@@ -592,6 +615,23 @@ class CallReader {
                                                         kind(a) == K::Assign) {
         const std::string left = callee(child(a, m_g.f_left));
         if (left.starts_with("exports.") && left.find('.', 8) == std::string::npos) keep(left.substr(8), child(a, m_g.f_right), st);
+        // `pp.raiseRecoverable = pp.raise`: a method's other name on the
+        // same object, kept as its binding (link_javascript_caller_messages
+        // gives calls of either to the method's sites).
+        TSNode right = unwrap(child(a, m_g.f_right));
+        const std::size_t dot = left.find('.');
+        if (kind(right) == K::Member && dot != std::string::npos && dot > 0 && left.find('.', dot + 1) == std::string::npos &&
+            left != "module.exports") {
+          const std::string value = callee(right);
+          if (value.size() > dot + 1 && value.compare(0, dot + 1, left, 0, dot + 1) == 0 &&
+              value.find('.', dot + 1) == std::string::npos && value != left) {
+            model::Binding b;
+            b.name = left;
+            b.line = static_cast<int>(ts_node_start_point(st).row) + 1;
+            b.value = value;
+            m_out.module_bindings.push_back(std::move(b));
+          }
+        }
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -102,6 +103,9 @@ class FileScanner {
   // helper (`(0, _concat["default"])(_context = r).call(_context, …)`: r),
   // `fn` being the call's function; null when `fn` is no such call.
   TSNode corejs_concat_receiver(TSNode fn) const;
+  // `MESSAGES.badInput` where `MESSAGES` is bound to an object literal
+  // giving that key a string: the string; nullopt otherwise.
+  std::optional<MessageTemplate> table_entry(TSNode member, std::uint32_t at, int depth);
   TSNode argument(TSNode call, std::uint32_t i) const;
   std::vector<std::string> argument_texts(TSNode call) const;
 
@@ -115,6 +119,9 @@ class FileScanner {
   // Whether one of `sorted` (byte offsets) lies inside `n`.
   bool holds(const std::vector<std::uint32_t>& sorted, TSNode n) const;
   void emit_throw(TSNode n);
+  // Whether the thrown `n` is a name or a member in lower case (`output`,
+  // `output.cause`): an error kept elsewhere, not a class.
+  bool kept_error(TSNode n) const;
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
@@ -126,6 +133,10 @@ class FileScanner {
   };
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
   std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
+  // Whether `call` calls one of the language's error classes by its bare
+  // name (`Error(…)`, `RangeError(…)`), which makes an error as `new`
+  // does; not when the file defines a function of that name.
+  bool builtin_error_call(TSNode call);
   void export_factories();
   // `function DimensionError(actual, expected) { this.message = … }` with
   // `DimensionError.prototype = new RangeError()` (or `Object.create(
@@ -225,5 +236,19 @@ class FileScanner {
   bool m_node_assert = false;  // the file requires or imports Node's assert
   FileFacts m_facts;
 };
+
+// A file's parse tree and the text it was parsed from: the file's bytes,
+// or (TypeScript whose parse failed) those bytes with a `;` in the
+// indentation of each line starting with `<` when that parse reads more of
+// the file (frontend.cc says why). `tree` is null when the parser gave none.
+struct ParsedJavaScript {
+  struct DeleteTree {
+    void operator()(TSTree* t) const { ts_tree_delete(t); }
+  };
+  std::unique_ptr<TSTree, DeleteTree> tree;
+  std::string_view text;
+  std::unique_ptr<std::string> repaired;
+};
+ParsedJavaScript parse_javascript(std::string_view source, Dialect dialect);
 
 }  // namespace errdex::scan::javascript_detail

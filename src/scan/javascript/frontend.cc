@@ -267,6 +267,10 @@ void FileScanner::emit_throw(TSNode n) {
       // this[kError]`: an error kept elsewhere, thrown again whatever its
       // class.
       site.reraise = true;
+    } else if (kind(expr) == Kind::Binary && (text(child(expr, m_g.f_operator)) == "||" || text(child(expr, m_g.f_operator)) == "??") &&
+               kept_error(child(expr, m_g.f_left)) && kept_error(child(expr, m_g.f_right))) {
+      // `throw output.cause || output`: one of two errors kept elsewhere.
+      site.reraise = true;
     } else if (TSNode message = object_property(expr, "message"), name = object_property(expr, "name");
                kind(expr) == Kind::Object && (!ts_node_is_null(message) || kind(name) == Kind::String)) {
       // `throw { name: 'ConditionError', message: 'Aborted due to …' }`: an
@@ -280,6 +284,12 @@ void FileScanner::emit_throw(TSNode n) {
   }
   fill_context(site, at);
   m_facts.sites.push_back(std::move(site));
+}
+
+bool FileScanner::kept_error(TSNode n) const {
+  n = unwrap(n);
+  if (kind(n) == Kind::Identifier) return !names_class(text(n));
+  return kind(n) == Kind::Member && !names_class(text(child(n, m_g.f_property)));
 }
 
 // `new X(msg, …)` or `X(msg, …)`: the class and message it names; a call of
@@ -848,6 +858,8 @@ using javascript_detail::FileScanner;
 using javascript_detail::k_max_source;
 using javascript_detail::language;
 using javascript_detail::parser_for;
+using javascript_detail::parse_javascript;
+using javascript_detail::ParsedJavaScript;
 
 bool javascript_minified(std::string_view source) {
   // Minified code repeats other sources on a few lines of thousands of
@@ -866,34 +878,92 @@ bool javascript_worth_parsing(std::string_view source) {
          source.find("assert") != std::string_view::npos;
 }
 
-model::FileFacts scan_javascript(std::string_view source, Dialect dialect) {
+namespace {
+
+// Bytes the parse could not read: inside ERROR nodes, plus one per
+// missing token.
+std::uint64_t unread_bytes(TSNode root) {
+  std::uint64_t n = 0;
+  walk(root, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (ts_node_is_error(x)) {
+      n += ts_node_end_byte(x) - ts_node_start_byte(x);
+      return false;
+    }
+    if (ts_node_is_missing(x)) ++n;
+    return ts_node_has_error(x);
+  });
+  return n;
+}
+
+// `source` with a `;` in the indentation of each line that starts with
+// `<`; empty when no line does. In an object type, TypeScript ends a member
+// at a line break, while tree-sitter's grammar reads a generic call
+// signature's line (`<D extends Writable>(dest: D): D`) as a comparison with
+// the member above and loses the rest of the file (zx's `PipeMethod` type
+// took every method of the class below it). Offsets and lines are kept.
+std::string with_generic_lines_ended(std::string_view source) {
+  std::string out;
+  for (std::size_t line = 0; line < source.size();) {
+    const std::size_t first = source.find_first_not_of(" \t", line);
+    if (first != std::string_view::npos && first > line && source[first] == '<') {
+      if (out.empty()) out.assign(source);
+      out[first - 1] = ';';
+    }
+    const std::size_t eol = source.find('\n', line);
+    if (eol == std::string_view::npos) break;
+    line = eol + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+javascript_detail::ParsedJavaScript javascript_detail::parse_javascript(std::string_view source, Dialect dialect) {
+  ParsedJavaScript out;
+  out.text = source;
+  out.tree.reset(ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size())));
+  if (!out.tree || dialect != Dialect::typescript || !ts_node_has_error(ts_tree_root_node(out.tree.get()))) return out;
+  std::string repaired = with_generic_lines_ended(source);
+  if (repaired.empty()) return out;
+  std::unique_ptr<TSTree, ParsedJavaScript::DeleteTree> again(
+      ts_parser_parse_string(parser_for(dialect).get(), nullptr, repaired.data(), static_cast<std::uint32_t>(repaired.size())));
+  if (again && unread_bytes(ts_tree_root_node(again.get())) < unread_bytes(ts_tree_root_node(out.tree.get()))) {
+    out.tree = std::move(again);
+    out.repaired = std::make_unique<std::string>(std::move(repaired));
+    out.text = *out.repaired;
+  }
+  return out;
+}
+
+namespace {
+
+// The file's facts: its sites (`sites`) and the call graph's facts.
+model::FileFacts read_javascript(std::string_view source, Dialect dialect, bool sites) {
   if (source.size() > k_max_source) return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
-  if (!tree) return {};
-  model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).run();
-  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
-  ts_tree_delete(tree);
+  ParsedJavaScript parsed = parse_javascript(source, dialect);
+  if (!parsed.tree) return {};
+  const TSNode root = ts_tree_root_node(parsed.tree.get());
+  model::FileFacts facts = sites ? FileScanner(parsed.text, language(dialect), root).run() : model::FileFacts{};
+  javascript_detail::read_calls(parsed.text, language(dialect).lang, root, facts);
   return facts;
 }
 
-model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect) {
-  if (source.size() > k_max_source) return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
-  if (!tree) return {};
-  model::FileFacts facts;
-  javascript_detail::read_calls(source, language(dialect).lang, ts_tree_root_node(tree), facts);
-  ts_tree_delete(tree);
-  return facts;
-}
+}  // namespace
 
-model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect) {
+model::FileFacts scan_javascript(std::string_view source, Dialect dialect) { return read_javascript(source, dialect, true); }
+
+model::FileFacts scan_javascript_calls(std::string_view source, Dialect dialect) { return read_javascript(source, dialect, false); }
+
+model::FileFacts scan_javascript_tests(std::string_view source_as_read, Dialect dialect) {
   // Every expectation read names `toThrow`, `throw`, `throws`, `rejects` or
   // `rejectedWith`: a file without those words is not parsed.
-  if (source.size() > k_max_source ||
-      (source.find("hrow") == std::string_view::npos && source.find("reject") == std::string_view::npos))
+  if (source_as_read.size() > k_max_source ||
+      (source_as_read.find("hrow") == std::string_view::npos && source_as_read.find("reject") == std::string_view::npos))
     return {};
-  TSTree* tree = ts_parser_parse_string(parser_for(dialect).get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
-  if (!tree) return {};
+  ParsedJavaScript parsed = parse_javascript(source_as_read, dialect);
+  if (!parsed.tree) return {};
+  const std::string_view source = parsed.text;
+  TSTree* tree = parsed.tree.get();
   model::FileFacts facts = FileScanner(source, language(dialect), ts_tree_root_node(tree)).read_tests();
   // The test file's imports, which its calls are resolved through
   // (JsCallGraph::resolve_calls); its own functions are no part of the graph.
@@ -902,7 +972,6 @@ model::FileFacts scan_javascript_tests(std::string_view source, Dialect dialect)
     javascript_detail::read_imports(source, language(dialect).lang, ts_tree_root_node(tree), imports);
     facts.imports = std::move(imports.imports);
   }
-  ts_tree_delete(tree);
   return facts;
 }
 

@@ -56,6 +56,35 @@ TSNode FileScanner::own_method(TSNode n, std::string_view name) const {
   return {};
 }
 
+namespace {
+
+// `name || "token"`, `n ?? 1`: the name and the written default (a string
+// without escapes or quotes inside, or a number); empty when `expr` is no
+// such default.
+std::pair<std::string_view, std::string_view> defaulted_parameter(std::string_view expr) {
+  for (std::string_view op : {" || ", " ?? "}) {
+    const std::size_t at = expr.find(op);
+    if (at == std::string_view::npos) continue;
+    const std::string_view name = expr.substr(0, at), value = expr.substr(at + op.size());
+    const bool identifier = !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_' || c == '$';
+    }) && !std::isdigit(static_cast<unsigned char>(name[0]));
+    if (!identifier || value.empty()) return {};
+    const char q = value.front();
+    if ((q == '"' || q == '\'') && value.size() >= 2 && value.back() == q) {
+      const std::string_view inner = value.substr(1, value.size() - 2);
+      if (inner.find_first_of("\\\"'`") != std::string_view::npos) return {};
+      return {name, inner};
+    }
+    if (std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c) || c == '.'; }))
+      return {name, value};
+    return {};
+  }
+  return {};
+}
+
+}  // namespace
+
 // The errors `call`, a call of a function of this file, returns: each
 // `return new X(…)` of it (an arrow's body counts as its return; so does a
 // name the function made one under and returns), and each
@@ -80,6 +109,29 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
       auto pos = std::find(params.begin(), params.end(), p.text);
       std::size_t k = static_cast<std::size_t>(pos - params.begin());
       if (!p.literal && pos == params.end()) {
+        // `(name || "token")` of a parameter with a written default: the
+        // default where the call passes nothing, the call's literal where
+        // it passes one (protobuf.js's `illegal(token, name)`, called as
+        // `illegal(token)` and `illegal(str, "id")`).
+        if (auto [param, fallback] = defaulted_parameter(p.text); !param.empty()) {
+          auto named = std::find(params.begin(), params.end(), param);
+          const auto j = static_cast<std::size_t>(named - params.begin());
+          if (named != params.end() && j >= args.size()) {
+            append_parts(filled.parts, {model::TemplatePart{true, std::string(fallback), {}, 0}});
+            continue;
+          }
+          if (named != params.end() && kind(unwrap(argument(call, static_cast<std::uint32_t>(j)))) == Kind::Number) {
+            append_parts(filled.parts, {model::TemplatePart{true, std::string(text(unwrap(argument(call, static_cast<std::uint32_t>(j))))), {}, 0}});
+            continue;
+          }
+          if (named != params.end()) {
+            MessageTemplate given = message_from(argument(call, static_cast<std::uint32_t>(j)), at);
+            if (given.from_literals) {
+              append_parts(filled.parts, std::move(given.parts));
+              continue;
+            }
+          }
+        }
         // `${message.header}` of a parameter given an object literal
         // (undici's `webidl.errors.exception({ header: prefix, message:
         // '…' })`): what the object gives that key.
@@ -92,6 +144,14 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
         if (!ts_node_is_null(value)) {
           bool literal = false;
           append_parts(filled.parts, operand(value, at, depth, literal));
+          continue;
+        }
+        // `${reader.pos}` of a parameter given `this`: the caller's
+        // `${this.pos}` (a name given is left as the parameter).
+        TSNode given = unwrap(argument(call, j));
+        if (dot != std::string::npos && named != params.end() && !ts_node_is_null(given) &&
+            std::string_view(ts_node_type(given)) == "this" && p.display.empty()) {
+          filled.parts.push_back(interp(std::string(text(given)) + p.text.substr(dot)));
           continue;
         }
       }
@@ -132,7 +192,9 @@ std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TS
       const Assign* last = nullptr;
       for (const Assign& a : assignments(scope_of(here)))
         if (a.at < here && a.name == text(v)) last = &a;
-      if (last && kind(unwrap(last->value)) == Kind::New) v = unwrap(last->value);
+      if (last && (kind(unwrap(last->value)) == Kind::New ||
+                   (kind(unwrap(last->value)) == Kind::Call && builtin_error_call(unwrap(last->value)))))
+        v = unwrap(last->value);
     }
     // An error class called without `new` makes one all the same
     // (protobufjs' `return RangeError("index out of range: " + …)`): a
@@ -176,11 +238,32 @@ std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TS
   return made;
 }
 
+bool FileScanner::builtin_error_call(TSNode call) {
+  TSNode callee = child(call, m_g.f_function);
+  if (kind(callee) != Kind::Identifier) return false;
+  static constexpr std::string_view k_errors[] = {"Error",          "TypeError", "RangeError", "SyntaxError",
+                                                  "ReferenceError", "EvalError", "URIError",   "AggregateError"};
+  const std::string_view name = text(callee);
+  return std::find(std::begin(k_errors), std::end(k_errors), name) != std::end(k_errors) &&
+         ts_node_is_null(function_named(name));
+}
+
 TSNode FileScanner::called_function(TSNode call) {
   TSNode callee = child(call, m_g.f_function);
   if (kind(callee) == Kind::Identifier) return function_named(text(callee));
-  if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this")
-    return own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
+  if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this") {
+    TSNode own = own_method(call, text(child(callee, m_g.f_property)));  // `throw this.formatError(err)`
+    if (!ts_node_is_null(own)) return own;
+    // `Tokenizer.prototype.expect = function () { throw this.error(…) }`:
+    // the function assigned as the same object's member `error`.
+    TSNode fn = ts_node_parent(call);
+    while (!ts_node_is_null(fn) && !is_function(kind(fn))) fn = ts_node_parent(fn);
+    TSNode assign = ts_node_parent(fn);
+    if (kind(fn) != Kind::Function || kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member)
+      return {};
+    return member_function(std::string(text(child(child(assign, m_g.f_left), m_g.f_object))) + "." +
+                           std::string(text(child(callee, m_g.f_property))));
+  }
   if (kind(callee) == Kind::Member) return member_function(text(callee));
   return {};
 }

@@ -218,7 +218,7 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       // (TypeScript's CommonJS output of `export const`), read as the
       // name it is.
       if (const std::string_view object = text(child(n, m_g.f_object)); object != "exports" && object != "module.exports")
-        return std::nullopt;
+        return table_entry(n, at, depth);
       [[fallthrough]];
     case Kind::Identifier:
     case Kind::Shorthand: {  // `{ message }`: the name's value
@@ -310,6 +310,27 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
     }
     default: return std::nullopt;
   }
+}
+
+std::optional<MessageTemplate> FileScanner::table_entry(TSNode member, std::uint32_t at, int depth) {
+  TSNode table = unwrap(child(member, m_g.f_object));
+  if (kind(table) != Kind::Identifier) return std::nullopt;
+  // Not an entry the function sets itself (`MESSAGES.x = …`).
+  const Assign* set = nullptr;
+  assignments_reaching(text(member), at, set);
+  // Bound once: a table, not a value chosen on the way (a binding of an
+  // enclosing scope is found only when it is the one there).
+  const Assign* last = nullptr;
+  const std::vector<Assign>& assigns = assignments_reaching(text(table), at, last);
+  if (set || !last || kind(unwrap(last->value)) != Kind::Object) return std::nullopt;
+  const bool own_scope = !assigns.empty() && last >= assigns.data() && last < assigns.data() + assigns.size();
+  if (own_scope && std::count_if(assigns.begin(), assigns.end(), [&](const Assign& a) { return a.name == text(table); }) != 1)
+    return std::nullopt;
+  TSNode entry = unwrap(object_property(last->value, text(child(member, m_g.f_property))));
+  if (kind(entry) != Kind::String) return std::nullopt;
+  auto t = build(entry, last->at, depth + 1);
+  if (t) t->style = "variable";
+  return t;
 }
 
 TSNode FileScanner::corejs_concat_receiver(TSNode fn) const {

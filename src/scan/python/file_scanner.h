@@ -350,6 +350,10 @@ class FileScanner {
   // (`…err…`, `…exc…`), given a class first, raises that class (sites.cc).
   void factory_given_class(ThrowSite& site, TSNode call) const;
   bool reraise_caught(ThrowSite& site, std::string_view name);
+  // `except E as e: e.args = (f"…: {e}", *e.args[1:]); raise` (or `raise
+  // e`, `name`): the message set on the caught exception before the raise
+  // at `at`, on every path to it; the site untouched when none is.
+  void read_args_set(ThrowSite& site, std::string_view name, std::uint32_t at);
   // Whether `raise name` at byte `at` raises an exception the function got
   // from elsewhere: a lower-case local it assigns or a parameter.
   bool handed_on(std::string_view name, std::uint32_t at);

@@ -186,6 +186,44 @@ bool FileScanner::reraise_caught(ThrowSite& site, std::string_view name) {
   return false;
 }
 
+void FileScanner::read_args_set(ThrowSite& site, std::string_view name, std::uint32_t at) {
+  TSNode clause{};
+  for (std::size_t i = m_ctx.size(); i-- > 0 && ts_node_is_null(clause);) {
+    if (m_ctx[i].kind == Kind::FunctionDef || m_ctx[i].kind == Kind::ClassDef) return;
+    if (m_ctx[i].kind == Kind::Except) clause = m_ctx[i].node;
+  }
+  const std::string_view alias = caught_alias(clause);
+  if (alias.empty() || (!name.empty() && name != alias)) return;
+  const std::string target = std::string(alias) + ".args";
+  TSNode value{};
+  std::uint32_t value_at = 0;
+  walk(clause, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+    if (start_byte(x) >= at) return false;
+    const Kind k = kind(x);
+    if (k == Kind::FunctionDef || k == Kind::ClassDef || k == Kind::Lambda) return false;
+    if (k != Kind::Assignment) return true;
+    // Set whatever path leads to the raise: its statement's block holds
+    // the raise too.
+    TSNode block = ts_node_parent(ts_node_parent(x));
+    if (text(child(x, m_g.f_left)) == target && !ts_node_is_null(block) && start_byte(block) <= at &&
+        ts_node_end_byte(block) > at) {
+      value = child(x, m_g.f_right);
+      value_at = start_byte(x);
+    }
+    return false;
+  });
+  // `(msg,) + e.args[1:]`: the tuple's first item.
+  while (kind(value) == Kind::BinaryOp || kind(value) == Kind::Paren) value = first_named(value);
+  if (kind(value) != Kind::Tuple) return;
+  TSNode first = first_named(value);
+  while (kind(first) == Kind::Comment) first = ts_node_next_named_sibling(first);
+  if (ts_node_is_null(first) || kind(first) == Kind::ListSplat) return;
+  MessageTemplate message = message_from(first, value_at);
+  if (message.parts.empty()) return;
+  site.message = std::move(message);
+  site.alternatives.clear();
+}
+
 // `err` of `raise err.with_traceback(tb)`; empty for any other call.
 std::string_view FileScanner::caught_with_traceback(TSNode call) const {
   TSNode fn = child(call, m_g.f_function);
@@ -592,6 +630,8 @@ void FileScanner::emit_raise(TSNode n) {
       }
     }
   }
+  if (site.reraise && (ts_node_is_null(expr) || kind(expr) == Kind::Identifier))
+    read_args_set(site, ts_node_is_null(expr) ? std::string_view{} : text(expr), at);
   fill_context(site, at);
   if (made_here) fill_parameters_from_callers(site, at);
   m_facts.sites.push_back(std::move(site));
