@@ -131,16 +131,15 @@ class Explainer {
   // nor does only the message, of a site raising another class than the
   // printed one, no frame agreeing (a test's own `assert x == 2` and a
   // package's `raise Failure("assert %s" % …)`: match::unexplained).
-  // Raised by C code under the innermost frame (match::echoes_below), a
-  // site printing the same class and message is named after the miss.
+  // Raised by C code under the innermost frame, a site printing the same
+  // message elsewhere is not named either: its fix is another function's
+  // (base64's `Incorrect padding` from binascii, and b32decode's raise).
   std::string answer(const match::MatchResult& res, const std::string& lead = "") {
-    const bool echo = !match::explains(res) && match::echoes_below(res);
-    if (match::unexplained(res) && !echo) return miss(res, lead);
+    if (match::unexplained(res)) return miss(res, lead);
     const match::Candidate& best = res.candidates.front();
     const model::ErrorRecord& r = m_records[best.index];
-    std::string out = echo ? miss(res, lead) + "errdex:   the same class and message are raised at "
-                           : "errdex: " + lead + shown_class(res) + " raised at ";
-    out += r.file_path + ":" + std::to_string(r.line_number) + " (" + r.repo;
+    std::string out = "errdex: " + lead + shown_class(res) + " raised at " + r.file_path + ":" +
+                      std::to_string(r.line_number) + " (" + r.repo;
     if (const std::string& rev = m_revision[best.index]; !rev.empty()) out += " " + rev;
     out += ")";
     if (res.ambiguous) {
