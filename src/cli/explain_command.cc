@@ -96,10 +96,9 @@ class Explainer {
   // be a variable (`raise error`) or an alias (`nx.NodeNotFound`); else
   // the first candidate's.
   std::string shown_class(const match::MatchResult& res) const {
-    std::string_view cls = res.exception.error_class;
-    if (auto dot = cls.rfind('.'); dot != std::string_view::npos) cls.remove_prefix(dot + 1);
+    std::string cls = last_name(res.exception.error_class);
     if (cls.empty() && !res.candidates.empty()) return m_records[res.candidates.front().index].error_class;
-    return std::string(cls);
+    return cls;
   }
 
   // That no indexed raise explains the exception, and where it was raised
