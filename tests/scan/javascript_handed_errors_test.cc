@@ -190,6 +190,17 @@ TEST(JavaScriptHandedErrors, AHelperReturningABuiltinErrorCalledWithoutNew) {
   EXPECT_EQ(shown(f.sites[1]), (Shown{"RangeError", "index out of range: {this.pos} + 1 > {this.len}"}));
   EXPECT_EQ(shown(f.sites[2]), (Shown{"Error", "illegal token '{t}'"}));
   EXPECT_EQ(shown(f.sites[3]), (Shown{"Error", "illegal id '{t}'"}));
+  // A class of another file called so, assigned and returned, is made the
+  // same way as a builtin one.
+  auto imported = js("const { ParseError } = require('./errors');\n"
+                     "function fail(at) {\n"
+                     "  const err = ParseError('unexpected token at ' + at);\n"
+                     "  err.pos = at;\n"
+                     "  return err;\n"
+                     "}\n"
+                     "function parse(s) { if (!s) throw fail(0); }\n");
+  ASSERT_EQ(imported.sites.size(), 1u);
+  EXPECT_EQ(shown(imported.sites[0]), (Shown{"ParseError", "unexpected token at 0"}));
   // A function of the file named like a builtin is read as before.
   auto own = js("function Error(m) { return null; }\nfunction fail(m) { return Error(m); }\nfunction g() { throw fail('x'); }\n");
   ASSERT_EQ(own.sites.size(), 1u);

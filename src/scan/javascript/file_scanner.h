@@ -133,10 +133,11 @@ class FileScanner {
   };
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
   std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
-  // Whether `call` calls one of the language's error classes by its bare
-  // name (`Error(…)`, `RangeError(…)`), which makes an error as `new`
-  // does; not when the file defines a function of that name.
-  bool builtin_error_call(TSNode call);
+  // Whether `call` calls an error class by its bare name, which makes an
+  // error as `new` does (protobufjs' `return RangeError(…)`, or
+  // `const err = ParseError(…)` above `return err`): a name ending in Error
+  // or Exception that no function of the file has.
+  bool error_call(TSNode call);
   void export_factories();
   // `function DimensionError(actual, expected) { this.message = … }` with
   // `DimensionError.prototype = new RangeError()` (or `Object.create(

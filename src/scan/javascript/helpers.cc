@@ -159,6 +159,11 @@ std::vector<FileScanner::HelperError> FileScanner::helper_errors(TSNode call, st
         filled.parts.push_back(p);
         continue;
       }
+      // A number passed prints as written, as one in a `+` does (`fail(0)`).
+      if (TSNode n = unwrap(argument(call, static_cast<std::uint32_t>(k))); kind(n) == Kind::Number) {
+        append_parts(filled.parts, {model::TemplatePart{true, std::string(text(n)), {}, 0}});
+        continue;
+      }
       MessageTemplate given = message_from(argument(call, static_cast<std::uint32_t>(k)), at);
       if (!given.from_literals) {
         filled.parts.push_back(interp(args[k]));
@@ -192,21 +197,13 @@ std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TS
       const Assign* last = nullptr;
       for (const Assign& a : assignments(scope_of(here)))
         if (a.at < here && a.name == text(v)) last = &a;
-      if (last && (kind(unwrap(last->value)) == Kind::New ||
-                   (kind(unwrap(last->value)) == Kind::Call && builtin_error_call(unwrap(last->value)))))
+      if (last && (kind(unwrap(last->value)) == Kind::New || error_call(unwrap(last->value))))
         v = unwrap(last->value);
     }
-    // An error class called without `new` makes one all the same
-    // (protobufjs' `return RangeError("index out of range: " + …)`): a
-    // name ending in Error or Exception that no function of the file has.
-    TSNode made_by = kind(v) == Kind::Call ? child(v, m_g.f_function) : TSNode{};
-    const std::string_view maker = kind(made_by) == Kind::Identifier ? text(made_by) : std::string_view();
-    const bool error_call = (maker.ends_with("Error") || maker.ends_with("Exception")) && javascript::names_class(maker) &&
-                            ts_node_is_null(called_function(v));
     if (kind(v) == Kind::New) {
       made.push_back({collapse_ws(text(child(v, m_g.f_constructor))), message_from(argument(v, 0), start_byte(v))});
-    } else if (error_call) {
-      made.push_back({std::string(maker), message_from(argument(v, 0), start_byte(v))});
+    } else if (error_call(v)) {
+      made.push_back({std::string(text(child(v, m_g.f_function))), message_from(argument(v, 0), start_byte(v))});
     } else if (kind(v) == Kind::Call && (ts_node_is_null(callee) || !ts_node_eq(child(v, m_g.f_function), callee))) {
       for (HelperError& e : helper_errors(v, start_byte(v), depth + 1))
         if (made.size() < 16) made.push_back(std::move(e));
@@ -238,13 +235,12 @@ std::vector<FileScanner::HelperError> FileScanner::returned_errors(TSNode fn, TS
   return made;
 }
 
-bool FileScanner::builtin_error_call(TSNode call) {
+bool FileScanner::error_call(TSNode call) {
+  if (kind(call) != Kind::Call) return false;
   TSNode callee = child(call, m_g.f_function);
   if (kind(callee) != Kind::Identifier) return false;
-  static constexpr std::string_view k_errors[] = {"Error",          "TypeError", "RangeError", "SyntaxError",
-                                                  "ReferenceError", "EvalError", "URIError",   "AggregateError"};
   const std::string_view name = text(callee);
-  return std::find(std::begin(k_errors), std::end(k_errors), name) != std::end(k_errors) &&
+  return (name.ends_with("Error") || name.ends_with("Exception")) && javascript::names_class(name) &&
          ts_node_is_null(function_named(name));
 }
 
