@@ -40,6 +40,13 @@ int main(int argc, char** argv) {
         return errdex::model::is_repo_name(s) ? std::string() : "not a repository name (owner/name): " + s;
       },
       "O/N");
+  // A revision's name with a blank or nothing in it names none that can be
+  // stored: a usage error, not a revision that is not found.
+  const CLI::Validator ref_name(
+      [](std::string& s) {
+        return errdex::model::is_ref_name(s) ? std::string() : "not a revision's name (empty, or a blank in it): '" + s + "'";
+      },
+      "REF");
   const CLI::Validator http_url(
       [](std::string& s) {
         return errdex::web::is_http_url(s) ? std::string() : "not an http:// or https:// URL: " + s;
@@ -58,7 +65,7 @@ int main(int argc, char** argv) {
   c_scan->add_option("--prefix", scan.prefix, "Where the scanned folder sits in the repository, e.g. Lib");
   c_scan->add_option("--sha", scan.sha, "analyzedSha for a folder outside git (40 hex)");
   c_scan->add_option("--ref", scan.ref,
-                     "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)");
+                     "For a folder outside git whose commit is unknown: the tag that GitHub links point at (v3.11.7)")->check(ref_name);
   c_scan->add_option("-j,--jobs", scan.jobs, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
   c_scan->add_flag("-q,--quiet", scan.quiet, "No progress bar");
   c_scan->add_option("--python", scan.python,
@@ -102,13 +109,13 @@ int main(int argc, char** argv) {
   auto* c_show = app.add_subcommand("show", "Show one record (of the current revision, or of --repo's --ref)");
   c_show->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
   c_show->add_option("--repo", repo, "With --ref: the record's owner/name")->check(repo_name);
-  c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)");
+  c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)")->check(ref_name);
   add_db(c_show);
   add_json(c_show);
 
   auto* c_list = app.add_subcommand("list", "List current records (or one revision's: --repo R --ref X)");
   c_list->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
-  c_list->add_option("--ref", ref, "With --repo: that revision's records");
+  c_list->add_option("--ref", ref, "With --repo: that revision's records")->check(ref_name);
   add_db(c_list);
   add_json(c_list);
 
@@ -117,7 +124,7 @@ int main(int argc, char** argv) {
   auto* c_search = app.add_subcommand("search", "Full-text search over messages, documentation and tags");
   c_search->add_option("text", text, "Words to look for")->required();
   c_search->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
-  c_search->add_option("--ref", ref, "With --repo: search that revision (default: the current ones)");
+  c_search->add_option("--ref", ref, "With --repo: search that revision (default: the current ones)")->check(ref_name);
   c_search->add_option("--limit", limit, "Most hits to show")->check(CLI::Range(1, 10000));
   add_db(c_search);
   add_json(c_search);
@@ -126,7 +133,7 @@ int main(int argc, char** argv) {
   auto* c_export = app.add_subcommand(
       "export", "Write the current records as JSON Lines to stdout, each line naming its revision (\"ref\") when it has one");
   c_export->add_option("--repo", repo, "Only this owner/name")->check(repo_name);
-  c_export->add_option("--ref", ref, "With --repo: that revision instead");
+  c_export->add_option("--ref", ref, "With --repo: that revision instead")->check(ref_name);
   c_export->add_flag("--all-revisions", export_all,
                      "Every stored revision, first to last per repository (import restores them all)");
   add_db(c_export);
@@ -140,7 +147,7 @@ int main(int argc, char** argv) {
   std::optional<std::string> forget_ref;
   auto* c_forget = app.add_subcommand("forget", "Drop a repository's revision (--ref) or all its revisions");
   c_forget->add_option("repo", text, "owner/name")->required()->check(repo_name);
-  c_forget->add_option("--ref", forget_ref, "The revision: its ref, sha or a sha's first 7+ digits");
+  c_forget->add_option("--ref", forget_ref, "The revision: its ref, sha or a sha's first 7+ digits")->check(ref_name);
   add_db(c_forget);
 
   auto* c_history = app.add_subcommand("history", "An error across the stored revisions of its repository");
@@ -151,8 +158,8 @@ int main(int argc, char** argv) {
   std::string diff_from, diff_to;
   auto* c_diff = app.add_subcommand("diff", "Errors added, removed, reworded, moved or changed in class between two revisions");
   c_diff->add_option("repo", text, "owner/name")->required()->check(repo_name);
-  c_diff->add_option("from", diff_from, "The older revision: ref, sha or a sha's first 7+ digits")->required();
-  c_diff->add_option("to", diff_to, "The newer revision")->required();
+  c_diff->add_option("from", diff_from, "The older revision: ref, sha or a sha's first 7+ digits")->required()->check(ref_name);
+  c_diff->add_option("to", diff_to, "The newer revision")->required()->check(ref_name);
   add_db(c_diff);
   add_json(c_diff);
 
@@ -190,7 +197,7 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c_enqueue->add_option("--repo", enqueue.repo, "owner/name for ids and GitHub links (default local/<folder>)");
-  c_enqueue->add_option("--ref", enqueue.ref, "The revision's name, for a folder outside git");
+  c_enqueue->add_option("--ref", enqueue.ref, "The revision's name, for a folder outside git")->check(ref_name);
   add_db(c_enqueue);
   add_json(c_enqueue);
 
@@ -241,7 +248,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   std::optional<std::string> match_ref;
   c_match->add_option("--repo", repo, "Only this owner/name's records")->check(repo_name);
-  c_match->add_option("--ref", match_ref, "With --repo: only this revision's records (ref, sha or a sha's first 7+ digits)");
+  c_match->add_option("--ref", match_ref, "With --repo: only this revision's records (ref, sha or a sha's first 7+ digits)")->check(ref_name);
   add_db(c_match);
   add_json(c_match);
 

@@ -26,4 +26,9 @@ bool is_github_repo_name(std::string_view s) {
   return github(s.substr(0, slash)) && !name.empty() && github(name);
 }
 
+bool is_ref_name(std::string_view s) {
+  return !s.empty() &&
+         std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; });
+}
+
 }  // namespace errdex::model

@@ -64,6 +64,25 @@ TEST_F(MalformedArgs, RevisionNotStoredIsNotFoundAndOneWithoutRepoIsAUsageError)
   EXPECT_EQ(r.code, 1) << r.err;
 }
 
+// A revision's name that is empty or holds a blank can name none stored
+// (git refuses such names, and scan refuses them for a folder's --ref): a
+// usage error wherever a revision is named, and scan stores nothing.
+TEST_F(MalformedArgs, AnEmptyOrBlankRevisionNameIsAUsageError) {
+  for (const char* ref : {"''", "'v 1'", "' '"}) {
+    for (const char* cmd : {"list --repo acme/cache", "export --repo acme/cache", "forget acme/cache",
+                            "show 0123456789abcdef --repo acme/cache", "match 'ValueError: x' --repo acme/cache"}) {
+      auto r = errdex(std::string(cmd) + " --ref " + ref);
+      EXPECT_EQ(r.code, 2) << cmd << " --ref " << ref << ": " << r.err;
+      EXPECT_NE(r.err.find("not a revision's name"), std::string::npos) << cmd << ": " << r.err;
+    }
+    EXPECT_EQ(errdex(std::string("diff acme/cache v1 ") + ref).code, 2) << ref;
+    auto r = run(errdex_cmd() + " scan " + shell_quote(m_repo.str()) + " --repo acme/other --ref " + ref + " -q" + m_db);
+    EXPECT_EQ(r.code, 2) << ref << ": " << r.err;
+  }
+  EXPECT_EQ(errdex("list --repo acme/other").code, 1);  // nothing was stored under the bad name
+  EXPECT_EQ(errdex("list --repo acme/cache --ref v1").code, 0);
+}
+
 // The page links explain and run print were built on any text given as
 // --url (or $ERRDEX_URL): `notaurl/errors/…`.
 TEST_F(MalformedArgs, ExplainAndRunRefuseAMalformedUrl) {
