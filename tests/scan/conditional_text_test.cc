@@ -80,5 +80,18 @@ TEST(ConditionalText, ExpansionIsBounded) {
   EXPECT_EQ(all.front(), "aaa{c3 ? 'a' : 'b'}{c4 ? 'a' : 'b'}");
 }
 
+// Parentheses around a choice are read through, up to 32 layers; more,
+// which only generated code nests, are left on, since each layer reads the
+// whole text again.
+TEST(ConditionalText, ParenthesesAreReadThroughToABound) {
+  auto wrapped = [](int layers) {
+    return expr(std::string(static_cast<std::size_t>(layers), '(') + "'a' if x else 'b'" +
+                std::string(static_cast<std::size_t>(layers), ')'));
+  };
+  EXPECT_EQ(texts(tmpl({lit("x "), wrapped(3)})), (std::vector<std::string>{"x a", "x b"}));
+  EXPECT_EQ(texts(tmpl({lit("x "), wrapped(32)})), (std::vector<std::string>{"x a", "x b"}));
+  EXPECT_EQ(texts(tmpl({lit("x "), wrapped(33)})).size(), 1u);
+}
+
 }  // namespace
 }  // namespace errdex::scan

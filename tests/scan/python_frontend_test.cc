@@ -1860,6 +1860,28 @@ TEST(PythonFrontend, Guards) {
   EXPECT_EQ(g3[0].names, (std::vector<std::string>{"a", "v", "b"}));
 }
 
+// A site deep in a chain of elifs holds the nearest 16 branches not taken,
+// nearest first, not every one above it (generated dispatch code chains
+// thousands); the chain's first sites still reach the `if`'s condition.
+TEST(PythonFrontend, ElseGuardsOfALongElifChainAreTheNearest) {
+  std::string src = "def f(x):\n    if x == 0:\n        raise E('0')\n";
+  for (int i = 1; i < 40; ++i)
+    src += "    elif x == " + std::to_string(i) + ":\n        raise E('" + std::to_string(i) + "')\n";
+  FileFacts f = scan_python(src);
+  ASSERT_EQ(f.sites.size(), 40u);
+  const auto& second = f.sites[1].guards;
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[1].condition, "x == 0");
+  const auto& last = f.sites[39].guards;
+  ASSERT_EQ(last.size(), 17u);
+  EXPECT_EQ(last[0].kind, "elif");
+  EXPECT_EQ(last[0].condition, "x == 39");
+  EXPECT_EQ(last[1].kind, "else");
+  EXPECT_EQ(last[1].condition, "x == 38");
+  EXPECT_EQ(last[16].condition, "x == 23");
+  EXPECT_EQ(f.sites[16].guards.back().condition, "x == 0");  // 16 branches above it, the if's the farthest
+}
+
 // click's Parameter checks nargs under `if __debug__:`, which every run but
 // `python -O`'s takes: no guard a caller meets, while the inner `if` is one.
 TEST(PythonFrontend, AnIfDebugBlockIsNoGuard) {

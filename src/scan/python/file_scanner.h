@@ -738,6 +738,7 @@ class FileScanner {
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers; class_attribute's by "self.x"
   std::unordered_map<std::string, bool> m_class_methods;  // class_defines_methods' answers, by class
   std::unordered_map<const void*, std::vector<TSNode>> m_helper_returns;  // by helper function node
+  mutable std::unordered_map<const void*, std::vector<TSNode>> m_elifs;  // guards' cache: an if's elifs, in order
   std::unordered_map<const void*, std::unordered_map<std::string, std::vector<Assign>>> m_assignments;  // by scope node
   int m_variable_hops = 0;  // variables followed to build the current message
   int m_inlined = 0;        // conditionals inline_conditional_locals put in place, ever

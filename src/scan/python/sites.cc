@@ -351,17 +351,31 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
            site_byte < end_byte(block);
   };
   // Else guards for the branches of `if_node` that come before `stop`,
-  // innermost (latest) first.
+  // innermost (latest) first, the nearest 16 of them: each site of a chain
+  // of n elifs would otherwise hold every earlier one, n² guards in all
+  // (generated dispatch code has thousands). The chain's elifs are listed
+  // once per `if`, so a site finds its place without walking them.
+  constexpr std::size_t k_max_earlier = 16;
   auto earlier_branches = [&](TSNode if_node, TSNode stop) {
-    std::vector<Guard> prior;
-    prior.push_back(make_guard("else", child(if_node, m_g.f_condition)));
-    std::uint32_t count = named_count(if_node);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode ch = ts_node_named_child(if_node, i);
-      if (ts_node_eq(ch, stop)) break;
-      if (kind(ch) == Kind::Elif) prior.push_back(make_guard("else", child(ch, m_g.f_condition)));
+    auto [it, fresh] = m_elifs.try_emplace(if_node.id);
+    std::vector<TSNode>& elifs = it->second;
+    if (fresh) {
+      TSTreeCursor cur = ts_tree_cursor_new(if_node);
+      for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
+        if (TSNode ch = ts_tree_cursor_current_node(&cur); ts_node_is_named(ch) && kind(ch) == Kind::Elif)
+          elifs.push_back(ch);
+      ts_tree_cursor_delete(&cur);
     }
-    for (auto it = prior.rbegin(); it != prior.rend(); ++it) out.push_back(std::move(*it));
+    const auto before = std::lower_bound(elifs.begin(), elifs.end(), start_byte(stop),
+                                         [&](TSNode e, std::uint32_t at) { return start_byte(e) < at; });
+    auto k = static_cast<std::size_t>(before - elifs.begin());
+    for (std::size_t taken = 0; taken < k_max_earlier; ++taken) {
+      if (k == 0) {
+        out.push_back(make_guard("else", child(if_node, m_g.f_condition)));
+        break;
+      }
+      out.push_back(make_guard("else", child(elifs[--k], m_g.f_condition)));
+    }
   };
   TSNode skip{};  // an if/while whose branch was already accounted for
   for (std::size_t i = m_ctx.size(); i-- > 0;) {
