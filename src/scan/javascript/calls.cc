@@ -138,8 +138,7 @@ class CallReader {
   // The imports of the top level alone: `import` statements and
   // declarations whose value is a `require`.
   void run_imports(TSNode root) {
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
-      TSNode statement = ts_node_named_child(root, i);
+    for (TSNode statement : named_children(root)) {
       if (kind(statement) == K::Import) {
         read_import(statement);
         continue;
@@ -603,8 +602,7 @@ class CallReader {
       b.value = std::move(written);
       m_out.module_bindings.push_back(std::move(b));
     };
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
-      TSNode st = ts_node_named_child(root, i);
+    for (TSNode st : named_children(root)) {
       if (kind(st) == K::Export && !ts_node_is_null(child(st, m_g.f_declaration))) st = child(st, m_g.f_declaration);
       if (kind(st) == K::Lexical) {
         if (!text(st).starts_with("const")) continue;  // `let`, `var`: may be bound again

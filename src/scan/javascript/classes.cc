@@ -172,8 +172,7 @@ void FileScanner::export_factories() {
     for (auto& p : parameter_names(fn)) c.params.push_back({std::move(p), false, {}});
     m_facts.classes.push_back(std::move(c));
   };
-  for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
-    TSNode st = ts_node_named_child(m_root, i);
+  for (TSNode st : named_children(m_root)) {
     // `export function f`, `export const f = …`: the declaration inside.
     if (std::string_view(ts_node_type(st)) == "export_statement") {
       TSNode declared = child(st, m_g.f_declaration);

@@ -201,7 +201,13 @@ class FileScanner {
   void inline_conditional_locals(std::vector<TemplatePart>& parts, std::uint32_t at);
   std::vector<TemplatePart> operand(TSNode s, std::uint32_t at, int depth, bool& literal);
   std::uint32_t branch_of(TSNode n, std::uint32_t at) const;
+  // The innermost function holding byte `at`, else the file's root.
   TSNode scope_of(std::uint32_t at) const;
+  // The function around function `fn`, else the file's root.
+  TSNode outer_function(TSNode fn) const;
+  struct FunctionSpan;
+  const std::vector<FunctionSpan>& function_spans() const;
+
   bool declares_only(TSNode value) const;
   std::optional<std::string> plain_string(TSNode n) const;
   void read_expected(TSNode a, model::TestExpectation& e, bool strings) const;
@@ -220,7 +226,17 @@ class FileScanner {
   TSNode m_root;
   std::vector<std::uint32_t> m_keywords;  // sorted byte offsets of keyword hits
   std::vector<Ctx> m_ctx;                 // enclosing functions, classes, branches
+  std::vector<TSNode> m_path;             // the walk's node and its ancestors, by depth
   std::unordered_map<std::uint32_t, std::vector<Assign>> m_assigns;  // by scope start
+  // scope_of's index, made on its first call: every function, by start,
+  // with the index of the function around it (-1: none).
+  struct FunctionSpan {
+    std::uint32_t start, end;
+    TSNode node;
+    int outer;
+  };
+  mutable std::vector<FunctionSpan> m_function_spans;
+  mutable bool m_function_spans_made = false;
   std::unordered_map<std::string_view, TSNode> m_functions;  // function_named's answers
   std::unordered_map<std::string_view, TSNode> m_member_functions;  // member_function's, by the member's text
   bool m_members_indexed = false;

@@ -176,6 +176,8 @@ FileFacts FileScanner::run() {
   export_factories();
   if (m_keywords.empty()) return std::move(m_facts);
   walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
+    m_path.resize(depth);
+    m_path.push_back(n);
     while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();
     Kind k = kind(n);
     bool descend = true;
@@ -196,6 +198,7 @@ FileFacts FileScanner::run() {
     return descend && subtree_has_keyword(n);
   });
   m_ctx.clear();
+  m_path.clear();
   apply_own_displays();
   return std::move(m_facts);
 }
@@ -639,8 +642,10 @@ bool FileScanner::promise_reject_name(std::string_view name) const {
   for (std::size_t i = m_ctx.size(); i-- > 0;) {
     const Ctx& c = m_ctx[i];
     if (!is_function(c.kind)) continue;
-    TSNode args = ts_node_parent(c.node);
-    TSNode made = ts_node_parent(args);
+    // On the walk's path, `c.depth` down: its parent and grandparent.
+    if (c.depth < 2 || c.depth >= m_path.size() || !ts_node_eq(m_path[c.depth], c.node)) continue;
+    TSNode args = m_path[c.depth - 1];
+    TSNode made = m_path[c.depth - 2];
     if (kind(args) != Kind::Arguments || kind(made) != Kind::New || text(child(made, m_g.f_constructor)) != "Promise")
       continue;
     auto params = parameter_names(c.node);
@@ -726,9 +731,7 @@ bool FileScanner::throws_its_argument(std::string_view name, std::uint32_t at) {
       }
     }
     if (ts_node_eq(scope, m_root)) break;
-    TSNode up = ts_node_parent(scope);
-    while (!ts_node_is_null(up) && !is_function(kind(up))) up = ts_node_parent(up);
-    scope = ts_node_is_null(up) ? m_root : up;
+    scope = outer_function(scope);
   }
   return false;
 }
@@ -837,8 +840,10 @@ std::vector<Guard> FileScanner::guards(std::uint32_t at) const {
       TSNode then = child(c.node, m_g.f_consequence);
       if (at >= start_byte(then) && at < end_byte(then)) make("if", child(c.node, m_g.f_condition), c.node);
     } else if (c.kind == Kind::Else) {
-      TSNode owner = ts_node_parent(c.node);
-      if (kind(owner) == Kind::If) make("else", child(owner, m_g.f_condition), c.node);
+      // Its `if` is the context just outside it (ts_node_parent would walk
+      // down from the root: a chain of `else if`s nests as deep as it is long).
+      if (i > 0 && m_ctx[i - 1].kind == Kind::If && m_ctx[i - 1].depth + 1 == c.depth)
+        make("else", child(m_ctx[i - 1].node, m_g.f_condition), c.node);
     } else if (c.kind == Kind::While) {
       make("while", child(c.node, m_g.f_condition), c.node);
     } else if (c.kind == Kind::Catch) {

@@ -267,8 +267,7 @@ TSNode FileScanner::called_function(TSNode call) {
 TSNode FileScanner::member_function(std::string_view dotted) {
   if (!m_members_indexed) {
     m_members_indexed = true;
-    for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
-      TSNode st = ts_node_named_child(m_root, i);
+    for (TSNode st : named_children(m_root)) {
       TSNode assign = kind(st) == Kind::Statement ? ts_node_named_child(st, 0) : TSNode{};
       if (kind(assign) != Kind::Assign || kind(child(assign, m_g.f_left)) != Kind::Member) continue;
       TSNode fn = unwrap(child(assign, m_g.f_right));

@@ -147,8 +147,7 @@ const std::string* FileScanner::enum_text(std::string_view dotted) {
       if (type_of(value) != "string") return;
       if (std::optional<std::string> v = plain_string(value)) m_enum_texts.try_emplace(std::string(e) + "." + std::string(k), std::move(*v));
     };
-    for (std::uint32_t i = 0, n = named_count(m_root); i < n; ++i) {
-      TSNode st = ts_node_named_child(m_root, i);
+    for (TSNode st : named_children(m_root)) {
       if (type_of(st) == "export_statement" && !ts_node_is_null(field(st, "declaration"))) st = field(st, "declaration");
       if (type_of(st) == "enum_declaration") {  // `enum E { K = "text" }`
         const std::string_view e = text(field(st, "name"));
@@ -426,11 +425,8 @@ const std::vector<FileScanner::Assign>& FileScanner::assignments_reaching(std::s
       if (a.name == name) return own;
     const std::vector<std::string> params = parameter_names(scope);
     if (std::find(params.begin(), params.end(), name) != params.end()) return own;
-    // The function enclosing this one, else the file (not scope_of of the
-    // parent's first byte: `export default function` starts where it does).
-    TSNode up = ts_node_parent(scope);
-    while (!ts_node_is_null(up) && !is_function(kind(up))) up = ts_node_parent(up);
-    scope = ts_node_is_null(up) ? m_root : up;
+    // The function enclosing this one, else the file.
+    scope = outer_function(scope);
     const Assign* only = nullptr;
     int count = 0;
     for (const Assign& a : assignments(scope))
@@ -455,13 +451,48 @@ bool FileScanner::declares_only(TSNode value) const {
 }
 
 // The body of the function around byte `at`, else the whole file.
-TSNode FileScanner::scope_of(std::uint32_t at) const {
-  TSNode n = ts_node_descendant_for_byte_range(m_root, at, at);
-  for (int i = 0; !ts_node_is_null(n) && i < 100000; ++i) {
-    if (is_function(kind(n))) return n;
-    n = ts_node_parent(n);
+// From an index of the file's functions made once, not up from the
+// innermost node: tree-sitter's ts_node_parent walks down from the root
+// itself, so going up n levels costs n² (a chain of 400 `else if`s each
+// throwing took 20 s), and even one walk down per call costs the depth.
+const std::vector<FileScanner::FunctionSpan>& FileScanner::function_spans() const {
+  if (!m_function_spans_made) {
+    m_function_spans_made = true;
+    std::vector<int> open;  // the functions around the walk's node
+    walk(m_root, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      const std::uint32_t b = start_byte(x);
+      while (!open.empty() && m_function_spans[static_cast<std::size_t>(open.back())].end <= b) open.pop_back();
+      if (is_function(kind(x))) {
+        m_function_spans.push_back({b, end_byte(x), x, open.empty() ? -1 : open.back()});
+        open.push_back(static_cast<int>(m_function_spans.size() - 1));
+      }
+      return true;
+    });
   }
-  return m_root;
+  return m_function_spans;
+}
+
+TSNode FileScanner::scope_of(std::uint32_t at) const {
+  const std::vector<FunctionSpan>& spans = function_spans();
+  // The last function starting at or before `at`, then out through the
+  // ones around it until one holds `at`.
+  auto after = std::upper_bound(spans.begin(), spans.end(), at,
+                                [](std::uint32_t b, const FunctionSpan& f) { return b < f.start; });
+  int k = static_cast<int>(after - spans.begin()) - 1;
+  while (k >= 0 && spans[static_cast<std::size_t>(k)].end <= at) k = spans[static_cast<std::size_t>(k)].outer;
+  return k >= 0 ? spans[static_cast<std::size_t>(k)].node : m_root;
+}
+
+TSNode FileScanner::outer_function(TSNode fn) const {
+  const std::vector<FunctionSpan>& spans = function_spans();
+  auto after = std::upper_bound(spans.begin(), spans.end(), start_byte(fn),
+                                [](std::uint32_t b, const FunctionSpan& f) { return b < f.start; });
+  for (auto it = after; it != spans.begin();) {
+    --it;
+    if (it->start != start_byte(fn)) break;
+    if (ts_node_eq(it->node, fn)) return it->outer >= 0 ? spans[static_cast<std::size_t>(it->outer)].node : m_root;
+  }
+  return m_root;  // not a function of this tree: the file
 }
 
 const std::vector<FileScanner::Assign>& FileScanner::assignments(TSNode scope) {

@@ -27,9 +27,7 @@ TSNode FileScanner::class_named(std::string_view name) {
   // walk of index_calls, which every `raise ValueError(...)` would pay.
   if (!m_classes_indexed) {
     m_classes_indexed = true;
-    std::uint32_t count = named_count(m_root);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      TSNode node = ts_node_named_child(m_root, i);
+    for (TSNode node : named_children(m_root)) {
       if (kind(node) == Kind::DecoratedDef) node = child(node, m_g.f_definition);
       if (kind(node) == Kind::ClassDef) m_classes.emplace(std::string(text(child(node, m_g.f_name))), node);
     }

@@ -181,8 +181,7 @@ DefinitionMemo::Key FileScanner::class_texts(std::string_view name) {
     // decorated one by its definition.
     m_class_texts_read = true;
     std::unordered_map<std::string, Hasher> texts;
-    for (std::uint32_t i = 0, count = named_count(m_root); i < count; ++i) {
-      TSNode st = ts_node_named_child(m_root, i);
+    for (TSNode st : named_children(m_root)) {
       TSNode node = kind(st) == Kind::DecoratedDef ? child(st, m_g.f_definition) : st;
       if (kind(node) == Kind::ClassDef) texts[std::string(text(child(node, m_g.f_name)))].add(text(st));
     }
