@@ -244,5 +244,21 @@ TEST(CliInputs, ListAndSearchPrintOneLineNamingTheRepositoryPerRecord) {
   }
 }
 
+// The scan's summary counts a reworded site that kept its id in words that
+// agree with the count ("1 sites … keep their id" before).
+TEST(CliInputs, TheSummarySaysOneRewordedSiteKeepsItsId) {
+  TempDir repo, data;
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  write_file(repo / "cache.py", k_module);
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --ref v1 -q" + db).code, 0);
+  std::string reworded = k_module;
+  reworded.replace(reworded.find("n must be non-negative"), 22, "n must be zero or more");
+  write_file(repo / "cache.py", reworded);
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --ref v2 -q" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n1 site whose message changed since a stored revision keeps its id\n"), std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace errdex
