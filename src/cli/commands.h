@@ -6,6 +6,8 @@
 #include <vector>
 #include <string>
 
+#include "store/jobs.h"
+
 namespace errdex::cli {
 
 struct ScanArgs {
@@ -99,6 +101,8 @@ struct EnqueueArgs {
   std::string source;  // made absolute: a worker may run elsewhere
   std::vector<std::string> revs;
   std::optional<std::string> repo, ref;
+  // scan's other options (source, revs, repo and ref above are not read).
+  store::JobSpec spec_options;
   bool json = false;
 };
 int run_enqueue(const EnqueueArgs& a);

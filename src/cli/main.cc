@@ -198,6 +198,13 @@ int main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c_enqueue->add_option("--repo", enqueue.repo, "owner/name for ids and GitHub links (default local/<folder>)");
   c_enqueue->add_option("--ref", enqueue.ref, "The revision's name, for a folder outside git")->check(ref_name);
+  c_enqueue->add_option("--revs", enqueue.spec_options.revs_glob, "Every tag matching a glob, each stored as a revision");
+  c_enqueue->add_option("--prefix", enqueue.spec_options.prefix, "Where the folder sits in the repository, e.g. Lib");
+  c_enqueue->add_option("--sha", enqueue.spec_options.sha, "analyzedSha for a folder outside git (40 hex)");
+  c_enqueue->add_flag("--include-tests", enqueue.spec_options.include_tests, "Records from test code too");
+  c_enqueue->add_flag("--no-evidence", enqueue.spec_options.no_evidence, "No evidence: no test, doc or history read");
+  c_enqueue->add_flag("--blame", enqueue.spec_options.blame, "With --rev: evidence.introduced, by git blame");
+  c_enqueue->add_flag("--no-cache", enqueue.spec_options.no_cache, "Parse every file, even one scanned before");
   add_db(c_enqueue);
   add_json(c_enqueue);
 

@@ -64,9 +64,18 @@ void print_record(const model::DatasetLine& l) {
   }
 }
 
+// One line per record, whatever its message holds (a line break is
+// written `\n`), naming its repository: two repositories may hold the same
+// file (a fork, a folder scanned under another name).
 void print_summary_line(const model::ErrorRecord& r) {
-  std::printf("%s  %s:%d  %s: %s\n", r.id.c_str(), r.file_path.c_str(), r.line_number,
-              model::shown_class(r.error_class).c_str(), r.error_message.c_str());
+  std::string message;
+  for (char c : r.error_message) {
+    if (c == '\n') message += "\\n";
+    else if (c == '\r') message += "\\r";
+    else message += c;
+  }
+  std::printf("%s  %s  %s:%d  %s: %s\n", r.id.c_str(), r.repo.c_str(), r.file_path.c_str(), r.line_number,
+              model::shown_class(r.error_class).c_str(), message.c_str());
 }
 
 json as_json(const model::ErrorRecord& r) { return json::parse(model::to_json(r)); }

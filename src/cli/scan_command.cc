@@ -923,7 +923,9 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                   out.cached, out.parsed,
                   out.reused ? (", and so did the records of " + std::to_string(out.reused) + " of them").c_str() : "");
     if (kept_ids)
-      std::printf("%zu sites whose message changed since a stored revision keep their id\n", kept_ids);
+      std::printf(kept_ids == 1 ? "%zu site whose message changed since a stored revision keeps its id\n"
+                                : "%zu sites whose message changed since a stored revision keep their id\n",
+                  kept_ids);
     if (out.test_files)
       std::printf("left out %zu test files (tests/, test/, testing/, test_*.py, *_test.py, conftest.py; "
                   "--include-tests keeps them)\n",

@@ -72,6 +72,13 @@ std::string describe(const store::JobSpec& s) {
   for (const auto& r : s.revs) out += " --rev " + r;
   if (s.repo) out += " --repo " + *s.repo;
   if (s.ref) out += " --ref " + *s.ref;
+  if (s.revs_glob) out += " --revs " + *s.revs_glob;
+  if (s.prefix) out += " --prefix " + *s.prefix;
+  if (s.sha) out += " --sha " + *s.sha;
+  if (s.include_tests) out += " --include-tests";
+  if (s.no_evidence) out += " --no-evidence";
+  if (s.blame) out += " --blame";
+  if (s.no_cache) out += " --no-cache";
   return out;
 }
 
@@ -121,6 +128,13 @@ std::optional<std::string> run_job(const store::Job& job, const WorkerArgs& a) {
   scan.revs = job.spec.revs;
   scan.repo = job.spec.repo;
   scan.ref = job.spec.ref;
+  scan.revs_glob = job.spec.revs_glob;
+  scan.prefix = job.spec.prefix;
+  scan.sha = job.spec.sha;
+  scan.include_tests = job.spec.include_tests;
+  scan.no_evidence = job.spec.no_evidence;
+  scan.blame = job.spec.blame;
+  scan.no_cache = job.spec.no_cache;
   scan.db = a.db;
   scan.jobs = a.jobs;
   scan.quiet = true;
@@ -156,7 +170,11 @@ int run_enqueue(const EnqueueArgs& a) {
   // A worker may run anywhere: a relative path would mean its own folder.
   std::error_code ec;
   auto absolute = std::filesystem::absolute(a.source, ec);
-  store::JobSpec spec{ec ? a.source : absolute.lexically_normal().string(), a.revs, a.repo, a.ref};
+  store::JobSpec spec = a.spec_options;
+  spec.source = ec ? a.source : absolute.lexically_normal().string();
+  spec.revs = a.revs;
+  spec.repo = a.repo;
+  spec.ref = a.ref;
   auto id = (*queue)->enqueue(spec);
   if (!id) {
     std::cerr << "errdex enqueue: " << id.error() << "\n";

@@ -15,11 +15,15 @@
 
 namespace errdex::store {
 
-// What a job scans: `errdex scan SOURCE [--rev …] [--repo …] [--ref …]`.
+// What a job scans: `errdex scan SOURCE [--rev …] [--repo …] [--ref …]`
+// and the other options of scan that say what is stored (not how the
+// worker runs: its threads and analyst are its own).
 struct JobSpec {
   std::string source;
   std::vector<std::string> revs;
   std::optional<std::string> repo, ref;
+  std::optional<std::string> revs_glob, prefix, sha;  // --revs, --prefix, --sha
+  bool include_tests = false, no_evidence = false, blame = false, no_cache = false;
 };
 
 struct Job {
@@ -70,10 +74,12 @@ std::uint64_t store_connections_lost();
 // (SQLite: "needs a PostgreSQL store").
 Expected<std::unique_ptr<JobQueue>> open_job_queue(const std::string& url);
 
-// {"jobs": [{"id", "state", "source", "revs", "repo", "ref", "attempts",
-// "worker", "error", "enqueuedAt", "startedAt", "heartbeatAt", "leaseUntil",
-// "finishedAt"}]}: what `errdex jobs --json` prints and GET /api/jobs
-// answers. repo and ref are null when unset, times null when not yet.
+// {"jobs": [{"id", "state", "source", "revs", "repo", "ref", "revsGlob",
+// "prefix", "sha", "includeTests", "noEvidence", "blame", "noCache",
+// "attempts", "worker", "error", "enqueuedAt", "startedAt", "heartbeatAt",
+// "leaseUntil", "finishedAt"}]}: what `errdex jobs --json` prints and GET
+// /api/jobs answers. Options unset are null (false for flags), times null
+// when not yet.
 std::string to_json(const std::vector<Job>& jobs);
 
 }  // namespace errdex::store

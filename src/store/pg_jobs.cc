@@ -20,9 +20,41 @@ using pg::Sql;
 #define ERRDEX_JOB_COLUMNS                                                                                         \
   "id, state, source, array_to_json(revs)::text, repo, ref, attempts, worker, error, " ERRDEX_ISO("enqueued_at") \
   ", " ERRDEX_ISO("started_at") ", " ERRDEX_ISO("heartbeat_at") ", " ERRDEX_ISO("lease_until") ", "              \
-  ERRDEX_ISO("finished_at")
+  ERRDEX_ISO("finished_at") ", options"
 
-const Sql k_enqueue{"jobs_enqueue", "INSERT INTO jobs(source, revs, repo, ref) VALUES($1, $2, $3, $4) RETURNING id"};
+const Sql k_enqueue{"jobs_enqueue",
+                    "INSERT INTO jobs(source, revs, repo, ref, options) VALUES($1, $2, $3, $4, $5) RETURNING id"};
+
+// The options column (migration 7) of `spec`, and back.
+std::string options_json(const JobSpec& spec) {
+  nlohmann::json o = nlohmann::json::object();
+  if (spec.revs_glob) o["revsGlob"] = *spec.revs_glob;
+  if (spec.prefix) o["prefix"] = *spec.prefix;
+  if (spec.sha) o["sha"] = *spec.sha;
+  if (spec.include_tests) o["includeTests"] = true;
+  if (spec.no_evidence) o["noEvidence"] = true;
+  if (spec.blame) o["blame"] = true;
+  if (spec.no_cache) o["noCache"] = true;
+  return o.dump();
+}
+
+void read_options(std::string_view text, JobSpec& spec) {
+  auto o = nlohmann::json::parse(text, nullptr, false);
+  if (!o.is_object()) return;
+  auto text_of = [&](const char* key) -> std::optional<std::string> {
+    auto it = o.find(key);
+    if (it == o.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+  };
+  auto flag = [&](const char* key) { return o.value(key, nlohmann::json(false)).is_boolean() && o.value(key, false); };
+  spec.revs_glob = text_of("revsGlob");
+  spec.prefix = text_of("prefix");
+  spec.sha = text_of("sha");
+  spec.include_tests = flag("includeTests");
+  spec.no_evidence = flag("noEvidence");
+  spec.blame = flag("blame");
+  spec.no_cache = flag("noCache");
+}
 // A job lost `max_attempts` times is given up on, not run forever.
 const Sql k_give_up{"jobs_give_up",
                     "UPDATE jobs SET state = 'failed', finished_at = now(),"
@@ -67,6 +99,7 @@ Job job_at(const pg::Result& r, int i) {
   j.heartbeat_at = field(r, i, 11);
   j.lease_until = field(r, i, 12);
   j.finished_at = field(r, i, 13);
+  read_options(field(r, i, 14), j.spec);
   return j;
 }
 
@@ -76,11 +109,15 @@ class PgJobQueue final : public JobQueue {
 
   Expected<std::int64_t> enqueue(const JobSpec& spec) override {
     if (!pg::sendable(spec.source)) return Error{"the job's source is not UTF-8 text"};
+    for (const auto& option : {spec.repo, spec.ref, spec.revs_glob, spec.prefix, spec.sha})
+      if (option && !pg::sendable(*option)) return Error{"an option of the job is not UTF-8 text: " + *option};
     pg::ArrayLiteral revs;
     for (const auto& r : spec.revs) revs.add(r);
     auto c = m_pool->take();
     if (!c) return Error{c.error()};
-    auto r = (*c)->run(k_enqueue, Params().text(spec.source).text(revs.finish()).text_or_null(spec.repo).text_or_null(spec.ref),
+    auto r = (*c)->run(k_enqueue,
+                       Params().text(spec.source).text(revs.finish()).text_or_null(spec.repo).text_or_null(spec.ref)
+                           .text(options_json(spec)),
                        "enqueue a job");
     if (!r) return Error{r.error()};
     return field_int(*r, 0, 0);

@@ -153,8 +153,14 @@ UPDATE records r SET source_code_start = coalesce((b.json::json->>'sourceCodeSta
   source_code_end = coalesce((b.json::json->>'sourceCodeEnd')::int, 0)
   FROM record_bodies b WHERE b.id = r.body;
 )sql"},
+    // scan's other options a job carries (store/jobs.h), as a JSON object:
+    // {"revsGlob", "prefix", "sha", "includeTests", "noEvidence", "blame",
+    // "noCache"}, each only when set. A job queued before has none.
+    {7, "a job's other scan options", R"sql(
+ALTER TABLE IF EXISTS jobs ADD COLUMN IF NOT EXISTS options TEXT NOT NULL DEFAULT '{}';
+)sql"},
 };
-constexpr int k_schema_version = 6;
+constexpr int k_schema_version = 7;
 
 // Sites in short (SiteAt), in this column order.
 #define ERRDEX_SITE_COLUMNS \

@@ -25,6 +25,7 @@ const char* reason(int status) {
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Payload Too Large";
+    case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
     case 415: return "Unsupported Media Type";
     case 500: return "Internal Server Error";

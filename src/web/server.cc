@@ -204,6 +204,20 @@ void Session::on_header(beast::error_code ec) {
   // limit was hit. Either says what was asked for (a page's address gets a
   // page).
   if (ec == http::error::body_limit || ec == http::error::header_limit) m_target = std::string(m_parser->get().target());
+  // A request line past the limit (a very long address) left no target
+  // parsed: its start, still in the buffer, tells a page from the API, and
+  // the status is 414 (the address), not 431 (the headers).
+  if (ec == http::error::header_limit && m_target.empty()) {
+    std::string_view raw(static_cast<const char*>(m_buffer.data().data()), m_buffer.size());
+    raw = raw.substr(0, raw.find_first_of("\r\n"));
+    if (auto sp = raw.find(' '); sp != std::string_view::npos && sp < 16) {
+      m_method = std::string(raw.substr(0, sp));
+      m_target = std::string(raw.substr(sp + 1, 200));
+      if (m_target.find(' ') == std::string::npos && !m_target.empty())
+        return fail_request(414, "the request's address is longer than this server reads");
+      m_target.clear();
+    }
+  }
   if (ec) return fail_request(status_for(ec), std::string("unreadable request: ") + ec.message());
   const auto& req = m_parser->get();
   m_method = std::string(req.method_string());
@@ -255,14 +269,17 @@ void Session::fail_request(int status, const std::string& message) {
   // A page's request larger than the server reads, a form's body (a huge
   // paste) or its headers (a browser's cookies for this host grown too
   // large): the problem page a browser shows, not the API's JSON.
-  if ((status == 413 || status == 431) && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
+  if ((status == 413 || status == 414 || status == 431) && m_target.starts_with('/') && !m_target.starts_with("/api/")) {
     const std::string page_message =
-        status == 413 ? "What was sent is larger than this server reads (" +
+        status == 413   ? "What was sent is larger than this server reads (" +
                             std::to_string(m_shared.options.max_body_bytes) +
                             " bytes): paste less, such as the traceback's last lines."
-                      : "The request's headers are larger than this server reads (" +
-                            std::to_string(m_shared.options.max_header_bytes) +
-                            " bytes): a browser's cookies for this address may have grown too large; clear them.";
+        : status == 414 ? "This address is longer than this server reads (" +
+                              std::to_string(m_shared.options.max_header_bytes) +
+                              " bytes): it was cut or garbled on its way here."
+                        : "The request's headers are larger than this server reads (" +
+                              std::to_string(m_shared.options.max_header_bytes) +
+                              " bytes): a browser's cookies for this address may have grown too large; clear them.";
     respond(problem(false, status, page_message), false, false);
     return;
   }

@@ -222,5 +222,43 @@ TEST(CliInputs, MatchSaysWhenTheRepositoryIsNotStored) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// `list` and `search` print one line per record: a message that runs over
+// lines is written with `\n`, and each line names its repository, so the
+// same file scanned under two names reads as two sites.
+TEST(CliInputs, ListAndSearchPrintOneLineNamingTheRepositoryPerRecord) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", std::string(k_module) +
+                                    "\n\ndef load(path):\n    if not path:\n"
+                                    "        raise ValueError(\"no path given\\nset CACHE_PATH or pass one\")\n");
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache -q" + db).code, 0);
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo fork/cache -q" + db).code, 0);
+  for (const std::string cmd : {" list", " search path"}) {
+    auto r = run(errdex_cmd() + cmd + db);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto lines = std::count(r.out.begin(), r.out.end(), '\n');
+    EXPECT_EQ(lines, cmd == " list" ? 4 : 2) << r.out;
+    EXPECT_NE(r.out.find("  acme/cache  cache.py:10  ValueError: no path given\\nset CACHE_PATH or pass one\n"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  fork/cache  cache.py:10  ValueError: no path given\\nset"), std::string::npos) << r.out;
+  }
+}
+
+// The scan's summary counts a reworded site that kept its id in words that
+// agree with the count ("1 sites … keep their id" before).
+TEST(CliInputs, TheSummarySaysOneRewordedSiteKeepsItsId) {
+  TempDir repo, data;
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "a.db").string());
+  write_file(repo / "cache.py", k_module);
+  ASSERT_EQ(run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --ref v1 -q" + db).code, 0);
+  std::string reworded = k_module;
+  reworded.replace(reworded.find("n must be non-negative"), 22, "n must be zero or more");
+  write_file(repo / "cache.py", reworded);
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --repo acme/cache --ref v2 -q" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n1 site whose message changed since a stored revision keeps its id\n"), std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace errdex

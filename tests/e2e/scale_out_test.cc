@@ -187,6 +187,31 @@ TEST_F(ScaleOut, TwoWorkersDrainThreeJobsAndEachDatasetLandsOnce) {
   EXPECT_NE(text.out.find("error: "), std::string::npos) << text.out;
 }
 
+// A job carries scan's other options: a folder queued with `--prefix Lib
+// --include-tests --no-evidence` is stored as `errdex scan` with them
+// stores it (its files under Lib/, its test file's record kept).
+TEST_F(ScaleOut, AJobCarriesScansOtherOptions) {
+  testing::TempDir dir;
+  write_module(dir / "lib", "x must not be negative");
+  testing::write_file(dir / "lib/test_mod.py", "def test_x():\n    raise AssertionError(\"a failing test\")\n");
+  auto q = run(errdex_cmd() + " enqueue " + shell_quote((dir / "lib").string()) +
+               " --repo jobs/lib --ref v1.0 --prefix Lib --include-tests --no-evidence --db " + shell_quote(db));
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_NE(q.out.find("--prefix Lib --include-tests --no-evidence"), std::string::npos) << q.out;
+  auto queued = jobs_of(db);
+  ASSERT_EQ(queued.size(), 1u);
+  EXPECT_EQ(queued[0]["prefix"], "Lib") << queued[0].dump();
+  EXPECT_EQ(queued[0]["includeTests"], true) << queued[0].dump();
+
+  auto w = run(errdex_cmd() + " worker --once --db " + shell_quote(db));
+  ASSERT_EQ(w.code, 0) << w.out << w.err;
+  auto listed = nlohmann::json::parse(run(errdex_cmd() + " list --json --db " + shell_quote(db)).out);
+  ASSERT_EQ(listed.size(), 2u) << listed.dump();
+  EXPECT_EQ(listed[0]["filePath"], "Lib/mod.py") << listed.dump();
+  EXPECT_EQ(listed[1]["filePath"], "Lib/test_mod.py") << listed.dump();
+  EXPECT_EQ(query_value(db, "SELECT ref FROM datasets"), "v1.0");
+}
+
 TEST_F(ScaleOut, AJobWhoseWorkerWasKilledIsRetakenAfterItsLeaseAndLandsOnce) {
   const std::string stdlib = testing::python_stdlib();
   ASSERT_FALSE(stdlib.empty());

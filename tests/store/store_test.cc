@@ -941,12 +941,12 @@ class PostgresStore : public ::testing::Test {
 TEST_F(PostgresStore, MigrateAppliesEachNumberedStepOnce) {
   auto first = migrate_store(m_url);
   ASSERT_TRUE(first) << first.error();
-  EXPECT_EQ(*first, "schema at version 6 (6 migrations applied now)");
+  EXPECT_EQ(*first, "schema at version 7 (7 migrations applied now)");
   auto again = migrate_store(m_url);
   ASSERT_TRUE(again) << again.error();
-  EXPECT_EQ(*again, "schema at version 6 (0 migrations applied now)");
+  EXPECT_EQ(*again, "schema at version 7 (0 migrations applied now)");
   EXPECT_EQ(query_value(m_url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"),
-            "1,2,3,4,5,6");
+            "1,2,3,4,5,6,7");
   // Debian's PostgreSQL 15 has lz4: the records' JSON is compressed with it.
   EXPECT_EQ(query_value(m_url, "SELECT attcompression FROM pg_attribute WHERE attrelid = 'record_bodies'::regclass"
                                " AND attname = 'json'"),
@@ -998,7 +998,7 @@ INSERT INTO repos VALUES ('acme/a', 7);
 
   auto m = migrate_store(m_url);
   ASSERT_TRUE(m) << m.error();
-  EXPECT_EQ(*m, "schema at version 6 (2 migrations applied now)");
+  EXPECT_EQ(*m, "schema at version 7 (3 migrations applied now)");
   auto store = open_store(m_url);
   ASSERT_TRUE(store) << store.error();
   auto listed = (*store)->list(std::string("acme/a"));
@@ -1164,7 +1164,7 @@ TEST_F(PostgresStore, ProcessesOpeningTogetherMigrateOnce) {
     ASSERT_EQ(waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   }
-  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "6");
+  EXPECT_EQ(query_value(m_url, "SELECT count(*) FROM schema_migrations"), "7");
 }
 
 TEST_F(PostgresStore, NewerSchemaVersionIsRefused) {

@@ -146,6 +146,22 @@ TEST_F(PythonClient, IPythonExtension) {
   EXPECT_NE(all.find("errdex: ValueError raised at shop/cart.py:3 (acme/shop)", tb), std::string::npos) << all;
 }
 
+// `%run script.py` catches the script's error itself and shows it without
+// the cell's custom exception handler; loaded again, one answer, not two.
+TEST_F(PythonClient, IPythonExtensionExplainsAScriptUnderRun) {
+  write_file(*s_dir / "scripts/order.py", "import shop.cart\nshop.cart.add(-3)\n");
+  auto r = python("/usr/bin/ipython3 --no-banner --colors=NoColor",
+                  "ip = get_ipython(); ip.run_line_magic('load_ext', 'errdex'); ip.run_line_magic('reload_ext', 'errdex'); "
+                  "ip.run_line_magic('run', " + shell_quote((*s_dir / "scripts/order.py").string()) + ")",
+                  url());
+  std::string all = r.out + r.err;
+  auto tb = all.find("ValueError: quantity must be at least 1, got -3");
+  ASSERT_NE(tb, std::string::npos) << all;
+  auto answer = all.find("errdex: ValueError raised at shop/cart.py:3 (acme/shop)", tb);
+  ASSERT_NE(answer, std::string::npos) << all;
+  EXPECT_EQ(all.find("errdex: ValueError raised", answer + 1), std::string::npos) << "answered twice: " << all;
+}
+
 TEST_F(PythonClient, InstallsOfflineWithPip) {
   TempDir venv;
   auto made = run("python3 -m venv " + shell_quote(venv.str()));

@@ -499,6 +499,16 @@ TEST_F(ServeTest, MalformedRequestsGet4xxAndTheServerLivesOn) {
   EXPECT_EQ(api.status, 431);
   EXPECT_EQ(api.header("content-type"), "application/json");
   expect_alive();
+  // An address longer than the limit (the request line itself): 414, a
+  // page for a page's address, the API's JSON for the API's.
+  auto long_page = raw_request(port(), "GET /errors/" + std::string(20000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(long_page.status, 414);
+  EXPECT_EQ(long_page.header("content-type").rfind("text/html", 0), 0u) << long_page.header("content-type");
+  EXPECT_NE(long_page.body.find("address is longer"), std::string::npos) << long_page.body;
+  auto long_api = raw_request(port(), "GET /api/search?q=" + std::string(20000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(long_api.status, 414);
+  EXPECT_EQ(long_api.header("content-type"), "application/json");
+  expect_alive();
   // A 100 MB body, announced and then sent: refused with 413 before it is read.
   int fd = connect_to(port());
   ASSERT_GE(fd, 0);

@@ -124,14 +124,29 @@ def install(url=None, timeout=None):
 
 
 def load_ipython_extension(ipython):
-    """%load_ext errdex: IPython's traceback, then the answer under it."""
+    """%load_ext errdex: IPython's traceback, then the answer under it.
 
-    def handler(shell, exc_type, exc_value, exc_traceback, tb_offset=None):
-        shell.showtraceback((exc_type, exc_value, exc_traceback), tb_offset=tb_offset)
-        explain_exception(exc_type, exc_value, exc_traceback)
+    Every traceback IPython shows goes through its showtraceback: a cell's
+    error, and also a script's under %run and a magic's, which IPython
+    catches itself (a custom exception handler sees only the cell's)."""
+    unload_ipython_extension(ipython)
+    original = ipython.showtraceback
 
-    ipython.set_custom_exc((Exception,), handler)
+    def showtraceback(exc_tuple=None, filename=None, tb_offset=None, exception_only=False, **kwargs):
+        original(exc_tuple, filename, tb_offset, exception_only, **kwargs)
+        if exception_only:
+            return
+        # IPython keeps what it showed in sys.last_* (exc_tuple may be None).
+        exc_type, exc_value, exc_traceback = exc_tuple or (
+            getattr(sys, "last_type", None), getattr(sys, "last_value", None), getattr(sys, "last_traceback", None))
+        if exc_type is not None and issubclass(exc_type, Exception):
+            explain_exception(exc_type, exc_value, exc_traceback)
+
+    showtraceback.errdex_original = original
+    ipython.showtraceback = showtraceback
 
 
 def unload_ipython_extension(ipython):
-    ipython.set_custom_exc((), None)
+    original = getattr(ipython.showtraceback, "errdex_original", None)
+    if original is not None:
+        ipython.showtraceback = original
