@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "match/matcher_index.h"
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
 
@@ -921,9 +922,10 @@ TEST(Matcher, RegressionModuleAgreementOfAHugeDottedClass) {
   EXPECT_EQ(top_id(r), "p");
 }
 
-// A literal pattern as the matcher confirms it: its groups may be empty.
+// A literal pattern as the matcher confirms it: its groups may be empty,
+// and the blanks at its ends are not read (messages are trimmed).
 std::unique_ptr<RE2> relaxed_re2(const std::string& pattern) {
-  std::string relaxed = pattern;
+  std::string relaxed = detail::edge_trimmed(pattern);
   for (auto at = relaxed.find("(.+?)"); at != std::string::npos; at = relaxed.find("(.+?)", at + 5))
     relaxed.replace(at, 5, "(.*?)");
   RE2::Options o;
@@ -1027,7 +1029,7 @@ TEST(Matcher, LiteralPatternAnchoringAgreesWithRe2) {
     auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
     auto r = m.match("ValueError: " + msg);
     const Candidate* p = r.candidates.empty() ? nullptr : &r.candidates[0];
-    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double cc = static_cast<double>(read_pattern(detail::edge_trimmed(pattern)).constant_chars);
     const double specific = 1e6 + 4 * cc;
     if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, nullptr, 0)) {
       ++whole;
@@ -1145,7 +1147,7 @@ TEST(Matcher, IntegerGroupsAnywhereAgreeWithRe2) {
     const Candidate* p = nullptr;
     for (const auto& c : r.candidates)
       if (c.id == "p" && c.reasons.pattern) p = &c;
-    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double cc = static_cast<double>(read_pattern(detail::edge_trimmed(pattern)).constant_chars);
     const double specific = 1e6 + 4 * cc;
     // A word of the pattern may stand inside a longer word of the message
     // ("1" in "12"), which the word index does not look up: only a whole
