@@ -237,7 +237,9 @@ struct FirstLine {
 // fixed text breaks the line outside any group, when the first line says
 // something of its own (a whole word, 8 fixed characters or more) and
 // holds as many interpolations as groups; else none.
-std::optional<FirstLine> first_line_of(const std::string& pattern, const std::string& message) {
+std::optional<FirstLine> first_line_of(const std::string& written, const std::string& whole) {
+  const std::string pattern = detail::edge_trimmed(written);
+  const std::string message = whole.substr(std::min(whole.size(), whole.find_first_not_of(" \t\n")));
   std::vector<SimpleRun> items;
   std::uint32_t trailing = 0;
   bool trailing_int = false;
@@ -455,6 +457,25 @@ namespace detail {
 
 re2::RE2* compile_pattern(std::string_view pattern) { return new RE2(relax(pattern), re2_options()); }
 
+std::string edge_trimmed(std::string_view p) {
+  std::string_view t = p;
+  while (!t.empty()) {
+    if (t.front() == ' ' || t.front() == '\t') t.remove_prefix(1);
+    else if (t.size() > 1 && t[0] == '\\' && (t[1] == 'n' || t[1] == 't' || t[1] == 'r' || t[1] == ' ')) t.remove_prefix(2);
+    else break;
+  }
+  while (!t.empty()) {
+    // The backslashes before the last character: an odd run escapes it.
+    std::size_t slashes = 0;
+    while (slashes + 1 < t.size() && t[t.size() - 2 - slashes] == '\\') ++slashes;
+    const char c = t.back();
+    if (slashes % 2 == 1 && (c == 'n' || c == 't' || c == 'r' || c == ' ')) t.remove_suffix(2);
+    else if (slashes % 2 == 0 && (c == ' ' || c == '\t')) t.remove_suffix(1);
+    else break;
+  }
+  return std::string(t.empty() ? p : t);
+}
+
 Index::~Index() {
   if (compiled)
     for (std::size_t i = 0; i < patterns.size(); ++i) delete compiled[i].load(std::memory_order_relaxed);
@@ -528,8 +549,9 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     const FirstLine& f = first_lines[first_lines_at[r] + v - real.size()];
     return {&f.pattern, &f.message};
   };
-  auto pattern_of = [&](std::size_t i) -> const std::string& {
-    return i < records.size() ? records[i].message_pattern : *variant(i).first;
+  // Read at the edges as messages are: trimmed (detail::edge_trimmed).
+  auto pattern_of = [&](std::size_t i) {
+    return detail::edge_trimmed(i < records.size() ? records[i].message_pattern : *variant(i).first);
   };
   auto template_of = [&](std::size_t i) -> const std::string& {
     return i < records.size() ? records[i].error_message : *variant(i).second;
@@ -631,7 +653,7 @@ Matcher Matcher::build(const std::vector<model::ErrorRecord>& records, const Imp
     }
     e.file_id = fit->second;
 
-    const std::string& pat = pattern_of(i);
+    const std::string pat = pattern_of(i);
     auto [pit, padded] = pattern_ids.emplace(pat, static_cast<std::uint32_t>(m.patterns.size()));
     e.pattern_id = pit->second;
     if (padded) {

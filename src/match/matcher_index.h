@@ -150,6 +150,12 @@ struct Simple {
 // owns it; ok() is false for a pattern RE2 rejects.
 re2::RE2* compile_pattern(std::string_view pattern);
 
+// A stored pattern without the blanks (spaces, tabs and escaped line
+// breaks) its fixed text begins or ends with: a message is read trimmed
+// (`ValueError:  specify …` and a text ending in `\n` alike), so the
+// pattern it is confirmed against is too. A pattern of blanks only stays.
+std::string edge_trimmed(std::string_view pattern);
+
 // Everything the index holds (Matcher::Impl is this).
 struct Index {
   std::vector<Entry> entries;

@@ -1,7 +1,10 @@
 #include "match/stream_watch.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
+
+#include "match/traceback_parts.h"
 
 namespace errdex::match {
 namespace {
@@ -169,18 +172,24 @@ std::optional<std::string> StreamWatch::feed_pytest(const std::string& line) {
 }
 
 std::optional<std::string> StreamWatch::feed(std::string_view raw) {
-  const std::string line = plain(raw);
-  auto append = [&](std::string_view l) {
+  const std::string whole = plain(raw);
+  // A traceback whose header followed a log's prefix (`docker logs -t`'s
+  // time, on every line) is read without the prefix; the block keeps it.
+  std::string_view line = whole;
+  if (!m_prefix.empty() && (m_state == State::frames || m_state == State::after_exception) &&
+      traceback_detail::same_shape(line, m_prefix))
+    line.remove_prefix(m_prefix.size());
+  auto append = [&](std::string_view) {
     if (!m_block.empty()) m_block += '\n';
-    m_block += l;
+    m_block += whole;
   };
   switch (m_state) {
     case State::idle:
-      start(line);
+      start(whole);
       return std::nullopt;
     case State::pytest_report:
     case State::pytest_summary:
-      return feed_pytest(line);
+      return feed_pytest(whole);
     case State::js_message:
       // The message may run over lines (assert's diffs); the first frame
       // makes it a stack. Without one soon, it was no error.
@@ -195,7 +204,7 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
       }
       m_block.clear();
       m_state = State::idle;
-      start(line);
+      start(whole);
       return std::nullopt;
     case State::js_frames:
       // Frames, a [cause]'s and an AggregateError's [errors] (indented),
@@ -259,7 +268,7 @@ std::optional<std::string> StreamWatch::feed(std::string_view raw) {
   m_chained = false;
   m_state = State::idle;
   m_recent.clear();
-  start(line);
+  start(whole);
   return done;
 }
 
@@ -276,6 +285,8 @@ bool StreamWatch::start(const std::string& line) {
     m_block = line;
     m_state = State::frames;
     m_recent.clear();
+    const std::size_t at = std::min(line.find(traceback_detail::k_header), line.find("Exception Group Traceback"));
+    m_prefix = line.substr(0, at);
     return true;
   }
   if (starts_js_error(line)) {

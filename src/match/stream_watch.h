@@ -16,6 +16,8 @@ class StreamWatch {
  public:
   // One line as printed, without its newline. Returns a traceback that the
   // line shows is complete (the line itself is not part of it), else none.
+  // A traceback whose header follows other text (a log's time) is read in
+  // the lines after it without text shaped the same (the time changes).
   // A traceback ends at its exception line, or after the lines that
   // continue its message (an indented line, and once one is, any line up
   // to a blank one); a chained one ("During handling
@@ -44,6 +46,7 @@ class StreamWatch {
   int m_js_lines = 0;  // lines of a JavaScript error's message before its first frame
   std::string m_block;    // the traceback so far, lines joined by '\n'
   std::string m_pending;  // blank lines after an exception line, held
+  std::string m_prefix;   // what stood before the traceback's header (a log's prefix), each line's too
   bool m_chained = false; // the last line kept was a chain's "During handling…"
   int m_continued = 0;    // lines of the exception's message after its first
   bool m_indented = false;  // one of them was indented: the message runs over lines

@@ -42,19 +42,6 @@ constexpr std::string_view k_django_type = "Exception Type: ", k_django_value = 
 // then the traceback's header and frames, with no exception line.
 constexpr std::string_view k_lambda_error = "[ERROR] ";
 
-// Whether `line` opens with text shaped as `prefix`: the same bytes but
-// for a digit in place of a digit and a letter in place of a letter.
-bool same_shape(std::string_view line, std::string_view prefix) {
-  if (line.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    const char a = line[i], b = prefix[i];
-    const bool digits = a >= '0' && a <= '9' && b >= '0' && b <= '9';
-    const bool letters = ((a | 0x20) >= 'a' && (a | 0x20) <= 'z') && ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
-    if (a != b && !digits && !letters) return false;
-  }
-  return true;
-}
-
 // What Python's logging prints after an exception when asked for the
 // stack too (stack_info=True): the frames of the logging call, no error's.
 constexpr std::string_view k_stack = "Stack (most recent call last):";

@@ -37,6 +37,20 @@ inline bool is_space(char c) { return k_char_class[static_cast<unsigned char>(c)
 inline bool is_ident_start(char c) { return k_char_class[static_cast<unsigned char>(c)] & k_ident_start; }
 inline bool is_ident(char c) { return k_char_class[static_cast<unsigned char>(c)] & k_ident; }
 
+// Whether `line` opens with text shaped as `prefix`: the same bytes but
+// for a digit in place of a digit and a letter in place of a letter (a
+// log's prefix on every line, its time changing).
+inline bool same_shape(std::string_view line, std::string_view prefix) {
+  if (line.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    const char a = line[i], b = prefix[i];
+    const bool digits = a >= '0' && a <= '9' && b >= '0' && b <= '9';
+    const bool letters = ((a | 0x20) >= 'a' && (a | 0x20) <= 'z') && ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+    if (a != b && !digits && !letters) return false;
+  }
+  return true;
+}
+
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (is_space(s.front()) || s.front() == '\n')) s.remove_prefix(1);
   while (!s.empty() && (is_space(s.back()) || s.back() == '\n')) s.remove_suffix(1);

@@ -18,10 +18,9 @@ version, and the innermost frame's file and line. Cases raised elsewhere
 are reported on stderr and left out.
 
 usage: python3 fresh_cases.py WORKDIR [--held-out | --held-out2 | --held-out3 | --held-out4 | --held-out5 | --held-out6
-                                      | --held-out7]
+                                      | --held-out7 | --held-out8]
 
-The fifth, sixth and seventh held-out sets are in fresh_held_out5.py, fresh_held_out6.py and
-fresh_held_out7.py.
+The fifth to eighth held-out sets are in fresh_held_out5.py .. fresh_held_out8.py.
 """
 import importlib.metadata as md
 import json
@@ -36,6 +35,7 @@ from case_tools import Counts, raised, split_cases
 from fresh_held_out5 import HELD_OUT5
 from fresh_held_out6 import HELD_OUT6
 from fresh_held_out7 import HELD_OUT7
+from fresh_held_out8 import HELD_OUT8
 
 HELD = "--held-out" in sys.argv[1:]
 HELD2 = "--held-out2" in sys.argv[1:]
@@ -44,8 +44,9 @@ HELD4 = "--held-out4" in sys.argv[1:]
 HELD5 = "--held-out5" in sys.argv[1:]
 HELD6 = "--held-out6" in sys.argv[1:]
 HELD7 = "--held-out7" in sys.argv[1:]
+HELD8 = "--held-out8" in sys.argv[1:]
 ARGS = [a for a in sys.argv[1:] if a not in ("--held-out", "--held-out2", "--held-out3", "--held-out4", "--held-out5",
-                                            "--held-out6", "--held-out7")]
+                                            "--held-out6", "--held-out7", "--held-out8")]
 WORK = ARGS[0] if ARGS else "."
 os.makedirs(WORK, exist_ok=True)
 os.chdir(WORK)
@@ -2010,7 +2011,7 @@ def where(path):
 
 
 counts = Counts()
-CHOSEN = (HELD_OUT7 if HELD7 else HELD_OUT6 if HELD6 else HELD_OUT5 if HELD5 else HELD_OUT4 if HELD4 else HELD_OUT3 if HELD3
+CHOSEN = (HELD_OUT8 if HELD8 else HELD_OUT7 if HELD7 else HELD_OUT6 if HELD6 else HELD_OUT5 if HELD5 else HELD_OUT4 if HELD4 else HELD_OUT3 if HELD3
           else HELD_OUT2 if HELD2 else HELD_OUT if HELD else CASES)
 for n, code, err, site, line in raised(split_cases(CHOSEN), where, "the standard library and the installed distributions",
                                        counts, quiet_stderr=True):

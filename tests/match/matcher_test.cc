@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "match/matcher_index.h"
 #include "match/path_suffix.h"
 #include "match/pattern_text.h"
 
@@ -261,6 +262,42 @@ TEST(Matcher, AWordlessPatternRanksBelowSharedWords) {
   EXPECT_FALSE(r.ambiguous);
   r = few.match("ValueError: mock.x");
   EXPECT_EQ(top_id(r), "a4");
+  EXPECT_FALSE(r.ambiguous);
+}
+
+// A stored pattern whose fixed text begins or ends with blanks (a space, an
+// escaped line break) against the message a traceback prints, which is read
+// trimmed: the pattern is read the same way (detail::edge_trimmed).
+TEST(EdgeTrimmed, DropsTheBlanksAtEitherEndOnly) {
+  EXPECT_EQ(detail::edge_trimmed(" specify (.+?)\\. If"), "specify (.+?)\\. If");
+  EXPECT_EQ(detail::edge_trimmed("\\n   An attempt (.+?)\\n        "), "An attempt (.+?)");
+  EXPECT_EQ(detail::edge_trimmed("message: (.+?)\\n"), "message: (.+?)");
+  // An escaped backslash before `n` is text, not a line break.
+  EXPECT_EQ(detail::edge_trimmed("C:\\\\n"), "C:\\\\n");
+  EXPECT_EQ(detail::edge_trimmed("a \\ b"), "a \\ b");
+  EXPECT_EQ(detail::edge_trimmed("   "), "   ");
+}
+
+// sympy's `raise ValueError(" specify dummy variables for %s. If the
+// function contains …" % func)` prints `ValueError:  specify …`: its own
+// message, before integrals' shorter `specify dummy variables for %s`,
+// whose placeholder would take the rest.
+TEST(Matcher, APatternStartingWithABlankMatchesTheTrimmedMessage) {
+  const Matcher m = Matcher::build(
+      {rec("f", "ValueError", " specify dummy variables for {func}. If the function contains more than one free symbol",
+           " specify dummy variables for (.+?)\\. If the function contains more than one free symbol", "sympy/series/fourier.py",
+           71),
+       rec("i", "ValueError", "specify dummy variables for {function}", "specify dummy variables for (.+?)", "sympy/concrete/expr_with_limits.py",
+           66),
+       rec("q", "ValueError", "Unserializable message: {result}\n", "Unserializable message: (.+?)\\n", "multiprocessing/queues.py", 266)});
+  auto r = m.match("ValueError:  specify dummy variables for x*y. If the function contains more than one free symbol\n");
+  ASSERT_EQ(top_id(r), "f");
+  EXPECT_FALSE(r.ambiguous);
+  ASSERT_EQ(r.candidates[0].captures.size(), 1u);
+  EXPECT_EQ(r.candidates[0].captures[0].value, "x*y");
+  // A message ending in a line break prints it, and the paste loses it.
+  r = m.match("ValueError: Unserializable message: Traceback\n");
+  ASSERT_EQ(top_id(r), "q");
   EXPECT_FALSE(r.ambiguous);
 }
 
@@ -921,9 +958,10 @@ TEST(Matcher, RegressionModuleAgreementOfAHugeDottedClass) {
   EXPECT_EQ(top_id(r), "p");
 }
 
-// A literal pattern as the matcher confirms it: its groups may be empty.
+// A literal pattern as the matcher confirms it: its groups may be empty,
+// and the blanks at its ends are not read (messages are trimmed).
 std::unique_ptr<RE2> relaxed_re2(const std::string& pattern) {
-  std::string relaxed = pattern;
+  std::string relaxed = detail::edge_trimmed(pattern);
   for (auto at = relaxed.find("(.+?)"); at != std::string::npos; at = relaxed.find("(.+?)", at + 5))
     relaxed.replace(at, 5, "(.*?)");
   RE2::Options o;
@@ -1027,7 +1065,7 @@ TEST(Matcher, LiteralPatternAnchoringAgreesWithRe2) {
     auto m = Matcher::build({rec("p", "ValueError", "m", pattern, "pkg/p.py", 1)});
     auto r = m.match("ValueError: " + msg);
     const Candidate* p = r.candidates.empty() ? nullptr : &r.candidates[0];
-    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double cc = static_cast<double>(read_pattern(detail::edge_trimmed(pattern)).constant_chars);
     const double specific = 1e6 + 4 * cc;
     if (re->Match(msg, 0, msg.size(), RE2::ANCHOR_BOTH, nullptr, 0)) {
       ++whole;
@@ -1145,7 +1183,7 @@ TEST(Matcher, IntegerGroupsAnywhereAgreeWithRe2) {
     const Candidate* p = nullptr;
     for (const auto& c : r.candidates)
       if (c.id == "p" && c.reasons.pattern) p = &c;
-    const double cc = static_cast<double>(read_pattern(pattern).constant_chars);
+    const double cc = static_cast<double>(read_pattern(detail::edge_trimmed(pattern)).constant_chars);
     const double specific = 1e6 + 4 * cc;
     // A word of the pattern may stand inside a longer word of the message
     // ("1" in "12"), which the word index does not look up: only a whole

@@ -147,6 +147,30 @@ TEST(StreamWatch, ColoursAndGroupsAndLogPrefixes) {
   EXPECT_EQ(got[0].rfind("Traceback", 0), 0u);
 }
 
+// `docker logs -t` and `kubectl logs --timestamps` put the time before every
+// line: the traceback is read without it, through its chain, and ends at
+// the next line of the log.
+TEST(StreamWatch, ATimeBeforeEveryLineIsReadPast) {
+  auto got = watch(
+      "2026-12-07T20:41:03.000001Z starting\n"
+      "2026-12-07T20:41:03.000002Z Traceback (most recent call last):\n"
+      "2026-12-07T20:41:03.000003Z   File \"/x/pkg/mod.py\", line 3, in f\n"
+      "2026-12-07T20:41:03.000004Z     raise KeyError(k)\n"
+      "2026-12-07T20:41:03.000005Z KeyError: 'a'\n"
+      "2026-12-07T20:41:03.000006Z \n"
+      "2026-12-07T20:41:03.000007Z During handling of the above exception, another exception occurred:\n"
+      "2026-12-07T20:41:03.000008Z \n"
+      "2026-12-07T20:41:03.000009Z Traceback (most recent call last):\n"
+      "2026-12-07T20:41:03.000010Z   File \"/x/app.py\", line 9, in main\n"
+      "2026-12-07T20:41:03.000011Z     raise AppError('could not do it')\n"
+      "2026-12-07T20:41:03.000012Z app.AppError: could not do it\n"
+      "2026-12-07T20:41:04.000013Z next request\n");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rfind("2026-12-07T20:41:03.000002Z Traceback", 0), 0u);
+  EXPECT_NE(got[0].find("KeyError: 'a'"), std::string::npos);
+  EXPECT_TRUE(got[0].ends_with("app.AppError: could not do it")) << got[0];
+}
+
 // pytest prints its own report, not Python's traceback: each failure,
 // from its `___ name ___` line up to the next, the section's end or its
 // captured output, is one error; `--tb=line` prints one a line; each
