@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,6 +109,42 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
     EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
     EXPECT_EQ(f.sites[i].line, want[i].second) << i;
   }
+}
+
+// Node's callback style (nodemailer): an error made above and handed to a
+// callback, also one of a function around the callback that calls it, or
+// emitted; a helper's error handed to a callback. One site per making, its
+// code set before it is handed on.
+TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndHandedToACallbackOrEmitted) {
+  auto f = js("class Transport {\n"
+              "  send(mail, done) {\n"
+              "    if (mail.bad) {\n"
+              "      const err = new Error('Can not send mail. Invalid envelope addresses.');\n"
+              "      err.code = 'EENVELOPE';\n"
+              "      return done(err);\n"
+              "    }\n"
+              "    if (!mail.body) return done(this._formatError('Empty message', 'EMESSAGE'));\n"
+              "    mail.stream.on('end', () => {\n"
+              "      const err = new Error('Unexpected socket close');\n"
+              "      if (this.listeners) this.emit('error', err); else done(err);\n"
+              "    });\n"
+              "    const size = new Uint8Array(4);\n"
+              "    done(size);\n"
+              "  }\n"
+              "  _formatError(message, type) {\n"
+              "    const err = new Error(message);\n"
+              "    return err;\n"
+              "  }\n"
+              "}\n");
+  const std::vector<std::pair<Shown, int>> want = {{{"Error", "Can not send mail. Invalid envelope addresses."}, 4},
+                                                   {{"Error", "Empty message"}, 8},
+                                                   {{"Error", "Unexpected socket close"}, 10}};
+  ASSERT_EQ(f.sites.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
+    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
+  }
+  EXPECT_NE(std::find(f.sites[0].args.begin(), f.sites[0].args.end(), "code='EENVELOPE'"), f.sites[0].args.end());
 }
 
 TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {

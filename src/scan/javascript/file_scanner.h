@@ -125,6 +125,7 @@ class FileScanner {
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
+  void emit_bound_error(TSNode call, TSNode name);
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
   struct HelperError {

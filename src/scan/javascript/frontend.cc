@@ -155,6 +155,22 @@ void FileScanner::find_keywords() {
       m_keywords.push_back(static_cast<std::uint32_t>(at));
   for (std::size_t at = m_src.find("new"); at != std::string_view::npos; at = m_src.find("new", at + 3))
     if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // A name bound to one and handed on later (`const err = new Error(…);
+  // … callback(err)`): the call.
+  for (std::string_view name : javascript::names_bound_to_new(m_src))
+    for (std::size_t at = m_src.find(name); at != std::string_view::npos; at = m_src.find(name, at + name.size()))
+      if (javascript::may_be_argument(m_src, at, name.size())) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // A helper's error handed on (`callback(this._formatError('Empty
+  // message'))`): the helpers export_factories found, called as an argument.
+  for (const model::ClassDef& c : m_facts.classes) {
+    if (!c.factory) continue;
+    for (std::size_t at = m_src.find(c.name); at != std::string_view::npos; at = m_src.find(c.name, at + c.name.size())) {
+      std::size_t from = at;
+      if (from >= 5 && m_src.substr(from - 5, 5) == "this.") from -= 5;
+      if (javascript::may_open_argument(m_src, from, at + c.name.size() - from) || (from > 0 && m_src[from - 1] == ','))
+        m_keywords.push_back(static_cast<std::uint32_t>(at));
+    }
+  }
   for (std::size_t at = m_src.find_first_of("'\""); at != std::string_view::npos; at = m_src.find_first_of("'\"", at + 1))
     if (javascript::is_code_string(m_src, at)) m_keywords.push_back(static_cast<std::uint32_t>(at));
   // Node's assert, where the file requires or imports it: its calls.
@@ -171,8 +187,8 @@ bool FileScanner::subtree_has_keyword(TSNode n) const { return holds(m_keywords,
 
 FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
+  export_factories();  // before the keywords: its helpers' calls are some
   find_keywords();
-  export_factories();
   if (m_keywords.empty()) return std::move(m_facts);
   walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
     while (!m_ctx.empty() && m_ctx.back().depth >= depth) m_ctx.pop_back();

@@ -43,14 +43,11 @@ void FileScanner::check_call(TSNode call) {
   }
   if (m_node_assert && (name == "assert" || name.starts_with("assert.")) && emit_node_assert(call, name)) return;
   TSNode made{};
-  bool rejects = false;
   if (name == "Promise.reject") {
     made = argument(call, 0);
-    rejects = true;
   } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_property)) == "reject") {
     // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`).
     made = argument(call, 0);
-    rejects = true;
   } else if (name.ends_with(".destroy")) {
     // A stream destroyed with an error emits it (`fileStream.destroy(new
     // Error('Unexpected end of file'))`).
@@ -66,37 +63,65 @@ void FileScanner::check_call(TSNode call) {
   } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
                                                    throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
-    rejects = promise_reject_name(name);
     // A function handed a value, not an error: lodash's
     // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
     if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
   }
   made = unwrap(made);
-  int line = line_of(call);
-  if (rejects && kind(made) == Kind::Identifier) {
-    // `const err = new Error(…); … promiseCallback.reject(err)`: the error
-    // the name was last bound to, at the line it was made on, which is
-    // the line a stack names (V8 records where an error is made); the
-    // statement rejecting it is not shown.
-    // Bound in a block that holds the call too, not in a block beside it
-    // (a `case`'s `const err` is not the `err` of a `catch (err)` below).
-    const Assign* last = nullptr;
-    assignments_reaching(text(made), start_byte(call), last);
-    TSNode value = last ? unwrap(last->value) : TSNode{};
-    TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
-    if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
-        ts_node_end_byte(block) <= start_byte(call))
-      return;
-    const std::string_view name_made = text(made);
-    made = value;
-    line = line_of(made);
-    emit_made(call, made, line, "raise");
-    // `err.message = msg.err.message` before the rejection, as before a `throw err`.
-    read_message_set(name_made, m_facts.sites.back(), start_byte(made), start_byte(call));
+  if (kind(made) == Kind::Identifier) {
+    emit_bound_error(call, made);
+    return;
+  }
+  if (kind(made) == Kind::Call) {
+    // `callback(this._formatError('Empty message', 'EMESSAGE'))`: an error
+    // a helper of this file (or a method of the class) makes; not a call
+    // of anything else, whose value is not known to be an error.
+    ThrowSite site;
+    if (!read_helper(made, site, start_byte(call), 0)) return;
+    site.kind = "raise";
+    site.line = line_of(call);
+    site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
+    site.raised_text = collapse_ws(text(made));
+    fill_context(site, start_byte(call));
+    m_facts.sites.push_back(std::move(site));
     return;
   }
   if (kind(made) != Kind::New) return;
-  emit_made(call, made, line, "raise");
+  emit_made(call, made, line_of(call), "raise");
+}
+
+// `const err = new Error(…); err.code = 'E…'; … callback(err)` (or
+// `reject(err)`, `emit('error', err)`): the error the name was last bound
+// to, at the line it was made on, which is the line a stack names (V8
+// records where an error is made); the statement handing it on is not
+// shown. Bound in a block that holds the call too, not in a block beside
+// it (a `case`'s `const err` is not the `err` of a `catch (err)` below).
+// One site per making: two calls handing the same error on (`if (cb)
+// cb(err); else this.emit('error', err)`) are one.
+void FileScanner::emit_bound_error(TSNode call, TSNode name) {
+  const Assign* last = nullptr;
+  assignments_reaching(text(name), start_byte(call), last);
+  TSNode value = last ? unwrap(last->value) : TSNode{};
+  TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
+  if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
+      ts_node_end_byte(block) <= start_byte(call) || builtin_value_class(text(child(value, m_g.f_constructor))))
+    return;
+  const int line = line_of(value);
+  const std::string made_text = collapse_ws(text(value));
+  if (std::any_of(m_facts.sites.begin(), m_facts.sites.end(),
+                  [&](const ThrowSite& s) { return s.line == line && s.raised_text == made_text; }))
+    return;
+  emit_made(call, value, line, "raise");
+  ThrowSite& site = m_facts.sites.back();
+  // Its code, set between the making and the call, as before a `throw err`.
+  const std::string code_name = std::string(text(name)) + ".code";
+  for (const Assign& a : assignments(scope_of(last->at)))
+    if (a.at > last->at && a.at < start_byte(call) && a.name == code_name && kind(a.value) == Kind::String) {
+      std::string v(text(a.value));
+      if (v.size() >= 2) site.args.push_back("code='" + v.substr(1, v.size() - 2) + "'");
+    }
+  // `err.message = msg.err.message` before it is handed on.
+  read_message_set(text(name), site, start_byte(value), start_byte(call));
 }
 
 // Node's assert module (the file requires or imports `assert`,
@@ -167,12 +192,14 @@ bool FileScanner::promise_reject_name(std::string_view name) const {
 }
 
 // Node's callback style: the error goes to a function the enclosing
-// function was handed (`function read(path, cb) { … cb(new Error(…)) }`).
+// function was handed (`function read(path, cb) { … cb(new Error(…)) }`),
+// or a function around it, called from a callback inside (`send(mail,
+// callback) { … stream.on('end', () => { … callback(err) }) }`).
 bool FileScanner::parameter_of_enclosing(std::string_view name) const {
   for (std::size_t i = m_ctx.size(); i-- > 0;) {
     if (!is_function(m_ctx[i].kind)) continue;
     auto params = parameter_names(m_ctx[i].node);
-    return std::find(params.begin(), params.end(), name) != params.end();
+    if (std::find(params.begin(), params.end(), name) != params.end()) return true;
   }
   return false;
 }

@@ -1,7 +1,9 @@
 #include <cctype>
 #include "scan/javascript/text.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "util/text.h"
 
@@ -187,6 +189,37 @@ bool may_open_argument(std::string_view source, std::size_t at, std::size_t size
   if (before.empty()) return false;
   const unsigned char last = static_cast<unsigned char>(before.back());
   return last >= 0x80 || last == '(' || last == '/' || last == '>' || before.ends_with("await");
+}
+
+std::vector<std::string_view> names_bound_to_new(std::string_view source) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = source.find("new"); at != std::string_view::npos; at = source.find("new", at + 3)) {
+    if ((at > 0 && ascii_word(source[at - 1])) || (at + 3 < source.size() && ascii_word(source[at + 3]))) continue;
+    std::size_t k = at;
+    while (k > 0 && ascii_space(source[k - 1])) --k;
+    // `=`, not `==`, `===`, `!=`, `<=`, `>=`, `=>`.
+    if (k < 2 || source[k - 1] != '=' || std::string_view("=!<>+-*/%&|^?").find(source[k - 2]) != std::string_view::npos)
+      continue;
+    --k;
+    while (k > 0 && ascii_space(source[k - 1])) --k;
+    std::size_t begin = k;
+    while (begin > 0 && ascii_word(source[begin - 1])) --begin;
+    if (begin == k || (begin > 0 && source[begin - 1] == '.')) continue;
+    const std::string_view name = source.substr(begin, k - begin);
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+bool may_be_argument(std::string_view source, std::size_t at, std::size_t size) {
+  if (at + size > source.size()) return false;
+  std::string_view before = source.substr(0, at), after = source.substr(at + size);
+  if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
+  if (!after.empty() && ascii_word(after.front())) return false;
+  while (!before.empty() && ascii_space(before.back())) before.remove_suffix(1);
+  while (!after.empty() && ascii_space(after.front())) after.remove_prefix(1);
+  return !before.empty() && !after.empty() && (before.back() == '(' || before.back() == ',') &&
+         (after.front() == ')' || after.front() == ',');
 }
 
 bool is_code_string(std::string_view source, std::size_t at) {
