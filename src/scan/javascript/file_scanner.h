@@ -159,6 +159,7 @@ class FileScanner {
   // shorthand itself); null when it is not one or gives none.
   TSNode object_property(TSNode object, std::string_view key) const;
   void add_caller_messages(ThrowSite& site, std::uint32_t at);
+  bool called_with_texts(ThrowSite& site, const std::string& param, TSNode fn, std::uint32_t position, int depth);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   // `err.message = \`Cannot load ${file}: ${err.message}\`` (or `+=`) after
   // `from` and before the throw at `at`, in a block the throw is in: the
