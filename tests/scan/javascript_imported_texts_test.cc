@@ -147,6 +147,33 @@ TEST(JavaScriptImportedTexts, AnEntryOfAMessageTableIsItsText) {
   EXPECT_EQ(messages(files[1]), (Texts{"The input is not valid", "{MESSAGES.count}"}));
 }
 
+// A table indexed by a key known only when it runs (punycode's `function
+// error(type) { throw new RangeError(errors[type]); }`): each text entry,
+// the first the message, the others its variants; a written key, its
+// entry. Not a table bound twice.
+TEST(JavaScriptImportedTexts, ATableIndexedByAParameterShowsEachEntry) {
+  auto f = scan_javascript("const errors = {\n"
+                           "  'overflow': 'Overflow: input needs wider integers to process',\n"
+                           "  'not-basic': 'Illegal input >= 0x80 (not a basic code point)',\n"
+                           "  limit: 36,\n"
+                           "};\n"
+                           "function error(type) { throw new RangeError(errors[type]); }\n"
+                           "function named() { throw new RangeError(errors['not-basic']); }\n"
+                           "function twice(x) {\n"
+                           "  let m = { a: 'first' };\n"
+                           "  if (x) m = { a: 'second' };\n"
+                           "  throw new Error(m[x]);\n"
+                           "}\n",
+                           Dialect::javascript);
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Overflow: input needs wider integers to process");
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Illegal input >= 0x80 (not a basic code point)");
+  EXPECT_EQ(template_text(f.sites[1].message), "Illegal input >= 0x80 (not a basic code point)");
+  EXPECT_TRUE(f.sites[1].alternatives.empty());
+  EXPECT_EQ(template_text(f.sites[2].message), "{m[x]}");
+}
+
 TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
   auto f = scan_javascript(
       "const createError = require('http-errors');\n"

@@ -106,6 +106,8 @@ class FileScanner {
   // `MESSAGES.badInput` where `MESSAGES` is bound to an object literal
   // giving that key a string: the string; nullopt otherwise.
   std::optional<MessageTemplate> table_entry(TSNode member, std::uint32_t at, int depth);
+  std::optional<MessageTemplate> table_entries(TSNode subscript, std::uint32_t at, int depth);
+  TSNode message_table(TSNode name, std::uint32_t at);
   TSNode argument(TSNode call, std::uint32_t i) const;
   std::vector<std::string> argument_texts(TSNode call) const;
 
