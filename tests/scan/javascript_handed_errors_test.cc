@@ -128,17 +128,24 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndHandedToACallbackOrEmitted) {
               "      const err = new Error('Unexpected socket close');\n"
               "      if (this.listeners) this.emit('error', err); else done(err);\n"
               "    });\n"
-              "    const size = new Uint8Array(4);\n"
-              "    done(size);\n"
+              "    const context = new ValidationContext(mail);\n"
+              "    done(context);\n"
               "  }\n"
               "  _formatError(message, type) {\n"
               "    const err = new Error(message);\n"
               "    return err;\n"
               "  }\n"
+              "}\n"
+              "function connect(conn, callback) {\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    conn.once('connect', () => { resolve(new PromiseConnection(conn)); });\n"
+              "    conn.once('end', () => { callback(new Error('Connection ended early')); });\n"
+              "  });\n"
               "}\n");
   const std::vector<std::pair<Shown, int>> want = {{{"Error", "Can not send mail. Invalid envelope addresses."}, 4},
                                                    {{"Error", "Empty message"}, 8},
-                                                   {{"Error", "Unexpected socket close"}, 10}};
+                                                   {{"Error", "Unexpected socket close"}, 10},
+                                                   {{"Error", "Connection ended early"}, 24}};
   ASSERT_EQ(f.sites.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;

@@ -127,7 +127,7 @@ class FileScanner {
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
-  void emit_bound_error(TSNode call, TSNode name);
+  void emit_bound_error(TSNode call, TSNode name, bool rejects);
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
   struct HelperError {
@@ -176,6 +176,8 @@ class FileScanner {
   std::vector<std::string> parameter_names(TSNode fn) const;
   bool promise_reject_name(std::string_view name) const;
   bool parameter_of_enclosing(std::string_view name) const;
+  bool callback_of_outer_function(std::string_view name) const;
+  static bool names_error(std::string_view cls);
   bool throws_its_argument(std::string_view name, std::uint32_t at);
   bool hands_on_first_parameter(TSNode fn);
 

@@ -389,6 +389,15 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
         std::all_of(object.begin(), object.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c == '.'; }))
       site.error_class = std::move(object);
   }
+  // `throw require('pug-error').apply(null, arguments)`: what a call made
+  // of calls returns is an error of a class not known here, no class named
+  // by its text.
+  if (k == Kind::Call && !std::all_of(site.error_class.begin(), site.error_class.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == '$' || c == '.';
+      })) {
+    site.error_class.clear();
+    site.reraise = true;
+  }
   site.args = argument_texts(expr);
   // `throw createError(415, 'content encoding unsupported', {…})`: a
   // factory given a status code first; the code is no message, the text

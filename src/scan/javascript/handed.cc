@@ -43,11 +43,14 @@ void FileScanner::check_call(TSNode call) {
   }
   if (m_node_assert && (name == "assert" || name.starts_with("assert.")) && emit_node_assert(call, name)) return;
   TSNode made{};
+  bool rejects = false;
   if (name == "Promise.reject") {
     made = argument(call, 0);
+    rejects = true;
   } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_property)) == "reject") {
     // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`).
     made = argument(call, 0);
+    rejects = true;
   } else if (name.ends_with(".destroy")) {
     // A stream destroyed with an error emits it (`fileStream.destroy(new
     // Error('Unexpected end of file'))`).
@@ -63,13 +66,20 @@ void FileScanner::check_call(TSNode call) {
   } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
                                                    throws_its_argument(name, start_byte(call)))) {
     made = argument(call, 0);
+    rejects = promise_reject_name(name);
     // A function handed a value, not an error: lodash's
     // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
     if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
+  } else if (kind(callee) == Kind::Identifier && callback_of_outer_function(name)) {
+    // The callback of a function around the one the call is in (`send(mail,
+    // callback) { … stream.on('end', () => { … callback(new Error(…)) }) }`):
+    // what it is handed is an error only when its class is named as one.
+    made = argument(call, 0);
+    if (kind(unwrap(made)) == Kind::New && !names_error(text(child(unwrap(made), m_g.f_constructor)))) return;
   }
   made = unwrap(made);
   if (kind(made) == Kind::Identifier) {
-    emit_bound_error(call, made);
+    emit_bound_error(call, made, rejects);
     return;
   }
   if (kind(made) == Kind::Call) {
@@ -97,15 +107,19 @@ void FileScanner::check_call(TSNode call) {
 // shown. Bound in a block that holds the call too, not in a block beside
 // it (a `case`'s `const err` is not the `err` of a `catch (err)` below).
 // One site per making: two calls handing the same error on (`if (cb)
-// cb(err); else this.emit('error', err)`) are one.
-void FileScanner::emit_bound_error(TSNode call, TSNode name) {
+// cb(err); else this.emit('error', err)`) are one. What is handed to a
+// callback or emitted is an error only when its class is named as one
+// (not `rule(context)` of a `new ValidationContext(…)`); what a promise
+// rejects is one whatever its class.
+void FileScanner::emit_bound_error(TSNode call, TSNode name, bool rejects) {
   const Assign* last = nullptr;
   assignments_reaching(text(name), start_byte(call), last);
   TSNode value = last ? unwrap(last->value) : TSNode{};
   TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
   if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
-      ts_node_end_byte(block) <= start_byte(call) || builtin_value_class(text(child(value, m_g.f_constructor))))
+      ts_node_end_byte(block) <= start_byte(call))
     return;
+  if (!rejects && !names_error(text(child(value, m_g.f_constructor)))) return;
   const int line = line_of(value);
   const std::string made_text = collapse_ws(text(value));
   if (std::any_of(m_facts.sites.begin(), m_facts.sites.end(),
@@ -192,16 +206,39 @@ bool FileScanner::promise_reject_name(std::string_view name) const {
 }
 
 // Node's callback style: the error goes to a function the enclosing
-// function was handed (`function read(path, cb) { … cb(new Error(…)) }`),
-// or a function around it, called from a callback inside (`send(mail,
-// callback) { … stream.on('end', () => { … callback(err) }) }`).
+// function was handed (`function read(path, cb) { … cb(new Error(…)) }`).
 bool FileScanner::parameter_of_enclosing(std::string_view name) const {
   for (std::size_t i = m_ctx.size(); i-- > 0;) {
     if (!is_function(m_ctx[i].kind)) continue;
     auto params = parameter_names(m_ctx[i].node);
-    if (std::find(params.begin(), params.end(), name) != params.end()) return true;
+    return std::find(params.begin(), params.end(), name) != params.end();
   }
   return false;
+}
+
+// Whether `name` is a parameter of a function around the innermost one
+// (not of the innermost, and not the first parameter of a function handed
+// to `new`: a promise executor's `resolve`).
+bool FileScanner::callback_of_outer_function(std::string_view name) const {
+  bool innermost = true;
+  for (std::size_t i = m_ctx.size(); i-- > 0;) {
+    if (!is_function(m_ctx[i].kind)) continue;
+    auto params = parameter_names(m_ctx[i].node);
+    const auto at = std::find(params.begin(), params.end(), name);
+    if (at != params.end()) {
+      TSNode made = ts_node_parent(ts_node_parent(m_ctx[i].node));
+      return !innermost && !(at == params.begin() && kind(made) == Kind::New);
+    }
+    innermost = false;
+  }
+  return false;
+}
+
+// Whether a class is named as an error (`Error`, `MongooseError`,
+// `errors.AbortError`, `SomeException`, `DeprecationWarning`).
+bool FileScanner::names_error(std::string_view cls) {
+  cls.remove_prefix(cls.rfind('.') == std::string_view::npos ? 0 : cls.rfind('.') + 1);
+  return cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
 }
 
 // Whether function `fn` throws its first parameter, or emits it as an

@@ -345,6 +345,14 @@ std::optional<MessageTemplate> FileScanner::table_entries(TSNode subscript, std:
     if (t) t->style = "variable";
     return t;
   }
+  // In a constructor (multer's `this.message = errorMessages[code]`) the key
+  // is each raise's own argument: the first entry would name the wrong one.
+  for (TSNode up = ts_node_parent(subscript); !ts_node_is_null(up); up = ts_node_parent(up))
+    if (kind(up) == Kind::Method || kind(up) == Kind::Function) {
+      const std::string_view fn = text(child(up, m_g.f_name));
+      if (fn == "constructor" || (!fn.empty() && std::isupper(static_cast<unsigned char>(fn[0])))) return std::nullopt;
+      break;
+    }
   std::optional<MessageTemplate> first;
   for (std::uint32_t i = 0, n = named_count(table); i < n; ++i) {
     TSNode p = ts_node_named_child(table, i);
