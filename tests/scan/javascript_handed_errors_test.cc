@@ -22,6 +22,15 @@ using Shown = std::pair<std::string, std::string>;
 // The class and message of a site.
 Shown shown(const model::ThrowSite& s) { return {s.error_class, template_text(s.message)}; }
 
+// The sites of `f` are these, in order: class and message, and line.
+void expect_sites(const model::FileFacts& f, const std::vector<std::pair<Shown, int>>& want) {
+  ASSERT_EQ(f.sites.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
+    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
+  }
+}
+
 TEST(JavaScriptHandedErrors, AMethodThatEmitsOrThrowsItsArgument) {
   // formidable's IncomingForm: `_error(err, eventName = "error")` emits what
   // it is given, and every failure goes through `this._error(new …)`.
@@ -104,11 +113,7 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
       {{"TypeError", "bad cookie"}, 8},
       {{"RangeError", "late"}, 13},
       {{"Error", "{msg.text}"}, 18}};
-  ASSERT_EQ(f.sites.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
-    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
-  }
+  expect_sites(f, want);
 }
 
 // Node's callback style (nodemailer): an error made above and handed to a
@@ -146,11 +151,8 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndHandedToACallbackOrEmitted) {
                                                    {{"Error", "Empty message"}, 8},
                                                    {{"Error", "Unexpected socket close"}, 10},
                                                    {{"Error", "Connection ended early"}, 24}};
-  ASSERT_EQ(f.sites.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
-    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
-  }
+  expect_sites(f, want);
+  ASSERT_FALSE(f.sites.empty());
   EXPECT_NE(std::find(f.sites[0].args.begin(), f.sites[0].args.end(), "code='EENVELOPE'"), f.sites[0].args.end());
 }
 

@@ -159,17 +159,27 @@ bool ascii_word(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-}  // namespace
-
-bool may_declare_name(std::string_view source, std::size_t at, std::size_t size) {
+// The text before and after the word at `source[at, at + size)`, blanks
+// next to it left out; false when the word is part of a longer one (a
+// letter next to it) or a property (a dot before), or nothing is on
+// either side.
+bool around_word(std::string_view source, std::size_t at, std::size_t size, std::string_view& before,
+                 std::string_view& after) {
   if (at + size > source.size()) return false;
-  std::string_view before = source.substr(0, at), after = source.substr(at + size);
-  // A letter next to it: part of a longer word. A dot before: a property.
+  before = source.substr(0, at);
+  after = source.substr(at + size);
   if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
   if (!after.empty() && ascii_word(after.front())) return false;
   while (!before.empty() && ascii_space(before.back())) before.remove_suffix(1);
   while (!after.empty() && ascii_space(after.front())) after.remove_prefix(1);
-  if (before.empty() || after.empty()) return false;
+  return !before.empty() && !after.empty();
+}
+
+}  // namespace
+
+bool may_declare_name(std::string_view source, std::size_t at, std::size_t size) {
+  std::string_view before, after;
+  if (!around_word(source, at, size, before, after)) return false;
   const unsigned char last = static_cast<unsigned char>(before.back()), next = static_cast<unsigned char>(after.front());
   bool declares = last >= 0x80 || last == '*' || last == ',' || last == '/';
   for (std::string_view word : {"function", "var", "let", "const", "using"})
@@ -212,13 +222,8 @@ std::vector<std::string_view> names_bound_to_new(std::string_view source) {
 }
 
 bool may_be_argument(std::string_view source, std::size_t at, std::size_t size) {
-  if (at + size > source.size()) return false;
-  std::string_view before = source.substr(0, at), after = source.substr(at + size);
-  if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
-  if (!after.empty() && ascii_word(after.front())) return false;
-  while (!before.empty() && ascii_space(before.back())) before.remove_suffix(1);
-  while (!after.empty() && ascii_space(after.front())) after.remove_prefix(1);
-  return !before.empty() && !after.empty() && (before.back() == '(' || before.back() == ',') &&
+  std::string_view before, after;
+  return around_word(source, at, size, before, after) && (before.back() == '(' || before.back() == ',') &&
          (after.front() == ')' || after.front() == ',');
 }
 
