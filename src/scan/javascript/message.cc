@@ -61,7 +61,7 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts) cons
         std::string_view inner = text(ch);
         if (inner.starts_with("${")) inner.remove_prefix(2);
         if (inner.ends_with("}")) inner.remove_suffix(1);
-        parts.push_back(interp(collapse_ws(inner)));
+        parts.push_back(interp(javascript::expression_text(inner)));
         break;
       }
       default:
@@ -433,7 +433,7 @@ std::vector<TemplatePart> FileScanner::operand(TSNode s, std::uint32_t at, int d
     literal = literal || b->from_literals;
     return std::move(b->parts);
   }
-  return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
+  return std::vector<TemplatePart>{interp(javascript::expression_text(text(s)))};
 }
 
 // Where statement `n` runs only on some paths to byte `at`: the start

@@ -201,6 +201,44 @@ bool may_open_argument(std::string_view source, std::size_t at, std::size_t size
   return last >= 0x80 || last == '(' || last == '/' || last == '>' || before.ends_with("await");
 }
 
+std::string expression_text(std::string_view expr) {
+  std::string out;
+  bool blank = false;
+  auto put = [&](char c) {
+    const bool closing = c == ')' || c == ']' || c == ',';
+    if (blank && !out.empty() && !closing && out.back() != '(' && out.back() != '[') out.push_back(' ');
+    blank = false;
+    // `f(a, )`: the trailing comma goes.
+    if ((c == ')' || c == ']') && !out.empty() && out.back() == ',') out.pop_back();
+    out.push_back(c);
+  };
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    const char c = expr[i];
+    if (c == '\'' || c == '"' || c == '`') {
+      put(c);
+      for (++i; i < expr.size() && expr[i] != c; ++i) {
+        out.push_back(expr[i]);
+        if (expr[i] == '\\' && i + 1 < expr.size()) out.push_back(expr[++i]);
+      }
+      if (i < expr.size()) out.push_back(c);
+    } else if (c == '/' && i + 1 < expr.size() && expr[i + 1] == '/') {
+      i = expr.find('\n', i);
+      if (i == std::string_view::npos) break;
+      blank = true;
+    } else if (c == '/' && i + 1 < expr.size() && expr[i + 1] == '*') {
+      const std::size_t end = expr.find("*/", i + 2);
+      if (end == std::string_view::npos) break;
+      i = end + 1;
+      blank = true;
+    } else if (ascii_space(c)) {
+      blank = true;
+    } else {
+      put(c);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string_view> names_bound_to_new(std::string_view source) {
   std::vector<std::string_view> out;
   for (std::size_t at = source.find("new"); at != std::string_view::npos; at = source.find("new", at + 3)) {
