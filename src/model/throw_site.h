@@ -84,6 +84,12 @@ struct ThrowSite {
   // (scan::link_caller_messages, scan::link_javascript_caller_messages).
   std::string message_param;
   int message_param_position = -1;
+  // JavaScript: the functions of the site's file that hand a parameter of
+  // their own on to it as `message_param` (terser's `croak(msg, …)` calls
+  // `js_error(msg, …)`; arktype's `throwParseError = message =>
+  // throwError(message, ParseError)`), each as "name:position" (0-based):
+  // other files' calls of them give texts too.
+  std::vector<std::string> message_forwarders;
   // Python: the messages the exception call's other arguments build
   // (`BadOptionUsage(opt, "Option {name!r} does not take a value.".format(name=opt))`),
   // one per entry of `args` (an empty template where an argument builds

@@ -49,7 +49,7 @@ class Writer {
     list(s.kind, s.error_class, s.reraise, s.message, s.alternatives, s.raised_text, s.args, s.cause,
          site_lines ? s.line : 0, site_lines ? s.end_line : 0, s.guards, s.function, s.function_params, s.decorators,
          s.function_doc, site_lines ? s.function_line : 0, s.class_name, s.class_bases, s.class_doc, s.message_param,
-         s.message_param_position, s.arg_messages);
+         s.message_param_position, s.arg_messages, s.message_forwarders);
   }
   void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods, c.factory); }
@@ -159,6 +159,7 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
         t.message_param_position = s.at(20).get<int>();
       }
       if (s.size() > 21) t.arg_messages = templates_from(s.at(21));
+      if (s.size() > 22) t.message_forwarders = s.at(22).get<std::vector<std::string>>();
       f.sites.push_back(std::move(t));
     }
     for (const auto& c : j.at(1)) {

@@ -49,6 +49,7 @@ TEST(FactsJson, EveryKindOfTextIsWrittenAsNlohmannDumpsIt) {
   s.decorators = {"@staticmethod"};
   s.function_doc = "Line one.\r\n\fLine two.\b";
   s.arg_messages = {{}, s.message};
+  s.message_forwarders = {"croak:0", "token_error:1"};
   f.sites.push_back(s);
   f.sites.push_back({});
   model::ClassDef c;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,15 @@ using Shown = std::pair<std::string, std::string>;
 
 // The class and message of a site.
 Shown shown(const model::ThrowSite& s) { return {s.error_class, template_text(s.message)}; }
+
+// The sites of `f` are these, in order: class and message, and line.
+void expect_sites(const model::FileFacts& f, const std::vector<std::pair<Shown, int>>& want) {
+  ASSERT_EQ(f.sites.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
+    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
+  }
+}
 
 TEST(JavaScriptHandedErrors, AMethodThatEmitsOrThrowsItsArgument) {
   // formidable's IncomingForm: `_error(err, eventName = "error")` emits what
@@ -103,11 +113,47 @@ TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndRejected) {
       {{"TypeError", "bad cookie"}, 8},
       {{"RangeError", "late"}, 13},
       {{"Error", "{msg.text}"}, 18}};
-  ASSERT_EQ(f.sites.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(shown(f.sites[i]), want[i].first) << i;
-    EXPECT_EQ(f.sites[i].line, want[i].second) << i;
-  }
+  expect_sites(f, want);
+}
+
+// Node's callback style (nodemailer): an error made above and handed to a
+// callback, also one of a function around the callback that calls it, or
+// emitted; a helper's error handed to a callback. One site per making, its
+// code set before it is handed on.
+TEST(JavaScriptHandedErrors, AnErrorMadeAboveAndHandedToACallbackOrEmitted) {
+  auto f = js("class Transport {\n"
+              "  send(mail, done) {\n"
+              "    if (mail.bad) {\n"
+              "      const err = new Error('Can not send mail. Invalid envelope addresses.');\n"
+              "      err.code = 'EENVELOPE';\n"
+              "      return done(err);\n"
+              "    }\n"
+              "    if (!mail.body) return done(this._formatError('Empty message', 'EMESSAGE'));\n"
+              "    mail.stream.on('end', () => {\n"
+              "      const err = new Error('Unexpected socket close');\n"
+              "      if (this.listeners) this.emit('error', err); else done(err);\n"
+              "    });\n"
+              "    const context = new ValidationContext(mail);\n"
+              "    done(context);\n"
+              "  }\n"
+              "  _formatError(message, type) {\n"
+              "    const err = new Error(message);\n"
+              "    return err;\n"
+              "  }\n"
+              "}\n"
+              "function connect(conn, callback) {\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    conn.once('connect', () => { resolve(new PromiseConnection(conn)); });\n"
+              "    conn.once('end', () => { callback(new Error('Connection ended early')); });\n"
+              "  });\n"
+              "}\n");
+  const std::vector<std::pair<Shown, int>> want = {{{"Error", "Can not send mail. Invalid envelope addresses."}, 4},
+                                                   {{"Error", "Empty message"}, 8},
+                                                   {{"Error", "Unexpected socket close"}, 10},
+                                                   {{"Error", "Connection ended early"}, 24}};
+  expect_sites(f, want);
+  ASSERT_FALSE(f.sites.empty());
+  EXPECT_NE(std::find(f.sites[0].args.begin(), f.sites[0].args.end(), "code='EENVELOPE'"), f.sites[0].args.end());
 }
 
 TEST(JavaScriptHandedErrors, AnErrorLikeObjectThrown) {

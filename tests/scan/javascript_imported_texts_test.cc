@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,6 +147,33 @@ TEST(JavaScriptImportedTexts, AnEntryOfAMessageTableIsItsText) {
   EXPECT_EQ(messages(files[1]), (Texts{"The input is not valid", "{MESSAGES.count}"}));
 }
 
+// A table indexed by a key known only when it runs (punycode's `function
+// error(type) { throw new RangeError(errors[type]); }`): each text entry,
+// the first the message, the others its variants; a written key, its
+// entry. Not a table bound twice.
+TEST(JavaScriptImportedTexts, ATableIndexedByAParameterShowsEachEntry) {
+  auto f = scan_javascript("const errors = {\n"
+                           "  'overflow': 'Overflow: input needs wider integers to process',\n"
+                           "  'not-basic': 'Illegal input >= 0x80 (not a basic code point)',\n"
+                           "  limit: 36,\n"
+                           "};\n"
+                           "function error(type) { throw new RangeError(errors[type]); }\n"
+                           "function named() { throw new RangeError(errors['not-basic']); }\n"
+                           "function twice(x) {\n"
+                           "  let m = { a: 'first' };\n"
+                           "  if (x) m = { a: 'second' };\n"
+                           "  throw new Error(m[x]);\n"
+                           "}\n",
+                           Dialect::javascript);
+  ASSERT_EQ(f.sites.size(), 3u);
+  EXPECT_EQ(template_text(f.sites[0].message), "Overflow: input needs wider integers to process");
+  ASSERT_EQ(f.sites[0].alternatives.size(), 1u);
+  EXPECT_EQ(template_text(f.sites[0].alternatives[0]), "Illegal input >= 0x80 (not a basic code point)");
+  EXPECT_EQ(template_text(f.sites[1].message), "Illegal input >= 0x80 (not a basic code point)");
+  EXPECT_TRUE(f.sites[1].alternatives.empty());
+  EXPECT_EQ(template_text(f.sites[2].message), "{m[x]}");
+}
+
 TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
   auto f = scan_javascript(
       "const createError = require('http-errors');\n"
@@ -253,6 +281,42 @@ TEST(JavaScriptImportedTexts, CallsOfAMethodsOtherNameGiveTheirTexts) {
   Texts alternatives;
   for (const auto& t : files[0].sites[0].alternatives) alternatives.push_back(template_text(t));
   EXPECT_EQ(alternatives, (Texts{"Recoverable text here ({pos})"}));
+}
+
+// terser's `croak(msg, line, col)` calls `js_error(msg, …)`, which throws,
+// and `token_error(token, msg)` calls `croak(msg, …)`: their callers' texts
+// are the site's variants, in its file; arktype's `throwParseError =
+// message => throwError(message, ParseError)` is called by other files,
+// whose texts count too. A caller that changes the parameter first hands
+// on no text of its callers.
+TEST(JavaScriptImportedTexts, CallsOfAFunctionHandingItsParameterOnGiveTheirTexts) {
+  std::vector<std::pair<std::string, model::FileFacts>> in = {
+      {"src/errors.ts", scan_javascript("export const throwError = (message: string, ctor = Error) => {\n"
+                                        "  throw new ctor(message)\n"
+                                        "}\n"
+                                        "export const throwParseError = (message: string) => throwError(message, Error)\n"
+                                        "function croak(msg, line) { throwError(msg, Error) }\n"
+                                        "function tokenError(token, msg) { croak(msg, token.line) }\n"
+                                        "function changed(msg) { msg = msg.trim(); croak(msg, 0) }\n"
+                                        "function parse(s) {\n"
+                                        "  if (!s) croak('Unexpected end of input', 1)\n"
+                                        "  tokenError(s, `Unexpected token ${s}`)\n"
+                                        "  changed('Not this one')\n"
+                                        "}\n",
+                                        Dialect::typescript)},
+      {"src/scope.ts", scan_javascript("import {throwParseError} from './errors.ts'\n"
+                                       "export function resolve(name: string) {\n"
+                                       "  throwParseError(`A scope named ${name} already exists`)\n"
+                                       "}\n",
+                                       Dialect::typescript)},
+  };
+  auto [files, paths] = split(std::move(in));
+  link_javascript_caller_messages(files, std::vector<bool>(files.size(), true), paths);
+  ASSERT_EQ(files[0].sites.size(), 1u);
+  Texts alternatives;
+  for (const auto& t : files[0].sites[0].alternatives) alternatives.push_back(template_text(t));
+  std::sort(alternatives.begin(), alternatives.end());
+  EXPECT_EQ(alternatives, (Texts{"A scope named {name} already exists", "Unexpected end of input", "Unexpected token {s}"}));
 }
 
 // ky's ForceRetryError: `super(options?.code ? `Forced retry: ${options.code}`

@@ -4,6 +4,7 @@
 // (link_javascript_imported_constants).
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,7 +46,10 @@ bool names_file(std::string_view from, std::string_view spec, std::string_view t
 
 struct Helper {
   std::size_t file = 0;  // the file defining it; files.size() when several do
-  std::vector<std::size_t> sites;
+  // Its file's sites the text reaches, each with the position the text is
+  // at in the function's calls (ThrowSite::message_param_position, or a
+  // forwarder's).
+  std::vector<std::pair<std::size_t, int>> sites;
 };
 
 // What a call's callee names through one of the importing file's imports:
@@ -83,8 +87,8 @@ bool exports_as(const model::FileFacts& facts, std::string_view exported, std::s
   return false;
 }
 
-void offer(model::ThrowSite& site, const model::MessageCall& c) {
-  if (c.position != site.message_param_position || c.message.parts.empty()) return;
+void offer(model::ThrowSite& site, int position, const model::MessageCall& c) {
+  if (c.position != position || c.message.parts.empty()) return;
   add_given(site, site.message_param, c.message, k_max_alternatives);
 }
 
@@ -99,9 +103,15 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
     for (std::size_t k = 0; k < files[i].sites.size(); ++k) {
       const model::ThrowSite& s = files[i].sites[k];
       if (s.message_param.empty() || s.function.empty() || s.message_param_position < 0 || s.kind != "raise") continue;
-      auto [it, added] = by_name.emplace(s.function, Helper{i, {}});
-      if (!added && it->second.file != i) it->second.file = files.size();
-      it->second.sites.push_back(k);
+      auto add = [&](const std::string& name, int position) {
+        auto [it, added] = by_name.emplace(name, Helper{i, {}});
+        if (!added && it->second.file != i) it->second.file = files.size();
+        it->second.sites.emplace_back(k, position);
+      };
+      add(s.function, s.message_param_position);
+      for (const std::string& f : s.message_forwarders)
+        if (const std::size_t colon = f.rfind(':'); colon != std::string::npos && colon + 1 < f.size())
+          add(f.substr(0, colon), std::atoi(f.c_str() + colon + 1));
     }
   }
   if (by_name.empty()) return;
@@ -152,7 +162,7 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
         if (it == by_name.end() || it->second.file >= files.size() || it->second.file == j ||
             !reaches_by_this(j, it->second.file, name))
           continue;
-        for (std::size_t k : it->second.sites) offer(files[it->second.file].sites[k], c);
+        for (auto [k, position] : it->second.sites) offer(files[it->second.file].sites[k], position, c);
         continue;
       }
       const auto via = imported(files[j], c.callee);
@@ -162,7 +172,7 @@ void link_javascript_caller_messages(std::vector<model::FileFacts>& files, const
                names_file(paths[j], via->module, paths[h.file]);
       };
       auto give = [&](const Helper& h) {
-        for (std::size_t k : h.sites) offer(files[h.file].sites[k], c);
+        for (auto [k, position] : h.sites) offer(files[h.file].sites[k], position, c);
       };
       if (auto it = by_name.find(std::string(via->exported)); it != by_name.end()) {
         if (fits(it->first, it->second)) give(it->second);

@@ -156,7 +156,10 @@ void FileScanner::export_factories() {
       read_constructor_function(name, fn, at);
       return;
     }
-    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0])) || !is_function(kind(fn))) return;
+    // `makeError`, `_formatError`: lower case after any leading `_`.
+    const std::size_t first = name.find_first_not_of('_');
+    if (first == std::string_view::npos || !std::islower(static_cast<unsigned char>(name[first])) || !is_function(kind(fn)))
+      return;
     // Only a body that makes an error, or hands on another helper's.
     const std::string_view body = text(fn);
     if (body.find("new ") == std::string_view::npos && body.find("rror") == std::string_view::npos) return;

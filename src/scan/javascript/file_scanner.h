@@ -106,6 +106,8 @@ class FileScanner {
   // `MESSAGES.badInput` where `MESSAGES` is bound to an object literal
   // giving that key a string: the string; nullopt otherwise.
   std::optional<MessageTemplate> table_entry(TSNode member, std::uint32_t at, int depth);
+  std::optional<MessageTemplate> table_entries(TSNode subscript, std::uint32_t at, int depth);
+  TSNode message_table(TSNode name, std::uint32_t at);
   TSNode argument(TSNode call, std::uint32_t i) const;
   std::vector<std::string> argument_texts(TSNode call) const;
 
@@ -125,6 +127,7 @@ class FileScanner {
   void check_call(TSNode call);
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
+  void emit_bound_error(TSNode call, TSNode name, bool rejects);
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
   struct HelperError {
@@ -159,6 +162,7 @@ class FileScanner {
   // shorthand itself); null when it is not one or gives none.
   TSNode object_property(TSNode object, std::string_view key) const;
   void add_caller_messages(ThrowSite& site, std::uint32_t at);
+  bool called_with_texts(ThrowSite& site, const std::string& param, TSNode fn, std::uint32_t position, int depth);
   void read_thrown_name(TSNode name, ThrowSite& site, std::uint32_t at, int depth);
   // `err.message = \`Cannot load ${file}: ${err.message}\`` (or `+=`) after
   // `from` and before the throw at `at`, in a block the throw is in: the
@@ -173,6 +177,8 @@ class FileScanner {
   std::vector<std::string> parameter_names(TSNode fn) const;
   bool promise_reject_name(std::string_view name) const;
   bool parameter_of_enclosing(std::string_view name) const;
+  bool callback_of_outer_function(std::string_view name) const;
+  static bool names_error(std::string_view cls);
   bool throws_its_argument(std::string_view name, std::uint32_t at);
   bool hands_on_first_parameter(TSNode fn);
 
@@ -205,6 +211,13 @@ class FileScanner {
   TSNode scope_of(std::uint32_t at) const;
   // The function around function `fn`, else the file's root.
   TSNode outer_function(TSNode fn) const;
+  // The node `up` levels above context `c`'s, from the walk's path
+  // (ts_node_parent walks down from the root: a callback nested n deep
+  // would cost n² per look); null when the path does not reach so high.
+  TSNode ancestor_on_path(const Ctx& c, std::uint32_t up) const {
+    if (c.depth < up || c.depth >= m_path.size() || !ts_node_eq(m_path[c.depth], c.node)) return {};
+    return m_path[c.depth - up];
+  }
   struct FunctionSpan;
   const std::vector<FunctionSpan>& function_spans() const;
 

@@ -119,7 +119,6 @@ TSNode FileScanner::unwrap(TSNode n) const {
 
 
 using javascript::names_class;
-using javascript::builtin_value_class;
 
 TSNode FileScanner::argument(TSNode call, std::uint32_t i) const {
   TSNode args = child(call, m_g.f_arguments);
@@ -156,6 +155,22 @@ void FileScanner::find_keywords() {
       m_keywords.push_back(static_cast<std::uint32_t>(at));
   for (std::size_t at = m_src.find("new"); at != std::string_view::npos; at = m_src.find("new", at + 3))
     if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // A name bound to one and handed on later (`const err = new Error(…);
+  // … callback(err)`): the call.
+  for (std::string_view name : javascript::names_bound_to_new(m_src))
+    for (std::size_t at = m_src.find(name); at != std::string_view::npos; at = m_src.find(name, at + name.size()))
+      if (javascript::may_be_argument(m_src, at, name.size())) m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // A helper's error handed on (`callback(this._formatError('Empty
+  // message'))`): the helpers export_factories found, called as an argument.
+  for (const model::ClassDef& c : m_facts.classes) {
+    if (!c.factory) continue;
+    for (std::size_t at = m_src.find(c.name); at != std::string_view::npos; at = m_src.find(c.name, at + c.name.size())) {
+      std::size_t from = at;
+      if (from >= 5 && m_src.substr(from - 5, 5) == "this.") from -= 5;
+      if (javascript::may_open_argument(m_src, from, at + c.name.size() - from) || (from > 0 && m_src[from - 1] == ','))
+        m_keywords.push_back(static_cast<std::uint32_t>(at));
+    }
+  }
   for (std::size_t at = m_src.find_first_of("'\""); at != std::string_view::npos; at = m_src.find_first_of("'\"", at + 1))
     if (javascript::is_code_string(m_src, at)) m_keywords.push_back(static_cast<std::uint32_t>(at));
   // Node's assert, where the file requires or imports it: its calls.
@@ -172,8 +187,8 @@ bool FileScanner::subtree_has_keyword(TSNode n) const { return holds(m_keywords,
 
 FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
+  export_factories();  // before the keywords: its helpers' calls are some
   find_keywords();
-  export_factories();
   if (m_keywords.empty()) return std::move(m_facts);
   walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
     m_path.resize(depth);
@@ -377,6 +392,15 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
         std::all_of(object.begin(), object.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c == '.'; }))
       site.error_class = std::move(object);
   }
+  // `throw require('pug-error').apply(null, arguments)`: what a call made
+  // of calls returns is an error of a class not known here, no class named
+  // by its text.
+  if (k == Kind::Call && !std::all_of(site.error_class.begin(), site.error_class.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == '$' || c == '.';
+      })) {
+    site.error_class.clear();
+    site.reraise = true;
+  }
   site.args = argument_texts(expr);
   // `throw createError(415, 'content encoding unsupported', {…})`: a
   // factory given a status code first; the code is no message, the text
@@ -499,241 +523,6 @@ void FileScanner::read_message_set(std::string_view id, ThrowSite& site, std::ui
   if (!set) return;
   site.message = std::move(message);
   site.alternatives.clear();
-}
-
-// A call that hands an error on instead of throwing it: `Promise.reject(e)`,
-// `reject(e)` in a promise executor, `callback(e)` to a function the
-// enclosing function was given, `emitter.emit('error', e)`, and
-// `process.emitWarning(msg)`.
-void FileScanner::check_call(TSNode call) {
-  TSNode callee = child(call, m_g.f_function);
-  std::string_view name = text(callee);
-  if (kind(callee) == Kind::Identifier && read_code_entry(call)) return;
-  if (name == "process.emitWarning") {
-    TSNode msg = argument(call, 0);
-    if (ts_node_is_null(msg)) return;
-    ThrowSite site;
-    site.kind = "warn";
-    site.line = line_of(call);
-    site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
-    site.raised_text = collapse_ws(text(call));
-    site.args = argument_texts(call);
-    TSNode type = argument(call, 1);
-    std::string cls = "Warning";
-    if (kind(type) == Kind::String && text(type).size() > 2) cls = std::string(text(type).substr(1, text(type).size() - 2));
-    site.error_class = cls;
-    site.message = message_from(msg, start_byte(call));
-    fill_context(site, start_byte(call));
-    m_facts.sites.push_back(std::move(site));
-    return;
-  }
-  if (m_node_assert && (name == "assert" || name.starts_with("assert.")) && emit_node_assert(call, name)) return;
-  TSNode made{};
-  bool rejects = false;
-  if (name == "Promise.reject") {
-    made = argument(call, 0);
-    rejects = true;
-  } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_property)) == "reject") {
-    // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`).
-    made = argument(call, 0);
-    rejects = true;
-  } else if (name.ends_with(".destroy")) {
-    // A stream destroyed with an error emits it (`fileStream.destroy(new
-    // Error('Unexpected end of file'))`).
-    made = argument(call, 0);
-  } else if (name.ends_with(".emit") || name == "emit") {
-    TSNode event = argument(call, 0);
-    if (kind(event) == Kind::String && (text(event) == "'error'" || text(event) == "\"error\"")) made = argument(call, 1);
-  } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_object)) == "this" &&
-             hands_on_first_parameter(own_method(call, text(child(callee, m_g.f_property))))) {
-    // `this._error(new FormidableError(…))` of a method that throws or
-    // emits what it is given.
-    made = argument(call, 0);
-  } else if (kind(callee) == Kind::Identifier && (promise_reject_name(name) || parameter_of_enclosing(name) ||
-                                                   throws_its_argument(name, start_byte(call)))) {
-    made = argument(call, 0);
-    rejects = promise_reject_name(name);
-    // A function handed a value, not an error: lodash's
-    // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
-    if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
-  }
-  made = unwrap(made);
-  int line = line_of(call);
-  if (rejects && kind(made) == Kind::Identifier) {
-    // `const err = new Error(…); … promiseCallback.reject(err)`: the error
-    // the name was last bound to, at the line it was made on, which is
-    // the line a stack names (V8 records where an error is made); the
-    // statement rejecting it is not shown.
-    // Bound in a block that holds the call too, not in a block beside it
-    // (a `case`'s `const err` is not the `err` of a `catch (err)` below).
-    const Assign* last = nullptr;
-    assignments_reaching(text(made), start_byte(call), last);
-    TSNode value = last ? unwrap(last->value) : TSNode{};
-    TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
-    if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
-        ts_node_end_byte(block) <= start_byte(call))
-      return;
-    const std::string_view name_made = text(made);
-    made = value;
-    line = line_of(made);
-    emit_made(call, made, line, "raise");
-    // `err.message = msg.err.message` before the rejection, as before a `throw err`.
-    read_message_set(name_made, m_facts.sites.back(), start_byte(made), start_byte(call));
-    return;
-  }
-  if (kind(made) != Kind::New) return;
-  emit_made(call, made, line, "raise");
-}
-
-// Node's assert module (the file requires or imports `assert`,
-// `node:assert` or their `/strict`): `assert(cond, msg)`, `assert.ok(cond,
-// msg)` and `assert.strictEqual(a, b, msg)` (`equal`, `notStrictEqual`,
-// `notEqual`) throw `AssertionError [ERR_ASSERTION]: msg` when the check
-// fails. Without a message Node writes its own, and with an error object
-// it throws that: neither is read here.
-bool FileScanner::emit_node_assert(TSNode call, std::string_view callee) {
-  struct Check {
-    std::string_view method;
-    std::string_view op;  // "" for a truth test
-  };
-  static constexpr Check k_checks[] = {
-      {"ok", ""}, {"strictEqual", "==="}, {"equal", "=="}, {"notStrictEqual", "!=="}, {"notEqual", "!="}};
-  const std::string_view method = callee == "assert" ? std::string_view("ok") : callee.substr(7);
-  const Check* check = nullptr;
-  for (const Check& c : k_checks)
-    if (c.method == method) check = &c;
-  if (!check) return false;
-  TSNode msg = unwrap(argument(call, check->op.empty() ? 1 : 2));
-  if (ts_node_is_null(msg) || kind(msg) == Kind::New) return false;
-  ThrowSite site;
-  site.kind = "assert";
-  site.error_class = "AssertionError";
-  site.line = line_of(call);
-  site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
-  site.raised_text = collapse_ws(text(call));
-  site.args = argument_texts(call);
-  site.message = message_from(msg, start_byte(call));
-  fill_context(site, start_byte(call));
-  Guard g = guard_of("assert", argument(call, 0), call);
-  if (!check->op.empty()) {
-    g.condition += " " + std::string(check->op) + " " + collapse_ws(text(argument(call, 1)));
-    add_guard_names(g, argument(call, 1));
-  }
-  site.guards.insert(site.guards.begin(), std::move(g));
-  if (site.guards.size() > k_max_guards) site.guards.resize(k_max_guards);
-  m_facts.sites.push_back(std::move(site));
-  return true;
-}
-
-void FileScanner::emit_made(TSNode call, TSNode made, int line, const char* kind_name) {
-  ThrowSite site;
-  site.kind = kind_name;
-  site.line = line;
-  site.end_line = static_cast<int>(ts_node_end_point(call).row) + 1;
-  site.raised_text = collapse_ws(text(made));
-  read_construction(made, site, start_byte(call), 0);
-  fill_context(site, start_byte(call));
-  m_facts.sites.push_back(std::move(site));
-}
-
-// Whether `name` is the second parameter of a promise executor around the
-// call: `new Promise((resolve, reject) => …)`.
-bool FileScanner::promise_reject_name(std::string_view name) const {
-  for (std::size_t i = m_ctx.size(); i-- > 0;) {
-    const Ctx& c = m_ctx[i];
-    if (!is_function(c.kind)) continue;
-    // On the walk's path, `c.depth` down: its parent and grandparent.
-    if (c.depth < 2 || c.depth >= m_path.size() || !ts_node_eq(m_path[c.depth], c.node)) continue;
-    TSNode args = m_path[c.depth - 1];
-    TSNode made = m_path[c.depth - 2];
-    if (kind(args) != Kind::Arguments || kind(made) != Kind::New || text(child(made, m_g.f_constructor)) != "Promise")
-      continue;
-    auto params = parameter_names(c.node);
-    if (params.size() >= 2 && params[1] == name) return true;
-  }
-  return false;
-}
-
-// Node's callback style: the error goes to a function the enclosing
-// function was handed (`function read(path, cb) { … cb(new Error(…)) }`).
-bool FileScanner::parameter_of_enclosing(std::string_view name) const {
-  for (std::size_t i = m_ctx.size(); i-- > 0;) {
-    if (!is_function(m_ctx[i].kind)) continue;
-    auto params = parameter_names(m_ctx[i].node);
-    return std::find(params.begin(), params.end(), name) != params.end();
-  }
-  return false;
-}
-
-// Whether function `fn` throws its first parameter, or emits it as an
-// error: `this.emit('error', err)`, or `this.emit(eventName, err)` of a
-// parameter `eventName = 'error'` (formidable's `_error(err, eventName =
-// "error")`).
-bool FileScanner::hands_on_first_parameter(TSNode fn) {
-  if (ts_node_is_null(fn) || !is_function(kind(fn))) return false;
-  const std::vector<std::string> params = parameter_names(fn);
-  if (params.empty() || params.front().empty()) return false;
-  auto is_error_event = [&](TSNode event) {
-    const std::string_view t = text(event);
-    if (kind(event) == Kind::String) return t == "'error'" || t == "\"error\"";
-    if (kind(event) != Kind::Identifier) return false;
-    TSNode list = child(fn, m_g.f_parameters);
-    for (std::uint32_t i = 0, count = named_count(list); i < count; ++i) {
-      TSNode p = ts_node_named_child(list, i);
-      TSNode name = child(p, m_g.f_pattern);
-      if (ts_node_is_null(name)) name = child(p, m_g.f_left);
-      TSNode value = child(p, m_g.f_value);
-      if (ts_node_is_null(value)) value = child(p, m_g.f_right);
-      if (!ts_node_is_null(name) && text(name) == t && !ts_node_is_null(value))
-        return kind(value) == Kind::String && (text(value) == "'error'" || text(value) == "\"error\"");
-    }
-    return false;
-  };
-  bool found = false;
-  walk(child(fn, m_g.f_body), [&](TSNode x, std::uint32_t depth, TSTreeCursor*) {
-    const Kind k = kind(x);
-    if (found || (depth > 0 && is_function(k))) return false;
-    if (k == Kind::Throw) {
-      TSNode thrown = unwrap(ts_node_named_child(x, 0));
-      found = kind(thrown) == Kind::Identifier && text(thrown) == params.front();
-      return false;
-    }
-    if (k == Kind::Call) {
-      const std::string_view callee = text(child(x, m_g.f_function));
-      TSNode handed = unwrap(argument(x, 1));
-      if ((callee == "emit" || callee.ends_with(".emit")) && is_error_event(unwrap(argument(x, 0))) &&
-          kind(handed) == Kind::Identifier && text(handed) == params.front())
-        found = true;
-    }
-    return true;
-  });
-  return found;
-}
-
-// A function of the file that throws the error it is handed, when it is
-// not given a callback to hand it to instead: `function failure(err) { if
-// (callback) return callback(err); throw err; }`; or a variable of a
-// function around the call that holds such a function or that function's
-// callback parameter (`if (callback) done = callback; else done =
-// function (err, data) { if (err) throw err; … }`). jsonwebtoken's `return
-// done(new JsonWebTokenError('jwt malformed'))`.
-bool FileScanner::throws_its_argument(std::string_view name, std::uint32_t at) {
-  if (hands_on_first_parameter(function_named(name))) return true;
-  TSNode scope = scope_of(at);
-  for (int hops = 0; hops < 16; ++hops) {
-    for (const Assign& a : assignments(scope)) {
-      if (a.name != name) continue;
-      TSNode value = unwrap(a.value);
-      if (hands_on_first_parameter(value)) return true;
-      if (kind(value) == Kind::Identifier) {
-        const std::vector<std::string> params = parameter_names(scope);
-        if (std::find(params.begin(), params.end(), text(value)) != params.end()) return true;
-      }
-    }
-    if (ts_node_eq(scope, m_root)) break;
-    scope = outer_function(scope);
-  }
-  return false;
 }
 
 std::vector<std::string> FileScanner::parameter_names(TSNode fn) const {

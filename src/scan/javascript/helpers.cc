@@ -353,10 +353,6 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   const std::size_t n_parts = site.message.parts.size();
   TSNode fn = scope_of(at);
   if (n_parts == 0 || ts_node_eq(fn, m_root)) return;
-  // A class's method (nunjucks' `fail(msg, lineno, colno) { throw new
-  // TemplateError(msg, …) }`) is called as `this.fail('…')` by the class's
-  // other methods.
-  const bool method = kind(fn) == Kind::Method;
   const std::vector<std::string> params = parameter_names(fn);
   // Of several parameters, the one the message starts with (`{message} at
   // {pos}`); else which one a caller's text is, is not known.
@@ -377,7 +373,25 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
   if (!alone)
     for (const Guard& g : guards(at))
       if (std::find(g.names.begin(), g.names.end(), param) != g.names.end()) return;
-  const auto pos = std::find(params.begin(), params.end(), param);
+  const auto position = static_cast<std::uint32_t>(std::find(params.begin(), params.end(), param) - params.begin());
+  // Other files' calls, through their imports, are link_javascript_caller_messages's.
+  if (!called_with_texts(site, param, fn, position, 0)) return;
+  site.message_param = param;
+  site.message_param_position = static_cast<int>(position);
+}
+
+// The calls of function `fn` in this file that pass text at `position`
+// give `site` their texts for `param`; a call passing a parameter of its
+// own function on (terser's `croak(msg, line, col)` calls `js_error(msg,
+// …)`, `token_error(token, msg)` calls `croak(msg, …)`; arktype's
+// `throwParseError = message => throwError(message, ParseError)`) gives
+// the texts of that function's calls in turn, up to three functions away.
+// False when `fn` is no function called by a name.
+bool FileScanner::called_with_texts(ThrowSite& site, const std::string& param, TSNode fn, std::uint32_t position, int depth) {
+  // A class's method (nunjucks' `fail(msg, lineno, colno) { throw new
+  // TemplateError(msg, …) }`) is called as `this.fail('…')` by the class's
+  // other methods.
+  const bool method = kind(fn) == Kind::Method;
   // Called by its name: a declaration's, or a declarator's it is the value
   // of; or as `this.name(…)` when assigned to an object's member (`pp.raise
   // = function …` with `pp = Parser.prototype`) by the functions assigned
@@ -396,10 +410,10 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
       object = text(child(left, m_g.f_object));
     }
   }
-  if (name.empty()) return;
+  if (name.empty()) return false;
   if (method ? !ts_node_eq(own_method(child(fn, m_g.f_body), name), fn)
              : object.empty() && !ts_node_eq(function_named(name), fn))
-    return;
+    return false;
   // Whether `n` is in a function assigned to a member of `object` (an
   // arrow's `this` is its scope's).
   auto in_member_of_object = [&](TSNode n) {
@@ -413,10 +427,6 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
     }
     return false;
   };
-  const auto position = static_cast<std::uint32_t>(pos - params.begin());
-  // Other files' calls, through their imports, are link_javascript_caller_messages's.
-  site.message_param = param;
-  site.message_param_position = static_cast<int>(position);
   // (A map's element: building a caller's text may add others, which
   // leaves it where it is.)
   const std::vector<std::uint32_t>& calls = occurrences(name);
@@ -440,6 +450,30 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
     if (kind(call) != Kind::Call || !ts_node_eq(child(call, m_g.f_function), callee)) continue;
     TSNode arg = unwrap(argument(call, position));
     const Kind ak = kind(arg);
+    if (ak == Kind::Identifier && depth < 2) {
+      // A parameter of the calling function, handed on as it came.
+      TSNode caller = scope_of(start_byte(call));
+      if (ts_node_eq(caller, m_root) || ts_node_eq(caller, fn)) continue;
+      const std::vector<std::string> outer = parameter_names(caller);
+      const auto at = std::find(outer.begin(), outer.end(), text(arg));
+      if (at == outer.end() || std::any_of(assignments(caller).begin(), assignments(caller).end(),
+                                           [&](const Assign& a) { return a.name == text(arg); }))
+        continue;
+      const auto handed = static_cast<std::uint32_t>(at - outer.begin());
+      if (called_with_texts(site, param, caller, handed, depth + 1)) {
+        // Called by a name (checked above): other files' calls of it.
+        std::string_view forwarder = text(child(caller, m_g.f_name));
+        if (forwarder.empty() && kind(ts_node_parent(caller)) == Kind::Declarator)
+          forwarder = text(child(ts_node_parent(caller), m_g.f_name));
+        if (!forwarder.empty() && site.message_forwarders.size() < 8) {
+          std::string entry = std::string(forwarder) + ":" + std::to_string(handed);
+          if (std::find(site.message_forwarders.begin(), site.message_forwarders.end(), entry) ==
+              site.message_forwarders.end())
+            site.message_forwarders.push_back(std::move(entry));
+        }
+      }
+      continue;
+    }
     if (ak != Kind::String && ak != Kind::Template && ak != Kind::Binary) continue;
     std::optional<MessageTemplate> t = build(arg, start_byte(call), 1);
     if (!t || !t->from_literals ||
@@ -449,6 +483,7 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::uint32_t at) {
       continue;
     add_given(site, param, *t, 64);
   }
+  return true;
 }
 
 }  // namespace errdex::scan::javascript_detail

@@ -61,7 +61,7 @@ bool FileScanner::literal_parts(TSNode n, std::vector<TemplatePart>& parts) cons
         std::string_view inner = text(ch);
         if (inner.starts_with("${")) inner.remove_prefix(2);
         if (inner.ends_with("}")) inner.remove_suffix(1);
-        parts.push_back(interp(collapse_ws(inner)));
+        parts.push_back(interp(javascript::expression_text(inner)));
         break;
       }
       default:
@@ -307,27 +307,72 @@ std::optional<MessageTemplate> FileScanner::build(TSNode n, std::uint32_t at, in
       t.parts = javascript::format_parts(lit.empty() ? std::string_view{} : std::string_view(lit[0].text), args);
       return t;
     }
-    default: return std::nullopt;
+    default:
+      if (std::string_view(ts_node_type(n)) == "subscript_expression") return table_entries(n, at, depth);
+      return std::nullopt;
   }
 }
 
+// The object literal `name` is bound to once, where `at` reads it (a
+// table, not a value chosen on the way; a binding of an enclosing scope
+// is found only when it is the one there), or null.
+TSNode FileScanner::message_table(TSNode name, std::uint32_t at) {
+  if (kind(name) != Kind::Identifier) return TSNode{};
+  const Assign* last = nullptr;
+  const std::vector<Assign>& assigns = assignments_reaching(text(name), at, last);
+  if (!last || kind(unwrap(last->value)) != Kind::Object) return TSNode{};
+  const bool own_scope = !assigns.empty() && last >= assigns.data() && last < assigns.data() + assigns.size();
+  if (own_scope && std::count_if(assigns.begin(), assigns.end(), [&](const Assign& a) { return a.name == text(name); }) != 1)
+    return TSNode{};
+  return unwrap(last->value);
+}
+
+// `errors[type]` of a table of texts (punycode's `const errors = {
+// 'overflow': 'Overflow: input needs wider integers to process', … }`,
+// thrown as `new RangeError(errors[type])`): the entry a written key
+// names; for a key only known when it runs, each entry, the first the
+// message and the others its variants.
+std::optional<MessageTemplate> FileScanner::table_entries(TSNode subscript, std::uint32_t at, int depth) {
+  TSNode table = message_table(unwrap(child(subscript, m_g.f_object)), at);
+  TSNode index = unwrap(ts_node_child_by_field_name(subscript, "index", 5));
+  if (ts_node_is_null(table) || ts_node_is_null(index)) return std::nullopt;
+  if (kind(index) == Kind::String) {
+    std::string_view key = text(index);
+    TSNode entry = key.size() >= 2 ? unwrap(object_property(table, key.substr(1, key.size() - 2))) : TSNode{};
+    if (kind(entry) != Kind::String) return std::nullopt;
+    auto t = build(entry, at, depth + 1);
+    if (t) t->style = "variable";
+    return t;
+  }
+  // In a constructor (multer's `this.message = errorMessages[code]`) the key
+  // is each raise's own argument: the first entry would name the wrong one.
+  for (TSNode up = ts_node_parent(subscript); !ts_node_is_null(up); up = ts_node_parent(up))
+    if (kind(up) == Kind::Method || kind(up) == Kind::Function) {
+      const std::string_view fn = text(child(up, m_g.f_name));
+      if (fn == "constructor" || (!fn.empty() && std::isupper(static_cast<unsigned char>(fn[0])))) return std::nullopt;
+      break;
+    }
+  std::optional<MessageTemplate> first;
+  for (std::uint32_t i = 0, n = named_count(table); i < n; ++i) {
+    TSNode p = ts_node_named_child(table, i);
+    if (kind(p) != Kind::Pair || kind(unwrap(child(p, m_g.f_value))) != Kind::String) continue;
+    auto t = build(unwrap(child(p, m_g.f_value)), at, depth + 1);
+    if (!t) continue;
+    t->style = "variable";
+    if (!first) first = std::move(t);
+    else if (depth == 0 && m_variants.size() < 32) m_variants.push_back(std::move(*t));
+  }
+  return first;
+}
+
 std::optional<MessageTemplate> FileScanner::table_entry(TSNode member, std::uint32_t at, int depth) {
-  TSNode table = unwrap(child(member, m_g.f_object));
-  if (kind(table) != Kind::Identifier) return std::nullopt;
   // Not an entry the function sets itself (`MESSAGES.x = …`).
   const Assign* set = nullptr;
   assignments_reaching(text(member), at, set);
-  // Bound once: a table, not a value chosen on the way (a binding of an
-  // enclosing scope is found only when it is the one there).
-  const Assign* last = nullptr;
-  const std::vector<Assign>& assigns = assignments_reaching(text(table), at, last);
-  if (set || !last || kind(unwrap(last->value)) != Kind::Object) return std::nullopt;
-  const bool own_scope = !assigns.empty() && last >= assigns.data() && last < assigns.data() + assigns.size();
-  if (own_scope && std::count_if(assigns.begin(), assigns.end(), [&](const Assign& a) { return a.name == text(table); }) != 1)
-    return std::nullopt;
-  TSNode entry = unwrap(object_property(last->value, text(child(member, m_g.f_property))));
+  TSNode table = set ? TSNode{} : message_table(unwrap(child(member, m_g.f_object)), at);
+  TSNode entry = unwrap(object_property(table, text(child(member, m_g.f_property))));
   if (kind(entry) != Kind::String) return std::nullopt;
-  auto t = build(entry, last->at, depth + 1);
+  auto t = build(entry, at, depth + 1);
   if (t) t->style = "variable";
   return t;
 }
@@ -387,7 +432,7 @@ std::vector<TemplatePart> FileScanner::operand(TSNode s, std::uint32_t at, int d
     literal = literal || b->from_literals;
     return std::move(b->parts);
   }
-  return std::vector<TemplatePart>{interp(collapse_ws(text(s)))};
+  return std::vector<TemplatePart>{interp(javascript::expression_text(text(s)))};
 }
 
 // Where statement `n` runs only on some paths to byte `at`: the start

@@ -1,7 +1,9 @@
 #include <cctype>
 #include "scan/javascript/text.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "util/text.h"
 
@@ -157,17 +159,27 @@ bool ascii_word(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-}  // namespace
-
-bool may_declare_name(std::string_view source, std::size_t at, std::size_t size) {
+// The text before and after the word at `source[at, at + size)`, blanks
+// next to it left out; false when the word is part of a longer one (a
+// letter next to it) or a property (a dot before), or nothing is on
+// either side.
+bool around_word(std::string_view source, std::size_t at, std::size_t size, std::string_view& before,
+                 std::string_view& after) {
   if (at + size > source.size()) return false;
-  std::string_view before = source.substr(0, at), after = source.substr(at + size);
-  // A letter next to it: part of a longer word. A dot before: a property.
+  before = source.substr(0, at);
+  after = source.substr(at + size);
   if (!before.empty() && (ascii_word(before.back()) || before.back() == '.')) return false;
   if (!after.empty() && ascii_word(after.front())) return false;
   while (!before.empty() && ascii_space(before.back())) before.remove_suffix(1);
   while (!after.empty() && ascii_space(after.front())) after.remove_prefix(1);
-  if (before.empty() || after.empty()) return false;
+  return !before.empty() && !after.empty();
+}
+
+}  // namespace
+
+bool may_declare_name(std::string_view source, std::size_t at, std::size_t size) {
+  std::string_view before, after;
+  if (!around_word(source, at, size, before, after)) return false;
   const unsigned char last = static_cast<unsigned char>(before.back()), next = static_cast<unsigned char>(after.front());
   bool declares = last >= 0x80 || last == '*' || last == ',' || last == '/';
   for (std::string_view word : {"function", "var", "let", "const", "using"})
@@ -187,6 +199,70 @@ bool may_open_argument(std::string_view source, std::size_t at, std::size_t size
   if (before.empty()) return false;
   const unsigned char last = static_cast<unsigned char>(before.back());
   return last >= 0x80 || last == '(' || last == '/' || last == '>' || before.ends_with("await");
+}
+
+std::string expression_text(std::string_view expr) {
+  std::string out;
+  bool blank = false;
+  auto put = [&](char c) {
+    const bool closing = c == ')' || c == ']' || c == ',';
+    if (blank && !out.empty() && !closing && out.back() != '(' && out.back() != '[') out.push_back(' ');
+    blank = false;
+    // `f(a, )`: the trailing comma goes.
+    if ((c == ')' || c == ']') && !out.empty() && out.back() == ',') out.pop_back();
+    out.push_back(c);
+  };
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    const char c = expr[i];
+    if (c == '\'' || c == '"' || c == '`') {
+      put(c);
+      for (++i; i < expr.size() && expr[i] != c; ++i) {
+        out.push_back(expr[i]);
+        if (expr[i] == '\\' && i + 1 < expr.size()) out.push_back(expr[++i]);
+      }
+      if (i < expr.size()) out.push_back(c);
+    } else if (c == '/' && i + 1 < expr.size() && expr[i + 1] == '/') {
+      i = expr.find('\n', i);
+      if (i == std::string_view::npos) break;
+      blank = true;
+    } else if (c == '/' && i + 1 < expr.size() && expr[i + 1] == '*') {
+      const std::size_t end = expr.find("*/", i + 2);
+      if (end == std::string_view::npos) break;
+      i = end + 1;
+      blank = true;
+    } else if (ascii_space(c)) {
+      blank = true;
+    } else {
+      put(c);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string_view> names_bound_to_new(std::string_view source) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = source.find("new"); at != std::string_view::npos; at = source.find("new", at + 3)) {
+    if ((at > 0 && ascii_word(source[at - 1])) || (at + 3 < source.size() && ascii_word(source[at + 3]))) continue;
+    std::size_t k = at;
+    while (k > 0 && ascii_space(source[k - 1])) --k;
+    // `=`, not `==`, `===`, `!=`, `<=`, `>=`, `=>`.
+    if (k < 2 || source[k - 1] != '=' || std::string_view("=!<>+-*/%&|^?").find(source[k - 2]) != std::string_view::npos)
+      continue;
+    --k;
+    while (k > 0 && ascii_space(source[k - 1])) --k;
+    std::size_t begin = k;
+    while (begin > 0 && ascii_word(source[begin - 1])) --begin;
+    if (begin == k || (begin > 0 && source[begin - 1] == '.')) continue;
+    const std::string_view name = source.substr(begin, k - begin);
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+bool may_be_argument(std::string_view source, std::size_t at, std::size_t size) {
+  std::string_view before, after;
+  return around_word(source, at, size, before, after) && (before.back() == '(' || before.back() == ',') &&
+         (after.front() == ')' || after.front() == ',');
 }
 
 bool is_code_string(std::string_view source, std::size_t at) {

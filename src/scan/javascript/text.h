@@ -42,6 +42,22 @@ bool may_declare_name(std::string_view source, std::size_t at, std::size_t size)
 // `(`, `/`, `>`, `await`, a line break or a byte past ASCII. A superset.
 bool may_open_argument(std::string_view source, std::size_t at, std::size_t size);
 
+// An expression as a message's interpolation shows it: comments out,
+// blanks folded to one space, none inside brackets' ends or before a
+// comma, no trailing comma (`JSON.stringify(\n  name,\n)` is
+// `JSON.stringify(name)`); string literals as written.
+std::string expression_text(std::string_view expr);
+
+// The names `source` binds to a `new` expression (`const err = new
+// Error(…)`, `err = new X(…)`): a superset, read from the text alone,
+// each once.
+std::vector<std::string_view> names_bound_to_new(std::string_view source);
+
+// Whether the name at `source[at, at + size)` is a call's argument on its
+// own (`cb(err)`, `emit('error', err)`, `reject(err, x)`), comments aside:
+// after `(` or `,`, before `)` or `,`. A superset.
+bool may_be_argument(std::string_view source, std::size_t at, std::size_t size);
+
 // Whether a string literal naming an error code starts at `at`: a quote,
 // three or more capitals, digits and `_` (a capital first, one `_` at
 // least), the same quote (`'ERR_INVALID_ARG_TYPE'`).

@@ -572,14 +572,28 @@ std::optional<MessageTemplate> FileScanner::build_format(TSNode call, std::uint3
       continue;
     }
     std::string base;
+    TSNode given{};
     bool numeric = !p.arg.empty() && p.arg.size() < 9 &&
                    std::all_of(p.arg.begin(), p.arg.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (p.arg.empty() || numeric) {
       std::size_t idx = p.arg.empty() ? auto_index++ : static_cast<std::size_t>(std::stoul(p.arg));
+      if (idx < positional.size()) given = positional[idx];
       base = idx < positional.size() ? expr_text(text(positional[idx])) : std::to_string(idx);
     } else {
       auto it = keyword.find(p.arg);
+      if (it != keyword.end()) given = it->second;
       base = it != keyword.end() ? expr_text(text(it->second)) : p.arg;
+    }
+    // Text given as it is shown (`package="colorama"`, `who=who + " with
+    // colors"`): its words, not the expression, where nothing converts it.
+    if (TSNode bare = unwrap_parens(given);
+        p.rest.empty() && p.conversion.empty() && p.spec.empty() &&
+        (kind(bare) == Kind::String || kind(bare) == Kind::ConcatString ||
+         (kind(bare) == Kind::BinaryOp && text(child(bare, m_g.f_operator)) == "+"))) {
+      if (auto shown = build(bare, site_byte, depth + 1, false); shown && any_literal(shown->parts)) {
+        append_parts(t.parts, std::move(shown->parts));
+        continue;
+      }
     }
     std::string value = base + p.rest;
     std::string display = value;
