@@ -220,6 +220,7 @@ class FileScanner {
   }
   struct FunctionSpan;
   const std::vector<FunctionSpan>& function_spans() const;
+  int last_function_from(std::uint32_t at) const;
 
   bool declares_only(TSNode value) const;
   std::optional<std::string> plain_string(TSNode n) const;

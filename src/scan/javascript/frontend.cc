@@ -629,10 +629,10 @@ std::vector<Guard> FileScanner::guards(std::uint32_t at) const {
       TSNode then = child(c.node, m_g.f_consequence);
       if (at >= start_byte(then) && at < end_byte(then)) make("if", child(c.node, m_g.f_condition), c.node);
     } else if (c.kind == Kind::Else) {
-      // Its `if` is the context just outside it (ts_node_parent would walk
-      // down from the root: a chain of `else if`s nests as deep as it is long).
-      if (i > 0 && m_ctx[i - 1].kind == Kind::If && m_ctx[i - 1].depth + 1 == c.depth)
-        make("else", child(m_ctx[i - 1].node, m_g.f_condition), c.node);
+      // Its `if`, from the walk's path: a chain of `else if`s nests as deep
+      // as it is long.
+      if (TSNode owner = ancestor_on_path(c, 1); kind(owner) == Kind::If)
+        make("else", child(owner, m_g.f_condition), c.node);
     } else if (c.kind == Kind::While) {
       make("while", child(c.node, m_g.f_condition), c.node);
     } else if (c.kind == Kind::Catch) {

@@ -495,11 +495,10 @@ bool FileScanner::declares_only(TSNode value) const {
   return v == "void 0" || v == "undefined";
 }
 
-// The body of the function around byte `at`, else the whole file.
-// From an index of the file's functions made once, not up from the
-// innermost node: tree-sitter's ts_node_parent walks down from the root
-// itself, so going up n levels costs n² (a chain of 400 `else if`s each
-// throwing took 20 s), and even one walk down per call costs the depth.
+// scope_of and outer_function read an index of the file's functions made
+// once, not the tree up from a node: tree-sitter's ts_node_parent walks
+// down from the root itself, so going up n levels costs n² (a chain of 400
+// `else if`s each throwing took 20 s).
 const std::vector<FileScanner::FunctionSpan>& FileScanner::function_spans() const {
   if (!m_function_spans_made) {
     m_function_spans_made = true;
@@ -517,25 +516,28 @@ const std::vector<FileScanner::FunctionSpan>& FileScanner::function_spans() cons
   return m_function_spans;
 }
 
+// The index of the last function starting at or before `at`, -1 if none.
+int FileScanner::last_function_from(std::uint32_t at) const {
+  const std::vector<FunctionSpan>& spans = function_spans();
+  auto after = std::upper_bound(spans.begin(), spans.end(), at,
+                                [](std::uint32_t b, const FunctionSpan& f) { return b < f.start; });
+  return static_cast<int>(after - spans.begin()) - 1;
+}
+
 TSNode FileScanner::scope_of(std::uint32_t at) const {
   const std::vector<FunctionSpan>& spans = function_spans();
   // The last function starting at or before `at`, then out through the
   // ones around it until one holds `at`.
-  auto after = std::upper_bound(spans.begin(), spans.end(), at,
-                                [](std::uint32_t b, const FunctionSpan& f) { return b < f.start; });
-  int k = static_cast<int>(after - spans.begin()) - 1;
+  int k = last_function_from(at);
   while (k >= 0 && spans[static_cast<std::size_t>(k)].end <= at) k = spans[static_cast<std::size_t>(k)].outer;
   return k >= 0 ? spans[static_cast<std::size_t>(k)].node : m_root;
 }
 
 TSNode FileScanner::outer_function(TSNode fn) const {
   const std::vector<FunctionSpan>& spans = function_spans();
-  auto after = std::upper_bound(spans.begin(), spans.end(), start_byte(fn),
-                                [](std::uint32_t b, const FunctionSpan& f) { return b < f.start; });
-  for (auto it = after; it != spans.begin();) {
-    --it;
-    if (it->start != start_byte(fn)) break;
-    if (ts_node_eq(it->node, fn)) return it->outer >= 0 ? spans[static_cast<std::size_t>(it->outer)].node : m_root;
+  for (int k = last_function_from(start_byte(fn)); k >= 0 && spans[static_cast<std::size_t>(k)].start == start_byte(fn); --k) {
+    const FunctionSpan& f = spans[static_cast<std::size_t>(k)];
+    if (ts_node_eq(f.node, fn)) return f.outer >= 0 ? spans[static_cast<std::size_t>(f.outer)].node : m_root;
   }
   return m_root;  // not a function of this tree: the file
 }

@@ -359,13 +359,9 @@ std::vector<Guard> FileScanner::guards(std::uint32_t site_byte) const {
   auto earlier_branches = [&](TSNode if_node, TSNode stop) {
     auto [it, fresh] = m_elifs.try_emplace(if_node.id);
     std::vector<TSNode>& elifs = it->second;
-    if (fresh) {
-      TSTreeCursor cur = ts_tree_cursor_new(if_node);
-      for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
-        if (TSNode ch = ts_tree_cursor_current_node(&cur); ts_node_is_named(ch) && kind(ch) == Kind::Elif)
-          elifs.push_back(ch);
-      ts_tree_cursor_delete(&cur);
-    }
+    if (fresh)
+      for (TSNode ch : named_children(if_node))
+        if (kind(ch) == Kind::Elif) elifs.push_back(ch);
     const auto before = std::lower_bound(elifs.begin(), elifs.end(), start_byte(stop),
                                          [&](TSNode e, std::uint32_t at) { return start_byte(e) < at; });
     auto k = static_cast<std::size_t>(before - elifs.begin());
