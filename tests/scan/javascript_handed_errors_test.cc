@@ -286,4 +286,61 @@ TEST(JavaScriptHandedErrors, OneOfTwoKeptErrorsThrownAgain) {
 }
 
 }  // namespace
+// p-timeout: the error is made before the timer, in one branch of a
+// conditional, and rejected inside the timer's callback; V8's stack names
+// the line it was made on.
+TEST(JavaScriptHandedErrors, AnErrorMadeInABranchOfAConditionalAndRejected) {
+  auto f = js("export default function pTimeout(promise, milliseconds, message) {\n"
+              "  return new Promise((resolve, reject) => {\n"
+              "    const timeoutError = message instanceof Error\n"
+              "      ? undefined\n"
+              "      : new TimeoutError(`Promise timed out after ${milliseconds} milliseconds`);\n"
+              "    setTimeout(() => { reject(timeoutError ?? message); reject(timeoutError); }, milliseconds);\n"
+              "    const either = promise ? new Error('a') : new Error('b');\n"
+              "    reject(either);\n"
+              "  });\n"
+              "}\n");
+  // A conditional making an error in both branches names no one making.
+  expect_sites(f, {{{"TimeoutError", "Promise timed out after {milliseconds} milliseconds"}, 5}});
+}
+
+// async-mutex: errors made once as the module loads and rejected by name
+// later; every rejection shows the stack of the making.
+TEST(JavaScriptHandedErrors, AnErrorMadeAtTheModulesTopLevel) {
+  auto f = js("'use strict';\n"
+              "exports.E_TIMEOUT = new Error('timeout while waiting for mutex to become available');\n"
+              "const E_CANCELED = new Error('request for lock canceled');\n"
+              "export const E_LOCKED = new errors.LockError('mutex already locked');\n"
+              "const table = new Map();\n"
+              "function f() { const local = new Error('not at the top'); return local; }\n");
+  expect_sites(f, {{{"Error", "timeout while waiting for mutex to become available"}, 2},
+                   {{"Error", "request for lock canceled"}, 3},
+                   {{"errors.LockError", "mutex already locked"}, 4}});
+}
+
+// readable-stream: an error made only to be handed to a function the file
+// does not define, whose value is not used (`errorOrDestroy(stream, new
+// ERR_…())`), its class an error's name or one of Node's codes; a value
+// handed on is not, nor an error handed to a function of the file that
+// keeps it.
+TEST(JavaScriptHandedErrors, AnErrorHandedToAFunctionWhoseValueIsNotUsed) {
+  auto f = js("function push(stream, state, chunk) {\n"
+              "  if (state.ended) {\n"
+              "    errorOrDestroy(stream, new ERR_STREAM_PUSH_AFTER_EOF());\n"
+              "  } else if (state.bad) {\n"
+              "    report(stream, new TypeError('bad chunk'));\n"
+              "  }\n"
+              "  keep(new Uint8Array(4));\n"
+              "  const x = wrap(new Error('used'));\n"
+              "  keep(x, new Error('kept'));\n"
+              "  return x;\n"
+              "}\n"
+              "function keep(x, e) { x.last = e; }\n");
+  ASSERT_EQ(f.sites.size(), 2u);
+  EXPECT_EQ(f.sites[0].error_class, "ERR_STREAM_PUSH_AFTER_EOF");
+  EXPECT_EQ(f.sites[0].line, 3);
+  EXPECT_EQ(shown(f.sites[1]), Shown("TypeError", "bad chunk"));
+  EXPECT_EQ(f.sites[1].line, 5);
+}
+
 }  // namespace errdex::scan

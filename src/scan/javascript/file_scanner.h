@@ -128,6 +128,12 @@ class FileScanner {
   bool read_code_entry(TSNode call);
   void emit_made(TSNode call, TSNode made, int line, const char* kind);
   void emit_bound_error(TSNode call, TSNode name, bool rejects);
+  // The error a value makes: `new X(…)`, or the one branch of a
+  // conditional that makes one (`cond ? undefined : new TimeoutError(…)`).
+  TSNode made_error(TSNode value) const;
+  // Errors a module makes once, at its top level, and throws or rejects
+  // later by name (`exports.E_TIMEOUT = new Error('…')`).
+  void emit_module_errors();
   bool read_construction(TSNode expr, ThrowSite& site, std::uint32_t at, int depth);
   bool read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth);
   struct HelperError {

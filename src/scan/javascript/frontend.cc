@@ -153,8 +153,11 @@ void FileScanner::find_keywords() {
   for (auto w : k_words)
     for (std::size_t at = m_src.find(w); at != std::string_view::npos; at = m_src.find(w, at + w.size()))
       m_keywords.push_back(static_cast<std::uint32_t>(at));
+  // A `new` opening an argument, the first or a later one (`errorOrDestroy(stream, new ERR_X())`).
   for (std::size_t at = m_src.find("new"); at != std::string_view::npos; at = m_src.find("new", at + 3))
-    if (javascript::may_open_argument(m_src, at, 3)) m_keywords.push_back(static_cast<std::uint32_t>(at));
+    if (const std::size_t before = m_src.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
+        javascript::may_open_argument(m_src, at, 3) || (at > 0 && before != std::string_view::npos && m_src[before] == ','))
+      m_keywords.push_back(static_cast<std::uint32_t>(at));
   // A name bound to one and handed on later (`const err = new Error(…);
   // … callback(err)`): the call.
   for (std::string_view name : javascript::names_bound_to_new(m_src))
@@ -189,7 +192,10 @@ FileFacts FileScanner::run() {
   m_facts.had_syntax_errors = ts_node_has_error(m_root);
   export_factories();  // before the keywords: its helpers' calls are some
   find_keywords();
-  if (m_keywords.empty()) return std::move(m_facts);
+  if (m_keywords.empty()) {
+    emit_module_errors();
+    return std::move(m_facts);
+  }
   walk(m_root, [&](TSNode n, std::uint32_t depth, TSTreeCursor*) {
     m_path.resize(depth);
     m_path.push_back(n);
@@ -214,6 +220,7 @@ FileFacts FileScanner::run() {
   });
   m_ctx.clear();
   m_path.clear();
+  emit_module_errors();
   apply_own_displays();
   return std::move(m_facts);
 }

@@ -76,6 +76,25 @@ void FileScanner::check_call(TSNode call) {
     // what it is handed is an error only when its class is named as one.
     made = argument(call, 0);
     if (kind(unwrap(made)) == Kind::New && !names_error(text(child(unwrap(made), m_g.f_constructor)))) return;
+  } else if (TSNode parent = ts_node_parent(call);
+             kind(callee) == Kind::Identifier && ts_node_is_null(function_named(name)) && !(m_node_assert && name == "assert") &&
+             (std::string_view(ts_node_type(parent)) == "expression_statement" || kind(parent) == Kind::Return)) {
+    // An error made only to be handed to a function the file does not
+    // define, whose value is not used (readable-stream's
+    // `errorOrDestroy(stream, new ERR_STREAM_PUSH_AFTER_EOF())`, imported):
+    // the function reports it, as a callback would. Its class must be named
+    // as an error. A function of the file is read instead (above), and
+    // Node's `assert(cond, new TypeError(…))` is left out as its other forms.
+    for (std::uint32_t i = 0, n = named_count(child(call, m_g.f_arguments)); i < n; ++i) {
+      TSNode arg = unwrap(argument(call, i));
+      if (kind(arg) == Kind::New && names_error(text(child(arg, m_g.f_constructor)))) {
+        if (std::none_of(m_facts.sites.begin(), m_facts.sites.end(),
+                         [&](const ThrowSite& s) { return s.line == line_of(call) && s.raised_text == collapse_ws(text(arg)); }))
+          emit_made(call, arg, line_of(call), "raise");
+        return;
+      }
+    }
+    return;
   }
   made = unwrap(made);
   if (kind(made) == Kind::Identifier) {
@@ -114,7 +133,7 @@ void FileScanner::check_call(TSNode call) {
 void FileScanner::emit_bound_error(TSNode call, TSNode name, bool rejects) {
   const Assign* last = nullptr;
   assignments_reaching(text(name), start_byte(call), last);
-  TSNode value = last ? unwrap(last->value) : TSNode{};
+  TSNode value = last ? made_error(unwrap(last->value)) : TSNode{};
   TSNode block = last && !ts_node_is_null(last->node) ? ts_node_parent(ts_node_parent(last->node)) : TSNode{};
   if (kind(value) != Kind::New || ts_node_is_null(block) || start_byte(block) > start_byte(call) ||
       ts_node_end_byte(block) <= start_byte(call))
@@ -136,6 +155,49 @@ void FileScanner::emit_bound_error(TSNode call, TSNode name, bool rejects) {
     }
   // `err.message = msg.err.message` before it is handed on.
   read_message_set(text(name), site, start_byte(value), start_byte(call));
+}
+
+TSNode FileScanner::made_error(TSNode value) const {
+  if (ts_node_is_null(value) || std::string_view(ts_node_type(value)) != "ternary_expression") return value;
+  TSNode a = unwrap(child(value, m_g.f_consequence)), b = unwrap(child(value, m_g.f_alternative));
+  if ((kind(a) == Kind::New) == (kind(b) == Kind::New)) return value;
+  return kind(a) == Kind::New ? a : b;
+}
+
+// An error made once as the module loads, bound to a name of its top level
+// (`const E_CANCELED = new Error('request for lock canceled')`,
+// `exports.E_TIMEOUT = new Error(…)`, `export const …`): every throw or
+// rejection of it shows the stack V8 took there, so the making is the site.
+// Its class must be named as an error.
+void FileScanner::emit_module_errors() {
+  auto emit = [&](TSNode statement, TSNode value) {
+    value = unwrap(value);
+    if (kind(value) != Kind::New || !names_error(text(child(value, m_g.f_constructor)))) return;
+    const std::string made_text = collapse_ws(text(value));
+    if (std::any_of(m_facts.sites.begin(), m_facts.sites.end(),
+                    [&](const ThrowSite& s) { return s.line == line_of(value) && s.raised_text == made_text; }))
+      return;
+    emit_made(statement, value, line_of(value), "raise");
+  };
+  for (std::uint32_t i = 0, n = named_count(m_root); i < n; ++i) {
+    TSNode statement = ts_node_named_child(m_root, i);
+    TSNode decl = statement;
+    if (std::string_view(ts_node_type(statement)) == "export_statement") decl = child(statement, m_g.f_declaration);
+    const std::string_view type = ts_node_is_null(decl) ? std::string_view() : ts_node_type(decl);
+    if (type == "lexical_declaration" || type == "variable_declaration") {
+      for (std::uint32_t k = 0, m = named_count(decl); k < m; ++k) {
+        TSNode d = ts_node_named_child(decl, k);
+        if (kind(d) == Kind::Declarator) emit(statement, child(d, m_g.f_value));
+      }
+    } else if (type == "expression_statement") {
+      // A name or an export, not a prototype (`IndexError.prototype = new RangeError()`).
+      TSNode e = unwrap(ts_node_named_child(decl, 0));
+      TSNode left = child(e, m_g.f_left);
+      const std::string_view owner = kind(left) == Kind::Member ? text(child(left, m_g.f_object)) : std::string_view();
+      if (kind(e) == Kind::Assign && (kind(left) == Kind::Identifier || owner == "exports" || owner == "module.exports"))
+        emit(statement, child(e, m_g.f_right));
+    }
+  }
 }
 
 // Node's assert module (the file requires or imports `assert`,
@@ -235,10 +297,13 @@ bool FileScanner::callback_of_outer_function(std::string_view name) const {
 }
 
 // Whether a class is named as an error (`Error`, `MongooseError`,
-// `errors.AbortError`, `SomeException`, `DeprecationWarning`).
+// `errors.AbortError`, `SomeException`, `DeprecationWarning`, `ERR_X`).
 bool FileScanner::names_error(std::string_view cls) {
   cls.remove_prefix(cls.rfind('.') == std::string_view::npos ? 0 : cls.rfind('.') + 1);
-  return cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
+  // Node's error codes name their classes too (`ERR_STREAM_PUSH_AFTER_EOF`).
+  const bool code = cls.starts_with("ERR_") && cls.size() > 4 &&
+                    std::all_of(cls.begin() + 4, cls.end(), [](char ch) { return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'; });
+  return code || cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
 }
 
 // Whether function `fn` throws its first parameter, or emits it as an
