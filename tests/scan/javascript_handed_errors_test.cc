@@ -287,15 +287,15 @@ TEST(JavaScriptHandedErrors, OneOfTwoKeptErrorsThrownAgain) {
 
 }  // namespace
 // p-timeout: the error is made before the timer, in one branch of a
-// conditional, and rejected inside the timer's callback; V8's stack names
-// the line it was made on.
+// conditional, and rejected inside the timer's callback as one branch of
+// another; V8's stack names the line it was made on.
 TEST(JavaScriptHandedErrors, AnErrorMadeInABranchOfAConditionalAndRejected) {
   auto f = js("export default function pTimeout(promise, milliseconds, message) {\n"
               "  return new Promise((resolve, reject) => {\n"
               "    const timeoutError = message instanceof Error\n"
               "      ? undefined\n"
               "      : new TimeoutError(`Promise timed out after ${milliseconds} milliseconds`);\n"
-              "    setTimeout(() => { reject(timeoutError ?? message); reject(timeoutError); }, milliseconds);\n"
+              "    setTimeout(() => { reject(message instanceof Error ? message : timeoutError); }, milliseconds);\n"
               "    const either = promise ? new Error('a') : new Error('b');\n"
               "    reject(either);\n"
               "  });\n"

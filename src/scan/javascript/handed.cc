@@ -97,6 +97,16 @@ void FileScanner::check_call(TSNode call) {
     return;
   }
   made = unwrap(made);
+  // `reject(message instanceof Error ? message : timeoutError)`: each
+  // branch, a name bound to an error made above or an error made there.
+  if (kind(made) == Kind::Branch && std::string_view(ts_node_type(made)) == "ternary_expression") {
+    for (TSNode branch : {unwrap(child(made, m_g.f_consequence)), unwrap(child(made, m_g.f_alternative))}) {
+      if (kind(branch) == Kind::Identifier) emit_bound_error(call, branch, rejects);
+      else if (kind(branch) == Kind::New && (rejects || names_error(text(child(branch, m_g.f_constructor)))))
+        emit_made(call, branch, line_of(branch), "raise");
+    }
+    return;
+  }
   if (kind(made) == Kind::Identifier) {
     emit_bound_error(call, made, rejects);
     return;
