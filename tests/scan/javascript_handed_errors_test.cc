@@ -343,4 +343,22 @@ TEST(JavaScriptHandedErrors, AnErrorHandedToAFunctionWhoseValueIsNotUsed) {
   EXPECT_EQ(f.sites[1].line, 5);
 }
 
+// p-some rejects the built-in AggregateError, whose message is its second
+// argument; bluebird rejects an error made above with its private
+// `this._reject(e)`.
+TEST(JavaScriptHandedErrors, AggregateErrorsMessageAndAPrivateReject) {
+  auto f = js("export default function pSome(iterable, options) {\n"
+              "  return new PCancelable((resolve, reject, onCancel) => {\n"
+              "    const settle = () => { const e = new AggregateError(errors, 'Too many promises rejected'); reject(e); };\n"
+              "  });\n"
+              "}\n"
+              "SomePromiseArray.prototype._checkOutcome = function() {\n"
+              "  if (this.howMany() > this._canPossiblyFulfill()) {\n"
+              "    var e = new AggregateError();\n"
+              "    this._reject(e);\n"
+              "  }\n"
+              "};\n");
+  expect_sites(f, {{{"AggregateError", "Too many promises rejected"}, 3}, {{"AggregateError", ""}, 8}});
+}
+
 }  // namespace errdex::scan

@@ -416,6 +416,8 @@ bool FileScanner::read_construction(TSNode expr, ThrowSite& site, std::uint32_t 
   if (k == Kind::Call && kind(unwrap(argument(expr, 0))) == Kind::Number)
     if (const Kind next = kind(unwrap(argument(expr, 1))); next == Kind::String || next == Kind::Template || next == Kind::Binary)
       message_at = 1;
+  // The built-in `new AggregateError(errors, message)` takes its message second.
+  if (site.error_class == "AggregateError" && !ts_node_is_null(argument(expr, 1))) message_at = 1;
   if (auto chosen = parameter_or_default(argument(expr, message_at), at)) {
     site.message = std::move(chosen->first);
     m_variants.assign(1, std::move(chosen->second));

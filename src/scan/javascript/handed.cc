@@ -47,8 +47,10 @@ void FileScanner::check_call(TSNode call) {
   if (name == "Promise.reject") {
     made = argument(call, 0);
     rejects = true;
-  } else if (kind(callee) == Kind::Member && text(child(callee, m_g.f_property)) == "reject") {
-    // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`).
+  } else if (kind(callee) == Kind::Member &&
+             (text(child(callee, m_g.f_property)) == "reject" || text(child(callee, m_g.f_property)) == "_reject")) {
+    // A deferred promise rejected (tough-cookie's `promiseCallback.reject(err)`),
+    // or a promise library's own, private, rejection (bluebird's `this._reject(e)`).
     made = argument(call, 0);
     rejects = true;
   } else if (name.ends_with(".destroy")) {
