@@ -336,11 +336,7 @@ TEST(JavaScriptHandedErrors, AnErrorHandedToAFunctionWhoseValueIsNotUsed) {
               "  return x;\n"
               "}\n"
               "function keep(x, e) { x.last = e; }\n");
-  ASSERT_EQ(f.sites.size(), 2u);
-  EXPECT_EQ(f.sites[0].error_class, "ERR_STREAM_PUSH_AFTER_EOF");
-  EXPECT_EQ(f.sites[0].line, 3);
-  EXPECT_EQ(shown(f.sites[1]), Shown("TypeError", "bad chunk"));
-  EXPECT_EQ(f.sites[1].line, 5);
+  expect_sites(f, {{{"ERR_STREAM_PUSH_AFTER_EOF", ""}, 3}, {{"TypeError", "bad chunk"}, 5}});
 }
 
 // p-some rejects the built-in AggregateError, whose message is its second
