@@ -260,5 +260,20 @@ TEST(CliInputs, TheSummarySaysOneRewordedSiteKeepsItsId) {
       << r.out;
 }
 
+// `errdex migrate` on a store it has just made said "schema up to date"
+// (it opened the store, migrating it, before asking what to migrate): it
+// says it created the store, in a folder made for it, and the next run
+// that there was nothing to do.
+TEST(CliInputs, MigrateSaysItCreatedTheStore) {
+  TempDir data;
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "new" / "s.db").string());
+  auto r = run(errdex_cmd() + " migrate" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("store created, schema at version "), 0u) << r.out;
+  r = run(errdex_cmd() + " migrate" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("(up to date)"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace errdex
