@@ -254,8 +254,9 @@ Expected<bool> App::refresh(store::Store& store) {
   std::lock_guard guard(m_impl->refresh_mu);
   auto sig = store_signature(store);
   if (!sig) return Error{sig.error()};
-  if (*sig == m_impl->snapshot()->signature) return false;
-  auto snap = load_snapshot(store);
+  auto held = m_impl->snapshot();
+  if (*sig == held->signature) return false;
+  auto snap = load_snapshot(store, held.get());
   if (!snap) return Error{snap.error()};
   {
     std::lock_guard lock(m_impl->snap_mu);
