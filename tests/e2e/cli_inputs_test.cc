@@ -275,5 +275,27 @@ TEST(CliInputs, MigrateSaysItCreatedTheStore) {
   EXPECT_NE(r.out.find("(up to date)"), std::string::npos) << r.out;
 }
 
+// `scan --rev v1 --rev typo` scanned and stored v1, then failed on the
+// typo (exit 2): every --rev is looked up first, and a missing one stops
+// the command before any work, naming it, with no store made.
+TEST(CliInputs, AnUnknownRevisionIsFoundBeforeAnyIsScanned) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  ASSERT_EQ(run("cd " + shell_quote(repo.str()) +
+                " && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git tag v1")
+                .code,
+            0);
+  const auto db_path = data / "s.db";
+  const std::string db = " --db " + shell_quote("sqlite:" + db_path.string());
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev v1 --rev v1.O --repo acme/cache -q" + db);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.err.find("unknown revision 'v1.O'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothing scanned"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("scanned acme/cache"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(db_path));
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev v1 --repo acme/cache -q" + db);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace errdex
