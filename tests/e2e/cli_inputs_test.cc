@@ -181,7 +181,8 @@ TEST(CliInputs, ImportRefusesAFolderAndRepoNamesTheSiteCannotAddress) {
   EXPECT_EQ(r.code, 2);
   for (int n = 1; n <= 5; ++n)
     EXPECT_NE(r.err.find("odd.jsonl:" + std::to_string(n) + ": repo must be owner/name"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("imported 1 records"), std::string::npos) << r.out;
+  // Counted in words that agree with the counts ("1 records in 1 datasets, 5 bad lines" before).
+  EXPECT_NE(r.out.find("imported 1 record in 1 dataset, 5 bad lines\n"), std::string::npos) << r.out;
   r = run(errdex_cmd() + " list" + db2);
   EXPECT_NE(r.out.find("cache.py:4"), std::string::npos) << r.out;
 
