@@ -109,7 +109,7 @@ Response api_repo_errors(const Snapshot& s, const std::string& repo, const Query
   json errors = json::array();
   const auto& idx = it->second;
   for (std::size_t i = offset; i < idx.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
-    errors.push_back(summary_json(s.lines[idx[i]].record));
+    errors.push_back(summary_json(s.lines[idx[i]]->record));
   bool more = static_cast<std::size_t>(offset) + limit < idx.size();
   return json_response(200, dump({{"repo", repo},
                                    {"errors", errors},
@@ -128,8 +128,8 @@ Response api_dataset(const Snapshot& s, const Query& q, store::Store& st) {
     }
   } else {
     for (const auto& l : s.lines) {
-      if (repo && l.record.repo != *repo) continue;
-      out += model::to_json(l);
+      if (repo && l->record.repo != *repo) continue;
+      out += model::to_json(*l);
       out += '\n';
     }
   }

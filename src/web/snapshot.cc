@@ -111,11 +111,11 @@ SiteContext site_context(const model::ErrorRecord& r) {
 
 const model::DatasetLine* Snapshot::find(const std::string& id) const {
   auto it = by_id.find(id);
-  return it == by_id.end() ? nullptr : &lines[it->second];
+  return it == by_id.end() ? nullptr : lines[it->second].get();
 }
 
 const model::ErrorRecord* Snapshot::matched(std::size_t index) const {
-  if (index < lines.size()) return &lines[index].record;
+  if (index < lines.size()) return &lines[index]->record;
   index -= lines.size();
   return index < other_records.size() ? &other_records[index] : nullptr;
 }
@@ -156,7 +156,7 @@ Expected<std::string> repo_state(store::Store& store, const store::RepoSummary& 
 // One repository's part of a snapshot: its current lines and its other
 // revisions' records, each with its revision and preference.
 struct RepoPart {
-  std::vector<model::DatasetLine> lines;
+  std::vector<std::shared_ptr<const model::DatasetLine>> lines;
   std::vector<model::ErrorRecord> others;
   std::vector<std::pair<std::string, std::string>> other_revision_of;
   std::vector<std::uint32_t> other_preference;
@@ -166,7 +166,8 @@ Expected<RepoPart> read_repo(store::Store& store, const std::string& repo) {
   RepoPart part;
   auto lines = store.list(repo);
   if (!lines) return Error{lines.error()};
-  part.lines = std::move(*lines);
+  part.lines.reserve(lines->size());
+  for (auto& l : *lines) part.lines.push_back(std::make_shared<const model::DatasetLine>(std::move(l)));
   auto others = store::match_fields_all(store, repo, false);
   if (!others) return Error{others.error()};
   for (std::uint32_t k : others->revision_of)
@@ -196,7 +197,8 @@ model::ErrorRecord match_view(const model::ErrorRecord& whole) {
   return r;
 }
 
-// The same part, copied from a snapshot that holds it.
+// The same part, from a snapshot that holds it (its lines shared, its
+// other revisions' match fields copied).
 RepoPart kept_repo(const Snapshot& s, const std::string& repo) {
   RepoPart part;
   if (auto it = s.by_repo.find(repo); it != s.by_repo.end())
@@ -251,7 +253,7 @@ Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store, con
   std::vector<model::ErrorRecord> records;
   records.reserve(snap->lines.size() + snap->other_records.size());
   for (std::size_t i = 0; i < snap->lines.size(); ++i) {
-    const auto& r = snap->lines[i].record;
+    const auto& r = snap->lines[i]->record;
     snap->contexts.push_back(site_context(r));
     snap->by_id.emplace(r.id, i);
     snap->by_file[r.repo + '\n' + r.file_path].push_back(i);
@@ -265,7 +267,7 @@ Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store, con
   std::vector<std::string> refs;
   if (!snap->other_records.empty()) {
     preference.insert(preference.end(), snap->other_preference.begin(), snap->other_preference.end());
-    for (const auto& line : snap->lines) refs.push_back(line.ref);
+    for (const auto& line : snap->lines) refs.push_back(line->ref);
     for (const auto& rev : snap->other_revision_of) refs.push_back(rev.first);
     records.insert(records.end(), snap->other_records.begin(), snap->other_records.end());
   }

@@ -30,7 +30,9 @@ struct SiteContext {
 SiteContext site_context(const model::ErrorRecord& r);
 
 struct Snapshot {
-  std::vector<model::DatasetLine> lines;  // by repo, path, line (store order)
+  // By repo, path, line (store order); shared with the snapshots loaded
+  // after this one while their repository is unchanged.
+  std::vector<std::shared_ptr<const model::DatasetLine>> lines;
   std::vector<SiteContext> contexts;      // parallel to lines
   std::vector<store::RepoSummary> repos;
   std::unordered_map<std::string, std::size_t> by_id;

@@ -101,7 +101,7 @@ store::Dataset dataset(const std::string& repo, char sha, const std::string& ref
 
 std::string lines_json(const Snapshot& s) {
   std::string out;
-  for (const auto& l : s.lines) out += model::to_json(l) + "\n";
+  for (const auto& l : s.lines) out += model::to_json(*l) + "\n";
   for (std::size_t i = 0; i < s.other_records.size(); ++i)
     out += model::to_json(s.other_records[i]) + " " + s.other_revision_of[i].first + " " +
            std::to_string(s.other_preference[i]) + "\n";
@@ -142,7 +142,7 @@ TEST(Snapshot, AReloadReadsOnlyTheRepositoriesThatChanged) {
   EXPECT_EQ((*again)->matched(old.candidates[0].index)->repo, "acme/a");
   auto fresh = (*again)->matcher->match("ValueError: step 2 failed: zulu2", 3);
   ASSERT_FALSE(fresh.candidates.empty());
-  EXPECT_EQ((*again)->lines[fresh.candidates[0].index].record.error_message, "step 2 failed: zulu2");
+  EXPECT_EQ((*again)->lines[fresh.candidates[0].index]->record.error_message, "step 2 failed: zulu2");
 
   // A revision dropped is a change of its repository too.
   ASSERT_TRUE(st.forget("acme/a", std::string("v1")));
