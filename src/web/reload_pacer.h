@@ -3,8 +3,9 @@
 // A reload costs time in proportion to the store (every record is indexed
 // again), so news arriving in a burst (a `scan --python` stores a dataset
 // per distribution) is taken together: after a reload that took T, the
-// next waits until 2T have passed since it ended, and then loads every
-// dataset that landed meanwhile. News after a quiet spell reloads at once.
+// next waits until T has passed since it ended (reloading takes at most
+// half the server's time), and then loads every dataset that landed
+// meanwhile. News after a quiet spell reloads at once.
 // Pure: the caller passes the time, so that the rule can be tested.
 #include <chrono>
 
@@ -21,7 +22,7 @@ class ReloadPacer {
   // A reload ran from `start` to `end`: news before `start` is served.
   void reloaded(Clock::time_point start, Clock::time_point end) {
     m_pending = false;
-    m_earliest = end + 2 * (end - start);
+    m_earliest = end + (end - start);
   }
   // How long until a pending reload is due (zero when none is pending or
   // it is due).
