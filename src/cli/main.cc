@@ -30,7 +30,10 @@ int main(int argc, char** argv) {
   // malformed id with 400: not a record that was looked for and not found.
   const CLI::Validator record_id(
       [](std::string& s) {
-        return errdex::model::is_record_id(s) ? std::string() : "not a record id (16 lowercase hex digits): " + s;
+        auto id = errdex::model::record_id_of(s);
+        if (!id) return "not a record id (16 hex digits): " + s;
+        s = *id;  // capitals are the same id
+        return std::string();
       },
       "ID");
   // So is a repository name that is not owner/name (what scan --repo and
@@ -107,7 +110,7 @@ int main(int argc, char** argv) {
   std::string id;
   std::optional<std::string> repo, ref;
   auto* c_show = app.add_subcommand("show", "Show one record (of the current revision, or of --repo's --ref)");
-  c_show->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
+  c_show->add_option("id", id, "Record id (16 hex)")->required()->transform(record_id);
   c_show->add_option("--repo", repo, "With --ref: the record's owner/name")->check(repo_name);
   c_show->add_option("--ref", ref, "With --repo: the record in this revision (ref, sha or a sha's first 7+ digits)")->check(ref_name);
   add_db(c_show);
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
   add_db(c_forget);
 
   auto* c_history = app.add_subcommand("history", "An error across the stored revisions of its repository");
-  c_history->add_option("id", id, "Record id (16 hex)")->required()->check(record_id);
+  c_history->add_option("id", id, "Record id (16 hex)")->required()->transform(record_id);
   add_db(c_history);
   add_json(c_history);
 

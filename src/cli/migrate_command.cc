@@ -8,12 +8,9 @@
 namespace errdex::cli {
 
 int run_migrate(const std::string& db) {
-  // A sqlite: file's folder is made first, as by any command that writes.
-  if (!store::is_postgresql(db))
-    if (auto st = open_store_for_write(db); !st) {
-      std::cerr << "errdex migrate: " << st.error() << "\n";
-      return 2;
-    }
+  // A sqlite: file's folder is made first, as by any command that writes;
+  // the file itself is left to migrate_store, which says what it did.
+  make_store_folder(db);
   auto done = store::migrate_store(db);
   if (!done) {
     std::cerr << "errdex migrate: " << done.error() << "\n";

@@ -339,8 +339,11 @@ int run_import(const std::string& db, const std::string& file, bool as_json_out)
   if (as_json_out) {
     std::cout << dump({{"lines", n}, {"imported", good}, {"errors", errors}, {"datasets", groups.size()}}) << "\n";
   } else {
-    std::printf("imported %zu records in %zu datasets%s\n", good, groups.size(),
-                errors.empty() ? "" : (", " + std::to_string(errors.size()) + " bad lines").c_str());
+    auto counted = [](std::size_t n, const char* what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    std::printf("imported %s in %s%s\n", counted(good, "record").c_str(), counted(groups.size(), "dataset").c_str(),
+                errors.empty() ? "" : (", " + counted(errors.size(), "bad line")).c_str());
   }
   return errors.empty() ? 0 : 2;
 }

@@ -669,6 +669,13 @@ int run_scan(const ScanArgs& a) {
     std::cerr << "errdex scan: --ref names one revision; several are named by their --rev\n";
     return 2;
   }
+  // Every --rev named is looked up before any is scanned: a typo in the
+  // second must not cost the scan of the first, nor store it alone.
+  for (const auto& rev : a.revs)
+    if (auto tree = source::open_tree(a.path, rev, {}); !tree) {
+      std::cerr << "errdex scan: " << tree.error() << " (nothing scanned)\n";
+      return 2;
+    }
   auto st = open_store_for_write(a.db);
   if (!st) {
     std::cerr << "errdex scan: " << st.error() << "\n";

@@ -17,13 +17,17 @@ std::string default_db() {
   return env && *env ? env : "sqlite:data/errdex.db";
 }
 
+void make_store_folder(const std::string& url) {
+  std::string path = sqlite_path(url);
+  if (path.empty()) return;
+  std::error_code ec;
+  auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+}
+
 Expected<std::unique_ptr<store::Store>> open_store_for_write(const std::string& url) {
   std::string path = sqlite_path(url);
-  if (!path.empty()) {
-    std::error_code ec;
-    auto dir = std::filesystem::path(path).parent_path();
-    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-  }
+  make_store_folder(url);
   auto st = store::open_store(url);
   if (!st) return st;
   if (auto w = (*st)->writable(); !w) return Error{w.error() + (path.empty() ? "" : " (" + path + ")")};

@@ -10,6 +10,8 @@ namespace errdex::cli {
 
 // The --db default: $ERRDEX_DB, else sqlite:data/errdex.db.
 std::string default_db();
+// Creates the folder of a sqlite: file if it is missing (nothing else).
+void make_store_folder(const std::string& url);
 // For commands that write: creates the folder of a sqlite file if needed,
 // and refuses a store this user may not write (Store::writable) before the
 // command does any work.

@@ -490,4 +490,14 @@ bool is_record_id(std::string_view id) {
   return true;
 }
 
+std::optional<std::string> record_id_of(std::string_view text) {
+  if (text.size() != 16) return std::nullopt;
+  std::string id(text);
+  for (char& c : id) {
+    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return std::nullopt;
+  }
+  return id;
+}
+
 }  // namespace errdex::model

@@ -1,6 +1,7 @@
 #pragma once
 // JSON for records and dataset lines, in the field order of the seed so that
 // an imported line exports byte for byte the same.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,10 @@ std::string to_json(const DatasetLine& line);
 // Whether `id` is a record id as the format writes it: 16 lowercase hex
 // digits.
 bool is_record_id(std::string_view id);
+// The record id a user means by `text`: 16 hex digits in any case, given
+// in lowercase (ids are copied from pages, logs and tools that upper-case
+// hex); nullopt when `text` is no id.
+std::optional<std::string> record_id_of(std::string_view text);
 
 // Parses a record object. Unknown fields are ignored; a missing required
 // field, a wrong type or invalid JSON is an error naming the field.

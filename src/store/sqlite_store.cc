@@ -170,6 +170,7 @@ Status SqliteStore::migrate() {
   }
   version_stmt = Statement();
   if (!version) {
+    m_schema_found = 0;
     if (auto s = exec(k_schema, "create schema"); !s) return fail(s);
     std::string set = "INSERT INTO meta(key, value) VALUES('schema_version', '" +
                       std::to_string(k_schema_version) + "')";
@@ -239,6 +240,7 @@ Status SqliteStore::migrate() {
     };
     int from = 0;
     for (char c : *version) from = c >= '0' && c <= '9' && from < 1000 ? from * 10 + (c - '0') : 1000;
+    m_schema_found = from;
     if (from < 1 || from > k_schema_version)
       return fail(Error{"store schema version " + *version + " is not supported (this errdex reads versions 1 to " +
                         std::to_string(k_schema_version) + ")"});
@@ -255,7 +257,10 @@ Status SqliteStore::migrate() {
 
 Status SqliteStore::check_schema() {
   std::string version = read_one("SELECT value FROM meta WHERE key = 'schema_version'");
-  if (version == std::to_string(k_schema_version)) return ok();
+  if (version == std::to_string(k_schema_version)) {
+    m_schema_found = k_schema_version;
+    return ok();
+  }
   if (version.empty()) return Error{"sqlite: the file is read-only and holds no errdex store"};
   return Error{"sqlite: the file is read-only and its store has schema version " + version + " (this errdex reads " +
                std::to_string(k_schema_version) + "): open it once where it can be written to upgrade it"};
@@ -393,6 +398,12 @@ Expected<std::unique_ptr<Store>> open_as(const std::string& name, const std::str
 }
 
 }  // namespace
+
+Expected<Migration> migrate(const std::string& path) {
+  auto store = open(path);
+  if (!store) return Error{store.error()};
+  return Migration{static_cast<SqliteStore&>(**store).schema_found(), k_schema_version};
+}
 
 Expected<std::unique_ptr<Store>> open(const std::string& path) {
   bool read_only = false;

@@ -14,4 +14,13 @@ namespace errdex::store::sqlite {
 // threads and processes open their own on the same file.
 Expected<std::unique_ptr<Store>> open(const std::string& path);
 
+// Opens the database at `path` as open() does, and says what that did to
+// its schema: `from` the version found (0: the file held no store and was
+// created), `version` the version it is at now.
+struct Migration {
+  int from = 0;
+  int version = 0;
+};
+Expected<Migration> migrate(const std::string& path);
+
 }  // namespace errdex::store::sqlite

@@ -72,6 +72,10 @@ class SqliteStore final : public Store {
     return Error{"sqlite: attempt to write a readonly database: this user may not write the file or its folder"};
   }
 
+  // The schema version found on opening: 0 when the store was created
+  // then, the current version when there was nothing to upgrade.
+  int schema_found() const { return m_schema_found; }
+
  private:
   Status exec(const char* sql, std::string_view what) {
     char* msg = nullptr;
@@ -91,6 +95,7 @@ class SqliteStore final : public Store {
     if (!sqlite3_get_autocommit(m_db)) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
   }
   Status migrate();
+  int m_schema_found = 0;
   // For a store opened read-only: its schema must be this errdex's, as it
   // cannot be upgraded in place.
   Status check_schema();

@@ -129,9 +129,14 @@ Expected<std::string> migrate_store(const std::string& url) {
            (m->applied == 1 ? "" : "s") + " applied now)";
   }
   // SQLite's file is brought up to date whenever it is opened.
-  auto st = open_store(url);
-  if (!st) return Error{st.error()};
-  return std::string("schema up to date");
+  constexpr std::string_view k_sqlite = "sqlite:";
+  if (!url.starts_with(k_sqlite) || url.size() == k_sqlite.size()) return Error{open_store(url).error()};
+  auto m = sqlite::migrate(url.substr(k_sqlite.size()));
+  if (!m) return Error{m.error()};
+  const std::string at = "schema at version " + std::to_string(m->version);
+  if (m->from == 0) return "store created, " + at;
+  if (m->from == m->version) return at + " (up to date)";
+  return at + " (upgraded from version " + std::to_string(m->from) + ")";
 }
 
 }  // namespace errdex::store

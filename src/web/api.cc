@@ -109,7 +109,7 @@ Response api_repo_errors(const Snapshot& s, const std::string& repo, const Query
   json errors = json::array();
   const auto& idx = it->second;
   for (std::size_t i = offset; i < idx.size() && i < static_cast<std::size_t>(offset) + limit; ++i)
-    errors.push_back(summary_json(s.lines[idx[i]].record));
+    errors.push_back(summary_json(s.lines[idx[i]]->record));
   bool more = static_cast<std::size_t>(offset) + limit < idx.size();
   return json_response(200, dump({{"repo", repo},
                                    {"errors", errors},
@@ -128,8 +128,8 @@ Response api_dataset(const Snapshot& s, const Query& q, store::Store& st) {
     }
   } else {
     for (const auto& l : s.lines) {
-      if (repo && l.record.repo != *repo) continue;
-      out += model::to_json(l);
+      if (repo && l->record.repo != *repo) continue;
+      out += model::to_json(*l);
       out += '\n';
     }
   }
@@ -148,8 +148,10 @@ Response api_jobs(store::JobQueue* queue, const Query& q) {
   return json_response(200, store::to_json(*jobs));
 }
 
-Response api_error(const Snapshot& s, store::Store& st, const std::string& id, const Query& q) {
-  if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+Response api_error(const Snapshot& s, store::Store& st, const std::string& text, const Query& q) {
+  const auto folded = model::record_id_of(text);
+  if (!folded) throw HttpError{400, "not a record id (16 hex digits): " + text};
+  const std::string& id = *folded;
   if (auto ref = opt_param(q, "ref")) {
     auto at = line_at(s, st, id, *ref, repo_param(q));
     if (!at) throw HttpError{404, "no record " + id + " in a revision " + *ref};
@@ -160,8 +162,10 @@ Response api_error(const Snapshot& s, store::Store& st, const std::string& id, c
   return json_response(200, model::to_json(*line));
 }
 
-Response api_error_history(const Snapshot& s, store::Store& st, const std::string& id) {
-  if (!model::is_record_id(id)) throw HttpError{400, "not a record id (16 lowercase hex digits): " + id};
+Response api_error_history(const Snapshot& s, store::Store& st, const std::string& text) {
+  const auto folded = model::record_id_of(text);
+  if (!folded) throw HttpError{400, "not a record id (16 hex digits): " + text};
+  const std::string& id = *folded;
   auto h = store::site_history(st, id, s.diffs.get());
   if (!h) throw StoreFailure{h.error()};
   if (!*h) throw HttpError{404, "no stored revision holds record " + id};

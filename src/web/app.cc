@@ -90,8 +90,11 @@ struct App::Impl {
       case RouteId::repo_diff_page: return repo_diff_page(s, repo(), q, st);
       case RouteId::error_redirect:
       case RouteId::error_page: {
-        const auto& id = params.at("id");
-        if (!model::is_record_id(id)) throw HttpError{404, "“" + id + "” is not a record id (16 hex digits)."};
+        const auto folded = model::record_id_of(params.at("id"));
+        if (!folded) throw HttpError{404, "“" + params.at("id") + "” is not a record id (16 hex digits)."};
+        const std::string& id = *folded;
+        // An id in capitals is the same record, at its own address.
+        const bool canonical = id == params.at("id");
         if (auto ref = opt_param(q, "ref")) {
           // The site as an older revision holds it.
           auto held = revision_holding(s, st, id, *ref, repo_param(q));
@@ -105,7 +108,7 @@ struct App::Impl {
           if (auto last = last_holding(st, id)) return redirect(*last, 302);
           throw HttpError{404, "No record " + id + " in the current datasets."};
         }
-        if (route.id == RouteId::error_redirect || params.at("slug") != slug_of(line->record))
+        if (route.id == RouteId::error_redirect || !canonical || params.at("slug") != slug_of(line->record))
           return redirect(error_url(line->record));
         return error_page(s, *line, st, options.report_url);
       }
@@ -251,8 +254,9 @@ Expected<bool> App::refresh(store::Store& store) {
   std::lock_guard guard(m_impl->refresh_mu);
   auto sig = store_signature(store);
   if (!sig) return Error{sig.error()};
-  if (*sig == m_impl->snapshot()->signature) return false;
-  auto snap = load_snapshot(store);
+  auto held = m_impl->snapshot();
+  if (*sig == held->signature) return false;
+  auto snap = load_snapshot(store, held.get());
   if (!snap) return Error{snap.error()};
   {
     std::lock_guard lock(m_impl->snap_mu);

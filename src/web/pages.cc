@@ -25,7 +25,7 @@ std::string shown_commit(const Snapshot& s, const store::RepoSummary& r) {
   if (r.sha.find_first_not_of('0') != std::string::npos) return sha10(r.sha);
   auto it = s.by_repo.find(r.repo);
   if (it == s.by_repo.end() || it->second.empty()) return sha10(r.sha);
-  return pinned_ref(s.lines[it->second.front()].record.github_url, r.sha);
+  return pinned_ref(s.lines[it->second.front()]->record.github_url, r.sha);
 }
 
 // The History section: the site in each stored revision of its
@@ -311,7 +311,7 @@ Response repo_page(const Snapshot& s, const std::string& repo, const Query& q, s
     at_ref = std::move(**lines);
     for (const auto& l : at_ref) records.push_back(&l.record);
   } else {
-    for (auto i : it->second) records.push_back(&s.lines[i].record);
+    for (auto i : it->second) records.push_back(&s.lines[i]->record);
   }
   std::string filter = util::to_lower_ascii(opt_param(q, "filter").value_or(""));
   bool by_class = opt_param(q, "by").value_or("file") == "class";
@@ -455,15 +455,15 @@ Neighbours current_neighbours(const Snapshot& s, const model::ErrorRecord& r) {
   // A site the current revision no longer holds, or holds in another
   // file, has none here.
   auto found = s.by_id.find(r.id);
-  if (found == s.by_id.end() || s.lines[found->second].record.file_path != r.file_path) return n;
+  if (found == s.by_id.end() || s.lines[found->second]->record.file_path != r.file_path) return n;
   const std::size_t self = found->second;
   n.self = s.contexts[self];
   if (auto f = s.by_file.find(r.repo + '\n' + r.file_path); f != s.by_file.end())
     for (auto i : f->second)
-      if (i != self) n.in_file.emplace_back(&s.lines[i].record, s.contexts[i]);
+      if (i != self) n.in_file.emplace_back(&s.lines[i]->record, s.contexts[i]);
   if (auto t = s.by_template.find(r.repo + '\n' + r.error_class + '\n' + r.error_message); t != s.by_template.end())
     for (auto i : t->second)
-      if (i != self) n.same.push_back(&s.lines[i].record);
+      if (i != self) n.same.push_back(&s.lines[i]->record);
   return n;
 }
 
@@ -496,7 +496,7 @@ Response error_page(const Snapshot& s, const model::DatasetLine& line, store::St
   Data d;
   d.set("revision", optional_value(revision ? std::optional<std::string>(line.ref.empty() ? r.analyzed_sha.substr(0, 10) : line.ref)
                                             : std::nullopt));
-  d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second].record) : std::string());
+  d.set("current_url", found != s.by_id.end() ? error_url(s.lines[found->second]->record) : std::string());
   d.set("has_current", found != s.by_id.end());
   set_record_fields(d, r, line.dataset_version, report_url);
   if (revision)

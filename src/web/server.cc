@@ -27,6 +27,7 @@
 #include "store/jobs.h"
 #include "store/store.h"
 #include "util/text.h"
+#include "web/reload_pacer.h"
 #include "web/respond.h"
 
 namespace errdex::web {
@@ -377,7 +378,8 @@ Expected<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& 
 
 // One turn at a time of the refresher thread: waits for news (a slice at a
 // time, so that stopping is never kept waiting long) or for the poll
-// interval, then reloads if the store changed.
+// interval, then reloads if the store changed, paced (ReloadPacer) so that
+// a burst of datasets is loaded together.
 class Refresher {
  public:
   Refresher(App& app, store::Store& store, store::ChangeFeed* feed, std::chrono::milliseconds interval)
@@ -404,8 +406,10 @@ class Refresher {
       // A broken feed is tried again at each poll.
       m_feed_down = false;
     }
-    if (news || poll) {
+    if (news || poll) m_pacer.news();
+    if (m_pacer.due(now)) {
       auto r = m_app.refresh(m_store);
+      m_pacer.reloaded(now, steady_clock::now());
       if (!r) {
         report("reload failed: " + r.error() + " (serving the snapshot held)");
       } else if (m_failing) {
@@ -414,7 +418,10 @@ class Refresher {
       }
     }
     if (m_feed && !m_feed_down) return milliseconds(0);  // the feed's wait paced this step
-    return duration_cast<milliseconds>(std::max(m_next_poll - steady_clock::now(), steady_clock::duration(0)));
+    const auto at = steady_clock::now();
+    auto pause = std::max(m_next_poll - at, steady_clock::duration(0));
+    if (const auto pending = m_pacer.wait(at); pending > steady_clock::duration(0)) pause = std::min(pause, pending);
+    return duration_cast<milliseconds>(pause);
   }
 
  private:
@@ -432,6 +439,7 @@ class Refresher {
   std::chrono::steady_clock::time_point m_next_poll;
   bool m_feed_down = false;
   bool m_failing = false;
+  ReloadPacer m_pacer;
 };
 
 struct Server::Impl {

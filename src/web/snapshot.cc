@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <set>
 
 #include "util/text.h"
@@ -110,11 +111,11 @@ SiteContext site_context(const model::ErrorRecord& r) {
 
 const model::DatasetLine* Snapshot::find(const std::string& id) const {
   auto it = by_id.find(id);
-  return it == by_id.end() ? nullptr : &lines[it->second];
+  return it == by_id.end() ? nullptr : lines[it->second].get();
 }
 
 const model::ErrorRecord* Snapshot::matched(std::size_t index) const {
-  if (index < lines.size()) return &lines[index].record;
+  if (index < lines.size()) return &lines[index]->record;
   index -= lines.size();
   return index < other_records.size() ? &other_records[index] : nullptr;
 }
@@ -137,45 +138,137 @@ Expected<std::string> store_signature(store::Store& store) {
   return sig + *state;
 }
 
-Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store) {
+namespace {
+
+// What a repository's records depend on: its current dataset and every
+// revision stored (the matcher holds them all).
+Expected<std::string> repo_state(store::Store& store, const store::RepoSummary& r) {
+  auto revs = store.revisions(r.repo);
+  if (!revs) return Error{revs.error()};
+  std::string state = r.sha + '\n' + r.ref + '\n' + r.dataset_version + '\n' + std::to_string(r.records) + '\n';
+  for (const auto& root : r.import_roots) state += root + '\t';
+  state += '\n';
+  for (const auto& v : *revs)
+    state += v.ref + '\t' + v.sha + '\t' + v.dataset_version + '\t' + std::to_string(v.records) + (v.current ? "\t*\n" : "\n");
+  return state;
+}
+
+// One repository's part of a snapshot: its current lines and its other
+// revisions' records, each with its revision and preference.
+struct RepoPart {
+  std::vector<std::shared_ptr<const model::DatasetLine>> lines;
+  std::vector<model::ErrorRecord> others;
+  std::vector<std::pair<std::string, std::string>> other_revision_of;
+  std::vector<std::uint32_t> other_preference;
+};
+
+Expected<RepoPart> read_repo(store::Store& store, const std::string& repo) {
+  RepoPart part;
+  auto lines = store.list(repo);
+  if (!lines) return Error{lines.error()};
+  part.lines.reserve(lines->size());
+  for (auto& l : *lines) part.lines.push_back(std::make_shared<const model::DatasetLine>(std::move(l)));
+  auto others = store::match_fields_all(store, repo, false);
+  if (!others) return Error{others.error()};
+  for (std::uint32_t k : others->revision_of)
+    part.other_revision_of.emplace_back(others->revisions[k].ref, others->revisions[k].sha);
+  part.others = std::move(others->records);
+  part.other_preference = std::move(others->preference);
+  return part;
+}
+
+// What the matcher reads of a record (Store::match_fields' fields, and the
+// revision its twin builds are told by): the rest of a record is large
+// (prose, evidence) and the snapshot's lines hold it already.
+model::ErrorRecord match_view(const model::ErrorRecord& whole) {
+  model::ErrorRecord r;
+  r.id = whole.id;
+  r.repo = whole.repo;
+  r.file_path = whole.file_path;
+  r.line_number = whole.line_number;
+  r.error_class = whole.error_class;
+  r.error_message = whole.error_message;
+  r.message_pattern = whole.message_pattern;
+  r.message_variants = whole.message_variants;
+  r.source_code = whole.source_code;
+  r.source_code_start = whole.source_code_start;
+  r.documentation = whole.documentation;
+  r.analyzed_sha = whole.analyzed_sha;
+  return r;
+}
+
+// The same part, from a snapshot that holds it (its lines shared, its
+// other revisions' match fields copied).
+RepoPart kept_repo(const Snapshot& s, const std::string& repo) {
+  RepoPart part;
+  if (auto it = s.by_repo.find(repo); it != s.by_repo.end())
+    for (std::size_t i : it->second) part.lines.push_back(s.lines[i]);
+  for (std::size_t i = 0; i < s.other_records.size(); ++i)
+    if (s.other_records[i].repo == repo) {
+      part.others.push_back(s.other_records[i]);
+      part.other_revision_of.push_back(s.other_revision_of[i]);
+      part.other_preference.push_back(s.other_preference[i]);
+    }
+  return part;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store, const Snapshot* previous) {
   auto snap = std::make_shared<Snapshot>();
-  // Signature first: a dataset landing during the load makes the next
-  // refresh load again rather than be missed.
+  // Signature and states first: a dataset landing during the load makes
+  // the next refresh load again rather than be missed.
   auto sig = store_signature(store);
   if (!sig) return Error{sig.error()};
   snap->signature = std::move(*sig);
   auto repos = store.repos();
   if (!repos) return Error{repos.error()};
   snap->repos = std::move(*repos);
-  auto lines = store.list(std::nullopt);
-  if (!lines) return Error{lines.error()};
-  snap->lines = std::move(*lines);
+  for (const auto& r : snap->repos) {
+    auto state = repo_state(store, r);
+    if (!state) return Error{state.error()};
+    snap->repo_states.emplace(r.repo, std::move(*state));
+  }
+  // Repositories in the store's order (repos() and list() both go by
+  // name), so the lines and the matcher's indexes are as one read gives.
+  std::vector<std::string> refs_of_others;
+  for (const auto& r : snap->repos) {
+    RepoPart part;
+    auto was = previous ? previous->repo_states.find(r.repo) : std::map<std::string, std::string>::const_iterator();
+    if (previous && was != previous->repo_states.end() && was->second == snap->repo_states[r.repo]) {
+      part = kept_repo(*previous, r.repo);
+    } else {
+      auto read = read_repo(store, r.repo);
+      if (!read) return Error{read.error()};
+      part = std::move(*read);
+    }
+    std::move(part.lines.begin(), part.lines.end(), std::back_inserter(snap->lines));
+    std::move(part.others.begin(), part.others.end(), std::back_inserter(snap->other_records));
+    snap->other_revision_of.insert(snap->other_revision_of.end(), part.other_revision_of.begin(),
+                                   part.other_revision_of.end());
+    snap->other_preference.insert(snap->other_preference.end(), part.other_preference.begin(),
+                                  part.other_preference.end());
+  }
   snap->contexts.reserve(snap->lines.size());
   std::vector<model::ErrorRecord> records;
-  records.reserve(snap->lines.size());
+  records.reserve(snap->lines.size() + snap->other_records.size());
   for (std::size_t i = 0; i < snap->lines.size(); ++i) {
-    const auto& r = snap->lines[i].record;
+    const auto& r = snap->lines[i]->record;
     snap->contexts.push_back(site_context(r));
     snap->by_id.emplace(r.id, i);
     snap->by_file[r.repo + '\n' + r.file_path].push_back(i);
     snap->by_template[r.repo + '\n' + r.error_class + '\n' + r.error_message].push_back(i);
     snap->by_repo[r.repo].push_back(i);
-    records.push_back(r);
+    records.push_back(match_view(r));
   }
   // The repositories' other revisions: matched too, a traceback from an
   // older release finds its own lines; pages show the current records.
-  auto others = store::match_fields_all(store, std::nullopt, false);
-  if (!others) return Error{others.error()};
   std::vector<std::uint32_t> preference(records.size(), 0);
   std::vector<std::string> refs;
-  if (!others->records.empty()) {
-    preference.insert(preference.end(), others->preference.begin(), others->preference.end());
-    for (const auto& line : snap->lines) refs.push_back(line.ref);
-    for (std::uint32_t k : others->revision_of) {
-      snap->other_revision_of.emplace_back(others->revisions[k].ref, others->revisions[k].sha);
-      refs.push_back(others->revisions[k].ref);
-    }
-    snap->other_records = std::move(others->records);
+  if (!snap->other_records.empty()) {
+    preference.insert(preference.end(), snap->other_preference.begin(), snap->other_preference.end());
+    for (const auto& line : snap->lines) refs.push_back(line->ref);
+    for (const auto& rev : snap->other_revision_of) refs.push_back(rev.first);
     records.insert(records.end(), snap->other_records.begin(), snap->other_records.end());
   }
   snap->matcher = MatchEngine::build(records, store::import_roots(snap->repos), preference, refs);

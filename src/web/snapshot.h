@@ -2,6 +2,7 @@
 // What the server serves: every current record of the store in memory, with
 // the indexes the pages need. Built once, then read-only (shared between
 // threads without locks); a new dataset means a new Snapshot.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -29,7 +30,9 @@ struct SiteContext {
 SiteContext site_context(const model::ErrorRecord& r);
 
 struct Snapshot {
-  std::vector<model::DatasetLine> lines;  // by repo, path, line (store order)
+  // By repo, path, line (store order); shared with the snapshots loaded
+  // after this one while their repository is unchanged.
+  std::vector<std::shared_ptr<const model::DatasetLine>> lines;
   std::vector<SiteContext> contexts;      // parallel to lines
   std::vector<store::RepoSummary> repos;
   std::unordered_map<std::string, std::size_t> by_id;
@@ -45,6 +48,11 @@ struct Snapshot {
   // lines.size() on, and each one's revision (ref, sha).
   std::vector<model::ErrorRecord> other_records;
   std::vector<std::pair<std::string, std::string>> other_revision_of;
+  std::vector<std::uint32_t> other_preference;  // as store::RevisionFields::preference
+  // Each repository's state when its records were read (its current
+  // dataset and its list of revisions): what a reload compares to read
+  // again only the repositories that changed.
+  std::map<std::string, std::string> repo_states;
   // The record at a matcher index, or nullptr; and its revision (ref, sha).
   const model::ErrorRecord* matched(std::size_t index) const;
   std::pair<std::string, std::string> revision_of(const model::ErrorRecord& r) const;
@@ -65,7 +73,11 @@ struct Snapshot {
 
 // The state signature of a store (cheap: one small query).
 Expected<std::string> store_signature(store::Store& store);
-// Loads every current record and builds the indexes and the matcher.
-Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store);
+// Loads every current record and builds the indexes and the matcher. With
+// `previous`, a repository whose state is the same as when `previous` was
+// loaded keeps its records from there instead of being read again (a
+// scan storing one dataset after another makes each reload read one
+// repository, not the whole store); the result is the same.
+Expected<std::shared_ptr<const Snapshot>> load_snapshot(store::Store& store, const Snapshot* previous = nullptr);
 
 }  // namespace errdex::web

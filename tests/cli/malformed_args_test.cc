@@ -4,6 +4,7 @@
 // API's 404).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 #include "support/process.h"
@@ -31,8 +32,8 @@ class MalformedArgs : public ::testing::Test {
 TEST_F(MalformedArgs, ShowOfAMalformedIdIsAUsageError) {
   auto r = errdex("show nothex");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("not a record id (16 lowercase hex digits): nothex"), std::string::npos) << r.err;
-  r = errdex("show 0123456789ABCDEF");  // the format's ids are lowercase
+  EXPECT_NE(r.err.find("not a record id (16 hex digits): nothex"), std::string::npos) << r.err;
+  r = errdex("show 0123456789abcdeg");
   EXPECT_EQ(r.code, 2) << r.err;
   r = errdex("show 0123456789abcdef");
   EXPECT_EQ(r.code, 1) << r.err;
@@ -41,10 +42,26 @@ TEST_F(MalformedArgs, ShowOfAMalformedIdIsAUsageError) {
   EXPECT_EQ(r.code, 2) << r.err;
 }
 
+// An id copied in capitals (a tool or a log that upper-cases hex) was a
+// usage error ("not a record id"): it is the same record.
+TEST_F(MalformedArgs, AnIdInCapitalsIsTheSameRecord) {
+  auto listed = errdex("list");
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  std::string id = listed.out.substr(0, 16), upper = id;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  ASSERT_NE(upper, id);
+  for (const std::string cmd : {"show ", "history "}) {
+    auto r = errdex(cmd + upper);
+    EXPECT_EQ(r.code, 0) << cmd << r.err;
+    EXPECT_NE(r.out.find(id), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(errdex("show 0123456789ABCDEF").code, 1);
+}
+
 TEST_F(MalformedArgs, HistoryOfAMalformedIdIsAUsageError) {
   auto r = errdex("history nothex");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("not a record id (16 lowercase hex digits): nothex"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not a record id (16 hex digits): nothex"), std::string::npos) << r.err;
   r = errdex("history 0123456789abcdef");
   EXPECT_EQ(r.code, 1) << r.err;
 }

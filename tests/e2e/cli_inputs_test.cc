@@ -181,7 +181,8 @@ TEST(CliInputs, ImportRefusesAFolderAndRepoNamesTheSiteCannotAddress) {
   EXPECT_EQ(r.code, 2);
   for (int n = 1; n <= 5; ++n)
     EXPECT_NE(r.err.find("odd.jsonl:" + std::to_string(n) + ": repo must be owner/name"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("imported 1 records"), std::string::npos) << r.out;
+  // Counted in words that agree with the counts ("1 records in 1 datasets, 5 bad lines" before).
+  EXPECT_NE(r.out.find("imported 1 record in 1 dataset, 5 bad lines\n"), std::string::npos) << r.out;
   r = run(errdex_cmd() + " list" + db2);
   EXPECT_NE(r.out.find("cache.py:4"), std::string::npos) << r.out;
 
@@ -258,6 +259,43 @@ TEST(CliInputs, TheSummarySaysOneRewordedSiteKeepsItsId) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\n1 site whose message changed since a stored revision keeps its id\n"), std::string::npos)
       << r.out;
+}
+
+// `errdex migrate` on a store it has just made said "schema up to date"
+// (it opened the store, migrating it, before asking what to migrate): it
+// says it created the store, in a folder made for it, and the next run
+// that there was nothing to do.
+TEST(CliInputs, MigrateSaysItCreatedTheStore) {
+  TempDir data;
+  const std::string db = " --db " + shell_quote("sqlite:" + (data / "new" / "s.db").string());
+  auto r = run(errdex_cmd() + " migrate" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("store created, schema at version "), 0u) << r.out;
+  r = run(errdex_cmd() + " migrate" + db);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("(up to date)"), std::string::npos) << r.out;
+}
+
+// `scan --rev v1 --rev typo` scanned and stored v1, then failed on the
+// typo (exit 2): every --rev is looked up first, and a missing one stops
+// the command before any work, naming it, with no store made.
+TEST(CliInputs, AnUnknownRevisionIsFoundBeforeAnyIsScanned) {
+  TempDir repo, data;
+  write_file(repo / "cache.py", k_module);
+  ASSERT_EQ(run("cd " + shell_quote(repo.str()) +
+                " && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git tag v1")
+                .code,
+            0);
+  const auto db_path = data / "s.db";
+  const std::string db = " --db " + shell_quote("sqlite:" + db_path.string());
+  auto r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev v1 --rev v1.O --repo acme/cache -q" + db);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.err.find("unknown revision 'v1.O'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothing scanned"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("scanned acme/cache"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(db_path));
+  r = run(errdex_cmd() + " scan " + shell_quote(repo.str()) + " --rev v1 --repo acme/cache -q" + db);
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 }  // namespace

@@ -456,6 +456,36 @@ TEST(SqliteStore, NewerSchemaVersionIsRefused) {
   EXPECT_NE(s.error().find("schema version 99"), std::string::npos) << s.error();
 }
 
+// migrate_store on SQLite said "schema up to date" whatever it did: it
+// says when it created the store, when it had nothing to do, and from
+// which version it upgraded one.
+TEST(SqliteStore, MigrateSaysWhatItDid) {
+  TempDir dir;
+  const std::string url = "sqlite:" + dir.file("s.db");
+  auto first = migrate_store(url);
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(first->find("store created, schema at version "), 0u) << *first;
+  auto again = migrate_store(url);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_NE(again->find("(up to date)"), std::string::npos) << *again;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir.file("s.db").c_str(), &db), SQLITE_OK);
+  // Version 5 -> 6 only adds columns and indexes to what version 6 has:
+  // a version-6 file labelled 5 upgrades.
+  ASSERT_EQ(sqlite3_exec(db, "DROP INDEX records_by_dataset_key; DROP INDEX records_by_dataset_body;"
+                             " DROP INDEX records_by_dataset_doc;"
+                             " ALTER TABLE records DROP COLUMN source_code_start;"
+                             " ALTER TABLE records DROP COLUMN source_code_end;"
+                             " UPDATE meta SET value = '5' WHERE key = 'schema_version'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  auto upgraded = migrate_store(url);
+  ASSERT_TRUE(upgraded) << upgraded.error();
+  EXPECT_NE(upgraded->find("(upgraded from version 5)"), std::string::npos) << *upgraded;
+}
+
 TEST_P(StoreTest, ImportRootsAreKeptWithTheDataset) {
   auto store = open();
   Dataset d = make_dataset("acme/a", k_sha1, 2);

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -160,6 +161,24 @@ TEST_F(ServeTest, ErrorJsonIsTheDatasetLineTheStoreExports) {
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(json::parse(missing.body)["error"]["status"], 404);
   EXPECT_EQ(get(port(), "/api/errors/not-an-id").status, 400);
+}
+
+// An id in capitals (copied from a tool that upper-cases hex) was a 404
+// page and a 400: the page now redirects to the record's own address, and
+// the API answers the record, its history too.
+TEST_F(ServeTest, AnIdInCapitalsIsTheSameRecord) {
+  std::string upper = k_evil_id;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  ASSERT_NE(upper, k_evil_id);
+  auto page = get(port(), "/errors/" + upper);
+  EXPECT_EQ(page.status, 301) << page.body;
+  EXPECT_EQ(page.header("location").rfind(std::string("/errors/") + k_evil_id + "/", 0), 0u) << page.header("location");
+  auto api = get(port(), "/api/errors/" + upper);
+  EXPECT_EQ(api.status, 200) << api.body;
+  EXPECT_EQ(api.body, get(port(), std::string("/api/errors/") + k_evil_id).body);
+  EXPECT_EQ(get(port(), "/api/errors/" + upper + "/history").status, 200);
+  EXPECT_EQ(get(port(), "/errors/FFFFFFFFFFFFFFFF").status, 404);
+  EXPECT_EQ(get(port(), "/api/errors/0123456789ABCDEG").status, 400);
 }
 
 TEST_F(ServeTest, EtagAnswersIfNoneMatchAndGzipRoundTrips) {
