@@ -16,6 +16,7 @@ namespace errdex::scan {
 namespace {
 
 model::FileFacts js(const std::string& src) { return scan_javascript(src, Dialect::javascript); }
+model::FileFacts ts(const std::string& src) { return scan_javascript(src, Dialect::typescript); }
 
 using Shown = std::pair<std::string, std::string>;
 
@@ -251,6 +252,55 @@ TEST(JavaScriptHandedErrors, AHelperReturningABuiltinErrorCalledWithoutNew) {
   auto own = js("function Error(m) { return null; }\nfunction fail(m) { return Error(m); }\nfunction g() { throw fail('x'); }\n");
   ASSERT_EQ(own.sites.size(), 1u);
   EXPECT_NE(own.sites[0].error_class, "Error");
+}
+
+// htmlparser2: `this.cbs.onerror?.(new Error(".write() after done!"))`, a
+// handler named for errors that the parser was given: a site. Not a value
+// of a class not named as an error, nor a handler of another name.
+TEST(JavaScriptHandedErrors, AnErrorHandedToAHandlerNamedForErrors) {
+  expect_sites(ts("class Parser {\n"
+                  "  write(chunk: string) {\n"
+                  "    if (this.ended) {\n"
+                  "      this.cbs.onerror?.(new Error('.write() after done!'));\n"
+                  "      return;\n"
+                  "    }\n"
+                  "    this.handlers.on_error(new ParseError('bad chunk'));\n"
+                  "    this.cbs.onerror(new Token(chunk));\n"
+                  "    this.cbs.ontext(new Error('not an error handler'));\n"
+                  "  }\n"
+                  "}\n"),
+               {{{"Error", ".write() after done!"}, 4}, {{"ParseError", "bad chunk"}, 7}});
+}
+
+// MQTT.js: `function fatal(e) { … e.code = 'SOCKS'; return e }` thrown as
+// `throw fatal(new Error('bad SOCKS URL'))`: what the helper hands back is
+// what the call gives it. Not a helper that binds its parameter again.
+TEST(JavaScriptHandedErrors, AHelperHandingBackTheErrorItIsGiven) {
+  auto f = ts("function fatal<T>(e: T): T {\n"
+              "  try {\n"
+              "    if ((e as any).code === undefined) (e as any).code = 'SOCKS'\n"
+              "    return e\n"
+              "  } catch {\n"
+              "    return e\n"
+              "  }\n"
+              "}\n"
+              "const tag = (e) => e\n"
+              "function swap(e) {\n"
+              "  e = new Error('other')\n"
+              "  return e\n"
+              "}\n"
+              "export function parse(url: string) {\n"
+              "  if (!url) throw fatal(new Error('bad SOCKS URL'))\n"
+              "  if (url === 'x') throw swap(new TypeError('never shown'))\n"
+              "  if (url === 'y') throw tag(new RangeError('bad port'))\n"
+              "  const err = new SyntaxError('bad host')\n"
+              "  throw fatal(err)\n"
+              "}\n");
+  ASSERT_EQ(f.sites.size(), 4u);
+  EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "bad SOCKS URL"}));
+  EXPECT_EQ(shown(f.sites[1]), (Shown{"Error", "other"}));
+  EXPECT_EQ(shown(f.sites[2]), (Shown{"RangeError", "bad port"}));
+  EXPECT_EQ(shown(f.sites[3]), (Shown{"SyntaxError", "bad host"}));
 }
 
 TEST(JavaScriptHandedErrors, APrototypeMethodThrowsWhatItsSiblingMemberReturns) {
