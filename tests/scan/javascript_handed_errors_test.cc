@@ -270,6 +270,15 @@ TEST(JavaScriptHandedErrors, AnErrorHandedToAHandlerNamedForErrors) {
                   "  }\n"
                   "}\n"),
                {{{"Error", ".write() after done!"}, 4}, {{"ParseError", "bad chunk"}, 7}});
+  // A class named `Error` and a capital is one too (MQTT.js's
+  // `ErrorWithReasonCode`, emitted), `Errors` or `Errand` no.
+  expect_sites(ts("function handle(client, rc) {\n"
+                  "  const err = new ErrorWithReasonCode(`Connection refused: ${rc}`, rc)\n"
+                  "  client.emit('error', err)\n"
+                  "  const list = new Errors()\n"
+                  "  client.cbs.onerror(list)\n"
+                  "}\n"),
+               {{{"ErrorWithReasonCode", "Connection refused: {rc}"}, 2}});
 }
 
 // MQTT.js: `function fatal(e) { … e.code = 'SOCKS'; return e }` thrown as

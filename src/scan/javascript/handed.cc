@@ -257,7 +257,9 @@ bool FileScanner::callback_of_outer_function(std::string_view name) const {
 // `errors.AbortError`, `SomeException`, `DeprecationWarning`).
 bool FileScanner::names_error(std::string_view cls) {
   cls.remove_prefix(cls.rfind('.') == std::string_view::npos ? 0 : cls.rfind('.') + 1);
-  return cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
+  // MQTT.js's `ErrorWithReasonCode`: `Error` and a capital.
+  const bool error_with = cls.size() > 5 && cls.starts_with("Error") && std::isupper(static_cast<unsigned char>(cls[5]));
+  return error_with || cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
 }
 
 // Whether function `fn` throws its first parameter, or emits it as an
