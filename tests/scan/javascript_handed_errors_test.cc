@@ -285,31 +285,28 @@ TEST(JavaScriptHandedErrors, AnErrorHandedToAHandlerNamedForErrors) {
 // `throw fatal(new Error('bad SOCKS URL'))`: what the helper hands back is
 // what the call gives it. Not a helper that binds its parameter again.
 TEST(JavaScriptHandedErrors, AHelperHandingBackTheErrorItIsGiven) {
-  auto f = ts("function fatal<T>(e: T): T {\n"
-              "  try {\n"
-              "    if ((e as any).code === undefined) (e as any).code = 'SOCKS'\n"
-              "    return e\n"
-              "  } catch {\n"
-              "    return e\n"
-              "  }\n"
-              "}\n"
-              "const tag = (e) => e\n"
-              "function swap(e) {\n"
-              "  e = new Error('other')\n"
-              "  return e\n"
-              "}\n"
-              "export function parse(url: string) {\n"
-              "  if (!url) throw fatal(new Error('bad SOCKS URL'))\n"
-              "  if (url === 'x') throw swap(new TypeError('never shown'))\n"
-              "  if (url === 'y') throw tag(new RangeError('bad port'))\n"
-              "  const err = new SyntaxError('bad host')\n"
-              "  throw fatal(err)\n"
-              "}\n");
-  ASSERT_EQ(f.sites.size(), 4u);
-  EXPECT_EQ(shown(f.sites[0]), (Shown{"Error", "bad SOCKS URL"}));
-  EXPECT_EQ(shown(f.sites[1]), (Shown{"Error", "other"}));
-  EXPECT_EQ(shown(f.sites[2]), (Shown{"RangeError", "bad port"}));
-  EXPECT_EQ(shown(f.sites[3]), (Shown{"SyntaxError", "bad host"}));
+  expect_sites(ts("function fatal<T>(e: T): T {\n"
+                  "  try {\n"
+                  "    if ((e as any).code === undefined) (e as any).code = 'SOCKS'\n"
+                  "    return e\n"
+                  "  } catch {\n"
+                  "    return e\n"
+                  "  }\n"
+                  "}\n"
+                  "const tag = (e) => e\n"
+                  "function swap(e) {\n"
+                  "  e = new Error('other')\n"
+                  "  return e\n"
+                  "}\n"
+                  "export function parse(url: string) {\n"
+                  "  if (!url) throw fatal(new Error('bad SOCKS URL'))\n"
+                  "  if (url === 'x') throw swap(new TypeError('never shown'))\n"
+                  "  if (url === 'y') throw tag(new RangeError('bad port'))\n"
+                  "  const err = new SyntaxError('bad host')\n"
+                  "  throw fatal(err)\n"
+                  "}\n"),
+               {{{"Error", "bad SOCKS URL"}, 15}, {{"Error", "other"}, 16}, {{"RangeError", "bad port"}, 17},
+                {{"SyntaxError", "bad host"}, 19}});
 }
 
 TEST(JavaScriptHandedErrors, APrototypeMethodThrowsWhatItsSiblingMemberReturns) {
