@@ -114,6 +114,10 @@ struct ClassParam {
   std::string default_text;
   // The default is `None` (`note=None`).
   bool defaults_to_none = false;
+  // JavaScript: the text the message is for each key the call may pass
+  // here, from a table of the file (`this.message = ERROR_CODES[code] ||
+  // code`): (key, text) pairs; the display is then this parameter alone.
+  std::vector<std::pair<std::string, std::string>> texts;
 };
 
 // JavaScript's own error classes: what the `stack` and toString() of a

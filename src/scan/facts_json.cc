@@ -51,7 +51,7 @@ class Writer {
          s.function_doc, site_lines ? s.function_line : 0, s.class_name, s.class_bases, s.class_doc, s.message_param,
          s.message_param_position, s.arg_messages, s.message_forwarders);
   }
-  void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none); }
+  void value(const model::ClassParam& p) { list(p.name, p.keyword_only, p.default_text, p.defaults_to_none, p.texts); }
   void value(const model::ClassDef& c) { list(c.name, c.bases, c.line, c.display, c.params, c.code, c.names_itself, c.own_methods, c.factory); }
   void value(const model::TestExpectation& e) {
     list(e.kind, e.classes, e.match, e.test, e.line, e.code, e.calls, e.constructions, e.instance_steps, e.locals);
@@ -170,7 +170,9 @@ Expected<model::FileFacts> facts_from_json(std::string_view text) {
       d.display = templates_from(c.at(3));
       for (const auto& p : c.at(4))
         d.params.push_back({p.at(0).get<std::string>(), p.at(1).get<bool>(), p.at(2).get<std::string>(),
-                            p.size() > 3 && p.at(3).get<bool>()});
+                            p.size() > 3 && p.at(3).get<bool>(),
+                            p.size() > 4 ? p.at(4).get<std::vector<std::pair<std::string, std::string>>>()
+                                         : std::vector<std::pair<std::string, std::string>>{}});
       if (c.size() > 5) d.code = c.at(5).get<std::string>();
       if (c.size() > 6) d.names_itself = c.at(6).get<bool>();
       if (c.size() > 7) d.own_methods = c.at(7).get<bool>();

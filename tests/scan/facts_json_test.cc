@@ -56,7 +56,7 @@ TEST(FactsJson, EveryKindOfTextIsWrittenAsNlohmannDumpsIt) {
   c.name = "E";
   c.bases = {"Exception"};
   c.display = {s.message};
-  c.params = {{"code", true, "None"}, {"note", false, "", true}};
+  c.params = {{"code", true, "None"}, {"note", false, "", true, {{"QUEUECLOSED", "queue closed"}, {"E", "é"}}}};
   c.code = "ERR_X";
   c.names_itself = true;
   c.own_methods = true;

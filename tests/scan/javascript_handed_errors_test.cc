@@ -16,6 +16,7 @@ namespace errdex::scan {
 namespace {
 
 model::FileFacts js(const std::string& src) { return scan_javascript(src, Dialect::javascript); }
+model::FileFacts ts(const std::string& src) { return scan_javascript(src, Dialect::typescript); }
 
 using Shown = std::pair<std::string, std::string>;
 
@@ -251,6 +252,61 @@ TEST(JavaScriptHandedErrors, AHelperReturningABuiltinErrorCalledWithoutNew) {
   auto own = js("function Error(m) { return null; }\nfunction fail(m) { return Error(m); }\nfunction g() { throw fail('x'); }\n");
   ASSERT_EQ(own.sites.size(), 1u);
   EXPECT_NE(own.sites[0].error_class, "Error");
+}
+
+// htmlparser2: `this.cbs.onerror?.(new Error(".write() after done!"))`, a
+// handler named for errors that the parser was given: a site. Not a value
+// of a class not named as an error, nor a handler of another name.
+TEST(JavaScriptHandedErrors, AnErrorHandedToAHandlerNamedForErrors) {
+  expect_sites(ts("class Parser {\n"
+                  "  write(chunk: string) {\n"
+                  "    if (this.ended) {\n"
+                  "      this.cbs.onerror?.(new Error('.write() after done!'));\n"
+                  "      return;\n"
+                  "    }\n"
+                  "    this.handlers.on_error(new ParseError('bad chunk'));\n"
+                  "    this.cbs.onerror(new Token(chunk));\n"
+                  "    this.cbs.ontext(new Error('not an error handler'));\n"
+                  "  }\n"
+                  "}\n"),
+               {{{"Error", ".write() after done!"}, 4}, {{"ParseError", "bad chunk"}, 7}});
+  // A class named `Error` and a capital is one too (MQTT.js's
+  // `ErrorWithReasonCode`, emitted), `Errors` or `Errand` no.
+  expect_sites(ts("function handle(client, rc) {\n"
+                  "  const err = new ErrorWithReasonCode(`Connection refused: ${rc}`, rc)\n"
+                  "  client.emit('error', err)\n"
+                  "  const list = new Errors()\n"
+                  "  client.cbs.onerror(list)\n"
+                  "}\n"),
+               {{{"ErrorWithReasonCode", "Connection refused: {rc}"}, 2}});
+}
+
+// MQTT.js: `function fatal(e) { … e.code = 'SOCKS'; return e }` thrown as
+// `throw fatal(new Error('bad SOCKS URL'))`: what the helper hands back is
+// what the call gives it. Not a helper that binds its parameter again.
+TEST(JavaScriptHandedErrors, AHelperHandingBackTheErrorItIsGiven) {
+  expect_sites(ts("function fatal<T>(e: T): T {\n"
+                  "  try {\n"
+                  "    if ((e as any).code === undefined) (e as any).code = 'SOCKS'\n"
+                  "    return e\n"
+                  "  } catch {\n"
+                  "    return e\n"
+                  "  }\n"
+                  "}\n"
+                  "const tag = (e) => e\n"
+                  "function swap(e) {\n"
+                  "  e = new Error('other')\n"
+                  "  return e\n"
+                  "}\n"
+                  "export function parse(url: string) {\n"
+                  "  if (!url) throw fatal(new Error('bad SOCKS URL'))\n"
+                  "  if (url === 'x') throw swap(new TypeError('never shown'))\n"
+                  "  if (url === 'y') throw tag(new RangeError('bad port'))\n"
+                  "  const err = new SyntaxError('bad host')\n"
+                  "  throw fatal(err)\n"
+                  "}\n"),
+               {{{"Error", "bad SOCKS URL"}, 15}, {{"Error", "other"}, 16}, {{"RangeError", "bad port"}, 17},
+                {{"SyntaxError", "bad host"}, 19}});
 }
 
 TEST(JavaScriptHandedErrors, APrototypeMethodThrowsWhatItsSiblingMemberReturns) {

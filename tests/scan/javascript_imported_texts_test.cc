@@ -174,6 +174,52 @@ TEST(JavaScriptImportedTexts, ATableIndexedByAParameterShowsEachEntry) {
   EXPECT_EQ(template_text(f.sites[2].message), "{m[x]}");
 }
 
+// archiver's `function ArchiverError(code, data) { this.message =
+// ERROR_CODES[code] || code; … }` and multer's class calling
+// `super(errorMessages[code])`, raised in other files as `new
+// ArchiverError('QUEUECLOSED')`: the table's entry for the key written; a
+// key the table lacks shows as itself, and one not written may be any
+// entry.
+TEST(JavaScriptImportedTexts, AConstructorLookingItsMessageUpByItsArgument) {
+  std::vector<model::FileFacts> files = {
+      scan_javascript("const ERROR_CODES = {\n"
+                      "  ABORTED: 'archive was aborted',\n"
+                      "  QUEUECLOSED: 'queue closed',\n"
+                      "};\n"
+                      "function ArchiverError(code, data) {\n"
+                      "  Error.captureStackTrace(this, this.constructor);\n"
+                      "  this.message = ERROR_CODES[code] || code;\n"
+                      "  this.code = code;\n"
+                      "}\n"
+                      "util.inherits(ArchiverError, Error);\n"
+                      "const errorMessages = { LIMIT_PART_COUNT: 'Too many parts' };\n"
+                      "class MulterError extends Error {\n"
+                      "  constructor(code, field) {\n"
+                      "    super(errorMessages[code]);\n"
+                      "    this.code = code;\n"
+                      "  }\n"
+                      "}\n"
+                      "module.exports = { ArchiverError, MulterError };\n",
+                      Dialect::javascript),
+      scan_javascript("const { ArchiverError, MulterError } = require('./error');\n"
+                      "function f(x, code) {\n"
+                      "  if (x === 1) throw new ArchiverError('QUEUECLOSED');\n"
+                      "  if (x === 2) throw new ArchiverError('NOSUCHCODE');\n"
+                      "  if (x === 3) throw new MulterError('LIMIT_PART_COUNT', 'f');\n"
+                      "  throw new ArchiverError(code);\n"
+                      "}\n",
+                      Dialect::javascript),
+  };
+  link_javascript(files, std::vector<bool>(files.size(), true));
+  const auto& sites = files[1].sites;
+  ASSERT_EQ(sites.size(), 4u);
+  EXPECT_EQ(messages(files[1]), (Texts{"queue closed", "NOSUCHCODE", "Too many parts", "{code}"}));
+  EXPECT_TRUE(sites[0].alternatives.empty());
+  std::vector<std::string> any;
+  for (const auto& a : sites[3].alternatives) any.push_back(template_text(a));
+  EXPECT_EQ(any, (Texts{"archive was aborted", "queue closed"}));
+}
+
 TEST(JavaScriptImportedTexts, TheTextAfterAStatusCodeIsTheMessage) {
   auto f = scan_javascript(
       "const createError = require('http-errors');\n"

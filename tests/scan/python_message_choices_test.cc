@@ -249,5 +249,50 @@ TEST(PythonMessageChoices, AParameterInsideATextTakesTheCallersTexts) {
             (Texts{"cannot switch state from {self._state} to {new_state}"}));
 }
 
+// lark's `def assert_config(value, options, msg='Got %r, expected one of
+// %s')`, which raises `ConfigurationError(msg % (value, options))`: the
+// default formatted is the message, each text a caller passes formatted
+// so a variant; `_grammar_error(self, is_term, msg, *names)` raising
+// `msg.format(**args)` likewise. A plain `raise ValueError(msg)` keeps the
+// parameter as its message and offers the default text as a variant.
+TEST(PythonMessageChoices, AParameterDefaultingToATextShowsIt) {
+  EXPECT_EQ(shown("def assert_config(value, options, msg='Got %r, expected one of %s'):\n"
+                  "    if value not in options:\n"
+                  "        raise ValueError(msg % (value, options))\n"
+                  "def g(p):\n"
+                  "    assert_config(p, ('a', 'b'), \"%r isn't valid. Expected one of: %s\")\n"
+                  "    assert_config(p, ('a', 'b'), other)\n"),
+            (Texts{"Got {value}, expected one of {options}", "{value} isn't valid. Expected one of: {options}"}));
+  EXPECT_EQ(shown("class Loader:\n"
+                  "    def _grammar_error(self, is_term, msg, *names):\n"
+                  "        args = {'name': names[0]}\n"
+                  "        raise KeyError(msg.format(**args))\n"
+                  "    def define(self, name):\n"
+                  "        self._grammar_error(True, \"{Type} '{name}' defined more than once\", name)\n"),
+            (Texts{"{msg.format(**args)}", "{Type} '{name}' defined more than once"}));
+  EXPECT_EQ(shown("def check(value, msg='bad value'):\n"
+                  "    if not value:\n"
+                  "        raise ValueError(msg)\n"),
+            (Texts{"{msg}", "bad value"}));
+  // Bound again in the function: the text it is bound to, not the default.
+  EXPECT_EQ(shown("def check(value, msg='bad value'):\n"
+                  "    msg = 'no value'\n"
+                  "    raise ValueError(msg)\n"),
+            (Texts{"no value"}));
+}
+
+// A module-level name bound to the raising function (`error = _fail`):
+// its calls pass their texts as the function's own calls do.
+TEST(PythonMessageChoices, CallsOfAnAliasGiveTheirTexts) {
+  EXPECT_EQ(shown("def _fail(msg):\n"
+                  "    raise RuntimeError('failed: ' + msg)\n"
+                  "error = _fail\n"
+                  "def use(x):\n"
+                  "    if x:\n"
+                  "        error('x was set')\n"
+                  "    obj.error('not this one')\n"),
+            (Texts{"failed: {msg}", "failed: x was set"}));
+}
+
 }  // namespace
 }  // namespace errdex::scan

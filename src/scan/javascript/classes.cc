@@ -56,6 +56,7 @@ void FileScanner::visit_class(TSNode n) {
       // `super(msg || \`can't resolve reference ${ref} from id ${baseId}\`)`
       // (ajv's MissingRefError): the parameter when a call passes it, else
       // the text.
+      if (!ts_node_is_null(given) && keyed_display(given, start_byte(x), c)) return false;
       std::string_view passed;
       if (TSNode either = unwrap(given); kind(either) == Kind::Binary) {
         const std::string_view op = text(child(either, m_g.f_operator));
@@ -332,6 +333,7 @@ void FileScanner::read_constructor_function(std::string_view name, TSNode fn, TS
   // in order: the first the message, the others alternatives.
   walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
     if (kind(x) == Kind::Assign && text(child(x, m_g.f_left)) == "this.message" && c.display.size() < 8) {
+      if (c.display.empty() && keyed_display(child(x, m_g.f_right), start_byte(x), c)) return false;
       MessageTemplate t = message_from(child(x, m_g.f_right), start_byte(x));
       const bool bare = t.parts.size() == 1 && !t.parts[0].literal;
       if (t.style != "none" && !bare && t.from_literals) {
@@ -343,6 +345,43 @@ void FileScanner::read_constructor_function(std::string_view name, TSNode fn, TS
     return !is_function(kind(x)) || ts_node_eq(x, body);
   });
   m_facts.classes.push_back(std::move(c));
+}
+
+bool FileScanner::keyed_display(TSNode given, std::uint32_t at, ClassDef& c) {
+  given = unwrap(given);
+  // `TABLE[code] || code`: the key itself when the table has no entry.
+  if (kind(given) == Kind::Binary) {
+    const std::string_view op = text(child(given, m_g.f_operator));
+    if (op != "||" && op != "??") return false;
+    TSNode left = unwrap(child(given, m_g.f_left)), right = unwrap(child(given, m_g.f_right));
+    if (std::string_view(ts_node_type(left)) != "subscript_expression" || kind(right) != Kind::Identifier) return false;
+    TSNode index = unwrap(ts_node_child_by_field_name(left, "index", 5));
+    if (text(index) != text(right)) return false;
+    given = left;
+  }
+  if (std::string_view(ts_node_type(given)) != "subscript_expression") return false;
+  TSNode index = unwrap(ts_node_child_by_field_name(given, "index", 5));
+  if (kind(index) != Kind::Identifier) return false;
+  auto param = std::find_if(c.params.begin(), c.params.end(), [&](const model::ClassParam& p) { return p.name == text(index); });
+  TSNode table = message_table(unwrap(child(given, m_g.f_object)), at);
+  if (param == c.params.end() || ts_node_is_null(table)) return false;
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (std::uint32_t i = 0, n = named_count(table); i < n && texts.size() < 256; ++i) {
+    TSNode p = ts_node_named_child(table, i);
+    if (kind(p) != Kind::Pair) continue;
+    std::optional<std::string> value = plain_string(unwrap(child(p, m_g.f_value)));
+    std::string_view key = text(child(p, m_g.f_key));
+    if (key.size() >= 2 && (key.front() == '\'' || key.front() == '"') && key.back() == key.front()) key = key.substr(1, key.size() - 2);
+    if (value && !key.empty()) texts.emplace_back(std::string(key), std::move(*value));
+  }
+  if (texts.empty()) return false;
+  param->texts = std::move(texts);
+  MessageTemplate shown;
+  shown.style = "variable";
+  shown.from_literals = true;
+  shown.parts.push_back(interp(param->name));
+  c.display.assign(1, std::move(shown));
+  return true;
 }
 
 // An entry of a code-keyed message table, as Node's lib/internal/errors.js

@@ -141,6 +141,10 @@ class FileScanner {
     MessageTemplate message;
   };
   std::vector<HelperError> helper_errors(TSNode call, std::uint32_t at, int depth);
+  // The argument `call` passes for the parameter its function, of this
+  // file, hands back on every return without binding it again (`function
+  // fatal(e) { e.code = 'SOCKS'; return e }`), or null.
+  TSNode handed_back(TSNode call);
   std::vector<HelperError> returned_errors(TSNode fn, TSNode callee, int depth);
   // Whether `call` calls an error class by its bare name, which makes an
   // error as `new` does (protobufjs' `return RangeError(…)`, or
@@ -154,6 +158,11 @@ class FileScanner {
   // an error class written as a constructor function, its display the
   // texts it sets as `this.message` (classes.cc).
   void read_constructor_function(std::string_view name, TSNode fn, TSNode at);
+  // `ERROR_CODES[code] || code`, `errorMessages[code]`: a constructor's
+  // message looked up in a table of texts by its parameter. Then `c`
+  // displays that parameter alone, which keeps the table's entries
+  // (ClassParam::texts); false, `c` untouched, for any other message.
+  bool keyed_display(TSNode given, std::uint32_t at, ClassDef& c);
   // The error class a constructor function's prototype is made from, as
   // the file says; empty when it says none.
   std::string prototype_base(std::string_view name) const;

@@ -2,6 +2,7 @@
 // `callback(e)`, `emitter.emit('error', e)`, `stream.destroy(e)`,
 // `process.emitWarning(msg)`), and Node's assert checks: each is a site.
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +15,18 @@
 namespace errdex::scan::javascript_detail {
 
 using javascript::builtin_value_class;
+
+namespace {
+
+// `onerror`, `onError`, `on_error`: a handler's name for errors.
+bool error_handler_name(std::string_view name) {
+  std::string folded;
+  for (char c : name)
+    if (c != '_') folded.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return folded == "onerror";
+}
+
+}  // namespace
 
 // A call that hands an error on instead of throwing it: `Promise.reject(e)`,
 // `reject(e)` in a promise executor, `callback(e)` to a function the
@@ -72,6 +85,12 @@ void FileScanner::check_call(TSNode call) {
     // A function handed a value, not an error: lodash's
     // `equalFunc(new Uint8Array(object), new Uint8Array(other))`.
     if (kind(unwrap(made)) == Kind::New && builtin_value_class(text(child(unwrap(made), m_g.f_constructor)))) return;
+  } else if (kind(callee) == Kind::Member && error_handler_name(text(child(callee, m_g.f_property)))) {
+    // A handler named for errors, wherever it comes from (htmlparser2's
+    // `this.cbs.onerror?.(new Error(".write() after done!"))`): what it is
+    // handed is an error only when its class is named as one.
+    made = argument(call, 0);
+    if (kind(unwrap(made)) == Kind::New && !names_error(text(child(unwrap(made), m_g.f_constructor)))) return;
   } else if (kind(callee) == Kind::Identifier && callback_of_outer_function(name)) {
     // The callback of a function around the one the call is in (`send(mail,
     // callback) { … stream.on('end', () => { … callback(new Error(…)) }) }`):
@@ -315,7 +334,9 @@ bool FileScanner::names_error(std::string_view cls) {
   // Node's error codes name their classes too (`ERR_STREAM_PUSH_AFTER_EOF`).
   const bool code = cls.starts_with("ERR_") && cls.size() > 4 &&
                     std::all_of(cls.begin() + 4, cls.end(), [](char ch) { return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'; });
-  return code || cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
+  // MQTT.js's `ErrorWithReasonCode`: `Error` and a capital.
+  const bool error_with = cls.size() > 5 && cls.starts_with("Error") && std::isupper(static_cast<unsigned char>(cls[5]));
+  return code || error_with || cls.ends_with("Error") || cls.ends_with("Exception") || cls.ends_with("Warning");
 }
 
 // Whether function `fn` throws its first parameter, or emits it as an

@@ -21,6 +21,15 @@ namespace errdex::scan::javascript_detail {
 // SyntaxError(message)`): the first error returned is the site's class and
 // message, the others its alternatives.
 bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, int depth) {
+  // `throw fatal(new Error('bad SOCKS URL'))`: what the call hands the
+  // helper is what it throws.
+  if (TSNode given = depth < 4 ? handed_back(call) : TSNode{}; !ts_node_is_null(given)) {
+    if (kind(given) == Kind::Identifier) {
+      read_thrown_name(given, site, at, depth + 1);
+      return true;
+    }
+    return read_construction(given, site, at, depth + 1);
+  }
   std::vector<HelperError> made = helper_errors(call, at, depth);
   if (made.empty()) return false;
   site.args = argument_texts(call);
@@ -31,6 +40,47 @@ bool FileScanner::read_helper(TSNode call, ThrowSite& site, std::uint32_t at, in
   // `fail(msg) { throw this.error(msg) }`: what the callers of `fail` pass.
   add_caller_messages(site, at);
   return true;
+}
+
+TSNode FileScanner::handed_back(TSNode call) {
+  TSNode fn = called_function(call);
+  if (ts_node_is_null(fn)) return {};
+  TSNode body = child(fn, m_g.f_body);
+  std::string_view returned;
+  bool every = true;
+  auto take = [&](TSNode v) {
+    v = unwrap(v);
+    if (kind(v) != Kind::Identifier || (!returned.empty() && text(v) != returned)) every = false;
+    else returned = text(v);
+  };
+  if (kind(body) != Kind::Block) {
+    take(body);  // `(e) => e`
+  } else {
+    walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+      const Kind k = kind(x);
+      if (k == Kind::Return) {
+        if (named_count(x) == 0) every = false;
+        else take(ts_node_named_child(x, 0));
+      }
+      return every && (!is_function(k) || ts_node_eq(x, body));
+    });
+    // Not bound again on the way.
+    if (every && !returned.empty())
+      walk(body, [&](TSNode x, std::uint32_t, TSTreeCursor*) {
+        const Kind k = kind(x);
+        if ((k == Kind::Assign || k == Kind::AugAssign) && kind(child(x, m_g.f_left)) == Kind::Identifier &&
+            text(child(x, m_g.f_left)) == returned)
+          every = false;
+        return every && (!is_function(k) || ts_node_eq(x, body));
+      });
+  }
+  if (!every || returned.empty()) return {};
+  const std::vector<std::string> params = parameter_names(fn);
+  const auto pos = std::find(params.begin(), params.end(), returned);
+  if (pos == params.end()) return {};
+  TSNode given = unwrap(argument(call, static_cast<std::uint32_t>(pos - params.begin())));
+  const Kind gk = kind(given);
+  return gk == Kind::New || gk == Kind::Call || gk == Kind::Identifier ? given : TSNode{};
 }
 
 // The method `name` of the class whose method holds `n` (`this` there is

@@ -135,6 +135,21 @@ std::vector<MessageTemplate> code_messages(const ClassDef& entry, const std::vec
   return out;
 }
 
+// Whether `arg`, an argument as written, is a plain string literal.
+bool is_string_literal(std::string_view arg) {
+  return arg.size() >= 2 && (arg.front() == '\'' || arg.front() == '"') && arg.back() == arg.front() &&
+         arg.substr(1, arg.size() - 2).find_first_of("\\'\"") == std::string_view::npos;
+}
+
+// The table's text for the key `arg` writes (ClassParam::texts), or null.
+const std::string* keyed_text(const model::ClassParam& p, std::string_view arg) {
+  if (p.texts.empty() || !is_string_literal(arg)) return nullptr;
+  const std::string_view key = arg.substr(1, arg.size() - 2);
+  for (const auto& [k, text] : p.texts)
+    if (k == key) return &text;
+  return nullptr;
+}
+
 // Two definitions of a class name that print and format alike.
 bool same_class(const ClassDef& a, const ClassDef& b) {
   if (a.names_itself != b.names_itself || a.bases != b.bases || a.display.size() != b.display.size() ||
@@ -164,7 +179,9 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
       }
       std::size_t k = 0;
       while (k < c.params.size() && c.params[k].name != p.text) ++k;
-      if (k < c.params.size() && k < site.args.size()) {
+      if (const std::string* entry = k < c.params.size() && k < site.args.size() ? keyed_text(c.params[k], site.args[k]) : nullptr) {
+        append_parts(out.parts, {TemplatePart{true, *entry, {}, 0}});
+      } else if (k < c.params.size() && k < site.args.size()) {
         if (k == 0 && site.message.from_literals)
           append_parts(out.parts, site.message.parts);
         else if (k < site.arg_messages.size() && !site.arg_messages[k].parts.empty())
@@ -206,6 +223,17 @@ void offer_display(const ClassDef& c, ThrowSite& site) {
   if (shown.empty()) return;
   site.message = std::move(shown.front());
   site.alternatives.clear();
+  // A key not written in the call (`new MulterError(code)`): any entry.
+  for (std::size_t k = 0; k < c.params.size() && k < site.args.size(); ++k)
+    if (!c.params[k].texts.empty() && !keyed_text(c.params[k], site.args[k]) && !is_string_literal(site.args[k]))
+      for (const auto& [key, text] : c.params[k].texts)
+        if (site.alternatives.size() < 64) {
+          MessageTemplate t;
+          t.style = "variable";
+          t.from_literals = true;
+          t.parts.push_back(TemplatePart{true, text, {}, 0});
+          site.alternatives.push_back(std::move(t));
+        }
   for (std::size_t i = 1; i < shown.size() && site.alternatives.size() < 64; ++i)
     if (!same_parts(shown[i], site.message)) site.alternatives.push_back(std::move(shown[i]));
 }

@@ -76,6 +76,41 @@ void FileScanner::index_calls() {
   });
 }
 
+const std::vector<std::string>& FileScanner::aliases_of(std::string_view name) {
+  depends_on(name);
+  if (!m_aliases_indexed) {
+    // `error = _fail` at the top level, read from the file as written: the
+    // outline blanks such a line, and its calls are what ask to keep it.
+    m_aliases_indexed = true;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    const std::string_view src = m_original.empty() ? m_src : m_original;
+    for (std::size_t at = 0; at < src.size();) {
+      std::size_t end = src.find('\n', at);
+      if (end == std::string_view::npos) end = src.size();
+      std::string_view line = src.substr(at, end - at);
+      at = end + 1;
+      std::size_t i = 0;
+      while (i < line.size() && ident(line[i])) ++i;
+      const std::string_view left = line.substr(0, i);
+      while (i < line.size() && line[i] == ' ') ++i;
+      if (left.empty() || std::isdigit(static_cast<unsigned char>(left[0])) || i + 1 >= line.size() || line[i] != '=' ||
+          line[i + 1] == '=')
+        continue;
+      ++i;
+      while (i < line.size() && line[i] == ' ') ++i;
+      const std::size_t from = i;
+      while (i < line.size() && ident(line[i])) ++i;
+      const std::string_view right = line.substr(from, i - from);
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\r')) ++i;
+      if (!right.empty() && right != left && (i == line.size() || line[i] == '#'))
+        m_aliases[std::string(right)].emplace_back(left);
+    }
+  }
+  static const std::vector<std::string> none;
+  auto it = m_aliases.find(std::string(name));
+  return it == m_aliases.end() ? none : it->second;
+}
+
 TSNode FileScanner::function_named(std::string_view name) {
   depends_on(name);
   index_calls();
@@ -193,7 +228,35 @@ TSNode FileScanner::only_argument_from(TSNode call, int position) const {
   return found;
 }
 
-void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, bool splat, const MessageTemplate* frame) {
+std::optional<MessageTemplate> FileScanner::parameter_default_text(std::string_view name, std::uint32_t at) {
+  const std::size_t fi = innermost_function();
+  if (fi == std::string::npos || !ts_node_is_null(m_scope)) return std::nullopt;
+  TSNode fn = m_ctx[fi].node;
+  if (at < start_byte(fn) || at >= end_byte(fn)) return std::nullopt;
+  TSNode def = unwrap_parens(parameter_default(fn, name));
+  if (kind(def) != Kind::String && kind(def) != Kind::ConcatString) return std::nullopt;
+  MessageTemplate t;
+  bool is_f = false;
+  if (!literal_parts(def, t.parts, is_f) || is_f || !all_literal(t.parts)) return std::nullopt;
+  t.style = "string";
+  t.from_literals = true;
+  return t;
+}
+
+TSNode FileScanner::formatted_name(TSNode message) const {
+  message = unwrap_parens(message);
+  TSNode name{};
+  if (kind(message) == Kind::BinaryOp && text(child(message, m_g.f_operator)) == "%") {
+    name = unwrap_parens(child(message, m_g.f_left));
+  } else if (kind(message) == Kind::Call) {
+    TSNode fn = child(message, m_g.f_function);
+    if (kind(fn) == Kind::Attribute && text(child(fn, m_g.f_attribute)) == "format") name = unwrap_parens(child(fn, m_g.f_object));
+  }
+  return kind(name) == Kind::Identifier ? name : TSNode{};
+}
+
+void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, bool splat, const MessageTemplate* frame,
+                                      TSNode formatted, std::uint32_t at) {
   // The enclosing function, and whether it is a method (called as `x.f()`,
   // its first parameter bound).
   const std::size_t fi = innermost_function();
@@ -205,7 +268,7 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
   bool module_level = true;
   for (std::size_t j = 0; j < fi; ++j)
     module_level = module_level && m_ctx[j].kind != Kind::ClassDef && m_ctx[j].kind != Kind::FunctionDef;
-  if (!splat && module_level && !frame) {
+  if (!splat && module_level && !frame && ts_node_is_null(formatted)) {
     site.message_param = std::string(param);
     site.message_param_position = position;
   }
@@ -219,7 +282,15 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
   if (method && ci != fi && python::collapse_ws(text(m_ctx[ci].node)).find("@staticmethod") != std::string::npos)
     method = false;
   std::size_t read = 0;
-  for (TSNode call : calls_named(fname)) {
+  // Calls of the function, and of a module-level name bound to it (`error
+  // = _fail`, then `error("…")`).
+  std::vector<TSNode> calls = calls_named(fname);
+  if (!method)
+    for (const std::string& alias : aliases_of(fname)) {
+      if (calls_blanked(alias)) return;  // the file is read again, keeping them
+      calls.insert(calls.end(), calls_named(alias).begin(), calls_named(alias).end());
+    }
+  for (TSNode call : calls) {
     if (read >= k_max_callers_read) break;
     bool via_attribute = kind(child(call, m_g.f_function)) == Kind::Attribute;
     if (method != via_attribute) continue;
@@ -227,6 +298,19 @@ void FileScanner::add_caller_messages(ThrowSite& site, std::string_view param, b
                        : argument_for(call, position < 0 ? -1 : position - (method ? 1 : 0), param);
     if (ts_node_is_null(arg)) continue;
     ++read;
+    if (!ts_node_is_null(formatted)) {
+      // A text written in the call, formatted in the site's own scope.
+      const TSNode given = unwrap_parens(arg);
+      if (kind(given) != Kind::String && kind(given) != Kind::ConcatString) continue;
+      m_given_format = {param, given};
+      std::optional<MessageTemplate> t = build(formatted, at, 0, true);
+      m_given_format = {};
+      if (t && any_literal(t->parts)) {
+        t->from_literals = true;
+        push_alternative(site, std::move(*t));
+      }
+      continue;
+    }
     TSNode caller = enclosing_function(call);
     m_scope = ts_node_is_null(caller) ? m_root : child(caller, m_g.f_body);
     if (!ts_node_is_null(m_scope)) {

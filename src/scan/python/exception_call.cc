@@ -208,6 +208,9 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   if (kind(name) != Kind::Identifier) {
     message_with_choices(site, msg, at);
     concat_variants(site, name, at);
+    // `msg % (value, options)` of a parameter: each text callers pass.
+    if (TSNode format = formatted_name(name); !ts_node_is_null(format) && reaching(text(format), at).empty())
+      add_caller_messages(site, text(format), false, nullptr, name, at);
     return;
   }
   // A message variable: the latest reaching assignment is the message
@@ -218,7 +221,12 @@ void FileScanner::read_exception_call(TSNode call, ThrowSite& site, std::uint32_
   auto found = reaching(text(name), at);
   if (found.empty() || !take_choices(site, each_choice([&] { return build_reaching(found.back(), 0); })))
     site.message = message_from(msg, at);
-  if (found.empty()) add_caller_messages(site, text(name));
+  if (found.empty()) {
+    // `def check(value, msg='bad value'): … raise ValueError(msg)`: the
+    // text a call leaving the parameter out shows, then the callers'.
+    if (std::optional<MessageTemplate> fallback = parameter_default_text(text(name), at)) push_alternative(site, std::move(*fallback));
+    add_caller_messages(site, text(name));
+  }
   for (std::size_t i = 0; i + 1 < found.size(); ++i)
     for (MessageTemplate& t : each_choice([&] { return build_reaching(found[i], 1); })) {
       t.from_literals = true;

@@ -661,8 +661,18 @@ class FileScanner {
   // With `frame`, the message holds `{param}` among other text: each text a
   // caller passes fills a copy of `frame` (pluggy's `_raise_wrapfail(gen,
   // "did not yield")` into `f"wrap_controller at … {msg}"`).
+  // With `formatted`, the message formats the parameter (`msg % (value,
+  // options)`, `msg.format(**args)`): each text a caller passes for it,
+  // formatted so (`formatted` built as at `at`).
   void add_caller_messages(ThrowSite& site, std::string_view param, bool splat = false,
-                           const MessageTemplate* frame = nullptr);
+                           const MessageTemplate* frame = nullptr, TSNode formatted = {}, std::uint32_t at = 0);
+  // The text parameter `name` of the function the walk is in defaults to
+  // (`def assert_config(value, options, msg='Got %r, expected one of
+  // %s')`), or nullopt: not a parameter, no written text, or not in the
+  // function that holds `at`.
+  std::optional<MessageTemplate> parameter_default_text(std::string_view name, std::uint32_t at);
+  // `msg` of a message `msg % args` or `msg.format(…)`, else null.
+  TSNode formatted_name(TSNode message) const;
   // add_caller_messages for each parameter the site's message shows among
   // other text, which the function does not assign.
   void fill_parameters_from_callers(ThrowSite& site, std::uint32_t at);
@@ -695,6 +705,9 @@ class FileScanner {
   void index_calls();
   const std::vector<TSNode>& calls_named(std::string_view name);
   TSNode function_named(std::string_view name);
+  // The module-level names bound to function `name` as they are (`error =
+  // _fail`): their calls are the function's.
+  const std::vector<std::string>& aliases_of(std::string_view name);
   // `TABLE["key"]`, `self.messages["key"]`: the value a message table of
   // this file holds under the key, or null.
   TSNode table_entry(TSNode subscript);
@@ -733,6 +746,11 @@ class FileScanner {
   bool m_calls_indexed = false;
   std::unordered_map<std::string, std::vector<TSNode>> m_calls;
   std::unordered_map<std::string, TSNode> m_functions;
+  std::unordered_map<std::string, std::vector<std::string>> m_aliases;  // by the function's name
+  bool m_aliases_indexed = false;
+  // While a caller's text is formatted as the site formats its parameter:
+  // the parameter and the text (add_caller_messages).
+  std::pair<std::string_view, TSNode> m_given_format{};
   std::unordered_map<std::string, TSNode> m_classes;  // the first module-level class of a name
   bool m_classes_indexed = false;
   std::unordered_map<std::string, bool> m_blanked_words;  // calls_blanked's answers; class_attribute's by "self.x"

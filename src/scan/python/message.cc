@@ -460,9 +460,15 @@ std::optional<std::string> FileScanner::format_string(TSNode n, std::uint32_t si
   if (TSNode entry = table_entry(n); !ts_node_is_null(entry)) n = unwrap_gettext(entry);
   if (TSNode value = class_attribute(n); !ts_node_is_null(value)) n = unwrap_gettext(value);
   std::vector<TemplatePart> parts;
-  if (kind(n) == Kind::Identifier) {
+  if (kind(n) == Kind::Identifier && !ts_node_is_null(m_given_format.second) && text(n) == m_given_format.first) {
+    // A caller's text for the parameter (add_caller_messages).
+    bool is_f = false;
+    if (!literal_parts(m_given_format.second, parts, is_f)) return std::nullopt;
+  } else if (kind(n) == Kind::Identifier) {
     if (!allow_var) return std::nullopt;
     auto var = build_variable(text(n), site_byte, depth + 1);
+    // A parameter nothing assigns: the text it defaults to.
+    if (!var && reaching(text(n), site_byte).empty()) var = parameter_default_text(text(n), site_byte);
     if (!var) return std::nullopt;
     parts = std::move(var->parts);
   } else if (TSNode bare = unwrap_parens(n); kind(bare) == Kind::BinaryOp) {
