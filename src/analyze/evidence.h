@@ -37,11 +37,13 @@ class JsCallGraph;
 // (guard_eval.h: its guards hold, those above it fail), read through a
 // function the test calls that passes them on to the site's, and for a
 // method through what the test's constructor call and its later calls on
-// the instance set. Each record keeps at most `max_tests`, closest first.
-// `sites[i]` gave `records[i]`.
+// the instance set. Each record keeps at most `max_tests`, closest first,
+// after the tests seen raising it (`observed[i]`, record by record: analyze/
+// observed.h), which need no reading. `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
-                std::size_t max_tests = 3);
+                std::size_t max_tests = 3,
+                const std::vector<std::vector<model::TestEvidence>>* observed = nullptr);
 
 // The same for JavaScript and TypeScript (files not `.py`): an
 // expectation links the records of the functions its calls name (by their
