@@ -128,6 +128,14 @@ ObservedPaths::ObservedPaths(std::string root, std::string prefix, const std::ve
 }
 
 std::optional<std::string> ObservedPaths::resolve(std::string_view printed) const {
+  // A module the interpreter runs frozen (`<frozen importlib._bootstrap>`,
+  // `<frozen os>`) is its source file's.
+  if (printed.starts_with("<frozen ") && printed.ends_with(">")) {
+    std::string module(printed.substr(8, printed.size() - 9));
+    if (module.empty() || !plain_dotted_name(module)) return std::nullopt;
+    std::replace(module.begin(), module.end(), '.', '/');
+    return resolve(module + ".py");
+  }
   if (!m_root.empty() && printed.size() > m_root.size() + 1 && printed.starts_with(m_root) &&
       printed[m_root.size()] == '/') {
     std::string rel(printed.substr(m_root.size() + 1));
@@ -145,14 +153,20 @@ std::optional<std::string> ObservedPaths::resolve(std::string_view printed) cons
   return out;
 }
 
-std::vector<std::vector<model::TestEvidence>> observed_tests(const Observations& observations,
-                                                             const ObservedPaths& paths,
-                                                             const std::vector<model::ErrorRecord>& records,
-                                                             ObservedCounts* counts, std::size_t max_tests) {
+bool ObservedLinks::contradicts(const std::string& path, int line, std::size_t record) const {
+  auto it = by_expectation.find(path + ':' + std::to_string(line));
+  return it != by_expectation.end() && std::find(it->second.begin(), it->second.end(), record) == it->second.end();
+}
+
+ObservedLinks observed_tests(const Observations& observations, const ObservedPaths& paths,
+                             const std::vector<model::ErrorRecord>& records, ObservedCounts* counts,
+                             std::size_t max_tests) {
   std::unordered_map<std::string, std::vector<std::size_t>> at;  // "path:line" → records
   for (std::size_t i = 0; i < records.size(); ++i)
     at[records[i].file_path + ':' + std::to_string(records[i].line_number)].push_back(i);
-  std::vector<std::vector<model::TestEvidence>> out(records.size());
+  ObservedLinks links;
+  auto& out = links.tests;
+  out.resize(records.size());
   ObservedCounts n;
   n.observations = observations.items.size();
   std::unordered_map<std::string, std::optional<std::string>> resolved;
@@ -175,7 +189,11 @@ std::vector<std::vector<model::TestEvidence>> observed_tests(const Observations&
       if (!linked.empty()) break;
     }
     n.linked += !linked.empty();
-    for (std::size_t r : linked) out[r].push_back({*test_path, o.test_line, o.test_name, o.code});
+    auto& seen = links.by_expectation[*test_path + ':' + std::to_string(o.test_line)];
+    for (std::size_t r : linked) {
+      out[r].push_back({*test_path, o.test_line, o.test_name, o.code});
+      if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
+    }
   }
   // One entry per test line (a test of a mixin runs as each class that
   // uses it): the first by name, whatever order the runs wrote in.
@@ -193,7 +211,7 @@ std::vector<std::vector<model::TestEvidence>> observed_tests(const Observations&
     if (tests.size() > max_tests) tests.resize(max_tests);
   }
   if (counts) *counts = n;
-  return out;
+  return links;
 }
 
 }  // namespace errdex::analyze

@@ -63,14 +63,28 @@ struct ObservedCounts {
   std::size_t records = 0;  // records that got a test
 };
 
-// Each record's tests seen raising it: an observation links the record at the innermost frame that holds one
+// What the tests were seen doing, by record and by expectation.
+struct ObservedLinks {
+  // Each record's tests seen raising it, at most `max_tests`, one per test
+  // line, in the order of the test's path and line.
+  std::vector<std::vector<model::TestEvidence>> tests;
+  // Each expectation seen getting its error ("path:line" of the test, the
+  // path from the repository's top), with the records it was seen raised
+  // at: none when each time it came from elsewhere (C code, another
+  // package). An expectation that was watched and never raised a record
+  // is no link to it, whatever its code suggests.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_expectation;
+
+  // Whether the test at `path`:`line` was watched and never got its error
+  // from `record`.
+  bool contradicts(const std::string& path, int line, std::size_t record) const;
+};
+
+// An observation links the record at the innermost frame that holds one
 // (frames above it are calls on the way) whose class is the error's or
-// one of its bases. A record keeps at most `max_tests`, one per test line,
-// in the order of the test's path and line.
-std::vector<std::vector<model::TestEvidence>> observed_tests(const Observations& observations,
-                                                             const ObservedPaths& paths,
-                                                             const std::vector<model::ErrorRecord>& records,
-                                                             ObservedCounts* counts = nullptr,
-                                                             std::size_t max_tests = 3);
+// one of its bases.
+ObservedLinks observed_tests(const Observations& observations, const ObservedPaths& paths,
+                             const std::vector<model::ErrorRecord>& records, ObservedCounts* counts = nullptr,
+                             std::size_t max_tests = 3);
 
 }  // namespace errdex::analyze

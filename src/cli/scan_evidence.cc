@@ -223,7 +223,7 @@ EvidenceCounts add_evidence(const EvidenceInput& in, std::vector<model::ThrowSit
   analyze::link_entry_points(graph, sites, records);
   analyze::link_javascript_entry_points(js_graph, sites, records);
   phase("5c tests");
-  std::vector<std::vector<model::TestEvidence>> observed;
+  analyze::ObservedLinks observed;
   if (in.observed) {
     const analyze::ObservedPaths observed_paths(in.root, in.prefix, paths);
     observed = analyze::observed_tests(*in.observed, observed_paths, records, &counts.observed);

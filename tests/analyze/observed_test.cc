@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -67,7 +68,8 @@ TEST(Observed, PathsUnderTheRootOrEndingLikeOneFile) {
   EXPECT_EQ(paths.resolve("/site-packages/util.py"), std::nullopt);
   EXPECT_EQ(paths.resolve("/site-packages/a/util.py"), "Lib/a/util.py");
   EXPECT_EQ(paths.resolve("/usr/lib/python3.11/csv.py"), std::nullopt);
-  EXPECT_EQ(paths.resolve("<frozen importlib._bootstrap>"), std::nullopt);
+  EXPECT_EQ(paths.resolve("<frozen importlib._bootstrap>"), std::nullopt);  // not scanned
+  EXPECT_EQ(paths.resolve("<frozen ipaddress>"), "Lib/ipaddress.py");
 }
 
 TEST(Observed, TheInnermostFrameHoldingARecordOfTheClassIsLinked) {
@@ -91,7 +93,8 @@ TEST(Observed, TheInnermostFrameHoldingARecordOfTheClassIsLinked) {
   // A test outside the scanned tree names nothing.
   text += line(R"([["/r/pkg/a.py", 10]])", "ValueError", "[]", "/other/test_x.py", 1, "X.test_x");
   analyze::ObservedCounts counts;
-  auto tests = analyze::observed_tests(analyze::parse_observations(text), paths, records, &counts);
+  const auto links = analyze::observed_tests(analyze::parse_observations(text), paths, records, &counts);
+  const auto& tests = links.tests;
   ASSERT_EQ(tests.size(), 4u);
   ASSERT_EQ(tests[0].size(), 1u);
   EXPECT_EQ(tests[0][0].name, "T.test_one");
@@ -106,6 +109,29 @@ TEST(Observed, TheInnermostFrameHoldingARecordOfTheClassIsLinked) {
   EXPECT_EQ(counts.observations, 4u);
   EXPECT_EQ(counts.linked, 3u);
   EXPECT_EQ(counts.records, 3u);
+  // An expectation watched contradicts a link to any record it did not
+  // raise at; one never watched contradicts none.
+  EXPECT_FALSE(links.contradicts("tests/test_a.py", 5, 0));
+  EXPECT_TRUE(links.contradicts("tests/test_a.py", 5, 2));
+  EXPECT_TRUE(links.contradicts("tests/test_a.py", 7, 0));
+  EXPECT_FALSE(links.contradicts("tests/test_a.py", 6, 0));
+}
+
+TEST(Observed, AnExpectationRaisedInCContradictsEveryRecordButOneItAlsoRaised) {
+  const ObservedPaths paths("/r", "", {"pkg/a.py", "tests/test_a.py"});
+  std::vector<model::ErrorRecord> records = {record("pkg/a.py", 10, "ValueError"), record("pkg/a.py", 20, "ValueError")};
+  std::string text;
+  // One expectation, run for the C and the Python build of a module: the
+  // C one raised under a call (no record there), the Python one at a.py:10.
+  text += line(R"([["/r/pkg/a.py", 4]])", "ValueError", "[]", "/r/tests/test_a.py", 3, "CTests.test_m");
+  text += line(R"([["/r/pkg/a.py", 10]])", "ValueError", "[]", "/r/tests/test_a.py", 3, "PyTests.test_m");
+  // Another raised in C only.
+  text += line(R"([["/r/pkg/a.py", 5]])", "ValueError", "[]", "/r/tests/test_a.py", 8, "CTests.test_n");
+  const auto links = analyze::observed_tests(analyze::parse_observations(text), paths, records);
+  EXPECT_FALSE(links.contradicts("tests/test_a.py", 3, 0));
+  EXPECT_TRUE(links.contradicts("tests/test_a.py", 3, 1));
+  EXPECT_TRUE(links.contradicts("tests/test_a.py", 8, 0));
+  EXPECT_TRUE(links.contradicts("tests/test_a.py", 8, 1));
 }
 
 TEST(Observed, OneEntryPerTestLineInPathOrderAtMostThree) {
@@ -118,7 +144,7 @@ TEST(Observed, OneEntryPerTestLineInPathOrderAtMostThree) {
   text += line(R"([["/r/pkg/a.py", 10]])", "ValueError", "[]", "/r/tests/test_a.py", 30, "A.test_z");
   text += line(R"([["/r/pkg/a.py", 10]])", "ValueError", "[]", "/r/tests/test_a.py", 20, "A.test_y");
   text += line(R"([["/r/pkg/a.py", 10]])", "ValueError", "[]", "/r/tests/test_b.py", 90, "B.test_w");
-  auto tests = analyze::observed_tests(analyze::parse_observations(text), paths, records);
+  auto tests = analyze::observed_tests(analyze::parse_observations(text), paths, records).tests;
   ASSERT_EQ(tests[0].size(), 3u);
   EXPECT_EQ(tests[0][0].name, "A.test_y");
   EXPECT_EQ(tests[0][1].name, "A.test_z");
@@ -215,6 +241,62 @@ TEST(ObserveClient, UsageErrorsExitTwo) {
   r = run("PYTHONPATH=" + shell_quote(k_client) + " python3 -m errdex.observe --help");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("usage:"), std::string::npos);
+}
+
+// A link the code suggests and the run contradicts is dropped: the test
+// was watched getting its error from C code under another line.
+TEST(ObservedScan, AnExpectationWatchedRaisingElsewhereLinksNothingFromTheCode) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "pkg");
+  std::filesystem::create_directories(dir / "tests");
+  testing::write_file(dir / "pkg" / "__init__.py", "");
+  testing::write_file(dir / "pkg" / "mod.py", R"(def parse(text):
+    if not text:
+        raise ValueError("empty text")
+    return int(text)
+)");
+  testing::write_file(dir / "tests" / "test_mod.py", R"(import unittest
+from pkg.mod import parse
+
+
+class ParseTest(unittest.TestCase):
+    word = "word"
+
+    def test_empty(self):
+        with self.assertRaises(ValueError):
+            parse("")
+
+    def test_word(self):
+        with self.assertRaises(ValueError):
+            parse(self.word)
+)");
+  // The tests of the record at mod.py:3, by name, in a scan's export.
+  auto tests_of_site = [&](const std::string& extra) {
+    const std::string db = "sqlite:" + (dir / ("s" + std::to_string(extra.size()) + ".db")).string();
+    auto r = run(errdex_cmd() + " scan " + shell_quote(dir.str()) + " --repo o/n -q --db " + shell_quote(db) + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    r = run(errdex_cmd() + " export --db " + shell_quote(db));
+    std::vector<std::string> names;
+    for (std::size_t at = 0; at < r.out.size();) {
+      std::size_t nl = r.out.find('\n', at);
+      if (nl == std::string::npos) nl = r.out.size();
+      auto j = nlohmann::json::parse(r.out.substr(at, nl - at), nullptr, false);
+      at = nl + 1;
+      if (!j.is_object() || j["record"]["lineNumber"] != 3 || !j["record"]["evidence"].contains("tests")) continue;
+      for (const auto& t : j["record"]["evidence"]["tests"]) names.push_back(t["name"].get<std::string>());
+    }
+    return names;
+  };
+  const auto from_code = tests_of_site("");
+  // The code alone cannot tell what `self.word` holds: both tests link.
+  ASSERT_EQ(from_code, (std::vector<std::string>{"ParseTest.test_empty", "ParseTest.test_word"}));
+  const std::string out = (dir / "o.jsonl").string();
+  auto r = run("cd " + shell_quote(dir.str()) + " && PYTHONPATH=" + shell_quote(k_client) +
+               " python3 -m errdex.observe -o " + shell_quote(out) + " -- -m unittest -q tests.test_mod 2>&1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  // int("word") raised in C under line 4: test_word's error is not the
+  // record's, and test_empty's is, seen.
+  EXPECT_EQ(tests_of_site(" --observed " + shell_quote(out)), std::vector<std::string>{"ParseTest.test_empty"});
 }
 
 // The whole way on real code: the standard library's own tests of json and

@@ -20,6 +20,7 @@ import json
 import linecache
 import os
 import sys
+import threading
 import tokenize
 
 __all__ = ["install", "main"]
@@ -28,6 +29,7 @@ _ENV = "ERRDEX_OBSERVE"
 _MAX_FRAMES = 12   # frames kept below the test's, innermost first
 _MAX_CODE_LINES = 6
 _installed = False
+_running = threading.local()
 _seen = set()
 
 
@@ -87,35 +89,61 @@ def _statement_lines(path, line):
     return "\n".join(l[indent:] if not l[:indent].strip() else l.lstrip() for l in lines)
 
 
-def _own_frames(skip_files):
-    """The frames above the caller, innermost first, without those of
-    `skip_files` (the test framework's own)."""
+def _place_of_test(skip_files):
+    """(file, line) of the nearest frame above the caller that is not the
+    test framework's own: where the test expects the error. Read from the
+    code and line only: a frame's f_locals would keep its values alive."""
     frame = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename not in skip_files:
-            yield frame
+            return frame.f_code.co_filename, frame.f_lineno
         frame = frame.f_back
+    return None
 
 
 def _test_of(skip_files):
-    """(file, line, name) of the test that is running: the nearest frame of
-    the test's code, named by its TestCase and method, or by pytest."""
-    place = None
-    for frame in _own_frames(skip_files):
-        if place is None:
-            place = (frame.f_code.co_filename, frame.f_lineno)
-        owner = frame.f_locals.get("self")
-        method = getattr(owner, "_testMethodName", None)
-        if isinstance(method, str):
-            return place + ("%s.%s" % (type(owner).__qualname__, method),)
+    """(file, line, name) of the test that is running: the place its code
+    expects the error, and its name: the TestCase's class and method, or
+    pytest's node id."""
+    place = _place_of_test(skip_files)
     if place is None:
         return None
+    running = getattr(_running, "tests", None)
+    if running:
+        return place + (running[-1],)
     current = os.environ.get("PYTEST_CURRENT_TEST", "")
     if current:
         # "tests/test_x.py::TestA::test_b (call)": the name after the file.
         node = current.rsplit(" (", 1)[0]
         return place + (".".join(node.split("::")[1:]) or node,)
     return None
+
+
+def _wrap_call(cls):
+    """TestCase.__call__, which suites and runners call, keeps the running
+    test's name for _test_of, per thread. Not TestCase.run: a warning
+    unittest issues from under it names run's caller (stacklevel), which
+    must stay the caller's."""
+    original = cls.__dict__.get("__call__")
+    if original is None or getattr(original, "_errdex", False):
+        return
+
+    def __call__(self, *args, **kwargs):
+        tests = getattr(_running, "tests", None)
+        if tests is None:
+            tests = _running.tests = []
+        try:
+            name = "%s.%s" % (type(self).__qualname__, self._testMethodName)
+        except Exception:
+            name = type(self).__qualname__
+        tests.append(name)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            tests.pop()
+
+    __call__._errdex = True
+    cls.__call__ = __call__
 
 
 def _write(path, line):
@@ -235,6 +263,7 @@ def install():
     import unittest.case
     skip = {unittest.case.__file__, __file__}
     _wrap_exit(unittest.case._AssertRaisesContext, skip)
+    _wrap_call(unittest.case.TestCase)
     _wrap_pytest()
     sys.meta_path.insert(0, _PytestFinder())
 
