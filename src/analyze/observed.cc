@@ -1,6 +1,7 @@
 #include "analyze/observed.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -105,6 +106,8 @@ Observations parse_observations(std::string_view text) {
 }
 
 Expected<Observations> read_observations(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) return Error{file + " is a folder, not an observations file"};
   std::ifstream in(file, std::ios::binary);
   if (!in) return Error{"cannot read observations file " + file};
   std::ostringstream text;

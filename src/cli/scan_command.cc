@@ -972,7 +972,9 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                   "seen raising them\n",
                   out.observed.linked, out.observed.observations, out.observed.records);
       if (observed.bad_lines)
-        std::printf("observed: %zu lines could not be read (not JSON from errdex.observe) and were left out\n",
+        std::printf(observed.bad_lines == 1
+                        ? "observed: %zu line could not be read (not JSON from errdex.observe) and was left out\n"
+                        : "observed: %zu lines could not be read (not JSON from errdex.observe) and were left out\n",
                     observed.bad_lines);
     }
     if (!by_rule.empty()) {

@@ -51,6 +51,10 @@ TEST(Observed, LinesThatAreNotObservationsAreCountedAndLeftOut) {
   EXPECT_EQ(o.items[0].bases, std::vector<std::string>{"Exception"});
   EXPECT_EQ(o.items[0].test_name, "T.test_a");
   EXPECT_FALSE(analyze::read_observations("/nonexistent/observed.jsonl"));
+  TempDir dir;
+  auto folder = analyze::read_observations(dir.str());
+  ASSERT_FALSE(folder);
+  EXPECT_NE(folder.error().find("is a folder"), std::string::npos) << folder.error();
 }
 
 TEST(Observed, PathsUnderTheRootOrEndingLikeOneFile) {
