@@ -146,13 +146,19 @@ def _wrap_call(cls):
     cls.__call__ = __call__
 
 
+# Taken when the observer loads: a test that mocks os.open (tempfile's
+# tests do) must not decide where an observation goes.
+_open, _write_fd, _close = os.open, os.write, os.close
+_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+
+
 def _write(path, line):
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = _open(path, _FLAGS, 0o644)
         try:
-            os.write(fd, line.encode("utf-8", "replace"))
+            _write_fd(fd, line.encode("utf-8", "replace"))
         finally:
-            os.close(fd)
+            _close(fd)
     except OSError:
         pass
 
