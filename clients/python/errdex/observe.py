@@ -29,6 +29,7 @@ _ENV = "ERRDEX_OBSERVE"
 _MAX_FRAMES = 12   # frames kept below the test's, innermost first
 _MAX_CODE_LINES = 6
 _installed = False
+_output = None
 _running = threading.local()
 _seen = set()
 
@@ -164,7 +165,7 @@ def _write(path, line):
 
 
 def _observe(exc_type, exc_value, tb, skip_files):
-    path = os.environ.get(_ENV)
+    path = _output
     if not path or tb is None or exc_type is None:
         return
     frames = _frames_of(tb)
@@ -262,10 +263,13 @@ class _PytestFinder:
 def install():
     """Observes this interpreter's expected errors (ERRDEX_OBSERVE names the
     file). Idempotent; does nothing without ERRDEX_OBSERVE."""
-    global _installed
+    global _installed, _output
     if _installed or not os.environ.get(_ENV):
         return
     _installed = True
+    # Kept: tests clear and set os.environ (test.support's
+    # EnvironmentVarGuard), and the output must not follow them.
+    _output = os.environ[_ENV]
     import unittest.case
     skip = {unittest.case.__file__, __file__}
     _wrap_exit(unittest.case._AssertRaisesContext, skip)
