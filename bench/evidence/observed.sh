@@ -19,7 +19,7 @@ python=${PYTHON:-python3}
 stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 client=$PWD/clients/python
 runs=${RUNS:-3}
-subset=${SUBSET:-test_json test_ipaddress test_argparse test_csv test_configparser test_fractions test_decimal test_datetime}
+subset=${SUBSET:-test_json test_ipaddress test_argparse test_csv test_configparser test_fractions test_email test_tempfile}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -39,10 +39,7 @@ for kind in code observed; do
   [ "$kind" = observed ] && extra=(--observed "$observed")
   "$errdex" scan "$stdlib" --repo python/cpython --prefix Lib -q --no-cache --db "sqlite:$work/$kind.db" \
     "${extra[@]}" --json > "$work/$kind.json"
-  "$errdex" export --db "sqlite:$work/$kind.db" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    print(json.dumps(json.loads(line)["record"]))' > "$work/$kind.jsonl"
+  "$errdex" export --db "sqlite:$work/$kind.db" > "$work/$kind.jsonl"
   printf '%-9s ' "$kind:"
   python3 bench/evidence/prose.py "$work/$kind.jsonl" | grep 'naming >= 1 test'
 done
