@@ -377,22 +377,32 @@ struct Link {
   const model::TestExpectation* e = nullptr;
 };
 
-// Each record's links kept as its tests (at most `max_tests`, closest
-// first, then in file order; one entry per test: its first expectation
-// that reaches the site), and the trigger they give its prose.
-void keep_links(std::vector<std::vector<Link>>& links, std::vector<model::ErrorRecord>& records, std::size_t max_tests) {
+// Each record's links kept as its tests (at most `max_tests`: the tests
+// seen raising it first, when `observed` is given, then its links,
+// closest first, then in file order, but for an expectation watched that
+// never raised it; one entry per test: its first expectation that reaches
+// the site), and the trigger they give its prose.
+void keep_links(std::vector<std::vector<Link>>& links, std::vector<model::ErrorRecord>& records, std::size_t max_tests,
+                const ObservedLinks* observed = nullptr) {
   for (std::size_t r = 0; r < records.size(); ++r) {
     auto& l = links[r];
-    if (l.empty()) continue;
+    if (observed)
+      std::erase_if(l, [&](const Link& k) { return observed->contradicts(*k.path, k.e->line, r); });
+    const bool seen = observed && r < observed->tests.size() && !observed->tests[r].empty();
+    if (l.empty() && !seen) continue;
     std::stable_sort(l.begin(), l.end(), [](const Link& a, const Link& b) {
       if (a.level != b.level) return a.level < b.level;
       return a.order < b.order;
     });
     auto& tests = records[r].evidence.tests;
+    if (seen)
+      for (const auto& t : observed->tests[r])
+        if (tests.size() < max_tests) tests.push_back(t);
     for (const Link& k : l) {
       if (tests.size() >= max_tests) break;
-      if (std::any_of(tests.begin(), tests.end(),
-                      [&](const model::TestEvidence& t) { return t.file_path == *k.path && t.name == k.e->test; }))
+      if (std::any_of(tests.begin(), tests.end(), [&](const model::TestEvidence& t) {
+            return t.file_path == *k.path && (t.name == k.e->test || t.line_number == k.e->line);
+          }))
         continue;
       tests.push_back({*k.path, k.e->line, k.e->test, k.e->code});
     }
@@ -468,7 +478,7 @@ bool class_agrees(std::string_view expected, std::string_view error_class, std::
 
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
-                std::size_t max_tests) {
+                std::size_t max_tests, const ObservedLinks* observed) {
   // The records by the function they raise in.
   std::unordered_map<int, std::vector<std::size_t>> by_node;
   for (std::size_t i = 0; i < sites.size() && i < records.size(); ++i)
@@ -626,7 +636,7 @@ void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::
       for (std::size_t r : found) links[r].push_back({level, order, f.path, &e});
     }
   }
-  keep_links(links, records, max_tests);
+  keep_links(links, records, max_tests, observed);
 }
 
 void link_javascript_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,

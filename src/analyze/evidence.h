@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyze/class_index.h"
+#include "analyze/observed.h"
 #include "model/error_record.h"
 #include "model/throw_site.h"
 
@@ -37,11 +38,14 @@ class JsCallGraph;
 // (guard_eval.h: its guards hold, those above it fail), read through a
 // function the test calls that passes them on to the site's, and for a
 // method through what the test's constructor call and its later calls on
-// the instance set. Each record keeps at most `max_tests`, closest first.
-// `sites[i]` gave `records[i]`.
+// the instance set. Each record keeps at most `max_tests`, closest first,
+// after the tests seen raising it (`observed`: analyze/observed.h), which
+// need no reading; an expectation seen getting its error elsewhere links
+// nothing here. `sites[i]` gave `records[i]`.
 void link_tests(const std::vector<FileFactsAt>& files, const std::vector<model::ThrowSite>& sites,
                 std::vector<model::ErrorRecord>& records, const ClassIndex& classes, const CallGraph& graph,
-                std::size_t max_tests = 3);
+                std::size_t max_tests = 3,
+                const ObservedLinks* observed = nullptr);
 
 // The same for JavaScript and TypeScript (files not `.py`): an
 // expectation links the records of the functions its calls name (by their

@@ -26,6 +26,10 @@ struct ScanArgs {
   bool no_cache = false;       // parse every file, even one scanned before
   bool no_evidence = false;    // test files not read for evidence.tests
   bool blame = false;          // --rev: evidence.introduced by blame of each raise line
+  // --observed: files `python3 -m errdex.observe` wrote while the tests of
+  // this revision ran; their raises give records the tests seen raising
+  // them (analyze/observed.h).
+  std::vector<std::string> observed;
   // --python: the interpreter whose standard library and distributions
   // are scanned, each a repository at its version.
   std::optional<std::string> python;

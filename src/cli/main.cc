@@ -80,6 +80,11 @@ int main(int argc, char** argv) {
                    "Records from test code too (tests/, test/, testing/, test_*.py, *_test.py, conftest.py)");
   c_scan->add_flag("--no-evidence", scan.no_evidence,
                    "No evidence: no test, doc or history read, no call graph (faster; no evidence)");
+  c_scan->add_option("--observed", scan.observed,
+                     "What `python3 -m errdex.observe` wrote while this tree's tests ran: each error a test got "
+                     "links its record to the test (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c_scan->add_flag("--blame", scan.blame,
                    "With --rev: the commit that introduced each raise line (evidence.introduced), by git blame");
   c_scan->add_option("--analyst", scan.analyst, "Who writes the prose: static (default, offline) or llm")

@@ -493,6 +493,8 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
   // tests, entry points and docs, over the whole repository's files, so
   // after the records cache (a file's evidence depends on other files).
   if (a.evidence) {
+    // Where the tests ran from, as their interpreter printed paths.
+    const std::string root = std::filesystem::absolute(a.path).lexically_normal().string();
     std::vector<const model::FileFacts*> whole_facts(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) whole_facts[i] = &whole(i);
     const EvidenceInput in{.tree = **tree,
@@ -508,12 +510,15 @@ Expected<PipelineOutput> run_pipeline(const PipelineInput& a) {
                            .import_roots = out.import_roots,
                            .classes = classes,
                            .blame = a.blame && a.rev.has_value(),
+                           .observed = a.observed,
+                           .root = root,
                            .facts_cache = a.facts_cache,
                            .memo = memo,
                            .jobs = jobs};
     const EvidenceCounts counts = add_evidence(in, out.sites, out.records);
     out.doc_files = counts.doc_files;
     out.blamed = counts.blamed;
+    out.observed = counts.observed;
   }
   phase("5f entry prose");
   // The public call, or where callers come from, from the entry points
@@ -676,6 +681,22 @@ int run_scan(const ScanArgs& a) {
       std::cerr << "errdex scan: " << tree.error() << " (nothing scanned)\n";
       return 2;
     }
+  if (!a.observed.empty()) {
+    // Lines of one version: another revision's raise lines are elsewhere.
+    if (a.python || a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
+      std::cerr << "errdex scan: --observed is what the tests of one tree did: scan that one path or --rev\n";
+      return 2;
+    }
+    if (a.no_evidence) {
+      std::cerr << "errdex scan: --observed gives evidence.tests; it cannot go with --no-evidence\n";
+      return 2;
+    }
+    for (const auto& file : a.observed)
+      if (auto read = analyze::read_observations(file); !read) {
+        std::cerr << "errdex scan: " << read.error() << "\n";
+        return 2;
+      }
+  }
   auto st = open_store_for_write(a.db);
   if (!st) {
     std::cerr << "errdex scan: " << st.error() << "\n";
@@ -759,6 +780,17 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, memo, a.files};
   in.evidence = !a.no_evidence;
   in.blame = a.blame;
+  analyze::Observations observed;
+  for (const auto& file : a.observed) {
+    auto read = analyze::read_observations(file);
+    if (!read) {
+      std::cerr << "errdex scan: " << read.error() << "\n";
+      return 2;
+    }
+    observed.bad_lines += read->bad_lines;
+    for (auto& o : read->items) observed.items.push_back(std::move(o));
+  }
+  if (!a.observed.empty()) in.observed = &observed;
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -904,6 +936,11 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
                         {"incrementalParses", out.incremental}, {"reusedProse", out.prose_reused}, {"docFiles", out.doc_files}, {"blamedFiles", out.blamed}};
     j["lints"] = by_rule;
     j["analyst"] = a.analyst;
+    if (in.observed)
+      j["observed"] = {{"observations", out.observed.observations},
+                       {"linked", out.observed.linked},
+                       {"records", out.observed.records},
+                       {"unreadLines", observed.bad_lines}};
     if (llm_stats)
       j["llm"] = {{"model", llm.model},
                   {"requests", llm_stats->requests},
@@ -937,6 +974,16 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
       std::printf("left out %zu test files (tests/, test/, testing/, test_*.py, *_test.py, conftest.py; "
                   "--include-tests keeps them)\n",
                   out.test_files);
+    if (in.observed) {
+      std::printf("observed: %zu of %zu errors the tests got were raised at a record's line: %zu records name a test "
+                  "seen raising them\n",
+                  out.observed.linked, out.observed.observations, out.observed.records);
+      if (observed.bad_lines)
+        std::printf(observed.bad_lines == 1
+                        ? "observed: %zu line could not be read (not JSON from errdex.observe) and was left out\n"
+                        : "observed: %zu lines could not be read (not JSON from errdex.observe) and were left out\n",
+                    observed.bad_lines);
+    }
     if (!by_rule.empty()) {
       std::printf("lints:");
       for (const auto& [rule, n] : by_rule) std::printf(" %s %zu", rule.c_str(), n);

@@ -223,7 +223,12 @@ EvidenceCounts add_evidence(const EvidenceInput& in, std::vector<model::ThrowSit
   analyze::link_entry_points(graph, sites, records);
   analyze::link_javascript_entry_points(js_graph, sites, records);
   phase("5c tests");
-  analyze::link_tests(at, sites, records, in.classes, graph);
+  analyze::ObservedLinks observed;
+  if (in.observed) {
+    const analyze::ObservedPaths observed_paths(in.root, in.prefix, paths);
+    observed = analyze::observed_tests(*in.observed, observed_paths, records, &counts.observed);
+  }
+  analyze::link_tests(at, sites, records, in.classes, graph, 3, in.observed ? &observed : nullptr);
   analyze::link_javascript_tests(at, sites, records, in.classes, &js_graph);
   phase("5d docs");
   // The docs that quote each record's message or name its class with its

@@ -9,6 +9,7 @@
 
 #include "analyze/class_index.h"
 #include "analyze/js_call_graph.h"
+#include "analyze/observed.h"
 #include "cli/scan_pipeline.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
@@ -84,6 +85,10 @@ struct EvidenceInput {
   const std::vector<std::string>& import_roots;
   const analyze::ClassIndex& classes;
   bool blame;  // --blame on a git revision: evidence.introduced
+  // Tests seen raising errors (may be null), their paths as the scanned
+  // folder `root` (absolute) printed them.
+  const analyze::Observations* observed;
+  const std::string& root;
   FactsCache* facts_cache;  // may be null
   ScanMemo* memo;           // may be null; only with facts_cache
   int jobs;
@@ -91,6 +96,7 @@ struct EvidenceInput {
 struct EvidenceCounts {
   std::size_t doc_files = 0;  // doc files read
   std::size_t blamed = 0;     // files blamed (not from the cache)
+  analyze::ObservedCounts observed;
 };
 
 // Pass 5: fills the evidence of `records` (of `sites`, one to one): the

@@ -13,6 +13,7 @@
 
 #include "analyze/call_graph.h"
 #include "analyze/docs.h"
+#include "analyze/observed.h"
 #include "analyze/prose_memo.h"
 #include "cli/store_caches.h"
 #include "model/error_record.h"
@@ -132,6 +133,9 @@ struct PipelineInput {
   // With `rev` and `evidence`: evidence.introduced of each record, by blame
   // of its line (cli/scan_evidence.h).
   bool blame = false;
+  // With `evidence`: the tests seen raising errors while this tree's tests
+  // ran (analyze/observed.h), linked before those read from the code.
+  const analyze::Observations* observed = nullptr;
 };
 
 struct PipelineOutput {
@@ -149,6 +153,7 @@ struct PipelineOutput {
   std::size_t test_files = 0;  // left out as test code (PipelineInput::include_tests)
   std::size_t doc_files = 0;   // doc files read for evidence.docs
   std::size_t blamed = 0;      // files blamed for evidence.introduced (not from the cache)
+  analyze::ObservedCounts observed;  // PipelineInput::observed linked
   // In dataset order (file order, then line); sites[i] gave records[i].
   std::vector<model::ErrorRecord> records;
   std::vector<model::ThrowSite> sites;

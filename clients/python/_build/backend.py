@@ -31,10 +31,14 @@ def get_requires_for_build_sdist(config_settings=None):
 
 
 def _package_files():
+    """The package's .py files, its folders' too (errdex/_boot)."""
     root = os.path.join(HERE, NAME)
-    for name in sorted(os.listdir(root)):
-        if name.endswith(".py"):
-            yield "%s/%s" % (NAME, name), os.path.join(root, name)
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        rel = os.path.relpath(folder, HERE).replace(os.sep, "/")
+        for name in sorted(names):
+            if name.endswith(".py"):
+                yield "%s/%s" % (rel, name), os.path.join(folder, name)
 
 
 def _record_line(arcname, data):
