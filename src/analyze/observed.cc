@@ -116,6 +116,17 @@ Expected<Observations> read_observations(const std::string& file) {
   return parse_observations(text.str());
 }
 
+Expected<Observations> read_observations(const std::vector<std::string>& files) {
+  Observations out;
+  for (const auto& file : files) {
+    auto read = read_observations(file);
+    if (!read) return read;
+    out.bad_lines += read->bad_lines;
+    for (auto& o : read->items) out.items.push_back(std::move(o));
+  }
+  return out;
+}
+
 ObservedPaths::ObservedPaths(std::string root, std::string prefix, const std::vector<std::string>& paths)
     : m_root(std::move(root)), m_prefix(std::move(prefix)) {
   while (m_root.size() > 1 && m_root.back() == '/') m_root.pop_back();

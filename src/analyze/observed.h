@@ -40,6 +40,8 @@ Observations parse_observations(std::string_view text);
 
 // The observations in `file`; an error when it cannot be read.
 Expected<Observations> read_observations(const std::string& file);
+// Those of every file together; an error for the first that cannot be read.
+Expected<Observations> read_observations(const std::vector<std::string>& files);
 
 // Which of a scan's files a path the interpreter printed is: under `root`
 // (the scanned folder, absolute) the file at the same place, with

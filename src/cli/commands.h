@@ -2,11 +2,16 @@
 // One function per `errdex` subcommand. Each returns the process exit code:
 // 0 ok (found), 1 not found, 2 error. Errors are printed to stderr.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 #include <string>
 
 #include "store/jobs.h"
+
+namespace errdex::analyze {
+struct Observations;
+}
 
 namespace errdex::cli {
 
@@ -30,6 +35,8 @@ struct ScanArgs {
   // this revision ran; their raises give records the tests seen raising
   // them (analyze/observed.h).
   std::vector<std::string> observed;
+  // Set by the scan itself: what those files hold, read once.
+  std::shared_ptr<const analyze::Observations> observations;
   // --python: the interpreter whose standard library and distributions
   // are scanned, each a repository at its version.
   std::optional<std::string> python;

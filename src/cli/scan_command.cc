@@ -681,6 +681,9 @@ int run_scan(const ScanArgs& a) {
       std::cerr << "errdex scan: " << tree.error() << " (nothing scanned)\n";
       return 2;
     }
+  // Read once, before the store is opened: a file that cannot be read
+  // fails fast.
+  std::shared_ptr<const analyze::Observations> observations;
   if (!a.observed.empty()) {
     // Lines of one version: another revision's raise lines are elsewhere.
     if (a.python || a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
@@ -691,11 +694,12 @@ int run_scan(const ScanArgs& a) {
       std::cerr << "errdex scan: --observed gives evidence.tests; it cannot go with --no-evidence\n";
       return 2;
     }
-    for (const auto& file : a.observed)
-      if (auto read = analyze::read_observations(file); !read) {
-        std::cerr << "errdex scan: " << read.error() << "\n";
-        return 2;
-      }
+    auto read = analyze::read_observations(a.observed);
+    if (!read) {
+      std::cerr << "errdex scan: " << read.error() << "\n";
+      return 2;
+    }
+    observations = std::make_shared<const analyze::Observations>(std::move(*read));
   }
   auto st = open_store_for_write(a.db);
   if (!st) {
@@ -755,6 +759,7 @@ int run_scan(const ScanArgs& a) {
   // tree: node_modules/semver, an unpacked tarball) is npm/<name> at its
   // version unless --repo and --ref say otherwise.
   ScanArgs scan = a;
+  scan.observations = observations;
   if (!a.repo && a.revs.empty() && !a.revs_glob)
     if (auto pkg = npm_package_at(a.path)) {
       // A scoped @scope/pkg is npm/@scope__pkg: a repository is owner/name,
@@ -780,17 +785,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
   PipelineInput in{a.path, rev, a.repo, a.prefix, a.sha, a.ref, a.jobs, !a.quiet, a.include_tests, facts, memo, a.files};
   in.evidence = !a.no_evidence;
   in.blame = a.blame;
-  analyze::Observations observed;
-  for (const auto& file : a.observed) {
-    auto read = analyze::read_observations(file);
-    if (!read) {
-      std::cerr << "errdex scan: " << read.error() << "\n";
-      return 2;
-    }
-    observed.bad_lines += read->bad_lines;
-    for (auto& o : read->items) observed.items.push_back(std::move(o));
-  }
-  if (!a.observed.empty()) in.observed = &observed;
+  in.observed = a.observations.get();
   auto run = run_pipeline(in);
   if (!run) {
     std::cerr << "errdex scan: " << run.error() << "\n";
@@ -940,7 +935,7 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
       j["observed"] = {{"observations", out.observed.observations},
                        {"linked", out.observed.linked},
                        {"records", out.observed.records},
-                       {"unreadLines", observed.bad_lines}};
+                       {"unreadLines", in.observed->bad_lines}};
     if (llm_stats)
       j["llm"] = {{"model", llm.model},
                   {"requests", llm_stats->requests},
@@ -978,11 +973,11 @@ int scan_revision(const ScanArgs& a, const std::optional<std::string>& rev, anal
       std::printf("observed: %zu of %zu errors the tests got were raised at a record's line: %zu records name a test "
                   "seen raising them\n",
                   out.observed.linked, out.observed.observations, out.observed.records);
-      if (observed.bad_lines)
-        std::printf(observed.bad_lines == 1
+      if (const std::size_t bad = in.observed->bad_lines)
+        std::printf(bad == 1
                         ? "observed: %zu line could not be read (not JSON from errdex.observe) and was left out\n"
                         : "observed: %zu lines could not be read (not JSON from errdex.observe) and were left out\n",
-                    observed.bad_lines);
+                    bad);
     }
     if (!by_rule.empty()) {
       std::printf("lints:");
