@@ -686,7 +686,8 @@ int run_scan(const ScanArgs& a) {
   std::shared_ptr<const analyze::Observations> observations;
   if (!a.observed.empty()) {
     // Lines of one version: another revision's raise lines are elsewhere.
-    if (a.python || a.revs.size() + (a.revs_glob ? 1 : 0) > 1) {
+    // A tag glob may match any number of revisions.
+    if (a.python || a.revs_glob || a.revs.size() > 1) {
       std::cerr << "errdex scan: --observed is what the tests of one tree did: scan that one path or --rev\n";
       return 2;
     }

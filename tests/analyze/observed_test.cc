@@ -370,6 +370,10 @@ TEST(ObservedScan, StandardLibraryRecordsNameTheTestsSeenRaisingThem) {
           " --observed " + shell_quote(out));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--no-evidence"), std::string::npos) << r.err;
+  r = run(errdex_cmd() + " scan " + shell_quote(stdlib) + " --revs 'v*' -q --db " + shell_quote(db) + " --observed " +
+          shell_quote(out));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("one tree"), std::string::npos) << r.err;
   r = run(errdex_cmd() + " scan " + shell_quote(stdlib) + " -q --db " + shell_quote(db) + " --observed /nonexistent.jsonl");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("cannot read observations file"), std::string::npos) << r.err;
